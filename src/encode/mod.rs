@@ -1,0 +1,252 @@
+//! The time-indexed encoding of the knight's tour.
+//!
+//! Variable x(t, s) means "after t moves the knight is on square s", for
+//! t = 0..N−1 and the N squares of the board. Its number is stable:
+//! x(t, s) = 1 + t·N + index(s), with index(s) = rank_index · COLS + file_index.
+//! Auxiliary variables (at-most-one helpers, Tseytin links) come after N².
+//!
+//! Each constraint family is one function that pushes clauses into a
+//! [`ClauseSink`]; [`encode`] announces and runs them in a fixed order, so the
+//! same options always give the same clauses.
+
+pub mod amo;
+
+use crate::board::Board;
+use crate::cnf::split::Splitter;
+use crate::cnf::{ClauseSink, Lit, Var};
+use crate::error::Error;
+
+pub use amo::Amo;
+
+/// Everything that determines the formula.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// The board to tour.
+    pub board: Board,
+    /// Whether the last square must be a knight move from the first.
+    pub closed: bool,
+    /// The square the tour must start on, by index.
+    pub start: Option<usize>,
+    /// The square the tour must end on, by index.
+    pub end: Option<usize>,
+    /// Split clauses longer than this many literals (at least 3).
+    pub max_clause_len: Option<usize>,
+    /// How "at most one" is encoded.
+    pub amo: Amo,
+}
+
+impl Options {
+    /// Options for an open tour of `board` with nothing fixed.
+    pub fn new(board: Board) -> Options {
+        Options {
+            board,
+            closed: false,
+            start: None,
+            end: None,
+            max_clause_len: None,
+            amo: Amo::default(),
+        }
+    }
+
+    /// Checks values the types cannot: the clause-length bound and that the
+    /// fixed squares lie on the board.
+    pub fn validate(&self) -> Result<(), Error> {
+        if let Some(len) = self.max_clause_len {
+            if len < 3 {
+                return Err(Error::BadOption(format!(
+                    "--max-clause-len must be at least 3, got {len}"
+                )));
+            }
+        }
+        for square in [self.start, self.end].into_iter().flatten() {
+            if square >= self.board.squares() {
+                return Err(Error::BadSquare(format!(
+                    "square index {square} is not on the {} board",
+                    self.board
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether the start square is fixed to a1 because the tour is closed and
+    /// neither end of it was given. Every closed tour can be rotated to start
+    /// anywhere, so this loses no tour.
+    pub fn start_fixed_by_default(&self) -> bool {
+        self.closed && self.start.is_none() && self.end.is_none()
+    }
+
+    /// The start square the encoding fixes, given or by default.
+    pub fn effective_start(&self) -> Option<usize> {
+        if self.start_fixed_by_default() {
+            Some(0)
+        } else {
+            self.start
+        }
+    }
+
+    /// The variable map for these options.
+    pub fn vars(&self) -> VarMap {
+        VarMap {
+            squares: self.board.squares(),
+        }
+    }
+}
+
+/// The numbering of the x variables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VarMap {
+    /// N, the number of squares (and of steps).
+    pub squares: usize,
+}
+
+impl VarMap {
+    /// x(t, s) = 1 + t·N + s: "after t moves the knight is on square s".
+    pub fn x(&self, step: usize, square: usize) -> Var {
+        debug_assert!(step < self.squares && square < self.squares);
+        Var::from_dimacs((1 + step * self.squares + square) as isize)
+    }
+
+    /// The number of x variables, N².
+    pub fn count(&self) -> usize {
+        self.squares * self.squares
+    }
+
+    /// The (step, square) of an x variable given by its DIMACS number, or
+    /// `None` for an auxiliary variable.
+    pub fn step_and_square(&self, dimacs: usize) -> Option<(usize, usize)> {
+        (1..=self.count())
+            .contains(&dimacs)
+            .then(|| ((dimacs - 1) / self.squares, (dimacs - 1) % self.squares))
+    }
+
+    /// The formula in words, as written into CNF comments.
+    pub fn describe(&self, board: &Board) -> String {
+        format!(
+            "x(t,s) = 1 + t*{n} + index(s), t = 0..{last}, index(s) = rank_index*{cols} + file_index (a1 = 0); auxiliary variables from {aux}",
+            n = self.squares,
+            last = self.squares - 1,
+            cols = board.cols(),
+            aux = self.count() + 1
+        )
+    }
+}
+
+/// Writes the whole formula for `options` into `sink`, clause-splitting when
+/// `max_clause_len` asks for it. Options must be [validated](Options::validate).
+pub fn encode(options: &Options, sink: &mut impl ClauseSink) {
+    match options.max_clause_len {
+        Some(max_len) => encode_families(options, &mut Splitter::new(sink, max_len)),
+        None => encode_families(options, sink),
+    }
+}
+
+fn encode_families(options: &Options, sink: &mut impl ClauseSink) {
+    let vars = options.vars();
+    sink.reserve_vars(vars.count());
+    let graph = options.board.knight_graph();
+
+    sink.begin_family("step-at-least-one");
+    step_at_least_one(vars, sink);
+    sink.begin_family("step-at-most-one");
+    step_at_most_one(vars, options.amo, sink);
+    sink.begin_family("square-at-least-one");
+    square_at_least_one(vars, sink);
+    sink.begin_family("square-at-most-one");
+    square_at_most_one(vars, options.amo, sink);
+    sink.begin_family("successor");
+    successor(vars, &graph, sink);
+    if options.closed {
+        sink.begin_family("closing-move");
+        closing_move(vars, &graph, sink);
+    }
+    if let Some(start) = options.effective_start() {
+        sink.begin_family("start");
+        sink.add_clause(&[vars.x(0, start).positive()]);
+    }
+    if let Some(end) = options.end {
+        sink.begin_family("end");
+        sink.add_clause(&[vars.x(vars.squares - 1, end).positive()]);
+    }
+}
+
+/// Positive literals x(t, s) for one step t and every square s.
+fn at_step(vars: VarMap, step: usize) -> impl Iterator<Item = Lit> {
+    (0..vars.squares).map(move |square| vars.x(step, square).positive())
+}
+
+/// Positive literals x(t, s) for one square s and every step t.
+fn on_square(vars: VarMap, square: usize) -> impl Iterator<Item = Lit> {
+    (0..vars.squares).map(move |step| vars.x(step, square).positive())
+}
+
+/// At every step the knight is on some square: one clause per step t,
+/// OR over s of x(t, s).
+pub fn step_at_least_one(vars: VarMap, sink: &mut impl ClauseSink) {
+    let mut clause = Vec::with_capacity(vars.squares);
+    for step in 0..vars.squares {
+        clause.clear();
+        clause.extend(at_step(vars, step));
+        sink.add_clause(&clause);
+    }
+}
+
+/// At every step the knight is on at most one square.
+pub fn step_at_most_one(vars: VarMap, amo: Amo, sink: &mut impl ClauseSink) {
+    let mut lits = Vec::with_capacity(vars.squares);
+    for step in 0..vars.squares {
+        lits.clear();
+        lits.extend(at_step(vars, step));
+        amo.encode(sink, &lits);
+    }
+}
+
+/// Every square is visited: one clause per square s, OR over t of x(t, s).
+pub fn square_at_least_one(vars: VarMap, sink: &mut impl ClauseSink) {
+    let mut clause = Vec::with_capacity(vars.squares);
+    for square in 0..vars.squares {
+        clause.clear();
+        clause.extend(on_square(vars, square));
+        sink.add_clause(&clause);
+    }
+}
+
+/// Every square is visited at most once.
+pub fn square_at_most_one(vars: VarMap, amo: Amo, sink: &mut impl ClauseSink) {
+    let mut lits = Vec::with_capacity(vars.squares);
+    for square in 0..vars.squares {
+        lits.clear();
+        lits.extend(on_square(vars, square));
+        amo.encode(sink, &lits);
+    }
+}
+
+/// Each move is a knight move: x(t, s) → OR over the knight-neighbours w of s
+/// of x(t+1, w), for t = 0..N−2. A square with no neighbours gets ¬x(t, s).
+pub fn successor(vars: VarMap, graph: &[Vec<usize>], sink: &mut impl ClauseSink) {
+    for step in 0..vars.squares.saturating_sub(1) {
+        move_clauses(vars, graph, step, step + 1, sink);
+    }
+}
+
+/// The tour closes: x(N−1, s) → OR over the knight-neighbours w of s of x(0, w).
+pub fn closing_move(vars: VarMap, graph: &[Vec<usize>], sink: &mut impl ClauseSink) {
+    move_clauses(vars, graph, vars.squares - 1, 0, sink);
+}
+
+/// x(from, s) → OR over the neighbours w of s of x(to, w), for every square s.
+fn move_clauses(
+    vars: VarMap,
+    graph: &[Vec<usize>],
+    from: usize,
+    to: usize,
+    sink: &mut impl ClauseSink,
+) {
+    let mut clause = Vec::with_capacity(9);
+    for (square, neighbours) in graph.iter().enumerate() {
+        clause.clear();
+        clause.push(vars.x(from, square).negative());
+        clause.extend(neighbours.iter().map(|&w| vars.x(to, w).positive()));
+        sink.add_clause(&clause);
+    }
+}

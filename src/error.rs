@@ -1,0 +1,87 @@
+//! The library's error type.
+
+use crate::tour::Violation;
+
+/// Everything that can go wrong in knightsat's library.
+///
+/// Each message is one line that names the problem; [`Error::is_bad_input`]
+/// tells the command-line tool whether to exit with status 2 (bad input) or 1.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A board size that is malformed, empty or too large.
+    #[error("bad board: {0}")]
+    BadBoard(String),
+    /// A square name that is malformed or off the board.
+    #[error("bad square: {0}")]
+    BadSquare(String),
+    /// An option value out of range or options that contradict each other.
+    #[error("bad option: {0}")]
+    BadOption(String),
+    /// A CNF file that knightsat did not write (or whose comments were removed).
+    #[error("{0}")]
+    NotKnightsatCnf(String),
+    /// Solver output that cannot be read.
+    #[error("solver output line {line}: {message}")]
+    SolverOutput {
+        /// One-based line number in the solver output.
+        line: usize,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// A satisfying assignment that does not describe a sequence of squares.
+    #[error("the model is not a tour: {0}")]
+    BadModel(String),
+    /// A tour (as text or JSON) that cannot be read.
+    #[error("cannot read the tour: {0}")]
+    BadTourInput(String),
+    /// A well-formed tour that breaks a rule.
+    #[error("not a valid tour: {0}")]
+    InvalidTour(#[from] Violation),
+    /// The in-process solver failed.
+    #[error("solver failed: {0}")]
+    Solver(String),
+    /// An input file that cannot be read.
+    #[error("cannot read {path}: {source}")]
+    CannotRead {
+        /// The file, or `-` for stdin.
+        path: String,
+        /// The underlying error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// Reading or writing a file or stream failed.
+    #[error("{context}: {source}")]
+    Io {
+        /// What was being read or written.
+        context: String,
+        /// The underlying error.
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+impl Error {
+    /// Whether the error is the caller's input (exit status 2) rather than a
+    /// failure or a rejected tour (exit status 1).
+    pub fn is_bad_input(&self) -> bool {
+        matches!(
+            self,
+            Error::BadBoard(_)
+                | Error::BadSquare(_)
+                | Error::BadOption(_)
+                | Error::NotKnightsatCnf(_)
+                | Error::SolverOutput { .. }
+                | Error::BadModel(_)
+                | Error::BadTourInput(_)
+                | Error::CannotRead { .. }
+        )
+    }
+
+    /// Wraps an I/O error with what was being done.
+    pub fn io(context: impl Into<String>, source: std::io::Error) -> Error {
+        Error::Io {
+            context: context.into(),
+            source,
+        }
+    }
+}

@@ -1,0 +1,372 @@
+//! The `knightsat` command: parses arguments, calls the library, maps errors
+//! to exit statuses.
+
+use std::io::{self, IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::Context;
+use clap::{Args, Parser, Subcommand};
+
+use knightsat::board::Board;
+use knightsat::cnf::dimacs::{self, Answer};
+use knightsat::decode::tour_from_model;
+use knightsat::encode::{Amo, Options};
+use knightsat::input;
+use knightsat::render::{render, Format};
+use knightsat::solve::{solve_in_process, Outcome};
+use knightsat::tour::{parse_tour, Tour};
+use knightsat::Error;
+
+/// Exit status when no tour exists (the formula is unsatisfiable), as SAT solvers use.
+const EXIT_NO_TOUR: u8 = 20;
+/// Exit status for a rejected tour or another failure.
+const EXIT_FAILURE: u8 = 1;
+/// Exit status for bad usage or bad input.
+const EXIT_BAD_INPUT: u8 = 2;
+
+const EXIT_STATUSES: &str = "\
+Exit status:
+  0   a tour was found, or the command succeeded
+  20  no tour exists for these constraints (unsatisfiable)
+  1   verify rejected the tour, or another failure
+  2   bad usage or bad input";
+
+/// Encode the knight's tour as SAT: write DIMACS for any solver, solve
+/// in-process with varisat, decode solver output, verify tours.
+#[derive(Parser)]
+#[command(name = "knightsat", version, after_help = EXIT_STATUSES)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Write the DIMACS CNF for a tour (to stdout, or atomically to a file).
+    #[command(after_help = EXIT_STATUSES)]
+    Encode {
+        #[command(flatten)]
+        encoding: EncodingArgs,
+        /// Where to write the CNF; `-` is stdout.
+        #[arg(short, long, value_name = "FILE", default_value = "-")]
+        output: PathBuf,
+    },
+    /// Find a tour with varisat, in-process, and print it.
+    #[command(after_help = EXIT_STATUSES)]
+    Solve {
+        #[command(flatten)]
+        encoding: EncodingArgs,
+        /// How to print the tour.
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
+    /// Turn a solver's output for a knightsat CNF back into a verified tour.
+    ///
+    /// Reads SAT-competition output (`s SATISFIABLE`, `v … 0`; kissat,
+    /// CaDiCaL, picosat), MiniSat's result file (`SAT` then literals) or a
+    /// bare literal list. Board and options come from the CNF's comments.
+    #[command(after_help = EXIT_STATUSES)]
+    Decode {
+        /// The CNF the solver was given (written by `knightsat encode`).
+        #[arg(long, value_name = "FILE")]
+        cnf: PathBuf,
+        /// The solver's output; `-` is stdin.
+        #[arg(value_name = "SOLVER_OUTPUT", default_value = "-")]
+        solver_output: PathBuf,
+        /// How to print the tour.
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
+    /// Check a tour (a move list like `a1 c2 b4 …`, or knightsat's JSON) without any SAT code.
+    #[command(after_help = EXIT_STATUSES)]
+    Verify {
+        /// Board as ROWSxCOLS, e.g. 8x8 (a JSON tour carries its own).
+        #[arg(long, value_name = "ROWSxCOLS", conflicts_with = "size")]
+        board: Option<Board>,
+        /// Square board N x N.
+        #[arg(long, value_name = "N")]
+        size: Option<usize>,
+        /// Require a closed tour (last square a knight move from the first).
+        #[arg(long)]
+        closed: bool,
+        /// Require the tour to start on this square, e.g. a1.
+        #[arg(long, value_name = "SQUARE")]
+        start: Option<String>,
+        /// Require the tour to end on this square.
+        #[arg(long, value_name = "SQUARE")]
+        end: Option<String>,
+        /// The tour; `-` is stdin.
+        #[arg(value_name = "FILE", default_value = "-")]
+        tour: PathBuf,
+    },
+    /// Count variables, clauses and literals per constraint family, without solving.
+    #[command(after_help = EXIT_STATUSES)]
+    Stats {
+        #[command(flatten)]
+        encoding: EncodingArgs,
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// The board, by shape or by side.
+#[derive(Args)]
+#[group(required = true, multiple = false)]
+struct BoardArgs {
+    /// Board as ROWSxCOLS: 3x4 is 3 ranks by 4 files.
+    #[arg(long, value_name = "ROWSxCOLS")]
+    board: Option<Board>,
+    /// Square board N x N (same as --board NxN).
+    #[arg(long, value_name = "N")]
+    size: Option<usize>,
+}
+
+/// The options that determine the formula.
+#[derive(Args)]
+struct EncodingArgs {
+    #[command(flatten)]
+    board: BoardArgs,
+    /// Closed tour: the last square is a knight move from the first. Without
+    /// --start or --end the start is fixed at a1, which loses no tour.
+    #[arg(long)]
+    closed: bool,
+    /// Start on this square, e.g. a1 (files a, b, …; ranks 1, 2, … from the bottom).
+    #[arg(long, value_name = "SQUARE")]
+    start: Option<String>,
+    /// End on this square.
+    #[arg(long, value_name = "SQUARE")]
+    end: Option<String>,
+    /// Split clauses longer than K literals (K ≥ 3) with fresh Tseytin variables.
+    #[arg(long, value_name = "K")]
+    max_clause_len: Option<usize>,
+    /// At-most-one encoding.
+    #[arg(long, value_enum, default_value_t)]
+    amo: Amo,
+}
+
+fn board_from(board: Option<Board>, size: Option<usize>) -> Result<Option<Board>, Error> {
+    match (board, size) {
+        (Some(board), _) => Ok(Some(board)),
+        (None, Some(n)) => Board::new(n, n).map(Some),
+        (None, None) => Ok(None),
+    }
+}
+
+fn square_on(board: &Board, name: Option<&str>) -> Result<Option<usize>, Error> {
+    name.map(|name| board.parse_square(name)).transpose()
+}
+
+impl EncodingArgs {
+    fn options(&self) -> Result<Options, Error> {
+        let board = board_from(self.board.board, self.board.size)?
+            .expect("clap requires --board or --size");
+        let options = Options {
+            board,
+            closed: self.closed,
+            start: square_on(&board, self.start.as_deref())?,
+            end: square_on(&board, self.end.as_deref())?,
+            max_clause_len: self.max_clause_len,
+            amo: self.amo,
+        };
+        options.validate()?;
+        Ok(options)
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) if !error.use_stderr() => {
+            // --help and --version
+            let _ = error.print();
+            return ExitCode::SUCCESS;
+        }
+        Err(error) => {
+            // clap's message runs to the first blank line; usage and hints follow.
+            let rendered = error.render().to_string();
+            let message: Vec<&str> = rendered
+                .lines()
+                .take_while(|line| !line.trim().is_empty())
+                .map(str::trim)
+                .collect();
+            let message = message.join(" ");
+            let message = message.strip_prefix("error: ").unwrap_or(&message);
+            eprintln!("knightsat: {message} (see --help)");
+            return ExitCode::from(EXIT_BAD_INPUT);
+        }
+    };
+    match run(cli.command) {
+        Ok(code) => code,
+        Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("knightsat: {error:#}");
+            let bad_input = error
+                .downcast_ref::<Error>()
+                .is_some_and(Error::is_bad_input);
+            ExitCode::from(if bad_input {
+                EXIT_BAD_INPUT
+            } else {
+                EXIT_FAILURE
+            })
+        }
+    }
+}
+
+/// A closed pipe (`knightsat encode … | head`) ends the output, not in error.
+fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause
+            .downcast_ref::<io::Error>()
+            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+    })
+}
+
+fn run(command: Command) -> anyhow::Result<ExitCode> {
+    match command {
+        Command::Encode { encoding, output } => {
+            let options = encoding.options()?;
+            note_default_start(&options);
+            if output.as_os_str() == "-" {
+                dimacs::write_cnf(&options, io::stdout().lock())?;
+            } else {
+                let stats = dimacs::write_cnf_file(&options, &output)?;
+                eprintln!(
+                    "wrote {}: {} variables, {} clauses",
+                    output.display(),
+                    stats.vars,
+                    stats.clauses
+                );
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Solve { encoding, format } => {
+            let options = encoding.options()?;
+            note_default_start(&options);
+            let started = Instant::now();
+            let progress = io::stderr().is_terminal();
+            if progress {
+                eprint!(
+                    "solving {} ({}) with varisat…",
+                    options.board,
+                    kind(&options)
+                );
+            }
+            let outcome = solve_in_process(&options)?;
+            if progress {
+                eprintln!(" {:.2} s", started.elapsed().as_secs_f64());
+            }
+            print_outcome(outcome, format)
+        }
+        Command::Decode {
+            cnf,
+            solver_output,
+            format,
+        } => {
+            let info = dimacs::read_options(input::open(&cnf)?)
+                .with_context(|| cnf.display().to_string())?;
+            let text = input::read_text(&solver_output)?;
+            let outcome = match dimacs::read_answer(text.as_bytes())? {
+                Answer::Unsat => Outcome::NoTour,
+                Answer::Unknown => anyhow::bail!("the solver gave no answer (UNKNOWN)"),
+                Answer::Sat(model) => Outcome::Tour(tour_from_model(
+                    &info.options,
+                    model.len() - 1,
+                    Some(info.vars),
+                    |v| model.get(v).copied().flatten(),
+                )?),
+            };
+            print_outcome(outcome, format)
+        }
+        Command::Verify {
+            board,
+            size,
+            closed,
+            start,
+            end,
+            tour,
+        } => {
+            let text = input::read_text(&tour)?;
+            let tour = parse_tour(&text, board_from(board, size)?, closed)?;
+            let start = square_on(&tour.board, start.as_deref())?;
+            let end = square_on(&tour.board, end.as_deref())?;
+            tour.verify(start, end).map_err(Error::from)?;
+            println!(
+                "valid {} tour of the {} board ({} squares)",
+                if tour.closed { "closed" } else { "open" },
+                tour.board,
+                tour.squares.len()
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Stats { encoding, json } => {
+            let options = encoding.options()?;
+            let stats = dimacs::stats(&options);
+            let mut out = io::stdout().lock();
+            if json {
+                serde_json::to_writer(&mut out, &stats)?;
+                writeln!(out)?;
+            } else {
+                writeln!(
+                    out,
+                    "{:<22} {:>12} {:>12} {:>10}",
+                    "family", "clauses", "literals", "aux vars"
+                )?;
+                for family in &stats.families {
+                    writeln!(
+                        out,
+                        "{:<22} {:>12} {:>12} {:>10}",
+                        family.name, family.clauses, family.literals, family.aux_vars
+                    )?;
+                }
+                writeln!(
+                    out,
+                    "{:<22} {:>12} {:>12} {:>10}\nvariables: {}",
+                    "total",
+                    stats.clauses,
+                    stats.literals,
+                    stats.vars - options.vars().count(),
+                    stats.vars
+                )?;
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+fn kind(options: &Options) -> &'static str {
+    if options.closed {
+        "closed tour"
+    } else {
+        "open tour"
+    }
+}
+
+fn note_default_start(options: &Options) {
+    if options.start_fixed_by_default() {
+        eprintln!(
+            "note: closed tour with no --start or --end: start fixed at a1, which loses no tour"
+        );
+    }
+}
+
+fn print_outcome(outcome: Outcome, format: Format) -> anyhow::Result<ExitCode> {
+    let mut out = io::stdout().lock();
+    match outcome {
+        Outcome::Tour(tour) => {
+            print_tour(&mut out, &tour, format)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Outcome::NoTour => {
+            writeln!(out, "no tour exists for these constraints")?;
+            Ok(ExitCode::from(EXIT_NO_TOUR))
+        }
+    }
+}
+
+fn print_tour(out: &mut impl Write, tour: &Tour, format: Format) -> io::Result<()> {
+    out.write_all(render(tour, format).as_bytes())?;
+    out.flush()
+}
