@@ -145,6 +145,10 @@ struct EncodingArgs {
     /// At-most-one encoding.
     #[arg(long, value_enum, default_value_t)]
     amo: Amo,
+    /// Leave out the redundant predecessor clauses (x(t+1, s) → some
+    /// neighbour of s at step t), which speed solving up a great deal.
+    #[arg(long)]
+    no_predecessor: bool,
 }
 
 fn board_from(board: Option<Board>, size: Option<usize>) -> Result<Option<Board>, Error> {
@@ -170,6 +174,7 @@ impl EncodingArgs {
             end: square_on(&board, self.end.as_deref())?,
             max_clause_len: self.max_clause_len,
             amo: self.amo,
+            predecessor: !self.no_predecessor,
         };
         options.validate()?;
         Ok(options)

@@ -145,6 +145,7 @@ fn write_comments(options: &Options, stats: &Stats, out: &mut impl Write) -> io:
         .map_or_else(|| "none".to_string(), |k| k.to_string());
     writeln!(out, "c option max-clause-len {max_len}")?;
     writeln!(out, "c option amo {}", options.amo)?;
+    writeln!(out, "c option predecessor {}", options.predecessor)?;
     if options.start_fixed_by_default() {
         writeln!(
             out,
@@ -250,6 +251,7 @@ fn apply_option(options: &mut Options, key: &str, value: &str) -> Result<(), Err
             }
         }
         "amo" => options.amo = value.parse()?,
+        "predecessor" => options.predecessor = value.parse().map_err(|_| bad())?,
         _ => return Err(bad()),
     }
     Ok(())

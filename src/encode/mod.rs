@@ -33,6 +33,8 @@ pub struct Options {
     pub max_clause_len: Option<usize>,
     /// How "at most one" is encoded.
     pub amo: Amo,
+    /// Add the redundant predecessor clauses (see [`predecessor`]).
+    pub predecessor: bool,
 }
 
 impl Options {
@@ -45,6 +47,7 @@ impl Options {
             end: None,
             max_clause_len: None,
             amo: Amo::default(),
+            predecessor: true,
         }
     }
 
@@ -160,6 +163,10 @@ fn encode_families(options: &Options, sink: &mut impl ClauseSink) {
         sink.begin_family("closing-move");
         closing_move(vars, &graph, sink);
     }
+    if options.predecessor {
+        sink.begin_family("predecessor");
+        predecessor(vars, &graph, options.closed, sink);
+    }
     if let Some(start) = options.effective_start() {
         sink.begin_family("start");
         sink.add_clause(&[vars.x(0, start).positive()]);
@@ -232,6 +239,23 @@ pub fn successor(vars: VarMap, graph: &[Vec<usize>], sink: &mut impl ClauseSink)
 /// The tour closes: x(N−1, s) → OR over the knight-neighbours w of s of x(0, w).
 pub fn closing_move(vars: VarMap, graph: &[Vec<usize>], sink: &mut impl ClauseSink) {
     move_clauses(vars, graph, vars.squares - 1, 0, sink);
+}
+
+/// Redundant: each square is entered by a knight move. x(t+1, s) → OR over
+/// the knight-neighbours w of s of x(t, w), for t = 0..N−2, and for closed
+/// tours x(0, s) → OR of x(N−1, w).
+///
+/// Implied by the other families (the successor of the step before lands on
+/// s only from a neighbour), but it lets unit propagation reason backwards in
+/// time: on 8x8 it cuts varisat's time for an open tour from a1 from seconds
+/// to hundredths of a second.
+pub fn predecessor(vars: VarMap, graph: &[Vec<usize>], closed: bool, sink: &mut impl ClauseSink) {
+    for step in 0..vars.squares.saturating_sub(1) {
+        move_clauses(vars, graph, step + 1, step, sink);
+    }
+    if closed {
+        move_clauses(vars, graph, 0, vars.squares - 1, sink);
+    }
 }
 
 /// x(from, s) → OR over the neighbours w of s of x(to, w), for every square s.

@@ -1,0 +1,517 @@
+//! The command-line tool: every command, every format, every bad input.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn knightsat() -> Command {
+    Command::cargo_bin("knightsat").unwrap()
+}
+
+fn fixture(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(path)
+}
+
+fn stdout_of(args: &[&str]) -> String {
+    let output = knightsat()
+        .args(args)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8(output).unwrap()
+}
+
+/// Square index (rank * cols + file) of a name like "c2", parsed independently.
+fn index_of(name: &str, cols: usize) -> usize {
+    let file = (name.as_bytes()[0] - b'a') as usize;
+    let rank: usize = name[1..].parse().unwrap();
+    (rank - 1) * cols + file
+}
+
+fn parse_moves(line: &str, cols: usize) -> Vec<usize> {
+    line.split_whitespace().map(|n| index_of(n, cols)).collect()
+}
+
+/// Reads the numbered grid back into a tour: rank labels on the left, top
+/// rank first, file letters on the last line.
+fn parse_grid(text: &str, rows: usize, cols: usize) -> Vec<usize> {
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), rows + 1, "{text}");
+    let files: Vec<&str> = lines[rows].split_whitespace().collect();
+    let expected_files: Vec<String> = (0..cols)
+        .map(|f| ((b'a' + f as u8) as char).to_string())
+        .collect();
+    assert_eq!(files, expected_files);
+    let mut order = vec![usize::MAX; rows * cols];
+    for (i, line) in lines[..rows].iter().enumerate() {
+        let numbers: Vec<usize> = line
+            .split_whitespace()
+            .map(|n| n.parse().unwrap())
+            .collect();
+        let rank = rows - i;
+        assert_eq!(numbers[0], rank, "rank label");
+        for (file, &number) in numbers[1..].iter().enumerate() {
+            order[number - 1] = (rank - 1) * cols + file;
+        }
+    }
+    order
+}
+
+#[test]
+fn solve_prints_a_valid_tour_in_every_format() {
+    let grid = stdout_of(&["solve", "--size", "5"]);
+    assert!(
+        common::is_tour(5, 5, false, &parse_grid(&grid, 5, 5)),
+        "{grid}"
+    );
+
+    let moves = stdout_of(&["solve", "--board", "3x4", "--format", "moves"]);
+    assert!(
+        common::is_tour(3, 4, false, &parse_moves(&moves, 4)),
+        "{moves}"
+    );
+
+    let json = stdout_of(&["solve", "--board", "5x6", "--closed", "--format", "json"]);
+    let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let keys: Vec<&str> = value
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        keys,
+        ["closed", "cols", "rows", "tour"],
+        "exactly these keys"
+    );
+    assert!(
+        json.starts_with(r#"{"rows":5,"cols":6,"closed":true,"tour":["a1","#),
+        "{json}"
+    );
+    assert_eq!(
+        (value["rows"].as_u64(), value["cols"].as_u64()),
+        (Some(5), Some(6))
+    );
+    assert_eq!(value["closed"], true);
+    let tour: Vec<usize> = value["tour"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| index_of(s.as_str().unwrap(), 6))
+        .collect();
+    assert!(common::is_tour(5, 6, true, &tour));
+    assert_eq!(tour[0], 0, "closed tours start at a1 by default");
+}
+
+#[test]
+fn solve_honours_start_and_end() {
+    let moves = stdout_of(&[
+        "solve", "--size", "5", "--start", "c3", "--end", "a1", "--format", "moves",
+    ]);
+    let tour = parse_moves(&moves, 5);
+    assert!(common::is_tour(5, 5, false, &tour));
+    assert_eq!((tour[0], tour[24]), (index_of("c3", 5), 0));
+}
+
+#[test]
+fn the_default_closed_start_is_announced() {
+    knightsat()
+        .args(["solve", "--size", "6", "--closed", "--format", "moves"])
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("a1 "))
+        .stderr(predicate::str::contains("start fixed at a1"));
+}
+
+#[test]
+fn no_tour_exits_20() {
+    for args in [
+        &["solve", "--size", "4"][..],
+        &["solve", "--size", "5", "--closed"],
+        &["solve", "--board", "3x3", "--max-clause-len", "3"],
+    ] {
+        knightsat()
+            .args(args)
+            .assert()
+            .code(20)
+            .stdout("no tour exists for these constraints\n");
+    }
+}
+
+#[test]
+fn encode_matches_the_golden_files_byte_for_byte() {
+    for (args, golden) in [
+        (&["--board", "3x3"][..], "golden/3x3-open.cnf"),
+        (&["--board", "3x4"], "golden/3x4-open.cnf"),
+        (&["--size", "5", "--closed"], "golden/5x5-closed.cnf"),
+    ] {
+        let expected = std::fs::read(fixture(golden)).unwrap();
+        let output = knightsat()
+            .arg("encode")
+            .args(args)
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        assert!(output == expected, "encode {args:?} differs from {golden}");
+    }
+}
+
+#[test]
+fn encode_to_a_file_is_atomic_and_leaves_nothing_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("tour.cnf");
+    knightsat()
+        .args(["encode", "--size", "5", "--closed", "-o"])
+        .arg(&path)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("625 variables"));
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        std::fs::read(fixture("golden/5x5-closed.cnf")).unwrap()
+    );
+    let names: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, ["tour.cnf"], "temporary files left behind");
+
+    // A failed run leaves no file under the requested name.
+    let missing = dir.path().join("no-such-dir").join("tour.cnf");
+    knightsat()
+        .args(["encode", "--size", "5", "-o"])
+        .arg(&missing)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("no-such-dir"));
+    assert!(!missing.exists());
+}
+
+#[test]
+fn a_closed_pipe_is_not_an_error() {
+    let bin = assert_cmd::cargo::cargo_bin("knightsat");
+    let script = format!(
+        "'{}' encode --size 12 | head -c 100 > /dev/null; echo ${{PIPESTATUS[0]}}",
+        bin.display()
+    );
+    let output = std::process::Command::new("bash")
+        .args(["-c", &script])
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&output.stdout).trim(), "0");
+    assert_eq!(String::from_utf8_lossy(&output.stderr), "");
+}
+
+#[test]
+fn decode_reads_kissat_and_minisat_output() {
+    for (output, format) in [
+        ("solver-output/3x4-open.kissat.out", "moves"),
+        ("solver-output/3x4-open.minisat.out", "json"),
+    ] {
+        let text = stdout_of(&[
+            "decode",
+            "--cnf",
+            fixture("golden/3x4-open.cnf").to_str().unwrap(),
+            fixture(output).to_str().unwrap(),
+            "--format",
+            format,
+        ]);
+        let tour = if format == "json" {
+            let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+            value["tour"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| index_of(s.as_str().unwrap(), 4))
+                .collect()
+        } else {
+            parse_moves(&text, 4)
+        };
+        assert!(common::is_tour(3, 4, false, &tour), "{output}: {text}");
+    }
+    // From stdin, default board format.
+    let grid = knightsat()
+        .args(["decode", "--cnf"])
+        .arg(fixture("golden/3x4-open.cnf"))
+        .pipe_stdin(fixture("solver-output/3x4-open.kissat.out"))
+        .unwrap()
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    assert!(common::is_tour(
+        3,
+        4,
+        false,
+        &parse_grid(&String::from_utf8(grid).unwrap(), 3, 4)
+    ));
+}
+
+#[test]
+fn decode_reports_unsatisfiable_as_no_tour() {
+    for output in [
+        "solver-output/3x3-open.kissat.out",
+        "solver-output/3x3-open.minisat.out",
+    ] {
+        knightsat()
+            .args(["decode", "--cnf"])
+            .arg(fixture("golden/3x3-open.cnf"))
+            .arg(fixture(output))
+            .assert()
+            .code(20)
+            .stdout("no tour exists for these constraints\n");
+    }
+}
+
+fn decode_text(cnf: &Path, solver_output: &str) -> assert_cmd::assert::Assert {
+    knightsat()
+        .args(["decode", "--cnf"])
+        .arg(cnf)
+        .write_stdin(solver_output.to_string())
+        .assert()
+}
+
+#[test]
+fn decode_rejects_bad_models_with_one_line() {
+    let cnf = fixture("golden/3x4-open.cnf");
+    let minisat = std::fs::read_to_string(fixture("solver-output/3x4-open.minisat.out")).unwrap();
+    let kissat = std::fs::read_to_string(fixture("solver-output/3x4-open.kissat.out")).unwrap();
+    let literals: Vec<i64> = minisat
+        .lines()
+        .nth(1)
+        .unwrap()
+        .split_whitespace()
+        .map(|l| l.parse().unwrap())
+        .collect();
+    let model_text = |lits: &[i64]| {
+        format!(
+            "SAT\n{}\n",
+            lits.iter()
+                .map(i64::to_string)
+                .collect::<Vec<_>>()
+                .join(" ")
+        )
+    };
+
+    // Truncated: the kissat output cut in the middle of the v lines.
+    let cut = &kissat[..kissat.find("v -42").unwrap()];
+    decode_text(&cnf, cut)
+        .code(2)
+        .stderr(predicate::str::contains("truncated"));
+    // Garbage.
+    decode_text(&cnf, "hello world\n")
+        .code(2)
+        .stderr(predicate::str::contains("not a literal"));
+    decode_text(&cnf, "")
+        .code(2)
+        .stderr(predicate::str::contains("no answer"));
+
+    // Step 0 on no square: the true x(0, ·) literal made false.
+    let mut nowhere = literals.clone();
+    let first_true = nowhere.iter().position(|&l| l > 0 && l <= 12).unwrap();
+    nowhere[first_true] = -nowhere[first_true];
+    decode_text(&cnf, &model_text(&nowhere))
+        .code(2)
+        .stderr(predicate::str::contains(
+            "after 0 moves the knight is on no square",
+        ));
+
+    // Steps 1 and 2 swapped: a sequence of squares, but not knight moves.
+    let n = 12i64;
+    let swapped: Vec<i64> = literals
+        .iter()
+        .map(|&l| {
+            let v = l.abs();
+            let (t, s) = ((v - 1) / n, (v - 1) % n);
+            let t = match t {
+                1 => 2,
+                2 => 1,
+                t => t,
+            };
+            if v == 0 {
+                0
+            } else {
+                l.signum() * (1 + t * n + s)
+            }
+        })
+        .collect();
+    decode_text(&cnf, &model_text(&swapped))
+        .code(1)
+        .stderr(predicate::str::contains("not a knight move"));
+
+    // A model for another board: the 3x4 answer given with the 3x3 CNF.
+    knightsat()
+        .args(["decode", "--cnf"])
+        .arg(fixture("golden/3x3-open.cnf"))
+        .arg(fixture("solver-output/3x4-open.kissat.out"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("another CNF"));
+}
+
+#[test]
+fn decode_needs_a_knightsat_cnf() {
+    let dir = tempfile::tempdir().unwrap();
+    let bare = dir.path().join("bare.cnf");
+    let golden = std::fs::read_to_string(fixture("golden/3x4-open.cnf")).unwrap();
+    let body: String = golden
+        .lines()
+        .filter(|l| !l.starts_with('c'))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&bare, body).unwrap();
+    knightsat()
+        .args(["decode", "--cnf"])
+        .arg(&bare)
+        .arg(fixture("solver-output/3x4-open.kissat.out"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("not a knightsat CNF"));
+    knightsat()
+        .args(["decode", "--cnf", "/no/such/file.cnf", "-"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cannot read /no/such/file.cnf"));
+}
+
+#[test]
+fn verify_accepts_tours_and_names_the_first_violation() {
+    let good = "a1 c2 a3 b1 d2 b3 c1 a2 c3 d1 b2 d3";
+    knightsat()
+        .args(["verify", "--board", "3x4"])
+        .write_stdin(good)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("valid open tour"));
+    knightsat()
+        .args(["verify", "--board", "3x4", "--start", "a1", "--end", "d3"])
+        .write_stdin(good)
+        .assert()
+        .success();
+    knightsat()
+        .args(["verify", "--board", "3x4", "--closed"])
+        .write_stdin(good)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("not closed"));
+    knightsat()
+        .args(["verify", "--board", "3x4", "--start", "b1"])
+        .write_stdin(good)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("starts on a1, not on b1"));
+    knightsat()
+        .args(["verify", "--board", "3x4"])
+        .write_stdin("a1 c2 a3 b1 d2 b3 c1 a2 c3 d1 d3 b2")
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "move 10 to 11, d1 to d3, is not a knight move",
+        ));
+    knightsat()
+        .args(["verify", "--board", "3x4"])
+        .write_stdin("a1 c2 a1")
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("a1 is visited twice"));
+    knightsat()
+        .args(["verify", "--board", "3x4"])
+        .write_stdin("a1 c2 z9")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("z9"));
+    knightsat()
+        .args(["verify"])
+        .write_stdin(good)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("needs --board"));
+
+    // JSON carries its board and closedness; a file argument works like stdin.
+    let json = stdout_of(&["solve", "--size", "6", "--closed", "--format", "json"]);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("tour.json");
+    std::fs::write(&file, &json).unwrap();
+    knightsat()
+        .arg("verify")
+        .arg(&file)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "valid closed tour of the 6x6 board",
+        ));
+    knightsat()
+        .args(["verify", "--size", "8"])
+        .arg(&file)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("6x6"));
+}
+
+#[test]
+fn bad_input_gets_one_line_and_exit_2() {
+    for args in [
+        &["solve", "--board", "0x5"][..],
+        &["solve", "--board", "8"],
+        &["solve", "--board", "8x"],
+        &["solve", "--size", "8", "--start", "z9"],
+        &["solve", "--size", "8", "--start", "i1"],
+        &["encode", "--size", "8", "--max-clause-len", "2"],
+        &["encode", "--size", "0"],
+        &["encode"],
+        &["encode", "--size", "3", "--board", "3x3"],
+        &["solve", "--size", "5", "--format", "xml"],
+        &["solve", "--size", "5", "--amo", "ladder"],
+        &["frobnicate"],
+    ] {
+        let output = knightsat().args(args).assert().code(2).get_output().clone();
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.starts_with("knightsat: "), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn help_documents_the_exit_statuses() {
+    for args in [
+        &["--help"][..],
+        &["solve", "--help"],
+        &["decode", "--help"],
+        &["verify", "--help"],
+        &["encode", "--help"],
+    ] {
+        knightsat()
+            .args(args)
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("20  no tour exists"));
+    }
+}
+
+#[test]
+fn stats_counts_match_the_written_header() {
+    let json = stdout_of(&["stats", "--size", "5", "--closed", "--json"]);
+    let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let golden = std::fs::read_to_string(fixture("golden/5x5-closed.cnf")).unwrap();
+    let header = golden.lines().find(|l| l.starts_with("p cnf")).unwrap();
+    assert_eq!(
+        header,
+        format!("p cnf {} {}", value["vars"], value["clauses"])
+    );
+    let table = stdout_of(&["stats", "--size", "5", "--closed"]);
+    assert!(
+        table.contains("closing-move") && table.contains("variables: 625"),
+        "{table}"
+    );
+}
