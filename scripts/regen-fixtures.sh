@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --quiet --release
 ks=target/release/knightsat
-kissat=${KISSAT:-$(command -v kissat || echo /opt/knightsat-kissat/sage_wheels/bin/kissat)}
+kissat=${KISSAT:-kissat}
 
 mkdir -p fixtures/golden fixtures/solver-output
 $ks encode --board 3x3 -o fixtures/golden/3x3-open.cnf
@@ -21,5 +21,7 @@ for board in 3x3 3x4; do
   out=fixtures/solver-output/$board-open
   solve "$kissat" "$cnf" > "$out.kissat.out"
   solve minisat "$cnf" "$out.minisat.out" > /dev/null
+  solve cadical "$cnf" > "$out.cadical.out"
+  solve picosat "$cnf" > "$out.picosat.out"
 done
 echo "fixtures regenerated; review 'git diff --stat fixtures'"

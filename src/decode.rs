@@ -18,7 +18,9 @@ pub fn rules(options: &Options) -> Rules {
 /// Reads the tour out of an assignment of the x variables and verifies it.
 ///
 /// `value(v)` gives the value of the variable with DIMACS number v, or `None`
-/// where the model does not say. `declared_vars` is the CNF header's variable
+/// where the model does not say (MiniSat leaves out variables in no clause);
+/// such a variable counts as false, since only true x variables place the
+/// knight. `declared_vars` is the CNF header's variable
 /// count when known: a model that assigns more variables belongs to another CNF.
 /// The model is never trusted: a step on no square or on two, or a sequence
 /// that breaks a rule, is an error naming the problem.
@@ -39,21 +41,21 @@ pub fn tour_from_model(
     let mut squares = Vec::with_capacity(vars.squares);
     for step in 0..vars.squares {
         let mut on = Vec::new();
+        let mut unassigned = 0;
         for square in 0..vars.squares {
-            let var = vars.x(step, square).to_dimacs() as usize;
-            match value(var) {
+            match value(vars.x(step, square).to_dimacs() as usize) {
                 Some(true) => on.push(square),
                 Some(false) => {}
-                None => {
-                    return Err(Error::BadModel(format!(
-                        "variable {var} (x({step},{})) is not assigned: truncated, or for a smaller board?",
-                        board.name(square)
-                    )))
-                }
+                None => unassigned += 1,
             }
         }
         match on[..] {
             [square] => squares.push(square),
+            [] if unassigned > 0 => {
+                return Err(Error::BadModel(format!(
+                    "after {step} moves the knight is on no square ({unassigned} of the step's variables are not in the model: truncated, or for a smaller board?)"
+                )))
+            }
             [] => {
                 return Err(Error::BadModel(format!(
                     "after {step} moves the knight is on no square"

@@ -40,6 +40,31 @@ pub enum Error {
     /// The in-process solver failed.
     #[error("solver failed: {0}")]
     Solver(String),
+    /// An external solver program that cannot be started.
+    #[error("cannot run solver '{program}': {reason}")]
+    SolverMissing {
+        /// The program as given.
+        program: String,
+        /// Why it could not be started.
+        reason: String,
+    },
+    /// An external solver that crashed, failed or printed nothing usable.
+    #[error("solver '{program}' failed: {detail}")]
+    SolverFailed {
+        /// The program as given.
+        program: String,
+        /// What went wrong.
+        detail: String,
+    },
+    /// The solver gave up without an answer (`s UNKNOWN`).
+    #[error("the solver gave no answer (UNKNOWN)")]
+    NoAnswer,
+    /// The time limit ran out before the solver answered.
+    #[error("no answer within {seconds} s")]
+    Timeout {
+        /// The time limit.
+        seconds: f64,
+    },
     /// An input file that cannot be read.
     #[error("cannot read {path}: {source}")]
     CannotRead {
@@ -60,21 +85,37 @@ pub enum Error {
     },
 }
 
+/// The broad kinds of failure, which the command-line tool maps to exit statuses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorClass {
+    /// The caller's input or usage is wrong (exit status 2).
+    BadInput,
+    /// A rejected tour or a failure (exit status 1).
+    Failure,
+    /// The time limit ran out (exit status 124, as `timeout(1)` uses).
+    Timeout,
+}
+
 impl Error {
-    /// Whether the error is the caller's input (exit status 2) rather than a
-    /// failure or a rejected tour (exit status 1).
-    pub fn is_bad_input(&self) -> bool {
-        matches!(
-            self,
+    /// Which kind of failure this is.
+    pub fn class(&self) -> ErrorClass {
+        match self {
             Error::BadBoard(_)
-                | Error::BadSquare(_)
-                | Error::BadOption(_)
-                | Error::NotKnightsatCnf(_)
-                | Error::SolverOutput { .. }
-                | Error::BadModel(_)
-                | Error::BadTourInput(_)
-                | Error::CannotRead { .. }
-        )
+            | Error::BadSquare(_)
+            | Error::BadOption(_)
+            | Error::NotKnightsatCnf(_)
+            | Error::SolverOutput { .. }
+            | Error::BadModel(_)
+            | Error::BadTourInput(_)
+            | Error::CannotRead { .. }
+            | Error::SolverMissing { .. } => ErrorClass::BadInput,
+            Error::Timeout { .. } => ErrorClass::Timeout,
+            Error::InvalidTour(_)
+            | Error::Solver(_)
+            | Error::SolverFailed { .. }
+            | Error::NoAnswer
+            | Error::Io { .. } => ErrorClass::Failure,
+        }
     }
 
     /// Wraps an I/O error with what was being done.

@@ -4,7 +4,7 @@
 use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
@@ -13,9 +13,10 @@ use knightsat::board::Board;
 use knightsat::cnf::dimacs::{self, Answer};
 use knightsat::decode::tour_from_model;
 use knightsat::encode::{Amo, Options};
+use knightsat::error::ErrorClass;
 use knightsat::input;
 use knightsat::render::{render, Format};
-use knightsat::solve::{solve_in_process, Outcome};
+use knightsat::solve::{solve, Backend, Outcome};
 use knightsat::tour::{parse_tour, Tour};
 use knightsat::Error;
 
@@ -25,13 +26,16 @@ const EXIT_NO_TOUR: u8 = 20;
 const EXIT_FAILURE: u8 = 1;
 /// Exit status for bad usage or bad input.
 const EXIT_BAD_INPUT: u8 = 2;
+/// Exit status when the time limit runs out, as `timeout(1)` uses.
+const EXIT_TIMEOUT: u8 = 124;
 
 const EXIT_STATUSES: &str = "\
 Exit status:
   0   a tour was found, or the command succeeded
   20  no tour exists for these constraints (unsatisfiable)
   1   verify rejected the tour, or another failure
-  2   bad usage or bad input";
+  2   bad usage or bad input, or the solver program cannot be found
+  124 no answer within the --timeout";
 
 /// Encode the knight's tour as SAT: write DIMACS for any solver, solve
 /// in-process with varisat, decode solver output, verify tours.
@@ -53,7 +57,7 @@ enum Command {
         #[arg(short, long, value_name = "FILE", default_value = "-")]
         output: PathBuf,
     },
-    /// Find a tour with varisat, in-process, and print it.
+    /// Find a tour and print it: with varisat in-process, or with a solver program.
     #[command(after_help = EXIT_STATUSES)]
     Solve {
         #[command(flatten)]
@@ -61,6 +65,17 @@ enum Command {
         /// How to print the tour.
         #[arg(long, value_enum, default_value_t)]
         format: Format,
+        /// `varisat` (in-process), `kissat`, `cadical`, `minisat`, `picosat`,
+        /// or the path of a program that reads DIMACS and prints
+        /// SAT-competition output.
+        #[arg(long, value_name = "SOLVER", default_value = "varisat")]
+        solver: String,
+        /// An extra argument for the solver program (repeatable).
+        #[arg(long, value_name = "ARG", allow_hyphen_values = true)]
+        solver_arg: Vec<String>,
+        /// Give up after this many seconds (the solver is stopped).
+        #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+        timeout: Option<Duration>,
     },
     /// Turn a solver's output for a knightsat CNF back into a verified tour.
     ///
@@ -151,6 +166,13 @@ struct EncodingArgs {
     no_predecessor: bool,
 }
 
+fn parse_seconds(text: &str) -> Result<Duration, String> {
+    match text.parse::<f64>() {
+        Ok(seconds) if seconds > 0.0 && seconds.is_finite() => Ok(Duration::from_secs_f64(seconds)),
+        _ => Err(format!("'{text}' is not a positive number of seconds")),
+    }
+}
+
 fn board_from(board: Option<Board>, size: Option<usize>) -> Result<Option<Board>, Error> {
     match (board, size) {
         (Some(board), _) => Ok(Some(board)),
@@ -208,13 +230,11 @@ fn main() -> ExitCode {
         Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("knightsat: {error:#}");
-            let bad_input = error
-                .downcast_ref::<Error>()
-                .is_some_and(Error::is_bad_input);
-            ExitCode::from(if bad_input {
-                EXIT_BAD_INPUT
-            } else {
-                EXIT_FAILURE
+            let class = error.downcast_ref::<Error>().map(Error::class);
+            ExitCode::from(match class {
+                Some(ErrorClass::BadInput) => EXIT_BAD_INPUT,
+                Some(ErrorClass::Timeout) => EXIT_TIMEOUT,
+                Some(ErrorClass::Failure) | None => EXIT_FAILURE,
             })
         }
     }
@@ -247,22 +267,34 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Solve { encoding, format } => {
+        Command::Solve {
+            encoding,
+            format,
+            solver,
+            solver_arg,
+            timeout,
+        } => {
             let options = encoding.options()?;
+            if solver == "varisat" && !solver_arg.is_empty() {
+                let message = "--solver-arg is for external solvers, not varisat";
+                return Err(Error::BadOption(message.into()).into());
+            }
+            let backend = Backend::from_name(&solver, solver_arg);
             note_default_start(&options);
             let started = Instant::now();
             let progress = io::stderr().is_terminal();
             if progress {
                 eprint!(
-                    "solving {} ({}) with varisat…",
+                    "solving {} ({}) with {solver}…",
                     options.board,
                     kind(&options)
                 );
             }
-            let outcome = solve_in_process(&options)?;
+            let outcome = solve(&options, &backend, timeout);
             if progress {
                 eprintln!(" {:.2} s", started.elapsed().as_secs_f64());
             }
+            let outcome = outcome?;
             print_outcome(outcome, format)
         }
         Command::Decode {
@@ -275,7 +307,7 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
             let text = input::read_text(&solver_output)?;
             let outcome = match dimacs::read_answer(text.as_bytes())? {
                 Answer::Unsat => Outcome::NoTour,
-                Answer::Unknown => anyhow::bail!("the solver gave no answer (UNKNOWN)"),
+                Answer::Unknown => return Err(Error::NoAnswer.into()),
                 Answer::Sat(model) => Outcome::Tour(tour_from_model(
                     &info.options,
                     model.len() - 1,

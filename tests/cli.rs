@@ -212,10 +212,12 @@ fn a_closed_pipe_is_not_an_error() {
 }
 
 #[test]
-fn decode_reads_kissat_and_minisat_output() {
+fn decode_reads_what_each_solver_prints() {
     for (output, format) in [
         ("solver-output/3x4-open.kissat.out", "moves"),
         ("solver-output/3x4-open.minisat.out", "json"),
+        ("solver-output/3x4-open.cadical.out", "moves"),
+        ("solver-output/3x4-open.picosat.out", "json"),
     ] {
         let text = stdout_of(&[
             "decode",
@@ -259,14 +261,12 @@ fn decode_reads_kissat_and_minisat_output() {
 
 #[test]
 fn decode_reports_unsatisfiable_as_no_tour() {
-    for output in [
-        "solver-output/3x3-open.kissat.out",
-        "solver-output/3x3-open.minisat.out",
-    ] {
+    for solver in ["kissat", "minisat", "cadical", "picosat"] {
+        let output = format!("solver-output/3x3-open.{solver}.out");
         knightsat()
             .args(["decode", "--cnf"])
             .arg(fixture("golden/3x3-open.cnf"))
-            .arg(fixture(output))
+            .arg(fixture(&output))
             .assert()
             .code(20)
             .stdout("no tour exists for these constraints\n");
@@ -279,6 +279,33 @@ fn decode_text(cnf: &Path, solver_output: &str) -> assert_cmd::assert::Assert {
         .arg(cnf)
         .write_stdin(solver_output.to_string())
         .assert()
+}
+
+#[test]
+fn decode_accepts_a_model_that_omits_variables() {
+    // MiniSat leaves out variables that occur in no clause; an omitted
+    // variable is false. Here every false literal is left out.
+    let minisat = std::fs::read_to_string(fixture("solver-output/3x4-open.minisat.out")).unwrap();
+    let positive: Vec<&str> = minisat
+        .lines()
+        .nth(1)
+        .unwrap()
+        .split_whitespace()
+        .filter(|l| !l.starts_with('-'))
+        .collect();
+    let text = decode_text(
+        &fixture("golden/3x4-open.cnf"),
+        &format!("SAT\n{}\n", positive.join(" ")),
+    )
+    .success()
+    .get_output()
+    .stdout
+    .clone();
+    let text = String::from_utf8(text).unwrap();
+    assert!(
+        common::is_tour(3, 4, false, &parse_grid(&text, 3, 4)),
+        "{text}"
+    );
 }
 
 #[test]

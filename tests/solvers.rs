@@ -1,0 +1,279 @@
+//! Real solvers in the loop: kissat, CaDiCaL, MiniSat and picosat run on the
+//! emitted CNF, their answers decoded and verified. A solver missing from PATH
+//! makes its tests ignored (reported as such), except under CI=true, where
+//! scripts/install-solvers.sh must have installed them all.
+
+mod common;
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use assert_cmd::Command;
+use knightsat::board::Board;
+use knightsat::encode::{Amo, Options};
+use knightsat::error::Error;
+use knightsat::solve::{solve, Backend, Outcome};
+
+/// The boards each solver must tour: open and closed, 5x5 to 10x10, with
+/// and without split clauses, both at-most-one encodings.
+fn satisfiable_cases() -> Vec<Options> {
+    vec![
+        case(5, 5, false, None, Some("a1"), Amo::Pairwise),
+        case(5, 6, true, Some(3), None, Amo::Pairwise),
+        case(6, 6, false, Some(3), None, Amo::Sequential),
+        case(6, 7, true, None, None, Amo::Sequential),
+        case(7, 7, false, None, Some("d4"), Amo::Pairwise),
+        case(8, 8, true, None, None, Amo::Pairwise),
+        case(8, 8, false, Some(3), Some("a1"), Amo::Sequential),
+        case(10, 10, true, Some(3), None, Amo::Sequential),
+    ]
+}
+
+fn case(
+    rows: usize,
+    cols: usize,
+    closed: bool,
+    split: Option<usize>,
+    start: Option<&str>,
+    amo: Amo,
+) -> Options {
+    let board = Board::new(rows, cols).unwrap();
+    let mut options = Options::new(board);
+    options.closed = closed;
+    options.max_clause_len = split;
+    options.start = start.map(|s| board.parse_square(s).unwrap());
+    options.amo = amo;
+    options
+}
+
+fn unsatisfiable_cases() -> Vec<Options> {
+    let open_4x4 = Options::new(Board::new(4, 4).unwrap());
+    let mut closed_5x5 = Options::new(Board::new(5, 5).unwrap());
+    closed_5x5.closed = true;
+    let mut closed_5x5_split = closed_5x5.clone();
+    closed_5x5_split.max_clause_len = Some(3);
+    vec![open_4x4, closed_5x5, closed_5x5_split]
+}
+
+fn finds_verified_tours(solver: &str) {
+    let backend = Backend::from_name(solver, Vec::new());
+    for options in satisfiable_cases() {
+        let case = format!("{solver} on {options:?}");
+        match solve(&options, &backend, Some(Duration::from_secs(120))) {
+            Ok(Outcome::Tour(tour)) => {
+                let (rows, cols) = (options.board.rows(), options.board.cols());
+                assert!(
+                    common::is_tour(rows, cols, options.closed, &tour.squares),
+                    "{case}: {:?}",
+                    tour.names()
+                );
+                if let Some(start) = options.effective_start() {
+                    assert_eq!(tour.squares[0], start, "{case}");
+                }
+            }
+            other => panic!("{case}: {other:?}"),
+        }
+    }
+}
+
+fn reports_no_tour(solver: &str) {
+    let backend = Backend::from_name(solver, Vec::new());
+    for options in unsatisfiable_cases() {
+        let outcome = solve(&options, &backend, Some(Duration::from_secs(120)));
+        assert!(
+            matches!(outcome, Ok(Outcome::NoTour)),
+            "{solver} on {options:?}: {outcome:?}"
+        );
+    }
+}
+
+/// The CLI's `solve --solver` prints the tour like the in-process solver.
+fn cli_solves_with(solver: &str) {
+    let output = Command::cargo_bin("knightsat")
+        .unwrap()
+        .args([
+            "solve", "--size", "6", "--closed", "--format", "moves", "--solver", solver,
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(output).unwrap();
+    let board = Board::new(6, 6).unwrap();
+    let squares: Vec<usize> = text
+        .split_whitespace()
+        .map(|n| board.parse_square(n).unwrap())
+        .collect();
+    assert!(common::is_tour(6, 6, true, &squares), "{text}");
+}
+
+macro_rules! solver_tests {
+    ($module:ident, $cfg:ident, $program:literal) => {
+        mod $module {
+            #[test]
+            #[cfg_attr(not($cfg), ignore = concat!($program, " is not on PATH: run scripts/install-solvers.sh"))]
+            fn finds_verified_tours() {
+                super::finds_verified_tours($program);
+            }
+
+            #[test]
+            #[cfg_attr(not($cfg), ignore = concat!($program, " is not on PATH: run scripts/install-solvers.sh"))]
+            fn reports_no_tour() {
+                super::reports_no_tour($program);
+            }
+
+            #[test]
+            #[cfg_attr(not($cfg), ignore = concat!($program, " is not on PATH: run scripts/install-solvers.sh"))]
+            fn cli_solves() {
+                super::cli_solves_with($program);
+            }
+        }
+    };
+}
+
+solver_tests!(kissat, has_kissat, "kissat");
+solver_tests!(cadical, has_cadical, "cadical");
+solver_tests!(minisat, has_minisat, "minisat");
+solver_tests!(picosat, has_picosat, "picosat");
+
+#[test]
+#[cfg_attr(
+    not(has_kissat),
+    ignore = "kissat is not on PATH: run scripts/install-solvers.sh"
+)]
+fn kissat_strict_accepts_every_emitted_file() {
+    let dir = tempfile::tempdir().unwrap();
+    for (index, options) in satisfiable_cases()
+        .into_iter()
+        .chain(unsatisfiable_cases())
+        .enumerate()
+    {
+        let path = dir.path().join(format!("{index}.cnf"));
+        knightsat::cnf::dimacs::write_cnf_file(&options, &path).unwrap();
+        // -n: no model, only the parse and the answer matter here.
+        let status = std::process::Command::new("kissat")
+            .args(["--strict", "-q", "-n"])
+            .arg(&path)
+            .stdout(std::process::Stdio::null())
+            .status()
+            .unwrap();
+        assert!(
+            matches!(status.code(), Some(10 | 20)),
+            "kissat --strict on {options:?}: {status}"
+        );
+    }
+}
+
+#[test]
+fn a_missing_solver_is_bad_input_naming_the_program() {
+    let options = Options::new(Board::new(5, 5).unwrap());
+    let backend = Backend::from_name("no-such-solver-here", Vec::new());
+    let error = solve(&options, &backend, None).unwrap_err();
+    assert!(matches!(error, Error::SolverMissing { .. }), "{error}");
+    assert!(error.to_string().contains("no-such-solver-here"));
+    Command::cargo_bin("knightsat")
+        .unwrap()
+        .args(["solve", "--size", "5", "--solver", "no-such-solver-here"])
+        .assert()
+        .code(2);
+}
+
+/// Writes an executable shell script standing in for a solver.
+fn fake_solver(dir: &Path, name: &str, body: &str) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    let path = dir.join(name);
+    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path.display().to_string()
+}
+
+#[test]
+fn crashing_or_mute_solvers_fail_with_exit_1() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, body, words) in [
+        (
+            "crash",
+            "echo 'boom: out of memory' >&2; exit 3",
+            "boom: out of memory",
+        ),
+        ("mute", "exit 10", "nothing usable"),
+        (
+            "liar",
+            "echo 's SATISFIABLE'; echo 'v 1 2 3 0'; exit 10",
+            "model is wrong",
+        ),
+        ("signal", "kill -9 $$", "signal"),
+    ] {
+        let program = fake_solver(dir.path(), name, body);
+        Command::cargo_bin("knightsat")
+            .unwrap()
+            .args(["solve", "--size", "5", "--solver", &program])
+            .assert()
+            .code(1)
+            .stderr(predicates::str::contains(words));
+    }
+}
+
+#[test]
+fn timeouts_stop_external_solvers_and_leave_nothing_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    // A solver that never answers; it records its pid so the test can check it was killed.
+    let pid_file = dir.path().join("pid");
+    let program = fake_solver(
+        dir.path(),
+        "sleeper",
+        &format!("echo $$ > '{}'; exec sleep 60", pid_file.display()),
+    );
+    let tmp = dir.path().join("tmp");
+    std::fs::create_dir(&tmp).unwrap();
+    let started = Instant::now();
+    Command::cargo_bin("knightsat")
+        .unwrap()
+        .env("TMPDIR", &tmp)
+        .args([
+            "solve",
+            "--size",
+            "5",
+            "--timeout",
+            "1",
+            "--solver",
+            &program,
+        ])
+        .assert()
+        .code(124)
+        .stderr("knightsat: no answer within 1 s\n");
+    assert!(started.elapsed() < Duration::from_secs(30));
+    let pid = std::fs::read_to_string(&pid_file).unwrap();
+    let alive = std::process::Command::new("kill")
+        .args(["-0", pid.trim()])
+        .stderr(std::process::Stdio::null())
+        .status()
+        .unwrap()
+        .success();
+    assert!(!alive, "the solver process {pid} is still running");
+    assert_eq!(
+        std::fs::read_dir(&tmp).unwrap().count(),
+        0,
+        "temporary files left behind"
+    );
+}
+
+#[test]
+fn timeouts_abandon_varisat() {
+    // 12x12 open without predecessor clauses takes varisat far longer than 0.2 s.
+    Command::cargo_bin("knightsat")
+        .unwrap()
+        .args([
+            "solve",
+            "--size",
+            "12",
+            "--no-predecessor",
+            "--timeout",
+            "0.2",
+        ])
+        .timeout(Duration::from_secs(60))
+        .assert()
+        .code(124)
+        .stderr("knightsat: no answer within 0.2 s\n");
+}
