@@ -20,6 +20,7 @@
 
 pub mod board;
 pub mod cnf;
+pub mod count;
 pub mod decode;
 pub mod encode;
 pub mod error;

@@ -9,8 +9,10 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
 
+use indicatif::{ProgressBar, ProgressStyle};
 use knightsat::board::Board;
 use knightsat::cnf::dimacs::{self, Answer};
+use knightsat::count::{enumerate, CountOptions};
 use knightsat::decode::tour_from_model;
 use knightsat::encode::{Amo, Options};
 use knightsat::error::ErrorClass;
@@ -76,6 +78,33 @@ enum Command {
         /// Give up after this many seconds (the solver is stopped).
         #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
         timeout: Option<Duration>,
+        /// Print every tour, not just one (in-process only; JSON Lines with
+        /// --format json). Tours are sequences: see `count`.
+        #[arg(long)]
+        all: bool,
+        /// With --all: stop after this many tours.
+        #[arg(long, value_name = "K", requires = "all")]
+        limit: Option<u64>,
+    },
+    /// Count the tours that meet the options, by solving again and again
+    /// with each tour found blocked.
+    ///
+    /// Tours are sequences of squares: with a start fixed, a closed tour and
+    /// its reverse are two tours; a closed tour with no start or end counts
+    /// once per starting square. Progress goes to stderr when it is a terminal.
+    #[command(after_help = EXIT_STATUSES)]
+    Count {
+        #[command(flatten)]
+        encoding: EncodingArgs,
+        /// Stop after this many.
+        #[arg(long, value_name = "K")]
+        limit: Option<u64>,
+        /// Count orbits under the board's symmetries (rotations, reflections)
+        /// that keep the given start and end in place; a closed tour's
+        /// rotations and reverse, and an open tour's reverse when neither end
+        /// is fixed, count as one too.
+        #[arg(long)]
+        up_to_symmetry: bool,
     },
     /// Turn a solver's output for a knightsat CNF back into a verified tour.
     ///
@@ -273,8 +302,17 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
             solver,
             solver_arg,
             timeout,
+            all,
+            limit,
         } => {
             let options = encoding.options()?;
+            if all {
+                if solver != "varisat" || timeout.is_some() {
+                    let message = "--all uses the in-process solver, without --solver or --timeout";
+                    return Err(Error::BadOption(message.into()).into());
+                }
+                return print_all(&options, limit, format);
+            }
             if solver == "varisat" && !solver_arg.is_empty() {
                 let message = "--solver-arg is for external solvers, not varisat";
                 return Err(Error::BadOption(message.into()).into());
@@ -338,6 +376,28 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
             );
             Ok(ExitCode::SUCCESS)
         }
+        Command::Count {
+            encoding,
+            limit,
+            up_to_symmetry,
+        } => {
+            let options = encoding.options()?;
+            let progress = progress_bar("tours");
+            let count = CountOptions {
+                limit,
+                up_to_symmetry,
+            };
+            let found = enumerate(&options, count, |_| {
+                progress.inc(1);
+                Ok(())
+            })?;
+            progress.finish_and_clear();
+            println!("{found}");
+            if limit == Some(found) {
+                eprintln!("note: stopped at the limit of {found}; there may be more");
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Stats { encoding, json } => {
             let options = encoding.options()?;
             let stats = dimacs::stats(&options);
@@ -387,6 +447,44 @@ fn note_default_start(options: &Options) {
             "note: closed tour with no --start or --end: start fixed at a1, which loses no tour"
         );
     }
+}
+
+/// A spinner with the count, rate and elapsed time on stderr, or nothing
+/// when stderr is not a terminal.
+fn progress_bar(what: &str) -> ProgressBar {
+    if !io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new_spinner().with_style(
+        ProgressStyle::with_template(&format!(
+            "{{spinner}} {{human_pos}} {what} found, {{per_sec}}, {{elapsed}}"
+        ))
+        .expect("a valid template"),
+    );
+    bar.enable_steady_tick(Duration::from_millis(200));
+    bar
+}
+
+/// Streams every tour in `format`: JSON Lines for json, blank lines between grids.
+fn print_all(options: &Options, limit: Option<u64>, format: Format) -> anyhow::Result<ExitCode> {
+    let mut out = io::stdout().lock();
+    let count = CountOptions {
+        limit,
+        up_to_symmetry: false,
+    };
+    let mut first = true;
+    let found = enumerate(options, count, |tour| {
+        if format == Format::Board && !std::mem::take(&mut first) {
+            out.write_all(b"\n")
+                .map_err(|e| Error::io("writing a tour", e))?;
+        }
+        print_tour(&mut out, tour, format).map_err(|e| Error::io("writing a tour", e))
+    })?;
+    if found == 0 {
+        writeln!(out, "no tour exists for these constraints")?;
+        return Ok(ExitCode::from(EXIT_NO_TOUR));
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn print_outcome(outcome: Outcome, format: Format) -> anyhow::Result<ExitCode> {

@@ -110,3 +110,130 @@ pub fn small_boards(max_squares: usize) -> Vec<(usize, usize)> {
         .flat_map(|rows| (rows..=max_squares / rows).map(move |cols| (rows, cols)))
         .collect()
 }
+
+/// Every tour from `start` (closed or open), as square sequences.
+pub fn tours_from(rows: usize, cols: usize, closed: bool, start: usize) -> Vec<Vec<usize>> {
+    fn extend(
+        graph: &[Vec<usize>],
+        closed: bool,
+        visited: &mut [bool],
+        path: &mut Vec<usize>,
+        out: &mut Vec<Vec<usize>>,
+    ) {
+        let n = graph.len();
+        let here = *path.last().unwrap();
+        if path.len() == n {
+            if !closed || (n > 1 && graph[here].contains(&path[0])) {
+                out.push(path.clone());
+            }
+            return;
+        }
+        for &next in &graph[here] {
+            if !visited[next] {
+                visited[next] = true;
+                path.push(next);
+                extend(graph, closed, visited, path, out);
+                path.pop();
+                visited[next] = false;
+            }
+        }
+    }
+    let graph = knight_graph(rows, cols);
+    let mut visited = vec![false; rows * cols];
+    visited[start] = true;
+    let mut out = Vec::new();
+    extend(&graph, closed, &mut visited, &mut vec![start], &mut out);
+    out
+}
+
+/// The number of tours, as sequences of squares, from `start` or from any square.
+pub fn count_tours(rows: usize, cols: usize, closed: bool, start: Option<usize>) -> u64 {
+    match start {
+        Some(s) => count_from(rows, cols, closed, s, u64::MAX),
+        None => (0..rows * cols)
+            .map(|s| count_from(rows, cols, closed, s, u64::MAX))
+            .sum(),
+    }
+}
+
+/// The board's symmetries as square maps: 8 on a square board, 4 otherwise.
+pub fn symmetries(rows: usize, cols: usize) -> Vec<Vec<usize>> {
+    let mut maps: Vec<Vec<usize>> = Vec::new();
+    for transpose in [false, true] {
+        if transpose && rows != cols {
+            continue;
+        }
+        for flip_rank in [false, true] {
+            for flip_file in [false, true] {
+                let map = (0..rows * cols)
+                    .map(|s| {
+                        let (mut r, mut c) = (s / cols, s % cols);
+                        if transpose {
+                            std::mem::swap(&mut r, &mut c);
+                        }
+                        if flip_rank {
+                            r = rows - 1 - r;
+                        }
+                        if flip_file {
+                            c = cols - 1 - c;
+                        }
+                        r * cols + c
+                    })
+                    .collect();
+                maps.push(map);
+            }
+        }
+    }
+    maps
+}
+
+/// The number of orbits among all tours meeting the constraints, under the
+/// symmetries keeping `start` in place, reversal (closed tours, or open
+/// tours with no start), and for closed tours with no start, rotation.
+pub fn count_orbits(rows: usize, cols: usize, closed: bool, start: Option<usize>) -> usize {
+    let tours: Vec<Vec<usize>> = match start {
+        Some(s) => tours_from(rows, cols, closed, s),
+        None => (0..rows * cols)
+            .flat_map(|s| tours_from(rows, cols, closed, s))
+            .collect(),
+    };
+    let maps: Vec<Vec<usize>> = symmetries(rows, cols)
+        .into_iter()
+        .filter(|map| start.is_none_or(|s| map[s] == s))
+        .collect();
+    let canonical = |tour: &Vec<usize>| -> Vec<usize> {
+        let mut variants = vec![tour.clone()];
+        let mut reversed = tour.clone();
+        reversed.reverse();
+        if closed {
+            // The same cycle backwards, from the same start.
+            reversed.rotate_right(1);
+        }
+        if closed || start.is_none() {
+            variants.push(reversed);
+        }
+        let mut best: Option<Vec<usize>> = None;
+        for variant in &variants {
+            for map in &maps {
+                let image: Vec<usize> = variant.iter().map(|&s| map[s]).collect();
+                let rotations = if closed && start.is_none() {
+                    image.len()
+                } else {
+                    1
+                };
+                for k in 0..rotations {
+                    let mut rotated = image.clone();
+                    rotated.rotate_left(k);
+                    if best.as_ref().is_none_or(|b| rotated < *b) {
+                        best = Some(rotated);
+                    }
+                }
+            }
+        }
+        best.expect("at least the identity")
+    };
+    let mut forms: Vec<Vec<usize>> = tours.iter().map(canonical).collect();
+    forms.sort();
+    forms.dedup();
+    forms.len()
+}

@@ -1,0 +1,131 @@
+//! `count` agrees with the brute-force oracle's exact counts, for every
+//! encoding option combination on the small boards.
+
+mod common;
+
+use knightsat::board::Board;
+use knightsat::count::{enumerate, CountOptions};
+use knightsat::encode::{Amo, Options};
+
+/// Every combination of the options that change the formula but not its tours.
+fn encodings() -> Vec<(Option<usize>, Amo, bool)> {
+    let mut all = Vec::new();
+    for split in [None, Some(3)] {
+        for amo in Amo::ALL {
+            for predecessor in [true, false] {
+                all.push((split, amo, predecessor));
+            }
+        }
+    }
+    all
+}
+
+fn count(options: &Options) -> u64 {
+    let mut tours = 0;
+    let found = enumerate(options, CountOptions::default(), |tour| {
+        let (rows, cols) = (options.board.rows(), options.board.cols());
+        assert!(
+            common::is_tour(rows, cols, options.closed, &tour.squares),
+            "{:?}",
+            tour.names()
+        );
+        tours += 1;
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(found, tours);
+    found
+}
+
+fn counts_agree(
+    boards: &[(usize, usize)],
+    encodings: &[(Option<usize>, Amo, bool)],
+    closedness: &[bool],
+) {
+    let mut failures = Vec::new();
+    for &(rows, cols) in boards {
+        for &closed in closedness {
+            for start in [None, Some(0)] {
+                let expected = common::count_tours(rows, cols, closed, start);
+                for &(split, amo, predecessor) in encodings {
+                    let mut options = Options::new(Board::new(rows, cols).unwrap());
+                    options.closed = closed;
+                    options.start = start;
+                    options.max_clause_len = split;
+                    options.amo = amo;
+                    options.predecessor = predecessor;
+                    let found = count(&options);
+                    if found != expected {
+                        failures.push(format!("{rows}x{cols} closed={closed} start={start:?} split={split:?} amo={amo} predecessor={predecessor}: counted {found}, oracle {expected}"));
+                    }
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn counts_match_the_oracle_on_boards_up_to_20_squares() {
+    let boards: Vec<_> = common::small_boards(20);
+    counts_agree(&boards, &encodings(), &[false, true]);
+}
+
+#[test]
+fn counts_match_the_oracle_on_boards_of_21_to_25_squares() {
+    let boards: Vec<_> = common::small_boards(25)
+        .into_iter()
+        .filter(|(r, c)| r * c > 20)
+        .collect();
+    counts_agree(&boards, &encodings(), &[false, true]);
+}
+
+#[test]
+fn counts_match_the_oracle_on_larger_rectangles() {
+    // 3x9: 1120 open tours; 4x6: 1488; 5x6 (30 squares) closed: 480.
+    counts_agree(&[(3, 9), (4, 6)], &encodings(), &[false, true]);
+    counts_agree(&[(5, 6)], &encodings(), &[true]);
+}
+
+#[test]
+fn the_limit_stops_the_count() {
+    let options = Options::new(Board::new(5, 5).unwrap());
+    let found = enumerate(
+        &options,
+        CountOptions {
+            limit: Some(7),
+            up_to_symmetry: false,
+        },
+        |_| Ok(()),
+    )
+    .unwrap();
+    assert_eq!(found, 7);
+}
+
+#[test]
+fn orbit_counts_match_the_oracle() {
+    for (rows, cols, closed, start) in [
+        (3, 4, false, None),
+        (4, 5, false, None),
+        (5, 5, false, None),
+        (5, 5, false, Some(0)),
+        (5, 5, false, Some(12)),
+        (3, 8, false, None),
+        (5, 6, true, None),
+        (5, 6, true, Some(0)),
+    ] {
+        let mut options = Options::new(Board::new(rows, cols).unwrap());
+        options.closed = closed;
+        options.start = start;
+        let up_to_symmetry = CountOptions {
+            limit: None,
+            up_to_symmetry: true,
+        };
+        let found = enumerate(&options, up_to_symmetry, |_| Ok(())).unwrap();
+        let expected = common::count_orbits(rows, cols, closed, start) as u64;
+        assert_eq!(
+            found, expected,
+            "{rows}x{cols} closed={closed} start={start:?}"
+        );
+    }
+}
