@@ -136,6 +136,42 @@ impl Board {
             .collect()
     }
 
+    /// The board's symmetries as permutations of square indices (`map[s]` is
+    /// the image of s): the 8 of the dihedral group on an NxN board, the 4
+    /// that keep a rectangle's shape otherwise. The identity comes first.
+    pub fn symmetries(&self) -> Vec<Vec<usize>> {
+        let (rows, cols) = (self.rows, self.cols);
+        let transposes: &[bool] = if rows == cols {
+            &[false, true]
+        } else {
+            &[false]
+        };
+        let mut maps = Vec::new();
+        for &transpose in transposes {
+            for (mirror_ranks, mirror_files) in
+                [(false, false), (true, false), (false, true), (true, true)]
+            {
+                let map = (0..self.squares())
+                    .map(|s| {
+                        let Square { mut file, mut rank } = self.square(s);
+                        if transpose {
+                            (file, rank) = (rank, file);
+                        }
+                        if mirror_ranks {
+                            rank = rows - 1 - rank;
+                        }
+                        if mirror_files {
+                            file = cols - 1 - file;
+                        }
+                        rank * cols + file
+                    })
+                    .collect();
+                maps.push(map);
+            }
+        }
+        maps
+    }
+
     /// Whether a knight on square `a` attacks square `b`.
     pub fn is_knight_move(&self, a: usize, b: usize) -> bool {
         let (a, b) = (self.square(a), self.square(b));
@@ -270,6 +306,30 @@ mod tests {
         let board = Board::new(8, 8).unwrap();
         for text in ["z9", "i1", "a0", "a9", "1a", "a", "A1", "a1b", "", "a-1"] {
             assert!(board.parse_square(text).is_err(), "{text}");
+        }
+    }
+
+    #[test]
+    fn symmetries_are_distinct_permutations_preserving_knight_moves() {
+        for (rows, cols, expected) in [(8, 8, 8), (3, 4, 4), (5, 7, 4), (1, 1, 8)] {
+            let board = Board::new(rows, cols).unwrap();
+            let maps = board.symmetries();
+            assert_eq!(maps.len(), expected);
+            let identity: Vec<usize> = (0..board.squares()).collect();
+            assert_eq!(maps[0], identity);
+            for map in &maps {
+                let mut sorted = map.clone();
+                sorted.sort_unstable();
+                assert_eq!(sorted, identity, "a permutation");
+                for a in 0..board.squares() {
+                    for b in 0..board.squares() {
+                        assert_eq!(
+                            board.is_knight_move(a, b),
+                            board.is_knight_move(map[a], map[b])
+                        );
+                    }
+                }
+            }
         }
     }
 

@@ -5,7 +5,6 @@
 //! once for each of its N starting squares. Blocking clauses range over the x
 //! variables only, so auxiliary variables never multiply the count.
 
-use crate::board::Board;
 use crate::cnf::{Lit, VarisatSink};
 use crate::decode::tour_from_model;
 use crate::encode::{encode, Options};
@@ -112,41 +111,12 @@ fn rotations(tour: &Tour) -> Vec<Tour> {
 /// only by default needs no such care: its images are re-rooted at a1.
 fn symmetries_keeping(options: &Options) -> Vec<Vec<usize>> {
     let fixed: Vec<usize> = [options.start, options.end].into_iter().flatten().collect();
-    board_symmetries(&options.board)
+    options
+        .board
+        .symmetries()
         .into_iter()
         .filter(|map| fixed.iter().all(|&s| map[s] == s))
         .collect()
-}
-
-/// The symmetries of a rectangular board as permutations of square indices:
-/// the 8 of the square's dihedral group on an NxN board, 4 on a rectangle.
-pub fn board_symmetries(board: &Board) -> Vec<Vec<usize>> {
-    let (rows, cols) = (board.rows(), board.cols());
-    let mut maps: Vec<Vec<usize>> = Vec::new();
-    let transforms: [fn(usize, usize, usize, usize) -> (usize, usize); 8] = [
-        |r, c, _, _| (r, c),
-        |r, c, rows, _| (rows - 1 - r, c),
-        |r, c, _, cols| (r, cols - 1 - c),
-        |r, c, rows, cols| (rows - 1 - r, cols - 1 - c),
-        // The transposing four only keep a square board square.
-        |r, c, _, _| (c, r),
-        |r, c, rows, _| (c, rows - 1 - r),
-        |r, c, _, cols| (cols - 1 - c, r),
-        |r, c, rows, cols| (cols - 1 - c, rows - 1 - r),
-    ];
-    let count = if rows == cols { 8 } else { 4 };
-    for transform in &transforms[..count] {
-        let map: Vec<usize> = (0..board.squares())
-            .map(|s| {
-                let (r, c) = transform(s / cols, s % cols, rows, cols);
-                r * cols + c
-            })
-            .collect();
-        if !maps.contains(&map) {
-            maps.push(map);
-        }
-    }
-    maps
 }
 
 /// The tours `symmetries` (and reversal, where it applies) make of `tour`,
