@@ -1,5 +1,6 @@
-//! Tells the tests which real SAT solvers are on PATH, as `has_kissat`,
-//! `has_cadical`, `has_minisat` and `has_picosat` cfgs. A test whose solver
+//! Tells the tests which real SAT solvers (and the proof checker `rate`) are
+//! on PATH, as `has_kissat`, `has_cadical`, `has_minisat`, `has_picosat` and
+//! `has_rate` cfgs. A test whose solver
 //! is missing is marked ignored, so `cargo test` reports it as skipped rather
 //! than passed. Under CI (CI=true) the solvers must be there, so the cfgs are
 //! always set and a missing solver fails its tests.
@@ -7,7 +8,7 @@
 use std::env;
 use std::path::PathBuf;
 
-const SOLVERS: [&str; 4] = ["kissat", "cadical", "minisat", "picosat"];
+const SOLVERS: [&str; 5] = ["kissat", "cadical", "minisat", "picosat", "rate"];
 
 fn on_path(program: &str) -> Option<PathBuf> {
     env::split_paths(&env::var_os("PATH")?)

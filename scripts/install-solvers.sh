@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs the real SAT solvers the tests drive: minisat, cadical and picosat
-# from Debian's packages, and kissat 4 from the PyPI wheel passagemath-kissat,
-# which carries a kissat binary. Idempotent; quiet when everything is there.
+# from Debian's packages, kissat 4 from the PyPI wheel passagemath-kissat,
+# which carries a kissat binary, and the DRAT proof checker rate from
+# crates.io (into cargo's bin directory). Idempotent; quiet when everything
+# is there.
 #
 # kissat goes to $KNIGHTSAT_TOOLS (default /opt/knightsat-tools as root,
 # ~/.local/share/knightsat-tools otherwise) and is linked into /usr/local/bin
@@ -45,6 +47,12 @@ if ! kissat_ok; then
   kissat_ok || fail "kissat is at $bin/kissat, but $bin is not on PATH (add it)"
 fi
 
-for solver in minisat cadical picosat kissat; do
+if ! command -v rate > /dev/null; then
+  say "installing the DRAT checker rate from crates.io (a few minutes on 2 cores)"
+  cargo install --quiet --locked rate@0.3.0 || fail "cargo install rate"
+  command -v rate > /dev/null || fail "rate is installed, but cargo's bin directory is not on PATH"
+fi
+
+for solver in minisat cadical picosat kissat rate; do
   command -v "$solver" > /dev/null || fail "$solver is still missing"
 done

@@ -6,9 +6,9 @@
 //! variables only, so auxiliary variables never multiply the count.
 
 use crate::cnf::{Lit, VarisatSink};
-use crate::decode::tour_from_model;
 use crate::encode::{encode, Options};
 use crate::error::Error;
+use crate::solve::tour_from_solver;
 use crate::tour::Tour;
 
 /// What to count.
@@ -53,17 +53,7 @@ pub fn enumerate(
         if !satisfiable {
             return Ok(found);
         }
-        let model = sink
-            .solver
-            .model()
-            .ok_or_else(|| Error::Solver("varisat reported SAT without a model".into()))?;
-        let mut values = vec![None; sink.vars() + 1];
-        for lit in model {
-            values[lit.var().to_dimacs() as usize] = Some(lit.is_positive());
-        }
-        let tour = tour_from_model(options, sink.vars(), None, |v| {
-            values.get(v).copied().flatten()
-        })?;
+        let tour = tour_from_solver(options, &sink)?;
         let reported: Vec<Tour> = if count.up_to_symmetry || !options.start_fixed_by_default() {
             vec![tour.clone()]
         } else {

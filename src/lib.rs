@@ -19,6 +19,7 @@
 #![warn(missing_docs)]
 
 pub mod board;
+pub mod certify;
 pub mod cnf;
 pub mod count;
 pub mod decode;
@@ -27,6 +28,7 @@ pub mod error;
 pub mod input;
 pub mod render;
 pub mod solve;
+pub mod theory;
 pub mod tour;
 
 pub use error::Error;

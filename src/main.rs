@@ -2,7 +2,7 @@
 //! to exit statuses.
 
 use std::io::{self, IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -11,6 +11,7 @@ use clap::{Args, Parser, Subcommand};
 
 use indicatif::{ProgressBar, ProgressStyle};
 use knightsat::board::Board;
+use knightsat::certify::{check_proof, solve_with_proof, Verdict};
 use knightsat::cnf::dimacs::{self, Answer};
 use knightsat::count::{enumerate, CountOptions};
 use knightsat::decode::tour_from_model;
@@ -19,6 +20,7 @@ use knightsat::error::ErrorClass;
 use knightsat::input;
 use knightsat::render::{render, Format};
 use knightsat::solve::{solve, Backend, Outcome};
+use knightsat::theory;
 use knightsat::tour::{parse_tour, Tour};
 use knightsat::Error;
 
@@ -85,6 +87,30 @@ enum Command {
         /// With --all: stop after this many tours.
         #[arg(long, value_name = "K", requires = "all")]
         limit: Option<u64>,
+        /// When no tour exists, write varisat's DRAT proof of that here (check
+        /// it with `certify`). The CNF it refers to is written beside it.
+        #[arg(long, value_name = "FILE", conflicts_with_all = ["all", "timeout"])]
+        proof: Option<PathBuf>,
+        /// Where to write the CNF the proof refers to (default: the proof's
+        /// path with the extension .cnf).
+        #[arg(long, value_name = "FILE", requires = "proof")]
+        cnf_out: Option<PathBuf>,
+        /// Search even where a theorem (Schwenk's for closed tours, the
+        /// classification of open ones) already says no tour exists.
+        #[arg(long)]
+        no_theory: bool,
+    },
+    /// Check a DRAT proof that a CNF has no solution, with the independent
+    /// checker `rate`. Accepts proofs by varisat (`solve --proof`), kissat and
+    /// CaDiCaL. Exit 0 when verified, 1 when rejected.
+    #[command(after_help = EXIT_STATUSES)]
+    Certify {
+        /// The CNF.
+        #[arg(long, value_name = "FILE")]
+        cnf: PathBuf,
+        /// The DRAT proof (text or binary).
+        #[arg(long, value_name = "FILE")]
+        proof: PathBuf,
     },
     /// Count the tours that meet the options, by solving again and again
     /// with each tour found blocked.
@@ -304,8 +330,37 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
             timeout,
             all,
             limit,
+            proof,
+            cnf_out,
+            no_theory,
         } => {
             let options = encoding.options()?;
+            if !no_theory && !all && proof.is_none() {
+                if let Some(theorem) = theory::no_tour_because(&options) {
+                    eprintln!("note: answered without search, by {theorem} (--no-theory searches)");
+                    return print_outcome(Outcome::NoTour, format);
+                }
+            }
+            if let Some(proof) = proof {
+                if solver != "varisat" {
+                    let message = "--proof uses the in-process solver, without --solver";
+                    return Err(Error::BadOption(message.into()).into());
+                }
+                let cnf = cnf_out.unwrap_or_else(|| default_cnf_path(&proof));
+                note_default_start(&options);
+                let outcome = solve_with_proof(&options, &proof, &cnf)?;
+                match outcome {
+                    Outcome::NoTour => eprintln!(
+                        "wrote {} (DRAT proof) for {}; check with: knightsat certify --cnf {} --proof {}",
+                        proof.display(),
+                        cnf.display(),
+                        cnf.display(),
+                        proof.display()
+                    ),
+                    Outcome::Tour(_) => eprintln!("a tour exists, so there is no proof to write"),
+                }
+                return print_outcome(outcome, format);
+            }
             if all {
                 if solver != "varisat" || timeout.is_some() {
                     let message = "--all uses the in-process solver, without --solver or --timeout";
@@ -398,6 +453,20 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        Command::Certify { cnf, proof } => match check_proof(&cnf, &proof)? {
+            Verdict::Verified => {
+                println!(
+                    "verified: {} proves {} unsatisfiable",
+                    proof.display(),
+                    cnf.display()
+                );
+                Ok(ExitCode::SUCCESS)
+            }
+            Verdict::Rejected(why) => {
+                eprintln!("knightsat: proof rejected by rate: {why}");
+                Ok(ExitCode::from(EXIT_FAILURE))
+            }
+        },
         Command::Stats { encoding, json } => {
             let options = encoding.options()?;
             let stats = dimacs::stats(&options);
@@ -430,6 +499,19 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
+    }
+}
+
+/// The proof's path with the extension `.cnf`, or with `.cnf` appended when
+/// that would be the proof itself.
+fn default_cnf_path(proof: &Path) -> PathBuf {
+    let cnf = proof.with_extension("cnf");
+    if cnf == proof {
+        let mut name = proof.as_os_str().to_owned();
+        name.push(".cnf");
+        PathBuf::from(name)
+    } else {
+        cnf
     }
 }
 

@@ -64,7 +64,6 @@ pub fn solve_in_process(options: &Options) -> Result<Outcome, Error> {
     options.validate()?;
     let mut sink = VarisatSink::new();
     encode(options, &mut sink);
-    let vars = sink.vars();
     let satisfiable = sink
         .solver
         .solve()
@@ -72,18 +71,24 @@ pub fn solve_in_process(options: &Options) -> Result<Outcome, Error> {
     if !satisfiable {
         return Ok(Outcome::NoTour);
     }
+    Ok(Outcome::Tour(tour_from_solver(options, &sink)?))
+}
+
+/// Decodes and verifies the tour in the model of a solver that has just
+/// answered satisfiable.
+pub fn tour_from_solver(options: &Options, sink: &VarisatSink<'_>) -> Result<Tour, Error> {
     let model = sink
         .solver
         .model()
         .ok_or_else(|| Error::Solver("varisat reported SAT without a model".into()))?;
+    let vars = sink.vars();
     let mut values = vec![None; vars + 1];
     for lit in model {
         values[lit.var().to_dimacs() as usize] = Some(lit.is_positive());
     }
-    let tour = tour_from_model(options, vars, Some(vars), |v| {
+    tour_from_model(options, vars, Some(vars), |v| {
         values.get(v).copied().flatten()
-    })?;
-    Ok(Outcome::Tour(tour))
+    })
 }
 
 /// [`solve_in_process`] with a time limit.

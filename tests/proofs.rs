@@ -1,0 +1,161 @@
+//! Certificates of impossibility: varisat's DRAT proofs, and kissat's and
+//! CaDiCaL's for the same CNF, checked by the independent checker rate.
+
+use std::path::Path;
+
+use assert_cmd::Command;
+use predicates::str::contains;
+
+fn knightsat() -> Command {
+    Command::cargo_bin("knightsat").unwrap()
+}
+
+/// `solve --proof` for an impossible board: exit 20, a proof and a CNF
+/// written, and the proof verified by `certify`.
+fn proves_no_tour(args: &[&str], dir: &Path, name: &str) {
+    let proof = dir.join(format!("{name}.drat"));
+    knightsat()
+        .arg("solve")
+        .args(args)
+        .arg("--proof")
+        .arg(&proof)
+        .assert()
+        .code(20)
+        .stdout("no tour exists for these constraints\n");
+    let cnf = dir.join(format!("{name}.cnf"));
+    assert!(
+        cnf.is_file() && proof.is_file(),
+        "{name}: CNF and proof written"
+    );
+    knightsat()
+        .args(["certify", "--cnf"])
+        .arg(&cnf)
+        .arg("--proof")
+        .arg(&proof)
+        .assert()
+        .success()
+        .stdout(contains("verified"));
+}
+
+#[test]
+#[cfg_attr(
+    not(has_rate),
+    ignore = "rate is not on PATH: run scripts/install-solvers.sh"
+)]
+fn varisat_proofs_of_the_classic_impossible_boards_check() {
+    let dir = tempfile::tempdir().unwrap();
+    proves_no_tour(&["--size", "4"], dir.path(), "4x4-open");
+    proves_no_tour(&["--size", "5", "--closed"], dir.path(), "5x5-closed");
+    proves_no_tour(&["--board", "3x6", "--closed"], dir.path(), "3x6-closed");
+    proves_no_tour(&["--board", "4x5", "--closed"], dir.path(), "4x5-closed");
+}
+
+#[test]
+#[cfg_attr(
+    not(has_rate),
+    ignore = "rate is not on PATH: run scripts/install-solvers.sh"
+)]
+fn a_corrupted_proof_is_rejected() {
+    let dir = tempfile::tempdir().unwrap();
+    // 4x4 open needs real search: its proof is thousands of lemmas.
+    proves_no_tour(&["--size", "4"], dir.path(), "p");
+    let proof = std::fs::read_to_string(dir.path().join("p.drat")).unwrap();
+    let lines: Vec<&str> = proof.lines().collect();
+    let corruptions = [
+        ("truncated", lines[..lines.len() / 10].join("\n") + "\n"),
+        ("unjustified first lemma", format!("-1 2 0\n{proof}")),
+    ];
+    for (what, text) in corruptions {
+        let bad = dir.path().join(format!("{}.drat", what.replace(' ', "-")));
+        std::fs::write(&bad, text).unwrap();
+        knightsat()
+            .args(["certify", "--cnf"])
+            .arg(dir.path().join("p.cnf"))
+            .arg("--proof")
+            .arg(&bad)
+            .assert()
+            .code(1)
+            .stderr(contains("proof rejected"));
+    }
+}
+
+/// A solver run as `SOLVER CNF PROOF`, which must answer UNSAT (exit 20).
+fn external_proof(solver: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let cnf = dir.path().join("5x5-closed.cnf");
+    knightsat()
+        .args(["encode", "--size", "5", "--closed", "-o"])
+        .arg(&cnf)
+        .assert()
+        .success();
+    let proof = dir.path().join(format!("{solver}.drat"));
+    let status = std::process::Command::new(solver)
+        .arg("-q")
+        .arg(&cnf)
+        .arg(&proof)
+        .stdout(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert_eq!(
+        status.code(),
+        Some(20),
+        "{solver} finds 5x5 closed unsatisfiable"
+    );
+    knightsat()
+        .args(["certify", "--cnf"])
+        .arg(&cnf)
+        .arg("--proof")
+        .arg(&proof)
+        .assert()
+        .success();
+}
+
+#[test]
+#[cfg_attr(
+    not(all(has_rate, has_kissat)),
+    ignore = "rate or kissat is not on PATH: run scripts/install-solvers.sh"
+)]
+fn kissat_proofs_check() {
+    external_proof("kissat");
+}
+
+#[test]
+#[cfg_attr(
+    not(all(has_rate, has_cadical)),
+    ignore = "rate or cadical is not on PATH: run scripts/install-solvers.sh"
+)]
+fn cadical_proofs_check() {
+    external_proof("cadical");
+}
+
+#[test]
+fn no_proof_is_written_when_a_tour_exists() {
+    let dir = tempfile::tempdir().unwrap();
+    let proof = dir.path().join("5x5.drat");
+    knightsat()
+        .args(["solve", "--size", "5", "--format", "moves", "--proof"])
+        .arg(&proof)
+        .assert()
+        .success()
+        .stderr(contains("no proof to write"));
+    assert!(!proof.exists());
+    assert!(
+        dir.path().join("5x5.cnf").is_file(),
+        "the CNF is still written"
+    );
+}
+
+#[test]
+fn certify_needs_the_files() {
+    knightsat()
+        .args([
+            "certify",
+            "--cnf",
+            "/no/such.cnf",
+            "--proof",
+            "/no/such.drat",
+        ])
+        .assert()
+        .code(2)
+        .stderr(contains("cannot read /no/such.cnf"));
+}
