@@ -35,6 +35,12 @@ pub fn enumerate(
     mut on_tour: impl FnMut(&Tour) -> Result<(), Error>,
 ) -> Result<u64, Error> {
     options.validate()?;
+    // Symmetry breaking would drop tours from the count; orbits keep one
+    // tour each, which it may rightly choose.
+    let options = &Options {
+        symmetry_breaking: options.symmetry_breaking && count.up_to_symmetry,
+        ..options.clone()
+    };
     let limit = count.limit.unwrap_or(u64::MAX);
     let mut found = 0u64;
     if limit == 0 {

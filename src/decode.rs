@@ -1,6 +1,6 @@
 //! From a satisfying assignment back to a verified tour.
 
-use crate::encode::Options;
+use crate::encode::{Domain, Options};
 use crate::error::Error;
 use crate::tour::{Rules, Tour};
 
@@ -20,7 +20,8 @@ pub fn rules(options: &Options) -> Rules {
 /// `value(v)` gives the value of the variable with DIMACS number v, or `None`
 /// where the model does not say (MiniSat leaves out variables in no clause);
 /// such a variable counts as false, since only true x variables place the
-/// knight. `declared_vars` is the CNF header's variable
+/// knight. Variables the options prune occur in no clause, so their values
+/// mean nothing and are not read. `declared_vars` is the CNF header's variable
 /// count when known: a model that assigns more variables belongs to another CNF.
 /// The model is never trusted: a step on no square or on two, or a sequence
 /// that breaks a rule, is an error naming the problem.
@@ -38,11 +39,12 @@ pub fn tour_from_model(
             board
         )));
     }
+    let domain = Domain::new(options, &board.knight_graph());
     let mut squares = Vec::with_capacity(vars.squares);
     for step in 0..vars.squares {
         let mut on = Vec::new();
         let mut unassigned = 0;
-        for square in 0..vars.squares {
+        for square in (0..vars.squares).filter(|&square| domain.is_live(step, square)) {
             match value(vars.x(step, square).to_dimacs() as usize) {
                 Some(true) => on.push(square),
                 Some(false) => {}

@@ -15,7 +15,7 @@ use knightsat::certify::{check_proof, solve_with_proof, Verdict};
 use knightsat::cnf::dimacs::{self, Answer};
 use knightsat::count::{enumerate, CountOptions};
 use knightsat::decode::tour_from_model;
-use knightsat::encode::{Amo, Options};
+use knightsat::encode::{Amo, Live, Options};
 use knightsat::error::ErrorClass;
 use knightsat::input;
 use knightsat::render::{render, Format};
@@ -176,9 +176,9 @@ enum Command {
     Stats {
         #[command(flatten)]
         encoding: EncodingArgs,
-        /// Print JSON instead of a table.
-        #[arg(long)]
-        json: bool,
+        /// `table` or `json`.
+        #[arg(long, value_enum, default_value_t = StatsFormat::Table)]
+        format: StatsFormat,
     },
 }
 
@@ -212,13 +212,47 @@ struct EncodingArgs {
     /// Split clauses longer than K literals (K ≥ 3) with fresh Tseytin variables.
     #[arg(long, value_name = "K")]
     max_clause_len: Option<usize>,
-    /// At-most-one encoding.
-    #[arg(long, value_enum, default_value_t)]
-    amo: Amo,
+    /// At-most-one encoding [default: bimander; pairwise with --preset naive].
+    #[arg(long, value_enum)]
+    amo: Option<Amo>,
     /// Leave out the redundant predecessor clauses (x(t+1, s) → some
     /// neighbour of s at step t), which speed solving up a great deal.
     #[arg(long)]
     no_predecessor: bool,
+    /// Do not prune by colour (a knight alternates colours, so a square can
+    /// only be reached at steps of one parity).
+    #[arg(long)]
+    no_parity: bool,
+    /// Do not prune squares further by knight moves from the start (or end)
+    /// than the step allows.
+    #[arg(long)]
+    no_reachability: bool,
+    /// Do not break symmetries (start on one square per orbit of the board's
+    /// symmetries for open tours; no reversed closed tours). `count` never
+    /// breaks them unless --up-to-symmetry.
+    #[arg(long)]
+    no_symmetry_breaking: bool,
+    /// `naive`: the straightforward encoding (pairwise, nothing pruned,
+    /// redundant or symmetry-breaking), for comparisons. --amo still
+    /// chooses the at-most-one encoding.
+    #[arg(long, value_enum)]
+    preset: Option<Preset>,
+}
+
+/// How `stats` prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum StatsFormat {
+    /// Aligned columns.
+    Table,
+    /// One JSON object: vars, clauses, literals, families.
+    Json,
+}
+
+/// Named sets of encoding options.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum Preset {
+    /// Pairwise at-most-one; no pruning, predecessor clauses or symmetry breaking.
+    Naive,
 }
 
 fn parse_seconds(text: &str) -> Result<Duration, String> {
@@ -244,14 +278,21 @@ impl EncodingArgs {
     fn options(&self) -> Result<Options, Error> {
         let board = board_from(self.board.board, self.board.size)?
             .expect("clap requires --board or --size");
+        let base = match self.preset {
+            Some(Preset::Naive) => Options::naive(board),
+            None => Options::new(board),
+        };
         let options = Options {
             board,
             closed: self.closed,
             start: square_on(&board, self.start.as_deref())?,
             end: square_on(&board, self.end.as_deref())?,
             max_clause_len: self.max_clause_len,
-            amo: self.amo,
-            predecessor: !self.no_predecessor,
+            amo: self.amo.unwrap_or(base.amo),
+            predecessor: base.predecessor && !self.no_predecessor,
+            parity: base.parity && !self.no_parity,
+            reachability: base.reachability && !self.no_reachability,
+            symmetry_breaking: base.symmetry_breaking && !self.no_symmetry_breaking,
         };
         options.validate()?;
         Ok(options)
@@ -467,11 +508,11 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
                 Ok(ExitCode::from(EXIT_FAILURE))
             }
         },
-        Command::Stats { encoding, json } => {
+        Command::Stats { encoding, format } => {
             let options = encoding.options()?;
             let stats = dimacs::stats(&options);
             let mut out = io::stdout().lock();
-            if json {
+            if format == StatsFormat::Json {
                 serde_json::to_writer(&mut out, &stats)?;
                 writeln!(out)?;
             } else {
@@ -489,12 +530,14 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
                 }
                 writeln!(
                     out,
-                    "{:<22} {:>12} {:>12} {:>10}\nvariables: {}",
+                    "{:<22} {:>12} {:>12} {:>10}\nvariables: {} (x variables: {} live of {} after pruning)",
                     "total",
                     stats.clauses,
                     stats.literals,
                     stats.vars - options.vars().count(),
-                    stats.vars
+                    stats.vars,
+                    Live::new(&options).domain.live_count(),
+                    options.vars().count()
                 )?;
             }
             Ok(ExitCode::SUCCESS)

@@ -3,22 +3,10 @@
 
 mod common;
 
+use common::Variant;
 use knightsat::board::Board;
 use knightsat::count::{enumerate, CountOptions};
-use knightsat::encode::{Amo, Options};
-
-/// Every combination of the options that change the formula but not its tours.
-fn encodings() -> Vec<(Option<usize>, Amo, bool)> {
-    let mut all = Vec::new();
-    for split in [None, Some(3)] {
-        for amo in Amo::ALL {
-            for predecessor in [true, false] {
-                all.push((split, amo, predecessor));
-            }
-        }
-    }
-    all
-}
+use knightsat::encode::Options;
 
 fn count(options: &Options) -> u64 {
     let mut tours = 0;
@@ -37,26 +25,20 @@ fn count(options: &Options) -> u64 {
     found
 }
 
-fn counts_agree(
-    boards: &[(usize, usize)],
-    encodings: &[(Option<usize>, Amo, bool)],
-    closedness: &[bool],
-) {
+fn counts_agree(boards: &[(usize, usize)], variants: &[Variant], closedness: &[bool]) {
     let mut failures = Vec::new();
     for &(rows, cols) in boards {
         for &closed in closedness {
             for start in [None, Some(0)] {
                 let expected = common::count_tours(rows, cols, closed, start);
-                for &(split, amo, predecessor) in encodings {
+                for variant in variants {
                     let mut options = Options::new(Board::new(rows, cols).unwrap());
                     options.closed = closed;
                     options.start = start;
-                    options.max_clause_len = split;
-                    options.amo = amo;
-                    options.predecessor = predecessor;
+                    variant.apply(&mut options);
                     let found = count(&options);
                     if found != expected {
-                        failures.push(format!("{rows}x{cols} closed={closed} start={start:?} split={split:?} amo={amo} predecessor={predecessor}: counted {found}, oracle {expected}"));
+                        failures.push(format!("{rows}x{cols} closed={closed} start={start:?} {variant:?}: counted {found}, oracle {expected}"));
                     }
                 }
             }
@@ -66,9 +48,21 @@ fn counts_agree(
 }
 
 #[test]
-fn counts_match_the_oracle_on_boards_up_to_20_squares() {
-    let boards: Vec<_> = common::small_boards(20);
-    counts_agree(&boards, &encodings(), &[false, true]);
+fn counts_match_the_oracle_for_every_option_combination_up_to_12_squares() {
+    counts_agree(
+        &common::small_boards(12),
+        &common::all_variants(),
+        &[false, true],
+    );
+}
+
+#[test]
+fn counts_match_the_oracle_from_13_to_20_squares() {
+    let boards: Vec<_> = common::small_boards(20)
+        .into_iter()
+        .filter(|(r, c)| r * c > 12)
+        .collect();
+    counts_agree(&boards, &common::key_variants(), &[false, true]);
 }
 
 #[test]
@@ -77,14 +71,20 @@ fn counts_match_the_oracle_on_boards_of_21_to_25_squares() {
         .into_iter()
         .filter(|(r, c)| r * c > 20)
         .collect();
-    counts_agree(&boards, &encodings(), &[false, true]);
+    counts_agree(&boards, &common::key_variants(), &[false, true]);
 }
 
 #[test]
 fn counts_match_the_oracle_on_larger_rectangles() {
     // 3x9: 1120 open tours; 4x6: 1488; 5x6 (30 squares) closed: 480.
-    counts_agree(&[(3, 9), (4, 6)], &encodings(), &[false, true]);
-    counts_agree(&[(5, 6)], &encodings(), &[true]);
+    let variants = &common::key_variants();
+    let some = [
+        variants[0],
+        variants[variants.len() - 2],
+        variants[variants.len() - 1],
+    ];
+    counts_agree(&[(3, 9), (4, 6)], &some, &[false, true]);
+    counts_agree(&[(5, 6)], variants, &[true]);
 }
 
 #[test]

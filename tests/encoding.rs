@@ -5,7 +5,7 @@ use knightsat::board::Board;
 use knightsat::cnf::dimacs::write_cnf;
 use knightsat::cnf::{ClauseSink, Formula, Lit, Stats};
 use knightsat::decode::tour_from_model;
-use knightsat::encode::{self, encode, Amo, Options};
+use knightsat::encode::{self, encode, Amo, Live, Options};
 use varisat::ExtendFormula;
 
 fn options(rows: usize, cols: usize) -> Options {
@@ -116,10 +116,12 @@ fn at_most_one_forbids_every_pair_including_shared_rows_and_columns() {
     // Seed 003 forbade only pairs differing in both row and column. The
     // families are checked on their own: in the whole formula, pigeonhole
     // would hide a missing pair.
-    let vars = options(5, 5).vars();
+    // Nothing pruned, so every x variable takes part.
+    let live = Live::new(&Options::naive(Board::new(5, 5).unwrap()));
+    let vars = live.vars;
     for amo in Amo::ALL {
-        let mut per_step = solver_for_family(|f| encode::step_at_most_one(vars, amo, f));
-        let mut per_square = solver_for_family(|f| encode::square_at_most_one(vars, amo, f));
+        let mut per_step = solver_for_family(|f| encode::step_at_most_one(&live, amo, f));
+        let mut per_square = solver_for_family(|f| encode::square_at_most_one(&live, amo, f));
         for k in [0, 7, 24] {
             for a in 0..25 {
                 per_step.assume(&[vars.x(k, a).positive()]);
@@ -148,9 +150,10 @@ fn at_most_one_forbids_every_pair_including_shared_rows_and_columns() {
 fn at_least_one_holds_per_step_and_per_square() {
     // Seed 003 wrote one at-least-one clause over every variable, which lets a
     // step be empty as long as some other step is occupied.
-    let vars = options(5, 5).vars();
-    let mut per_step = solver_for_family(|f| encode::step_at_least_one(vars, f));
-    let mut per_square = solver_for_family(|f| encode::square_at_least_one(vars, f));
+    let live = Live::new(&Options::naive(Board::new(5, 5).unwrap()));
+    let vars = live.vars;
+    let mut per_step = solver_for_family(|f| encode::step_at_least_one(&live, f));
+    let mut per_square = solver_for_family(|f| encode::square_at_least_one(&live, f));
     for k in 0..25 {
         let nowhere_at_step: Vec<Lit> = (0..25).map(|s| vars.x(k, s).negative()).collect();
         per_step.assume(&nowhere_at_step);
@@ -168,7 +171,7 @@ fn at_least_one_holds_per_step_and_per_square() {
     per_square.assume(&diagonal);
     assert!(per_square.solve().unwrap());
     let mut stats = Stats::default();
-    encode(&options(5, 5), &mut stats);
+    encode(&Options::naive(Board::new(5, 5).unwrap()), &mut stats);
     for family in ["step-at-least-one", "square-at-least-one"] {
         let f = stats.families.iter().find(|f| f.name == family).unwrap();
         assert_eq!(
@@ -186,6 +189,7 @@ fn tseytin_auxiliaries_are_fresh_and_used_by_one_clause_chain_each() {
     // opening the next.
     let mut o = options(5, 5);
     o.max_clause_len = Some(3);
+    o.amo = Amo::Pairwise; // no auxiliaries but the splitter's
     let mut formula = Formula::default();
     encode(&o, &mut formula);
     let x_vars = 25 * 25;

@@ -1,84 +1,76 @@
 //! The SAT pipeline agrees with an independent brute-force search on every
-//! small board, and every tour it finds is a tour by the oracle's own check.
+//! small board, under every encoding option, and every tour it finds is a
+//! tour by the oracle's own check.
 
 mod common;
 
+use common::Variant;
 use knightsat::board::Board;
-use knightsat::encode::{Amo, Options};
+use knightsat::encode::Options;
 use knightsat::solve::{solve_in_process, Outcome};
 
-/// Solves every board with ROWS <= COLS and ROWS*COLS <= 30 under the given
-/// options and compares with the oracle; reports every disagreement at once.
-fn agree_on_small_boards(closed: bool, max_clause_len: Option<usize>, amo: Amo) {
-    agree_with(closed, max_clause_len, amo, true);
-}
-
-fn agree_with(closed: bool, max_clause_len: Option<usize>, amo: Amo, predecessor: bool) {
+/// Solves every board with ROWS <= COLS and min..=max squares, open and
+/// closed, with no start and a corner start, under each variant, and
+/// compares with the oracle; reports every disagreement at once.
+fn agree(min_squares: usize, max_squares: usize, variants: &[Variant]) {
     let mut failures = Vec::new();
-    for (rows, cols) in common::small_boards(30) {
-        for start in [None, Some(0)] {
-            let mut options = Options::new(Board::new(rows, cols).unwrap());
-            options.closed = closed;
-            options.start = start;
-            options.max_clause_len = max_clause_len;
-            options.amo = amo;
-            options.predecessor = predecessor;
-            let expected = common::tour_exists(rows, cols, closed, start);
-            let case = format!("{rows}x{cols} closed={closed} start={start:?} split={max_clause_len:?} amo={amo} predecessor={predecessor}");
-            match solve_in_process(&options) {
-                Ok(Outcome::Tour(tour)) => {
-                    if !expected {
-                        failures.push(format!(
-                            "{case}: SAT found a tour the oracle says cannot exist"
-                        ));
-                    }
-                    if !common::is_tour(rows, cols, closed, &tour.squares)
-                        || start.is_some_and(|s| tour.squares[0] != s)
-                    {
-                        failures.push(format!("{case}: invalid tour {:?}", tour.names()));
+    let boards = common::small_boards(max_squares)
+        .into_iter()
+        .filter(|(r, c)| r * c >= min_squares);
+    for (rows, cols) in boards {
+        for closed in [false, true] {
+            for start in [None, Some(0)] {
+                let expected = common::tour_exists(rows, cols, closed, start);
+                for variant in variants {
+                    let mut options = Options::new(Board::new(rows, cols).unwrap());
+                    options.closed = closed;
+                    options.start = start;
+                    variant.apply(&mut options);
+                    let case = format!("{rows}x{cols} closed={closed} start={start:?} {variant:?}");
+                    match solve_in_process(&options) {
+                        Ok(Outcome::Tour(tour)) => {
+                            if !expected {
+                                failures.push(format!(
+                                    "{case}: SAT found a tour the oracle says cannot exist"
+                                ));
+                            }
+                            if !common::is_tour(rows, cols, closed, &tour.squares)
+                                || start.is_some_and(|s| tour.squares[0] != s)
+                            {
+                                failures.push(format!("{case}: invalid tour {:?}", tour.names()));
+                            }
+                        }
+                        Ok(Outcome::NoTour) if expected => {
+                            failures.push(format!("{case}: SAT says no tour, the oracle found one"))
+                        }
+                        Ok(Outcome::NoTour) => {}
+                        Err(error) => failures.push(format!("{case}: {error}")),
                     }
                 }
-                Ok(Outcome::NoTour) if expected => {
-                    failures.push(format!("{case}: SAT says no tour, the oracle found one"))
-                }
-                Ok(Outcome::NoTour) => {}
-                Err(error) => failures.push(format!("{case}: {error}")),
             }
         }
     }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
-fn open_tours_agree_with_the_oracle() {
-    agree_on_small_boards(false, None, Amo::Pairwise);
+fn every_option_combination_agrees_with_the_oracle_up_to_12_squares() {
+    agree(1, 12, &common::all_variants());
 }
 
 #[test]
-fn closed_tours_agree_with_the_oracle() {
-    agree_on_small_boards(true, None, Amo::Pairwise);
+fn key_option_combinations_agree_with_the_oracle_from_13_to_20_squares() {
+    agree(13, 20, &common::key_variants());
 }
 
 #[test]
-fn open_tours_with_split_clauses_agree_with_the_oracle() {
-    agree_on_small_boards(false, Some(3), Amo::Pairwise);
-}
-
-#[test]
-fn closed_tours_with_split_clauses_agree_with_the_oracle() {
-    agree_on_small_boards(true, Some(3), Amo::Pairwise);
-}
-
-#[test]
-fn sequential_counter_agrees_with_the_oracle() {
-    agree_on_small_boards(false, None, Amo::Sequential);
-    agree_on_small_boards(true, Some(3), Amo::Sequential);
-}
-
-#[test]
-fn the_plain_encoding_without_predecessor_clauses_agrees_with_the_oracle() {
-    agree_with(false, None, Amo::Pairwise, false);
-    agree_with(true, Some(3), Amo::Pairwise, false);
+fn key_option_combinations_agree_with_the_oracle_from_21_to_30_squares() {
+    agree(21, 30, &common::key_variants());
 }
 
 #[test]
@@ -92,7 +84,7 @@ fn oracle_knows_the_classic_small_cases() {
     assert!(!common::tour_exists(5, 5, true, Some(0)));
     assert!(!common::tour_exists(4, 5, true, Some(0)));
     assert!(common::tour_exists(5, 6, true, Some(0)));
-    // 5x5 has 304 open tours from a corner (OEIS A165134 counts 1728 directed
-    // open tours in all, 304 of them from each corner).
+    // 5x5 has 1728 directed open tours (OEIS A165134), 304 from each corner.
     assert_eq!(common::count_from(5, 5, false, 0, u64::MAX), 304);
+    assert_eq!(common::count_tours(5, 5, false, None), 1728);
 }

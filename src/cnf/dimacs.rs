@@ -146,6 +146,13 @@ fn write_comments(options: &Options, stats: &Stats, out: &mut impl Write) -> io:
     writeln!(out, "c option max-clause-len {max_len}")?;
     writeln!(out, "c option amo {}", options.amo)?;
     writeln!(out, "c option predecessor {}", options.predecessor)?;
+    writeln!(out, "c option parity {}", options.parity)?;
+    writeln!(out, "c option reachability {}", options.reachability)?;
+    writeln!(
+        out,
+        "c option symmetry-breaking {}",
+        options.symmetry_breaking
+    )?;
     if options.start_fixed_by_default() {
         writeln!(
             out,
@@ -153,6 +160,10 @@ fn write_comments(options: &Options, stats: &Stats, out: &mut impl Write) -> io:
         )?;
     }
     writeln!(out, "c variables {}", options.vars().describe(board))?;
+    writeln!(
+        out,
+        "c pruned x variables (parity, reachability, symmetry breaking) occur in no clause; their values mean nothing"
+    )?;
     for family in &stats.families {
         writeln!(
             out,
@@ -203,7 +214,9 @@ pub fn read_options(input: impl BufRead) -> Result<CnfInfo, Error> {
             values.push((key.to_string(), value.to_string()));
         } else if let Some(header) = line.strip_prefix("p cnf ") {
             let board = board.ok_or_else(not_ours)?;
-            let mut options = Options::new(board);
+            // An option a CNF does not mention did not exist when it was
+            // written: start from everything off, as such versions encoded.
+            let mut options = Options::naive(board);
             for (key, value) in &values {
                 apply_option(&mut options, key, value)?;
             }
@@ -252,6 +265,9 @@ fn apply_option(options: &mut Options, key: &str, value: &str) -> Result<(), Err
         }
         "amo" => options.amo = value.parse()?,
         "predecessor" => options.predecessor = value.parse().map_err(|_| bad())?,
+        "parity" => options.parity = value.parse().map_err(|_| bad())?,
+        "reachability" => options.reachability = value.parse().map_err(|_| bad())?,
+        "symmetry-breaking" => options.symmetry_breaking = value.parse().map_err(|_| bad())?,
         _ => return Err(bad()),
     }
     Ok(())

@@ -10,6 +10,7 @@
 //! same options always give the same clauses.
 
 pub mod amo;
+pub mod domain;
 
 use crate::board::Board;
 use crate::cnf::split::Splitter;
@@ -17,6 +18,7 @@ use crate::cnf::{ClauseSink, Lit, Var};
 use crate::error::Error;
 
 pub use amo::Amo;
+pub use domain::Domain;
 
 /// Everything that determines the formula.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -35,6 +37,14 @@ pub struct Options {
     pub amo: Amo,
     /// Add the redundant predecessor clauses (see [`predecessor`]).
     pub predecessor: bool,
+    /// Prune x(t, s) whose colour cannot match step t's (see [`Domain`]).
+    pub parity: bool,
+    /// Prune x(t, s) too far by knight moves from the start or end (see [`Domain`]).
+    pub reachability: bool,
+    /// Break the board's symmetries: for open tours with neither end given,
+    /// start on one square per orbit; for closed tours, forbid the reverse
+    /// of each tour (see [`symmetry_breaking`]).
+    pub symmetry_breaking: bool,
 }
 
 impl Options {
@@ -48,6 +58,22 @@ impl Options {
             max_clause_len: None,
             amo: Amo::default(),
             predecessor: true,
+            parity: true,
+            reachability: true,
+            symmetry_breaking: true,
+        }
+    }
+
+    /// The straightforward encoding: pairwise at-most-one and nothing
+    /// pruned, redundant or symmetry-breaking, for comparisons.
+    pub fn naive(board: Board) -> Options {
+        Options {
+            amo: Amo::Pairwise,
+            predecessor: false,
+            parity: false,
+            reachability: false,
+            symmetry_breaking: false,
+            ..Options::new(board)
         }
     }
 
@@ -148,24 +174,28 @@ fn encode_families(options: &Options, sink: &mut impl ClauseSink) {
     let vars = options.vars();
     sink.reserve_vars(vars.count());
     let graph = options.board.knight_graph();
+    let live = Live {
+        vars,
+        domain: Domain::new(options, &graph),
+    };
 
     sink.begin_family("step-at-least-one");
-    step_at_least_one(vars, sink);
+    step_at_least_one(&live, sink);
     sink.begin_family("step-at-most-one");
-    step_at_most_one(vars, options.amo, sink);
+    step_at_most_one(&live, options.amo, sink);
     sink.begin_family("square-at-least-one");
-    square_at_least_one(vars, sink);
+    square_at_least_one(&live, sink);
     sink.begin_family("square-at-most-one");
-    square_at_most_one(vars, options.amo, sink);
+    square_at_most_one(&live, options.amo, sink);
     sink.begin_family("successor");
-    successor(vars, &graph, sink);
+    successor(&live, &graph, sink);
     if options.closed {
         sink.begin_family("closing-move");
-        closing_move(vars, &graph, sink);
+        closing_move(&live, &graph, sink);
     }
     if options.predecessor {
         sink.begin_family("predecessor");
-        predecessor(vars, &graph, options.closed, sink);
+        predecessor(&live, &graph, options.closed, sink);
     }
     if let Some(start) = options.effective_start() {
         sink.begin_family("start");
@@ -175,70 +205,98 @@ fn encode_families(options: &Options, sink: &mut impl ClauseSink) {
         sink.begin_family("end");
         sink.add_clause(&[vars.x(vars.squares - 1, end).positive()]);
     }
+    if options.symmetry_breaking && options.closed {
+        if let Some(start) = options.effective_start() {
+            sink.begin_family("symmetry-breaking");
+            closed_reversal_broken(&live, &graph[start], sink);
+        }
+    }
 }
 
-/// Positive literals x(t, s) for one step t and every square s.
-fn at_step(vars: VarMap, step: usize) -> impl Iterator<Item = Lit> {
-    (0..vars.squares).map(move |square| vars.x(step, square).positive())
+/// The x variables with the pruning applied: only live ones enter clauses.
+pub struct Live {
+    /// The variable numbering.
+    pub vars: VarMap,
+    /// Which x(t, s) may be true.
+    pub domain: Domain,
 }
 
-/// Positive literals x(t, s) for one square s and every step t.
-fn on_square(vars: VarMap, square: usize) -> impl Iterator<Item = Lit> {
-    (0..vars.squares).map(move |step| vars.x(step, square).positive())
+impl Live {
+    /// Everything live for `options`, pruning as they ask.
+    pub fn new(options: &Options) -> Live {
+        Live {
+            vars: options.vars(),
+            domain: Domain::new(options, &options.board.knight_graph()),
+        }
+    }
+
+    /// Positive literals of the live x(t, s) for one step t.
+    fn at_step(&self, step: usize) -> impl Iterator<Item = Lit> + '_ {
+        (0..self.vars.squares)
+            .filter(move |&square| self.domain.is_live(step, square))
+            .map(move |square| self.vars.x(step, square).positive())
+    }
+
+    /// Positive literals of the live x(t, s) for one square s.
+    fn on_square(&self, square: usize) -> impl Iterator<Item = Lit> + '_ {
+        (0..self.vars.squares)
+            .filter(move |&step| self.domain.is_live(step, square))
+            .map(move |step| self.vars.x(step, square).positive())
+    }
 }
 
 /// At every step the knight is on some square: one clause per step t,
 /// OR over s of x(t, s).
-pub fn step_at_least_one(vars: VarMap, sink: &mut impl ClauseSink) {
-    let mut clause = Vec::with_capacity(vars.squares);
-    for step in 0..vars.squares {
+pub fn step_at_least_one(live: &Live, sink: &mut impl ClauseSink) {
+    let mut clause = Vec::with_capacity(live.vars.squares);
+    for step in 0..live.vars.squares {
         clause.clear();
-        clause.extend(at_step(vars, step));
+        clause.extend(live.at_step(step));
         sink.add_clause(&clause);
     }
 }
 
 /// At every step the knight is on at most one square.
-pub fn step_at_most_one(vars: VarMap, amo: Amo, sink: &mut impl ClauseSink) {
-    let mut lits = Vec::with_capacity(vars.squares);
-    for step in 0..vars.squares {
+pub fn step_at_most_one(live: &Live, amo: Amo, sink: &mut impl ClauseSink) {
+    let mut lits = Vec::with_capacity(live.vars.squares);
+    for step in 0..live.vars.squares {
         lits.clear();
-        lits.extend(at_step(vars, step));
+        lits.extend(live.at_step(step));
         amo.encode(sink, &lits);
     }
 }
 
 /// Every square is visited: one clause per square s, OR over t of x(t, s).
-pub fn square_at_least_one(vars: VarMap, sink: &mut impl ClauseSink) {
-    let mut clause = Vec::with_capacity(vars.squares);
-    for square in 0..vars.squares {
+pub fn square_at_least_one(live: &Live, sink: &mut impl ClauseSink) {
+    let mut clause = Vec::with_capacity(live.vars.squares);
+    for square in 0..live.vars.squares {
         clause.clear();
-        clause.extend(on_square(vars, square));
+        clause.extend(live.on_square(square));
         sink.add_clause(&clause);
     }
 }
 
 /// Every square is visited at most once.
-pub fn square_at_most_one(vars: VarMap, amo: Amo, sink: &mut impl ClauseSink) {
-    let mut lits = Vec::with_capacity(vars.squares);
-    for square in 0..vars.squares {
+pub fn square_at_most_one(live: &Live, amo: Amo, sink: &mut impl ClauseSink) {
+    let mut lits = Vec::with_capacity(live.vars.squares);
+    for square in 0..live.vars.squares {
         lits.clear();
-        lits.extend(on_square(vars, square));
+        lits.extend(live.on_square(square));
         amo.encode(sink, &lits);
     }
 }
 
 /// Each move is a knight move: x(t, s) → OR over the knight-neighbours w of s
 /// of x(t+1, w), for t = 0..N−2. A square with no neighbours gets ¬x(t, s).
-pub fn successor(vars: VarMap, graph: &[Vec<usize>], sink: &mut impl ClauseSink) {
-    for step in 0..vars.squares.saturating_sub(1) {
-        move_clauses(vars, graph, step, step + 1, sink);
+pub fn successor(live: &Live, graph: &[Vec<usize>], sink: &mut impl ClauseSink) {
+    for step in 0..live.vars.squares.saturating_sub(1) {
+        move_clauses(live, graph, step, step + 1, sink);
     }
 }
 
 /// The tour closes: x(N−1, s) → OR over the knight-neighbours w of s of x(0, w).
-pub fn closing_move(vars: VarMap, graph: &[Vec<usize>], sink: &mut impl ClauseSink) {
-    move_clauses(vars, graph, vars.squares - 1, 0, sink);
+pub fn closing_move(live: &Live, graph: &[Vec<usize>], sink: &mut impl ClauseSink) {
+    move_clauses(live, graph, live.vars.squares - 1, 0, sink);
 }
 
 /// Redundant: each square is entered by a knight move. x(t+1, s) → OR over
@@ -249,18 +307,39 @@ pub fn closing_move(vars: VarMap, graph: &[Vec<usize>], sink: &mut impl ClauseSi
 /// s only from a neighbour), but it lets unit propagation reason backwards in
 /// time: on 8x8 it cuts varisat's time for an open tour from a1 from seconds
 /// to hundredths of a second.
-pub fn predecessor(vars: VarMap, graph: &[Vec<usize>], closed: bool, sink: &mut impl ClauseSink) {
-    for step in 0..vars.squares.saturating_sub(1) {
-        move_clauses(vars, graph, step + 1, step, sink);
+pub fn predecessor(live: &Live, graph: &[Vec<usize>], closed: bool, sink: &mut impl ClauseSink) {
+    for step in 0..live.vars.squares.saturating_sub(1) {
+        move_clauses(live, graph, step + 1, step, sink);
     }
     if closed {
-        move_clauses(vars, graph, 0, vars.squares - 1, sink);
+        move_clauses(live, graph, 0, live.vars.squares - 1, sink);
     }
 }
 
-/// x(from, s) → OR over the neighbours w of s of x(to, w), for every square s.
+/// A closed tour and its reverse are the same cycle: of the start's two
+/// neighbours on the cycle, the one visited first (after move 1) must have
+/// the smaller index than the one visited last (after move N−1). For every
+/// pair of the start's knight-neighbours a > b: ¬x(1, a) ∨ ¬x(N−1, b).
+pub fn closed_reversal_broken(live: &Live, start_neighbours: &[usize], sink: &mut impl ClauseSink) {
+    let last = live.vars.squares - 1;
+    if last < 2 {
+        return;
+    }
+    for &a in start_neighbours {
+        for &b in start_neighbours.iter().filter(|&&b| b < a) {
+            if live.domain.is_live(1, a) && live.domain.is_live(last, b) {
+                sink.add_clause(&[
+                    live.vars.x(1, a).negative(),
+                    live.vars.x(last, b).negative(),
+                ]);
+            }
+        }
+    }
+}
+
+/// x(from, s) → OR over the live neighbours w of s of x(to, w), for every live x(from, s).
 fn move_clauses(
-    vars: VarMap,
+    live: &Live,
     graph: &[Vec<usize>],
     from: usize,
     to: usize,
@@ -268,9 +347,17 @@ fn move_clauses(
 ) {
     let mut clause = Vec::with_capacity(9);
     for (square, neighbours) in graph.iter().enumerate() {
+        if !live.domain.is_live(from, square) {
+            continue;
+        }
         clause.clear();
-        clause.push(vars.x(from, square).negative());
-        clause.extend(neighbours.iter().map(|&w| vars.x(to, w).positive()));
+        clause.push(live.vars.x(from, square).negative());
+        clause.extend(
+            neighbours
+                .iter()
+                .filter(|&&w| live.domain.is_live(to, w))
+                .map(|&w| live.vars.x(to, w).positive()),
+        );
         sink.add_clause(&clause);
     }
 }

@@ -237,3 +237,100 @@ pub fn count_orbits(rows: usize, cols: usize, closed: bool, start: Option<usize>
     forms.dedup();
     forms.len()
 }
+
+/// One choice of every encoding option that changes the formula but must
+/// not change which tours it has.
+#[derive(Clone, Copy, Debug)]
+pub struct Variant {
+    pub amo: knightsat::encode::Amo,
+    pub max_clause_len: Option<usize>,
+    pub predecessor: bool,
+    pub parity: bool,
+    pub reachability: bool,
+    pub symmetry_breaking: bool,
+}
+
+impl Variant {
+    pub fn apply(&self, options: &mut knightsat::encode::Options) {
+        options.amo = self.amo;
+        options.max_clause_len = self.max_clause_len;
+        options.predecessor = self.predecessor;
+        options.parity = self.parity;
+        options.reachability = self.reachability;
+        options.symmetry_breaking = self.symmetry_breaking;
+    }
+}
+
+/// Every combination: 5 at-most-one encodings x split or not x 2^4 switches.
+pub fn all_variants() -> Vec<Variant> {
+    let mut all = Vec::new();
+    for amo in knightsat::encode::Amo::ALL {
+        for max_clause_len in [None, Some(3)] {
+            for bits in 0..16u8 {
+                all.push(Variant {
+                    amo,
+                    max_clause_len,
+                    predecessor: bits & 1 != 0,
+                    parity: bits & 2 != 0,
+                    reachability: bits & 4 != 0,
+                    symmetry_breaking: bits & 8 != 0,
+                });
+            }
+        }
+    }
+    all
+}
+
+/// A cover of the options for larger boards: the defaults with each
+/// at-most-one encoding, each switch off alone, split clauses, and the naive
+/// encoding with and without split clauses.
+pub fn key_variants() -> Vec<Variant> {
+    let default = Variant {
+        amo: knightsat::encode::Options::new(knightsat::board::Board::new(1, 1).unwrap()).amo,
+        max_clause_len: None,
+        predecessor: true,
+        parity: true,
+        reachability: true,
+        symmetry_breaking: true,
+    };
+    let naive = Variant {
+        amo: knightsat::encode::Amo::Pairwise,
+        predecessor: false,
+        parity: false,
+        reachability: false,
+        symmetry_breaking: false,
+        ..default
+    };
+    let mut variants: Vec<Variant> = knightsat::encode::Amo::ALL
+        .iter()
+        .map(|&amo| Variant { amo, ..default })
+        .collect();
+    variants.extend([
+        Variant {
+            predecessor: false,
+            ..default
+        },
+        Variant {
+            parity: false,
+            ..default
+        },
+        Variant {
+            reachability: false,
+            ..default
+        },
+        Variant {
+            symmetry_breaking: false,
+            ..default
+        },
+        Variant {
+            max_clause_len: Some(3),
+            ..default
+        },
+        naive,
+        Variant {
+            max_clause_len: Some(3),
+            ..naive
+        },
+    ]);
+    variants
+}
