@@ -59,18 +59,18 @@ fn agree(min_squares: usize, max_squares: usize, variants: &[Variant]) {
 }
 
 #[test]
-fn every_option_combination_agrees_with_the_oracle_up_to_12_squares() {
-    agree(1, 12, &common::all_variants());
+fn every_option_combination_agrees_with_the_oracle_up_to_20_squares() {
+    agree(1, 20, &common::all_variants());
 }
 
 #[test]
-fn key_option_combinations_agree_with_the_oracle_from_13_to_20_squares() {
-    agree(13, 20, &common::key_variants());
+fn every_option_combination_agrees_with_the_oracle_from_21_to_24_squares() {
+    agree(21, 24, &common::all_variants());
 }
 
 #[test]
-fn key_option_combinations_agree_with_the_oracle_from_21_to_30_squares() {
-    agree(21, 30, &common::key_variants());
+fn every_option_combination_agrees_with_the_oracle_from_25_to_30_squares() {
+    agree(25, 30, &common::all_variants());
 }
 
 #[test]
