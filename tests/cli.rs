@@ -204,6 +204,37 @@ fn encode_to_a_file_is_atomic_and_leaves_nothing_behind() {
 }
 
 #[test]
+fn encode_writes_into_a_named_pipe_without_replacing_it() {
+    // Like -o /dev/null: a special file is written, never renamed over.
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("pipe");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read(fifo).unwrap())
+    };
+    knightsat()
+        .args(["encode", "--board", "3x4", "-o"])
+        .arg(&fifo)
+        .assert()
+        .success();
+    let written = reader.join().unwrap();
+    assert_eq!(
+        written,
+        std::fs::read(fixture("golden/3x4-open.cnf")).unwrap()
+    );
+    use std::os::unix::fs::FileTypeExt;
+    assert!(
+        std::fs::metadata(&fifo).unwrap().file_type().is_fifo(),
+        "the pipe was replaced"
+    );
+}
+
+#[test]
 fn a_closed_pipe_is_not_an_error() {
     let bin = assert_cmd::cargo::cargo_bin("knightsat");
     let script = format!(

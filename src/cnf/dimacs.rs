@@ -99,8 +99,17 @@ pub fn write_cnf(options: &Options, out: impl Write) -> Result<Stats, Error> {
 /// Writes the DIMACS file for `options` to `path` atomically: into a
 /// temporary file beside it, renamed onto `path` only once complete, so a
 /// failed or interrupted run never leaves a truncated CNF under that name.
+/// A path that exists and is not a regular file (`/dev/null`, a named pipe)
+/// is written directly: renaming onto it would replace the device.
 pub fn write_cnf_file(options: &Options, path: &Path) -> Result<Stats, Error> {
     let context = || format!("writing {}", path.display());
+    if std::fs::metadata(path).is_ok_and(|meta| !meta.is_file()) {
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .map_err(|e| Error::io(context(), e))?;
+        return write_cnf(options, file);
+    }
     let dir = match path.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent,
         _ => Path::new("."),
