@@ -61,7 +61,7 @@ pub fn check_proof(cnf: &Path, proof: &Path) -> Result<Verdict, Error> {
         if !path.is_file() {
             return Err(Error::CannotRead {
                 path: path.display().to_string(),
-                source: std::io::Error::from(std::io::ErrorKind::NotFound),
+                error: std::io::Error::from(std::io::ErrorKind::NotFound),
             });
         }
     }

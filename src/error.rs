@@ -36,7 +36,7 @@ pub enum Error {
     BadTourInput(String),
     /// A well-formed tour that breaks a rule.
     #[error("not a valid tour: {0}")]
-    InvalidTour(#[from] Violation),
+    InvalidTour(Violation),
     /// The in-process solver failed.
     #[error("solver failed: {0}")]
     Solver(String),
@@ -66,23 +66,29 @@ pub enum Error {
         seconds: f64,
     },
     /// An input file that cannot be read.
-    #[error("cannot read {path}: {source}")]
+    #[error("cannot read {path}: {error}")]
     CannotRead {
         /// The file, or `-` for stdin.
         path: String,
-        /// The underlying error.
-        #[source]
-        source: std::io::Error,
+        /// The underlying error (in the message, so deliberately not a
+        /// `source`: the command line prints an error's sources after it).
+        error: std::io::Error,
     },
     /// Reading or writing a file or stream failed.
-    #[error("{context}: {source}")]
+    #[error("{context}: {error}")]
     Io {
         /// What was being read or written.
         context: String,
-        /// The underlying error.
-        #[source]
-        source: std::io::Error,
+        /// The underlying error (in the message, so deliberately not a
+        /// `source`: the command line prints an error's sources after it).
+        error: std::io::Error,
     },
+}
+
+impl From<Violation> for Error {
+    fn from(violation: Violation) -> Error {
+        Error::InvalidTour(violation)
+    }
 }
 
 /// The broad kinds of failure, which the command-line tool maps to exit statuses.
@@ -119,10 +125,18 @@ impl Error {
     }
 
     /// Wraps an I/O error with what was being done.
-    pub fn io(context: impl Into<String>, source: std::io::Error) -> Error {
+    pub fn io(context: impl Into<String>, error: std::io::Error) -> Error {
         Error::Io {
             context: context.into(),
-            source,
+            error,
+        }
+    }
+
+    /// The kind of the underlying I/O error, if this is one.
+    pub fn io_kind(&self) -> Option<std::io::ErrorKind> {
+        match self {
+            Error::Io { error, .. } | Error::CannotRead { error, .. } => Some(error.kind()),
+            _ => None,
         }
     }
 }

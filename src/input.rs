@@ -13,9 +13,9 @@ pub fn read_text(path: &Path) -> Result<String, Error> {
     } else {
         std::fs::read_to_string(path).map(|read| text = read)
     };
-    result.map_err(|source| Error::CannotRead {
+    result.map_err(|error| Error::CannotRead {
         path: path.display().to_string(),
-        source,
+        error,
     })?;
     Ok(text)
 }
@@ -24,8 +24,8 @@ pub fn read_text(path: &Path) -> Result<String, Error> {
 pub fn open(path: &Path) -> Result<std::io::BufReader<std::fs::File>, Error> {
     std::fs::File::open(path)
         .map(std::io::BufReader::new)
-        .map_err(|source| Error::CannotRead {
+        .map_err(|error| Error::CannotRead {
             path: path.display().to_string(),
-            source,
+            error,
         })
 }

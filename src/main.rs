@@ -339,9 +339,11 @@ fn main() -> ExitCode {
 /// A closed pipe (`knightsat encode … | head`) ends the output, not in error.
 fn is_broken_pipe(error: &anyhow::Error) -> bool {
     error.chain().any(|cause| {
-        cause
-            .downcast_ref::<io::Error>()
-            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+        let kind = match cause.downcast_ref::<Error>() {
+            Some(error) => error.io_kind(),
+            None => cause.downcast_ref::<io::Error>().map(io::Error::kind),
+        };
+        kind == Some(io::ErrorKind::BrokenPipe)
     })
 }
 

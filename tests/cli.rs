@@ -458,55 +458,55 @@ fn decode_needs_a_knightsat_cnf() {
 #[test]
 fn verify_accepts_tours_and_names_the_first_violation() {
     let good = "a1 c2 a3 b1 d2 b3 c1 a2 c3 d1 b2 d3";
-    knightsat()
-        .args(["verify", "--board", "3x4"])
-        .write_stdin(good)
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("valid open tour"));
-    knightsat()
-        .args(["verify", "--board", "3x4", "--start", "a1", "--end", "d3"])
-        .write_stdin(good)
-        .assert()
-        .success();
-    knightsat()
-        .args(["verify", "--board", "3x4", "--closed"])
-        .write_stdin(good)
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains("not closed"));
-    knightsat()
-        .args(["verify", "--board", "3x4", "--start", "b1"])
-        .write_stdin(good)
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains("starts on a1, not on b1"));
-    knightsat()
-        .args(["verify", "--board", "3x4"])
-        .write_stdin("a1 c2 a3 b1 d2 b3 c1 a2 c3 d1 d3 b2")
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains(
+    let cases: [(&[&str], &str, i32, &str); 9] = [
+        (&["--board", "3x4"], good, 0, "valid open tour"),
+        (
+            &["--board", "3x4", "--start", "a1", "--end", "d3"],
+            good,
+            0,
+            "valid open tour",
+        ),
+        (&["--board", "3x4", "--closed"], good, 1, "not closed"),
+        (
+            &["--board", "3x4", "--start", "b1"],
+            good,
+            1,
+            "starts on a1, not on b1",
+        ),
+        (
+            &["--board", "3x4"],
+            "a1 c2 a3 b1 d2 b3 c1 a2 c3 d1 d3 b2",
+            1,
             "move 10 to 11, d1 to d3, is not a knight move",
-        ));
-    knightsat()
-        .args(["verify", "--board", "3x4"])
-        .write_stdin("a1 c2 a1")
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains("a1 is visited twice"));
-    knightsat()
-        .args(["verify", "--board", "3x4"])
-        .write_stdin("a1 c2 z9")
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("z9"));
-    knightsat()
-        .args(["verify"])
-        .write_stdin(good)
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("needs --board"));
+        ),
+        (&["--board", "3x4"], "a1 c2 a1", 1, "a1 is visited twice"),
+        (
+            &["--board", "3x4"],
+            "a1 c2",
+            1,
+            "b1 is never visited (2 of 12 squares visited)\n",
+        ),
+        (&["--board", "3x4"], "a1 c2 z9", 2, "z9"),
+        (&[], good, 2, "needs --board"),
+    ];
+    for (args, input, code, words) in cases {
+        let output = knightsat()
+            .arg("verify")
+            .args(args)
+            .write_stdin(input)
+            .assert()
+            .code(code)
+            .get_output()
+            .clone();
+        let text = String::from_utf8_lossy(if code == 0 {
+            &output.stdout
+        } else {
+            &output.stderr
+        })
+        .to_string();
+        assert!(text.contains(words), "verify {args:?} <<< {input}: {text}");
+        assert_eq!(text.matches(words).count(), 1, "said once: {text}");
+    }
 
     // JSON carries its board and closedness; a file argument works like stdin.
     let json = stdout_of(&["solve", "--size", "6", "--closed", "--format", "json"]);
