@@ -237,6 +237,19 @@ struct EncodingArgs {
     /// chooses the at-most-one encoding.
     #[arg(long, value_enum)]
     preset: Option<Preset>,
+    /// Block schedule for large boards: cut the board into R bands of ranks
+    /// by C bands of files and tour the blocks one after another in snake
+    /// order from a1's block. Every tour found is a tour, but this may miss
+    /// tours (or all of them): off by default.
+    #[arg(long, value_name = "RxC", value_parser = parse_blocks)]
+    blocks: Option<(usize, usize)>,
+}
+
+fn parse_blocks(text: &str) -> Result<(usize, usize), String> {
+    let parsed = text
+        .split_once(['x', 'X'])
+        .and_then(|(r, c)| Some((r.parse().ok()?, c.parse().ok()?)));
+    parsed.ok_or_else(|| format!("'{text}' is not RxC, e.g. 2x2"))
 }
 
 /// How `stats` prints.
@@ -293,6 +306,7 @@ impl EncodingArgs {
             parity: base.parity && !self.no_parity,
             reachability: base.reachability && !self.no_reachability,
             symmetry_breaking: base.symmetry_breaking && !self.no_symmetry_breaking,
+            blocks: self.blocks,
         };
         options.validate()?;
         Ok(options)

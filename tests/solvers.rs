@@ -277,3 +277,23 @@ fn timeouts_abandon_varisat() {
         .code(124)
         .stderr("knightsat: no answer within 0.2 s\n");
 }
+
+#[test]
+#[cfg_attr(
+    not(has_kissat),
+    ignore = "kissat is not on PATH: run scripts/install-solvers.sh"
+)]
+fn kissat_tours_20x20_with_a_block_schedule() {
+    let board = Board::new(20, 20).unwrap();
+    let mut options = Options::new(board);
+    options.start = Some(0);
+    options.blocks = Some((4, 4));
+    match solve(
+        &options,
+        &Backend::from_name("kissat", Vec::new()),
+        Some(Duration::from_secs(300)),
+    ) {
+        Ok(Outcome::Tour(tour)) => assert!(common::is_tour(20, 20, false, &tour.squares)),
+        other => panic!("{other:?}"),
+    }
+}

@@ -162,6 +162,10 @@ fn write_comments(options: &Options, stats: &Stats, out: &mut impl Write) -> io:
         "c option symmetry-breaking {}",
         options.symmetry_breaking
     )?;
+    let blocks = options
+        .blocks
+        .map_or_else(|| "none".to_string(), |(r, c)| format!("{r}x{c}"));
+    writeln!(out, "c option blocks {blocks}")?;
     if options.start_fixed_by_default() {
         writeln!(
             out,
@@ -277,6 +281,15 @@ fn apply_option(options: &mut Options, key: &str, value: &str) -> Result<(), Err
         "parity" => options.parity = value.parse().map_err(|_| bad())?,
         "reachability" => options.reachability = value.parse().map_err(|_| bad())?,
         "symmetry-breaking" => options.symmetry_breaking = value.parse().map_err(|_| bad())?,
+        "blocks" => {
+            options.blocks = match value {
+                "none" => None,
+                bands => {
+                    let (r, c) = bands.split_once('x').ok_or_else(bad)?;
+                    Some((r.parse().map_err(|_| bad())?, c.parse().map_err(|_| bad())?))
+                }
+            }
+        }
         _ => return Err(bad()),
     }
     Ok(())
@@ -431,6 +444,31 @@ mod tests {
         assert_eq!(answer("UNSAT\n").unwrap(), Answer::Unsat);
         assert_eq!(answer("s UNKNOWN\n").unwrap(), Answer::Unknown);
         assert_eq!(answer("INDET\n").unwrap(), Answer::Unknown);
+    }
+
+    #[test]
+    fn the_comments_record_every_option() {
+        // Every field away from its default, so a forgotten comment line shows.
+        let board: Board = "5x6".parse().unwrap();
+        let defaults = Options::new(board);
+        let options = Options {
+            board,
+            closed: !defaults.closed,
+            start: Some(7),
+            end: Some(20),
+            max_clause_len: Some(4),
+            amo: crate::encode::Amo::Product,
+            predecessor: !defaults.predecessor,
+            parity: !defaults.parity,
+            reachability: !defaults.reachability,
+            symmetry_breaking: !defaults.symmetry_breaking,
+            blocks: Some((2, 3)),
+        };
+        let mut text = Vec::new();
+        let stats = write_cnf(&options, &mut text).unwrap();
+        let info = read_options(text.as_slice()).unwrap();
+        assert_eq!(info.options, options);
+        assert_eq!((info.vars, info.clauses), (stats.vars, stats.clauses));
     }
 
     #[test]

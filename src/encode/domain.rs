@@ -31,6 +31,10 @@ impl Domain {
         for step_zero_dead in (0..n).filter(|s| !starts.contains(s)) {
             domain.live[step_zero_dead] = false;
         }
+        if let Some(blocks) = options.blocks {
+            let window = block_windows(&options.board, blocks);
+            domain.retain(|t, s| window[s].contains(&t));
+        }
         if options.parity {
             if let Some(start_colour) = start_colour(options, &starts) {
                 domain.retain(|t, s| colour(&options.board, s) == start_colour ^ (t % 2 == 1));
@@ -69,6 +73,45 @@ impl Domain {
     pub fn live_count(&self) -> usize {
         self.live.iter().filter(|&&live| live).count()
     }
+}
+
+/// The block schedule: the board is cut into `bands.0` bands of ranks and
+/// `bands.1` bands of files (sizes as even as possible), and the blocks are
+/// toured one after another in snake order (the bottom band left to right,
+/// the next right to left, …), so consecutive blocks are neighbours. Returns
+/// for each square the window of steps during which its block is toured.
+pub fn block_windows(board: &Board, bands: (usize, usize)) -> Vec<std::ops::Range<usize>> {
+    let band_of = |index: usize, size: usize, count: usize| index * count / size;
+    let (rows, cols) = (board.rows(), board.cols());
+    let mut block_size = vec![0usize; bands.0 * bands.1];
+    let order = |rank_band: usize, file_band: usize| {
+        let along = if rank_band % 2 == 0 {
+            file_band
+        } else {
+            bands.1 - 1 - file_band
+        };
+        rank_band * bands.1 + along
+    };
+    let block_of = |square: usize| {
+        let s = board.square(square);
+        order(
+            band_of(s.rank, rows, bands.0),
+            band_of(s.file, cols, bands.1),
+        )
+    };
+    for square in 0..board.squares() {
+        block_size[block_of(square)] += 1;
+    }
+    let mut first_step = vec![0usize; block_size.len()];
+    for block in 1..block_size.len() {
+        first_step[block] = first_step[block - 1] + block_size[block - 1];
+    }
+    (0..board.squares())
+        .map(|square| {
+            let block = block_of(square);
+            first_step[block]..first_step[block] + block_size[block]
+        })
+        .collect()
 }
 
 /// The squares the tour may start on: the fixed start; with symmetry

@@ -45,6 +45,11 @@ pub struct Options {
     /// start on one square per orbit; for closed tours, forbid the reverse
     /// of each tour (see [`symmetry_breaking`]).
     pub symmetry_breaking: bool,
+    /// An optional block schedule: the board cut into this many bands of
+    /// ranks by bands of files, toured one block after another in snake
+    /// order (see [`domain::block_windows`]). Restricts the search: every tour
+    /// found is a tour, but a board may have tours and none that follow it.
+    pub blocks: Option<(usize, usize)>,
 }
 
 impl Options {
@@ -61,6 +66,7 @@ impl Options {
             parity: true,
             reachability: true,
             symmetry_breaking: true,
+            blocks: None,
         }
     }
 
@@ -84,6 +90,14 @@ impl Options {
             if len < 3 {
                 return Err(Error::BadOption(format!(
                     "--max-clause-len must be at least 3, got {len}"
+                )));
+            }
+        }
+        if let Some((rows, cols)) = self.blocks {
+            if rows == 0 || cols == 0 || rows > self.board.rows() || cols > self.board.cols() {
+                return Err(Error::BadOption(format!(
+                    "--blocks {rows}x{cols} does not fit the {} board: each block needs a rank and a file",
+                    self.board
                 )));
             }
         }
