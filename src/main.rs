@@ -18,7 +18,7 @@ use knightsat::decode::tour_from_model;
 use knightsat::encode::{Amo, Live, Options};
 use knightsat::error::ErrorClass;
 use knightsat::input;
-use knightsat::render::{render, Format};
+use knightsat::render::{render, stats_table, Format};
 use knightsat::solve::{solve, Backend, Outcome};
 use knightsat::theory;
 use knightsat::tour::{parse_tour, Tour};
@@ -532,29 +532,8 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
                 serde_json::to_writer(&mut out, &stats)?;
                 writeln!(out)?;
             } else {
-                writeln!(
-                    out,
-                    "{:<22} {:>12} {:>12} {:>10}",
-                    "family", "clauses", "literals", "aux vars"
-                )?;
-                for family in &stats.families {
-                    writeln!(
-                        out,
-                        "{:<22} {:>12} {:>12} {:>10}",
-                        family.name, family.clauses, family.literals, family.aux_vars
-                    )?;
-                }
-                writeln!(
-                    out,
-                    "{:<22} {:>12} {:>12} {:>10}\nvariables: {} (x variables: {} live of {} after pruning)",
-                    "total",
-                    stats.clauses,
-                    stats.literals,
-                    stats.vars - options.vars().count(),
-                    stats.vars,
-                    Live::new(&options).domain.live_count(),
-                    options.vars().count()
-                )?;
+                let live = Live::new(&options).domain.live_count();
+                out.write_all(stats_table(&stats, options.vars().count(), live).as_bytes())?;
             }
             Ok(ExitCode::SUCCESS)
         }

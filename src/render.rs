@@ -3,6 +3,7 @@
 use std::fmt::Write;
 
 use crate::board::file_name;
+use crate::cnf::Stats;
 use crate::tour::{Tour, TourJson};
 
 /// Output formats for a tour.
@@ -67,5 +68,35 @@ pub fn move_list(tour: &Tour) -> String {
 pub fn json(tour: &Tour) -> String {
     let mut out = serde_json::to_string(&TourJson::from(tour)).expect("plain data serializes");
     out.push('\n');
+    out
+}
+
+/// The `stats` table: clauses, literals and auxiliary variables per
+/// constraint family, a total, and the variable counts (`x_vars` x variables,
+/// `live_x` of them left after pruning).
+pub fn stats_table(stats: &Stats, x_vars: usize, live_x: usize) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{:<22} {:>12} {:>12} {:>10}",
+        "family", "clauses", "literals", "aux vars"
+    );
+    let mut row = |name: &str, clauses: usize, literals: usize, aux: usize| {
+        let _ = writeln!(out, "{name:<22} {clauses:>12} {literals:>12} {aux:>10}");
+    };
+    for family in &stats.families {
+        row(
+            family.name,
+            family.clauses,
+            family.literals,
+            family.aux_vars,
+        );
+    }
+    row("total", stats.clauses, stats.literals, stats.vars - x_vars);
+    let _ = writeln!(
+        out,
+        "variables: {} (x variables: {live_x} live of {x_vars} after pruning)",
+        stats.vars
+    );
     out
 }
