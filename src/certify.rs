@@ -8,7 +8,7 @@ use std::process::Command;
 
 use crate::cnf::dimacs::write_cnf_file;
 use crate::cnf::VarisatSink;
-use crate::encode::{encode, Options};
+use crate::encode::{encode, Domain, Options};
 use crate::error::Error;
 use crate::solve::{tour_from_solver, Outcome};
 
@@ -34,7 +34,8 @@ pub fn solve_with_proof(options: &Options, proof: &Path, cnf: &Path) -> Result<O
             .close_proof()
             .map_err(|e| Error::Solver(e.to_string()))?;
         if satisfiable {
-            Outcome::Tour(tour_from_solver(options, &sink)?)
+            let domain = Domain::new(options, &options.board.knight_graph());
+            Outcome::Tour(tour_from_solver(options, &domain, &sink)?)
         } else {
             Outcome::NoTour
         }

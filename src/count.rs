@@ -6,7 +6,7 @@
 //! variables only, so auxiliary variables never multiply the count.
 
 use crate::cnf::{Lit, VarisatSink};
-use crate::encode::{encode, Options};
+use crate::encode::{encode, Domain, Options};
 use crate::error::Error;
 use crate::solve::tour_from_solver;
 use crate::tour::Tour;
@@ -50,6 +50,7 @@ pub fn enumerate(
     let mut sink = VarisatSink::new();
     encode(options, &mut sink);
     let symmetries = symmetries_keeping(options);
+    let domain = Domain::new(options, &options.board.knight_graph());
     let mut blocking = Vec::with_capacity(vars.squares);
     loop {
         let satisfiable = sink
@@ -59,7 +60,7 @@ pub fn enumerate(
         if !satisfiable {
             return Ok(found);
         }
-        let tour = tour_from_solver(options, &sink)?;
+        let tour = tour_from_solver(options, &domain, &sink)?;
         let reported: Vec<Tour> = if count.up_to_symmetry || !options.start_fixed_by_default() {
             vec![tour.clone()]
         } else {

@@ -31,6 +31,19 @@ pub fn tour_from_model(
     declared_vars: Option<usize>,
     value: impl Fn(usize) -> Option<bool>,
 ) -> Result<Tour, Error> {
+    let domain = Domain::new(options, &options.board.knight_graph());
+    tour_in_domain(options, &domain, model_vars, declared_vars, value)
+}
+
+/// [`tour_from_model`] with the options' [`Domain`] already worked out, for
+/// callers that decode many models of one formula (counting).
+pub fn tour_in_domain(
+    options: &Options,
+    domain: &Domain,
+    model_vars: usize,
+    declared_vars: Option<usize>,
+    value: impl Fn(usize) -> Option<bool>,
+) -> Result<Tour, Error> {
     let board = &options.board;
     let vars = options.vars();
     if let Some(declared) = declared_vars.filter(|&declared| model_vars > declared) {
@@ -39,7 +52,6 @@ pub fn tour_from_model(
             board
         )));
     }
-    let domain = Domain::new(options, &board.knight_graph());
     let mut squares = Vec::with_capacity(vars.squares);
     for step in 0..vars.squares {
         let mut on = Vec::new();

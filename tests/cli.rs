@@ -17,15 +17,19 @@ fn fixture(path: &str) -> PathBuf {
         .join(path)
 }
 
-fn stdout_of(args: &[&str]) -> String {
-    let output = knightsat()
+/// What a successful run prints on stdout.
+fn stdout_bytes(args: &[&str]) -> Vec<u8> {
+    knightsat()
         .args(args)
         .assert()
         .success()
         .get_output()
         .stdout
-        .clone();
-    String::from_utf8(output).unwrap()
+        .clone()
+}
+
+fn stdout_of(args: &[&str]) -> String {
+    String::from_utf8(stdout_bytes(args)).unwrap()
 }
 
 /// Square index (rank * cols + file) of a name like "c2", parsed independently.
@@ -160,14 +164,7 @@ fn encode_matches_the_golden_files_byte_for_byte() {
         (&["--size", "5", "--closed"], "golden/5x5-closed.cnf"),
     ] {
         let expected = std::fs::read(fixture(golden)).unwrap();
-        let output = knightsat()
-            .arg("encode")
-            .args(args)
-            .assert()
-            .success()
-            .get_output()
-            .stdout
-            .clone();
+        let output = stdout_bytes(&[&["encode"][..], args].concat());
         assert!(output == expected, "encode {args:?} differs from {golden}");
     }
 }

@@ -7,8 +7,8 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use crate::cnf::VarisatSink;
-use crate::decode::tour_from_model;
-use crate::encode::{encode, Options};
+use crate::decode::tour_in_domain;
+use crate::encode::{encode, Domain, Options};
 use crate::error::Error;
 use crate::tour::Tour;
 
@@ -71,12 +71,17 @@ pub fn solve_in_process(options: &Options) -> Result<Outcome, Error> {
     if !satisfiable {
         return Ok(Outcome::NoTour);
     }
-    Ok(Outcome::Tour(tour_from_solver(options, &sink)?))
+    let domain = Domain::new(options, &options.board.knight_graph());
+    Ok(Outcome::Tour(tour_from_solver(options, &domain, &sink)?))
 }
 
 /// Decodes and verifies the tour in the model of a solver that has just
-/// answered satisfiable.
-pub fn tour_from_solver(options: &Options, sink: &VarisatSink<'_>) -> Result<Tour, Error> {
+/// answered satisfiable; `domain` is the options' [`Domain`].
+pub fn tour_from_solver(
+    options: &Options,
+    domain: &Domain,
+    sink: &VarisatSink<'_>,
+) -> Result<Tour, Error> {
     let model = sink
         .solver
         .model()
@@ -86,7 +91,7 @@ pub fn tour_from_solver(options: &Options, sink: &VarisatSink<'_>) -> Result<Tou
     for lit in model {
         values[lit.var().to_dimacs() as usize] = Some(lit.is_positive());
     }
-    tour_from_model(options, vars, Some(vars), |v| {
+    tour_in_domain(options, domain, vars, Some(vars), |v| {
         values.get(v).copied().flatten()
     })
 }
