@@ -1,39 +1,145 @@
-//! Rectangular boards, squares in algebraic notation, and knight moves.
+//! Boards: a rectangle of ranks and files, the squares of it that exist
+//! (the rest are holes), and the leaper that moves on it (the knight by
+//! default).
 //!
 //! Files are lettered `a, b, …, z, aa, ab, …` from left to right and ranks are
 //! numbered `1, 2, …` from bottom to top, so `a1` is the bottom-left corner.
-//! Squares are indexed row-major from the bottom: `index = rank_index · cols + file_index`.
+//! Squares are indexed row-major from the bottom over the squares that exist:
+//! on a board without holes `index = rank_index · cols + file_index`; holes
+//! are skipped, so the indices always run 0..N for N squares.
 
 use std::fmt;
 use std::str::FromStr;
 
 use crate::error::Error;
 
-/// The largest number of squares a board may have.
+/// The largest number of cells (squares and holes) a board may have.
 ///
 /// The time-indexed encoding needs squares² variables and varisat supports
 /// fewer than 2²⁸; 2¹³ squares (e.g. 90x90) keep the x variables at 2²⁶ with
 /// room for auxiliaries.
 pub const MAX_SQUARES: usize = 1 << 13;
 
-/// The knight's eight moves as (file delta, rank delta).
-const KNIGHT_DELTAS: [(isize, isize); 8] = [
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-];
-
-/// A rectangular board of `rows` ranks and `cols` files.
+/// An (a, b)-leaper: a piece that jumps a files and b ranks, or b files and
+/// a ranks, in any direction. The knight is the (1, 2)-leaper.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Leaper {
+    short: usize,
+    long: usize,
+}
+
+impl Leaper {
+    /// The knight, (1, 2).
+    pub const KNIGHT: Leaper = Leaper { short: 1, long: 2 };
+
+    /// The (a, b)-leaper, or an error if both are zero (a piece that never moves).
+    pub fn new(a: usize, b: usize) -> Result<Leaper, Error> {
+        if a == 0 && b == 0 {
+            return Err(Error::BadOption(
+                "--leaper 0,0 never moves: A and B must not both be zero".into(),
+            ));
+        }
+        Ok(Leaper {
+            short: a.min(b),
+            long: a.max(b),
+        })
+    }
+
+    /// The two jump lengths, shorter first.
+    pub fn lengths(&self) -> (usize, usize) {
+        (self.short, self.long)
+    }
+
+    /// The piece's usual name (`knight`, `camel`, `zebra`, `giraffe`,
+    /// `wazir`, `ferz`, …), or `(a,b)-leaper`.
+    pub fn name(&self) -> String {
+        let known = match (self.short, self.long) {
+            (0, 1) => "wazir",
+            (1, 1) => "ferz",
+            (0, 2) => "dabbaba",
+            (1, 2) => "knight",
+            (2, 2) => "alfil",
+            (0, 3) => "threeleaper",
+            (1, 3) => "camel",
+            (2, 3) => "zebra",
+            (1, 4) => "giraffe",
+            _ => return format!("({},{})-leaper", self.short, self.long),
+        };
+        known.to_string()
+    }
+
+    /// Whether every move lands on the other colour (a + b odd). A leaper
+    /// with a + b even never leaves the colour it starts on.
+    pub fn changes_colour(&self) -> bool {
+        (self.short + self.long) % 2 == 1
+    }
+
+    /// The distinct moves as (file delta, rank delta): eight, or four when
+    /// a = 0 or a = b.
+    pub fn deltas(&self) -> Vec<(isize, isize)> {
+        let (a, b) = (self.short as isize, self.long as isize);
+        let mut deltas = Vec::with_capacity(8);
+        for (df, dr) in [(a, b), (b, a)] {
+            for (sf, sr) in [(1, 1), (1, -1), (-1, -1), (-1, 1)] {
+                let delta = (sf * df, sr * dr);
+                if !deltas.contains(&delta) {
+                    deltas.push(delta);
+                }
+            }
+        }
+        deltas
+    }
+
+    /// Whether the leaper jumps between squares `df` files and `dr` ranks apart.
+    pub fn jumps(&self, df: usize, dr: usize) -> bool {
+        (df, dr) == (self.short, self.long) || (df, dr) == (self.long, self.short)
+    }
+}
+
+impl Default for Leaper {
+    fn default() -> Leaper {
+        Leaper::KNIGHT
+    }
+}
+
+impl fmt::Display for Leaper {
+    /// Formats as `A,B`, the form [`Leaper::from_str`] reads.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{},{}", self.short, self.long)
+    }
+}
+
+impl FromStr for Leaper {
+    type Err = Error;
+
+    /// Parses `A,B`, e.g. `1,2` (knight) or `1,3` (camel).
+    fn from_str(text: &str) -> Result<Leaper, Error> {
+        let bad = || {
+            Error::BadOption(format!(
+                "--leaper '{text}': expected A,B with whole numbers A, B >= 0, e.g. 1,3"
+            ))
+        };
+        let (a, b) = text.split_once(',').ok_or_else(bad)?;
+        let a = a.trim().parse().map_err(|_| bad())?;
+        let b = b.trim().parse().map_err(|_| bad())?;
+        Leaper::new(a, b)
+    }
+}
+
+/// A board: a rectangle of `rows` ranks and `cols` files, the squares of it
+/// that exist, and the leaper that moves on it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Board {
     rows: usize,
     cols: usize,
+    leaper: Leaper,
+    /// The squares that exist, in index order (row-major from a1).
+    squares: Vec<Square>,
+    /// For each cell `rank · cols + file`, its square index, or `NO_SQUARE` for a hole.
+    index_of_cell: Vec<usize>,
 }
+
+const NO_SQUARE: usize = usize::MAX;
 
 /// A square on a board, by zero-based file (column) and rank (row) index.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -45,8 +151,8 @@ pub struct Square {
 }
 
 impl Board {
-    /// A board of `rows` ranks and `cols` files, or an error if either is zero
-    /// or the board has more than [`MAX_SQUARES`] squares.
+    /// A full board of `rows` ranks and `cols` files for the knight, or an
+    /// error if either is zero or the board has more than [`MAX_SQUARES`] squares.
     pub fn new(rows: usize, cols: usize) -> Result<Board, Error> {
         if rows == 0 || cols == 0 {
             return Err(Error::BadBoard(format!(
@@ -54,59 +160,187 @@ impl Board {
             )));
         }
         match rows.checked_mul(cols) {
-            Some(n) if n <= MAX_SQUARES => Ok(Board { rows, cols }),
+            Some(n) if n <= MAX_SQUARES => Ok(Board::with_cells(rows, cols, &vec![true; n])),
             _ => Err(Error::BadBoard(format!(
                 "{rows}x{cols} is too large: at most {MAX_SQUARES} squares"
             ))),
         }
     }
 
-    /// Number of ranks (rows).
+    fn with_cells(rows: usize, cols: usize, exists: &[bool]) -> Board {
+        let mut squares = Vec::new();
+        let index_of_cell = exists
+            .iter()
+            .enumerate()
+            .map(|(cell, &exists)| {
+                if !exists {
+                    return NO_SQUARE;
+                }
+                squares.push(Square {
+                    file: cell % cols,
+                    rank: cell / cols,
+                });
+                squares.len() - 1
+            })
+            .collect();
+        Board {
+            rows,
+            cols,
+            leaper: Leaper::KNIGHT,
+            squares,
+            index_of_cell,
+        }
+    }
+
+    /// Reads a board drawn in ASCII art: one line per rank, the top line
+    /// the highest rank and the bottom line rank 1; `.` is a square, `#` or a
+    /// space a hole. Blank lines before and after the drawing are ignored;
+    /// every line of it must have the same width.
+    pub fn from_ascii(text: &str) -> Result<Board, Error> {
+        let lines: Vec<&str> = text.lines().map(|l| l.trim_end_matches('\r')).collect();
+        let first = lines.iter().position(|l| !l.trim().is_empty());
+        let last = lines.iter().rposition(|l| !l.trim().is_empty());
+        let (Some(first), Some(last)) = (first, last) else {
+            return Err(Error::BadBoard(
+                "the board file is empty: draw the board with . for a square and # for a hole"
+                    .into(),
+            ));
+        };
+        let drawing = &lines[first..=last];
+        let cols = drawing[0].chars().count();
+        let mut exists = vec![false; drawing.len() * cols];
+        for (row, line) in drawing.iter().enumerate() {
+            let width = line.chars().count();
+            if width != cols {
+                return Err(Error::BadBoard(format!(
+                    "ragged board: line {} is {width} cells wide but line {} is {cols}; every line must have the same width (write # for a hole)",
+                    first + row + 1,
+                    first + 1
+                )));
+            }
+            let rank = drawing.len() - 1 - row;
+            for (file, c) in line.chars().enumerate() {
+                exists[rank * cols + file] = match c {
+                    '.' => true,
+                    '#' | ' ' => false,
+                    other => {
+                        return Err(Error::BadBoard(format!(
+                            "line {} has '{other}': use . for a square and # or a space for a hole",
+                            first + row + 1
+                        )))
+                    }
+                };
+            }
+        }
+        Board::new(drawing.len(), cols)?.keeping(&exists)
+    }
+
+    /// This board with only the cells `exists` marks (indexed `rank · cols +
+    /// file`), or an error if none is left.
+    fn keeping(&self, exists: &[bool]) -> Result<Board, Error> {
+        if !exists.iter().any(|&e| e) {
+            return Err(Error::BadBoard(format!(
+                "the {}x{} board has no squares left",
+                self.rows, self.cols
+            )));
+        }
+        let mut board = Board::with_cells(self.rows, self.cols, exists);
+        board.leaper = self.leaper;
+        Ok(board)
+    }
+
+    /// This board with the named squares removed (`c3`, `d4`, …), or an
+    /// error for a name that is not a square of it or when nothing is left.
+    pub fn with_holes<S: AsRef<str>>(&self, names: &[S]) -> Result<Board, Error> {
+        let mut exists: Vec<bool> = self.index_of_cell.iter().map(|&i| i != NO_SQUARE).collect();
+        for name in names {
+            let index = self.parse_square(name.as_ref().trim())?;
+            let square = self.square(index);
+            exists[square.rank * self.cols + square.file] = false;
+        }
+        self.keeping(&exists)
+    }
+
+    /// This board with a different piece on it.
+    pub fn with_leaper(mut self, leaper: Leaper) -> Board {
+        self.leaper = leaper;
+        self
+    }
+
+    /// The piece that tours the board.
+    pub fn leaper(&self) -> Leaper {
+        self.leaper
+    }
+
+    /// Number of ranks (rows) of the rectangle.
     pub fn rows(&self) -> usize {
         self.rows
     }
 
-    /// Number of files (columns).
+    /// Number of files (columns) of the rectangle.
     pub fn cols(&self) -> usize {
         self.cols
     }
 
-    /// Number of squares, `rows · cols`.
+    /// Number of squares: `rows · cols` less the holes.
     pub fn squares(&self) -> usize {
-        self.rows * self.cols
+        self.squares.len()
     }
 
-    /// The square with the given index (`rank · cols + file`).
+    /// Whether some cell of the rectangle is a hole.
+    pub fn has_holes(&self) -> bool {
+        self.squares.len() < self.rows * self.cols
+    }
+
+    /// The holes, in index order of their cells.
+    pub fn holes(&self) -> Vec<Square> {
+        (0..self.rows * self.cols)
+            .filter(|&cell| self.index_of_cell[cell] == NO_SQUARE)
+            .map(|cell| Square {
+                file: cell % self.cols,
+                rank: cell / self.cols,
+            })
+            .collect()
+    }
+
+    /// The square with the given index.
     pub fn square(&self, index: usize) -> Square {
-        debug_assert!(index < self.squares());
-        Square {
-            file: index % self.cols,
-            rank: index / self.cols,
-        }
+        self.squares[index]
     }
 
-    /// The index of a square on this board (`rank · cols + file`).
+    /// The index of a square of this board.
     pub fn index(&self, square: Square) -> usize {
         debug_assert!(self.contains(square));
-        square.rank * self.cols + square.file
+        self.index_of_cell[square.rank * self.cols + square.file]
     }
 
-    /// Whether the square lies on this board.
+    /// The index of the square at `square`, or `None` for a hole or a
+    /// place outside the rectangle.
+    pub fn index_at(&self, square: Square) -> Option<usize> {
+        (square.file < self.cols && square.rank < self.rows)
+            .then(|| self.index_of_cell[square.rank * self.cols + square.file])
+            .filter(|&index| index != NO_SQUARE)
+    }
+
+    /// Whether the square exists on this board (inside the rectangle, not a hole).
     pub fn contains(&self, square: Square) -> bool {
-        square.file < self.cols && square.rank < self.rows
+        self.index_at(square).is_some()
     }
 
     /// Parses a square in algebraic notation and checks that it is on this board.
     pub fn parse_square(&self, text: &str) -> Result<usize, Error> {
         let square: Square = text.parse()?;
-        if !self.contains(square) {
-            return Err(Error::BadSquare(format!(
-                "{text} is not on the {self} board (files a-{}, ranks 1-{})",
-                file_name(self.cols - 1),
-                self.rows
-            )));
+        if let Some(index) = self.index_at(square) {
+            return Ok(index);
         }
-        Ok(self.index(square))
+        if square.file < self.cols && square.rank < self.rows {
+            return Err(Error::BadSquare(format!("{text} is a hole in the board")));
+        }
+        Err(Error::BadSquare(format!(
+            "{text} is not on the {self} board (files a-{}, ranks 1-{})",
+            file_name(self.cols - 1),
+            self.rows
+        )))
     }
 
     /// The name of the square with the given index, e.g. `"c2"`.
@@ -114,22 +348,24 @@ impl Board {
         self.square(index).to_string()
     }
 
-    /// Indices of the squares a knight on `index` attacks, in a fixed order.
-    pub fn knight_moves(&self, index: usize) -> impl Iterator<Item = usize> + '_ {
+    /// Indices of the squares the leaper on `index` attacks, in a fixed order.
+    pub fn moves(&self, index: usize) -> impl Iterator<Item = usize> + '_ {
         let from = self.square(index);
-        KNIGHT_DELTAS.iter().filter_map(move |&(df, dr)| {
-            let file = from.file.checked_add_signed(df)?;
-            let rank = from.rank.checked_add_signed(dr)?;
-            let to = Square { file, rank };
-            self.contains(to).then(|| self.index(to))
-        })
+        self.leaper
+            .deltas()
+            .into_iter()
+            .filter_map(move |(df, dr)| {
+                let file = from.file.checked_add_signed(df)?;
+                let rank = from.rank.checked_add_signed(dr)?;
+                self.index_at(Square { file, rank })
+            })
     }
 
-    /// The knight-move graph: for each square index, its neighbours in ascending order.
-    pub fn knight_graph(&self) -> Vec<Vec<usize>> {
+    /// The move graph: for each square index, its neighbours in ascending order.
+    pub fn move_graph(&self) -> Vec<Vec<usize>> {
         (0..self.squares())
             .map(|s| {
-                let mut moves: Vec<usize> = self.knight_moves(s).collect();
+                let mut moves: Vec<usize> = self.moves(s).collect();
                 moves.sort_unstable();
                 moves
             })
@@ -137,8 +373,10 @@ impl Board {
     }
 
     /// The board's symmetries as permutations of square indices (`map[s]` is
-    /// the image of s): the 8 of the dihedral group on an NxN board, the 4
-    /// that keep a rectangle's shape otherwise. The identity comes first.
+    /// the image of s): those of the 8 of the dihedral group on an NxN
+    /// rectangle (the 4 that keep its shape otherwise) that map squares onto
+    /// squares and holes onto holes. Every leaper's moves are symmetric under
+    /// all of them. The identity comes first.
     pub fn symmetries(&self) -> Vec<Vec<usize>> {
         let (rows, cols) = (self.rows, self.cols);
         let transposes: &[bool] = if rows == cols {
@@ -151,9 +389,10 @@ impl Board {
             for (mirror_ranks, mirror_files) in
                 [(false, false), (true, false), (false, true), (true, true)]
             {
-                let map = (0..self.squares())
-                    .map(|s| {
-                        let Square { mut file, mut rank } = self.square(s);
+                let map: Option<Vec<usize>> = self
+                    .squares
+                    .iter()
+                    .map(|&Square { mut file, mut rank }| {
                         if transpose {
                             (file, rank) = (rank, file);
                         }
@@ -163,27 +402,40 @@ impl Board {
                         if mirror_files {
                             file = cols - 1 - file;
                         }
-                        rank * cols + file
+                        self.index_at(Square { file, rank })
                     })
                     .collect();
-                maps.push(map);
+                maps.extend(map);
             }
         }
         maps
     }
 
-    /// Whether a knight on square `a` attacks square `b`.
-    pub fn is_knight_move(&self, a: usize, b: usize) -> bool {
+    /// Whether the leaper on square `a` attacks square `b`.
+    pub fn is_move(&self, a: usize, b: usize) -> bool {
         let (a, b) = (self.square(a), self.square(b));
-        let df = a.file.abs_diff(b.file);
-        let dr = a.rank.abs_diff(b.rank);
-        (df == 1 && dr == 2) || (df == 2 && dr == 1)
+        self.leaper
+            .jumps(a.file.abs_diff(b.file), a.rank.abs_diff(b.rank))
+    }
+
+    /// The square's colour: `false` for a1's, `true` for the other.
+    pub fn colour(&self, index: usize) -> bool {
+        let s = self.square(index);
+        (s.file + s.rank) % 2 == 1
+    }
+
+    /// The rectangle as `ROWSxCOLS`, without holes or leaper.
+    pub fn shape(&self) -> String {
+        format!("{}x{}", self.rows, self.cols)
     }
 }
 
 impl fmt::Display for Board {
-    /// Formats as `ROWSxCOLS`, the form [`Board::from_str`] reads.
+    /// Formats as `ROWSxCOLS`, e.g. `8x8`, or `holed 8x8` when some squares are holes.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.has_holes() {
+            write!(f, "holed ")?;
+        }
         write!(f, "{}x{}", self.rows, self.cols)
     }
 }
@@ -191,7 +443,8 @@ impl fmt::Display for Board {
 impl FromStr for Board {
     type Err = Error;
 
-    /// Parses `ROWSxCOLS`, e.g. `8x8` or `3x4` (3 ranks, 4 files).
+    /// Parses `ROWSxCOLS`, e.g. `8x8` or `3x4` (3 ranks, 4 files): a full
+    /// board for the knight.
     fn from_str(text: &str) -> Result<Board, Error> {
         let bad = |why: &str| Error::BadBoard(format!("'{text}': {why}"));
         let (rows, cols) = text
@@ -323,10 +576,7 @@ mod tests {
                 assert_eq!(sorted, identity, "a permutation");
                 for a in 0..board.squares() {
                     for b in 0..board.squares() {
-                        assert_eq!(
-                            board.is_knight_move(a, b),
-                            board.is_knight_move(map[a], map[b])
-                        );
+                        assert_eq!(board.is_move(a, b), board.is_move(map[a], map[b]));
                     }
                 }
             }
@@ -337,21 +587,21 @@ mod tests {
     fn knight_moves_match_the_geometric_definition() {
         for (rows, cols) in [(1, 1), (3, 4), (8, 8), (5, 7)] {
             let board = Board::new(rows, cols).unwrap();
-            let graph = board.knight_graph();
+            let graph = board.move_graph();
             for (a, neighbours) in graph.iter().enumerate() {
                 for b in 0..board.squares() {
-                    assert_eq!(neighbours.contains(&b), board.is_knight_move(a, b));
+                    assert_eq!(neighbours.contains(&b), board.is_move(a, b));
                 }
             }
         }
         let board = Board::new(8, 8).unwrap();
         let a1 = board.parse_square("a1").unwrap();
-        let names: Vec<String> = board.knight_graph()[a1]
+        let names: Vec<String> = board.move_graph()[a1]
             .iter()
             .map(|&s| board.name(s))
             .collect();
         assert_eq!(names, ["c2", "b3"]);
         let d4 = board.parse_square("d4").unwrap();
-        assert_eq!(board.knight_moves(d4).count(), 8);
+        assert_eq!(board.moves(d4).count(), 8);
     }
 }

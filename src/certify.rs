@@ -34,7 +34,7 @@ pub fn solve_with_proof(options: &Options, proof: &Path, cnf: &Path) -> Result<O
             .close_proof()
             .map_err(|e| Error::Solver(e.to_string()))?;
         if satisfiable {
-            let domain = Domain::new(options, &options.board.knight_graph());
+            let domain = Domain::new(options, &options.board.move_graph());
             Outcome::Tour(tour_from_solver(options, &domain, &sink)?)
         } else {
             Outcome::NoTour

@@ -50,7 +50,7 @@ pub fn enumerate(
     let mut sink = VarisatSink::new();
     encode(options, &mut sink);
     let symmetries = symmetries_keeping(options);
-    let domain = Domain::new(options, &options.board.knight_graph());
+    let domain = Domain::new(options, &options.board.move_graph());
     let mut blocking = Vec::with_capacity(vars.squares);
     loop {
         let satisfiable = sink
@@ -98,16 +98,24 @@ fn rotations(tour: &Tour) -> Vec<Tour> {
         .map(|k| {
             let mut squares = tour.squares.clone();
             squares.rotate_left(k);
-            Tour { squares, ..*tour }
+            Tour {
+                squares,
+                ..tour.clone()
+            }
         })
         .collect()
 }
 
 /// The board's symmetries (as square permutations) that keep the options'
-/// fixed start and end squares in place. A closed tour whose start was fixed
+/// fixed start, end and clue squares in place. A closed tour whose start was fixed
 /// only by default needs no such care: its images are re-rooted at a1.
 fn symmetries_keeping(options: &Options) -> Vec<Vec<usize>> {
-    let fixed: Vec<usize> = [options.start, options.end].into_iter().flatten().collect();
+    let clue_squares = options.clues.iter().map(|&(_, square)| square);
+    let fixed: Vec<usize> = [options.start, options.end]
+        .into_iter()
+        .flatten()
+        .chain(clue_squares)
+        .collect();
     options
         .board
         .symmetries()
@@ -120,10 +128,11 @@ fn symmetries_keeping(options: &Options) -> Vec<Vec<usize>> {
 /// each rooted as the encoding requires, without repeats.
 fn orbit(tour: &Tour, options: &Options, symmetries: &[Vec<usize>]) -> Vec<Vec<usize>> {
     let mut bases = vec![tour.squares.clone()];
+    // A reversed tour keeps a closed tour's start, but no clue or end.
     let reversible = if options.closed {
-        true
+        options.end.is_none() && options.clues.is_empty()
     } else {
-        options.start.is_none() && options.end.is_none()
+        !options.is_anchored()
     };
     if reversible {
         let mut reverse = tour.squares.clone();

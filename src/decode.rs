@@ -8,10 +8,11 @@ use crate::tour::{Rules, Tour};
 /// fixed by default for closed tours.
 pub fn rules(options: &Options) -> Rules {
     Rules {
-        board: options.board,
+        board: options.board.clone(),
         closed: options.closed,
         start: options.effective_start(),
         end: options.end,
+        clues: options.clues.clone(),
     }
 }
 
@@ -31,7 +32,7 @@ pub fn tour_from_model(
     declared_vars: Option<usize>,
     value: impl Fn(usize) -> Option<bool>,
 ) -> Result<Tour, Error> {
-    let domain = Domain::new(options, &options.board.knight_graph());
+    let domain = Domain::new(options, &options.board.move_graph());
     tour_in_domain(options, &domain, model_vars, declared_vars, value)
 }
 
@@ -86,7 +87,7 @@ pub fn tour_in_domain(
     }
     crate::tour::verify(&squares, &rules(options))?;
     Ok(Tour {
-        board: *board,
+        board: board.clone(),
         closed: options.closed,
         squares,
     })

@@ -31,6 +31,9 @@ pub enum Error {
     /// A satisfying assignment that does not describe a sequence of squares.
     #[error("the model is not a tour: {0}")]
     BadModel(String),
+    /// A puzzle grid that cannot be read: wrong shape, bad cells, repeated numbers.
+    #[error("bad puzzle: {0}")]
+    BadPuzzle(String),
     /// A tour (as text or JSON) that cannot be read.
     #[error("cannot read the tour: {0}")]
     BadTourInput(String),
@@ -113,6 +116,7 @@ impl Error {
             | Error::SolverOutput { .. }
             | Error::BadModel(_)
             | Error::BadTourInput(_)
+            | Error::BadPuzzle(_)
             | Error::CannotRead { .. }
             | Error::SolverMissing { .. } => ErrorClass::BadInput,
             Error::Timeout { .. } => ErrorClass::Timeout,

@@ -7,7 +7,9 @@
 //! ([`solve_in_process`](solve::solve_in_process)) or a counter
 //! ([`Stats`](cnf::Stats)). A solver's model is [decoded](decode) into a
 //! [`Tour`](tour::Tour) that is always [verified](tour::verify) before it is
-//! [rendered](render).
+//! [rendered](render). The board may have holes and the piece may be any
+//! [leaper](board::Leaper); [clues](encode::Options::clues) pin moves to
+//! squares, and [puzzles](puzzle) are clue sets with one solution.
 //!
 //! ```
 //! use knightsat::{board::Board, encode::Options, solve::{solve_in_process, Outcome}};
@@ -26,6 +28,7 @@ pub mod decode;
 pub mod encode;
 pub mod error;
 pub mod input;
+pub mod puzzle;
 pub mod render;
 pub mod solve;
 pub mod theory;

@@ -10,18 +10,19 @@ use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
 
 use indicatif::{ProgressBar, ProgressStyle};
-use knightsat::board::Board;
+use knightsat::board::{Board, Leaper};
 use knightsat::certify::{check_proof, solve_with_proof, Verdict};
 use knightsat::cnf::dimacs::{self, Answer};
 use knightsat::count::{enumerate, CountOptions};
 use knightsat::decode::tour_from_model;
-use knightsat::encode::{Amo, Live, Options};
+use knightsat::encode::{parse_clue, Amo, Live, Options};
 use knightsat::error::ErrorClass;
 use knightsat::input;
-use knightsat::render::{render, stats_table, Format};
+use knightsat::puzzle::{generate, parse_puzzle, Generated, Puzzle, PuzzleJson};
+use knightsat::render::{board_grid, render, stats_table, svg, Format};
 use knightsat::solve::{solve, Backend, Outcome};
 use knightsat::theory;
-use knightsat::tour::{parse_tour, Tour};
+use knightsat::tour::{parse_tour, verify, Rules, Tour};
 use knightsat::Error;
 
 /// Exit status when no tour exists (the formula is unsatisfiable), as SAT solvers use.
@@ -149,27 +150,40 @@ enum Command {
         #[arg(long, value_enum, default_value_t)]
         format: Format,
     },
-    /// Check a tour (a move list like `a1 c2 b4 …`, or knightsat's JSON) without any SAT code.
+    /// Check a tour (a move list like `a1 c2 b4 …`, or knightsat's JSON)
+    /// without any SAT code, against the board and the rules given (a JSON
+    /// tour carries its own board, holes and leaper).
     #[command(after_help = EXIT_STATUSES)]
     Verify {
-        /// Board as ROWSxCOLS, e.g. 8x8 (a JSON tour carries its own).
-        #[arg(long, value_name = "ROWSxCOLS", conflicts_with = "size")]
-        board: Option<Board>,
-        /// Square board N x N.
-        #[arg(long, value_name = "N")]
-        size: Option<usize>,
-        /// Require a closed tour (last square a knight move from the first).
-        #[arg(long)]
-        closed: bool,
-        /// Require the tour to start on this square, e.g. a1.
-        #[arg(long, value_name = "SQUARE")]
-        start: Option<String>,
-        /// Require the tour to end on this square.
-        #[arg(long, value_name = "SQUARE")]
-        end: Option<String>,
+        #[command(flatten)]
+        problem: ProblemArgs,
         /// The tour; `-` is stdin.
         #[arg(value_name = "FILE", default_value = "-")]
         tour: PathBuf,
+    },
+    /// Make a numbered-grid puzzle with exactly one solution and few clues.
+    ///
+    /// A tour is found from a random start, every square of it made a clue,
+    /// and clues dropped in random order while SAT (with the tour blocked)
+    /// proves the solution stays unique; no clue left can be dropped.
+    /// Solve it with `knightsat solve --puzzle FILE`.
+    #[command(after_help = EXIT_STATUSES)]
+    Puzzle {
+        #[command(flatten)]
+        shape: ShapeArgs,
+        /// The solution is a closed tour.
+        #[arg(long)]
+        closed: bool,
+        /// Seed for the random choices: the same seed makes the same puzzle
+        /// [default: a random seed, printed on stderr].
+        #[arg(long, value_name = "N")]
+        seed: Option<u64>,
+        /// Print the solution too.
+        #[arg(long)]
+        solution: bool,
+        /// How to print the puzzle.
+        #[arg(long, value_enum, default_value_t = PuzzleFormat::Board)]
+        format: PuzzleFormat,
     },
     /// Count variables, clauses and literals per constraint family, without solving.
     #[command(after_help = EXIT_STATUSES)]
@@ -182,9 +196,9 @@ enum Command {
     },
 }
 
-/// The board, by shape or by side.
+/// The board's rectangle: by size, by side, or drawn in a file.
 #[derive(Args)]
-#[group(required = true, multiple = false)]
+#[group(multiple = false)]
 struct BoardArgs {
     /// Board as ROWSxCOLS: 3x4 is 3 ranks by 4 files.
     #[arg(long, value_name = "ROWSxCOLS")]
@@ -192,15 +206,34 @@ struct BoardArgs {
     /// Square board N x N (same as --board NxN).
     #[arg(long, value_name = "N")]
     size: Option<usize>,
+    /// Board drawn in ASCII art, rank 1 on the bottom line: `.` a square, `#`
+    /// or a space a hole; every line the same width. `-` reads stdin.
+    #[arg(long, value_name = "FILE")]
+    board_file: Option<PathBuf>,
 }
 
-/// The options that determine the formula.
+/// The board and the piece on it.
 #[derive(Args)]
-struct EncodingArgs {
+struct ShapeArgs {
     #[command(flatten)]
     board: BoardArgs,
-    /// Closed tour: the last square is a knight move from the first. Without
-    /// --start or --end the start is fixed at a1, which loses no tour.
+    /// Remove these squares from the board, e.g. c3,d4 (comma-separated or repeated).
+    #[arg(long, value_name = "SQUARES", value_delimiter = ',')]
+    holes: Vec<String>,
+    /// The piece: the (A,B)-leaper jumps A files and B ranks or B files and
+    /// A ranks. 1,2 knight; 1,3 camel; 2,3 zebra; 1,4 giraffe; 0,1 wazir…
+    #[arg(long, value_name = "A,B", default_value = "1,2")]
+    leaper: Leaper,
+}
+
+/// What the tour must do.
+#[derive(Args)]
+struct ProblemArgs {
+    #[command(flatten)]
+    shape: ShapeArgs,
+    /// Closed tour: the last square is a move from the first. Without
+    /// --start, --end or clues the start is fixed on the first square (a1),
+    /// which loses no tour.
     #[arg(long)]
     closed: bool,
     /// Start on this square, e.g. a1 (files a, b, …; ranks 1, 2, … from the bottom).
@@ -209,6 +242,22 @@ struct EncodingArgs {
     /// End on this square.
     #[arg(long, value_name = "SQUARE")]
     end: Option<String>,
+    /// Clue: move N is on SQUARE, counting the start as move 1 as the board
+    /// grid does, e.g. --at 5=c3 (repeatable).
+    #[arg(long, value_name = "N=SQUARE")]
+    at: Vec<String>,
+    /// A numbered-grid puzzle to solve: the layout `--format board` prints,
+    /// `.` or 0 for a blank square, `#` for a hole (or the JSON `knightsat
+    /// puzzle --format json` writes). The grid gives the board. `-` reads stdin.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["board", "size", "board_file", "holes"])]
+    puzzle: Option<PathBuf>,
+}
+
+/// The options that determine the formula.
+#[derive(Args)]
+struct EncodingArgs {
+    #[command(flatten)]
+    problem: ProblemArgs,
     /// Split clauses longer than K literals (K ≥ 3) with fresh Tseytin variables.
     #[arg(long, value_name = "K")]
     max_clause_len: Option<usize>,
@@ -220,16 +269,17 @@ struct EncodingArgs {
     #[arg(long)]
     no_predecessor: bool,
     /// Do not prune by colour (a knight alternates colours, so a square can
-    /// only be reached at steps of one parity).
+    /// only be reached at steps of one parity; a leaper with A+B even keeps
+    /// its colour).
     #[arg(long)]
     no_parity: bool,
-    /// Do not prune squares further by knight moves from the start (or end)
-    /// than the step allows.
+    /// Do not prune squares further by moves from the start, end or a clue
+    /// than the steps between allow.
     #[arg(long)]
     no_reachability: bool,
     /// Do not break symmetries (start on one square per orbit of the board's
     /// symmetries for open tours; no reversed closed tours). `count` never
-    /// breaks them unless --up-to-symmetry.
+    /// breaks them unless --up-to-symmetry; clues turn them off.
     #[arg(long)]
     no_symmetry_breaking: bool,
     /// `naive`: the straightforward encoding (pairwise, nothing pruned,
@@ -261,6 +311,18 @@ enum StatsFormat {
     Json,
 }
 
+/// How `puzzle` prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum PuzzleFormat {
+    /// The numbered grid with `.` for blanks (and the solved grid after a
+    /// blank line, with --solution).
+    Board,
+    /// One JSON object: board, clues as N=SQUARE, and the solution with --solution.
+    Json,
+    /// An SVG picture of the clues (the solved tour with the clues in bold, with --solution).
+    Svg,
+}
+
 /// Named sets of encoding options.
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
 enum Preset {
@@ -275,31 +337,91 @@ fn parse_seconds(text: &str) -> Result<Duration, String> {
     }
 }
 
-fn board_from(board: Option<Board>, size: Option<usize>) -> Result<Option<Board>, Error> {
-    match (board, size) {
-        (Some(board), _) => Ok(Some(board)),
-        (None, Some(n)) => Board::new(n, n).map(Some),
-        (None, None) => Ok(None),
+impl ShapeArgs {
+    /// The board the options describe, or `None` when none of --board,
+    /// --size, --board-file is given.
+    fn board(&self) -> Result<Option<Board>, Error> {
+        let args = &self.board;
+        let rectangle = match (&args.board, args.size, &args.board_file) {
+            (Some(board), _, _) => board.clone(),
+            (None, Some(n), _) => Board::new(n, n)?,
+            (None, None, Some(path)) => Board::from_ascii(&input::read_text(path)?)?,
+            (None, None, None) => return Ok(None),
+        };
+        Ok(Some(
+            rectangle.with_holes(&self.holes)?.with_leaper(self.leaper),
+        ))
     }
 }
 
-fn square_on(board: &Board, name: Option<&str>) -> Result<Option<usize>, Error> {
-    name.map(|name| board.parse_square(name)).transpose()
+impl ProblemArgs {
+    /// The board with the puzzle's clues (none without --puzzle), or `None`
+    /// when no board is given.
+    fn board(&self) -> Result<Option<Puzzle>, Error> {
+        if let Some(path) = &self.puzzle {
+            let text = input::read_text(path)?;
+            return parse_puzzle(&text, self.shape.leaper, self.closed)
+                .map(Some)
+                .map_err(|error| match error {
+                    Error::BadPuzzle(why) => Error::BadPuzzle(format!("{}: {why}", path.display())),
+                    other => other,
+                });
+        }
+        Ok(self.shape.board()?.map(|board| Puzzle {
+            board,
+            closed: self.closed,
+            clues: Vec::new(),
+        }))
+    }
+
+    /// The rules for `given` (a board and any puzzle clues): closedness,
+    /// start, end, and the clues of --at added to the puzzle's.
+    fn rules(&self, given: Puzzle) -> Result<Rules, Error> {
+        let Puzzle {
+            board,
+            closed,
+            mut clues,
+        } = given;
+        let square = |name: &Option<String>| {
+            name.as_deref()
+                .map(|name| board.parse_square(name))
+                .transpose()
+        };
+        for clue in &self.at {
+            clues.push(parse_clue(&board, clue)?);
+        }
+        clues.sort_unstable();
+        clues.dedup();
+        Ok(Rules {
+            closed,
+            start: square(&self.start)?,
+            end: square(&self.end)?,
+            clues,
+            board,
+        })
+    }
+}
+
+fn no_board() -> Error {
+    Error::BadOption(
+        "no board: give --board ROWSxCOLS, --size N, --board-file FILE or --puzzle FILE".into(),
+    )
 }
 
 impl EncodingArgs {
     fn options(&self) -> Result<Options, Error> {
-        let board = board_from(self.board.board, self.board.size)?
-            .expect("clap requires --board or --size");
+        let given = self.problem.board()?.ok_or_else(no_board)?;
+        let rules = self.problem.rules(given)?;
         let base = match self.preset {
-            Some(Preset::Naive) => Options::naive(board),
-            None => Options::new(board),
+            Some(Preset::Naive) => Options::naive(rules.board.clone()),
+            None => Options::new(rules.board.clone()),
         };
         let options = Options {
-            board,
-            closed: self.closed,
-            start: square_on(&board, self.start.as_deref())?,
-            end: square_on(&board, self.end.as_deref())?,
+            board: rules.board,
+            closed: rules.closed,
+            start: rules.start,
+            end: rules.end,
+            clues: rules.clues,
             max_clause_len: self.max_clause_len,
             amo: self.amo.unwrap_or(base.amo),
             predecessor: base.predecessor && !self.no_predecessor,
@@ -467,25 +589,72 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
             };
             print_outcome(outcome, format)
         }
-        Command::Verify {
-            board,
-            size,
-            closed,
-            start,
-            end,
-            tour,
-        } => {
+        Command::Verify { problem, tour } => {
+            let given = problem.board()?;
             let text = input::read_text(&tour)?;
-            let tour = parse_tour(&text, board_from(board, size)?, closed)?;
-            let start = square_on(&tour.board, start.as_deref())?;
-            let end = square_on(&tour.board, end.as_deref())?;
-            tour.verify(start, end).map_err(Error::from)?;
+            let closed = given.as_ref().map_or(problem.closed, |given| given.closed);
+            let tour = parse_tour(&text, given.as_ref().map(|g| g.board.clone()), closed)?;
+            let given = given.unwrap_or_else(|| Puzzle {
+                board: tour.board.clone(),
+                closed: tour.closed,
+                clues: Vec::new(),
+            });
+            let rules = problem.rules(Puzzle {
+                closed: tour.closed,
+                ..given
+            })?;
+            verify(&tour.squares, &rules).map_err(Error::from)?;
             println!(
-                "valid {} tour of the {} board ({} squares)",
+                "valid {} {} tour of the {} board ({} squares)",
                 if tour.closed { "closed" } else { "open" },
+                tour.board.leaper().name(),
                 tour.board,
                 tour.squares.len()
             );
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Puzzle {
+            shape,
+            closed,
+            seed,
+            solution,
+            format,
+        } => {
+            let board = shape.board()?.ok_or_else(no_board)?;
+            let seed = seed.unwrap_or_else(|| fastrand::u64(..));
+            let bar = step_bar("clues tried");
+            let generated = generate(&board, closed, seed, |done, total| {
+                bar.set_length(total as u64);
+                bar.set_position(done as u64);
+            })?;
+            bar.finish_and_clear();
+            let Some(Generated {
+                puzzle,
+                solution: tour,
+            }) = generated
+            else {
+                return print_outcome(Outcome::NoTour, Format::Board);
+            };
+            eprintln!(
+                "{} {} puzzle on the {} board: {} clues (seed {seed}; --seed {seed} makes it again)",
+                if closed { "closed" } else { "open" },
+                board.leaper().name(),
+                board,
+                puzzle.clues.len()
+            );
+            let answer = solution.then_some(&tour);
+            let text = match format {
+                PuzzleFormat::Board => match answer {
+                    Some(tour) => format!("{}\n{}", puzzle.grid(), board_grid(tour)),
+                    None => puzzle.grid(),
+                },
+                PuzzleFormat::Json => {
+                    let json = serde_json::to_string(&PuzzleJson::new(&puzzle, answer))?;
+                    json + "\n"
+                }
+                PuzzleFormat::Svg => svg(&puzzle.picture(answer)),
+            };
+            io::stdout().lock().write_all(text.as_bytes())?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Count {
@@ -564,9 +733,24 @@ fn kind(options: &Options) -> &'static str {
 fn note_default_start(options: &Options) {
     if options.start_fixed_by_default() {
         eprintln!(
-            "note: closed tour with no --start or --end: start fixed at a1, which loses no tour"
+            "note: closed tour with no --start, --end or clue: start fixed at {}, which loses no tour",
+            options.board.name(0)
         );
     }
+}
+
+/// A bar with position, length and elapsed time on stderr, or nothing
+/// when stderr is not a terminal.
+fn step_bar(what: &str) -> ProgressBar {
+    if !io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(0).with_style(
+        ProgressStyle::with_template(&format!("{{bar:30}} {{pos}}/{{len}} {what}, {{elapsed}}"))
+            .expect("a valid template"),
+    );
+    bar.enable_steady_tick(Duration::from_millis(200));
+    bar
 }
 
 /// A spinner with the count, rate and elapsed time on stderr, or nothing

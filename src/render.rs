@@ -1,21 +1,23 @@
-//! Showing a tour: numbered board grid, move list, JSON.
+//! Showing a tour: numbered board grid, move list, JSON, SVG picture.
 
 use std::fmt::Write;
 
-use crate::board::file_name;
+use crate::board::{file_name, Board, Square};
 use crate::cnf::Stats;
 use crate::tour::{Tour, TourJson};
 
 /// Output formats for a tour.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
-    /// Numbered grid, highest rank at the top, moves numbered from 1.
+    /// Numbered grid, highest rank at the top, moves numbered from 1, `#` for a hole.
     #[default]
     Board,
     /// Square names on one line: `a1 c2 b4 …`.
     Moves,
     /// `{"rows":8,"cols":8,"closed":false,"tour":["a1",…]}`.
     Json,
+    /// A standalone SVG picture: the board, move numbers and the path.
+    Svg,
 }
 
 /// Renders the tour in `format`, ending with a newline.
@@ -24,18 +26,22 @@ pub fn render(tour: &Tour, format: Format) -> String {
         Format::Board => board_grid(tour),
         Format::Moves => move_list(tour),
         Format::Json => json(tour),
+        Format::Svg => svg(&Picture::of_tour(tour)),
     }
 }
 
 /// The numbered grid: each square shows the move number (from 1) on which it
 /// is visited; ranks labelled on the left, files along the bottom.
 pub fn board_grid(tour: &Tour) -> String {
-    let board = &tour.board;
-    let mut number = vec![0usize; board.squares()];
-    for (position, &square) in tour.squares.iter().enumerate() {
-        number[square] = position + 1;
-    }
-    let cell = board
+    let numbers = tour.numbers();
+    grid(&tour.board, |square| numbers[square].to_string())
+}
+
+/// A grid in the board layout: `cell(index)` for each square, `#` for a
+/// hole, ranks labelled on the left (highest at the top), files along the
+/// bottom, columns right-aligned.
+pub fn grid(board: &Board, cell: impl Fn(usize) -> String) -> String {
+    let width = board
         .squares()
         .to_string()
         .len()
@@ -45,13 +51,17 @@ pub fn board_grid(tour: &Tour) -> String {
     for rank in (0..board.rows()).rev() {
         let _ = write!(out, "{:>rank_width$}", rank + 1);
         for file in 0..board.cols() {
-            let _ = write!(out, " {:>cell$}", number[rank * board.cols() + file]);
+            let text = match board.index_at(Square { file, rank }) {
+                Some(square) => cell(square),
+                None => "#".to_string(),
+            };
+            let _ = write!(out, " {text:>width$}");
         }
         out.push('\n');
     }
     let _ = write!(out, "{:rank_width$}", "");
     for file in 0..board.cols() {
-        let _ = write!(out, " {:>cell$}", file_name(file));
+        let _ = write!(out, " {:>width$}", file_name(file));
     }
     out.push('\n');
     out
@@ -68,6 +78,155 @@ pub fn move_list(tour: &Tour) -> String {
 pub fn json(tour: &Tour) -> String {
     let mut out = serde_json::to_string(&TourJson::from(tour)).expect("plain data serializes");
     out.push('\n');
+    out
+}
+
+/// What an SVG picture shows.
+#[derive(Clone, Debug)]
+pub struct Picture<'a> {
+    /// The board, with its holes.
+    pub board: &'a Board,
+    /// The number written on each square (by index), if any.
+    pub labels: Vec<Option<usize>>,
+    /// Squares whose number is a clue, drawn in bold.
+    pub clues: Vec<bool>,
+    /// The squares of the path in order; empty for no path.
+    pub path: &'a [usize],
+    /// Whether to draw the move from the last square back to the first.
+    pub closed: bool,
+}
+
+impl<'a> Picture<'a> {
+    /// A tour: every square numbered, the path drawn, the start marked.
+    pub fn of_tour(tour: &'a Tour) -> Picture<'a> {
+        Picture {
+            board: &tour.board,
+            labels: tour.numbers().into_iter().map(Some).collect(),
+            clues: vec![false; tour.board.squares()],
+            path: &tour.squares,
+            closed: tour.closed,
+        }
+    }
+}
+
+const CELL: usize = 48;
+const MARGIN: usize = 24;
+const LIGHT: &str = "#f0d9b5";
+const DARK: &str = "#b58863";
+const HOLE: &str = "#3a3a3a";
+const INK: &str = "#1f3a93";
+
+/// A standalone SVG picture: squares in two colours labelled with their
+/// numbers, holes dark, rank and file names in the margin, the path as
+/// lines through square centres (the closing move dashed), the start ringed
+/// and the end dotted. Every element carries a class (`square`, `hole`,
+/// `number`, `move`, `closing-move`, `start`, `end`) naming what it draws.
+pub fn svg(picture: &Picture) -> String {
+    let board = picture.board;
+    let (width, height) = (
+        board.cols() * CELL + 2 * MARGIN,
+        board.rows() * CELL + 2 * MARGIN,
+    );
+    let centre = |square: usize| {
+        let s = board.square(square);
+        (
+            MARGIN + s.file * CELL + CELL / 2,
+            MARGIN + (board.rows() - 1 - s.rank) * CELL + CELL / 2,
+        )
+    };
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif">"#
+    );
+    let _ = writeln!(
+        out,
+        r#"<title>{} tour of the {board} board</title>"#,
+        board.leaper().name()
+    );
+    let _ = writeln!(
+        out,
+        r#"<rect class="background" x="0" y="0" width="{width}" height="{height}" fill="white"/>"#
+    );
+    for rank in 0..board.rows() {
+        for file in 0..board.cols() {
+            let (x, y) = (
+                MARGIN + file * CELL,
+                MARGIN + (board.rows() - 1 - rank) * CELL,
+            );
+            let square = Square { file, rank };
+            let (class, fill) = match board.index_at(square) {
+                None => ("hole", HOLE),
+                Some(_) if (file + rank) % 2 == 1 => ("square", LIGHT),
+                Some(_) => ("square", DARK),
+            };
+            let _ = writeln!(
+                out,
+                r#"<rect class="{class}" data-square="{square}" x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{fill}"/>"#
+            );
+        }
+    }
+    for rank in 0..board.rows() {
+        let y = MARGIN + (board.rows() - 1 - rank) * CELL + CELL / 2 + 4;
+        let _ = writeln!(
+            out,
+            r#"<text class="coordinate" x="{}" y="{y}" text-anchor="middle" font-size="12" fill="gray">{}</text>"#,
+            MARGIN / 2,
+            rank + 1
+        );
+    }
+    for file in 0..board.cols() {
+        let x = MARGIN + file * CELL + CELL / 2;
+        let _ = writeln!(
+            out,
+            r#"<text class="coordinate" x="{x}" y="{}" text-anchor="middle" font-size="12" fill="gray">{}</text>"#,
+            height - MARGIN / 2 + 4,
+            file_name(file)
+        );
+    }
+    let path = picture.path;
+    let mut draw_move = |class: &str, from: usize, to: usize, dash: &str| {
+        let ((x1, y1), (x2, y2)) = (centre(from), centre(to));
+        let _ = writeln!(
+            out,
+            r#"<line class="{class}" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{INK}" stroke-width="3" stroke-opacity="0.6" stroke-linecap="round"{dash}/>"#
+        );
+    };
+    for pair in path.windows(2) {
+        draw_move("move", pair[0], pair[1], "");
+    }
+    if let (true, [first, .., last]) = (picture.closed, path) {
+        draw_move("closing-move", *last, *first, r#" stroke-dasharray="6 5""#);
+    }
+    if let (Some(&first), Some(&last)) = (path.first(), path.last()) {
+        let (x, y) = centre(first);
+        let _ = writeln!(
+            out,
+            r#"<circle class="start" cx="{x}" cy="{y}" r="{}" fill="none" stroke="{INK}" stroke-width="3"/>"#,
+            CELL / 2 - 4
+        );
+        let (x, y) = centre(last);
+        let _ = writeln!(
+            out,
+            r#"<circle class="end" cx="{x}" cy="{y}" r="5" fill="{INK}"/>"#
+        );
+    }
+    for (square, label) in picture.labels.iter().enumerate() {
+        let Some(number) = label else { continue };
+        let (x, y) = centre(square);
+        let weight = if picture.clues[square] {
+            r#" font-weight="bold" font-size="18""#
+        } else {
+            r#" font-size="14""#
+        };
+        let fill = if board.colour(square) { DARK } else { LIGHT };
+        let _ = writeln!(
+            out,
+            r#"<text class="number" x="{x}" y="{}" text-anchor="middle"{weight} fill="black" stroke="{fill}" stroke-width="3" paint-order="stroke">{number}</text>"#,
+            y + 5
+        );
+    }
+    out.push_str("</svg>\n");
     out
 }
 

@@ -1,6 +1,7 @@
 //! What the theorems say about plain rectangular knight boards, so `solve`
 //! can answer at once where a tour cannot exist.
 
+use crate::board::Leaper;
 use crate::encode::Options;
 
 /// Schwenk (1991), "Which rectangular chessboards have a knight's tour?",
@@ -27,11 +28,13 @@ pub fn open_tour_exists(rows: usize, cols: usize) -> bool {
 }
 
 /// When a theorem settles that no tour meets `options`, the theorem's
-/// statement; `None` when a search is needed. Theorems apply only to plain
-/// rectangular boards with no start or end given (the start a closed tour
-/// gets by default loses no tour, so it does not count as given).
+/// statement; `None` when a search is needed. Theorems apply only to the
+/// knight on plain rectangular boards (no holes) with no start, end or clue
+/// given (the start a closed tour gets by default loses no tour, so it does
+/// not count as given).
 pub fn no_tour_because(options: &Options) -> Option<&'static str> {
-    if options.start.is_some() || options.end.is_some() {
+    let board = &options.board;
+    if options.is_anchored() || board.has_holes() || board.leaper() != Leaper::KNIGHT {
         return None;
     }
     let (rows, cols) = (options.board.rows(), options.board.cols());

@@ -3,7 +3,7 @@
 //! Nothing here touches SAT: the verifier is the independent check that every
 //! tour found by any solver, and every tour a user hands in, must pass.
 
-use crate::board::Board;
+use crate::board::{Board, Leaper};
 use crate::error::Error;
 
 /// A sequence of squares on a board, by index, in visiting order.
@@ -18,16 +18,31 @@ pub struct Tour {
 }
 
 /// The rules a tour must keep.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rules {
-    /// The board.
+    /// The board, with its holes and its leaper.
     pub board: Board,
-    /// Whether the last square must be a knight move from the first.
+    /// Whether the last square must be a move from the first.
     pub closed: bool,
     /// The required first square.
     pub start: Option<usize>,
     /// The required last square.
     pub end: Option<usize>,
+    /// Required (step, square) pairs: after `step` moves the piece is on `square`.
+    pub clues: Vec<(usize, usize)>,
+}
+
+impl Rules {
+    /// Rules for any tour of `board`, open or closed, with nothing fixed.
+    pub fn new(board: Board, closed: bool) -> Rules {
+        Rules {
+            board,
+            closed,
+            start: None,
+            end: None,
+            clues: Vec::new(),
+        }
+    }
 }
 
 /// The first rule a tour breaks. Positions count from 1, as the board grid numbers them.
@@ -64,9 +79,11 @@ pub enum Violation {
         /// Position of the second visit.
         again: usize,
     },
-    /// Two consecutive squares that are not a knight move apart.
-    #[error("move {from_position} to {to_position}, {from} to {to}, is not a knight move")]
-    NotKnightMove {
+    /// Two consecutive squares that are not a move of the board's leaper apart.
+    #[error("move {from_position} to {to_position}, {from} to {to}, is not a {piece} move")]
+    NotAMove {
+        /// The leaper's name, e.g. `knight`.
+        piece: String,
         /// Position of the square moved from.
         from_position: usize,
         /// Position of the square moved to.
@@ -94,9 +111,21 @@ pub enum Violation {
         /// The required end.
         expected: String,
     },
-    /// A closed tour whose last square is not a knight move from its first.
-    #[error("the tour is not closed: {last} (the last square) is not a knight move from {first}")]
+    /// A square visited at another move than a clue says.
+    #[error("move {position} is on {found}, but the clue puts it on {expected}")]
+    WrongClue {
+        /// The move number (position in the tour, from 1).
+        position: usize,
+        /// The square visited then.
+        found: String,
+        /// The square the clue names.
+        expected: String,
+    },
+    /// A closed tour whose last square is not a move from its first.
+    #[error("the tour is not closed: {last} (the last square) is not a {piece} move from {first}")]
     NotClosed {
+        /// The leaper's name, e.g. `knight`.
+        piece: String,
         /// Name of the first square.
         first: String,
         /// Name of the last square.
@@ -115,7 +144,7 @@ pub fn verify(squares: &[usize], rules: &Rules) -> Result<(), Violation> {
         return Err(Violation::OffBoard {
             position: position + 1,
             index: squares[position],
-            board: *board,
+            board: board.clone(),
         });
     }
     if let Some(start) = rules.start.filter(|&start| start != first) {
@@ -136,8 +165,9 @@ pub fn verify(squares: &[usize], rules: &Rules) -> Result<(), Violation> {
         visited_at[square] = Some(position);
         if position > 0 {
             let previous = squares[position - 1];
-            if !board.is_knight_move(previous, square) {
-                return Err(Violation::NotKnightMove {
+            if !board.is_move(previous, square) {
+                return Err(Violation::NotAMove {
+                    piece: board.leaper().name(),
                     from_position: position,
                     to_position: position + 1,
                     from: board.name(previous),
@@ -159,8 +189,20 @@ pub fn verify(squares: &[usize], rules: &Rules) -> Result<(), Violation> {
             expected: board.name(end),
         });
     }
-    if rules.closed && !(squares.len() > 1 && board.is_knight_move(last, first)) {
+    for &(step, square) in &rules.clues {
+        if squares.get(step) != Some(&square) {
+            return Err(Violation::WrongClue {
+                position: step + 1,
+                found: squares
+                    .get(step)
+                    .map_or_else(|| "no square".into(), |&s| board.name(s)),
+                expected: board.name(square),
+            });
+        }
+    }
+    if rules.closed && !(squares.len() > 1 && board.is_move(last, first)) {
         return Err(Violation::NotClosed {
+            piece: board.leaper().name(),
             first: board.name(first),
             last: board.name(last),
         });
@@ -174,39 +216,70 @@ impl Tour {
         self.squares.iter().map(|&s| self.board.name(s)).collect()
     }
 
-    /// Checks the tour against rules for its own board and closedness plus a
-    /// required start and end.
-    pub fn verify(&self, start: Option<usize>, end: Option<usize>) -> Result<(), Violation> {
-        verify(
-            &self.squares,
-            &Rules {
-                board: self.board,
-                closed: self.closed,
-                start,
-                end,
-            },
-        )
+    /// The move number (from 1) at which each square is visited, by square
+    /// index; 0 for a square the tour does not visit.
+    pub fn numbers(&self) -> Vec<usize> {
+        let mut number = vec![0; self.board.squares()];
+        for (position, &square) in self.squares.iter().enumerate() {
+            number[square] = position + 1;
+        }
+        number
     }
 }
 
-/// The JSON form of a tour: `{"rows":8,"cols":8,"closed":false,"tour":["a1",…]}`.
+/// The JSON form of a tour: `{"rows":8,"cols":8,"closed":false,"tour":["a1",…]}`,
+/// with `"holes":["c3",…]` on a board with holes and `"leaper":[1,3]` for
+/// a piece other than the knight.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct TourJson {
     /// Number of ranks.
     pub rows: usize,
     /// Number of files.
     pub cols: usize,
+    /// The holes' names (none on a full board).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub holes: Vec<String>,
+    /// The leaper as [a, b] (absent for the knight).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub leaper: Option<[usize; 2]>,
     /// Whether the tour is closed.
     pub closed: bool,
     /// Square names in visiting order.
     pub tour: Vec<String>,
 }
 
+/// The JSON fields that describe a board: size, holes and leaper.
+pub fn board_json(board: &Board) -> (Vec<String>, Option<[usize; 2]>) {
+    let holes = board.holes().iter().map(ToString::to_string).collect();
+    let leaper = board.leaper();
+    let (a, b) = leaper.lengths();
+    (holes, (leaper != Leaper::KNIGHT).then_some([a, b]))
+}
+
+/// The board a JSON tour or puzzle describes.
+pub fn board_from_json(
+    rows: usize,
+    cols: usize,
+    holes: &[String],
+    leaper: Option<[usize; 2]>,
+) -> Result<Board, Error> {
+    let leaper = match leaper {
+        Some([a, b]) => Leaper::new(a, b)?,
+        None => Leaper::KNIGHT,
+    };
+    Ok(Board::new(rows, cols)?
+        .with_holes(holes)?
+        .with_leaper(leaper))
+}
+
 impl From<&Tour> for TourJson {
     fn from(tour: &Tour) -> TourJson {
+        let (holes, leaper) = board_json(&tour.board);
         TourJson {
             rows: tour.board.rows(),
             cols: tour.board.cols(),
+            holes,
+            leaper,
             closed: tour.closed,
             tour: tour.names(),
         }
@@ -216,18 +289,20 @@ impl From<&Tour> for TourJson {
 /// Reads a tour written as JSON ([`TourJson`]) or as a move list (`a1 c2 b4 …`,
 /// separated by white space or commas).
 ///
-/// The board comes from the JSON, or from `board` for a move list; when both
-/// are given they must agree. A JSON tour that says it is closed is checked as
+/// The board (with its holes and leaper) comes from the JSON, or from
+/// `board` for a move list; when both are given they must agree. A JSON tour that says it is closed is checked as
 /// closed; so is any tour when `closed` is set.
 pub fn parse_tour(text: &str, board: Option<Board>, closed: bool) -> Result<Tour, Error> {
     let text = text.trim();
     let (board, closed, names) = if text.starts_with('{') {
         let json: TourJson = serde_json::from_str(text)
             .map_err(|e| Error::BadTourInput(format!("bad JSON tour: {e}")))?;
-        let json_board = Board::new(json.rows, json.cols)?;
-        if let Some(board) = board.filter(|&b| b != json_board) {
+        let json_board = board_from_json(json.rows, json.cols, &json.holes, json.leaper)?;
+        if let Some(board) = board.filter(|b| *b != json_board) {
             return Err(Error::BadTourInput(format!(
-                "the tour is for a {json_board} board, but --board says {board}"
+                "the tour is for a {json_board} board for the {}, but the options say {board} for the {}",
+                json_board.leaper().name(),
+                board.leaper().name()
             )));
         }
         (json_board, closed || json.closed, json.tour)
@@ -258,12 +333,7 @@ mod tests {
     use super::*;
 
     fn rules(rows: usize, cols: usize, closed: bool) -> Rules {
-        Rules {
-            board: Board::new(rows, cols).unwrap(),
-            closed,
-            start: None,
-            end: None,
-        }
+        Rules::new(Board::new(rows, cols).unwrap(), closed)
     }
 
     fn squares(board: &Board, names: &str) -> Vec<usize> {
@@ -297,6 +367,23 @@ mod tests {
         swapped.swap(1, 2);
         let message = verify(&swapped, &r).unwrap_err().to_string();
         assert_eq!(message, "move 1 to 2, a1 to a3, is not a knight move");
+        let clue_c2 = Rules {
+            clues: vec![(1, r.board.parse_square("c2").unwrap())],
+            ..r.clone()
+        };
+        assert_eq!(verify(&good, &clue_c2), Ok(()));
+        assert_eq!(
+            verify(&swapped, &clue_c2).unwrap_err().to_string(),
+            "move 1 to 2, a1 to a3, is not a knight move"
+        );
+        let clue_b1 = Rules {
+            clues: vec![(1, r.board.parse_square("b1").unwrap())],
+            ..r.clone()
+        };
+        assert_eq!(
+            verify(&good, &clue_b1).unwrap_err().to_string(),
+            "move 2 is on c2, but the clue puts it on b1"
+        );
 
         let short = &good[..11];
         assert_eq!(
@@ -317,15 +404,21 @@ mod tests {
 
         let start_b1 = Rules {
             start: Some(1),
-            ..r
+            ..r.clone()
         };
         assert!(matches!(
             verify(&good, &start_b1),
             Err(Violation::WrongStart { .. })
         ));
-        let end_d3 = Rules { end: Some(11), ..r };
+        let end_d3 = Rules {
+            end: Some(11),
+            ..r.clone()
+        };
         assert_eq!(verify(&good, &end_d3), Ok(()));
-        let end_a1 = Rules { end: Some(0), ..r };
+        let end_a1 = Rules {
+            end: Some(0),
+            ..r.clone()
+        };
         assert!(matches!(
             verify(&good, &end_a1),
             Err(Violation::WrongEnd { .. })
@@ -341,13 +434,25 @@ mod tests {
     #[test]
     fn parses_move_lists_and_json() {
         let board = Board::new(3, 4).unwrap();
-        let tour = parse_tour(OPEN_3X4, Some(board), false).unwrap();
+        let tour = parse_tour(OPEN_3X4, Some(board.clone()), false).unwrap();
         assert_eq!(tour.names().join(" "), OPEN_3X4);
         let json = serde_json::to_string(&TourJson::from(&tour)).unwrap();
         assert_eq!(parse_tour(&json, None, false).unwrap(), tour);
         assert!(parse_tour(&json, Some(Board::new(4, 3).unwrap()), false).is_err());
         assert!(parse_tour(OPEN_3X4, None, false).is_err());
-        assert!(parse_tour("a1 z9", Some(board), false).is_err());
+        assert!(parse_tour("a1 z9", Some(board.clone()), false).is_err());
+        let holed = board.with_holes(&["b2"]).unwrap();
+        assert!(parse_tour(&json, Some(holed.clone()), false).is_err());
+        let camel = board.clone().with_leaper(Leaper::new(1, 3).unwrap());
+        assert!(parse_tour(&json, Some(camel.clone()), false).is_err());
+        let camel_tour = Tour {
+            board: camel.with_holes(&["b2"]).unwrap(),
+            closed: false,
+            squares: vec![0, 4],
+        };
+        let json = serde_json::to_string(&TourJson::from(&camel_tour)).unwrap();
+        assert!(json.contains(r#""holes":["b2"],"leaper":[1,3]"#), "{json}");
+        assert_eq!(parse_tour(&json, None, false).unwrap(), camel_tour);
         assert!(parse_tour("{\"rows\":3}", None, false).is_err());
     }
 }

@@ -455,13 +455,43 @@ fn decode_needs_a_knightsat_cnf() {
 #[test]
 fn verify_accepts_tours_and_names_the_first_violation() {
     let good = "a1 c2 a3 b1 d2 b3 c1 a2 c3 d1 b2 d3";
-    let cases: [(&[&str], &str, i32, &str); 9] = [
-        (&["--board", "3x4"], good, 0, "valid open tour"),
+    let cases: [(&[&str], &str, i32, &str); 14] = [
+        (&["--board", "3x4"], good, 0, "valid open knight tour"),
         (
             &["--board", "3x4", "--start", "a1", "--end", "d3"],
             good,
             0,
-            "valid open tour",
+            "valid open knight tour",
+        ),
+        (
+            &["--board", "3x4", "--at", "2=c2", "--at", "12=d3"],
+            good,
+            0,
+            "valid open knight tour",
+        ),
+        (
+            &["--board", "3x4", "--at", "2=b1"],
+            good,
+            1,
+            "move 2 is on c2, but the clue puts it on b1",
+        ),
+        (
+            &["--board", "3x4", "--leaper", "3,1"],
+            good,
+            1,
+            "move 1 to 2, a1 to c2, is not a camel move",
+        ),
+        (
+            &["--board", "3x4", "--holes", "b2"],
+            good,
+            2,
+            "b2 is a hole",
+        ),
+        (
+            &["--board", "3x4", "--at", "13=b2"],
+            good,
+            2,
+            "move numbers run from 1",
         ),
         (&["--board", "3x4", "--closed"], good, 1, "not closed"),
         (
@@ -516,7 +546,7 @@ fn verify_accepts_tours_and_names_the_first_violation() {
         .assert()
         .success()
         .stdout(predicate::str::contains(
-            "valid closed tour of the 6x6 board",
+            "valid closed knight tour of the 6x6 board",
         ));
     knightsat()
         .args(["verify", "--size", "8"])

@@ -244,7 +244,10 @@ fn round_trip_through_varisats_dimacs_parser() {
             values[v]
         })
         .unwrap();
-        assert_eq!(tour.verify(o.effective_start(), o.end), Ok(()));
+        assert_eq!(
+            knightsat::tour::verify(&tour.squares, &knightsat::decode::rules(&o)),
+            Ok(())
+        );
     }
 }
 

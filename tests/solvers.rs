@@ -38,7 +38,7 @@ fn case(
     amo: Amo,
 ) -> Options {
     let board = Board::new(rows, cols).unwrap();
-    let mut options = Options::new(board);
+    let mut options = Options::new(board.clone());
     options.closed = closed;
     options.max_clause_len = split;
     options.start = start.map(|s| board.parse_square(s).unwrap());

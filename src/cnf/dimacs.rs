@@ -141,7 +141,15 @@ fn write_comments(options: &Options, stats: &Stats, out: &mut impl Write) -> io:
         "{SIGNATURE}{}: knight's tour, time-indexed encoding",
         env!("CARGO_PKG_VERSION")
     )?;
-    writeln!(out, "c option board {board}")?;
+    writeln!(out, "c option board {}", board.shape())?;
+    let holes: Vec<String> = board.holes().iter().map(ToString::to_string).collect();
+    let holes = if holes.is_empty() {
+        "none".to_string()
+    } else {
+        holes.join(",")
+    };
+    writeln!(out, "c option holes {holes}")?;
+    writeln!(out, "c option leaper {}", board.leaper())?;
     writeln!(out, "c option closed {}", options.closed)?;
     writeln!(
         out,
@@ -166,10 +174,22 @@ fn write_comments(options: &Options, stats: &Stats, out: &mut impl Write) -> io:
         .blocks
         .map_or_else(|| "none".to_string(), |(r, c)| format!("{r}x{c}"));
     writeln!(out, "c option blocks {blocks}")?;
+    let clues: Vec<String> = options
+        .clues
+        .iter()
+        .map(|&(step, square)| format!("{}={}", step + 1, board.name(square)))
+        .collect();
+    let clues = if clues.is_empty() {
+        "none".to_string()
+    } else {
+        clues.join(",")
+    };
+    writeln!(out, "c option clues {clues}")?;
     if options.start_fixed_by_default() {
         writeln!(
             out,
-            "c note closed tour with no start or end given: start fixed at a1, which loses no tour"
+            "c note closed tour with no start, end or clue given: start fixed at {}, which loses no tour",
+            board.name(0)
         )?;
     }
     writeln!(out, "c variables {}", options.vars().describe(board))?;
@@ -215,24 +235,21 @@ pub fn read_options(input: impl BufRead) -> Result<CnfInfo, Error> {
     if !first.starts_with(SIGNATURE) {
         return Err(not_ours());
     }
-    let mut board = None;
     let mut values: Vec<(String, String)> = Vec::new();
     for line in lines {
         let line = line.map_err(|e| Error::io("reading the CNF", e))?;
         if let Some(rest) = line.strip_prefix("c option ") {
             let (key, value) = rest.split_once(' ').ok_or_else(not_ours)?;
-            if key == "board" {
-                board = Some(value.parse::<Board>()?);
-            }
             values.push((key.to_string(), value.to_string()));
         } else if let Some(header) = line.strip_prefix("p cnf ") {
-            let board = board.ok_or_else(not_ours)?;
+            let board = board_from_options(&values)?.ok_or_else(not_ours)?;
             // An option a CNF does not mention did not exist when it was
             // written: start from everything off, as such versions encoded.
             let mut options = Options::naive(board);
             for (key, value) in &values {
                 apply_option(&mut options, key, value)?;
             }
+            options.clues.sort_unstable();
             let counts: Vec<usize> = header
                 .split_whitespace()
                 .map(str::parse)
@@ -256,6 +273,27 @@ pub fn read_options(input: impl BufRead) -> Result<CnfInfo, Error> {
     Err(not_ours())
 }
 
+/// The board the `board`, `holes` and `leaper` options describe, if `board` is there.
+fn board_from_options(values: &[(String, String)]) -> Result<Option<Board>, Error> {
+    let value = |key: &str| {
+        values
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    };
+    let Some(shape) = value("board") else {
+        return Ok(None);
+    };
+    let mut board: Board = shape.parse()?;
+    if let Some(holes) = value("holes").filter(|&holes| holes != "none") {
+        board = board.with_holes(&holes.split(',').collect::<Vec<_>>())?;
+    }
+    if let Some(leaper) = value("leaper") {
+        board = board.with_leaper(leaper.parse()?);
+    }
+    Ok(Some(board))
+}
+
 fn apply_option(options: &mut Options, key: &str, value: &str) -> Result<(), Error> {
     let square = |value: &str| -> Result<Option<usize>, Error> {
         match value {
@@ -266,7 +304,16 @@ fn apply_option(options: &mut Options, key: &str, value: &str) -> Result<(), Err
     let bad =
         || Error::NotKnightsatCnf(format!("unreadable option in CNF comments: {key} {value}"));
     match key {
-        "board" => {}
+        "board" | "holes" | "leaper" => {}
+        "clues" => {
+            options.clues = match value {
+                "none" => Vec::new(),
+                list => list
+                    .split(',')
+                    .map(|clue| crate::encode::parse_clue(&options.board, clue))
+                    .collect::<Result<_, _>>()?,
+            }
+        }
         "closed" => options.closed = value.parse().map_err(|_| bad())?,
         "start" => options.start = square(value)?,
         "end" => options.end = square(value)?,
@@ -449,8 +496,13 @@ mod tests {
     #[test]
     fn the_comments_record_every_option() {
         // Every field away from its default, so a forgotten comment line shows.
-        let board: Board = "5x6".parse().unwrap();
-        let defaults = Options::new(board);
+        let board = "5x6"
+            .parse::<Board>()
+            .unwrap()
+            .with_holes(&["c3", "e1"])
+            .unwrap()
+            .with_leaper(crate::board::Leaper::new(3, 2).unwrap());
+        let defaults = Options::new(board.clone());
         let options = Options {
             board,
             closed: !defaults.closed,
@@ -463,6 +515,7 @@ mod tests {
             reachability: !defaults.reachability,
             symmetry_breaking: !defaults.symmetry_breaking,
             blocks: Some((2, 3)),
+            clues: vec![(3, 9), (11, 2)],
         };
         let mut text = Vec::new();
         let stats = write_cnf(&options, &mut text).unwrap();

@@ -20,7 +20,11 @@ pub struct Domain {
 }
 
 impl Domain {
-    /// Works out the pruning the options ask for on the board's knight graph.
+    /// Works out the pruning the options ask for on the board's move graph.
+    ///
+    /// The start, end and clues restrict their steps always (they are
+    /// constraints, not pruning); parity and reachability prune further when
+    /// asked.
     pub fn new(options: &Options, graph: &[Vec<usize>]) -> Domain {
         let n = options.board.squares();
         let mut domain = Domain {
@@ -31,25 +35,24 @@ impl Domain {
         for step_zero_dead in (0..n).filter(|s| !starts.contains(s)) {
             domain.live[step_zero_dead] = false;
         }
+        for &(step, square) in &options.clues {
+            domain.retain(|t, s| (t == step) == (s == square));
+        }
         if let Some(blocks) = options.blocks {
             let window = block_windows(&options.board, blocks);
             domain.retain(|t, s| window[s].contains(&t));
         }
         if options.parity {
             if let Some(start_colour) = start_colour(options, &starts) {
-                domain.retain(|t, s| colour(&options.board, s) == start_colour ^ (t % 2 == 1));
+                let flips = options.board.leaper().changes_colour();
+                domain
+                    .retain(|t, s| options.board.colour(s) == start_colour ^ (flips && t % 2 == 1));
             }
         }
         if options.reachability {
-            let from_start = distances(graph, &starts);
-            domain.retain(|t, s| from_start[s] <= t);
-            if options.closed && options.effective_start().is_some() {
-                // The knight must get back to the start in the remaining N − t moves.
-                domain.retain(|t, s| from_start[s] <= n - t);
-            }
-            if let Some(end) = options.end {
-                let to_end = distances(graph, &[end]);
-                domain.retain(|t, s| to_end[s] <= n - 1 - t);
+            for (step, squares) in anchors(options, starts) {
+                let distance = distances(graph, &squares);
+                domain.retain(|t, s| distance[s] <= moves_between(options, t, step));
             }
         }
         domain
@@ -115,7 +118,7 @@ pub fn block_windows(board: &Board, bands: (usize, usize)) -> Vec<std::ops::Rang
 }
 
 /// The squares the tour may start on: the fixed start; with symmetry
-/// breaking for an open tour with neither end given, one square per orbit of
+/// breaking for an open tour with neither end nor any clue given, one square per orbit of
 /// the board's symmetries (of a1's colour where the orbit has one, so that
 /// the start's colour is known); otherwise every square.
 pub fn start_squares(options: &Options) -> Vec<usize> {
@@ -123,18 +126,18 @@ pub fn start_squares(options: &Options) -> Vec<usize> {
     if let Some(start) = options.effective_start() {
         return vec![start];
     }
-    if !(options.symmetry_breaking && !options.closed && options.end.is_none()) {
+    if !(options.symmetry_breaking && !options.closed && !options.is_anchored()) {
         return (0..board.squares()).collect();
     }
     let symmetries = board.symmetries();
-    let a1_colour = colour(board, 0);
+    let a1_colour = false;
     let mut representatives: Vec<usize> = (0..board.squares())
         .map(|s| {
             let orbit: Vec<usize> = symmetries.iter().map(|map| map[s]).collect();
             let same_colour = orbit
                 .iter()
                 .copied()
-                .filter(|&o| colour(board, o) == a1_colour)
+                .filter(|&o| board.colour(o) == a1_colour)
                 .min();
             same_colour.unwrap_or_else(|| *orbit.iter().min().expect("the identity is a symmetry"))
         })
@@ -144,34 +147,70 @@ pub fn start_squares(options: &Options) -> Vec<usize> {
     representatives
 }
 
+/// The steps at which the tour's square is known, with the squares it may
+/// be on then: the candidate starts at step 0, the end, each clue.
+fn anchors(options: &Options, starts: Vec<usize>) -> Vec<(usize, Vec<usize>)> {
+    let last = options.board.squares() - 1;
+    let mut anchors = vec![(0, starts)];
+    anchors.extend(options.end.map(|end| (last, vec![end])));
+    anchors.extend(
+        options
+            .clues
+            .iter()
+            .map(|&(step, square)| (step, vec![square])),
+    );
+    anchors
+}
+
+/// The fewest moves the tour makes between steps `a` and `b`: |a − b| along
+/// an open tour, either way round a closed one.
+fn moves_between(options: &Options, a: usize, b: usize) -> usize {
+    let along = a.abs_diff(b);
+    if options.closed {
+        along.min(options.board.squares() - along)
+    } else {
+        along
+    }
+}
+
 /// The colour the tour starts on, when it is forced: all candidate starts
-/// share a colour, or the board has an odd number of squares (a knight
-/// alternates colours, so the start is on the majority colour, a1's), or the
-/// end is fixed.
+/// share a colour; or the colour is known at some other step (end, clue)
+/// and the leaper's colour changes tell it back; or the counts of squares
+/// of each colour decide it (an open tour of a colour-changing leaper starts
+/// on the colour with one square more; a leaper that keeps its colour
+/// starts on the only colour there is).
 fn start_colour(options: &Options, starts: &[usize]) -> Option<bool> {
     let board = &options.board;
     let n = board.squares();
+    let flips = board.leaper().changes_colour();
     if let Some(&first) = starts.first() {
         if starts
             .iter()
-            .all(|&s| colour(board, s) == colour(board, first))
+            .all(|&s| board.colour(s) == board.colour(first))
         {
-            return Some(colour(board, first));
+            return Some(board.colour(first));
         }
     }
-    if let Some(end) = options.end {
-        return Some(colour(board, end) ^ ((n - 1) % 2 == 1));
+    let known = options.end.map(|end| (n - 1, end));
+    if let Some((step, square)) = known
+        .into_iter()
+        .chain(options.clues.iter().copied())
+        .next()
+    {
+        return Some(board.colour(square) ^ (flips && step % 2 == 1));
     }
-    (n % 2 == 1 && !options.closed).then(|| colour(board, 0))
+    let other_colour = (0..n).filter(|&s| board.colour(s)).count();
+    let a1_colour = n - other_colour;
+    match (flips, options.closed) {
+        (true, false) if a1_colour == other_colour + 1 => Some(false),
+        (true, false) if other_colour == a1_colour + 1 => Some(true),
+        (false, _) if other_colour == 0 => Some(false),
+        (false, _) if a1_colour == 0 => Some(true),
+        _ => None,
+    }
 }
 
-/// The square's colour: `false` for a1's.
-pub fn colour(board: &Board, square: usize) -> bool {
-    let s = board.square(square);
-    (s.file + s.rank) % 2 == 1
-}
-
-/// Knight-move distance from the nearest of `sources` to every square
+/// Distance in moves from the nearest of `sources` to every square
 /// (`usize::MAX` where unreachable).
 pub fn distances(graph: &[Vec<usize>], sources: &[usize]) -> Vec<usize> {
     let mut distance = vec![usize::MAX; graph.len()];

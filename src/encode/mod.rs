@@ -2,7 +2,10 @@
 //!
 //! Variable x(t, s) means "after t moves the knight is on square s", for
 //! t = 0..N−1 and the N squares of the board. Its number is stable:
-//! x(t, s) = 1 + t·N + index(s), with index(s) = rank_index · COLS + file_index.
+//! x(t, s) = 1 + t·N + index(s), with index(s) = rank_index · COLS + file_index
+//! on a board without holes; with holes, index(s) counts only the squares
+//! that exist, in the same order. The piece may be any leaper; "knight move"
+//! below means a move of the board's leaper.
 //! Auxiliary variables (at-most-one helpers, Tseytin links) come after N².
 //!
 //! Each constraint family is one function that pushes clauses into a
@@ -50,6 +53,9 @@ pub struct Options {
     /// order (see [`domain::block_windows`]). Restricts the search: every tour
     /// found is a tour, but a board may have tours and none that follow it.
     pub blocks: Option<(usize, usize)>,
+    /// Clues: (step, square) pairs, "after `step` moves the knight is on
+    /// `square`", sorted by step (the board grid numbers step t as t + 1).
+    pub clues: Vec<(usize, usize)>,
 }
 
 impl Options {
@@ -67,6 +73,7 @@ impl Options {
             reachability: true,
             symmetry_breaking: true,
             blocks: None,
+            clues: Vec::new(),
         }
     }
 
@@ -101,7 +108,12 @@ impl Options {
                 )));
             }
         }
-        for square in [self.start, self.end].into_iter().flatten() {
+        let clue_squares = self.clues.iter().map(|&(_, square)| square);
+        for square in [self.start, self.end]
+            .into_iter()
+            .flatten()
+            .chain(clue_squares)
+        {
             if square >= self.board.squares() {
                 return Err(Error::BadSquare(format!(
                     "square index {square} is not on the {} board",
@@ -109,14 +121,21 @@ impl Options {
                 )));
             }
         }
-        Ok(())
+        validate_clues(&self.board, &self.clues)
     }
 
-    /// Whether the start square is fixed to a1 because the tour is closed and
-    /// neither end of it was given. Every closed tour can be rotated to start
-    /// anywhere, so this loses no tour.
+    /// Whether anything pins the tour to particular steps on particular
+    /// squares: a start, an end or clues.
+    pub fn is_anchored(&self) -> bool {
+        self.start.is_some() || self.end.is_some() || !self.clues.is_empty()
+    }
+
+    /// Whether the start square is fixed to the first square (a1 unless it
+    /// is a hole) because the tour is closed and neither end of it nor any
+    /// clue was given. Every closed tour can be rotated to start anywhere,
+    /// so this loses no tour.
     pub fn start_fixed_by_default(&self) -> bool {
-        self.closed && self.start.is_none() && self.end.is_none()
+        self.closed && !self.is_anchored()
     }
 
     /// The start square the encoding fixes, given or by default.
@@ -134,6 +153,58 @@ impl Options {
             squares: self.board.squares(),
         }
     }
+}
+
+/// Parses a clue `N=SQUARE` (move N, counting the start as 1, is on
+/// SQUARE) into a (step, square index) pair.
+pub fn parse_clue(board: &Board, text: &str) -> Result<(usize, usize), Error> {
+    let bad = || {
+        Error::BadOption(format!(
+            "clue '{text}': expected N=SQUARE, e.g. 5=c3 (move 1 is the start)"
+        ))
+    };
+    let (number, square) = text.trim().split_once('=').ok_or_else(bad)?;
+    let number: usize = number.trim().parse().map_err(|_| bad())?;
+    if number == 0 || number > board.squares() {
+        return Err(Error::BadOption(format!(
+            "clue '{text}': move numbers run from 1 (the start) to {} on this board",
+            board.squares()
+        )));
+    }
+    Ok((number - 1, board.parse_square(square.trim())?))
+}
+
+/// Checks clues: each step and each square at most once, steps on the board.
+fn validate_clues(board: &Board, clues: &[(usize, usize)]) -> Result<(), Error> {
+    let n = board.squares();
+    for (i, &(step, square)) in clues.iter().enumerate() {
+        if step >= n {
+            return Err(Error::BadOption(format!(
+                "clue {}={}: move numbers run from 1 to {n} on this board",
+                step + 1,
+                board.name(square)
+            )));
+        }
+        for &(other_step, other_square) in &clues[..i] {
+            if other_step == step && other_square != square {
+                return Err(Error::BadOption(format!(
+                    "two clues for move {}: {} and {}",
+                    step + 1,
+                    board.name(other_square),
+                    board.name(square)
+                )));
+            }
+            if other_square == square && other_step != step {
+                return Err(Error::BadOption(format!(
+                    "{} has two move numbers, {} and {}",
+                    board.name(square),
+                    other_step + 1,
+                    step + 1
+                )));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The numbering of the x variables.
@@ -165,11 +236,18 @@ impl VarMap {
 
     /// The formula in words, as written into CNF comments.
     pub fn describe(&self, board: &Board) -> String {
+        let index = if board.has_holes() {
+            "index(s) = position of s among the board's squares counted rank by rank from rank 1, files a to z, holes skipped".to_string()
+        } else {
+            format!(
+                "index(s) = rank_index*{} + file_index (a1 = 0)",
+                board.cols()
+            )
+        };
         format!(
-            "x(t,s) = 1 + t*{n} + index(s), t = 0..{last}, index(s) = rank_index*{cols} + file_index (a1 = 0); auxiliary variables from {aux}",
+            "x(t,s) = 1 + t*{n} + index(s), t = 0..{last}, {index}; auxiliary variables from {aux}",
             n = self.squares,
             last = self.squares - 1,
-            cols = board.cols(),
             aux = self.count() + 1
         )
     }
@@ -187,7 +265,7 @@ pub fn encode(options: &Options, sink: &mut impl ClauseSink) {
 fn encode_families(options: &Options, sink: &mut impl ClauseSink) {
     let vars = options.vars();
     sink.reserve_vars(vars.count());
-    let graph = options.board.knight_graph();
+    let graph = options.board.move_graph();
     let live = Live {
         vars,
         domain: Domain::new(options, &graph),
@@ -219,7 +297,19 @@ fn encode_families(options: &Options, sink: &mut impl ClauseSink) {
         sink.begin_family("end");
         sink.add_clause(&[vars.x(vars.squares - 1, end).positive()]);
     }
-    if options.symmetry_breaking && options.closed {
+    if !options.clues.is_empty() {
+        sink.begin_family("clues");
+        for &(step, square) in &options.clues {
+            sink.add_clause(&[vars.x(step, square).positive()]);
+        }
+    }
+    // Reversing a closed tour keeps its start but moves its end and every
+    // clue, so the reversal is broken only when nothing but the start is given.
+    if options.symmetry_breaking
+        && options.closed
+        && options.end.is_none()
+        && options.clues.is_empty()
+    {
         if let Some(start) = options.effective_start() {
             sink.begin_family("symmetry-breaking");
             closed_reversal_broken(&live, &graph[start], sink);
@@ -240,7 +330,7 @@ impl Live {
     pub fn new(options: &Options) -> Live {
         Live {
             vars: options.vars(),
-            domain: Domain::new(options, &options.board.knight_graph()),
+            domain: Domain::new(options, &options.board.move_graph()),
         }
     }
 

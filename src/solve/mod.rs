@@ -71,7 +71,7 @@ pub fn solve_in_process(options: &Options) -> Result<Outcome, Error> {
     if !satisfiable {
         return Ok(Outcome::NoTour);
     }
-    let domain = Domain::new(options, &options.board.knight_graph());
+    let domain = Domain::new(options, &options.board.move_graph());
     Ok(Outcome::Tour(tour_from_solver(options, &domain, &sink)?))
 }
 

@@ -1,0 +1,334 @@
+//! Numbered-grid puzzles: a board with some squares numbered, to be
+//! completed into a tour. Reading them, and making ones with exactly one
+//! solution.
+
+use serde::{Deserialize, Serialize};
+
+use crate::board::{Board, Leaper, Square};
+use crate::count::{enumerate, CountOptions};
+use crate::encode::{parse_clue, Options};
+use crate::error::Error;
+use crate::render::{grid, Picture};
+use crate::solve::{solve_in_process, Outcome};
+use crate::tour::{board_from_json, board_json, Tour};
+
+/// A board, open or closed, and the clues: (step, square) pairs, "after
+/// `step` moves the piece is on `square`", sorted by step.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Puzzle {
+    /// The board, with its holes and leaper.
+    pub board: Board,
+    /// Whether the solution must be a closed tour.
+    pub closed: bool,
+    /// The clues, sorted by step.
+    pub clues: Vec<(usize, usize)>,
+}
+
+impl Puzzle {
+    /// The options that encode this puzzle (default pruning; symmetry
+    /// breaking only applies where clues leave it sound).
+    pub fn options(&self) -> Options {
+        Options {
+            closed: self.closed,
+            clues: self.clues.clone(),
+            ..Options::new(self.board.clone())
+        }
+    }
+
+    /// The grid in the `--format board` layout: clue numbers, `.` for a
+    /// blank square, `#` for a hole.
+    pub fn grid(&self) -> String {
+        let mut numbers = vec![None; self.board.squares()];
+        for &(step, square) in &self.clues {
+            numbers[square] = Some(step + 1);
+        }
+        grid(&self.board, |square| {
+            numbers[square].map_or_else(|| ".".to_string(), |n| n.to_string())
+        })
+    }
+
+    /// The SVG picture of the puzzle: clue numbers on an empty board; with
+    /// a solution, the whole tour with the clues in bold.
+    pub fn picture<'a>(&'a self, solution: Option<&'a Tour>) -> Picture<'a> {
+        let mut picture = match solution {
+            Some(tour) => Picture::of_tour(tour),
+            None => Picture {
+                board: &self.board,
+                labels: vec![None; self.board.squares()],
+                clues: vec![false; self.board.squares()],
+                path: &[],
+                closed: false,
+            },
+        };
+        for &(step, square) in &self.clues {
+            picture.labels[square] = Some(step + 1);
+            picture.clues[square] = true;
+        }
+        picture
+    }
+}
+
+/// The JSON form of a puzzle: board, `"clues":["1=a1","9=c3",…]` in the
+/// `--at` syntax, and the solution's squares when it is given.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PuzzleJson {
+    /// Number of ranks.
+    pub rows: usize,
+    /// Number of files.
+    pub cols: usize,
+    /// The holes' names.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub holes: Vec<String>,
+    /// The leaper as [a, b] (absent for the knight).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub leaper: Option<[usize; 2]>,
+    /// Whether the solution is a closed tour.
+    pub closed: bool,
+    /// The clues as `N=SQUARE`.
+    pub clues: Vec<String>,
+    /// The solution's squares in order, if known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub solution: Option<Vec<String>>,
+}
+
+impl PuzzleJson {
+    /// The JSON form of `puzzle`, with `solution` if given.
+    pub fn new(puzzle: &Puzzle, solution: Option<&Tour>) -> PuzzleJson {
+        let (holes, leaper) = board_json(&puzzle.board);
+        PuzzleJson {
+            rows: puzzle.board.rows(),
+            cols: puzzle.board.cols(),
+            holes,
+            leaper,
+            closed: puzzle.closed,
+            clues: puzzle
+                .clues
+                .iter()
+                .map(|&(step, square)| format!("{}={}", step + 1, puzzle.board.name(square)))
+                .collect(),
+            solution: solution.map(Tour::names),
+        }
+    }
+}
+
+/// Reads a puzzle: a numbered grid as `--format board` prints it (rank
+/// numbers on the left and file letters along the bottom, or the cells
+/// alone), with `.` or `0` for a blank square and `#` for a hole; or the
+/// JSON `knightsat puzzle --format json` writes. The grid gives the board's
+/// shape and holes, `leaper` the piece (the JSON names its own); the
+/// solution is closed if `closed` is set (or the JSON says so).
+pub fn parse_puzzle(text: &str, leaper: Leaper, closed: bool) -> Result<Puzzle, Error> {
+    if text.trim_start().starts_with('{') {
+        return parse_puzzle_json(text, closed);
+    }
+    let lines: Vec<(usize, Vec<&str>)> = text
+        .lines()
+        .enumerate()
+        .map(|(i, line)| (i + 1, line.split_whitespace().collect::<Vec<_>>()))
+        .filter(|(_, tokens)| !tokens.is_empty())
+        .collect();
+    let Some((_, footer)) = lines.last() else {
+        return Err(Error::BadPuzzle("the puzzle is empty".into()));
+    };
+    let labelled = footer
+        .iter()
+        .all(|token| token.bytes().all(|b| b.is_ascii_lowercase()));
+    let rows_lines = if labelled {
+        &lines[..lines.len() - 1]
+    } else {
+        &lines[..]
+    };
+    if rows_lines.is_empty() {
+        return Err(Error::BadPuzzle("the puzzle has no rows of cells".into()));
+    }
+    let rows = rows_lines.len();
+    let cols = if labelled {
+        footer.len()
+    } else {
+        rows_lines[0].1.len()
+    };
+    let mut cells: Vec<Vec<&str>> = Vec::with_capacity(rows);
+    for (row, (line_number, tokens)) in rows_lines.iter().enumerate() {
+        let rank = rows - row;
+        let tokens = if labelled {
+            if tokens[0] != rank.to_string() {
+                return Err(Error::BadPuzzle(format!(
+                    "line {line_number} should begin with its rank number {rank} (the grid has file letters along the bottom, so rows are labelled)"
+                )));
+            }
+            &tokens[1..]
+        } else {
+            &tokens[..]
+        };
+        if tokens.len() != cols {
+            return Err(Error::BadPuzzle(format!(
+                "wrong shape: line {line_number} has {} cells but the grid is {cols} wide",
+                tokens.len()
+            )));
+        }
+        cells.push(tokens.to_vec());
+    }
+    let holes: Vec<String> = (0..rows)
+        .flat_map(|row| (0..cols).map(move |file| (row, file)))
+        .filter(|&(row, file)| cells[row][file] == "#")
+        .map(|(row, file)| {
+            Square {
+                file,
+                rank: rows - 1 - row,
+            }
+            .to_string()
+        })
+        .collect();
+    let board = Board::new(rows, cols)?
+        .with_holes(&holes)?
+        .with_leaper(leaper);
+    let mut clues = Vec::new();
+    for (row, tokens) in cells.iter().enumerate() {
+        for (file, &token) in tokens.iter().enumerate() {
+            let square = Square {
+                file,
+                rank: rows - 1 - row,
+            };
+            match token {
+                "." | "0" | "#" => {}
+                number => {
+                    let n: usize = number.parse().map_err(|_| {
+                        Error::BadPuzzle(format!(
+                            "{square} holds '{number}': a cell is a move number, . or 0 for a blank, or # for a hole"
+                        ))
+                    })?;
+                    clues.push(parse_clue(&board, &format!("{n}={square}"))?);
+                }
+            }
+        }
+    }
+    finish(board, closed, clues)
+}
+
+fn parse_puzzle_json(text: &str, closed: bool) -> Result<Puzzle, Error> {
+    let json: PuzzleJson = serde_json::from_str(text)
+        .map_err(|e| Error::BadPuzzle(format!("bad JSON puzzle: {e}")))?;
+    let board = board_from_json(json.rows, json.cols, &json.holes, json.leaper)?;
+    let clues = json
+        .clues
+        .iter()
+        .map(|clue| parse_clue(&board, clue))
+        .collect::<Result<_, _>>()?;
+    finish(board, closed || json.closed, clues)
+}
+
+/// Sorts the clues and rejects a move number given twice.
+fn finish(board: Board, closed: bool, mut clues: Vec<(usize, usize)>) -> Result<Puzzle, Error> {
+    clues.sort_unstable();
+    if let Some(pair) = clues.windows(2).find(|pair| pair[0].0 == pair[1].0) {
+        return Err(Error::BadPuzzle(format!(
+            "move {} appears twice, on {} and {}",
+            pair[0].0 + 1,
+            board.name(pair[0].1),
+            board.name(pair[1].1)
+        )));
+    }
+    Ok(Puzzle {
+        board,
+        closed,
+        clues,
+    })
+}
+
+/// A generated puzzle and the tour it came from, its only solution.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Generated {
+    /// The puzzle.
+    pub puzzle: Puzzle,
+    /// Its one solution.
+    pub solution: Tour,
+}
+
+/// Whether the puzzle has exactly one solution: a tour meets the clues,
+/// and with it blocked, none does.
+pub fn has_unique_solution(puzzle: &Puzzle) -> Result<bool, Error> {
+    let limit = CountOptions {
+        limit: Some(2),
+        up_to_symmetry: false,
+    };
+    Ok(enumerate(&puzzle.options(), limit, |_| Ok(()))? == 1)
+}
+
+/// Makes a puzzle on `board` with exactly one solution, or `None` when the
+/// board has no tour. The same seed gives the same puzzle.
+///
+/// A tour is found from a random start through a random opening walk
+/// (shortened until a tour extends it); every square is a clue at first;
+/// then, in random order, each clue is dropped if the rest still have only
+/// that tour as solution (SAT with the tour blocked proves it). What is left
+/// is minimal: no clue can go. `on_step(done, total)` reports progress.
+pub fn generate(
+    board: &Board,
+    closed: bool,
+    seed: u64,
+    mut on_step: impl FnMut(usize, usize),
+) -> Result<Option<Generated>, Error> {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let Some(solution) = random_tour(board, closed, &mut rng)? else {
+        return Ok(None);
+    };
+    let n = board.squares();
+    let mut puzzle = Puzzle {
+        board: board.clone(),
+        closed,
+        clues: solution.squares.iter().copied().enumerate().collect(),
+    };
+    let mut order: Vec<usize> = (0..n).collect();
+    rng.shuffle(&mut order);
+    for (done, step) in order.into_iter().enumerate() {
+        on_step(done, n);
+        let kept = puzzle.clues.clone();
+        puzzle.clues.retain(|&(clue_step, _)| clue_step != step);
+        if !has_unique_solution(&puzzle)? {
+            puzzle.clues = kept;
+        }
+    }
+    on_step(n, n);
+    Ok(Some(Generated { puzzle, solution }))
+}
+
+/// A tour chosen with `rng`: a random start and a random opening walk of up
+/// to a quarter of the board, halved until some tour continues it.
+fn random_tour(
+    board: &Board,
+    closed: bool,
+    rng: &mut fastrand::Rng,
+) -> Result<Option<Tour>, Error> {
+    let graph = board.move_graph();
+    let n = board.squares();
+    let start = rng.usize(..n);
+    let mut walk = vec![start];
+    while walk.len() < n.div_ceil(4) {
+        let here = *walk.last().expect("the walk has a start");
+        let next: Vec<usize> = graph[here]
+            .iter()
+            .copied()
+            .filter(|s| !walk.contains(s))
+            .collect();
+        if next.is_empty() {
+            break;
+        }
+        walk.push(next[rng.usize(..next.len())]);
+    }
+    let mut length = walk.len();
+    loop {
+        let options = Options {
+            closed,
+            clues: walk[..length].iter().copied().enumerate().collect(),
+            ..Options::new(board.clone())
+        };
+        if let Outcome::Tour(tour) = solve_in_process(&options)? {
+            return Ok(Some(tour));
+        }
+        if length == 0 {
+            return Ok(None);
+        }
+        // A start with no tour: let the solver choose the start instead.
+        length /= 2;
+    }
+}
