@@ -334,3 +334,197 @@ pub fn key_variants() -> Vec<Variant> {
     ]);
     variants
 }
+
+/// A board for the oracle beyond the plain knight's rectangle: holes (by
+/// cell, `rank * cols + file`) and any (a, b)-leaper. Squares are numbered
+/// row-major from a1 over the cells that are not holes, as the library
+/// documents its variable map.
+#[derive(Clone, Debug)]
+pub struct Shape {
+    pub rows: usize,
+    pub cols: usize,
+    pub holes: Vec<usize>,
+    pub leaper: (usize, usize),
+}
+
+impl Shape {
+    pub fn knight(rows: usize, cols: usize) -> Shape {
+        Shape {
+            rows,
+            cols,
+            holes: Vec::new(),
+            leaper: (1, 2),
+        }
+    }
+
+    /// The (rank, file) of each square, in square-number order.
+    pub fn cells(&self) -> Vec<(usize, usize)> {
+        (0..self.rows * self.cols)
+            .filter(|cell| !self.holes.contains(cell))
+            .map(|cell| (cell / self.cols, cell % self.cols))
+            .collect()
+    }
+
+    pub fn squares(&self) -> usize {
+        self.cells().len()
+    }
+
+    /// Move graph by comparing every pair of squares' coordinates.
+    pub fn graph(&self) -> Vec<Vec<usize>> {
+        let cells = self.cells();
+        let (a, b) = self.leaper;
+        cells
+            .iter()
+            .map(|&(r1, c1)| {
+                (0..cells.len())
+                    .filter(|&j| {
+                        let (r2, c2) = cells[j];
+                        let (dr, dc) = (r1.abs_diff(r2), c1.abs_diff(c2));
+                        (dr, dc) == (a, b) || (dr, dc) == (b, a)
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// The library's board for this shape.
+    pub fn board(&self) -> knightsat::board::Board {
+        let names: Vec<String> = self
+            .holes
+            .iter()
+            .map(|&cell| {
+                format!(
+                    "{}{}",
+                    (b'a' + (cell % self.cols) as u8) as char,
+                    cell / self.cols + 1
+                )
+            })
+            .collect();
+        knightsat::board::Board::new(self.rows, self.cols)
+            .unwrap()
+            .with_holes(&names)
+            .unwrap()
+            .with_leaper(knightsat::board::Leaper::new(self.leaper.0, self.leaper.1).unwrap())
+    }
+}
+
+/// What a tour must do, for the oracle: closed or not, and (step, square)
+/// clues (a start is the clue at step 0, an end the clue at step N-1).
+#[derive(Clone, Debug, Default)]
+pub struct Demands {
+    pub closed: bool,
+    pub clues: Vec<(usize, usize)>,
+}
+
+/// Whether `path` is a tour of `shape` meeting `demands`.
+pub fn is_tour_of(shape: &Shape, demands: &Demands, path: &[usize]) -> bool {
+    let graph = shape.graph();
+    let n = graph.len();
+    let mut seen = vec![false; n];
+    for &s in path {
+        if s >= n || seen[s] {
+            return false;
+        }
+        seen[s] = true;
+    }
+    path.len() == n
+        && path.windows(2).all(|w| graph[w[0]].contains(&w[1]))
+        && (!demands.closed || (n > 1 && graph[path[n - 1]].contains(&path[0])))
+        && demands.clues.iter().all(|&(t, s)| path[t] == s)
+}
+
+/// Every tour of `shape` meeting `demands`, up to `limit`, by depth-first
+/// search from every square.
+pub fn tours_of(shape: &Shape, demands: &Demands, limit: usize) -> Vec<Vec<usize>> {
+    struct Walk<'a> {
+        graph: &'a [Vec<usize>],
+        demands: &'a Demands,
+        clue_at: Vec<Option<usize>>,
+        clue_step_of: Vec<Option<usize>>,
+        visited: Vec<bool>,
+        path: Vec<usize>,
+        out: Vec<Vec<usize>>,
+        limit: usize,
+    }
+    impl Walk<'_> {
+        fn allowed(&self, square: usize) -> bool {
+            let step = self.path.len();
+            !self.visited[square]
+                && self.clue_at[step].is_none_or(|s| s == square)
+                && self.clue_step_of[square].is_none_or(|t| t == step)
+        }
+        fn place(&mut self, square: usize) {
+            self.visited[square] = true;
+            self.path.push(square);
+            let n = self.graph.len();
+            if self.path.len() == n {
+                let closes = n > 1 && self.graph[square].contains(&self.path[0]);
+                if !self.demands.closed || closes {
+                    self.out.push(self.path.clone());
+                }
+            } else {
+                for &next in &self.graph[square] {
+                    if self.out.len() >= self.limit {
+                        break;
+                    }
+                    if self.allowed(next) {
+                        self.place(next);
+                    }
+                }
+            }
+            self.path.pop();
+            self.visited[square] = false;
+        }
+    }
+    let graph = shape.graph();
+    let n = graph.len();
+    let mut clue_at = vec![None; n];
+    let mut clue_step_of = vec![None; n];
+    for &(t, s) in &demands.clues {
+        clue_at[t] = Some(s);
+        clue_step_of[s] = Some(t);
+    }
+    let mut walk = Walk {
+        graph: &graph,
+        demands,
+        clue_at,
+        clue_step_of,
+        visited: vec![false; n],
+        path: Vec::new(),
+        out: Vec::new(),
+        limit,
+    };
+    for start in 0..n {
+        if walk.out.len() < limit && walk.allowed(start) {
+            walk.place(start);
+        }
+    }
+    walk.out
+}
+
+/// Whether some tour of `shape` meets `demands`. A closed tour passes
+/// through square 0, so with no clues the search starts only there.
+pub fn has_tour(shape: &Shape, demands: &Demands) -> bool {
+    if demands.closed && demands.clues.is_empty() {
+        let from_0 = Demands {
+            closed: true,
+            clues: vec![(0, 0)],
+        };
+        return !tours_of(shape, &from_0, 1).is_empty();
+    }
+    !tours_of(shape, demands, 1).is_empty()
+}
+
+/// A small deterministic pseudo-random sequence (splitmix64), so that the
+/// tests' random cases are the same on every run.
+pub struct Sequence(pub u64);
+
+impl Sequence {
+    pub fn below(&mut self, n: usize) -> usize {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        ((z ^ (z >> 31)) % n as u64) as usize
+    }
+}

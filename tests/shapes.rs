@@ -1,0 +1,331 @@
+//! Beyond the plain knight's rectangle: boards with holes, other leapers,
+//! clues, and closed tours with both ends fixed all agree with the
+//! independent oracle (tests/common), which has its own move table and search.
+
+mod common;
+
+use common::{Demands, Sequence, Shape, Variant};
+use knightsat::count::{enumerate, CountOptions};
+use knightsat::encode::Options;
+use knightsat::solve::{solve_in_process, Outcome};
+
+/// Options for `shape` and `demands`: the oracle's step-0 and step-N−1
+/// clues become --start and --end half of the time, so both routes are tested.
+fn options_for(shape: &Shape, demands: &Demands, as_ends: bool) -> Options {
+    let n = shape.squares();
+    let mut options = Options::new(shape.board());
+    options.closed = demands.closed;
+    for &(step, square) in &demands.clues {
+        match step {
+            0 if as_ends => options.start = Some(square),
+            t if as_ends && t == n - 1 => options.end = Some(square),
+            _ => options.clues.push((step, square)),
+        }
+    }
+    options.clues.sort_unstable();
+    options
+}
+
+/// Solves under every variant and compares existence with the oracle;
+/// pushes each disagreement or invalid tour onto `failures`.
+fn check_existence(
+    shape: &Shape,
+    demands: &Demands,
+    variants: &[Variant],
+    failures: &mut Vec<String>,
+) {
+    let expected = common::has_tour(shape, demands);
+    for (i, variant) in variants.iter().enumerate() {
+        let mut options = options_for(shape, demands, i % 2 == 0);
+        variant.apply(&mut options);
+        let case = format!("{shape:?} {demands:?} {variant:?}");
+        match solve_in_process(&options) {
+            Ok(Outcome::Tour(tour)) => {
+                if !common::is_tour_of(shape, demands, &tour.squares) {
+                    failures.push(format!(
+                        "{case}: not a tour by the oracle: {:?}",
+                        tour.names()
+                    ));
+                }
+                if !expected {
+                    failures.push(format!("{case}: SAT found a tour, the oracle none"));
+                }
+            }
+            Ok(Outcome::NoTour) if expected => {
+                failures.push(format!("{case}: SAT says no tour, the oracle found one"))
+            }
+            Ok(Outcome::NoTour) => {}
+            Err(error) => failures.push(format!("{case}: {error}")),
+        }
+    }
+}
+
+fn assert_none(failures: Vec<String>) {
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// Open and closed, with no start and with the first square as start.
+fn rule_sets() -> Vec<Demands> {
+    let mut sets = Vec::new();
+    for closed in [false, true] {
+        sets.push(Demands {
+            closed,
+            clues: vec![],
+        });
+        sets.push(Demands {
+            closed,
+            clues: vec![(0, 0)],
+        });
+    }
+    sets
+}
+
+#[test]
+fn boards_with_holes_agree_with_the_oracle() {
+    let mut shapes = Vec::new();
+    // Every single hole on these boards…
+    for (rows, cols) in [(3, 4), (3, 5), (4, 4), (4, 5), (3, 7), (5, 5)] {
+        for hole in 0..rows * cols {
+            shapes.push(Shape {
+                holes: vec![hole],
+                ..Shape::knight(rows, cols)
+            });
+        }
+    }
+    // …and some random pairs and triples on larger ones.
+    let mut random = Sequence(6);
+    for (rows, cols) in [(4, 5), (5, 5), (4, 6), (3, 8)] {
+        for count in [2, 3] {
+            for _ in 0..4 {
+                let mut holes: Vec<usize> = (0..count).map(|_| random.below(rows * cols)).collect();
+                holes.sort_unstable();
+                holes.dedup();
+                shapes.push(Shape {
+                    holes,
+                    ..Shape::knight(rows, cols)
+                });
+            }
+        }
+    }
+    let variants = common::key_variants();
+    let mut failures = Vec::new();
+    let mut with_tours = 0;
+    for shape in &shapes {
+        for demands in rule_sets() {
+            with_tours += usize::from(common::has_tour(shape, &demands));
+            check_existence(shape, &demands, &variants, &mut failures);
+        }
+    }
+    assert_none(failures);
+    assert!(
+        with_tours > 50,
+        "only {with_tours} cases with a tour: too few to test"
+    );
+}
+
+#[test]
+fn other_leapers_agree_with_the_oracle() {
+    let leapers = [
+        (0, 1),
+        (1, 1),
+        (0, 2),
+        (1, 3),
+        (2, 3),
+        (1, 4),
+        (2, 2),
+        (0, 3),
+    ];
+    let variants = common::key_variants();
+    let mut failures = Vec::new();
+    for leaper in leapers {
+        for (rows, cols) in common::small_boards(20) {
+            let shape = Shape {
+                leaper,
+                ..Shape::knight(rows, cols)
+            };
+            for demands in rule_sets() {
+                check_existence(&shape, &demands, &variants, &mut failures);
+            }
+        }
+    }
+    assert_none(failures);
+}
+
+#[test]
+fn the_camel_never_tours_a_board_of_more_than_one_square() {
+    // The (1,3)-leaper keeps its colour, so it never reaches the other half.
+    for (rows, cols) in common::small_boards(30) {
+        let mut options = Options::new(
+            Shape {
+                leaper: (1, 3),
+                ..Shape::knight(rows, cols)
+            }
+            .board(),
+        );
+        let expect_tour = rows * cols == 1;
+        assert_eq!(
+            matches!(solve_in_process(&options).unwrap(), Outcome::Tour(_)),
+            expect_tour,
+            "{rows}x{cols}"
+        );
+        options.parity = false;
+        options.reachability = false;
+        assert_eq!(
+            matches!(solve_in_process(&options).unwrap(), Outcome::Tour(_)),
+            expect_tour,
+            "{rows}x{cols} without pruning"
+        );
+    }
+    // On a board of one colour only (every other square a hole) it can.
+    let checkerboard = Shape {
+        holes: (0..25)
+            .filter(|cell| (cell / 5 + cell % 5) % 2 == 1)
+            .collect(),
+        leaper: (1, 3),
+        ..Shape::knight(5, 5)
+    };
+    let demands = Demands::default();
+    let oracle = common::tours_of(&checkerboard, &demands, 1);
+    let found = solve_in_process(&Options::new(checkerboard.board())).unwrap();
+    assert_eq!(matches!(found, Outcome::Tour(_)), !oracle.is_empty());
+}
+
+#[test]
+fn leaper_tour_counts_match_the_oracle() {
+    // Counting checks every tour, not just existence: each sequence once.
+    let mut failures = Vec::new();
+    let mut total = 0;
+    for leaper in [(1, 2), (0, 1), (1, 1), (2, 3), (1, 4)] {
+        for (rows, cols) in common::small_boards(16) {
+            for demands in rule_sets() {
+                let shape = Shape {
+                    leaper,
+                    ..Shape::knight(rows, cols)
+                };
+                let expected = common::tours_of(&shape, &demands, usize::MAX).len() as u64;
+                total += expected;
+                let options = options_for(&shape, &demands, true);
+                let counted = enumerate(&options, CountOptions::default(), |tour| {
+                    assert!(common::is_tour_of(&shape, &demands, &tour.squares));
+                    Ok(())
+                })
+                .unwrap();
+                if counted != expected {
+                    failures.push(format!(
+                        "{shape:?} {demands:?}: counted {counted}, oracle {expected}"
+                    ));
+                }
+            }
+        }
+    }
+    assert_none(failures);
+    assert!(total > 1000, "only {total} tours counted: too few to test");
+}
+
+#[test]
+fn clues_agree_with_the_oracle_in_existence_and_count() {
+    // Clues drawn from a real tour (so some cases have solutions) mixed
+    // with random ones (so some do not), on plain, holed and leaper boards.
+    let shapes = [
+        Shape::knight(3, 4),
+        Shape::knight(4, 5),
+        Shape::knight(5, 5),
+        Shape {
+            holes: vec![12],
+            ..Shape::knight(5, 5)
+        },
+        Shape::knight(5, 6),
+        Shape {
+            leaper: (0, 1),
+            ..Shape::knight(4, 4)
+        },
+        Shape {
+            leaper: (2, 3),
+            ..Shape::knight(5, 5)
+        },
+    ];
+    let mut random = Sequence(21);
+    let variants = common::key_variants();
+    let mut failures = Vec::new();
+    let mut solvable = 0;
+    for shape in &shapes {
+        let n = shape.squares();
+        for closed in [false, true] {
+            let tours = common::tours_of(
+                shape,
+                &Demands {
+                    closed,
+                    clues: vec![],
+                },
+                200,
+            );
+            for case in 0..8 {
+                let clue_count = 2 + random.below(3);
+                let mut clues: Vec<(usize, usize)> = if case % 2 == 0 && !tours.is_empty() {
+                    let tour = &tours[random.below(tours.len())];
+                    (0..clue_count)
+                        .map(|_| {
+                            let t = random.below(n);
+                            (t, tour[t])
+                        })
+                        .collect()
+                } else {
+                    (0..clue_count)
+                        .map(|_| (random.below(n), random.below(n)))
+                        .collect()
+                };
+                clues.sort_unstable();
+                clues.dedup_by_key(|clue| clue.0);
+                let mut squares: Vec<usize> = clues.iter().map(|c| c.1).collect();
+                squares.sort_unstable();
+                squares.dedup();
+                if squares.len() < clues.len() {
+                    continue; // a square with two numbers is rejected as bad input
+                }
+                let demands = Demands { closed, clues };
+                let expected = common::tours_of(shape, &demands, usize::MAX);
+                solvable += usize::from(!expected.is_empty());
+                check_existence(shape, &demands, &variants, &mut failures);
+                let options = options_for(shape, &demands, false);
+                let counted = enumerate(&options, CountOptions::default(), |_| Ok(())).unwrap();
+                if counted != expected.len() as u64 {
+                    failures.push(format!(
+                        "{shape:?} {demands:?}: counted {counted}, oracle {}",
+                        expected.len()
+                    ));
+                }
+            }
+        }
+    }
+    assert_none(failures);
+    assert!(solvable >= 10, "only {solvable} solvable clue sets");
+}
+
+#[test]
+fn closed_tours_with_start_and_end_agree_with_the_oracle() {
+    // Reversing a closed tour keeps its start but not its end: symmetry
+    // breaking once lost every tour ending on the start's lower neighbour.
+    let mut failures = Vec::new();
+    for (rows, cols) in common::small_boards(30) {
+        let shape = Shape::knight(rows, cols);
+        let graph = shape.graph();
+        let variants = if (rows, cols) == (5, 6) {
+            common::all_variants()
+        } else {
+            common::key_variants()
+        };
+        for &end in &graph[0] {
+            let demands = Demands {
+                closed: true,
+                clues: vec![(0, 0), (shape.squares() - 1, end)],
+            };
+            check_existence(&shape, &demands, &variants, &mut failures);
+        }
+    }
+    assert_none(failures);
+}
