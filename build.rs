@@ -1,6 +1,6 @@
-//! Tells the tests which real SAT solvers (and the proof checker `rate`) are
-//! on PATH, as `has_kissat`, `has_cadical`, `has_minisat`, `has_picosat` and
-//! `has_rate` cfgs. A test whose solver
+//! Tells the tests which real SAT solvers (and the proof checker `rate`, and
+//! `chromium` for rendering SVG) are on PATH, as `has_kissat`, `has_cadical`,
+//! `has_minisat`, `has_picosat`, `has_rate` and `has_chromium` cfgs. A test whose tool
 //! is missing is marked ignored, so `cargo test` reports it as skipped rather
 //! than passed. Under CI (CI=true) the solvers must be there, so the cfgs are
 //! always set and a missing solver fails its tests.
@@ -8,7 +8,9 @@
 use std::env;
 use std::path::PathBuf;
 
-const SOLVERS: [&str; 5] = ["kissat", "cadical", "minisat", "picosat", "rate"];
+const SOLVERS: [&str; 6] = [
+    "kissat", "cadical", "minisat", "picosat", "rate", "chromium",
+];
 
 fn on_path(program: &str) -> Option<PathBuf> {
     env::split_paths(&env::var_os("PATH")?)

@@ -2,8 +2,9 @@
 # Installs the real SAT solvers the tests drive: minisat, cadical and picosat
 # from Debian's packages, kissat 4 from the PyPI wheel passagemath-kissat,
 # which carries a kissat binary, and the DRAT proof checker rate from
-# crates.io (into cargo's bin directory). Idempotent; quiet when everything
-# is there.
+# crates.io (into cargo's bin directory); and chromium from Debian, which a
+# test uses to render the SVG pictures. Idempotent; quiet when everything is
+# there.
 #
 # kissat goes to $KNIGHTSAT_TOOLS (default /opt/knightsat-tools as root,
 # ~/.local/share/knightsat-tools otherwise) and is linked into /usr/local/bin
@@ -24,8 +25,8 @@ else
 fi
 
 missing=()
-for solver in minisat cadical picosat; do
-  command -v "$solver" > /dev/null || missing+=("$solver")
+for package in minisat cadical picosat chromium; do
+  command -v "$package" > /dev/null || missing+=("$package")
 done
 if [ ${#missing[@]} -gt 0 ]; then
   say "installing ${missing[*]} from Debian's packages"
@@ -53,6 +54,6 @@ if ! command -v rate > /dev/null; then
   command -v rate > /dev/null || fail "rate is installed, but cargo's bin directory is not on PATH"
 fi
 
-for solver in minisat cadical picosat kissat rate; do
+for solver in minisat cadical picosat chromium kissat rate; do
   command -v "$solver" > /dev/null || fail "$solver is still missing"
 done

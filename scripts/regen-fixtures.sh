@@ -11,7 +11,7 @@ kissat=${KISSAT:-kissat}
 mkdir -p fixtures/golden fixtures/solver-output
 $ks encode --board 3x3 -o fixtures/golden/3x3-open.cnf
 $ks encode --board 3x4 -o fixtures/golden/3x4-open.cnf
-$ks encode --board 5x5 --closed -o fixtures/golden/5x5-closed.cnf
+$ks encode --board 5x6 --closed -o fixtures/golden/5x6-closed.cnf
 
 # Runs a solver, accepting its SAT (10) and UNSAT (20) exit statuses.
 solve() { local rc=0; "$@" || rc=$?; [ "$rc" -eq 10 ] || [ "$rc" -eq 20 ]; }

@@ -219,10 +219,10 @@ pub fn svg(picture: &Picture) -> String {
         } else {
             r#" font-size="14""#
         };
-        let fill = if board.colour(square) { DARK } else { LIGHT };
+        let halo = if board.colour(square) { LIGHT } else { DARK };
         let _ = writeln!(
             out,
-            r#"<text class="number" x="{x}" y="{}" text-anchor="middle"{weight} fill="black" stroke="{fill}" stroke-width="3" paint-order="stroke">{number}</text>"#,
+            r#"<text class="number" x="{x}" y="{}" text-anchor="middle"{weight} fill="black" stroke="{halo}" stroke-width="3" paint-order="stroke">{number}</text>"#,
             y + 5
         );
     }

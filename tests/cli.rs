@@ -4,32 +4,13 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
+use common::cli::{knightsat, stdout_bytes, stdout_of};
 use predicates::prelude::*;
-
-fn knightsat() -> Command {
-    Command::cargo_bin("knightsat").unwrap()
-}
 
 fn fixture(path: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("fixtures")
         .join(path)
-}
-
-/// What a successful run prints on stdout.
-fn stdout_bytes(args: &[&str]) -> Vec<u8> {
-    knightsat()
-        .args(args)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone()
-}
-
-fn stdout_of(args: &[&str]) -> String {
-    String::from_utf8(stdout_bytes(args)).unwrap()
 }
 
 /// Square index (rank * cols + file) of a name like "c2", parsed independently.
@@ -161,7 +142,7 @@ fn encode_matches_the_golden_files_byte_for_byte() {
     for (args, golden) in [
         (&["--board", "3x3"][..], "golden/3x3-open.cnf"),
         (&["--board", "3x4"], "golden/3x4-open.cnf"),
-        (&["--size", "5", "--closed"], "golden/5x5-closed.cnf"),
+        (&["--board", "5x6", "--closed"], "golden/5x6-closed.cnf"),
     ] {
         let expected = std::fs::read(fixture(golden)).unwrap();
         let output = stdout_bytes(&[&["encode"][..], args].concat());
@@ -174,14 +155,14 @@ fn encode_to_a_file_is_atomic_and_leaves_nothing_behind() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("tour.cnf");
     knightsat()
-        .args(["encode", "--size", "5", "--closed", "-o"])
+        .args(["encode", "--board", "5x6", "--closed", "-o"])
         .arg(&path)
         .assert()
         .success()
         .stderr(predicate::str::contains("wrote"));
     assert_eq!(
         std::fs::read(&path).unwrap(),
-        std::fs::read(fixture("golden/5x5-closed.cnf")).unwrap()
+        std::fs::read(fixture("golden/5x6-closed.cnf")).unwrap()
     );
     let names: Vec<_> = std::fs::read_dir(dir.path())
         .unwrap()
@@ -599,17 +580,183 @@ fn help_documents_the_exit_statuses() {
 
 #[test]
 fn stats_counts_match_the_written_header() {
-    let json = stdout_of(&["stats", "--size", "5", "--closed", "--format", "json"]);
+    let json = stdout_of(&["stats", "--board", "5x6", "--closed", "--format", "json"]);
     let value: serde_json::Value = serde_json::from_str(&json).unwrap();
-    let golden = std::fs::read_to_string(fixture("golden/5x5-closed.cnf")).unwrap();
+    let golden = std::fs::read_to_string(fixture("golden/5x6-closed.cnf")).unwrap();
     let header = golden.lines().find(|l| l.starts_with("p cnf")).unwrap();
     assert_eq!(
         header,
         format!("p cnf {} {}", value["vars"], value["clauses"])
     );
-    let table = stdout_of(&["stats", "--size", "5", "--closed"]);
+    let table = stdout_of(&["stats", "--board", "5x6", "--closed"]);
     assert!(
         table.contains("closing-move") && table.contains("variables: "),
         "{table}"
     );
+}
+
+#[test]
+fn board_files_holes_clues_and_leapers_from_the_command_line() {
+    // A drawn board is the same board as --holes: byte-identical CNF.
+    let drawn = "\n.....\n.....\n..#..\n.....\n.....\n\n";
+    let from_file = knightsat()
+        .args(["encode", "--board-file", "-"])
+        .write_stdin(drawn)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    assert_eq!(
+        from_file,
+        stdout_bytes(&["encode", "--size", "5", "--holes", "c3"])
+    );
+    // Spaces are holes too; rank 1 is the bottom line.
+    let spaced = knightsat()
+        .args(["encode", "--board-file", "-"])
+        .write_stdin("....\n... \n....\n")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let spaced = String::from_utf8(spaced).unwrap();
+    assert!(spaced.contains("c option holes d2\n"), "{spaced}");
+
+    // A CNF with holes, a leaper and clues decodes from a real solver's output.
+    let dir = tempfile::tempdir().unwrap();
+    let cnf = dir.path().join("irregular.cnf");
+    let args = [
+        "--board", "5x6", "--holes", "a1,f5", "--leaper", "2,1", "--at", "10=c3",
+    ];
+    let mut encode = vec!["encode", "-o", cnf.to_str().unwrap()];
+    encode.extend(args);
+    knightsat().args(&encode).assert().success();
+    let mut solve = vec!["solve", "--format", "moves"];
+    solve.extend(args);
+    let moves = stdout_of(&solve);
+    let names: Vec<&str> = moves.split_whitespace().collect();
+    assert_eq!(names.len(), 28);
+    assert_eq!(names[9], "c3");
+    assert!(!names.contains(&"a1") && !names.contains(&"f5"));
+    // A model for it, written as a solver would: the tour's x variables true.
+    // x(t, s) = 1 + t*28 + index(s), index over the 28 squares in row-major order.
+    let squares: Vec<String> = (0..5)
+        .flat_map(|rank| (0..6).map(move |file| format!("{}{}", (b'a' + file) as char, rank + 1)))
+        .filter(|name| name != "a1" && name != "f5")
+        .collect();
+    let vars: Vec<String> = names
+        .iter()
+        .enumerate()
+        .map(|(t, name)| (1 + t * 28 + squares.iter().position(|s| s == name).unwrap()).to_string())
+        .collect();
+    let answer = format!("s SATISFIABLE\nv {} 0\n", vars.join(" "));
+    let decoded = knightsat()
+        .args([
+            "decode",
+            "--format",
+            "moves",
+            "--cnf",
+            cnf.to_str().unwrap(),
+            "-",
+        ])
+        .write_stdin(answer)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    assert_eq!(String::from_utf8(decoded).unwrap(), moves);
+
+    // Theorems are for plain boards: a holed 4x4 is searched, not refused.
+    let holed = knightsat()
+        .args(["solve", "--size", "4", "--holes", "a1,d4"])
+        .assert()
+        .get_output()
+        .clone();
+    assert!(!String::from_utf8_lossy(&holed.stderr).contains("theorem"));
+
+    // Bad shapes, clues and leapers: one line, exit 2, naming the problem.
+    let cases: [(&[&str], &str, &str); 14] = [
+        (
+            &["solve", "--board-file", "-"],
+            "...\n..\n...\n",
+            "ragged board: line 2",
+        ),
+        (&["solve", "--board-file", "-"], "\n  \n", "empty"),
+        (&["solve", "--board-file", "-"], "###\n# #\n", "no squares"),
+        (
+            &["solve", "--board-file", "-"],
+            "..x\n...\n",
+            "line 1 has 'x'",
+        ),
+        (
+            &[
+                "solve",
+                "--size",
+                "3",
+                "--holes",
+                "a1,b2,c3,a2,a3,b1,b3,c1,c2",
+            ],
+            "",
+            "no squares",
+        ),
+        (
+            &["solve", "--size", "5", "--holes", "f6"],
+            "",
+            "not on the 5x5 board",
+        ),
+        (
+            &["solve", "--size", "5", "--holes", "c3", "--start", "c3"],
+            "",
+            "c3 is a hole",
+        ),
+        (
+            &["solve", "--size", "5", "--at", "0=a1"],
+            "",
+            "move numbers run from 1",
+        ),
+        (
+            &["solve", "--size", "5", "--at", "26=a1"],
+            "",
+            "move numbers run from 1",
+        ),
+        (
+            &["solve", "--size", "5", "--at", "a1"],
+            "",
+            "expected N=SQUARE",
+        ),
+        (
+            &["solve", "--size", "5", "--at", "3=a1", "--at", "3=b1"],
+            "",
+            "two clues for move 3",
+        ),
+        (
+            &["solve", "--size", "5", "--at", "3=a1", "--at", "4=a1"],
+            "",
+            "a1 has two move numbers",
+        ),
+        (
+            &["solve", "--size", "5", "--leaper", "0,0"],
+            "",
+            "never moves",
+        ),
+        (
+            &["solve", "--size", "5", "--leaper", "1"],
+            "",
+            "expected A,B",
+        ),
+    ];
+    for (args, stdin, words) in cases {
+        let output = knightsat()
+            .args(args)
+            .write_stdin(stdin)
+            .assert()
+            .code(2)
+            .get_output()
+            .clone();
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.contains(words), "{args:?}: {stderr}");
+    }
 }

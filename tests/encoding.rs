@@ -60,7 +60,7 @@ fn header_counts_match_the_body() {
     for (rows, cols, closed, split) in [
         (3, 3, false, None),
         (3, 4, false, Some(3)),
-        (5, 5, true, None),
+        (5, 6, true, None),
         (6, 6, true, Some(4)),
     ] {
         let mut o = options(rows, cols);

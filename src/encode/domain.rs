@@ -43,7 +43,9 @@ impl Domain {
             domain.retain(|t, s| window[s].contains(&t));
         }
         if options.parity {
-            if let Some(start_colour) = start_colour(options, &starts) {
+            if colours_forbid_a_tour(options) {
+                domain.retain(|_, _| false);
+            } else if let Some(start_colour) = start_colour(options, &starts) {
                 let flips = options.board.leaper().changes_colour();
                 domain
                     .retain(|t, s| options.board.colour(s) == start_colour ^ (flips && t % 2 == 1));
@@ -170,6 +172,21 @@ fn moves_between(options: &Options, a: usize, b: usize) -> usize {
         along.min(options.board.squares() - along)
     } else {
         along
+    }
+}
+
+/// Whether the numbers of squares of each colour rule out every tour: a
+/// colour-changing leaper alternates colours, so an open tour needs the
+/// counts within one of each other and a closed tour needs them equal; a
+/// leaper that keeps its colour cannot tour a board with both colours.
+fn colours_forbid_a_tour(options: &Options) -> bool {
+    let board = &options.board;
+    let other = (0..board.squares()).filter(|&s| board.colour(s)).count();
+    let a1s = board.squares() - other;
+    match (board.leaper().changes_colour(), options.closed) {
+        (true, false) => a1s.abs_diff(other) > 1,
+        (true, true) => a1s != other,
+        (false, _) => a1s > 0 && other > 0,
     }
 }
 

@@ -2,6 +2,8 @@
 //! search over its own move table, sharing no code with the library.
 #![allow(dead_code)]
 
+pub mod cli;
+
 /// The knight-move graph of a rows x cols board, squares indexed rank * cols + file.
 pub fn knight_graph(rows: usize, cols: usize) -> Vec<Vec<usize>> {
     let mut graph = vec![Vec::new(); rows * cols];
