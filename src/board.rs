@@ -32,12 +32,18 @@ impl Leaper {
     /// The knight, (1, 2).
     pub const KNIGHT: Leaper = Leaper { short: 1, long: 2 };
 
-    /// The (a, b)-leaper, or an error if both are zero (a piece that never moves).
+    /// The (a, b)-leaper, or an error if both are zero (a piece that never
+    /// moves) or either is longer than any board ([`MAX_SQUARES`]).
     pub fn new(a: usize, b: usize) -> Result<Leaper, Error> {
         if a == 0 && b == 0 {
             return Err(Error::BadOption(
                 "--leaper 0,0 never moves: A and B must not both be zero".into(),
             ));
+        }
+        if a.max(b) > MAX_SQUARES {
+            return Err(Error::BadOption(format!(
+                "--leaper {a},{b}: a leap can be at most {MAX_SQUARES} squares long"
+            )));
         }
         Ok(Leaper {
             short: a.min(b),
@@ -581,6 +587,64 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn holes_renumber_the_squares_that_exist() {
+        let board = Board::new(3, 3).unwrap().with_holes(&["b2", "a1"]).unwrap();
+        assert_eq!(board.squares(), 7);
+        assert_eq!(board.name(0), "b1");
+        assert_eq!(board.name(2), "a2");
+        assert_eq!(board.name(3), "c2");
+        assert_eq!(board.parse_square("c2").unwrap(), 3);
+        assert!(board
+            .parse_square("b2")
+            .unwrap_err()
+            .to_string()
+            .contains("hole"));
+        assert_eq!(board.to_string(), "holed 3x3");
+        let drawn = Board::from_ascii("\n...\n.#.\n#..\n\n").unwrap();
+        assert_eq!(drawn, board);
+        assert!(Board::from_ascii("...\n..\n").is_err());
+        assert!(Board::from_ascii("##\n# \n").is_err());
+        assert!(Board::from_ascii("").is_err());
+        assert!(Board::from_ascii(".x.\n").is_err());
+        assert!(board
+            .with_holes(&["a2", "c2", "b1", "c1", "a3", "b3", "c3"])
+            .is_err());
+    }
+
+    #[test]
+    fn leapers_move_by_their_lengths_and_keep_or_change_colour() {
+        assert_eq!(Leaper::default(), Leaper::KNIGHT);
+        assert_eq!("3,1".parse::<Leaper>().unwrap().name(), "camel");
+        assert_eq!("2, 3".parse::<Leaper>().unwrap().to_string(), "2,3");
+        for bad in ["0,0", "1", "a,b", "1,2,3", "-1,2"] {
+            assert!(bad.parse::<Leaper>().is_err(), "{bad}");
+        }
+        assert_eq!(Leaper::new(0, 1).unwrap().deltas().len(), 4);
+        assert_eq!(Leaper::new(2, 2).unwrap().deltas().len(), 4);
+        assert_eq!(Leaper::new(1, 4).unwrap().deltas().len(), 8);
+        assert!(Leaper::KNIGHT.changes_colour());
+        assert!(!Leaper::new(1, 3).unwrap().changes_colour());
+        let board = Board::new(5, 5)
+            .unwrap()
+            .with_leaper(Leaper::new(0, 1).unwrap());
+        let c3 = board.parse_square("c3").unwrap();
+        let names: Vec<String> = board.move_graph()[c3]
+            .iter()
+            .map(|&s| board.name(s))
+            .collect();
+        assert_eq!(names, ["c2", "b3", "d3", "c4"]);
+    }
+
+    #[test]
+    fn symmetries_keep_holes_on_holes() {
+        let board = Board::new(4, 4).unwrap().with_holes(&["a1"]).unwrap();
+        // Only the identity and the diagonal mirror keep a1 a hole.
+        assert_eq!(board.symmetries().len(), 2);
+        let board = Board::new(4, 4).unwrap().with_holes(&["b2", "c3"]).unwrap();
+        assert_eq!(board.symmetries().len(), 4);
     }
 
     #[test]

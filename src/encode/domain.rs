@@ -36,7 +36,7 @@ impl Domain {
             domain.live[step_zero_dead] = false;
         }
         for &(step, square) in &options.clues {
-            domain.retain(|t, s| (t == step) == (s == square));
+            domain.pin(step, square);
         }
         if let Some(blocks) = options.blocks {
             let window = block_windows(&options.board, blocks);
@@ -58,6 +58,18 @@ impl Domain {
             }
         }
         domain
+    }
+
+    /// Keeps x(step, square) and kills every other square at `step` and
+    /// every other step on `square`.
+    fn pin(&mut self, step: usize, square: usize) {
+        let n = self.squares;
+        let keep = self.live[step * n + square];
+        for other in 0..n {
+            self.live[step * n + other] = false;
+            self.live[other * n + square] = false;
+        }
+        self.live[step * n + square] = keep;
     }
 
     fn retain(&mut self, keep: impl Fn(usize, usize) -> bool) {
