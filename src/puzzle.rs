@@ -10,7 +10,7 @@ use crate::encode::{parse_clue, Options};
 use crate::error::Error;
 use crate::render::{grid, Picture};
 use crate::solve::{solve_in_process, Outcome};
-use crate::tour::{board_from_json, board_json, Tour};
+use crate::tour::{BoardJson, Tour};
 
 /// A board, open or closed, and the clues: (step, square) pairs, "after
 /// `step` moves the piece is on `square`", sorted by step.
@@ -68,20 +68,14 @@ impl Puzzle {
     }
 }
 
-/// The JSON form of a puzzle: board, `"clues":["1=a1","9=c3",…]` in the
-/// `--at` syntax, and the solution's squares when it is given.
+/// The JSON form of a puzzle: the board (see [`BoardJson`]),
+/// `"clues":["1=a1","9=c3",…]` in the `--at` syntax, and the solution's
+/// squares when it is given.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PuzzleJson {
-    /// Number of ranks.
-    pub rows: usize,
-    /// Number of files.
-    pub cols: usize,
-    /// The holes' names.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub holes: Vec<String>,
-    /// The leaper as [a, b] (absent for the knight).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub leaper: Option<[usize; 2]>,
+    /// The board.
+    #[serde(flatten)]
+    pub board: BoardJson,
     /// Whether the solution is a closed tour.
     pub closed: bool,
     /// The clues as `N=SQUARE`.
@@ -94,12 +88,8 @@ pub struct PuzzleJson {
 impl PuzzleJson {
     /// The JSON form of `puzzle`, with `solution` if given.
     pub fn new(puzzle: &Puzzle, solution: Option<&Tour>) -> PuzzleJson {
-        let (holes, leaper) = board_json(&puzzle.board);
         PuzzleJson {
-            rows: puzzle.board.rows(),
-            cols: puzzle.board.cols(),
-            holes,
-            leaper,
+            board: BoardJson::from(&puzzle.board),
             closed: puzzle.closed,
             clues: puzzle
                 .clues
@@ -208,7 +198,7 @@ pub fn parse_puzzle(text: &str, leaper: Leaper, closed: bool) -> Result<Puzzle, 
 fn parse_puzzle_json(text: &str, closed: bool) -> Result<Puzzle, Error> {
     let json: PuzzleJson = serde_json::from_str(text)
         .map_err(|e| Error::BadPuzzle(format!("bad JSON puzzle: {e}")))?;
-    let board = board_from_json(json.rows, json.cols, &json.holes, json.leaper)?;
+    let board = json.board.board()?;
     let clues = json
         .clues
         .iter()

@@ -227,11 +227,11 @@ impl Tour {
     }
 }
 
-/// The JSON form of a tour: `{"rows":8,"cols":8,"closed":false,"tour":["a1",…]}`,
-/// with `"holes":["c3",…]` on a board with holes and `"leaper":[1,3]` for
-/// a piece other than the knight.
+/// The JSON fields that describe a board: `"rows":8,"cols":8`, with
+/// `"holes":["c3",…]` when some squares are holes and `"leaper":[1,3]` for a
+/// piece other than the knight.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct TourJson {
+pub struct BoardJson {
     /// Number of ranks.
     pub rows: usize,
     /// Number of files.
@@ -242,44 +242,51 @@ pub struct TourJson {
     /// The leaper as [a, b] (absent for the knight).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub leaper: Option<[usize; 2]>,
+}
+
+impl From<&Board> for BoardJson {
+    fn from(board: &Board) -> BoardJson {
+        let leaper = board.leaper();
+        let (a, b) = leaper.lengths();
+        BoardJson {
+            rows: board.rows(),
+            cols: board.cols(),
+            holes: board.holes().iter().map(ToString::to_string).collect(),
+            leaper: (leaper != Leaper::KNIGHT).then_some([a, b]),
+        }
+    }
+}
+
+impl BoardJson {
+    /// The board these fields describe.
+    pub fn board(&self) -> Result<Board, Error> {
+        let leaper = match self.leaper {
+            Some([a, b]) => Leaper::new(a, b)?,
+            None => Leaper::KNIGHT,
+        };
+        Ok(Board::new(self.rows, self.cols)?
+            .with_holes(&self.holes)?
+            .with_leaper(leaper))
+    }
+}
+
+/// The JSON form of a tour: `{"rows":8,"cols":8,"closed":false,"tour":["a1",…]}`
+/// (with the board's holes and leaper, see [`BoardJson`]).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct TourJson {
+    /// The board.
+    #[serde(flatten)]
+    pub board: BoardJson,
     /// Whether the tour is closed.
     pub closed: bool,
     /// Square names in visiting order.
     pub tour: Vec<String>,
 }
 
-/// The JSON fields that describe a board: size, holes and leaper.
-pub fn board_json(board: &Board) -> (Vec<String>, Option<[usize; 2]>) {
-    let holes = board.holes().iter().map(ToString::to_string).collect();
-    let leaper = board.leaper();
-    let (a, b) = leaper.lengths();
-    (holes, (leaper != Leaper::KNIGHT).then_some([a, b]))
-}
-
-/// The board a JSON tour or puzzle describes.
-pub fn board_from_json(
-    rows: usize,
-    cols: usize,
-    holes: &[String],
-    leaper: Option<[usize; 2]>,
-) -> Result<Board, Error> {
-    let leaper = match leaper {
-        Some([a, b]) => Leaper::new(a, b)?,
-        None => Leaper::KNIGHT,
-    };
-    Ok(Board::new(rows, cols)?
-        .with_holes(holes)?
-        .with_leaper(leaper))
-}
-
 impl From<&Tour> for TourJson {
     fn from(tour: &Tour) -> TourJson {
-        let (holes, leaper) = board_json(&tour.board);
         TourJson {
-            rows: tour.board.rows(),
-            cols: tour.board.cols(),
-            holes,
-            leaper,
+            board: BoardJson::from(&tour.board),
             closed: tour.closed,
             tour: tour.names(),
         }
@@ -297,7 +304,7 @@ pub fn parse_tour(text: &str, board: Option<Board>, closed: bool) -> Result<Tour
     let (board, closed, names) = if text.starts_with('{') {
         let json: TourJson = serde_json::from_str(text)
             .map_err(|e| Error::BadTourInput(format!("bad JSON tour: {e}")))?;
-        let json_board = board_from_json(json.rows, json.cols, &json.holes, json.leaper)?;
+        let json_board = json.board.board()?;
         if let Some(board) = board.filter(|b| *b != json_board) {
             return Err(Error::BadTourInput(format!(
                 "the tour is for a {json_board} board for the {}, but the options say {board} for the {}",

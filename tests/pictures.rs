@@ -104,17 +104,6 @@ fn centre_of(drawing: &Drawing, name: &str) -> (i64, i64) {
         .0
 }
 
-/// Square index over the squares that exist, row-major from a1.
-fn index_in(shape: &Shape, name: &str) -> usize {
-    let file = (name.as_bytes()[0] - b'a') as usize;
-    let rank: usize = name[1..].parse::<usize>().unwrap() - 1;
-    shape
-        .cells()
-        .iter()
-        .position(|&cell| cell == (rank, file))
-        .unwrap()
-}
-
 #[test]
 fn the_svg_draws_the_board_and_the_tour() {
     let cases: [(&[&str], Shape, bool); 4] = [
@@ -154,7 +143,7 @@ fn the_svg_draws_the_board_and_the_tour() {
         for (name, &k) in &drawing.numbers {
             order[k - 1] = name.clone();
         }
-        let path: Vec<usize> = order.iter().map(|name| index_in(&shape, name)).collect();
+        let path: Vec<usize> = order.iter().map(|name| shape.index_of(name)).collect();
         let demands = Demands {
             closed,
             clues: vec![],

@@ -8,17 +8,6 @@ use common::cli::{knightsat, stdout_of};
 use common::{Demands, Shape};
 use predicates::prelude::*;
 
-/// Square index over the squares that exist, row-major from a1.
-fn index_in(shape: &Shape, name: &str) -> usize {
-    let file = (name.as_bytes()[0] - b'a') as usize;
-    let rank: usize = name[1..].parse::<usize>().unwrap() - 1;
-    shape
-        .cells()
-        .iter()
-        .position(|&cell| cell == (rank, file))
-        .unwrap_or_else(|| panic!("{name} is not a square"))
-}
-
 /// A generated puzzle, from its JSON.
 struct Made {
     json: String,
@@ -87,11 +76,11 @@ fn generated_puzzles_have_one_solution_the_tour_they_came_from() {
             let n = shape.squares();
             assert!(made.clues.len() < n, "{case}: every square a clue");
             // The solution is a tour that meets the clues, by the oracle.
-            let path: Vec<usize> = made.solution.iter().map(|s| index_in(&shape, s)).collect();
+            let path: Vec<usize> = made.solution.iter().map(|s| shape.index_of(s)).collect();
             let clues: Vec<(usize, usize)> = made
                 .clues
                 .iter()
-                .map(|(k, square)| (k - 1, index_in(&shape, square)))
+                .map(|(k, square)| (k - 1, shape.index_of(square)))
                 .collect();
             let demands = Demands {
                 closed,

@@ -6,43 +6,16 @@ pub mod cli;
 
 /// The knight-move graph of a rows x cols board, squares indexed rank * cols + file.
 pub fn knight_graph(rows: usize, cols: usize) -> Vec<Vec<usize>> {
-    let mut graph = vec![Vec::new(); rows * cols];
-    for r in 0..rows as i64 {
-        for c in 0..cols as i64 {
-            for (dr, dc) in [
-                (1, 2),
-                (2, 1),
-                (-1, 2),
-                (-2, 1),
-                (1, -2),
-                (2, -1),
-                (-1, -2),
-                (-2, -1),
-            ] {
-                let (r2, c2) = (r + dr, c + dc);
-                if (0..rows as i64).contains(&r2) && (0..cols as i64).contains(&c2) {
-                    graph[(r * cols as i64 + c) as usize].push((r2 * cols as i64 + c2) as usize);
-                }
-            }
-        }
-    }
-    graph
+    Shape::knight(rows, cols).graph()
 }
 
 /// Whether `path` visits every square once by knight moves (and closes, if asked).
 pub fn is_tour(rows: usize, cols: usize, closed: bool, path: &[usize]) -> bool {
-    let n = rows * cols;
-    let graph = knight_graph(rows, cols);
-    let mut seen = vec![false; n];
-    for &s in path {
-        if s >= n || seen[s] {
-            return false;
-        }
-        seen[s] = true;
-    }
-    path.len() == n
-        && path.windows(2).all(|w| graph[w[0]].contains(&w[1]))
-        && (!closed || (n > 1 && graph[path[n - 1]].contains(&path[0])))
+    let demands = Demands {
+        closed,
+        clues: Vec::new(),
+    };
+    is_tour_of(&Shape::knight(rows, cols), &demands, path)
 }
 
 struct Search<'a> {
@@ -369,6 +342,16 @@ impl Shape {
 
     pub fn squares(&self) -> usize {
         self.cells().len()
+    }
+
+    /// The square number of a name like `c2`, parsed independently.
+    pub fn index_of(&self, name: &str) -> usize {
+        let file = (name.as_bytes()[0] - b'a') as usize;
+        let rank: usize = name[1..].parse::<usize>().unwrap() - 1;
+        self.cells()
+            .iter()
+            .position(|&cell| cell == (rank, file))
+            .unwrap_or_else(|| panic!("{name} is not a square of {self:?}"))
     }
 
     /// Move graph by comparing every pair of squares' coordinates.
