@@ -329,3 +329,54 @@ fn closed_tours_with_start_and_end_agree_with_the_oracle() {
     }
     assert_none(failures);
 }
+
+#[test]
+fn orbits_on_holed_boards_and_for_other_leapers_match_the_oracle() {
+    // Symmetries must map holes onto holes: c3 keeps all 8, a1 only the
+    // diagonal mirror.
+    let shapes = [
+        Shape {
+            holes: vec![12],
+            ..Shape::knight(5, 5)
+        },
+        Shape {
+            holes: vec![0],
+            ..Shape::knight(5, 5)
+        },
+        Shape {
+            holes: vec![0, 3],
+            ..Shape::knight(4, 5)
+        },
+        Shape {
+            leaper: (0, 1),
+            ..Shape::knight(4, 5)
+        },
+        Shape {
+            leaper: (0, 1),
+            ..Shape::knight(4, 4)
+        },
+    ];
+    let mut failures = Vec::new();
+    for shape in &shapes {
+        for closed in [false, true] {
+            let expected = common::count_orbits_of(shape, closed, None) as u64;
+            let mut options = Options::new(shape.board());
+            options.closed = closed;
+            let counted = enumerate(
+                &options,
+                CountOptions {
+                    limit: None,
+                    up_to_symmetry: true,
+                },
+                |_| Ok(()),
+            )
+            .unwrap();
+            if counted != expected {
+                failures.push(format!(
+                    "{shape:?} closed={closed}: {counted} orbits, oracle {expected}"
+                ));
+            }
+        }
+    }
+    assert_none(failures);
+}

@@ -166,14 +166,32 @@ pub fn symmetries(rows: usize, cols: usize) -> Vec<Vec<usize>> {
 /// symmetries keeping `start` in place, reversal (closed tours, or open
 /// tours with no start), and for closed tours with no start, rotation.
 pub fn count_orbits(rows: usize, cols: usize, closed: bool, start: Option<usize>) -> usize {
-    let tours: Vec<Vec<usize>> = match start {
-        Some(s) => tours_from(rows, cols, closed, s),
-        None => (0..rows * cols)
-            .flat_map(|s| tours_from(rows, cols, closed, s))
-            .collect(),
+    count_orbits_of(&Shape::knight(rows, cols), closed, start)
+}
+
+/// [`count_orbits`] on any shape: the symmetries are those of the
+/// rectangle that map holes onto holes.
+pub fn count_orbits_of(shape: &Shape, closed: bool, start: Option<usize>) -> usize {
+    let demands = Demands {
+        closed,
+        clues: start.map(|s| (0, s)).into_iter().collect(),
     };
-    let maps: Vec<Vec<usize>> = symmetries(rows, cols)
+    let tours = tours_of(shape, &demands, usize::MAX);
+    let cells = shape.cells();
+    let cell_index = |cell: usize| {
+        cells
+            .iter()
+            .position(|&c| c == (cell / shape.cols, cell % shape.cols))
+    };
+    let maps: Vec<Vec<usize>> = symmetries(shape.rows, shape.cols)
         .into_iter()
+        .filter_map(|cell_map| {
+            // As a map of square numbers, if it maps squares onto squares.
+            cells
+                .iter()
+                .map(|&(r, c)| cell_index(cell_map[r * shape.cols + c]))
+                .collect::<Option<Vec<usize>>>()
+        })
         .filter(|map| start.is_none_or(|s| map[s] == s))
         .collect();
     let canonical = |tour: &Vec<usize>| -> Vec<usize> {
