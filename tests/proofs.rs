@@ -3,12 +3,10 @@
 
 use std::path::Path;
 
-use assert_cmd::Command;
-use predicates::str::contains;
+mod common;
 
-fn knightsat() -> Command {
-    Command::cargo_bin("knightsat").unwrap()
-}
+use common::cli::knightsat;
+use predicates::str::contains;
 
 /// `solve --proof` for an impossible board: exit 20, a proof and a CNF
 /// written, and the proof verified by `certify`.

@@ -43,9 +43,10 @@ impl Domain {
             domain.retain(|t, s| window[s].contains(&t));
         }
         if options.parity {
-            if colours_forbid_a_tour(options) {
+            let counts = ColourCounts::of(&options.board);
+            if counts.forbid_a_tour(options) {
                 domain.retain(|_, _| false);
-            } else if let Some(start_colour) = start_colour(options, &starts) {
+            } else if let Some(start_colour) = start_colour(options, &starts, counts) {
                 let flips = options.board.leaper().changes_colour();
                 domain
                     .retain(|t, s| options.board.colour(s) == start_colour ^ (flips && t % 2 == 1));
@@ -187,18 +188,33 @@ fn moves_between(options: &Options, a: usize, b: usize) -> usize {
     }
 }
 
-/// Whether the numbers of squares of each colour rule out every tour: a
-/// colour-changing leaper alternates colours, so an open tour needs the
-/// counts within one of each other and a closed tour needs them equal; a
-/// leaper that keeps its colour cannot tour a board with both colours.
-fn colours_forbid_a_tour(options: &Options) -> bool {
-    let board = &options.board;
-    let other = (0..board.squares()).filter(|&s| board.colour(s)).count();
-    let a1s = board.squares() - other;
-    match (board.leaper().changes_colour(), options.closed) {
-        (true, false) => a1s.abs_diff(other) > 1,
-        (true, true) => a1s != other,
-        (false, _) => a1s > 0 && other > 0,
+/// How many squares the board has of a1's colour and of the other.
+#[derive(Clone, Copy)]
+struct ColourCounts {
+    a1s: usize,
+    others: usize,
+}
+
+impl ColourCounts {
+    fn of(board: &Board) -> ColourCounts {
+        let others = (0..board.squares()).filter(|&s| board.colour(s)).count();
+        ColourCounts {
+            a1s: board.squares() - others,
+            others,
+        }
+    }
+
+    /// Whether the counts rule out every tour: a colour-changing leaper
+    /// alternates colours, so an open tour needs the counts within one of
+    /// each other and a closed tour needs them equal; a leaper that keeps
+    /// its colour cannot tour a board with both colours.
+    fn forbid_a_tour(self, options: &Options) -> bool {
+        let ColourCounts { a1s, others } = self;
+        match (options.board.leaper().changes_colour(), options.closed) {
+            (true, false) => a1s.abs_diff(others) > 1,
+            (true, true) => a1s != others,
+            (false, _) => a1s > 0 && others > 0,
+        }
     }
 }
 
@@ -208,7 +224,7 @@ fn colours_forbid_a_tour(options: &Options) -> bool {
 /// of each colour decide it (an open tour of a colour-changing leaper starts
 /// on the colour with one square more; a leaper that keeps its colour
 /// starts on the only colour there is).
-fn start_colour(options: &Options, starts: &[usize]) -> Option<bool> {
+fn start_colour(options: &Options, starts: &[usize], counts: ColourCounts) -> Option<bool> {
     let board = &options.board;
     let n = board.squares();
     let flips = board.leaper().changes_colour();
@@ -228,13 +244,12 @@ fn start_colour(options: &Options, starts: &[usize]) -> Option<bool> {
     {
         return Some(board.colour(square) ^ (flips && step % 2 == 1));
     }
-    let other_colour = (0..n).filter(|&s| board.colour(s)).count();
-    let a1_colour = n - other_colour;
+    let ColourCounts { a1s, others } = counts;
     match (flips, options.closed) {
-        (true, false) if a1_colour == other_colour + 1 => Some(false),
-        (true, false) if other_colour == a1_colour + 1 => Some(true),
-        (false, _) if other_colour == 0 => Some(false),
-        (false, _) if a1_colour == 0 => Some(true),
+        (true, false) if a1s == others + 1 => Some(false),
+        (true, false) if others == a1s + 1 => Some(true),
+        (false, _) if others == 0 => Some(false),
+        (false, _) if a1s == 0 => Some(true),
         _ => None,
     }
 }
