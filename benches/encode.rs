@@ -4,8 +4,9 @@
 use divan::counter::BytesCount;
 use divan::Bencher;
 use knightsat::board::Board;
-use knightsat::cnf::dimacs::write_cnf;
-use knightsat::encode::Options;
+use knightsat::cnf_file::write_cnf;
+use knightsat::encoding::{Encoding, EncodingConfig, TimeIndexedConfig};
+use knightsat::problem::Problem;
 
 fn main() {
     divan::main();
@@ -26,26 +27,32 @@ impl std::io::Write for Counting {
     }
 }
 
-fn bytes_of(options: &Options) -> usize {
+fn bytes_of(encoding: &dyn Encoding) -> usize {
     let mut out = Counting::default();
-    write_cnf(options, &mut out).unwrap();
+    write_cnf(encoding, &mut out).unwrap();
     out.0
+}
+
+/// The encoding of the open tour of the size x size board under `config`.
+fn prepared(size: usize, config: TimeIndexedConfig) -> Box<dyn Encoding> {
+    let problem = Problem::new(Board::new(size, size).unwrap());
+    EncodingConfig::from(config).prepare(&problem).unwrap()
 }
 
 #[divan::bench(args = [8, 12, 20, 30])]
 fn default_encoding(bencher: Bencher, size: usize) {
-    let options = Options::new(Board::new(size, size).unwrap());
-    let bytes = bytes_of(&options);
+    let encoding = prepared(size, TimeIndexedConfig::default());
+    let bytes = bytes_of(&*encoding);
     bencher
         .counter(BytesCount::new(bytes))
-        .bench(|| write_cnf(&options, std::io::sink()).unwrap());
+        .bench(|| write_cnf(&*encoding, std::io::sink()).unwrap());
 }
 
 #[divan::bench(args = [8, 12, 16])]
 fn naive_encoding(bencher: Bencher, size: usize) {
-    let options = Options::naive(Board::new(size, size).unwrap());
-    let bytes = bytes_of(&options);
+    let encoding = prepared(size, TimeIndexedConfig::naive());
+    let bytes = bytes_of(&*encoding);
     bencher
         .counter(BytesCount::new(bytes))
-        .bench(|| write_cnf(&options, std::io::sink()).unwrap());
+        .bench(|| write_cnf(&*encoding, std::io::sink()).unwrap());
 }

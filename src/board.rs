@@ -11,7 +11,19 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::error::Error;
+/// What is wrong with a board, a square or a leaper as given.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BoardError {
+    /// A board size or drawing that is malformed, empty or too large.
+    #[error("bad board: {0}")]
+    Board(String),
+    /// A square name that is malformed, off the board or a hole.
+    #[error("bad square: {0}")]
+    Square(String),
+    /// A leaper that is malformed or cannot move.
+    #[error("bad leaper: {0}")]
+    Leaper(String),
+}
 
 /// The largest number of cells (squares and holes) a board may have.
 ///
@@ -34,15 +46,15 @@ impl Leaper {
 
     /// The (a, b)-leaper, or an error if both are zero (a piece that never
     /// moves) or either is longer than any board ([`MAX_SQUARES`]).
-    pub fn new(a: usize, b: usize) -> Result<Leaper, Error> {
+    pub fn new(a: usize, b: usize) -> Result<Leaper, BoardError> {
         if a == 0 && b == 0 {
-            return Err(Error::BadOption(
-                "--leaper 0,0 never moves: A and B must not both be zero".into(),
+            return Err(BoardError::Leaper(
+                "0,0 never moves: A and B must not both be zero".into(),
             ));
         }
         if a.max(b) > MAX_SQUARES {
-            return Err(Error::BadOption(format!(
-                "--leaper {a},{b}: a leap can be at most {MAX_SQUARES} squares long"
+            return Err(BoardError::Leaper(format!(
+                "{a},{b}: a leap can be at most {MAX_SQUARES} squares long"
             )));
         }
         Ok(Leaper {
@@ -116,13 +128,13 @@ impl fmt::Display for Leaper {
 }
 
 impl FromStr for Leaper {
-    type Err = Error;
+    type Err = BoardError;
 
     /// Parses `A,B`, e.g. `1,2` (knight) or `1,3` (camel).
-    fn from_str(text: &str) -> Result<Leaper, Error> {
+    fn from_str(text: &str) -> Result<Leaper, BoardError> {
         let bad = || {
-            Error::BadOption(format!(
-                "--leaper '{text}': expected A,B with whole numbers A, B >= 0, e.g. 1,3"
+            BoardError::Leaper(format!(
+                "'{text}': expected A,B with whole numbers A, B >= 0, e.g. 1,3"
             ))
         };
         let (a, b) = text.split_once(',').ok_or_else(bad)?;
@@ -159,15 +171,15 @@ pub struct Square {
 impl Board {
     /// A full board of `rows` ranks and `cols` files for the knight, or an
     /// error if either is zero or the board has more than [`MAX_SQUARES`] squares.
-    pub fn new(rows: usize, cols: usize) -> Result<Board, Error> {
+    pub fn new(rows: usize, cols: usize) -> Result<Board, BoardError> {
         if rows == 0 || cols == 0 {
-            return Err(Error::BadBoard(format!(
+            return Err(BoardError::Board(format!(
                 "{rows}x{cols} has no squares: rows and columns must be at least 1"
             )));
         }
         match rows.checked_mul(cols) {
             Some(n) if n <= MAX_SQUARES => Ok(Board::with_cells(rows, cols, &vec![true; n])),
-            _ => Err(Error::BadBoard(format!(
+            _ => Err(BoardError::Board(format!(
                 "{rows}x{cols} is too large: at most {MAX_SQUARES} squares"
             ))),
         }
@@ -202,12 +214,12 @@ impl Board {
     /// the highest rank and the bottom line rank 1; `.` is a square, `#` or a
     /// space a hole. Blank lines before and after the drawing are ignored;
     /// every line of it must have the same width.
-    pub fn from_ascii(text: &str) -> Result<Board, Error> {
+    pub fn from_ascii(text: &str) -> Result<Board, BoardError> {
         let lines: Vec<&str> = text.lines().map(|l| l.trim_end_matches('\r')).collect();
         let first = lines.iter().position(|l| !l.trim().is_empty());
         let last = lines.iter().rposition(|l| !l.trim().is_empty());
         let (Some(first), Some(last)) = (first, last) else {
-            return Err(Error::BadBoard(
+            return Err(BoardError::Board(
                 "the board file is empty: draw the board with . for a square and # for a hole"
                     .into(),
             ));
@@ -218,7 +230,7 @@ impl Board {
         for (row, line) in drawing.iter().enumerate() {
             let width = line.chars().count();
             if width != cols {
-                return Err(Error::BadBoard(format!(
+                return Err(BoardError::Board(format!(
                     "ragged board: line {} is {width} cells wide but line {} is {cols}; every line must have the same width (write # for a hole)",
                     first + row + 1,
                     first + 1
@@ -230,7 +242,7 @@ impl Board {
                     '.' => true,
                     '#' | ' ' => false,
                     other => {
-                        return Err(Error::BadBoard(format!(
+                        return Err(BoardError::Board(format!(
                             "line {} has '{other}': use . for a square and # or a space for a hole",
                             first + row + 1
                         )))
@@ -243,9 +255,9 @@ impl Board {
 
     /// This board with only the cells `exists` marks (indexed `rank · cols +
     /// file`), or an error if none is left.
-    fn keeping(&self, exists: &[bool]) -> Result<Board, Error> {
+    fn keeping(&self, exists: &[bool]) -> Result<Board, BoardError> {
         if !exists.iter().any(|&e| e) {
-            return Err(Error::BadBoard(format!(
+            return Err(BoardError::Board(format!(
                 "the {}x{} board has no squares left",
                 self.rows, self.cols
             )));
@@ -257,7 +269,7 @@ impl Board {
 
     /// This board with the named squares removed (`c3`, `d4`, …), or an
     /// error for a name that is not a square of it or when nothing is left.
-    pub fn with_holes<S: AsRef<str>>(&self, names: &[S]) -> Result<Board, Error> {
+    pub fn with_holes<S: AsRef<str>>(&self, names: &[S]) -> Result<Board, BoardError> {
         let mut exists: Vec<bool> = self.index_of_cell.iter().map(|&i| i != NO_SQUARE).collect();
         for name in names {
             let index = self.parse_square(name.as_ref().trim())?;
@@ -268,6 +280,7 @@ impl Board {
     }
 
     /// This board with a different piece on it.
+    #[must_use]
     pub fn with_leaper(mut self, leaper: Leaper) -> Board {
         self.leaper = leaper;
         self
@@ -334,15 +347,15 @@ impl Board {
     }
 
     /// Parses a square in algebraic notation and checks that it is on this board.
-    pub fn parse_square(&self, text: &str) -> Result<usize, Error> {
+    pub fn parse_square(&self, text: &str) -> Result<usize, BoardError> {
         let square: Square = text.parse()?;
         if let Some(index) = self.index_at(square) {
             return Ok(index);
         }
         if square.file < self.cols && square.rank < self.rows {
-            return Err(Error::BadSquare(format!("{text} is a hole in the board")));
+            return Err(BoardError::Square(format!("{text} is a hole in the board")));
         }
-        Err(Error::BadSquare(format!(
+        Err(BoardError::Square(format!(
             "{text} is not on the {self} board (files a-{}, ranks 1-{})",
             file_name(self.cols - 1),
             self.rows
@@ -379,7 +392,7 @@ impl Board {
     }
 
     /// The board's symmetries as permutations of square indices (`map[s]` is
-    /// the image of s): those of the 8 of the dihedral group on an NxN
+    /// the image of s): those of the 8 of the dihedral group on an `NxN`
     /// rectangle (the 4 that keep its shape otherwise) that map squares onto
     /// squares and holes onto holes. Every leaper's moves are symmetric under
     /// all of them. The identity comes first.
@@ -447,12 +460,12 @@ impl fmt::Display for Board {
 }
 
 impl FromStr for Board {
-    type Err = Error;
+    type Err = BoardError;
 
     /// Parses `ROWSxCOLS`, e.g. `8x8` or `3x4` (3 ranks, 4 files): a full
     /// board for the knight.
-    fn from_str(text: &str) -> Result<Board, Error> {
-        let bad = |why: &str| Error::BadBoard(format!("'{text}': {why}"));
+    fn from_str(text: &str) -> Result<Board, BoardError> {
+        let bad = |why: &str| BoardError::Board(format!("'{text}': {why}"));
         let (rows, cols) = text
             .split_once(['x', 'X'])
             .ok_or_else(|| bad("expected ROWSxCOLS, e.g. 8x8"))?;
@@ -498,12 +511,12 @@ impl fmt::Display for Square {
 }
 
 impl FromStr for Square {
-    type Err = Error;
+    type Err = BoardError;
 
     /// Parses algebraic notation: lowercase file letters then a rank number from 1.
-    fn from_str(text: &str) -> Result<Square, Error> {
+    fn from_str(text: &str) -> Result<Square, BoardError> {
         let bad = || {
-            Error::BadSquare(format!(
+            BoardError::Square(format!(
                 "'{text}' is not a square: expected file letters then a rank number, e.g. a1 or h8"
             ))
         };

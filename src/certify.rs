@@ -6,44 +6,37 @@ use std::io::BufWriter;
 use std::path::Path;
 use std::process::Command;
 
-use crate::cnf::dimacs::write_cnf_file;
-use crate::cnf::VarisatSink;
-use crate::encode::{encode, Domain, Options};
+use crate::cnf_file::write_cnf_file;
+use crate::encoding::EncodingConfig;
 use crate::error::Error;
-use crate::solve::{tour_from_solver, Outcome};
+use crate::problem::Problem;
+use crate::solve::{Outcome, Session};
 
 /// Solves in-process (one shot, no assumptions) while varisat writes a DRAT
 /// proof to `proof`; the CNF the proof refers to is written to `cnf` from the
-/// same encoder. When a tour exists there is nothing to prove: the proof file
-/// is removed and the tour returned.
-pub fn solve_with_proof(options: &Options, proof: &Path, cnf: &Path) -> Result<Outcome, Error> {
-    options.validate()?;
-    write_cnf_file(options, cnf)?;
+/// same encoding. When a tour exists there is nothing to prove: the proof
+/// file is removed and the tour returned.
+pub fn solve_with_proof(
+    problem: &Problem,
+    config: &EncodingConfig,
+    proof: &Path,
+    cnf: &Path,
+) -> Result<Outcome, Error> {
+    let encoding = config.prepare(problem)?;
+    write_cnf_file(&*encoding, cnf)?;
     let context = || format!("writing {}", proof.display());
     let file = File::create(proof).map_err(|e| Error::io(context(), e))?;
-    let outcome = {
-        let mut sink = VarisatSink::new();
-        sink.solver
-            .write_proof(BufWriter::new(file), varisat::ProofFormat::Drat);
-        encode(options, &mut sink);
-        let satisfiable = sink
-            .solver
-            .solve()
-            .map_err(|e| Error::Solver(e.to_string()))?;
-        sink.solver
-            .close_proof()
-            .map_err(|e| Error::Solver(e.to_string()))?;
-        if satisfiable {
-            let domain = Domain::new(options, &options.board.move_graph());
-            Outcome::Tour(tour_from_solver(options, &domain, &sink)?)
-        } else {
-            Outcome::NoTour
+    let mut session = Session::with_proof(encoding, BufWriter::new(file));
+    let outcome = session.next_tour()?;
+    session.close_proof()?;
+    drop(session);
+    match outcome {
+        Some(tour) => {
+            std::fs::remove_file(proof).map_err(|e| Error::io(context(), e))?;
+            Ok(Outcome::Tour(tour))
         }
-    };
-    if matches!(outcome, Outcome::Tour(_)) {
-        std::fs::remove_file(proof).map_err(|e| Error::io(context(), e))?;
+        None => Ok(Outcome::NoTour),
     }
-    Ok(outcome)
 }
 
 /// What the checker concluded.
@@ -55,7 +48,7 @@ pub enum Verdict {
     Rejected(String),
 }
 
-/// Checks a DRAT proof (text or binary, from varisat, kissat or CaDiCaL)
+/// Checks a DRAT proof (text or binary, from varisat, kissat or `CaDiCaL`)
 /// against a CNF with the `rate` checker, which must be on PATH.
 pub fn check_proof(cnf: &Path, proof: &Path) -> Result<Verdict, Error> {
     for path in [cnf, proof] {

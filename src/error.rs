@@ -1,22 +1,56 @@
-//! The library's error type.
+//! The library's error type: one enum over everything that can go wrong,
+//! with the values a caller needs to word it.
+//!
+//! Modules below this one (board, problem, verify) have their own error
+//! types, wrapped here, so that no module depends on a module that depends
+//! on it.
 
-use crate::tour::Violation;
+use crate::board::BoardError;
+use crate::problem::ProblemError;
+use crate::verify::Violation;
 
 /// Everything that can go wrong in knightsat's library.
 ///
-/// Each message is one line that names the problem; [`Error::is_bad_input`]
-/// tells the command-line tool whether to exit with status 2 (bad input) or 1.
+/// Each message is one line that names the problem in the library's own
+/// terms (no command-line flags); [`Error::class`] tells the command-line
+/// tool which exit status it means.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    /// A board size that is malformed, empty or too large.
-    #[error("bad board: {0}")]
-    BadBoard(String),
-    /// A square name that is malformed or off the board.
-    #[error("bad square: {0}")]
-    BadSquare(String),
-    /// An option value out of range or options that contradict each other.
-    #[error("bad option: {0}")]
-    BadOption(String),
+    /// A board, square or leaper that is malformed, off the board or a hole.
+    #[error(transparent)]
+    Board(#[from] BoardError),
+    /// A start, end or clue that does not fit the board or the other clues.
+    #[error(transparent)]
+    Problem(#[from] ProblemError),
+    /// A maximum clause length below 3, which splitting cannot reach.
+    #[error("the maximum clause length must be at least 3, got {len}")]
+    ClauseLengthTooShort {
+        /// The length asked for.
+        len: usize,
+    },
+    /// A block schedule with more bands than the board has ranks or files.
+    #[error(
+        "{rows}x{cols} blocks do not fit the {board} board: each block needs a rank and a file"
+    )]
+    BlocksDoNotFit {
+        /// Bands of ranks asked for.
+        rows: usize,
+        /// Bands of files asked for.
+        cols: usize,
+        /// The board, as it prints.
+        board: String,
+    },
+    /// An at-most-one encoding name that is not known.
+    #[error("unknown at-most-one encoding '{name}' (expected one of: {known})")]
+    UnknownAmo {
+        /// The name given.
+        name: String,
+        /// The known names, comma-separated.
+        known: String,
+    },
+    /// A combination of requests that cannot be served together.
+    #[error("{0}")]
+    Unsupported(Unsupported),
     /// A CNF file that knightsat did not write (or whose comments were removed).
     #[error("{0}")]
     NotKnightsatCnf(String),
@@ -37,7 +71,11 @@ pub enum Error {
     /// A tour (as text or JSON) that cannot be read.
     #[error("cannot read the tour: {0}")]
     BadTourInput(String),
-    /// A well-formed tour that breaks a rule.
+    /// A move list given with no board to read it on.
+    #[error("cannot read the tour: a move list needs a board (JSON tours carry their own)")]
+    MoveListNeedsBoard,
+    /// A well-formed tour that breaks a rule (in the message, so
+    /// deliberately not a `source`: the command line prints sources after it).
     #[error("not a valid tour: {0}")]
     InvalidTour(Violation),
     /// The in-process solver failed.
@@ -94,6 +132,39 @@ impl From<Violation> for Error {
     }
 }
 
+/// Requests that cannot be served together.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unsupported {
+    /// Proofs are written by the in-process solver only.
+    ProofWithExternalSolver,
+    /// Proofs are not written under a time limit.
+    ProofWithTimeout,
+    /// Every tour is enumerated by the in-process solver only.
+    AllWithExternalSolver,
+    /// Enumeration runs without a time limit.
+    AllWithTimeout,
+    /// Extra solver arguments go to external solver programs only.
+    ArgumentsForVarisat,
+}
+
+impl std::fmt::Display for Unsupported {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Unsupported::ProofWithExternalSolver => {
+                "proofs are written by the in-process solver (varisat) only"
+            }
+            Unsupported::ProofWithTimeout => "proofs are written without a time limit",
+            Unsupported::AllWithExternalSolver => {
+                "every tour is enumerated by the in-process solver (varisat) only"
+            }
+            Unsupported::AllWithTimeout => "every tour is enumerated without a time limit",
+            Unsupported::ArgumentsForVarisat => {
+                "extra solver arguments are for external solvers, not varisat"
+            }
+        })
+    }
+}
+
 /// The broad kinds of failure, which the command-line tool maps to exit statuses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ErrorClass {
@@ -109,13 +180,17 @@ impl Error {
     /// Which kind of failure this is.
     pub fn class(&self) -> ErrorClass {
         match self {
-            Error::BadBoard(_)
-            | Error::BadSquare(_)
-            | Error::BadOption(_)
+            Error::Board(_)
+            | Error::Problem(_)
+            | Error::ClauseLengthTooShort { .. }
+            | Error::BlocksDoNotFit { .. }
+            | Error::UnknownAmo { .. }
+            | Error::Unsupported(_)
             | Error::NotKnightsatCnf(_)
             | Error::SolverOutput { .. }
             | Error::BadModel(_)
             | Error::BadTourInput(_)
+            | Error::MoveListNeedsBoard
             | Error::BadPuzzle(_)
             | Error::CannotRead { .. }
             | Error::SolverMissing { .. } => ErrorClass::BadInput,

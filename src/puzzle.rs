@@ -6,66 +6,45 @@ use serde::{Deserialize, Serialize};
 
 use crate::board::{Board, Leaper, Square};
 use crate::count::{enumerate, CountOptions};
-use crate::encode::{parse_clue, Options};
+use crate::encoding::EncodingConfig;
 use crate::error::Error;
+use crate::problem::{clue_list, parse_clue, Clue, Problem};
 use crate::render::{grid, Picture};
 use crate::solve::{solve_in_process, Outcome};
 use crate::tour::{BoardJson, Tour};
 
-/// A board, open or closed, and the clues: (step, square) pairs, "after
-/// `step` moves the piece is on `square`", sorted by step.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Puzzle {
-    /// The board, with its holes and leaper.
-    pub board: Board,
-    /// Whether the solution must be a closed tour.
-    pub closed: bool,
-    /// The clues, sorted by step.
-    pub clues: Vec<(usize, usize)>,
+/// The puzzle's grid in the `--format board` layout: clue numbers, `.`
+/// for a blank square, `#` for a hole.
+pub fn puzzle_grid(puzzle: &Problem) -> String {
+    let board = puzzle.board();
+    let mut numbers = vec![None; board.squares()];
+    for clue in puzzle.clues() {
+        numbers[clue.square] = Some(clue.step + 1);
+    }
+    grid(board, |square| {
+        numbers[square].map_or_else(|| ".".to_string(), |n| n.to_string())
+    })
 }
 
-impl Puzzle {
-    /// The options that encode this puzzle (default pruning; symmetry
-    /// breaking only applies where clues leave it sound).
-    pub fn options(&self) -> Options {
-        Options {
-            closed: self.closed,
-            clues: self.clues.clone(),
-            ..Options::new(self.board.clone())
-        }
+/// The SVG picture of the puzzle: clue numbers on an empty board; with a
+/// solution, the whole tour with the clues in bold.
+pub fn puzzle_picture<'a>(puzzle: &'a Problem, solution: Option<&'a Tour>) -> Picture<'a> {
+    let board = puzzle.board();
+    let mut picture = match solution {
+        Some(tour) => Picture::of_tour(tour),
+        None => Picture {
+            board,
+            labels: vec![None; board.squares()],
+            clues: vec![false; board.squares()],
+            path: &[],
+            closed: false,
+        },
+    };
+    for clue in puzzle.clues() {
+        picture.labels[clue.square] = Some(clue.step + 1);
+        picture.clues[clue.square] = true;
     }
-
-    /// The grid in the `--format board` layout: clue numbers, `.` for a
-    /// blank square, `#` for a hole.
-    pub fn grid(&self) -> String {
-        let mut numbers = vec![None; self.board.squares()];
-        for &(step, square) in &self.clues {
-            numbers[square] = Some(step + 1);
-        }
-        grid(&self.board, |square| {
-            numbers[square].map_or_else(|| ".".to_string(), |n| n.to_string())
-        })
-    }
-
-    /// The SVG picture of the puzzle: clue numbers on an empty board; with
-    /// a solution, the whole tour with the clues in bold.
-    pub fn picture<'a>(&'a self, solution: Option<&'a Tour>) -> Picture<'a> {
-        let mut picture = match solution {
-            Some(tour) => Picture::of_tour(tour),
-            None => Picture {
-                board: &self.board,
-                labels: vec![None; self.board.squares()],
-                clues: vec![false; self.board.squares()],
-                path: &[],
-                closed: false,
-            },
-        };
-        for &(step, square) in &self.clues {
-            picture.labels[square] = Some(step + 1);
-            picture.clues[square] = true;
-        }
-        picture
-    }
+    picture
 }
 
 /// The JSON form of a puzzle: the board (see [`BoardJson`]),
@@ -87,15 +66,11 @@ pub struct PuzzleJson {
 
 impl PuzzleJson {
     /// The JSON form of `puzzle`, with `solution` if given.
-    pub fn new(puzzle: &Puzzle, solution: Option<&Tour>) -> PuzzleJson {
+    pub fn new(puzzle: &Problem, solution: Option<&Tour>) -> PuzzleJson {
         PuzzleJson {
-            board: BoardJson::from(&puzzle.board),
-            closed: puzzle.closed,
-            clues: puzzle
-                .clues
-                .iter()
-                .map(|&(step, square)| format!("{}={}", step + 1, puzzle.board.name(square)))
-                .collect(),
+            board: BoardJson::from(puzzle.board()),
+            closed: puzzle.is_closed(),
+            clues: clue_list(puzzle.board(), puzzle.clues()),
             solution: solution.map(Tour::names),
         }
     }
@@ -107,7 +82,7 @@ impl PuzzleJson {
 /// JSON `knightsat puzzle --format json` writes. The grid gives the board's
 /// shape and holes, `leaper` the piece (the JSON names its own); the
 /// solution is closed if `closed` is set (or the JSON says so).
-pub fn parse_puzzle(text: &str, leaper: Leaper, closed: bool) -> Result<Puzzle, Error> {
+pub fn parse_puzzle(text: &str, leaper: Leaper, closed: bool) -> Result<Problem, Error> {
     if text.trim_start().starts_with('{') {
         return parse_puzzle_json(text, closed);
     }
@@ -195,7 +170,7 @@ pub fn parse_puzzle(text: &str, leaper: Leaper, closed: bool) -> Result<Puzzle, 
     finish(board, closed, clues)
 }
 
-fn parse_puzzle_json(text: &str, closed: bool) -> Result<Puzzle, Error> {
+fn parse_puzzle_json(text: &str, closed: bool) -> Result<Problem, Error> {
     let json: PuzzleJson = serde_json::from_str(text)
         .map_err(|e| Error::BadPuzzle(format!("bad JSON puzzle: {e}")))?;
     let board = json.board.board()?;
@@ -207,41 +182,28 @@ fn parse_puzzle_json(text: &str, closed: bool) -> Result<Puzzle, Error> {
     finish(board, closed || json.closed, clues)
 }
 
-/// Sorts the clues and rejects a move number given twice.
-fn finish(board: Board, closed: bool, mut clues: Vec<(usize, usize)>) -> Result<Puzzle, Error> {
-    clues.sort_unstable();
-    if let Some(pair) = clues.windows(2).find(|pair| pair[0].0 == pair[1].0) {
-        return Err(Error::BadPuzzle(format!(
-            "move {} appears twice, on {} and {}",
-            pair[0].0 + 1,
-            board.name(pair[0].1),
-            board.name(pair[1].1)
-        )));
-    }
-    Ok(Puzzle {
-        board,
-        closed,
-        clues,
-    })
+/// The puzzle's problem; the clues are checked as any problem's are.
+fn finish(board: Board, closed: bool, clues: Vec<Clue>) -> Result<Problem, Error> {
+    Ok(Problem::new(board).closed(closed).with_clues(clues)?)
 }
 
 /// A generated puzzle and the tour it came from, its only solution.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Generated {
-    /// The puzzle.
-    pub puzzle: Puzzle,
+    /// The puzzle: a problem whose only anchors are its clues.
+    pub puzzle: Problem,
     /// Its one solution.
     pub solution: Tour,
 }
 
 /// Whether the puzzle has exactly one solution: a tour meets the clues,
 /// and with it blocked, none does.
-pub fn has_unique_solution(puzzle: &Puzzle) -> Result<bool, Error> {
+pub fn has_unique_solution(puzzle: &Problem) -> Result<bool, Error> {
     let limit = CountOptions {
         limit: Some(2),
         up_to_symmetry: false,
     };
-    Ok(enumerate(&puzzle.options(), limit, |_| Ok(()))? == 1)
+    Ok(enumerate(puzzle, &EncodingConfig::default(), limit, |_| Ok(()))? == 1)
 }
 
 /// Makes a puzzle on `board` with exactly one solution, or `None` when the
@@ -263,21 +225,26 @@ pub fn generate(
         return Ok(None);
     };
     let n = board.squares();
-    let mut puzzle = Puzzle {
-        board: board.clone(),
-        closed,
-        clues: solution.squares.iter().copied().enumerate().collect(),
-    };
+    let mut clues = clues_along(&solution.squares);
     let mut order: Vec<usize> = (0..n).collect();
     rng.shuffle(&mut order);
+    let with_clues = |clues: &[Clue]| {
+        Problem::new(board.clone())
+            .closed(closed)
+            .with_clues(clues.iter().copied())
+    };
     for (done, step) in order.into_iter().enumerate() {
         on_step(done, n);
-        let kept = puzzle.clues.clone();
-        puzzle.clues.retain(|&(clue_step, _)| clue_step != step);
-        if !has_unique_solution(&puzzle)? {
-            puzzle.clues = kept;
+        let fewer: Vec<Clue> = clues
+            .iter()
+            .copied()
+            .filter(|clue| clue.step != step)
+            .collect();
+        if has_unique_solution(&with_clues(&fewer)?)? {
+            clues = fewer;
         }
     }
+    let puzzle = with_clues(&clues)?;
     on_step(n, n);
     Ok(Some(Generated { puzzle, solution }))
 }
@@ -307,12 +274,10 @@ fn random_tour(
     }
     let mut length = walk.len();
     loop {
-        let options = Options {
-            closed,
-            clues: walk[..length].iter().copied().enumerate().collect(),
-            ..Options::new(board.clone())
-        };
-        if let Outcome::Tour(tour) = solve_in_process(&options)? {
+        let problem = Problem::new(board.clone())
+            .closed(closed)
+            .with_clues(clues_along(&walk[..length]))?;
+        if let Outcome::Tour(tour) = solve_in_process(&problem, &EncodingConfig::default())? {
             return Ok(Some(tour));
         }
         if length == 0 {
@@ -321,4 +286,13 @@ fn random_tour(
         // A start with no tour: let the solver choose the start instead.
         length /= 2;
     }
+}
+
+/// A clue for every square of a walk: step t on its t-th square.
+fn clues_along(squares: &[usize]) -> Vec<Clue> {
+    squares
+        .iter()
+        .enumerate()
+        .map(|(step, &square)| Clue { step, square })
+        .collect()
 }

@@ -7,7 +7,7 @@ use crate::cnf::Stats;
 use crate::tour::{Tour, TourJson};
 
 /// Output formats for a tour.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Format {
     /// Numbered grid, highest rank at the top, moves numbered from 1, `#` for a hole.
     #[default]
@@ -121,6 +121,10 @@ const INK: &str = "#1f3a93";
 /// lines through square centres (the closing move dashed), the start ringed
 /// and the end dotted. Every element carries a class (`square`, `hole`,
 /// `number`, `move`, `closing-move`, `start`, `end`) naming what it draws.
+#[allow(
+    clippy::too_many_lines,
+    reason = "one SVG document, drawn layer by layer from top to bottom"
+)]
 pub fn svg(picture: &Picture) -> String {
     let board = picture.board;
     let (width, height) = (
@@ -141,7 +145,7 @@ pub fn svg(picture: &Picture) -> String {
     );
     let _ = writeln!(
         out,
-        r#"<title>{} tour of the {board} board</title>"#,
+        r"<title>{} tour of the {board} board</title>",
         board.leaper().name()
     );
     let _ = writeln!(

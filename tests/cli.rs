@@ -205,9 +205,8 @@ fn encode_writes_into_a_named_pipe_without_replacing_it() {
         written,
         std::fs::read(fixture("golden/3x4-open.cnf")).unwrap()
     );
-    use std::os::unix::fs::FileTypeExt;
     assert!(
-        std::fs::metadata(&fifo).unwrap().file_type().is_fifo(),
+        std::os::unix::fs::FileTypeExt::is_fifo(&std::fs::metadata(&fifo).unwrap().file_type()),
         "the pipe was replaced"
     );
 }
@@ -416,7 +415,7 @@ fn decode_needs_a_knightsat_cnf() {
     let body: String = golden
         .lines()
         .filter(|l| !l.starts_with('c'))
-        .map(|l| format!("{l}\n"))
+        .flat_map(|l| [l, "\n"])
         .collect();
     std::fs::write(&bare, body).unwrap();
     knightsat()
@@ -596,6 +595,7 @@ fn stats_counts_match_the_written_header() {
 }
 
 #[test]
+#[allow(clippy::too_many_lines, reason = "a table of cases, one per option")]
 fn board_files_holes_clues_and_leapers_from_the_command_line() {
     // A drawn board is the same board as --holes: byte-identical CNF.
     let drawn = "\n.....\n.....\n..#..\n.....\n.....\n\n";

@@ -4,16 +4,17 @@
 mod common;
 
 use common::Variant;
-use knightsat::board::Board;
 use knightsat::count::{enumerate, CountOptions};
-use knightsat::encode::Options;
+use knightsat::encoding::EncodingConfig;
+use knightsat::problem::Problem;
 
-fn count(options: &Options) -> u64 {
+fn count(problem: &Problem, variant: Variant) -> u64 {
     let mut tours = 0;
-    let found = enumerate(options, CountOptions::default(), |tour| {
-        let (rows, cols) = (options.board.rows(), options.board.cols());
+    let config = EncodingConfig::from(variant);
+    let found = enumerate(problem, &config, CountOptions::default(), |tour| {
+        let (rows, cols) = (problem.board().rows(), problem.board().cols());
         assert!(
-            common::is_tour(rows, cols, options.closed, &tour.squares),
+            common::is_tour(rows, cols, problem.is_closed(), &tour.squares),
             "{:?}",
             tour.names()
         );
@@ -32,11 +33,8 @@ fn counts_agree(boards: &[(usize, usize)], variants: &[Variant], closedness: &[b
             for start in [None, Some(0)] {
                 let expected = common::count_tours(rows, cols, closed, start);
                 for variant in variants {
-                    let mut options = Options::new(Board::new(rows, cols).unwrap());
-                    options.closed = closed;
-                    options.start = start;
-                    variant.apply(&mut options);
-                    let found = count(&options);
+                    let problem = common::plain_problem(rows, cols, closed, start);
+                    let found = count(&problem, *variant);
                     if found != expected {
                         failures.push(format!("{rows}x{cols} closed={closed} start={start:?} {variant:?}: counted {found}, oracle {expected}"));
                     }
@@ -89,9 +87,9 @@ fn counts_match_the_oracle_on_larger_rectangles() {
 
 #[test]
 fn the_limit_stops_the_count() {
-    let options = Options::new(Board::new(5, 5).unwrap());
     let found = enumerate(
-        &options,
+        &common::plain_problem(5, 5, false, None),
+        &EncodingConfig::default(),
         CountOptions {
             limit: Some(7),
             up_to_symmetry: false,
@@ -114,14 +112,15 @@ fn orbit_counts_match_the_oracle() {
         (5, 6, true, None),
         (5, 6, true, Some(0)),
     ] {
-        let mut options = Options::new(Board::new(rows, cols).unwrap());
-        options.closed = closed;
-        options.start = start;
+        let problem = common::plain_problem(rows, cols, closed, start);
         let up_to_symmetry = CountOptions {
             limit: None,
             up_to_symmetry: true,
         };
-        let found = enumerate(&options, up_to_symmetry, |_| Ok(())).unwrap();
+        let found = enumerate(&problem, &EncodingConfig::default(), up_to_symmetry, |_| {
+            Ok(())
+        })
+        .unwrap();
         let expected = common::count_orbits(rows, cols, closed, start) as u64;
         assert_eq!(
             found, expected,

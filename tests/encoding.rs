@@ -2,19 +2,32 @@
 //! writes an exact header, and round-trips through varisat's own DIMACS parser.
 
 use knightsat::board::Board;
-use knightsat::cnf::dimacs::write_cnf;
 use knightsat::cnf::{ClauseSink, Formula, Lit, Stats};
+use knightsat::cnf_file::write_cnf;
 use knightsat::decode::tour_from_model;
-use knightsat::encode::{self, encode, Amo, Live, Options};
+use knightsat::encoding::time_indexed::{self, TimeIndexed, TimeIndexedConfig};
+use knightsat::encoding::{Amo, Encoding, Model};
+use knightsat::problem::Problem;
 use varisat::ExtendFormula;
 
-fn options(rows: usize, cols: usize) -> Options {
-    Options::new(Board::new(rows, cols).unwrap())
+/// The time-indexed encoding of a plain board, open or closed.
+fn prepared(rows: usize, cols: usize, closed: bool, config: TimeIndexedConfig) -> TimeIndexed {
+    let problem = Problem::new(Board::new(rows, cols).unwrap()).closed(closed);
+    TimeIndexed::new(&problem, config).unwrap()
 }
 
-fn cnf_text(options: &Options) -> String {
+/// The default configuration with `split` and `amo`.
+fn config(split: Option<usize>, amo: Amo) -> TimeIndexedConfig {
+    TimeIndexedConfig {
+        max_clause_len: split,
+        amo,
+        ..TimeIndexedConfig::default()
+    }
+}
+
+fn cnf_text(encoding: &TimeIndexed) -> String {
     let mut out = Vec::new();
-    write_cnf(options, &mut out).unwrap();
+    write_cnf(encoding, &mut out).unwrap();
     String::from_utf8(out).unwrap()
 }
 
@@ -63,9 +76,7 @@ fn header_counts_match_the_body() {
         (5, 6, true, None),
         (6, 6, true, Some(4)),
     ] {
-        let mut o = options(rows, cols);
-        o.closed = closed;
-        o.max_clause_len = split;
+        let o = prepared(rows, cols, closed, config(split, Amo::default()));
         let text = cnf_text(&o);
         let (header, body) = header_and_body_counts(&text);
         assert_eq!(
@@ -79,7 +90,7 @@ fn header_counts_match_the_body() {
 fn variable_numbers_never_collide() {
     // Seed 003 numbered x as 100i + 10j + k, which collides from 10x10 on.
     for (rows, cols) in [(10, 10), (3, 17), (12, 11)] {
-        let vars = options(rows, cols).vars();
+        let vars = prepared(rows, cols, false, TimeIndexedConfig::default()).vars();
         let n = rows * cols;
         let mut seen = vec![false; n * n + 1];
         for t in 0..n {
@@ -117,11 +128,11 @@ fn at_most_one_forbids_every_pair_including_shared_rows_and_columns() {
     // families are checked on their own: in the whole formula, pigeonhole
     // would hide a missing pair.
     // Nothing pruned, so every x variable takes part.
-    let live = Live::new(&Options::naive(Board::new(5, 5).unwrap()));
-    let vars = live.vars;
+    let live = prepared(5, 5, false, TimeIndexedConfig::naive());
+    let vars = live.vars();
     for amo in Amo::ALL {
-        let mut per_step = solver_for_family(|f| encode::step_at_most_one(&live, amo, f));
-        let mut per_square = solver_for_family(|f| encode::square_at_most_one(&live, amo, f));
+        let mut per_step = solver_for_family(|f| time_indexed::step_at_most_one(&live, amo, f));
+        let mut per_square = solver_for_family(|f| time_indexed::square_at_most_one(&live, amo, f));
         for k in [0, 7, 24] {
             for a in 0..25 {
                 per_step.assume(&[vars.x(k, a).positive()]);
@@ -150,10 +161,10 @@ fn at_most_one_forbids_every_pair_including_shared_rows_and_columns() {
 fn at_least_one_holds_per_step_and_per_square() {
     // Seed 003 wrote one at-least-one clause over every variable, which lets a
     // step be empty as long as some other step is occupied.
-    let live = Live::new(&Options::naive(Board::new(5, 5).unwrap()));
-    let vars = live.vars;
-    let mut per_step = solver_for_family(|f| encode::step_at_least_one(&live, f));
-    let mut per_square = solver_for_family(|f| encode::square_at_least_one(&live, f));
+    let live = prepared(5, 5, false, TimeIndexedConfig::naive());
+    let vars = live.vars();
+    let mut per_step = solver_for_family(|f| time_indexed::step_at_least_one(&live, f));
+    let mut per_square = solver_for_family(|f| time_indexed::square_at_least_one(&live, f));
     for k in 0..25 {
         let nowhere_at_step: Vec<Lit> = (0..25).map(|s| vars.x(k, s).negative()).collect();
         per_step.assume(&nowhere_at_step);
@@ -171,7 +182,7 @@ fn at_least_one_holds_per_step_and_per_square() {
     per_square.assume(&diagonal);
     assert!(per_square.solve().unwrap());
     let mut stats = Stats::default();
-    encode(&Options::naive(Board::new(5, 5).unwrap()), &mut stats);
+    live.encode(&mut stats);
     for family in ["step-at-least-one", "square-at-least-one"] {
         let f = stats.families.iter().find(|f| f.name == family).unwrap();
         assert_eq!(
@@ -187,11 +198,10 @@ fn tseytin_auxiliaries_are_fresh_and_used_by_one_clause_chain_each() {
     // Seed 003's auxiliaries collided between clauses. Every auxiliary of a
     // split must occur exactly twice: positively closing one link, negatively
     // opening the next.
-    let mut o = options(5, 5);
-    o.max_clause_len = Some(3);
-    o.amo = Amo::Pairwise; // no auxiliaries but the splitter's
+    // Pairwise: no auxiliaries but the splitter's.
+    let o = prepared(5, 5, false, config(Some(3), Amo::Pairwise));
     let mut formula = Formula::default();
-    encode(&o, &mut formula);
+    o.encode(&mut formula);
     let x_vars = 25 * 25;
     let mut positive = vec![0; formula.vars + 1];
     let mut negative = vec![0; formula.vars + 1];
@@ -226,26 +236,16 @@ fn round_trip_through_varisats_dimacs_parser() {
         (6, 6, true, Some(5), Amo::Pairwise),
         (4, 5, false, None, Amo::Sequential),
     ] {
-        let mut o = options(rows, cols);
-        o.closed = closed;
-        o.max_clause_len = split;
-        o.amo = amo;
+        let o = prepared(rows, cols, closed, config(split, amo));
         let text = cnf_text(&o);
         let formula = varisat::dimacs::DimacsParser::parse(text.as_bytes()).unwrap();
         let mut solver = varisat::Solver::new();
         solver.add_formula(&formula);
         assert!(solver.solve().unwrap(), "{rows}x{cols} has a tour");
-        let model = solver.model().unwrap();
-        let mut values = vec![None; formula.var_count() + 1];
-        for lit in model {
-            values[lit.var().to_dimacs() as usize] = Some(lit.is_positive());
-        }
-        let tour = tour_from_model(&o, formula.var_count(), Some(formula.var_count()), |v| {
-            values[v]
-        })
-        .unwrap();
+        let model = Model::from_lits(&solver.model().unwrap());
+        let tour = tour_from_model(&o, &model, Some(formula.var_count())).unwrap();
         assert_eq!(
-            knightsat::tour::verify(&tour.squares, &knightsat::decode::rules(&o)),
+            knightsat::verify::verify(&tour.squares, o.problem()),
             Ok(())
         );
     }
@@ -253,20 +253,18 @@ fn round_trip_through_varisats_dimacs_parser() {
 
 #[test]
 fn the_same_options_give_byte_identical_output() {
-    let mut o = options(6, 6);
-    o.closed = true;
-    o.max_clause_len = Some(3);
-    assert_eq!(cnf_text(&o), cnf_text(&o));
+    let o = prepared(6, 6, true, config(Some(3), Amo::default()));
+    let again = prepared(6, 6, true, config(Some(3), Amo::default()));
+    assert_eq!(cnf_text(&o), cnf_text(&again));
 }
 
 #[test]
 fn the_stats_sink_sees_the_same_clauses_as_the_writer() {
-    let mut o = options(5, 6);
-    o.max_clause_len = Some(4);
+    let o = prepared(5, 6, false, config(Some(4), Amo::default()));
     let mut stats = Stats::default();
-    encode(&o, &mut stats);
+    o.encode(&mut stats);
     let mut formula = Formula::default();
-    encode(&o, &mut formula);
+    o.encode(&mut formula);
     assert_eq!(stats.clauses, formula.clauses.len());
     assert_eq!(stats.vars, formula.vars);
     assert_eq!(

@@ -5,8 +5,7 @@
 mod common;
 
 use common::Variant;
-use knightsat::board::Board;
-use knightsat::encode::Options;
+use knightsat::encoding::{EncodingConfig, TimeIndexedConfig};
 use knightsat::solve::{solve_in_process, Outcome};
 
 /// Solves every board with ROWS <= COLS and min..=max squares, open and
@@ -22,12 +21,9 @@ fn agree(min_squares: usize, max_squares: usize, variants: &[Variant]) {
             for start in [None, Some(0)] {
                 let expected = common::tour_exists(rows, cols, closed, start);
                 for variant in variants {
-                    let mut options = Options::new(Board::new(rows, cols).unwrap());
-                    options.closed = closed;
-                    options.start = start;
-                    variant.apply(&mut options);
+                    let problem = common::plain_problem(rows, cols, closed, start);
                     let case = format!("{rows}x{cols} closed={closed} start={start:?} {variant:?}");
-                    match solve_in_process(&options) {
+                    match solve_in_process(&problem, &EncodingConfig::from(*variant)) {
                         Ok(Outcome::Tour(tour)) => {
                             if !expected {
                                 failures.push(format!(
@@ -41,7 +37,8 @@ fn agree(min_squares: usize, max_squares: usize, variants: &[Variant]) {
                             }
                         }
                         Ok(Outcome::NoTour) if expected => {
-                            failures.push(format!("{case}: SAT says no tour, the oracle found one"))
+                            failures
+                                .push(format!("{case}: SAT says no tour, the oracle found one"));
                         }
                         Ok(Outcome::NoTour) => {}
                         Err(error) => failures.push(format!("{case}: {error}")),
@@ -97,14 +94,15 @@ fn block_schedules_only_ever_yield_real_tours() {
     for (rows, cols) in [(5, 5), (5, 6), (6, 6), (6, 7), (7, 8), (8, 8)] {
         for blocks in [(1, 2), (2, 1), (2, 2)] {
             for closed in [false, true] {
-                let mut options = Options::new(Board::new(rows, cols).unwrap());
-                options.closed = closed;
-                options.start = Some(0);
-                options.blocks = Some(blocks);
-                if let Outcome::Tour(tour) = solve_in_process(&options).unwrap() {
+                let problem = common::plain_problem(rows, cols, closed, Some(0));
+                let config = EncodingConfig::from(TimeIndexedConfig {
+                    blocks: Some(blocks),
+                    ..TimeIndexedConfig::default()
+                });
+                if let Outcome::Tour(tour) = solve_in_process(&problem, &config).unwrap() {
                     assert!(
                         common::is_tour(rows, cols, closed, &tour.squares),
-                        "{options:?}: {:?}",
+                        "{problem:?} {config:?}: {:?}",
                         tour.names()
                     );
                     assert_eq!(tour.squares[0], 0);

@@ -47,7 +47,7 @@ fn read_drawing(svg: &str) -> Drawing {
         start: Vec::new(),
     };
     let mut labels = Vec::new();
-    for node in root.descendants().filter(|n| n.is_element()) {
+    for node in root.descendants().filter(roxmltree::Node::is_element) {
         match (
             node.tag_name().name(),
             node.attribute("class").unwrap_or(""),
@@ -233,12 +233,9 @@ fn screenshot(svg: &str, width: usize, height: usize) -> (Vec<u8>, usize) {
         .stderr(std::process::Stdio::null())
         .spawn()
         .expect("chromium starts");
-    let status = match child.wait_timeout(Duration::from_secs(120)).unwrap() {
-        Some(status) => status,
-        None => {
-            child.kill().unwrap();
-            panic!("chromium did not finish within 120 s");
-        }
+    let Some(status) = child.wait_timeout(Duration::from_secs(120)).unwrap() else {
+        child.kill().unwrap();
+        panic!("chromium did not finish within 120 s");
     };
     assert!(status.success(), "chromium failed: {status}");
     let decoder = png::Decoder::new(std::io::BufReader::new(

@@ -1,5 +1,5 @@
 //! Certificates of impossibility: varisat's DRAT proofs, and kissat's and
-//! CaDiCaL's for the same CNF, checked by the independent checker rate.
+//! `CaDiCaL`'s for the same CNF, checked by the independent checker rate.
 
 use std::path::Path;
 

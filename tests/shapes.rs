@@ -6,24 +6,43 @@ mod common;
 
 use common::{Demands, Sequence, Shape, Variant};
 use knightsat::count::{enumerate, CountOptions};
-use knightsat::encode::Options;
+use knightsat::encoding::{EncodingConfig, TimeIndexedConfig};
+use knightsat::problem::{Clue, Problem};
 use knightsat::solve::{solve_in_process, Outcome};
 
-/// Options for `shape` and `demands`: the oracle's step-0 and step-N−1
+/// The problem for `shape` and `demands`: the oracle's step-0 and step-N−1
 /// clues become --start and --end half of the time, so both routes are tested.
-fn options_for(shape: &Shape, demands: &Demands, as_ends: bool) -> Options {
+fn problem_for(shape: &Shape, demands: &Demands, as_ends: bool) -> Problem {
     let n = shape.squares();
-    let mut options = Options::new(shape.board());
-    options.closed = demands.closed;
+    let (mut start, mut end, mut clues) = (None, None, Vec::new());
     for &(step, square) in &demands.clues {
         match step {
-            0 if as_ends => options.start = Some(square),
-            t if as_ends && t == n - 1 => options.end = Some(square),
-            _ => options.clues.push((step, square)),
+            0 if as_ends => start = Some(square),
+            t if as_ends && t == n - 1 => end = Some(square),
+            _ => clues.push(Clue { step, square }),
         }
     }
-    options.clues.sort_unstable();
-    options
+    Problem::new(shape.board())
+        .closed(demands.closed)
+        .with_start(start)
+        .and_then(|problem| problem.with_end(end))
+        .and_then(|problem| problem.with_clues(clues))
+        .unwrap()
+}
+
+/// Counts every tour of `problem` with the default encoding, calling `check` on each.
+fn count(problem: &Problem, check: impl FnMut(&knightsat::tour::Tour)) -> u64 {
+    let mut check = check;
+    enumerate(
+        problem,
+        &EncodingConfig::default(),
+        CountOptions::default(),
+        |tour| {
+            check(tour);
+            Ok(())
+        },
+    )
+    .unwrap()
 }
 
 /// Solves under every variant and compares existence with the oracle;
@@ -36,10 +55,9 @@ fn check_existence(
 ) {
     let expected = common::has_tour(shape, demands);
     for (i, variant) in variants.iter().enumerate() {
-        let mut options = options_for(shape, demands, i % 2 == 0);
-        variant.apply(&mut options);
+        let problem = problem_for(shape, demands, i % 2 == 0);
         let case = format!("{shape:?} {demands:?} {variant:?}");
-        match solve_in_process(&options) {
+        match solve_in_process(&problem, &EncodingConfig::from(*variant)) {
             Ok(Outcome::Tour(tour)) => {
                 if !common::is_tour_of(shape, demands, &tour.squares) {
                     failures.push(format!(
@@ -52,7 +70,7 @@ fn check_existence(
                 }
             }
             Ok(Outcome::NoTour) if expected => {
-                failures.push(format!("{case}: SAT says no tour, the oracle found one"))
+                failures.push(format!("{case}: SAT says no tour, the oracle found one"));
             }
             Ok(Outcome::NoTour) => {}
             Err(error) => failures.push(format!("{case}: {error}")),
@@ -60,7 +78,7 @@ fn check_existence(
     }
 }
 
-fn assert_none(failures: Vec<String>) {
+fn assert_none(failures: &[String]) {
     assert!(
         failures.is_empty(),
         "{} failures:\n{}",
@@ -121,7 +139,7 @@ fn boards_with_holes_agree_with_the_oracle() {
             check_existence(shape, &demands, &variants, &mut failures);
         }
     }
-    assert_none(failures);
+    assert_none(&failures);
     assert!(
         with_tours > 50,
         "only {with_tours} cases with a tour: too few to test"
@@ -153,14 +171,14 @@ fn other_leapers_agree_with_the_oracle() {
             }
         }
     }
-    assert_none(failures);
+    assert_none(&failures);
 }
 
 #[test]
 fn the_camel_never_tours_a_board_of_more_than_one_square() {
     // The (1,3)-leaper keeps its colour, so it never reaches the other half.
     for (rows, cols) in common::small_boards(30) {
-        let mut options = Options::new(
+        let problem = Problem::new(
             Shape {
                 leaper: (1, 3),
                 ..Shape::knight(rows, cols)
@@ -168,18 +186,24 @@ fn the_camel_never_tours_a_board_of_more_than_one_square() {
             .board(),
         );
         let expect_tour = rows * cols == 1;
-        assert_eq!(
-            matches!(solve_in_process(&options).unwrap(), Outcome::Tour(_)),
-            expect_tour,
-            "{rows}x{cols}"
-        );
-        options.parity = false;
-        options.reachability = false;
-        assert_eq!(
-            matches!(solve_in_process(&options).unwrap(), Outcome::Tour(_)),
-            expect_tour,
-            "{rows}x{cols} without pruning"
-        );
+        let unpruned = EncodingConfig::from(TimeIndexedConfig {
+            parity: false,
+            reachability: false,
+            ..TimeIndexedConfig::default()
+        });
+        for (config, how) in [
+            (EncodingConfig::default(), ""),
+            (unpruned, " without pruning"),
+        ] {
+            assert_eq!(
+                matches!(
+                    solve_in_process(&problem, &config).unwrap(),
+                    Outcome::Tour(_)
+                ),
+                expect_tour,
+                "{rows}x{cols}{how}"
+            );
+        }
     }
     // On a board of one colour only (every other square a hole) it can.
     let checkerboard = Shape {
@@ -191,7 +215,11 @@ fn the_camel_never_tours_a_board_of_more_than_one_square() {
     };
     let demands = Demands::default();
     let oracle = common::tours_of(&checkerboard, &demands, 1);
-    let found = solve_in_process(&Options::new(checkerboard.board())).unwrap();
+    let found = solve_in_process(
+        &Problem::new(checkerboard.board()),
+        &EncodingConfig::default(),
+    )
+    .unwrap();
     assert_eq!(matches!(found, Outcome::Tour(_)), !oracle.is_empty());
 }
 
@@ -209,12 +237,10 @@ fn leaper_tour_counts_match_the_oracle() {
                 };
                 let expected = common::tours_of(&shape, &demands, usize::MAX).len() as u64;
                 total += expected;
-                let options = options_for(&shape, &demands, true);
-                let counted = enumerate(&options, CountOptions::default(), |tour| {
+                let problem = problem_for(&shape, &demands, true);
+                let counted = count(&problem, |tour| {
                     assert!(common::is_tour_of(&shape, &demands, &tour.squares));
-                    Ok(())
-                })
-                .unwrap();
+                });
                 if counted != expected {
                     failures.push(format!(
                         "{shape:?} {demands:?}: counted {counted}, oracle {expected}"
@@ -223,7 +249,7 @@ fn leaper_tour_counts_match_the_oracle() {
             }
         }
     }
-    assert_none(failures);
+    assert_none(&failures);
     assert!(total > 1000, "only {total} tours counted: too few to test");
 }
 
@@ -291,8 +317,7 @@ fn clues_agree_with_the_oracle_in_existence_and_count() {
                 let expected = common::tours_of(shape, &demands, usize::MAX);
                 solvable += usize::from(!expected.is_empty());
                 check_existence(shape, &demands, &variants, &mut failures);
-                let options = options_for(shape, &demands, false);
-                let counted = enumerate(&options, CountOptions::default(), |_| Ok(())).unwrap();
+                let counted = count(&problem_for(shape, &demands, false), |_| {});
                 if counted != expected.len() as u64 {
                     failures.push(format!(
                         "{shape:?} {demands:?}: counted {counted}, oracle {}",
@@ -302,7 +327,7 @@ fn clues_agree_with_the_oracle_in_existence_and_count() {
             }
         }
     }
-    assert_none(failures);
+    assert_none(&failures);
     assert!(solvable >= 10, "only {solvable} solvable clue sets");
 }
 
@@ -327,7 +352,7 @@ fn closed_tours_with_start_and_end_agree_with_the_oracle() {
             check_existence(&shape, &demands, &variants, &mut failures);
         }
     }
-    assert_none(failures);
+    assert_none(&failures);
 }
 
 #[test]
@@ -360,10 +385,9 @@ fn orbits_on_holed_boards_and_for_other_leapers_match_the_oracle() {
     for shape in &shapes {
         for closed in [false, true] {
             let expected = common::count_orbits_of(shape, closed, None) as u64;
-            let mut options = Options::new(shape.board());
-            options.closed = closed;
             let counted = enumerate(
-                &options,
+                &Problem::new(shape.board()).closed(closed),
+                &EncodingConfig::default(),
                 CountOptions {
                     limit: None,
                     up_to_symmetry: true,
@@ -378,5 +402,5 @@ fn orbits_on_holed_boards_and_for_other_leapers_match_the_oracle() {
             }
         }
     }
-    assert_none(failures);
+    assert_none(&failures);
 }

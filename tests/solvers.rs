@@ -1,4 +1,4 @@
-//! Real solvers in the loop: kissat, CaDiCaL, MiniSat and picosat run on the
+//! Real solvers in the loop: kissat, `CaDiCaL`, `MiniSat` and picosat run on the
 //! emitted CNF, their answers decoded and verified. A solver missing from PATH
 //! makes its tests ignored (reported as such), except under CI=true, where
 //! scripts/install-solvers.sh must have installed them all.
@@ -11,13 +11,21 @@ use std::time::{Duration, Instant};
 use assert_cmd::Command;
 use common::{Demands, Shape};
 use knightsat::board::Board;
-use knightsat::encode::{Amo, Options};
+use knightsat::encoding::{Amo, EncodingConfig, TimeIndexedConfig};
 use knightsat::error::Error;
+use knightsat::problem::{Clue, Problem};
 use knightsat::solve::{solve, Backend, Outcome};
+
+/// A problem and the encoding to give a solver.
+type Case = (Problem, EncodingConfig);
+
+fn backend(solver: &str) -> Backend {
+    Backend::from_name(solver, Vec::new()).unwrap()
+}
 
 /// The boards each solver must tour: open and closed, 5x5 to 10x10, with
 /// and without split clauses, every at-most-one encoding.
-fn satisfiable_cases() -> Vec<Options> {
+fn satisfiable_cases() -> Vec<Case> {
     vec![
         case(5, 5, false, None, Some("a1"), Amo::Pairwise),
         case(5, 6, true, Some(3), None, Amo::Commander),
@@ -37,14 +45,19 @@ fn case(
     split: Option<usize>,
     start: Option<&str>,
     amo: Amo,
-) -> Options {
+) -> Case {
     let board = Board::new(rows, cols).unwrap();
-    let mut options = Options::new(board.clone());
-    options.closed = closed;
-    options.max_clause_len = split;
-    options.start = start.map(|s| board.parse_square(s).unwrap());
-    options.amo = amo;
-    options
+    let start = start.map(|s| board.parse_square(s).unwrap());
+    let problem = Problem::new(board)
+        .closed(closed)
+        .with_start(start)
+        .unwrap();
+    let config = TimeIndexedConfig {
+        max_clause_len: split,
+        amo,
+        ..TimeIndexedConfig::default()
+    };
+    (problem, config.into())
 }
 
 /// Holes, other leapers and clues: the shape and demands for the oracle's
@@ -83,37 +96,46 @@ fn irregular_cases() -> Vec<(Shape, Demands)> {
     ]
 }
 
-fn irregular_options(shape: &Shape, demands: &Demands) -> Options {
-    let mut options = Options::new(shape.board());
-    options.closed = demands.closed;
-    options.clues = demands.clues.clone();
-    options
+fn irregular_problem(shape: &Shape, demands: &Demands) -> Problem {
+    let clues = demands
+        .clues
+        .iter()
+        .map(|&(step, square)| Clue { step, square });
+    Problem::new(shape.board())
+        .closed(demands.closed)
+        .with_clues(clues)
+        .unwrap()
 }
 
-fn unsatisfiable_cases() -> Vec<Options> {
-    let open_4x4 = Options::new(Board::new(4, 4).unwrap());
-    let mut closed_5x5 = Options::new(Board::new(5, 5).unwrap());
-    closed_5x5.closed = true;
-    let mut closed_5x5_split = closed_5x5.clone();
-    closed_5x5_split.max_clause_len = Some(3);
+fn unsatisfiable_cases() -> Vec<Case> {
+    let open_4x4 = Problem::new(Board::new(4, 4).unwrap());
+    let closed_5x5 = Problem::new(Board::new(5, 5).unwrap()).closed(true);
     // Parity pruning alone settles 5x5 closed; without it the solver searches.
-    closed_5x5_split.parity = false;
-    vec![open_4x4, closed_5x5, closed_5x5_split]
+    let split_unpruned = TimeIndexedConfig {
+        max_clause_len: Some(3),
+        parity: false,
+        ..TimeIndexedConfig::default()
+    };
+    vec![
+        (open_4x4, EncodingConfig::default()),
+        (closed_5x5.clone(), EncodingConfig::default()),
+        (closed_5x5, split_unpruned.into()),
+    ]
 }
 
 fn finds_verified_tours(solver: &str) {
-    let backend = Backend::from_name(solver, Vec::new());
-    for options in satisfiable_cases() {
-        let case = format!("{solver} on {options:?}");
-        match solve(&options, &backend, Some(Duration::from_secs(120))) {
+    let backend = backend(solver);
+    for (problem, config) in satisfiable_cases() {
+        let case = format!("{solver} on {problem:?} {config:?}");
+        match solve(&problem, &config, &backend, Some(Duration::from_secs(120))) {
             Ok(Outcome::Tour(tour)) => {
-                let (rows, cols) = (options.board.rows(), options.board.cols());
+                let (rows, cols) = (problem.board().rows(), problem.board().cols());
                 assert!(
-                    common::is_tour(rows, cols, options.closed, &tour.squares),
+                    common::is_tour(rows, cols, problem.is_closed(), &tour.squares),
                     "{case}: {:?}",
                     tour.names()
                 );
-                if let Some(start) = options.effective_start() {
+                if let Some(start) = problem.effective_start() {
                     assert_eq!(tour.squares[0], start, "{case}");
                 }
             }
@@ -121,9 +143,10 @@ fn finds_verified_tours(solver: &str) {
         }
     }
     for (shape, demands) in irregular_cases() {
-        let options = irregular_options(&shape, &demands);
+        let problem = irregular_problem(&shape, &demands);
         let case = format!("{solver} on {shape:?} {demands:?}");
-        match solve(&options, &backend, Some(Duration::from_secs(120))) {
+        let config = EncodingConfig::default();
+        match solve(&problem, &config, &backend, Some(Duration::from_secs(120))) {
             Ok(Outcome::Tour(tour)) => assert!(
                 common::is_tour_of(&shape, &demands, &tour.squares),
                 "{case}: {:?}",
@@ -135,12 +158,12 @@ fn finds_verified_tours(solver: &str) {
 }
 
 fn reports_no_tour(solver: &str) {
-    let backend = Backend::from_name(solver, Vec::new());
-    for options in unsatisfiable_cases() {
-        let outcome = solve(&options, &backend, Some(Duration::from_secs(120)));
+    let backend = backend(solver);
+    for (problem, config) in unsatisfiable_cases() {
+        let outcome = solve(&problem, &config, &backend, Some(Duration::from_secs(120)));
         assert!(
             matches!(outcome, Ok(Outcome::NoTour)),
-            "{solver} on {options:?}: {outcome:?}"
+            "{solver} on {problem:?} {config:?}: {outcome:?}"
         );
     }
 }
@@ -202,13 +225,14 @@ solver_tests!(picosat, has_picosat, "picosat");
 )]
 fn kissat_strict_accepts_every_emitted_file() {
     let dir = tempfile::tempdir().unwrap();
-    for (index, options) in satisfiable_cases()
+    for (index, (problem, config)) in satisfiable_cases()
         .into_iter()
         .chain(unsatisfiable_cases())
         .enumerate()
     {
         let path = dir.path().join(format!("{index}.cnf"));
-        knightsat::cnf::dimacs::write_cnf_file(&options, &path).unwrap();
+        let encoding = config.prepare(&problem).unwrap();
+        knightsat::cnf_file::write_cnf_file(&*encoding, &path).unwrap();
         // -n: no model, only the parse and the answer matter here.
         let status = std::process::Command::new("kissat")
             .args(["--strict", "-q", "-n"])
@@ -218,16 +242,16 @@ fn kissat_strict_accepts_every_emitted_file() {
             .unwrap();
         assert!(
             matches!(status.code(), Some(10 | 20)),
-            "kissat --strict on {options:?}: {status}"
+            "kissat --strict on {problem:?} {config:?}: {status}"
         );
     }
 }
 
 #[test]
 fn a_missing_solver_is_bad_input_naming_the_program() {
-    let options = Options::new(Board::new(5, 5).unwrap());
-    let backend = Backend::from_name("no-such-solver-here", Vec::new());
-    let error = solve(&options, &backend, None).unwrap_err();
+    let problem = Problem::new(Board::new(5, 5).unwrap());
+    let backend = backend("no-such-solver-here");
+    let error = solve(&problem, &EncodingConfig::default(), &backend, None).unwrap_err();
     assert!(matches!(error, Error::SolverMissing { .. }), "{error}");
     assert!(error.to_string().contains("no-such-solver-here"));
     Command::cargo_bin("knightsat")
@@ -342,13 +366,17 @@ fn timeouts_abandon_varisat() {
     ignore = "kissat is not on PATH: run scripts/install-solvers.sh"
 )]
 fn kissat_tours_20x20_with_a_block_schedule() {
-    let board = Board::new(20, 20).unwrap();
-    let mut options = Options::new(board);
-    options.start = Some(0);
-    options.blocks = Some((4, 4));
+    let problem = Problem::new(Board::new(20, 20).unwrap())
+        .with_start(Some(0))
+        .unwrap();
+    let blocks = TimeIndexedConfig {
+        blocks: Some((4, 4)),
+        ..TimeIndexedConfig::default()
+    };
     match solve(
-        &options,
-        &Backend::from_name("kissat", Vec::new()),
+        &problem,
+        &blocks.into(),
+        &backend("kissat"),
         Some(Duration::from_secs(300)),
     ) {
         Ok(Outcome::Tour(tour)) => assert!(common::is_tour(20, 20, false, &tour.squares)),

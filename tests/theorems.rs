@@ -3,16 +3,17 @@
 
 use assert_cmd::Command;
 use knightsat::board::Board;
-use knightsat::encode::Options;
+use knightsat::encoding::EncodingConfig;
+use knightsat::problem::Problem;
 use knightsat::solve::{solve_in_process, Outcome};
 use knightsat::theory::{closed_tour_exists, open_tour_exists};
 use predicates::prelude::*;
 use predicates::str::contains;
 
 fn sat_finds_tour(rows: usize, cols: usize, closed: bool) -> bool {
-    let mut options = Options::new(Board::new(rows, cols).unwrap());
-    options.closed = closed;
-    matches!(solve_in_process(&options).unwrap(), Outcome::Tour(_))
+    let problem = Problem::new(Board::new(rows, cols).unwrap()).closed(closed);
+    let outcome = solve_in_process(&problem, &EncodingConfig::default()).unwrap();
+    matches!(outcome, Outcome::Tour(_))
 }
 
 #[test]

@@ -1,8 +1,9 @@
 //! Clauses and where they go.
 //!
-//! The encoder writes every clause into a [`ClauseSink`]; DIMACS text, the
-//! in-process solver and the statistics counter are all sinks, so what is
-//! written and what is solved are the same clauses by construction.
+//! Every encoding writes its clauses into a [`ClauseSink`]; DIMACS text, the
+//! in-process solver, the statistics counter and an in-memory [`Formula`] are
+//! all sinks, so what is written and what is solved are the same clauses by
+//! construction. Nothing here knows about tours or encodings.
 
 pub mod dimacs;
 pub mod split;
@@ -10,30 +11,48 @@ pub mod split;
 pub use varisat::{Lit, Var};
 
 /// A destination for clauses and the allocator of fresh variables.
+///
+/// Variables are numbered from 1 in the order they are reserved or
+/// allocated; an encoding reserves its own variables first, and every
+/// auxiliary variable (at-most-one helpers, Tseytin links) comes after.
 pub trait ClauseSink {
     /// Adds one clause (a disjunction of literals).
     fn add_clause(&mut self, clause: &[Lit]);
 
-    /// The number of variables reserved or allocated so far: the highest
-    /// variable number in use. Fresh variables are numbered after it.
-    fn var_count_mut(&mut self) -> &mut usize;
-
     /// Allocates a fresh variable, numbered after every variable reserved or
     /// allocated so far.
-    fn new_var(&mut self) -> Var {
-        let count = self.var_count_mut();
-        *count += 1;
-        Var::from_dimacs(*count as isize)
-    }
+    fn new_var(&mut self) -> Var;
 
     /// Makes sure variables `1..=count` exist, so that fresh variables come after them.
-    fn reserve_vars(&mut self, count: usize) {
-        let vars = self.var_count_mut();
-        *vars = (*vars).max(count);
-    }
+    fn reserve_vars(&mut self, count: usize);
+
+    /// The highest variable number reserved or allocated so far.
+    fn var_count(&self) -> usize;
 
     /// Announces that the following clauses belong to the named constraint family.
     fn begin_family(&mut self, _name: &'static str) {}
+}
+
+/// The variable numbering every sink keeps: a count of variables in use.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct VarCounter(usize);
+
+impl VarCounter {
+    /// The next variable, counted as in use.
+    pub fn fresh(&mut self) -> Var {
+        self.0 += 1;
+        Var::from_dimacs(self.0 as isize)
+    }
+
+    /// Counts variables `1..=count` as in use.
+    pub fn reserve(&mut self, count: usize) {
+        self.0 = self.0.max(count);
+    }
+
+    /// The highest variable number in use.
+    pub fn count(self) -> usize {
+        self.0
+    }
 }
 
 /// Counts of one constraint family.
@@ -83,14 +102,18 @@ impl ClauseSink for Stats {
         family.literals += clause.len();
     }
 
-    fn var_count_mut(&mut self) -> &mut usize {
-        &mut self.vars
-    }
-
     fn new_var(&mut self) -> Var {
         self.current().aux_vars += 1;
         self.vars += 1;
         Var::from_dimacs(self.vars as isize)
+    }
+
+    fn reserve_vars(&mut self, count: usize) {
+        self.vars = self.vars.max(count);
+    }
+
+    fn var_count(&self) -> usize {
+        self.vars
     }
 
     fn begin_family(&mut self, name: &'static str) {
@@ -115,8 +138,17 @@ impl ClauseSink for Formula {
         self.clauses.push(clause.to_vec());
     }
 
-    fn var_count_mut(&mut self) -> &mut usize {
-        &mut self.vars
+    fn new_var(&mut self) -> Var {
+        self.vars += 1;
+        Var::from_dimacs(self.vars as isize)
+    }
+
+    fn reserve_vars(&mut self, count: usize) {
+        self.vars = self.vars.max(count);
+    }
+
+    fn var_count(&self) -> usize {
+        self.vars
     }
 }
 
@@ -136,7 +168,7 @@ impl Formula {
 pub struct VarisatSink<'a> {
     /// The solver receiving the clauses.
     pub solver: varisat::Solver<'a>,
-    vars: usize,
+    vars: VarCounter,
 }
 
 impl<'a> VarisatSink<'a> {
@@ -144,13 +176,8 @@ impl<'a> VarisatSink<'a> {
     pub fn new() -> VarisatSink<'a> {
         VarisatSink {
             solver: varisat::Solver::new(),
-            vars: 0,
+            vars: VarCounter::default(),
         }
-    }
-
-    /// Number of variables reserved or allocated.
-    pub fn vars(&self) -> usize {
-        self.vars
     }
 }
 
@@ -166,8 +193,16 @@ impl ClauseSink for VarisatSink<'_> {
         self.solver.add_clause(clause);
     }
 
-    fn var_count_mut(&mut self) -> &mut usize {
-        &mut self.vars
+    fn new_var(&mut self) -> Var {
+        self.vars.fresh()
+    }
+
+    fn reserve_vars(&mut self, count: usize) {
+        self.vars.reserve(count);
+    }
+
+    fn var_count(&self) -> usize {
+        self.vars.count()
     }
 }
 
@@ -176,8 +211,8 @@ impl<S: ClauseSink + ?Sized> ClauseSink for &mut S {
         (**self).add_clause(clause);
     }
 
-    fn var_count_mut(&mut self) -> &mut usize {
-        (**self).var_count_mut()
+    fn var_count(&self) -> usize {
+        (**self).var_count()
     }
 
     fn new_var(&mut self) -> Var {

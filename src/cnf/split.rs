@@ -71,12 +71,16 @@ impl<S: ClauseSink> ClauseSink for Splitter<S> {
         }
     }
 
-    fn var_count_mut(&mut self) -> &mut usize {
-        self.inner.var_count_mut()
-    }
-
     fn new_var(&mut self) -> Var {
         self.inner.new_var()
+    }
+
+    fn reserve_vars(&mut self, count: usize) {
+        self.inner.reserve_vars(count);
+    }
+
+    fn var_count(&self) -> usize {
+        self.inner.var_count()
     }
 
     fn begin_family(&mut self, name: &'static str) {

@@ -9,9 +9,10 @@ use std::time::Duration;
 use wait_timeout::ChildExt;
 
 use super::Outcome;
-use crate::cnf::dimacs::{read_answer, write_cnf, Answer};
+use crate::cnf::dimacs::{read_answer, Answer};
+use crate::cnf_file::write_cnf;
 use crate::decode::tour_from_model;
-use crate::encode::Options;
+use crate::encoding::{Encoding, Model};
 use crate::error::Error;
 
 /// The solvers knightsat knows how to call and read.
@@ -19,9 +20,9 @@ use crate::error::Error;
 pub enum SolverKind {
     /// kissat: `kissat -q FILE`, SAT-competition output.
     Kissat,
-    /// CaDiCaL: `cadical -q FILE`, SAT-competition output.
+    /// `CaDiCaL`: `cadical -q FILE`, SAT-competition output.
     Cadical,
-    /// MiniSat: `minisat -verb=0 FILE RESULT`, model in the result file.
+    /// `MiniSat`: `minisat -verb=0 FILE RESULT`, model in the result file.
     Minisat,
     /// picosat: `picosat FILE`, SAT-competition output.
     Picosat,
@@ -95,10 +96,14 @@ impl ExternalSolver {
         }
     }
 
-    /// Writes the CNF for `options` to a temporary file, runs the solver on
+    /// Writes the encoding's CNF to a temporary file, runs the solver on
     /// it (killing it when `timeout` runs out), and decodes and verifies its
     /// answer. Temporary files are removed whatever happens.
-    pub fn solve(&self, options: &Options, timeout: Option<Duration>) -> Result<Outcome, Error> {
+    pub fn solve(
+        &self,
+        encoding: &dyn Encoding,
+        timeout: Option<Duration>,
+    ) -> Result<Outcome, Error> {
         let dir = tempfile::Builder::new()
             .prefix("knightsat-")
             .tempdir()
@@ -110,7 +115,7 @@ impl ExternalSolver {
         let create = |path: &PathBuf| {
             File::create(path).map_err(|e| Error::io(format!("creating {}", path.display()), e))
         };
-        let stats = write_cnf(options, create(&cnf)?)?;
+        let stats = write_cnf(encoding, create(&cnf)?)?;
 
         let mut child = self
             .command(&cnf, &result)
@@ -175,10 +180,8 @@ impl ExternalSolver {
             (Answer::Unsat, Some(0 | 20)) => Ok(Outcome::NoTour),
             (Answer::Unknown, _) => Err(Error::NoAnswer),
             (Answer::Sat(model), Some(0 | 10)) => {
-                let tour = tour_from_model(options, model.len() - 1, Some(stats.vars), |v| {
-                    model.get(v).copied().flatten()
-                })
-                .map_err(|e| self.failed(format!("its model is wrong: {e}")))?;
+                let tour = tour_from_model(encoding, &Model::new(model), Some(stats.vars))
+                    .map_err(|e| self.failed(format!("its model is wrong: {e}")))?;
                 Ok(Outcome::Tour(tour))
             }
             (_, code) => Err(self.failed(format!(

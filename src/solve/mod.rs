@@ -2,24 +2,25 @@
 //! emitted CNF. Either way the model is decoded and verified.
 
 pub mod external;
+pub mod session;
 
 use std::sync::mpsc;
 use std::time::Duration;
 
-use crate::cnf::VarisatSink;
-use crate::decode::tour_in_domain;
-use crate::encode::{encode, Domain, Options};
-use crate::error::Error;
+use crate::encoding::EncodingConfig;
+use crate::error::{Error, Unsupported};
+use crate::problem::Problem;
 use crate::tour::Tour;
 
 pub use external::{ExternalSolver, SolverKind};
+pub use session::Session;
 
 /// The result of a search.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {
     /// A tour, decoded and verified.
     Tour(Tour),
-    /// The formula is unsatisfiable: no tour meets the options.
+    /// The formula is unsatisfiable: no tour meets the problem.
     NoTour,
 }
 
@@ -34,66 +35,58 @@ pub enum Backend {
 
 impl Backend {
     /// `varisat` for the in-process solver; otherwise a known solver's name
-    /// (`kissat`, `cadical`, `minisat`, `picosat`) or a program's path.
-    pub fn from_name(name: &str, extra_args: Vec<String>) -> Backend {
-        if name == "varisat" {
-            Backend::Varisat
-        } else {
-            Backend::External(ExternalSolver::new(name, extra_args))
+    /// (`kissat`, `cadical`, `minisat`, `picosat`) or a program's path, with
+    /// extra arguments for it (varisat takes none).
+    pub fn from_name(name: &str, extra_args: Vec<String>) -> Result<Backend, Error> {
+        if name != "varisat" {
+            return Ok(Backend::External(ExternalSolver::new(name, extra_args)));
         }
+        if !extra_args.is_empty() {
+            return Err(Error::Unsupported(Unsupported::ArgumentsForVarisat));
+        }
+        Ok(Backend::Varisat)
+    }
+
+    /// Checks that this backend, with `timeout`, can write a proof of
+    /// impossibility (`proof`) or enumerate every tour (`all`): only the
+    /// in-process solver does either, and neither under a time limit.
+    pub fn check_supports(
+        &self,
+        timeout: Option<Duration>,
+        proof: bool,
+        all: bool,
+    ) -> Result<(), Error> {
+        let external = matches!(self, Backend::External(_));
+        let refused = match (proof, all) {
+            (true, _) if external => Some(Unsupported::ProofWithExternalSolver),
+            (true, _) if timeout.is_some() => Some(Unsupported::ProofWithTimeout),
+            (_, true) if external => Some(Unsupported::AllWithExternalSolver),
+            (_, true) if timeout.is_some() => Some(Unsupported::AllWithTimeout),
+            _ => None,
+        };
+        refused.map_or(Ok(()), |what| Err(Error::Unsupported(what)))
     }
 }
 
 /// Solves with the chosen backend, giving up after `timeout` if one is set.
 pub fn solve(
-    options: &Options,
+    problem: &Problem,
+    config: &EncodingConfig,
     backend: &Backend,
     timeout: Option<Duration>,
 ) -> Result<Outcome, Error> {
-    options.validate()?;
     match backend {
-        Backend::Varisat => solve_in_process_within(options, timeout),
-        Backend::External(solver) => solver.solve(options, timeout),
+        Backend::Varisat => solve_in_process_within(problem, config, timeout),
+        Backend::External(solver) => solver.solve(&*config.prepare(problem)?, timeout),
     }
 }
 
-/// Encodes `options` straight into varisat (the same clauses
-/// [`write_cnf`](crate::cnf::dimacs::write_cnf) writes), solves, and decodes
+/// Encodes the problem straight into varisat (the same clauses
+/// [`write_cnf`](crate::cnf_file::write_cnf) writes), solves, and decodes
 /// and verifies the tour.
-pub fn solve_in_process(options: &Options) -> Result<Outcome, Error> {
-    options.validate()?;
-    let mut sink = VarisatSink::new();
-    encode(options, &mut sink);
-    let satisfiable = sink
-        .solver
-        .solve()
-        .map_err(|e| Error::Solver(e.to_string()))?;
-    if !satisfiable {
-        return Ok(Outcome::NoTour);
-    }
-    let domain = Domain::new(options, &options.board.move_graph());
-    Ok(Outcome::Tour(tour_from_solver(options, &domain, &sink)?))
-}
-
-/// Decodes and verifies the tour in the model of a solver that has just
-/// answered satisfiable; `domain` is the options' [`Domain`].
-pub fn tour_from_solver(
-    options: &Options,
-    domain: &Domain,
-    sink: &VarisatSink<'_>,
-) -> Result<Tour, Error> {
-    let model = sink
-        .solver
-        .model()
-        .ok_or_else(|| Error::Solver("varisat reported SAT without a model".into()))?;
-    let vars = sink.vars();
-    let mut values = vec![None; vars + 1];
-    for lit in model {
-        values[lit.var().to_dimacs() as usize] = Some(lit.is_positive());
-    }
-    tour_in_domain(options, domain, vars, Some(vars), |v| {
-        values.get(v).copied().flatten()
-    })
+pub fn solve_in_process(problem: &Problem, config: &EncodingConfig) -> Result<Outcome, Error> {
+    let mut session = Session::new(config.prepare(problem)?);
+    Ok(session.next_tour()?.map_or(Outcome::NoTour, Outcome::Tour))
 }
 
 /// [`solve_in_process`] with a time limit.
@@ -103,19 +96,20 @@ pub fn tour_from_solver(
 /// [`Error::Timeout`] at once, and the thread finishes (or ends with the
 /// process) in the background.
 pub fn solve_in_process_within(
-    options: &Options,
+    problem: &Problem,
+    config: &EncodingConfig,
     timeout: Option<Duration>,
 ) -> Result<Outcome, Error> {
     let Some(limit) = timeout else {
-        return solve_in_process(options);
+        return solve_in_process(problem, config);
     };
     let (sender, receiver) = mpsc::channel();
-    let options = options.clone();
+    let (problem, config) = (problem.clone(), config.clone());
     std::thread::Builder::new()
         .name("varisat".into())
         .spawn(move || {
             // The receiver is gone after a timeout; nobody needs the answer then.
-            let _ = sender.send(solve_in_process(&options));
+            let _ = sender.send(solve_in_process(&problem, &config));
         })
         .map_err(|e| Error::Solver(format!("cannot start the solver thread: {e}")))?;
     match receiver.recv_timeout(limit) {

@@ -232,32 +232,14 @@ pub fn count_orbits_of(shape: &Shape, closed: bool, start: Option<usize>) -> usi
 }
 
 /// One choice of every encoding option that changes the formula but must
-/// not change which tours it has.
-#[derive(Clone, Copy, Debug)]
-pub struct Variant {
-    pub amo: knightsat::encode::Amo,
-    pub max_clause_len: Option<usize>,
-    pub predecessor: bool,
-    pub parity: bool,
-    pub reachability: bool,
-    pub symmetry_breaking: bool,
-}
-
-impl Variant {
-    pub fn apply(&self, options: &mut knightsat::encode::Options) {
-        options.amo = self.amo;
-        options.max_clause_len = self.max_clause_len;
-        options.predecessor = self.predecessor;
-        options.parity = self.parity;
-        options.reachability = self.reachability;
-        options.symmetry_breaking = self.symmetry_breaking;
-    }
-}
+/// not change which tours it has: a time-indexed configuration without
+/// blocks (which may lose tours).
+pub type Variant = knightsat::encoding::TimeIndexedConfig;
 
 /// Every combination: 5 at-most-one encodings x split or not x 2^4 switches.
 pub fn all_variants() -> Vec<Variant> {
     let mut all = Vec::new();
-    for amo in knightsat::encode::Amo::ALL {
+    for amo in knightsat::encoding::Amo::ALL {
         for max_clause_len in [None, Some(3)] {
             for bits in 0..16u8 {
                 all.push(Variant {
@@ -267,6 +249,7 @@ pub fn all_variants() -> Vec<Variant> {
                     parity: bits & 2 != 0,
                     reachability: bits & 4 != 0,
                     symmetry_breaking: bits & 8 != 0,
+                    ..Variant::default()
                 });
             }
         }
@@ -278,23 +261,9 @@ pub fn all_variants() -> Vec<Variant> {
 /// at-most-one encoding, each switch off alone, split clauses, and the naive
 /// encoding with and without split clauses.
 pub fn key_variants() -> Vec<Variant> {
-    let default = Variant {
-        amo: knightsat::encode::Options::new(knightsat::board::Board::new(1, 1).unwrap()).amo,
-        max_clause_len: None,
-        predecessor: true,
-        parity: true,
-        reachability: true,
-        symmetry_breaking: true,
-    };
-    let naive = Variant {
-        amo: knightsat::encode::Amo::Pairwise,
-        predecessor: false,
-        parity: false,
-        reachability: false,
-        symmetry_breaking: false,
-        ..default
-    };
-    let mut variants: Vec<Variant> = knightsat::encode::Amo::ALL
+    let default = Variant::default();
+    let naive = Variant::naive();
+    let mut variants: Vec<Variant> = knightsat::encoding::Amo::ALL
         .iter()
         .map(|&amo| Variant { amo, ..default })
         .collect();
@@ -530,4 +499,18 @@ impl Sequence {
         z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
         ((z ^ (z >> 31)) % n as u64) as usize
     }
+}
+
+/// The library's problem for a plain knight board, open or closed, with an
+/// optional start.
+pub fn plain_problem(
+    rows: usize,
+    cols: usize,
+    closed: bool,
+    start: Option<usize>,
+) -> knightsat::problem::Problem {
+    knightsat::problem::Problem::new(knightsat::board::Board::new(rows, cols).unwrap())
+        .closed(closed)
+        .with_start(start)
+        .unwrap()
 }

@@ -3,15 +3,16 @@
 //! (or, for symmetry breaking, keeps at least one tour of every orbit).
 //!
 //! Pruned variables keep their number but occur in no clause; a solver may
-//! give them any value (MiniSat leaves them out of its model), and decoding
+//! give them any value (`MiniSat` leaves them out of its model), and decoding
 //! reads only live variables.
 
 use std::collections::VecDeque;
 
-use super::Options;
+use super::TimeIndexedConfig;
 use crate::board::Board;
+use crate::problem::{Clue, Problem};
 
-/// The live x variables for a set of options.
+/// The live x variables of a problem under a configuration.
 #[derive(Clone, Debug)]
 pub struct Domain {
     squares: usize,
@@ -20,42 +21,42 @@ pub struct Domain {
 }
 
 impl Domain {
-    /// Works out the pruning the options ask for on the board's move graph.
+    /// Works out the pruning `config` asks for on the board's move graph.
     ///
     /// The start, end and clues restrict their steps always (they are
     /// constraints, not pruning); parity and reachability prune further when
     /// asked.
-    pub fn new(options: &Options, graph: &[Vec<usize>]) -> Domain {
-        let n = options.board.squares();
+    pub fn new(problem: &Problem, config: &TimeIndexedConfig, graph: &[Vec<usize>]) -> Domain {
+        let board = problem.board();
+        let n = board.squares();
         let mut domain = Domain {
             squares: n,
             live: vec![true; n * n],
         };
-        let starts = start_squares(options);
+        let starts = start_squares(problem, config);
         for step_zero_dead in (0..n).filter(|s| !starts.contains(s)) {
             domain.live[step_zero_dead] = false;
         }
-        for &(step, square) in &options.clues {
+        for &Clue { step, square } in problem.clues() {
             domain.pin(step, square);
         }
-        if let Some(blocks) = options.blocks {
-            let window = block_windows(&options.board, blocks);
+        if let Some(blocks) = config.blocks {
+            let window = block_windows(board, blocks);
             domain.retain(|t, s| window[s].contains(&t));
         }
-        if options.parity {
-            let counts = ColourCounts::of(&options.board);
-            if counts.forbid_a_tour(options) {
+        if config.parity {
+            let counts = ColourCounts::of(board);
+            if counts.forbid_a_tour(problem) {
                 domain.retain(|_, _| false);
-            } else if let Some(start_colour) = start_colour(options, &starts, counts) {
-                let flips = options.board.leaper().changes_colour();
-                domain
-                    .retain(|t, s| options.board.colour(s) == start_colour ^ (flips && t % 2 == 1));
+            } else if let Some(start_colour) = start_colour(problem, &starts, counts) {
+                let flips = board.leaper().changes_colour();
+                domain.retain(|t, s| board.colour(s) == start_colour ^ (flips && t % 2 == 1));
             }
         }
-        if options.reachability {
-            for (step, squares) in anchors(options, starts) {
+        if config.reachability {
+            for (step, squares) in anchors(problem, starts) {
                 let distance = distances(graph, &squares);
-                domain.retain(|t, s| distance[s] <= moves_between(options, t, step));
+                domain.retain(|t, s| distance[s] <= moves_between(problem, t, step));
             }
         }
         domain
@@ -133,15 +134,16 @@ pub fn block_windows(board: &Board, bands: (usize, usize)) -> Vec<std::ops::Rang
 }
 
 /// The squares the tour may start on: the fixed start; with symmetry
-/// breaking for an open tour with neither end nor any clue given, one square per orbit of
-/// the board's symmetries (of a1's colour where the orbit has one, so that
-/// the start's colour is known); otherwise every square.
-pub fn start_squares(options: &Options) -> Vec<usize> {
-    let board = &options.board;
-    if let Some(start) = options.effective_start() {
+/// breaking for an open tour that every board symmetry keeps (nothing
+/// anchored), one square per orbit of the board's symmetries (of a1's colour
+/// where the orbit has one, so that the start's colour is known); otherwise
+/// every square.
+pub fn start_squares(problem: &Problem, config: &TimeIndexedConfig) -> Vec<usize> {
+    let board = problem.board();
+    if let Some(start) = problem.effective_start() {
         return vec![start];
     }
-    if !(options.symmetry_breaking && !options.closed && !options.is_anchored()) {
+    if !(config.symmetry_breaking && !problem.is_closed() && problem.has_all_board_symmetries()) {
         return (0..board.squares()).collect();
     }
     let symmetries = board.symmetries();
@@ -164,25 +166,25 @@ pub fn start_squares(options: &Options) -> Vec<usize> {
 
 /// The steps at which the tour's square is known, with the squares it may
 /// be on then: the candidate starts at step 0, the end, each clue.
-fn anchors(options: &Options, starts: Vec<usize>) -> Vec<(usize, Vec<usize>)> {
-    let last = options.board.squares() - 1;
+fn anchors(problem: &Problem, starts: Vec<usize>) -> Vec<(usize, Vec<usize>)> {
+    let last = problem.board().squares() - 1;
     let mut anchors = vec![(0, starts)];
-    anchors.extend(options.end.map(|end| (last, vec![end])));
+    anchors.extend(problem.end().map(|end| (last, vec![end])));
     anchors.extend(
-        options
-            .clues
+        problem
+            .clues()
             .iter()
-            .map(|&(step, square)| (step, vec![square])),
+            .map(|clue| (clue.step, vec![clue.square])),
     );
     anchors
 }
 
 /// The fewest moves the tour makes between steps `a` and `b`: |a − b| along
 /// an open tour, either way round a closed one.
-fn moves_between(options: &Options, a: usize, b: usize) -> usize {
+fn moves_between(problem: &Problem, a: usize, b: usize) -> usize {
     let along = a.abs_diff(b);
-    if options.closed {
-        along.min(options.board.squares() - along)
+    if problem.is_closed() {
+        along.min(problem.board().squares() - along)
     } else {
         along
     }
@@ -208,9 +210,12 @@ impl ColourCounts {
     /// alternates colours, so an open tour needs the counts within one of
     /// each other and a closed tour needs them equal; a leaper that keeps
     /// its colour cannot tour a board with both colours.
-    fn forbid_a_tour(self, options: &Options) -> bool {
+    fn forbid_a_tour(self, problem: &Problem) -> bool {
         let ColourCounts { a1s, others } = self;
-        match (options.board.leaper().changes_colour(), options.closed) {
+        match (
+            problem.board().leaper().changes_colour(),
+            problem.is_closed(),
+        ) {
             (true, false) => a1s.abs_diff(others) > 1,
             (true, true) => a1s != others,
             (false, _) => a1s > 0 && others > 0,
@@ -224,8 +229,8 @@ impl ColourCounts {
 /// of each colour decide it (an open tour of a colour-changing leaper starts
 /// on the colour with one square more; a leaper that keeps its colour
 /// starts on the only colour there is).
-fn start_colour(options: &Options, starts: &[usize], counts: ColourCounts) -> Option<bool> {
-    let board = &options.board;
+fn start_colour(problem: &Problem, starts: &[usize], counts: ColourCounts) -> Option<bool> {
+    let board = problem.board();
     let n = board.squares();
     let flips = board.leaper().changes_colour();
     if let Some(&first) = starts.first() {
@@ -236,16 +241,16 @@ fn start_colour(options: &Options, starts: &[usize], counts: ColourCounts) -> Op
             return Some(board.colour(first));
         }
     }
-    let known = options.end.map(|end| (n - 1, end));
+    let known = problem.end().map(|end| (n - 1, end));
     if let Some((step, square)) = known
         .into_iter()
-        .chain(options.clues.iter().copied())
+        .chain(problem.clues().iter().map(|clue| (clue.step, clue.square)))
         .next()
     {
         return Some(board.colour(square) ^ (flips && step % 2 == 1));
     }
     let ColourCounts { a1s, others } = counts;
-    match (flips, options.closed) {
+    match (flips, problem.is_closed()) {
         (true, false) if a1s == others + 1 => Some(false),
         (true, false) if others == a1s + 1 => Some(true),
         (false, _) if others == 0 => Some(false),

@@ -8,7 +8,7 @@ use crate::cnf::{ClauseSink, Lit};
 use crate::error::Error;
 
 /// The at-most-one encodings knightsat offers.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Amo {
     /// One binary clause per pair: n(n−1)/2 clauses, no auxiliary variables.
     Pairwise,
@@ -71,7 +71,10 @@ impl FromStr for Amo {
         Amo::ALL
             .into_iter()
             .find(|amo| amo.name() == text)
-            .ok_or_else(|| Error::BadOption(format!("unknown at-most-one encoding '{text}'")))
+            .ok_or_else(|| Error::UnknownAmo {
+                name: text.to_string(),
+                known: Amo::ALL.map(Amo::name).join(", "),
+            })
     }
 }
 
@@ -85,7 +88,7 @@ pub fn pairwise(sink: &mut impl ClauseSink, lits: &[Lit]) {
 }
 
 /// The sequential counter of C. Sinz, "Towards an Optimal CNF Encoding of
-/// Boolean Cardinality Constraints", CP 2005 (LTseq with k = 1).
+/// Boolean Cardinality Constraints", CP 2005 (`LTseq` with k = 1).
 ///
 /// Auxiliary sᵢ means "some of x₁…xᵢ is true": `xᵢ → sᵢ`, `sᵢ₋₁ → sᵢ`, and
 /// `¬(xᵢ ∧ sᵢ₋₁)`.
@@ -133,7 +136,7 @@ pub fn commander(sink: &mut impl ClauseSink, lits: &[Lit]) {
 }
 
 /// The 2-product encoding of J. Chen, "A New SAT Encoding of the At-Most-One
-/// Constraint", ModRef 2010.
+/// Constraint", `ModRef` 2010.
 ///
 /// The literals are laid out in a p x q grid (p = ⌈√n⌉) with a row variable
 /// uᵢ and a column variable vⱼ: `x(i,j) → uᵢ`, `x(i,j) → vⱼ`, and at most
@@ -156,7 +159,7 @@ pub fn product(sink: &mut impl ClauseSink, lits: &[Lit]) {
 }
 
 /// The bimander encoding of V.-H. Nguyen and S. T. Mai, "A New Method to
-/// Encode the At-Most-One Constraint into SAT", SoICT 2015.
+/// Encode the At-Most-One Constraint into SAT", `SoICT` 2015.
 ///
 /// The literals are split into ⌈n/2⌉ groups of 2 with pairwise at-most-one
 /// inside each; group i's number is written in ⌈log₂ groups⌉ bit variables:

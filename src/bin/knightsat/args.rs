@@ -1,0 +1,483 @@
+//! The command line: clap's view of the arguments, and their conversion
+//! into library values, in one place.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use knightsat::board::{Board, Leaper};
+use knightsat::encoding::{Amo, EncodingConfig, TimeIndexedConfig};
+use knightsat::error::Error;
+use knightsat::input;
+use knightsat::problem::{parse_clue, Problem};
+use knightsat::puzzle::parse_puzzle;
+use knightsat::render::Format;
+
+/// The exit statuses, shown under every command's help.
+pub const EXIT_STATUSES: &str = "\
+Exit status:
+  0   a tour was found, or the command succeeded
+  20  no tour exists for these constraints (unsatisfiable)
+  1   verify rejected the tour, or another failure
+  2   bad usage or bad input, or the solver program cannot be found
+  124 no answer within the --timeout";
+
+/// Encode the knight's tour as SAT: write DIMACS for any solver, solve
+/// in-process with varisat, decode solver output, verify tours.
+#[derive(Parser)]
+#[command(name = "knightsat", version, after_help = EXIT_STATUSES)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The commands.
+#[derive(Subcommand)]
+pub enum Command {
+    /// Write the DIMACS CNF for a tour (to stdout, or atomically to a file).
+    #[command(after_help = EXIT_STATUSES)]
+    Encode {
+        #[command(flatten)]
+        encoding: EncodingArgs,
+        /// Where to write the CNF; `-` is stdout.
+        #[arg(short, long, value_name = "FILE", default_value = "-")]
+        output: PathBuf,
+    },
+    /// Find a tour and print it: with varisat in-process, or with a solver program.
+    #[command(after_help = EXIT_STATUSES)]
+    Solve {
+        #[command(flatten)]
+        encoding: EncodingArgs,
+        /// How to print the tour.
+        #[arg(long, value_enum, default_value_t)]
+        format: FormatArg,
+        /// `varisat` (in-process), `kissat`, `cadical`, `minisat`, `picosat`,
+        /// or the path of a program that reads DIMACS and prints
+        /// SAT-competition output.
+        #[arg(long, value_name = "SOLVER", default_value = "varisat")]
+        solver: String,
+        /// An extra argument for the solver program (repeatable).
+        #[arg(long, value_name = "ARG", allow_hyphen_values = true)]
+        solver_arg: Vec<String>,
+        /// Give up after this many seconds (the solver is stopped).
+        #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+        timeout: Option<Duration>,
+        /// Print every tour, not just one (in-process only; JSON Lines with
+        /// --format json). Tours are sequences: see `count`.
+        #[arg(long)]
+        all: bool,
+        /// With --all: stop after this many tours.
+        #[arg(long, value_name = "K", requires = "all")]
+        limit: Option<u64>,
+        /// When no tour exists, write varisat's DRAT proof of that here (check
+        /// it with `certify`). The CNF it refers to is written beside it.
+        #[arg(long, value_name = "FILE", conflicts_with_all = ["all", "timeout"])]
+        proof: Option<PathBuf>,
+        /// Where to write the CNF the proof refers to (default: the proof's
+        /// path with the extension .cnf).
+        #[arg(long, value_name = "FILE", requires = "proof")]
+        cnf_out: Option<PathBuf>,
+        /// Search even where a theorem (Schwenk's for closed tours, the
+        /// classification of open ones) already says no tour exists.
+        #[arg(long)]
+        no_theory: bool,
+    },
+    /// Check a DRAT proof that a CNF has no solution, with the independent
+    /// checker `rate`. Accepts proofs by varisat (`solve --proof`), kissat and
+    /// `CaDiCaL`. Exit 0 when verified, 1 when rejected.
+    #[command(after_help = EXIT_STATUSES)]
+    Certify {
+        /// The CNF.
+        #[arg(long, value_name = "FILE")]
+        cnf: PathBuf,
+        /// The DRAT proof (text or binary).
+        #[arg(long, value_name = "FILE")]
+        proof: PathBuf,
+    },
+    /// Count the tours that meet the options, by solving again and again
+    /// with each tour found blocked.
+    ///
+    /// Tours are sequences of squares: with a start fixed, a closed tour and
+    /// its reverse are two tours; a closed tour with no start or end counts
+    /// once per starting square. Progress goes to stderr when it is a terminal.
+    #[command(after_help = EXIT_STATUSES)]
+    Count {
+        #[command(flatten)]
+        encoding: EncodingArgs,
+        /// Stop after this many.
+        #[arg(long, value_name = "K")]
+        limit: Option<u64>,
+        /// Count orbits under the board's symmetries (rotations, reflections)
+        /// that keep the given start and end in place; a closed tour's
+        /// rotations and reverse, and an open tour's reverse when neither end
+        /// is fixed, count as one too.
+        #[arg(long)]
+        up_to_symmetry: bool,
+    },
+    /// Turn a solver's output for a knightsat CNF back into a verified tour.
+    ///
+    /// Reads SAT-competition output (`s SATISFIABLE`, `v … 0`; kissat,
+    /// `CaDiCaL`, picosat), `MiniSat`'s result file (`SAT` then literals) or a
+    /// bare literal list. Board and options come from the CNF's comments.
+    #[command(after_help = EXIT_STATUSES)]
+    Decode {
+        /// The CNF the solver was given (written by `knightsat encode`).
+        #[arg(long, value_name = "FILE")]
+        cnf: PathBuf,
+        /// The solver's output; `-` is stdin.
+        #[arg(value_name = "SOLVER_OUTPUT", default_value = "-")]
+        solver_output: PathBuf,
+        /// How to print the tour.
+        #[arg(long, value_enum, default_value_t)]
+        format: FormatArg,
+    },
+    /// Check a tour (a move list like `a1 c2 b4 …`, or knightsat's JSON)
+    /// without any SAT code, against the board and the rules given (a JSON
+    /// tour carries its own board, holes and leaper).
+    #[command(after_help = EXIT_STATUSES)]
+    Verify {
+        #[command(flatten)]
+        problem: ProblemArgs,
+        /// The tour; `-` is stdin.
+        #[arg(value_name = "FILE", default_value = "-")]
+        tour: PathBuf,
+    },
+    /// Make a numbered-grid puzzle with exactly one solution and few clues.
+    ///
+    /// A tour is found from a random start, every square of it made a clue,
+    /// and clues dropped in random order while SAT (with the tour blocked)
+    /// proves the solution stays unique; no clue left can be dropped.
+    /// Solve it with `knightsat solve --puzzle FILE`.
+    #[command(after_help = EXIT_STATUSES)]
+    Puzzle {
+        #[command(flatten)]
+        shape: ShapeArgs,
+        /// The solution is a closed tour.
+        #[arg(long)]
+        closed: bool,
+        /// Seed for the random choices: the same seed makes the same puzzle
+        /// [default: a random seed, printed on stderr].
+        #[arg(long, value_name = "N")]
+        seed: Option<u64>,
+        /// Print the solution too.
+        #[arg(long)]
+        solution: bool,
+        /// How to print the puzzle.
+        #[arg(long, value_enum, default_value_t = PuzzleFormat::Board)]
+        format: PuzzleFormat,
+    },
+    /// Count variables, clauses and literals per constraint family, without solving.
+    #[command(after_help = EXIT_STATUSES)]
+    Stats {
+        #[command(flatten)]
+        encoding: EncodingArgs,
+        /// `table` or `json`.
+        #[arg(long, value_enum, default_value_t = StatsFormat::Table)]
+        format: StatsFormat,
+    },
+}
+
+/// The board's rectangle: by size, by side, or drawn in a file.
+#[derive(Args)]
+#[group(multiple = false)]
+pub struct BoardArgs {
+    /// Board as `ROWSxCOLS`: 3x4 is 3 ranks by 4 files.
+    #[arg(long, value_name = "ROWSxCOLS")]
+    board: Option<Board>,
+    /// Square board N x N (same as --board `NxN`).
+    #[arg(long, value_name = "N")]
+    size: Option<usize>,
+    /// Board drawn in ASCII art, rank 1 on the bottom line: `.` a square, `#`
+    /// or a space a hole; every line the same width. `-` reads stdin.
+    #[arg(long, value_name = "FILE")]
+    board_file: Option<PathBuf>,
+}
+
+/// The board and the piece on it.
+#[derive(Args)]
+pub struct ShapeArgs {
+    #[command(flatten)]
+    board: BoardArgs,
+    /// Remove these squares from the board, e.g. c3,d4 (comma-separated or repeated).
+    #[arg(long, value_name = "SQUARES", value_delimiter = ',')]
+    holes: Vec<String>,
+    /// The piece: the (A,B)-leaper jumps A files and B ranks or B files and
+    /// A ranks. 1,2 knight; 1,3 camel; 2,3 zebra; 1,4 giraffe; 0,1 wazir…
+    #[arg(long, value_name = "A,B", default_value = "1,2")]
+    leaper: Leaper,
+}
+
+/// What the tour must do.
+#[derive(Args)]
+pub struct ProblemArgs {
+    #[command(flatten)]
+    shape: ShapeArgs,
+    /// Closed tour: the last square is a move from the first. Without
+    /// --start, --end or clues the start is fixed on the first square (a1),
+    /// which loses no tour.
+    #[arg(long)]
+    closed: bool,
+    /// Start on this square, e.g. a1 (files a, b, …; ranks 1, 2, … from the bottom).
+    #[arg(long, value_name = "SQUARE")]
+    start: Option<String>,
+    /// End on this square.
+    #[arg(long, value_name = "SQUARE")]
+    end: Option<String>,
+    /// Clue: move N is on SQUARE, counting the start as move 1 as the board
+    /// grid does, e.g. --at 5=c3 (repeatable).
+    #[arg(long, value_name = "N=SQUARE")]
+    at: Vec<String>,
+    /// A numbered-grid puzzle to solve: the layout `--format board` prints,
+    /// `.` or 0 for a blank square, `#` for a hole (or the JSON `knightsat
+    /// puzzle --format json` writes). The grid gives the board. `-` reads stdin.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["board", "size", "board_file", "holes"])]
+    puzzle: Option<PathBuf>,
+}
+
+/// The options that determine the formula.
+#[derive(Args)]
+pub struct EncodingArgs {
+    #[command(flatten)]
+    problem: ProblemArgs,
+    /// Split clauses longer than K literals (K ≥ 3) with fresh Tseytin variables.
+    #[arg(long, value_name = "K")]
+    max_clause_len: Option<usize>,
+    /// At-most-one encoding [default: bimander; pairwise with --preset naive].
+    #[arg(long, value_enum)]
+    amo: Option<AmoArg>,
+    /// Leave out the redundant predecessor clauses (x(t+1, s) → some
+    /// neighbour of s at step t), which speed solving up a great deal.
+    #[arg(long)]
+    no_predecessor: bool,
+    /// Do not prune by colour (a knight alternates colours, so a square can
+    /// only be reached at steps of one parity; a leaper with A+B even keeps
+    /// its colour).
+    #[arg(long)]
+    no_parity: bool,
+    /// Do not prune squares further by moves from the start, end or a clue
+    /// than the steps between allow.
+    #[arg(long)]
+    no_reachability: bool,
+    /// Do not break symmetries (start on one square per orbit of the board's
+    /// symmetries for open tours; no reversed closed tours). `count` never
+    /// breaks them unless --up-to-symmetry; clues turn them off.
+    #[arg(long)]
+    no_symmetry_breaking: bool,
+    /// `naive`: the straightforward encoding (pairwise, nothing pruned,
+    /// redundant or symmetry-breaking), for comparisons. --amo still
+    /// chooses the at-most-one encoding.
+    #[arg(long, value_enum)]
+    preset: Option<Preset>,
+    /// Block schedule for large boards: cut the board into R bands of ranks
+    /// by C bands of files and tour the blocks one after another in snake
+    /// order from a1's block. Every tour found is a tour, but this may miss
+    /// tours (or all of them): off by default.
+    #[arg(long, value_name = "RxC", value_parser = parse_blocks)]
+    blocks: Option<(usize, usize)>,
+}
+
+/// How a tour is printed (mirrors [`Format`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    /// Numbered grid, highest rank at the top, moves numbered from 1, `#` for a hole.
+    #[default]
+    Board,
+    /// Square names on one line: `a1 c2 b4 …`.
+    Moves,
+    /// `{"rows":8,"cols":8,"closed":false,"tour":["a1",…]}`.
+    Json,
+    /// A standalone SVG picture: the board, move numbers and the path.
+    Svg,
+}
+
+impl From<FormatArg> for Format {
+    fn from(format: FormatArg) -> Format {
+        match format {
+            FormatArg::Board => Format::Board,
+            FormatArg::Moves => Format::Moves,
+            FormatArg::Json => Format::Json,
+            FormatArg::Svg => Format::Svg,
+        }
+    }
+}
+
+/// The at-most-one encodings (mirrors [`Amo`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum AmoArg {
+    /// One binary clause per pair: n(n−1)/2 clauses, no auxiliary variables.
+    Pairwise,
+    /// Sinz's sequential counter: 3n−4 clauses, n−1 auxiliary variables.
+    Sequential,
+    /// Klieber and Kwon's commander encoding, groups of 3, recursive.
+    Commander,
+    /// Chen's 2-product encoding: a √n x √n grid, recursive.
+    Product,
+    /// Nguyen and Mai's bimander encoding: pairs with binary commanders (the default).
+    Bimander,
+}
+
+impl From<AmoArg> for Amo {
+    fn from(amo: AmoArg) -> Amo {
+        match amo {
+            AmoArg::Pairwise => Amo::Pairwise,
+            AmoArg::Sequential => Amo::Sequential,
+            AmoArg::Commander => Amo::Commander,
+            AmoArg::Product => Amo::Product,
+            AmoArg::Bimander => Amo::Bimander,
+        }
+    }
+}
+
+/// How `stats` prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum StatsFormat {
+    /// Aligned columns.
+    Table,
+    /// One JSON object: vars, clauses, literals, families.
+    Json,
+}
+
+/// How `puzzle` prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PuzzleFormat {
+    /// The numbered grid with `.` for blanks (and the solved grid after a
+    /// blank line, with --solution).
+    Board,
+    /// One JSON object: board, clues as N=SQUARE, and the solution with --solution.
+    Json,
+    /// An SVG picture of the clues (the solved tour with the clues in bold, with --solution).
+    Svg,
+}
+
+/// Named sets of encoding options.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum Preset {
+    /// Pairwise at-most-one; no pruning, predecessor clauses or symmetry breaking.
+    Naive,
+}
+
+fn parse_blocks(text: &str) -> Result<(usize, usize), String> {
+    let parsed = text
+        .split_once(['x', 'X'])
+        .and_then(|(r, c)| Some((r.parse().ok()?, c.parse().ok()?)));
+    parsed.ok_or_else(|| format!("'{text}' is not RxC, e.g. 2x2"))
+}
+
+fn parse_seconds(text: &str) -> Result<Duration, String> {
+    match text.parse::<f64>() {
+        Ok(seconds) if seconds > 0.0 && seconds.is_finite() => Ok(Duration::from_secs_f64(seconds)),
+        _ => Err(format!("'{text}' is not a positive number of seconds")),
+    }
+}
+
+/// No board option was given (a command-line matter, so worded here).
+#[derive(Debug, thiserror::Error)]
+#[error("no board: give --board ROWSxCOLS, --size N{}", if *.puzzle_allowed { ", --board-file FILE or --puzzle FILE" } else { " or --board-file FILE" })]
+pub struct NoBoard {
+    /// Whether the command takes --puzzle.
+    pub puzzle_allowed: bool,
+}
+
+impl ShapeArgs {
+    /// The board the options describe, or `None` when none of --board,
+    /// --size, --board-file is given.
+    pub fn board(&self) -> Result<Option<Board>, Error> {
+        let args = &self.board;
+        let rectangle = match (&args.board, args.size, &args.board_file) {
+            (Some(board), _, _) => board.clone(),
+            (None, Some(n), _) => Board::new(n, n)?,
+            (None, None, Some(path)) => Board::from_ascii(&input::read_text(path)?)?,
+            (None, None, None) => return Ok(None),
+        };
+        Ok(Some(
+            rectangle.with_holes(&self.holes)?.with_leaper(self.leaper),
+        ))
+    }
+
+    /// The board, which must be given.
+    pub fn required_board(&self) -> anyhow::Result<Board> {
+        Ok(self.board()?.ok_or(NoBoard {
+            puzzle_allowed: false,
+        })?)
+    }
+}
+
+impl ProblemArgs {
+    /// What the board options and any `--puzzle` give: the puzzle's problem
+    /// (its board, closedness and clues), or an open problem on the board;
+    /// `None` when no board is given.
+    pub fn given(&self) -> Result<Option<Problem>, Error> {
+        if let Some(path) = &self.puzzle {
+            let text = input::read_text(path)?;
+            return parse_puzzle(&text, self.shape.leaper, self.closed)
+                .map(Some)
+                .map_err(|error| match error {
+                    Error::BadPuzzle(why) => Error::BadPuzzle(format!("{}: {why}", path.display())),
+                    other => other,
+                });
+        }
+        Ok(self
+            .shape
+            .board()?
+            .map(|board| Problem::new(board).closed(self.closed)))
+    }
+
+    /// `given` (a problem from the board options or a puzzle) with --start,
+    /// --end and the clues of --at added.
+    pub fn complete(&self, given: Problem) -> Result<Problem, Error> {
+        let board = given.board().clone();
+        let square = |name: &Option<String>| {
+            name.as_deref()
+                .map(|name| board.parse_square(name))
+                .transpose()
+        };
+        let clues = self
+            .at
+            .iter()
+            .map(|clue| parse_clue(&board, clue))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(given
+            .with_start(square(&self.start)?)?
+            .with_end(square(&self.end)?)?
+            .with_clues(clues)?)
+    }
+
+    /// The whole problem; a board must be given.
+    pub fn problem(&self) -> anyhow::Result<Problem> {
+        let given = self.given()?.ok_or(NoBoard {
+            puzzle_allowed: true,
+        })?;
+        Ok(self.complete(given)?)
+    }
+
+    /// Whether --closed was given.
+    pub fn closed(&self) -> bool {
+        self.closed
+    }
+}
+
+impl EncodingArgs {
+    /// The problem and the encoding configuration the options describe.
+    pub fn problem_and_encoding(&self) -> anyhow::Result<(Problem, EncodingConfig)> {
+        let problem = self.problem.problem()?;
+        let base = match self.preset {
+            Some(Preset::Naive) => TimeIndexedConfig::naive(),
+            None => TimeIndexedConfig::default(),
+        };
+        let config = TimeIndexedConfig {
+            max_clause_len: self.max_clause_len,
+            amo: self.amo.map_or(base.amo, Amo::from),
+            predecessor: base.predecessor && !self.no_predecessor,
+            parity: base.parity && !self.no_parity,
+            reachability: base.reachability && !self.no_reachability,
+            symmetry_breaking: base.symmetry_breaking && !self.no_symmetry_breaking,
+            blocks: self.blocks,
+        };
+        let config = EncodingConfig::from(config);
+        // Options that do not fit the problem are refused here, before any work.
+        config.prepare(&problem)?;
+        Ok((problem, config))
+    }
+}

@@ -1,0 +1,174 @@
+//! The `knightsat` command: parses arguments, calls one function per
+//! command (in `commands.rs`), words errors in the command line's terms and
+//! maps them to exit statuses.
+
+mod args;
+mod commands;
+
+use std::io;
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use knightsat::error::{ErrorClass, Unsupported};
+use knightsat::Error;
+
+use args::{Cli, Command, NoBoard};
+use commands::{PuzzleArgs, SolveArgs, EXIT_FAILURE};
+
+/// Exit status for bad usage or bad input.
+const EXIT_BAD_INPUT: u8 = 2;
+/// Exit status when the time limit runs out, as `timeout(1)` uses.
+const EXIT_TIMEOUT: u8 = 124;
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) if !error.use_stderr() => {
+            // --help and --version
+            let _ = error.print();
+            return ExitCode::SUCCESS;
+        }
+        Err(error) => {
+            // clap's message runs to the first blank line; usage and hints follow.
+            let rendered = error.render().to_string();
+            let message: Vec<&str> = rendered
+                .lines()
+                .take_while(|line| !line.trim().is_empty())
+                .map(str::trim)
+                .collect();
+            let message = message.join(" ");
+            let message = message.strip_prefix("error: ").unwrap_or(&message);
+            eprintln!("knightsat: {message} (see --help)");
+            return ExitCode::from(EXIT_BAD_INPUT);
+        }
+    };
+    match run(cli.command) {
+        Ok(code) => code,
+        Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("knightsat: {}", describe(&error));
+            ExitCode::from(exit_status(&error))
+        }
+    }
+}
+
+/// Runs one command.
+fn run(command: Command) -> anyhow::Result<ExitCode> {
+    match command {
+        Command::Encode { encoding, output } => commands::encode(&encoding, &output),
+        Command::Solve {
+            encoding,
+            format,
+            solver,
+            solver_arg,
+            timeout,
+            all,
+            limit,
+            proof,
+            cnf_out,
+            no_theory,
+        } => commands::solve(
+            &encoding,
+            SolveArgs {
+                format,
+                solver,
+                solver_arg,
+                timeout,
+                all,
+                limit,
+                proof,
+                cnf_out,
+                no_theory,
+            },
+        ),
+        Command::Decode {
+            cnf,
+            solver_output,
+            format,
+        } => commands::decode(&cnf, &solver_output, format),
+        Command::Verify { problem, tour } => commands::verify(&problem, &tour),
+        Command::Puzzle {
+            shape,
+            closed,
+            seed,
+            solution,
+            format,
+        } => commands::puzzle(
+            &shape,
+            PuzzleArgs {
+                closed,
+                seed,
+                solution,
+                format,
+            },
+        ),
+        Command::Count {
+            encoding,
+            limit,
+            up_to_symmetry,
+        } => commands::count(&encoding, limit, up_to_symmetry),
+        Command::Certify { cnf, proof } => commands::certify(&cnf, &proof),
+        Command::Stats { encoding, format } => commands::stats_of(&encoding, format),
+    }
+}
+
+/// The error in one line, in the command line's words: the library's
+/// errors carry values, and those that concern a flag are worded with it.
+fn describe(error: &anyhow::Error) -> String {
+    let Some(library) = error.downcast_ref::<Error>() else {
+        return format!("{error:#}");
+    };
+    let worded = match library {
+        Error::ClauseLengthTooShort { len } => {
+            format!("--max-clause-len must be at least 3, got {len}")
+        }
+        Error::BlocksDoNotFit { rows, cols, board } => format!(
+            "--blocks {rows}x{cols} does not fit the {board} board: each block needs a rank and a file"
+        ),
+        Error::MoveListNeedsBoard => {
+            "cannot read the tour: a move list needs --board (JSON tours carry their own)".into()
+        }
+        Error::Unsupported(what) => match what {
+            Unsupported::ProofWithExternalSolver => {
+                "--proof uses the in-process solver, without --solver".into()
+            }
+            Unsupported::ProofWithTimeout => "--proof cannot be combined with --timeout".into(),
+            Unsupported::AllWithExternalSolver | Unsupported::AllWithTimeout => {
+                "--all uses the in-process solver, without --solver or --timeout".into()
+            }
+            Unsupported::ArgumentsForVarisat => {
+                "--solver-arg is for external solvers, not varisat".into()
+            }
+        },
+        _ => return format!("{error:#}"),
+    };
+    // Context the command added (a file name) stays in front.
+    match error.chain().count() {
+        1 => worded,
+        _ => format!("{error}: {worded}"),
+    }
+}
+
+/// The exit status for an error.
+fn exit_status(error: &anyhow::Error) -> u8 {
+    if error.downcast_ref::<NoBoard>().is_some() {
+        return EXIT_BAD_INPUT;
+    }
+    match error.downcast_ref::<Error>().map(Error::class) {
+        Some(ErrorClass::BadInput) => EXIT_BAD_INPUT,
+        Some(ErrorClass::Timeout) => EXIT_TIMEOUT,
+        Some(ErrorClass::Failure) | None => EXIT_FAILURE,
+    }
+}
+
+/// A closed pipe (`knightsat encode … | head`) ends the output, not in error.
+fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        let kind = match cause.downcast_ref::<Error>() {
+            Some(error) => error.io_kind(),
+            None => cause.downcast_ref::<io::Error>().map(io::Error::kind),
+        };
+        kind == Some(io::ErrorKind::BrokenPipe)
+    })
+}

@@ -1,0 +1,278 @@
+//! knightsat's CNF files: provenance comments, the exact `p cnf` header and
+//! the clauses of an [`Encoding`]; and reading the comments back into the
+//! problem and encoding configuration they record, so that `decode` needs
+//! nothing but the file.
+
+use std::io::{self, BufRead, Write};
+use std::path::Path;
+
+use crate::board::Board;
+use crate::cnf::dimacs::DimacsWriter;
+use crate::cnf::Stats;
+use crate::encoding::{Encoding, EncodingConfig};
+use crate::error::Error;
+use crate::output::write_atomically;
+use crate::problem::{clue_list, parse_clue, Problem};
+
+/// The first word of the first comment line of every CNF knightsat writes.
+const SIGNATURE: &str = "c knightsat ";
+
+/// Counts the formula without storing it.
+pub fn stats(encoding: &dyn Encoding) -> Stats {
+    let mut stats = Stats::default();
+    encoding.encode(&mut stats);
+    stats
+}
+
+/// Writes the complete DIMACS file: provenance comments, the exact
+/// `p cnf V C` header, then the clauses. Returns the counts.
+///
+/// The formula is encoded twice, once to count and once to write, so memory
+/// stays bounded by the board and not by the formula's size.
+pub fn write_cnf(encoding: &dyn Encoding, out: impl Write) -> Result<Stats, Error> {
+    let stats = stats(encoding);
+    let io_error = |e| Error::io("writing the CNF", e);
+    let mut out = io::BufWriter::with_capacity(1 << 16, out);
+    write_comments(encoding, &stats, &mut out).map_err(io_error)?;
+    writeln!(out, "p cnf {} {}", stats.vars, stats.clauses).map_err(io_error)?;
+    let mut writer = DimacsWriter::new(out);
+    encoding.encode(&mut writer);
+    let (mut out, written) = writer.finish().map_err(io_error)?;
+    out.flush().map_err(io_error)?;
+    assert_eq!(written, stats.clauses, "the encoder is not deterministic");
+    Ok(stats)
+}
+
+/// Writes the DIMACS file to `path`, complete or not at all (see
+/// [`write_atomically`]).
+pub fn write_cnf_file(encoding: &dyn Encoding, path: &Path) -> Result<Stats, Error> {
+    write_atomically(path, |file| write_cnf(encoding, file))
+}
+
+fn none_or(values: &[String]) -> String {
+    if values.is_empty() {
+        "none".to_string()
+    } else {
+        values.join(",")
+    }
+}
+
+/// The comment lines: enough to rebuild problem and configuration with
+/// [`read_cnf_info`].
+fn write_comments(encoding: &dyn Encoding, stats: &Stats, out: &mut impl Write) -> io::Result<()> {
+    let problem = encoding.problem();
+    let board = problem.board();
+    let square = |square: Option<usize>| {
+        none_or(
+            &square
+                .map(|s| board.name(s))
+                .into_iter()
+                .collect::<Vec<_>>(),
+        )
+    };
+    writeln!(
+        out,
+        "{SIGNATURE}{}: knight's tour, {} encoding",
+        env!("CARGO_PKG_VERSION"),
+        encoding.name()
+    )?;
+    writeln!(out, "c option board {}", board.shape())?;
+    let holes: Vec<String> = board.holes().iter().map(ToString::to_string).collect();
+    writeln!(out, "c option holes {}", none_or(&holes))?;
+    writeln!(out, "c option leaper {}", board.leaper())?;
+    writeln!(out, "c option closed {}", problem.is_closed())?;
+    writeln!(out, "c option start {}", square(problem.start()))?;
+    writeln!(out, "c option end {}", square(problem.end()))?;
+    for (key, value) in encoding.settings() {
+        writeln!(out, "c option {key} {value}")?;
+    }
+    let clues = clue_list(board, problem.clues());
+    writeln!(out, "c option clues {}", none_or(&clues))?;
+    if problem.start_fixed_by_default() {
+        writeln!(
+            out,
+            "c note closed tour with no start, end or clue given: start fixed at {}, which loses no tour",
+            board.name(0)
+        )?;
+    }
+    for line in encoding.describe_vars() {
+        writeln!(out, "c {line}")?;
+    }
+    for family in &stats.families {
+        writeln!(
+            out,
+            "c family {} clauses {} literals {} aux-vars {}",
+            family.name, family.clauses, family.literals, family.aux_vars
+        )?;
+    }
+    Ok(())
+}
+
+/// What a knightsat CNF's comments say: the problem, the encoding, and the
+/// header's counts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CnfInfo {
+    /// The problem the CNF encodes.
+    pub problem: Problem,
+    /// The encoding it was written with.
+    pub encoding: EncodingConfig,
+    /// Variables declared by the `p cnf` header.
+    pub vars: usize,
+    /// Clauses declared by the `p cnf` header.
+    pub clauses: usize,
+}
+
+/// Reads problem and configuration back from a CNF's comments, stopping at
+/// the header.
+pub fn read_cnf_info(input: impl BufRead) -> Result<CnfInfo, Error> {
+    let not_ours = || {
+        Error::NotKnightsatCnf(
+            "not a knightsat CNF: the comment lines that record board and options are missing"
+                .to_string(),
+        )
+    };
+    let mut lines = input.lines();
+    let first = lines
+        .next()
+        .transpose()
+        .map_err(|e| Error::io("reading the CNF", e))?
+        .ok_or_else(not_ours)?;
+    if !first.starts_with(SIGNATURE) {
+        return Err(not_ours());
+    }
+    let mut values: Vec<(String, String)> = Vec::new();
+    for line in lines {
+        let line = line.map_err(|e| Error::io("reading the CNF", e))?;
+        if let Some(rest) = line.strip_prefix("c option ") {
+            let (key, value) = rest.split_once(' ').ok_or_else(not_ours)?;
+            values.push((key.to_string(), value.to_string()));
+        } else if let Some(header) = line.strip_prefix("p cnf ") {
+            let (problem, encoding) = problem_and_encoding(&values)?.ok_or_else(not_ours)?;
+            let bad_header = || Error::NotKnightsatCnf(format!("bad header 'p cnf {header}'"));
+            let counts: Vec<usize> = header
+                .split_whitespace()
+                .map(str::parse)
+                .collect::<Result<_, _>>()
+                .map_err(|_| bad_header())?;
+            let [vars, clauses] = counts[..] else {
+                return Err(bad_header());
+            };
+            encoding.prepare(&problem)?;
+            return Ok(CnfInfo {
+                problem,
+                encoding,
+                vars,
+                clauses,
+            });
+        } else if !line.starts_with('c') {
+            break;
+        }
+    }
+    Err(not_ours())
+}
+
+/// The problem and configuration the `c option` lines record, or `None`
+/// when they name no board.
+fn problem_and_encoding(
+    values: &[(String, String)],
+) -> Result<Option<(Problem, EncodingConfig)>, Error> {
+    let value = |key: &str| {
+        values
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    };
+    let Some(shape) = value("board") else {
+        return Ok(None);
+    };
+    let mut board: Board = shape.parse()?;
+    if let Some(holes) = value("holes").filter(|&holes| holes != "none") {
+        board = board.with_holes(&holes.split(',').collect::<Vec<_>>())?;
+    }
+    if let Some(leaper) = value("leaper") {
+        board = board.with_leaper(leaper.parse()?);
+    }
+    let unreadable = |key: &str, value: &str| {
+        Error::NotKnightsatCnf(format!("unreadable option in CNF comments: {key} {value}"))
+    };
+    let square = |value: &str| -> Result<Option<usize>, Error> {
+        match value {
+            "none" => Ok(None),
+            name => Ok(Some(board.parse_square(name)?)),
+        }
+    };
+    let mut problem = Problem::new(board.clone());
+    let mut encoding = EncodingConfig::before_any_setting();
+    for (key, value) in values {
+        match key.as_str() {
+            "board" | "holes" | "leaper" => {}
+            "closed" => {
+                let closed = value.parse().map_err(|_| unreadable(key, value))?;
+                problem = problem.closed(closed);
+            }
+            "start" => problem = problem.with_start(square(value)?)?,
+            "end" => problem = problem.with_end(square(value)?)?,
+            "clues" if value == "none" => problem = problem.without_clues(),
+            "clues" => {
+                let clues = value
+                    .split(',')
+                    .map(|clue| parse_clue(&board, clue))
+                    .collect::<Result<Vec<_>, _>>()?;
+                problem = problem.without_clues().with_clues(clues)?;
+            }
+            _ => {
+                if !encoding.read_setting(key, value)? {
+                    return Err(unreadable(key, value));
+                }
+            }
+        }
+    }
+    Ok(Some((problem, encoding)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Leaper;
+    use crate::encoding::{Amo, TimeIndexedConfig};
+    use crate::problem::Clue;
+
+    #[test]
+    fn the_comments_record_the_problem_and_every_setting() {
+        // The problem away from its defaults, so a forgotten comment line shows.
+        let board = "5x6"
+            .parse::<Board>()
+            .unwrap()
+            .with_holes(&["c3", "e1"])
+            .unwrap()
+            .with_leaper(Leaper::new(3, 2).unwrap());
+        let problem = Problem::new(board)
+            .closed(true)
+            .with_start(Some(7))
+            .unwrap()
+            .with_end(Some(20))
+            .unwrap()
+            .with_clues([
+                Clue { step: 3, square: 9 },
+                Clue {
+                    step: 11,
+                    square: 2,
+                },
+            ])
+            .unwrap();
+        // Every switch reads back what it writes (the config module's own
+        // test); here they travel with the problem through a whole file.
+        let config = EncodingConfig::from(TimeIndexedConfig {
+            max_clause_len: Some(4),
+            amo: Amo::Product,
+            blocks: Some((2, 3)),
+            ..TimeIndexedConfig::naive()
+        });
+        let encoding = config.prepare(&problem).unwrap();
+        let mut text = Vec::new();
+        let stats = write_cnf(&*encoding, &mut text).unwrap();
+        let info = read_cnf_info(text.as_slice()).unwrap();
+        assert_eq!((info.problem, info.encoding), (problem, config));
+        assert_eq!((info.vars, info.clauses), (stats.vars, stats.clauses));
+    }
+}

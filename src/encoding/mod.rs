@@ -1,0 +1,148 @@
+//! Encodings: how a [`Problem`] becomes clauses, and how a model becomes a
+//! tour again.
+//!
+//! An [`EncodingConfig`] names an encoding and its switches. Prepared for a
+//! problem it gives an [`Encoding`]: the variable map and pruning worked out
+//! once, which writes its formula into any [`ClauseSink`] and reads the
+//! squares back out of a model. DIMACS files, the in-process solver,
+//! counting and external solvers all go through the same `Encoding`, so the
+//! clauses written and the clauses solved come from the same code.
+
+pub mod amo;
+pub mod time_indexed;
+
+use crate::cnf::{ClauseSink, Lit};
+use crate::error::Error;
+use crate::problem::Problem;
+
+pub use amo::Amo;
+pub use time_indexed::{TimeIndexed, TimeIndexedConfig};
+
+/// A satisfying assignment: the value of each variable by DIMACS number,
+/// `None` where the solver did not say (`MiniSat` leaves out variables that
+/// occur in no clause).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Model {
+    values: Vec<Option<bool>>,
+}
+
+impl Model {
+    /// A model from values indexed by DIMACS number (index 0 unused).
+    pub fn new(values: Vec<Option<bool>>) -> Model {
+        Model { values }
+    }
+
+    /// A model from the true and false literals a solver reports.
+    pub fn from_lits(lits: &[Lit]) -> Model {
+        let highest = lits.iter().map(|lit| lit.var().to_dimacs()).max();
+        let mut values = vec![None; highest.map_or(1, |v| v as usize + 1)];
+        for lit in lits {
+            values[lit.var().to_dimacs() as usize] = Some(lit.is_positive());
+        }
+        Model { values }
+    }
+
+    /// The value of variable `var` (its DIMACS number), if the model gives one.
+    pub fn value(&self, var: usize) -> Option<bool> {
+        self.values.get(var).copied().flatten()
+    }
+
+    /// The highest variable number the model mentions (0 for none).
+    pub fn highest_var(&self) -> usize {
+        self.values.len().saturating_sub(1)
+    }
+}
+
+/// An encoding prepared for one problem.
+pub trait Encoding: Send + Sync {
+    /// The encoding's name, as in CNF comments (`time-indexed`).
+    fn name(&self) -> &'static str;
+
+    /// The problem encoded.
+    fn problem(&self) -> &Problem;
+
+    /// The switches it was prepared with, as `(key, value)` pairs in the
+    /// order CNF comments record them; [`EncodingConfig::read_setting`]
+    /// reads them back.
+    fn settings(&self) -> Vec<(&'static str, String)>;
+
+    /// Writes the whole formula into `sink`, always the same clauses in the
+    /// same order.
+    fn encode(&self, sink: &mut dyn ClauseSink);
+
+    /// How many variables the encoding itself numbers (before auxiliaries).
+    fn primary_vars(&self) -> usize;
+
+    /// How many of those occur in clauses at all (the rest are pruned).
+    fn live_vars(&self) -> usize;
+
+    /// Lines for the CNF comments that explain the variable numbering.
+    fn describe_vars(&self) -> Vec<String>;
+
+    /// The squares in visiting order that `model` describes, not yet
+    /// verified; an error names a step on no square or on two.
+    fn squares_of(&self, model: &Model) -> Result<Vec<usize>, Error>;
+
+    /// A clause that only assignments other than the one giving `squares`
+    /// satisfy, over the encoding's own variables, so that auxiliaries never
+    /// multiply a count.
+    fn blocking_clause(&self, squares: &[usize]) -> Vec<Lit>;
+}
+
+/// Which encoding, with its switches.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EncodingConfig {
+    /// x(t, s): "after t moves the knight is on square s" (see [`time_indexed`]).
+    TimeIndexed(TimeIndexedConfig),
+}
+
+impl Default for EncodingConfig {
+    fn default() -> Self {
+        EncodingConfig::TimeIndexed(TimeIndexedConfig::default())
+    }
+}
+
+impl From<TimeIndexedConfig> for EncodingConfig {
+    fn from(config: TimeIndexedConfig) -> Self {
+        EncodingConfig::TimeIndexed(config)
+    }
+}
+
+impl EncodingConfig {
+    /// Works out everything the encoding needs for `problem`, or an error
+    /// for switches that do not fit it.
+    pub fn prepare(&self, problem: &Problem) -> Result<Box<dyn Encoding>, Error> {
+        match self {
+            EncodingConfig::TimeIndexed(config) => {
+                Ok(Box::new(TimeIndexed::new(problem, *config)?))
+            }
+        }
+    }
+
+    /// The same encoding keeping every tour: symmetry breaking, which keeps
+    /// one tour per orbit, turned off (for counting).
+    #[must_use]
+    pub fn keeping_every_tour(&self) -> EncodingConfig {
+        match self {
+            EncodingConfig::TimeIndexed(config) => EncodingConfig::TimeIndexed(TimeIndexedConfig {
+                symmetry_breaking: false,
+                ..*config
+            }),
+        }
+    }
+
+    /// The configuration a CNF comment block starts from before its
+    /// `c option` lines are read: every switch off, because a CNF that does
+    /// not mention a switch was written before the switch existed.
+    pub fn before_any_setting() -> EncodingConfig {
+        EncodingConfig::TimeIndexed(TimeIndexedConfig::naive())
+    }
+
+    /// Applies one recorded setting; `Ok(false)` when the key is not one of
+    /// this encoding's.
+    pub fn read_setting(&mut self, key: &str, value: &str) -> Result<bool, Error> {
+        match self {
+            EncodingConfig::TimeIndexed(config) => config.read_setting(key, value),
+        }
+    }
+}

@@ -1,0 +1,178 @@
+//! The time-indexed encoding's switches, and their one description: the
+//! table [`SETTINGS`] says how each is recorded in CNF comments and read
+//! back, so a new switch is one field, its default, and one table row.
+
+use crate::encoding::Amo;
+use crate::error::Error;
+
+/// The switches of the time-indexed encoding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeIndexedConfig {
+    /// Split clauses longer than this many literals (at least 3).
+    pub max_clause_len: Option<usize>,
+    /// How "at most one" is encoded.
+    pub amo: Amo,
+    /// Add the redundant predecessor clauses (see [`super::predecessor`]).
+    pub predecessor: bool,
+    /// Prune x(t, s) whose colour cannot match step t's (see [`super::Domain`]).
+    pub parity: bool,
+    /// Prune x(t, s) too far by moves from the start, end or a clue (see [`super::Domain`]).
+    pub reachability: bool,
+    /// Break the board's symmetries where the problem allows: for open
+    /// tours with nothing anchored, start on one square per orbit; for
+    /// closed tours, forbid the reverse of each tour (see
+    /// [`super::closed_reversal_broken`]).
+    pub symmetry_breaking: bool,
+    /// An optional block schedule: the board cut into this many bands of
+    /// ranks by bands of files, toured one block after another in snake
+    /// order (see [`super::domain::block_windows`]). Restricts the search:
+    /// every tour found is a tour, but a board may have tours and none that
+    /// follow it.
+    pub blocks: Option<(usize, usize)>,
+}
+
+impl Default for TimeIndexedConfig {
+    /// The defaults: bimander at-most-one, predecessor clauses, parity and
+    /// reachability pruning, symmetry breaking; no splitting, no blocks.
+    fn default() -> Self {
+        TimeIndexedConfig {
+            max_clause_len: None,
+            amo: Amo::default(),
+            predecessor: true,
+            parity: true,
+            reachability: true,
+            symmetry_breaking: true,
+            blocks: None,
+        }
+    }
+}
+
+impl TimeIndexedConfig {
+    /// The straightforward encoding: pairwise at-most-one and nothing
+    /// pruned, redundant or symmetry-breaking, for comparisons.
+    pub fn naive() -> TimeIndexedConfig {
+        TimeIndexedConfig {
+            amo: Amo::Pairwise,
+            predecessor: false,
+            parity: false,
+            reachability: false,
+            symmetry_breaking: false,
+            ..TimeIndexedConfig::default()
+        }
+    }
+
+    /// Every switch as `(key, value)`, in the order of [`SETTINGS`].
+    pub fn settings(&self) -> Vec<(&'static str, String)> {
+        SETTINGS
+            .iter()
+            .map(|setting| (setting.key, (setting.write)(self)))
+            .collect()
+    }
+
+    /// Sets the switch `key` from its recorded `value`; `Ok(false)` when
+    /// `key` is no switch of this encoding.
+    pub fn read_setting(&mut self, key: &str, value: &str) -> Result<bool, Error> {
+        let Some(setting) = SETTINGS.iter().find(|setting| setting.key == key) else {
+            return Ok(false);
+        };
+        (setting.read)(self, value).ok_or_else(|| {
+            Error::NotKnightsatCnf(format!("unreadable option in CNF comments: {key} {value}"))
+        })?;
+        Ok(true)
+    }
+}
+
+/// One switch: its key in CNF comments, how its value is written, and how
+/// it is read back (`None` for a value that does not read).
+pub struct Setting {
+    /// The key, as in `c option KEY VALUE`.
+    pub key: &'static str,
+    write: fn(&TimeIndexedConfig) -> String,
+    read: fn(&mut TimeIndexedConfig, &str) -> Option<()>,
+}
+
+/// A yes/no switch stored in a `bool` field, written as `true`/`false`.
+macro_rules! switch {
+    ($key:literal, $field:ident) => {
+        Setting {
+            key: $key,
+            write: |config| config.$field.to_string(),
+            read: |config, value| {
+                config.$field = value.parse().ok()?;
+                Some(())
+            },
+        }
+    };
+}
+
+/// Every switch, in the order CNF comments record them.
+pub const SETTINGS: [Setting; 7] = [
+    Setting {
+        key: "max-clause-len",
+        write: |config| none_or(config.max_clause_len.map(|k| k.to_string())),
+        read: |config, value| {
+            config.max_clause_len = match value {
+                "none" => None,
+                k => Some(k.parse().ok()?),
+            };
+            Some(())
+        },
+    },
+    Setting {
+        key: "amo",
+        write: |config| config.amo.to_string(),
+        read: |config, value| {
+            config.amo = value.parse().ok()?;
+            Some(())
+        },
+    },
+    switch!("predecessor", predecessor),
+    switch!("parity", parity),
+    switch!("reachability", reachability),
+    switch!("symmetry-breaking", symmetry_breaking),
+    Setting {
+        key: "blocks",
+        write: |config| none_or(config.blocks.map(|(r, c)| format!("{r}x{c}"))),
+        read: |config, value| {
+            config.blocks = match value {
+                "none" => None,
+                bands => {
+                    let (r, c) = bands.split_once('x')?;
+                    Some((r.parse().ok()?, c.parse().ok()?))
+                }
+            };
+            Some(())
+        },
+    },
+];
+
+fn none_or(value: Option<String>) -> String {
+    value.unwrap_or_else(|| "none".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_setting_reads_back_what_it_writes() {
+        // Every field away from its default, so a row that forgets a field shows.
+        let defaults = TimeIndexedConfig::default();
+        let config = TimeIndexedConfig {
+            max_clause_len: Some(4),
+            amo: Amo::Product,
+            predecessor: !defaults.predecessor,
+            parity: !defaults.parity,
+            reachability: !defaults.reachability,
+            symmetry_breaking: !defaults.symmetry_breaking,
+            blocks: Some((2, 3)),
+        };
+        let mut read = TimeIndexedConfig::naive();
+        for (key, value) in config.settings() {
+            assert!(read.read_setting(key, &value).unwrap(), "{key}");
+        }
+        assert_eq!(read, config);
+        assert!(!read.read_setting("colour", "red").unwrap());
+        assert!(read.read_setting("parity", "maybe").is_err());
+    }
+}

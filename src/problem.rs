@@ -1,0 +1,381 @@
+//! The problem: which tours are wanted, independent of how they are encoded
+//! or searched for. A board (with its holes and leaper), open or closed, an
+//! optional start and end, and clues.
+//!
+//! A [`Problem`] is valid by construction: every square lies on the board
+//! and the clues never contradict each other. It also answers, in one place,
+//! the questions every encoding and every counter asks about it: which start
+//! a closed tour may be given for free, and which symmetries of the board
+//! (and reversal) map its tours onto its tours.
+
+use crate::board::{Board, BoardError};
+
+/// "After `step` moves the piece is on `square`" (the board grid numbers
+/// that move `step + 1`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Clue {
+    /// Moves made so far: 0 is the start.
+    pub step: usize,
+    /// The square's index on the board.
+    pub square: usize,
+}
+
+/// What is wrong with a problem as given.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ProblemError {
+    /// A square index beyond the board's squares.
+    #[error("square index {index} is not on the {board} board")]
+    SquareOffBoard {
+        /// The index given.
+        index: usize,
+        /// The board, as it prints.
+        board: String,
+    },
+    /// A clue's move number outside 1..=N.
+    #[error("clue {number}={square}: move numbers run from 1 to {squares} on this board")]
+    MoveNumberOutOfRange {
+        /// The move number (from 1).
+        number: usize,
+        /// The square's name.
+        square: String,
+        /// N, the number of squares.
+        squares: usize,
+    },
+    /// Two clues for one move.
+    #[error("two clues for move {number}: {first} and {second}")]
+    TwoSquaresForOneMove {
+        /// The move number (from 1).
+        number: usize,
+        /// One square named for it.
+        first: String,
+        /// The other.
+        second: String,
+    },
+    /// Two move numbers on one square.
+    #[error("{square} has two move numbers, {first} and {second}")]
+    TwoMovesOnOneSquare {
+        /// The square's name.
+        square: String,
+        /// One move number (from 1).
+        first: usize,
+        /// The other.
+        second: usize,
+    },
+    /// A clue that does not read as `N=SQUARE`.
+    #[error("clue '{text}': expected N=SQUARE, e.g. 5=c3 (move 1 is the start)")]
+    UnreadableClue {
+        /// The clue as given.
+        text: String,
+    },
+    /// A clue's square that is not on the board.
+    #[error("clue '{text}': {error}")]
+    ClueSquare {
+        /// The clue as given.
+        text: String,
+        /// What is wrong with its square.
+        error: BoardError,
+    },
+}
+
+/// A tour problem, valid by construction; see the [module](self) docs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    board: Board,
+    closed: bool,
+    start: Option<usize>,
+    end: Option<usize>,
+    clues: Vec<Clue>,
+}
+
+impl Problem {
+    /// An open tour of `board` with nothing fixed.
+    pub fn new(board: Board) -> Problem {
+        Problem {
+            board,
+            closed: false,
+            start: None,
+            end: None,
+            clues: Vec::new(),
+        }
+    }
+
+    /// The same problem, asking for a closed tour (the last square a move
+    /// from the first) or an open one.
+    #[must_use]
+    pub fn closed(mut self, closed: bool) -> Problem {
+        self.closed = closed;
+        self
+    }
+
+    /// The same problem with the tour starting on square `start` (or free).
+    pub fn with_start(mut self, start: Option<usize>) -> Result<Problem, ProblemError> {
+        self.start = self.on_board(start)?;
+        Ok(self)
+    }
+
+    /// The same problem with the tour ending on square `end` (or free).
+    pub fn with_end(mut self, end: Option<usize>) -> Result<Problem, ProblemError> {
+        self.end = self.on_board(end)?;
+        Ok(self)
+    }
+
+    /// The same problem with `clues` added to its clues (a clue given twice
+    /// counts once). Rejects a step outside the tour, two squares for one
+    /// step and two steps on one square.
+    pub fn with_clues(
+        mut self,
+        clues: impl IntoIterator<Item = Clue>,
+    ) -> Result<Problem, ProblemError> {
+        for clue in clues {
+            self.on_board(Some(clue.square))?;
+            let name = |square| self.board.name(square);
+            if clue.step >= self.board.squares() {
+                return Err(ProblemError::MoveNumberOutOfRange {
+                    number: clue.step + 1,
+                    square: name(clue.square),
+                    squares: self.board.squares(),
+                });
+            }
+            for other in &self.clues {
+                if other.step == clue.step && other.square != clue.square {
+                    return Err(ProblemError::TwoSquaresForOneMove {
+                        number: clue.step + 1,
+                        first: name(other.square),
+                        second: name(clue.square),
+                    });
+                }
+                if other.square == clue.square && other.step != clue.step {
+                    return Err(ProblemError::TwoMovesOnOneSquare {
+                        square: name(clue.square),
+                        first: other.step + 1,
+                        second: clue.step + 1,
+                    });
+                }
+            }
+            if !self.clues.contains(&clue) {
+                self.clues.push(clue);
+            }
+        }
+        self.clues.sort_unstable();
+        Ok(self)
+    }
+
+    /// The same problem with no clues.
+    #[must_use]
+    pub fn without_clues(mut self) -> Problem {
+        self.clues.clear();
+        self
+    }
+
+    fn on_board(&self, square: Option<usize>) -> Result<Option<usize>, ProblemError> {
+        match square {
+            Some(index) if index >= self.board.squares() => Err(ProblemError::SquareOffBoard {
+                index,
+                board: self.board.to_string(),
+            }),
+            _ => Ok(square),
+        }
+    }
+
+    /// The board, with its holes and leaper.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// Whether the tour must be closed.
+    pub fn is_closed(&self) -> bool {
+        self.closed
+    }
+
+    /// The square the tour must start on, if given.
+    pub fn start(&self) -> Option<usize> {
+        self.start
+    }
+
+    /// The square the tour must end on, if given.
+    pub fn end(&self) -> Option<usize> {
+        self.end
+    }
+
+    /// The clues, sorted by step.
+    pub fn clues(&self) -> &[Clue] {
+        &self.clues
+    }
+
+    /// Whether anything pins the tour to particular steps on particular
+    /// squares: a start, an end or clues.
+    pub fn is_anchored(&self) -> bool {
+        self.start.is_some() || self.end.is_some() || !self.clues.is_empty()
+    }
+
+    /// Whether the start is fixed on the first square (a1 unless it is a
+    /// hole) because the tour is closed and nothing else anchors it. Every
+    /// closed tour can be rotated to start anywhere, so this loses no tour.
+    pub fn start_fixed_by_default(&self) -> bool {
+        self.closed && !self.is_anchored()
+    }
+
+    /// The start the tour is searched from: the given one, or the first
+    /// square where [`start_fixed_by_default`](Self::start_fixed_by_default).
+    pub fn effective_start(&self) -> Option<usize> {
+        if self.start_fixed_by_default() {
+            Some(0)
+        } else {
+            self.start
+        }
+    }
+
+    /// The same problem with the [effective start](Self::effective_start)
+    /// made explicit: what a tour found by search must keep.
+    #[must_use]
+    pub fn rooted(&self) -> Problem {
+        Problem {
+            start: self.effective_start(),
+            ..self.clone()
+        }
+    }
+
+    /// Whether every symmetry of the board maps the problem's tours onto
+    /// its tours: nothing anchors the tour, so an open tour may start on one
+    /// square per orbit of the board's symmetries.
+    pub fn has_all_board_symmetries(&self) -> bool {
+        !self.is_anchored()
+    }
+
+    /// Whether reversing a tour gives another tour of the problem: a closed
+    /// tour reversed keeps its start (read from there the other way round)
+    /// but moves its end and every clue; an open tour reversed swaps its ends.
+    pub fn reversal_is_symmetry(&self) -> bool {
+        if self.closed {
+            self.end.is_none() && self.clues.is_empty()
+        } else {
+            !self.is_anchored()
+        }
+    }
+
+    /// The board's symmetries (as square permutations, the identity among
+    /// them) that keep the given start, end and clue squares in place: they
+    /// map the problem's tours onto its tours.
+    pub fn symmetries(&self) -> Vec<Vec<usize>> {
+        let clue_squares = self.clues.iter().map(|clue| clue.square);
+        let fixed: Vec<usize> = [self.start, self.end]
+            .into_iter()
+            .flatten()
+            .chain(clue_squares)
+            .collect();
+        self.board
+            .symmetries()
+            .into_iter()
+            .filter(|map| fixed.iter().all(|&s| map[s] == s))
+            .collect()
+    }
+
+    /// `"closed tour"` or `"open tour"`.
+    pub fn kind(&self) -> &'static str {
+        if self.closed {
+            "closed tour"
+        } else {
+            "open tour"
+        }
+    }
+}
+
+/// Parses a clue `N=SQUARE` (move N, counting the start as 1, is on SQUARE).
+pub fn parse_clue(board: &Board, text: &str) -> Result<Clue, ProblemError> {
+    let unreadable = || ProblemError::UnreadableClue {
+        text: text.to_string(),
+    };
+    let (number, square) = text.trim().split_once('=').ok_or_else(unreadable)?;
+    let number: usize = number.trim().parse().map_err(|_| unreadable())?;
+    let square = board
+        .parse_square(square.trim())
+        .map_err(|error| ProblemError::ClueSquare {
+            text: text.to_string(),
+            error,
+        })?;
+    if number == 0 || number > board.squares() {
+        return Err(ProblemError::MoveNumberOutOfRange {
+            number,
+            square: board.name(square),
+            squares: board.squares(),
+        });
+    }
+    Ok(Clue {
+        step: number - 1,
+        square,
+    })
+}
+
+/// Formats clues as `N=SQUARE` joined by commas, the form [`parse_clue`] reads.
+pub fn clue_list(board: &Board, clues: &[Clue]) -> Vec<String> {
+    clues
+        .iter()
+        .map(|clue| format!("{}={}", clue.step + 1, board.name(clue.square)))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board() -> Board {
+        Board::new(5, 5).unwrap()
+    }
+
+    #[test]
+    fn clues_are_checked_sorted_and_deduplicated() {
+        let clue = |step, square| Clue { step, square };
+        let problem = Problem::new(board())
+            .with_clues([clue(7, 3), clue(2, 1), clue(7, 3)])
+            .unwrap();
+        assert_eq!(problem.clues(), &[clue(2, 1), clue(7, 3)]);
+        let two_squares = problem.clone().with_clues([clue(7, 4)]).unwrap_err();
+        assert_eq!(two_squares.to_string(), "two clues for move 8: d1 and e1");
+        let two_moves = problem.clone().with_clues([clue(8, 3)]).unwrap_err();
+        assert_eq!(two_moves.to_string(), "d1 has two move numbers, 8 and 9");
+        let late = problem.with_clues([clue(25, 0)]).unwrap_err();
+        assert!(matches!(
+            late,
+            ProblemError::MoveNumberOutOfRange { number: 26, .. }
+        ));
+        assert!(Problem::new(board()).with_start(Some(25)).is_err());
+    }
+
+    #[test]
+    fn symmetry_questions_are_answered_from_the_anchors() {
+        let open = Problem::new(board());
+        assert!(open.has_all_board_symmetries() && open.reversal_is_symmetry());
+        assert_eq!(open.symmetries().len(), 8);
+        let closed = open.clone().closed(true);
+        assert_eq!(closed.effective_start(), Some(0));
+        assert!(closed.reversal_is_symmetry());
+        let corner = open.with_start(Some(0)).unwrap();
+        assert!(!corner.has_all_board_symmetries() && !corner.reversal_is_symmetry());
+        // a1 is kept by the identity and the main-diagonal reflection.
+        assert_eq!(corner.symmetries().len(), 2);
+        let closed_with_end = closed.with_end(Some(7)).unwrap();
+        assert!(!closed_with_end.start_fixed_by_default());
+        assert!(!closed_with_end.reversal_is_symmetry());
+    }
+
+    #[test]
+    fn clues_parse_as_move_number_and_square() {
+        let board = board();
+        assert_eq!(
+            parse_clue(&board, " 5=c3 ").unwrap(),
+            Clue {
+                step: 4,
+                square: 12
+            }
+        );
+        for (text, words) in [
+            ("a1", "expected N=SQUARE"),
+            ("0=a1", "move numbers run from 1"),
+            ("26=a1", "move numbers run from 1"),
+            ("3=z9", "not on the 5x5 board"),
+        ] {
+            let message = parse_clue(&board, text).unwrap_err().to_string();
+            assert!(message.contains(words), "{text}: {message}");
+        }
+    }
+}
