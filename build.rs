@@ -21,22 +21,19 @@ fn on_path(program: &str) -> Option<PathBuf> {
 fn main() {
     println!("cargo::rerun-if-env-changed=PATH");
     println!("cargo::rerun-if-env-changed=CI");
+    // Cargo reruns this script when a file in a watched directory changes,
+    // so a solver installed later is noticed; directories that do not exist
+    // are not watched (a missing path would rerun it on every build).
+    if let Some(path) = env::var_os("PATH") {
+        for dir in env::split_paths(&path).filter(|dir| dir.is_absolute() && dir.is_dir()) {
+            println!("cargo::rerun-if-changed={}", dir.display());
+        }
+    }
     let ci = env::var("CI").is_ok_and(|value| value == "true");
     for solver in SOLVERS {
         println!("cargo::rustc-check-cfg=cfg(has_{solver})");
-        match on_path(solver) {
-            Some(path) => {
-                println!("cargo::rerun-if-changed={}", path.display());
-                println!("cargo::rustc-cfg=has_{solver}");
-            }
-            None => {
-                // A path that does not exist makes cargo rerun this script on
-                // every build, so a solver installed later is noticed.
-                println!("cargo::rerun-if-changed=/usr/local/bin/{solver}");
-                if ci {
-                    println!("cargo::rustc-cfg=has_{solver}");
-                }
-            }
+        if ci || on_path(solver).is_some() {
+            println!("cargo::rustc-cfg=has_{solver}");
         }
     }
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The project's test command: what the README tells a newcomer and what CI runs.
-# Installs the real solvers the tests drive (idempotent), then runs cargo test.
+# Installs the real solvers the tests drive (idempotent), checks formatting,
+# lints and module structure, then runs cargo test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! scripts/install-solvers.sh; then
@@ -10,4 +11,7 @@ if ! scripts/install-solvers.sh; then
   fi
   echo "test: some solvers could not be installed; their tests will be reported as ignored" >&2
 fi
+cargo fmt --check
+cargo clippy --locked --all-targets -- -D warnings
+python3 scripts/module-cycles.py
 cargo test --locked "$@"
