@@ -19,9 +19,10 @@ pub enum Error {
     /// A board, square or leaper that is malformed, off the board or a hole.
     #[error(transparent)]
     Board(#[from] BoardError),
-    /// A start, end or clue that does not fit the board or the other clues.
-    #[error(transparent)]
-    Problem(#[from] ProblemError),
+    /// A start, end or clue that does not fit the board or the other clues
+    /// (in the message, so deliberately not a `source`).
+    #[error("bad option: {0}")]
+    Problem(ProblemError),
     /// A maximum clause length below 3, which splitting cannot reach.
     #[error("the maximum clause length must be at least 3, got {len}")]
     ClauseLengthTooShort {
@@ -124,6 +125,12 @@ pub enum Error {
         /// `source`: the command line prints an error's sources after it).
         error: std::io::Error,
     },
+}
+
+impl From<ProblemError> for Error {
+    fn from(error: ProblemError) -> Error {
+        Error::Problem(error)
+    }
 }
 
 impl From<Violation> for Error {

@@ -121,9 +121,7 @@ pub fn parse_tour(text: &str, board: Option<Board>, closed: bool) -> Result<Tour
         }
         (json_board, closed || json.closed, json.tour)
     } else {
-        let board = board.ok_or_else(|| {
-            Error::BadTourInput("a move list needs --board (JSON tours carry their own)".into())
-        })?;
+        let board = board.ok_or(Error::MoveListNeedsBoard)?;
         let names = text
             .split(|c: char| c.is_whitespace() || c == ',')
             .filter(|name| !name.is_empty())

@@ -128,11 +128,12 @@ fn at_most_one_forbids_every_pair_including_shared_rows_and_columns() {
     // families are checked on their own: in the whole formula, pigeonhole
     // would hide a missing pair.
     // Nothing pruned, so every x variable takes part.
-    let live = prepared(5, 5, false, TimeIndexedConfig::naive());
-    let vars = live.vars();
+    let encoding = prepared(5, 5, false, TimeIndexedConfig::naive());
+    let vars = encoding.vars();
     for amo in Amo::ALL {
-        let mut per_step = solver_for_family(|f| time_indexed::step_at_most_one(&live, amo, f));
-        let mut per_square = solver_for_family(|f| time_indexed::square_at_most_one(&live, amo, f));
+        let mut per_step = solver_for_family(|f| time_indexed::step_at_most_one(&encoding, amo, f));
+        let mut per_square =
+            solver_for_family(|f| time_indexed::square_at_most_one(&encoding, amo, f));
         for k in [0, 7, 24] {
             for a in 0..25 {
                 per_step.assume(&[vars.x(k, a).positive()]);
@@ -161,10 +162,10 @@ fn at_most_one_forbids_every_pair_including_shared_rows_and_columns() {
 fn at_least_one_holds_per_step_and_per_square() {
     // Seed 003 wrote one at-least-one clause over every variable, which lets a
     // step be empty as long as some other step is occupied.
-    let live = prepared(5, 5, false, TimeIndexedConfig::naive());
-    let vars = live.vars();
-    let mut per_step = solver_for_family(|f| time_indexed::step_at_least_one(&live, f));
-    let mut per_square = solver_for_family(|f| time_indexed::square_at_least_one(&live, f));
+    let encoding = prepared(5, 5, false, TimeIndexedConfig::naive());
+    let vars = encoding.vars();
+    let mut per_step = solver_for_family(|f| time_indexed::step_at_least_one(&encoding, f));
+    let mut per_square = solver_for_family(|f| time_indexed::square_at_least_one(&encoding, f));
     for k in 0..25 {
         let nowhere_at_step: Vec<Lit> = (0..25).map(|s| vars.x(k, s).negative()).collect();
         per_step.assume(&nowhere_at_step);
@@ -182,7 +183,7 @@ fn at_least_one_holds_per_step_and_per_square() {
     per_square.assume(&diagonal);
     assert!(per_square.solve().unwrap());
     let mut stats = Stats::default();
-    live.encode(&mut stats);
+    encoding.encode(&mut stats);
     for family in ["step-at-least-one", "square-at-least-one"] {
         let f = stats.families.iter().find(|f| f.name == family).unwrap();
         assert_eq!(

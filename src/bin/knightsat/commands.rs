@@ -33,9 +33,8 @@ pub const EXIT_FAILURE: u8 = 1;
 
 /// `encode`: the CNF to stdout or atomically to a file.
 pub fn encode(encoding: &EncodingArgs, output: &Path) -> anyhow::Result<ExitCode> {
-    let (problem, config) = encoding.problem_and_encoding()?;
+    let (problem, _, encoding) = encoding.problem_and_encoding()?;
     note_default_start(&problem);
-    let encoding = config.prepare(&problem)?;
     if output.as_os_str() == "-" {
         write_cnf(&*encoding, io::stdout().lock())?;
     } else {
@@ -74,16 +73,16 @@ pub struct SolveArgs {
 
 /// `solve`: one tour, every tour, or a proof that there is none.
 pub fn solve(encoding: &EncodingArgs, args: SolveArgs) -> anyhow::Result<ExitCode> {
-    let (problem, config) = encoding.problem_and_encoding()?;
+    let (problem, config, _) = encoding.problem_and_encoding()?;
     let format = Format::from(args.format);
-    let backend = Backend::from_name(&args.solver, args.solver_arg)?;
-    backend.check_supports(args.timeout, args.proof.is_some(), args.all)?;
     if !args.no_theory && !args.all && args.proof.is_none() {
         if let Some(theorem) = theory::no_tour_because(&problem) {
             eprintln!("note: answered without search, by {theorem} (--no-theory searches)");
             return print_outcome(Outcome::NoTour, format);
         }
     }
+    let backend = Backend::from_name(&args.solver, args.solver_arg)?;
+    backend.check_supports(args.timeout, args.proof.is_some(), args.all)?;
     if let Some(proof) = args.proof {
         let cnf = args.cnf_out.unwrap_or_else(|| default_cnf_path(&proof));
         note_default_start(&problem);
@@ -216,7 +215,7 @@ pub fn count(
     limit: Option<u64>,
     up_to_symmetry: bool,
 ) -> anyhow::Result<ExitCode> {
-    let (problem, config) = encoding.problem_and_encoding()?;
+    let (problem, config, _) = encoding.problem_and_encoding()?;
     let progress = progress_bar("tours");
     let count = CountOptions {
         limit,
@@ -254,8 +253,7 @@ pub fn certify(cnf: &Path, proof: &Path) -> anyhow::Result<ExitCode> {
 
 /// `stats`: the formula's size per family.
 pub fn stats_of(encoding: &EncodingArgs, format: StatsFormat) -> anyhow::Result<ExitCode> {
-    let (problem, config) = encoding.problem_and_encoding()?;
-    let encoding = config.prepare(&problem)?;
+    let (_, _, encoding) = encoding.problem_and_encoding()?;
     let stats = stats(&*encoding);
     let mut out = io::stdout().lock();
     match format {

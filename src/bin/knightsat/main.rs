@@ -120,15 +120,16 @@ fn describe(error: &anyhow::Error) -> String {
         return format!("{error:#}");
     };
     let worded = match library {
+        Error::MoveListNeedsBoard => {
+            return "cannot read the tour: a move list needs --board (JSON tours carry their own)"
+                .into();
+        }
         Error::ClauseLengthTooShort { len } => {
             format!("--max-clause-len must be at least 3, got {len}")
         }
         Error::BlocksDoNotFit { rows, cols, board } => format!(
             "--blocks {rows}x{cols} does not fit the {board} board: each block needs a rank and a file"
         ),
-        Error::MoveListNeedsBoard => {
-            "cannot read the tour: a move list needs --board (JSON tours carry their own)".into()
-        }
         Error::Unsupported(what) => match what {
             Unsupported::ProofWithExternalSolver => {
                 "--proof uses the in-process solver, without --solver".into()
@@ -145,8 +146,8 @@ fn describe(error: &anyhow::Error) -> String {
     };
     // Context the command added (a file name) stays in front.
     match error.chain().count() {
-        1 => worded,
-        _ => format!("{error}: {worded}"),
+        1 => format!("bad option: {worded}"),
+        _ => format!("{error}: bad option: {worded}"),
     }
 }
 
