@@ -106,7 +106,7 @@ macro_rules! switch {
 }
 
 /// Every switch, in the order CNF comments record them.
-pub const SETTINGS: [Setting; 7] = [
+pub const SETTINGS: &[Setting] = &[
     Setting {
         key: "max-clause-len",
         write: |config| none_or(config.max_clause_len.map(|k| k.to_string())),
