@@ -11,6 +11,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::text::shown;
+
 /// What is wrong with a board, a square or a leaper as given.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum BoardError {
@@ -134,7 +136,8 @@ impl FromStr for Leaper {
     fn from_str(text: &str) -> Result<Leaper, BoardError> {
         let bad = || {
             BoardError::Leaper(format!(
-                "'{text}': expected A,B with whole numbers A, B >= 0, e.g. 1,3"
+                "'{}': expected A,B with whole numbers A, B >= 0, e.g. 1,3",
+                shown(text)
             ))
         };
         let (a, b) = text.split_once(',').ok_or_else(bad)?;
@@ -353,10 +356,14 @@ impl Board {
             return Ok(index);
         }
         if square.file < self.cols && square.rank < self.rows {
-            return Err(BoardError::Square(format!("{text} is a hole in the board")));
+            return Err(BoardError::Square(format!(
+                "{} is a hole in the board",
+                shown(text)
+            )));
         }
         Err(BoardError::Square(format!(
-            "{text} is not on the {self} board (files a-{}, ranks 1-{})",
+            "{} is not on the {self} board (files a-{}, ranks 1-{})",
+            shown(text),
             file_name(self.cols - 1),
             self.rows
         )))
@@ -465,7 +472,7 @@ impl FromStr for Board {
     /// Parses `ROWSxCOLS`, e.g. `8x8` or `3x4` (3 ranks, 4 files): a full
     /// board for the knight.
     fn from_str(text: &str) -> Result<Board, BoardError> {
-        let bad = |why: &str| BoardError::Board(format!("'{text}': {why}"));
+        let bad = |why: &str| BoardError::Board(format!("'{}': {why}", shown(text)));
         let (rows, cols) = text
             .split_once(['x', 'X'])
             .ok_or_else(|| bad("expected ROWSxCOLS, e.g. 8x8"))?;
@@ -517,7 +524,8 @@ impl FromStr for Square {
     fn from_str(text: &str) -> Result<Square, BoardError> {
         let bad = || {
             BoardError::Square(format!(
-                "'{text}' is not a square: expected file letters then a rank number, e.g. a1 or h8"
+                "'{}' is not a square: expected file letters then a rank number, e.g. a1 or h8",
+                shown(text)
             ))
         };
         let split = text

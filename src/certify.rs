@@ -1,42 +1,83 @@
 //! Certificates of impossibility: DRAT proofs written by varisat, checked by
 //! an independent checker (the `rate` crate's `rate` program).
 
-use std::fs::File;
 use std::io::BufWriter;
 use std::path::Path;
 use std::process::Command;
+use std::sync::mpsc;
+use std::time::Duration;
 
-use crate::cnf_file::write_cnf_file;
+use crate::cnf_file::write_cnf;
 use crate::encoding::EncodingConfig;
 use crate::error::Error;
+use crate::output::{commit_together, same_file, PendingFile};
 use crate::problem::Problem;
 use crate::solve::{Outcome, Session};
 
 /// Solves in-process (one shot, no assumptions) while varisat writes a DRAT
-/// proof to `proof`; the CNF the proof refers to is written to `cnf` from the
-/// same encoding. When a tour exists there is nothing to prove: the proof
-/// file is removed and the tour returned.
+/// proof; the CNF the proof refers to comes from the same encoding.
+///
+/// Both files are written beside their names and put in place together,
+/// only when there is no tour (then there is something to prove): when a
+/// tour exists, or on an error, the time limit or a signal, the user's files
+/// of those names are left as they were. `timeout` covers the whole work.
 pub fn solve_with_proof(
     problem: &Problem,
     config: &EncodingConfig,
     proof: &Path,
     cnf: &Path,
+    timeout: Option<Duration>,
 ) -> Result<Outcome, Error> {
-    let encoding = config.prepare(problem)?;
-    write_cnf_file(&*encoding, cnf)?;
-    let context = || format!("writing {}", proof.display());
-    let file = File::create(proof).map_err(|e| Error::io(context(), e))?;
-    let mut session = Session::with_proof(encoding, BufWriter::new(file));
-    let outcome = session.next_tour()?;
-    session.close_proof()?;
-    drop(session);
-    match outcome {
-        Some(tour) => {
-            std::fs::remove_file(proof).map_err(|e| Error::io(context(), e))?;
-            Ok(Outcome::Tour(tour))
-        }
-        None => Ok(Outcome::NoTour),
+    if same_file(proof, cnf) {
+        return Err(Error::SameOutputTwice {
+            path: proof.display().to_string(),
+        });
     }
+    let encoding = config.prepare(problem)?;
+    let mut cnf_file = PendingFile::create(cnf)?;
+    let mut proof_file = PendingFile::create(proof)?;
+    let cnf_writer = cnf_file
+        .file()
+        .try_clone()
+        .map_err(|e| Error::io(format!("writing {}", cnf.display()), e))?;
+    let proof_writer = proof_file
+        .file()
+        .try_clone()
+        .map_err(|e| Error::io(format!("writing {}", proof.display()), e))?;
+    let (sender, receiver) = mpsc::channel();
+    std::thread::Builder::new()
+        .name("proof".into())
+        .spawn(move || {
+            let work = || -> Result<Option<crate::tour::Tour>, Error> {
+                write_cnf(&*encoding, cnf_writer)?;
+                let mut session = Session::with_proof(encoding, BufWriter::new(proof_writer));
+                let tour = session.next_tour()?;
+                session.close_proof()?;
+                Ok(tour)
+            };
+            // The receiver is gone after a timeout; nobody needs the answer then.
+            let _ = sender.send(work());
+        })
+        .map_err(|e| Error::Solver(format!("cannot start the solver thread: {e}")))?;
+    let found = match timeout {
+        None => receiver.recv().ok(),
+        Some(limit) => match receiver.recv_timeout(limit) {
+            Ok(found) => Some(found),
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                return Err(Error::Timeout {
+                    seconds: limit.as_secs_f64(),
+                })
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => None,
+        },
+    };
+    let found =
+        found.ok_or_else(|| Error::Solver("the solver thread stopped without an answer".into()))?;
+    if let Some(tour) = found? {
+        return Ok(Outcome::Tour(tour));
+    }
+    commit_together(vec![cnf_file, proof_file])?;
+    Ok(Outcome::NoTour)
 }
 
 /// What the checker concluded.
@@ -52,10 +93,18 @@ pub enum Verdict {
 /// against a CNF with the `rate` checker, which must be on PATH.
 pub fn check_proof(cnf: &Path, proof: &Path) -> Result<Verdict, Error> {
     for path in [cnf, proof] {
-        if !path.is_file() {
+        let problem = match std::fs::metadata(path) {
+            Err(error) => Some(error),
+            Ok(meta) if meta.is_dir() => Some(std::io::Error::from_raw_os_error(libc::EISDIR)),
+            Ok(meta) if !meta.is_file() => Some(std::io::Error::other(
+                "not a regular file (the checker reads it more than once)",
+            )),
+            Ok(_) => None,
+        };
+        if let Some(error) = problem {
             return Err(Error::CannotRead {
                 path: path.display().to_string(),
-                error: std::io::Error::from(std::io::ErrorKind::NotFound),
+                error,
             });
         }
     }

@@ -3,7 +3,7 @@
 //! problem and encoding configuration they record, so that `decode` needs
 //! nothing but the file.
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, Read, Write};
 use std::path::Path;
 
 use crate::board::Board;
@@ -11,6 +11,7 @@ use crate::cnf::dimacs::DimacsWriter;
 use crate::cnf::Stats;
 use crate::encoding::{Encoding, EncodingConfig};
 use crate::error::Error;
+use crate::input::{shown, MAX_TEXT_BYTES};
 use crate::output::write_atomically;
 use crate::problem::{clue_list, parse_clue, Problem};
 
@@ -124,31 +125,26 @@ pub struct CnfInfo {
 
 /// Reads problem and configuration back from a CNF's comments, stopping at
 /// the header.
-pub fn read_cnf_info(input: impl BufRead) -> Result<CnfInfo, Error> {
+pub fn read_cnf_info(mut input: impl BufRead) -> Result<CnfInfo, Error> {
     let not_ours = || {
         Error::NotKnightsatCnf(
             "not a knightsat CNF: the comment lines that record board and options are missing"
                 .to_string(),
         )
     };
-    let mut lines = input.lines();
-    let first = lines
-        .next()
-        .transpose()
-        .map_err(|e| Error::io("reading the CNF", e))?
-        .ok_or_else(not_ours)?;
+    let first = next_line(&mut input)?.ok_or_else(not_ours)?;
     if !first.starts_with(SIGNATURE) {
         return Err(not_ours());
     }
     let mut values: Vec<(String, String)> = Vec::new();
-    for line in lines {
-        let line = line.map_err(|e| Error::io("reading the CNF", e))?;
+    while let Some(line) = next_line(&mut input)? {
         if let Some(rest) = line.strip_prefix("c option ") {
             let (key, value) = rest.split_once(' ').ok_or_else(not_ours)?;
             values.push((key.to_string(), value.to_string()));
         } else if let Some(header) = line.strip_prefix("p cnf ") {
             let (problem, encoding) = problem_and_encoding(&values)?.ok_or_else(not_ours)?;
-            let bad_header = || Error::NotKnightsatCnf(format!("bad header 'p cnf {header}'"));
+            let bad_header =
+                || Error::NotKnightsatCnf(format!("bad header 'p cnf {}'", shown(header)));
             let counts: Vec<usize> = header
                 .split_whitespace()
                 .map(str::parse)
@@ -157,6 +153,9 @@ pub fn read_cnf_info(input: impl BufRead) -> Result<CnfInfo, Error> {
             let [vars, clauses] = counts[..] else {
                 return Err(bad_header());
             };
+            if vars > MAX_VARS {
+                return Err(bad_header());
+            }
             encoding.prepare(&problem)?;
             return Ok(CnfInfo {
                 problem,
@@ -169,6 +168,34 @@ pub fn read_cnf_info(input: impl BufRead) -> Result<CnfInfo, Error> {
         }
     }
     Err(not_ours())
+}
+
+/// The most variables a CNF header may declare: varisat's limit, and far
+/// beyond what any knightsat encoding numbers.
+const MAX_VARS: usize = 1 << 28;
+
+/// The next line without its line ending, read with bounded memory: a
+/// comment line longer than [`MAX_TEXT_BYTES`] is no knightsat comment.
+fn next_line(input: &mut impl BufRead) -> Result<Option<String>, Error> {
+    let mut line = Vec::new();
+    input
+        .by_ref()
+        .take(MAX_TEXT_BYTES + 1)
+        .read_until(b'\n', &mut line)
+        .map_err(|e| Error::io("reading the CNF", e))?;
+    if line.is_empty() {
+        return Ok(None);
+    }
+    if line.len() as u64 > MAX_TEXT_BYTES {
+        return Err(Error::NotKnightsatCnf(
+            "not a knightsat CNF: a line before the header is longer than any comment it writes"
+                .to_string(),
+        ));
+    }
+    while line.last().is_some_and(|&b| b == b'\n' || b == b'\r') {
+        line.pop();
+    }
+    Ok(Some(String::from_utf8_lossy(&line).into_owned()))
 }
 
 /// The problem and configuration the `c option` lines record, or `None`
@@ -193,7 +220,11 @@ fn problem_and_encoding(
         board = board.with_leaper(leaper.parse()?);
     }
     let unreadable = |key: &str, value: &str| {
-        Error::NotKnightsatCnf(format!("unreadable option in CNF comments: {key} {value}"))
+        Error::NotKnightsatCnf(format!(
+            "unreadable option in CNF comments: {} {}",
+            shown(key),
+            shown(value)
+        ))
     };
     let square = |value: &str| -> Result<Option<usize>, Error> {
         match value {

@@ -49,6 +49,12 @@ pub enum Error {
         /// The known names, comma-separated.
         known: String,
     },
+    /// One file asked for as two outputs (say a proof and its CNF).
+    #[error("{path} is given for two outputs")]
+    SameOutputTwice {
+        /// The path, as given.
+        path: String,
+    },
     /// A combination of requests that cannot be served together.
     #[error("{0}")]
     Unsupported(Unsupported),
@@ -144,8 +150,6 @@ impl From<Violation> for Error {
 pub enum Unsupported {
     /// Proofs are written by the in-process solver only.
     ProofWithExternalSolver,
-    /// Proofs are not written under a time limit.
-    ProofWithTimeout,
     /// Every tour is enumerated by the in-process solver only.
     AllWithExternalSolver,
     /// Enumeration runs without a time limit.
@@ -160,7 +164,6 @@ impl std::fmt::Display for Unsupported {
             Unsupported::ProofWithExternalSolver => {
                 "proofs are written by the in-process solver (varisat) only"
             }
-            Unsupported::ProofWithTimeout => "proofs are written without a time limit",
             Unsupported::AllWithExternalSolver => {
                 "every tour is enumerated by the in-process solver (varisat) only"
             }
@@ -193,6 +196,7 @@ impl Error {
             | Error::BlocksDoNotFit { .. }
             | Error::UnknownAmo { .. }
             | Error::Unsupported(_)
+            | Error::SameOutputTwice { .. }
             | Error::NotKnightsatCnf(_)
             | Error::SolverOutput { .. }
             | Error::BadModel(_)

@@ -1,31 +1,65 @@
-//! Reading the user's input files, where `-` means standard input.
+//! Reading the user's input files, where `-` means standard input, with
+//! bounded memory.
 
-use std::io::Read;
+use std::io::{BufRead, Read};
 use std::path::Path;
 
 use crate::error::Error;
+pub use crate::text::shown;
 
-/// Reads a whole text file, or standard input for `-`.
+/// The largest text file read whole (a board drawing, a puzzle, a tour):
+/// far beyond any real one (a tour of 2000x2000 squares is about 30 MB).
+pub const MAX_TEXT_BYTES: u64 = 256 << 20;
+
+/// Reads a whole text file, or standard input for `-`, of at most
+/// [`MAX_TEXT_BYTES`].
 pub fn read_text(path: &Path) -> Result<String, Error> {
-    let mut text = String::new();
-    let result = if path.as_os_str() == "-" {
-        std::io::stdin().read_to_string(&mut text).map(|_| ())
-    } else {
-        std::fs::read_to_string(path).map(|read| text = read)
-    };
-    result.map_err(|error| Error::CannotRead {
+    let cannot = |error: std::io::Error| Error::CannotRead {
         path: path.display().to_string(),
         error,
-    })?;
-    Ok(text)
+    };
+    let mut bytes = Vec::new();
+    open(path)?
+        .take(MAX_TEXT_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(cannot)?;
+    if bytes.len() as u64 > MAX_TEXT_BYTES {
+        return Err(cannot(std::io::Error::other(format!(
+            "it is larger than {} MiB",
+            MAX_TEXT_BYTES >> 20
+        ))));
+    }
+    String::from_utf8(bytes).map_err(|_| cannot(std::io::Error::other("it is not UTF-8 text")))
 }
 
-/// Opens a file for buffered reading.
-pub fn open(path: &Path) -> Result<std::io::BufReader<std::fs::File>, Error> {
-    std::fs::File::open(path)
-        .map(std::io::BufReader::new)
-        .map_err(|error| Error::CannotRead {
-            path: path.display().to_string(),
-            error,
-        })
+/// Opens a file, or standard input for `-`, for buffered reading; a
+/// directory is refused here rather than failing oddly on the first read.
+pub fn open(path: &Path) -> Result<Box<dyn BufRead>, Error> {
+    if path.as_os_str() == "-" {
+        return Ok(Box::new(std::io::stdin().lock()));
+    }
+    let cannot = |error: std::io::Error| Error::CannotRead {
+        path: path.display().to_string(),
+        error,
+    };
+    if path.is_dir() {
+        return Err(cannot(std::io::Error::from(
+            std::io::ErrorKind::IsADirectory,
+        )));
+    }
+    let file = std::fs::File::open(path).map_err(cannot)?;
+    Ok(Box::new(std::io::BufReader::new(file)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn endless_input_is_refused_after_the_limit() {
+        let error = read_text(Path::new("/dev/zero")).unwrap_err().to_string();
+        assert!(error.contains("larger than"), "{error}");
+        let error = read_text(Path::new("/")).unwrap_err().to_string();
+        assert!(error.contains("cannot read /"), "{error}");
+    }
 }

@@ -25,6 +25,7 @@
 
 pub mod board;
 pub mod certify;
+pub mod cleanup;
 pub mod cnf;
 pub mod cnf_file;
 pub mod count;
@@ -37,6 +38,7 @@ pub mod problem;
 pub mod puzzle;
 pub mod render;
 pub mod solve;
+pub mod text;
 pub mod theory;
 pub mod tour;
 pub mod verify;

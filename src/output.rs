@@ -1,43 +1,314 @@
 //! Writing output files so that they are complete or absent.
+//!
+//! A regular file is written into a temporary file beside it and renamed
+//! over it only once complete, keeping the old file's permissions (a new
+//! file gets 0666 less the umask, as any program's would). A symbolic link
+//! to a regular file keeps being a link: its target is replaced. Streams
+//! and devices (`/dev/stdout`, `/dev/fd/N`, `/dev/null`, a named pipe, a
+//! terminal) are written directly, since they cannot be replaced. The
+//! temporary file is registered with [`cleanup`](crate::cleanup), so a run
+//! stopped by a signal leaves nothing behind either.
 
 use std::fs::File;
-use std::path::Path;
+use std::io;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
 
+use crate::cleanup::TempPath;
 use crate::error::Error;
 
-/// Writes a file through `write` atomically: into a temporary file beside
-/// `path`, renamed onto `path` only once `write` has succeeded, so a failed
-/// or interrupted run never leaves a truncated file under that name.
-///
-/// A path that exists and is not a regular file (`/dev/null`, a named pipe)
-/// is written directly: renaming onto it would replace the device.
+/// A file being written: complete under its name after
+/// [`commit`](PendingFile::commit), gone if dropped before.
+#[derive(Debug)]
+pub struct PendingFile {
+    /// The name the user gave, for messages.
+    shown: PathBuf,
+    kind: Pending,
+}
+
+#[derive(Debug)]
+enum Pending {
+    /// A stream or device, written in place.
+    Direct(File),
+    /// A temporary file to rename onto `target` with `mode`.
+    Replace {
+        temp: tempfile::NamedTempFile,
+        target: PathBuf,
+        mode: u32,
+        _registered: TempPath,
+    },
+}
+
+impl PendingFile {
+    /// Starts writing `path`.
+    pub fn create(path: &Path) -> Result<PendingFile, Error> {
+        let fail = |error: io::Error| Error::io(format!("writing {}", path.display()), error);
+        if let Some(fd) = descriptor_path(path) {
+            return Ok(PendingFile {
+                shown: path.to_path_buf(),
+                kind: Pending::Direct(duplicate(fd).map_err(fail)?),
+            });
+        }
+        let target = match std::fs::symlink_metadata(path) {
+            Ok(meta) if meta.file_type().is_symlink() => std::fs::canonicalize(path)
+                .map_err(|_| fail(io::Error::other("a symbolic link to nowhere")))?,
+            _ => path.to_path_buf(),
+        };
+        let existing = std::fs::metadata(&target).ok();
+        if existing.as_ref().is_some_and(|meta| !meta.is_file()) {
+            if existing.as_ref().is_some_and(std::fs::Metadata::is_dir) {
+                return Err(fail(io::Error::from_raw_os_error(libc::EISDIR)));
+            }
+            let file = std::fs::OpenOptions::new()
+                .write(true)
+                .open(&target)
+                .map_err(fail)?;
+            return Ok(PendingFile {
+                shown: path.to_path_buf(),
+                kind: Pending::Direct(file),
+            });
+        }
+        let dir = match target.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent,
+            _ => Path::new("."),
+        };
+        if !dir.is_dir() {
+            return Err(fail(io::Error::from_raw_os_error(libc::ENOENT)));
+        }
+        let name = target.file_name().map_or_else(
+            || "output".into(),
+            |name| name.to_string_lossy().into_owned(),
+        );
+        let temp = tempfile::Builder::new()
+            .prefix(&format!(".{name}."))
+            .suffix(".knightsat-tmp")
+            .tempfile_in(dir)
+            .map_err(|error| fail(plain_os_error(&error)))?;
+        let mode = existing.map_or_else(|| 0o666 & !umask(), |meta| meta.permissions().mode());
+        let registered = TempPath::register(temp.path());
+        Ok(PendingFile {
+            shown: path.to_path_buf(),
+            kind: Pending::Replace {
+                temp,
+                target,
+                mode,
+                _registered: registered,
+            },
+        })
+    }
+
+    /// The file to write into.
+    pub fn file(&mut self) -> &mut File {
+        match &mut self.kind {
+            Pending::Direct(file) => file,
+            Pending::Replace { temp, .. } => temp.as_file_mut(),
+        }
+    }
+
+    /// Puts the complete file under its name.
+    pub fn commit(self) -> Result<(), Error> {
+        let fail = |error: io::Error| Error::io(format!("writing {}", self.shown.display()), error);
+        match self.kind {
+            Pending::Direct(_) => Ok(()),
+            Pending::Replace {
+                temp,
+                target,
+                mode,
+                _registered,
+            } => {
+                temp.as_file()
+                    .set_permissions(std::fs::Permissions::from_mode(mode))
+                    .map_err(fail)?;
+                temp.persist(&target).map_err(|error| fail(error.error))?;
+                Ok(())
+            }
+        }
+    }
+}
+
+/// Commits several files as one: with every target directory locked
+/// (`flock`), so that concurrent runs writing the same names never leave a
+/// mix of one run's files and another's.
+pub fn commit_together(files: Vec<PendingFile>) -> Result<(), Error> {
+    let mut dirs: Vec<PathBuf> = files
+        .iter()
+        .filter_map(|pending| match &pending.kind {
+            Pending::Replace { target, .. } => target.parent().map(|dir| {
+                if dir.as_os_str().is_empty() {
+                    PathBuf::from(".")
+                } else {
+                    dir.to_path_buf()
+                }
+            }),
+            Pending::Direct(_) => None,
+        })
+        .filter_map(|dir| std::fs::canonicalize(dir).ok())
+        .collect();
+    dirs.sort();
+    dirs.dedup();
+    let mut locks = Vec::with_capacity(dirs.len());
+    for dir in &dirs {
+        let handle =
+            File::open(dir).map_err(|e| Error::io(format!("locking {}", dir.display()), e))?;
+        handle
+            .lock()
+            .map_err(|e| Error::io(format!("locking {}", dir.display()), e))?;
+        locks.push(handle);
+    }
+    for file in files {
+        file.commit()?;
+    }
+    drop(locks);
+    Ok(())
+}
+
+/// Writes a file through `write`: complete under `path`, or not at all.
 pub fn write_atomically<T>(
     path: &Path,
     write: impl FnOnce(&mut File) -> Result<T, Error>,
 ) -> Result<T, Error> {
-    let context = || format!("writing {}", path.display());
-    if std::fs::metadata(path).is_ok_and(|meta| !meta.is_file()) {
-        let mut file = std::fs::OpenOptions::new()
-            .write(true)
-            .open(path)
-            .map_err(|e| Error::io(context(), e))?;
-        return write(&mut file);
-    }
-    let dir = match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent,
-        _ => Path::new("."),
-    };
-    let mut file = tempfile::NamedTempFile::new_in(dir).map_err(|e| Error::io(context(), e))?;
-    let result = write(file.as_file_mut())?;
-    #[cfg(unix)]
-    {
-        // Temporary files are created private; the result is an ordinary output file.
-        use std::os::unix::fs::PermissionsExt;
-        file.as_file()
-            .set_permissions(std::fs::Permissions::from_mode(0o644))
-            .map_err(|e| Error::io(context(), e))?;
-    }
-    file.persist(path)
-        .map_err(|e| Error::io(context(), e.error))?;
+    let mut pending = PendingFile::create(path)?;
+    let result = write(pending.file())?;
+    pending.commit()?;
     Ok(result)
+}
+
+/// Whether two paths name the same file: the same path once made absolute,
+/// or the same file on disk.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    let absolute = |path: &Path| std::path::absolute(path).ok();
+    if absolute(a).is_some() && absolute(a) == absolute(b) {
+        return true;
+    }
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        _ => false,
+    }
+}
+
+/// The descriptor a path names when it is one of this process's own
+/// (`/dev/stdout`, `/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N`): writing
+/// there means writing to that descriptor, wherever it points.
+fn descriptor_path(path: &Path) -> Option<i32> {
+    let text = path.to_str()?;
+    match text {
+        "/dev/stdout" => Some(1),
+        "/dev/stderr" => Some(2),
+        _ => text
+            .strip_prefix("/dev/fd/")
+            .or_else(|| text.strip_prefix("/proc/self/fd/"))
+            .and_then(|n| n.parse().ok()),
+    }
+}
+
+/// A new handle on descriptor `fd`, sharing its offset and flags.
+fn duplicate(fd: i32) -> io::Result<File> {
+    use std::os::fd::FromRawFd;
+    // SAFETY: dup(2) returns a new descriptor or -1; the new one is ours.
+    let copy = unsafe { libc::fcntl(fd, libc::F_DUPFD_CLOEXEC, 0) };
+    if copy < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: `copy` is a fresh descriptor owned by nobody else.
+    Ok(unsafe { File::from_raw_fd(copy) })
+}
+
+/// The operating system's error without the temporary file's name, which
+/// `tempfile` adds and which means nothing to the user.
+fn plain_os_error(error: &io::Error) -> io::Error {
+    let code = error.raw_os_error().or_else(|| {
+        error
+            .get_ref()
+            .and_then(|inner| inner.source())
+            .and_then(|source| source.downcast_ref::<io::Error>())
+            .and_then(io::Error::raw_os_error)
+    });
+    code.map_or_else(
+        || io::Error::from(error.kind()),
+        io::Error::from_raw_os_error,
+    )
+}
+
+/// The process's file mode creation mask, read from /proc (reading it with
+/// umask(2) would change it for a moment under other threads' feet).
+fn umask() -> u32 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            status
+                .lines()
+                .find_map(|line| line.strip_prefix("Umask:"))
+                .and_then(|value| u32::from_str_radix(value.trim(), 8).ok())
+        })
+        .unwrap_or(0o022)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    fn write(path: &Path, text: &str) -> Result<(), Error> {
+        write_atomically(path, |file| {
+            file.write_all(text.as_bytes())
+                .map_err(|e| Error::io("test", e))
+        })
+    }
+
+    #[test]
+    fn a_failed_write_leaves_the_old_file_and_no_temporary() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.cnf");
+        std::fs::write(&path, "OLD").unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+        let failed: Result<(), Error> = write_atomically(&path, |file| {
+            file.write_all(b"half").unwrap();
+            Err(Error::NoAnswer)
+        });
+        assert!(failed.is_err());
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "OLD");
+        write(&path, "NEW").unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "NEW");
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600, "the old file's permissions are kept");
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(names.len(), 1, "nothing but the file: {names:?}");
+    }
+
+    #[test]
+    fn a_link_to_a_file_stays_a_link_and_its_target_is_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("real.cnf");
+        let link = dir.path().join("link.cnf");
+        std::fs::write(&target, "OLD").unwrap();
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        write(&link, "NEW").unwrap();
+        assert!(std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "NEW");
+    }
+
+    #[test]
+    fn a_missing_directory_is_named_as_the_user_wrote_it() {
+        let message = write(Path::new("/no/such/dir/out.cnf"), "x")
+            .unwrap_err()
+            .to_string();
+        assert!(message.contains("/no/such/dir/out.cnf"), "{message}");
+        assert!(!message.contains("knightsat-tmp"), "{message}");
+    }
+
+    #[test]
+    fn the_same_file_is_recognised_by_path_and_by_inode() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("a");
+        assert!(same_file(&a, &dir.path().join(".").join("a")));
+        std::fs::write(&a, "x").unwrap();
+        let b = dir.path().join("b");
+        std::fs::hard_link(&a, &b).unwrap();
+        assert!(same_file(&a, &b));
+        assert!(!same_file(&a, &dir.path().join("c")));
+    }
 }

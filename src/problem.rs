@@ -283,14 +283,14 @@ impl Problem {
 /// Parses a clue `N=SQUARE` (move N, counting the start as 1, is on SQUARE).
 pub fn parse_clue(board: &Board, text: &str) -> Result<Clue, ProblemError> {
     let unreadable = || ProblemError::UnreadableClue {
-        text: text.to_string(),
+        text: crate::text::shown(text),
     };
     let (number, square) = text.trim().split_once('=').ok_or_else(unreadable)?;
     let number: usize = number.trim().parse().map_err(|_| unreadable())?;
     let square = board
         .parse_square(square.trim())
         .map_err(|error| ProblemError::ClueSquare {
-            text: text.to_string(),
+            text: crate::text::shown(text),
             error,
         })?;
     if number == 0 || number > board.squares() {

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::board::{Board, Leaper, Square};
+use crate::board::{file_name, Board, Leaper, Square};
 use crate::count::{enumerate, CountOptions};
 use crate::encoding::EncodingConfig;
 use crate::error::Error;
@@ -82,10 +82,11 @@ impl PuzzleJson {
 /// JSON `knightsat puzzle --format json` writes. The grid gives the board's
 /// shape and holes, `leaper` the piece (the JSON names its own); the
 /// solution is closed if `closed` is set (or the JSON says so).
-pub fn parse_puzzle(text: &str, leaper: Leaper, closed: bool) -> Result<Problem, Error> {
+pub fn parse_puzzle(text: &str, leaper: Option<Leaper>, closed: bool) -> Result<Problem, Error> {
     if text.trim_start().starts_with('{') {
-        return parse_puzzle_json(text, closed);
+        return parse_puzzle_json(text, leaper, closed);
     }
+    let leaper = leaper.unwrap_or_default();
     let lines: Vec<(usize, Vec<&str>)> = text
         .lines()
         .enumerate()
@@ -112,6 +113,20 @@ pub fn parse_puzzle(text: &str, leaper: Leaper, closed: bool) -> Result<Problem,
     } else {
         rows_lines[0].1.len()
     };
+    if labelled {
+        if let Some((file, letters)) = footer
+            .iter()
+            .enumerate()
+            .find(|&(file, letters)| *letters != file_name(file))
+        {
+            return Err(Error::BadPuzzle(format!(
+                "the file letters along the bottom should read a, b, c, …: column {} says '{}', not '{}'",
+                file + 1,
+                crate::text::shown(letters),
+                file_name(file)
+            )));
+        }
+    }
     let mut cells: Vec<Vec<&str>> = Vec::with_capacity(rows);
     for (row, (line_number, tokens)) in rows_lines.iter().enumerate() {
         let rank = rows - row;
@@ -170,10 +185,17 @@ pub fn parse_puzzle(text: &str, leaper: Leaper, closed: bool) -> Result<Problem,
     finish(board, closed, clues)
 }
 
-fn parse_puzzle_json(text: &str, closed: bool) -> Result<Problem, Error> {
+fn parse_puzzle_json(text: &str, leaper: Option<Leaper>, closed: bool) -> Result<Problem, Error> {
     let json: PuzzleJson = serde_json::from_str(text)
         .map_err(|e| Error::BadPuzzle(format!("bad JSON puzzle: {e}")))?;
     let board = json.board.board()?;
+    if let Some(leaper) = leaper.filter(|&leaper| leaper != board.leaper()) {
+        return Err(Error::BadPuzzle(format!(
+            "the puzzle is for the {}, but the options say the {}",
+            board.leaper().name(),
+            leaper.name()
+        )));
+    }
     let clues = json
         .clues
         .iter()

@@ -1,7 +1,7 @@
 //! Tours: the squares in visiting order, their JSON form, and reading a
 //! tour a user hands in.
 
-use crate::board::{Board, Leaper};
+use crate::board::{Board, Leaper, Square};
 use crate::error::Error;
 use crate::problem::Problem;
 use crate::verify::verify;
@@ -100,6 +100,18 @@ impl From<&Tour> for TourJson {
     }
 }
 
+fn names_or_none(squares: &[Square]) -> String {
+    if squares.is_empty() {
+        "none".to_string()
+    } else {
+        squares
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+}
+
 /// Reads a tour written as JSON ([`TourJson`]) or as a move list (`a1 c2 b4 …`,
 /// separated by white space or commas).
 ///
@@ -140,19 +152,60 @@ pub fn parse_tour(text: &str, board: Option<Board>, closed: bool) -> Result<Tour
     })
 }
 
+/// What the options say about the board of a tour handed in.
+#[derive(Clone, Debug, Default)]
+pub struct GivenBoard {
+    /// The whole board, when a size was given.
+    pub board: Option<Board>,
+    /// The leaper, when one was named.
+    pub leaper: Option<Leaper>,
+    /// The holes named.
+    pub holes: Vec<String>,
+}
+
 /// Reads a tour a user hands in and checks it, with no SAT code.
 ///
-/// The board comes from the JSON tour or from `board` (both: they must
-/// agree); the tour is checked as closed when `closed` is set or its JSON
-/// says so. `rules` builds the problem to check against on that board, given
-/// whether the tour is closed (its start, end and clues are the caller's).
+/// The board comes from the JSON tour or from `given.board`; whatever the
+/// options say about it (size, holes, leaper) must agree with what a JSON
+/// tour records, and what it does not record (start, end, clues) applies.
+/// The tour is checked as closed when `closed` is set or its JSON says so.
+/// `rules` builds the problem to check against on that board, given whether
+/// the tour is closed (its start, end and clues are the caller's).
 pub fn check_tour(
     text: &str,
-    board: Option<Board>,
+    given: &GivenBoard,
     closed: bool,
     rules: impl FnOnce(Board, bool) -> Result<Problem, Error>,
 ) -> Result<Tour, Error> {
-    let tour = parse_tour(text, board, closed)?;
+    let tour = parse_tour(text, given.board.clone(), closed)?;
+    if given.board.is_none() {
+        let board = &tour.board;
+        if let Some(leaper) = given.leaper.filter(|&leaper| leaper != board.leaper()) {
+            return Err(Error::BadTourInput(format!(
+                "the tour is for the {}, but the options say the {}",
+                board.leaper().name(),
+                leaper.name()
+            )));
+        }
+        if !given.holes.is_empty() {
+            let mut named = given
+                .holes
+                .iter()
+                .map(|name| name.trim().parse())
+                .collect::<Result<Vec<Square>, _>>()?;
+            named.sort_by_key(|square| (square.rank, square.file));
+            named.dedup();
+            let mut holes = board.holes();
+            holes.sort_by_key(|square| (square.rank, square.file));
+            if named != holes {
+                return Err(Error::BadTourInput(format!(
+                    "the tour's board has holes {}, but the options say {}",
+                    names_or_none(&holes),
+                    names_or_none(&named)
+                )));
+            }
+        }
+    }
     let problem = rules(tour.board.clone(), tour.closed)?;
     verify(&tour.squares, &problem)?;
     Ok(tour)

@@ -4,6 +4,7 @@ use std::io::{self, BufRead, Write};
 
 use super::{ClauseSink, Lit, Var, VarCounter};
 use crate::error::Error;
+use crate::input::shown;
 
 /// A sink that writes clauses as DIMACS lines (`1 -2 3 0`).
 ///
@@ -87,73 +88,79 @@ pub enum Answer {
 /// Reads a solver's output: SAT-competition format (`s SATISFIABLE` and `v …
 /// 0` lines, comment lines `c …`), `MiniSat`'s result file (`SAT` then one line
 /// of literals), or a bare list of literals ending in 0.
-pub fn read_answer(input: impl BufRead) -> Result<Answer, Error> {
+///
+/// The output is read token by token, so memory stays bounded by the model
+/// whatever the solver prints: a literal beyond the CNF's `declared_vars`
+/// variables is an error, and so is any token too long to be a literal.
+pub fn read_answer(input: impl BufRead, declared_vars: usize) -> Result<Answer, Error> {
+    let mut tokens = Tokens::new(input);
     let mut status: Option<(usize, Answer)> = None;
     let mut model: Vec<Option<bool>> = vec![None];
     let mut saw_literals = false;
     let mut terminated = false;
-    let mut last_line = 0;
-    for (index, line) in input.lines().enumerate() {
-        let number = index + 1;
-        last_line = number;
-        let line = line.map_err(|e| Error::io("reading the solver output", e))?;
-        let line = line.trim();
-        let error = |message: String| Error::SolverOutput {
-            line: number,
-            message,
-        };
-        let literals = match line.split_once(char::is_whitespace).unwrap_or((line, "")) {
-            ("" | "c", _) => continue,
-            ("s", rest) => {
-                let answer = match rest.trim() {
-                    "SATISFIABLE" => Answer::Sat(Vec::new()),
-                    "UNSATISFIABLE" => Answer::Unsat,
-                    "UNKNOWN" | "INDETERMINATE" => Answer::Unknown,
-                    other => return Err(error(format!("unknown status '{other}'"))),
-                };
-                set_status(&mut status, number, answer)?;
+    while let Some(token) = tokens.next()? {
+        let line = token.line;
+        let error = |message: String| Error::SolverOutput { line, message };
+        if token.first {
+            let answer = match token.text.as_str() {
+                "c" => {
+                    tokens.skip_line()?;
+                    continue;
+                }
+                "s" => match tokens.rest_of_line()?.as_str() {
+                    "SATISFIABLE" => Some(Answer::Sat(Vec::new())),
+                    "UNSATISFIABLE" => Some(Answer::Unsat),
+                    "UNKNOWN" | "INDETERMINATE" => Some(Answer::Unknown),
+                    other => {
+                        return Err(error(format!("unknown status '{}'", shown(other))));
+                    }
+                },
+                word @ ("SAT" | "UNSAT" | "INDET") if tokens.at_line_end()? => Some(match word {
+                    "SAT" => Answer::Sat(Vec::new()),
+                    "UNSAT" => Answer::Unsat,
+                    _ => Answer::Unknown,
+                }),
+                "v" => {
+                    continue;
+                }
+                _ => None,
+            };
+            if let Some(answer) = answer {
+                set_status(&mut status, line, answer)?;
                 continue;
             }
-            ("SAT", "") => {
-                set_status(&mut status, number, Answer::Sat(Vec::new()))?;
-                continue;
-            }
-            ("UNSAT", "") => {
-                set_status(&mut status, number, Answer::Unsat)?;
-                continue;
-            }
-            ("INDET", "") => {
-                set_status(&mut status, number, Answer::Unknown)?;
-                continue;
-            }
-            ("v", rest) => rest,
-            _ => line,
-        };
-        for token in literals.split_whitespace() {
-            if terminated {
-                return Err(error(
-                    "literals after the model's terminating 0".to_string(),
-                ));
-            }
-            let lit: i64 = token
-                .parse()
-                .map_err(|_| error(format!("'{token}' is not a literal")))?;
-            saw_literals = true;
-            if lit == 0 {
-                terminated = true;
-                continue;
-            }
-            let var = lit.unsigned_abs() as usize;
-            if var >= model.len() {
-                model.resize(var + 1, None);
-            }
-            let value = lit > 0;
-            if model[var] == Some(!value) {
-                return Err(error(format!("variable {var} is given both values")));
-            }
-            model[var] = Some(value);
         }
+        if terminated {
+            return Err(error(
+                "literals after the model's terminating 0".to_string(),
+            ));
+        }
+        let lit: i64 = token
+            .text
+            .parse()
+            .map_err(|_| error(format!("'{}' is not a literal", shown(&token.text))))?;
+        saw_literals = true;
+        if lit == 0 {
+            terminated = true;
+            continue;
+        }
+        let var = lit.unsigned_abs();
+        if var > declared_vars as u64 {
+            return Err(error(format!(
+                "literal {lit} names variable {var}, but the CNF has only {declared_vars}: is the output for another CNF?"
+            )));
+        }
+        let var = var as usize;
+        if var >= model.len() {
+            model.resize(var + 1, None);
+        }
+        let value = lit > 0;
+        if model[var] == Some(!value) {
+            return Err(error(format!("variable {var} is given both values")));
+        }
+        model[var] = Some(value);
     }
+    let last_line = tokens.line;
     match status {
         Some((_, Answer::Unsat)) if saw_literals => Err(Error::SolverOutput {
             line: last_line,
@@ -179,6 +186,127 @@ pub fn read_answer(input: impl BufRead) -> Result<Answer, Error> {
     }
 }
 
+/// The longest token kept whole: longer than any literal or status word.
+const MAX_TOKEN: usize = 64;
+
+/// One white-space separated word of solver output.
+struct Token {
+    /// Its one-based line.
+    line: usize,
+    /// Whether it is the first word on its line.
+    first: bool,
+    /// The word, cut at [`MAX_TOKEN`] bytes (then one more byte, so it
+    /// cannot read as a literal).
+    text: String,
+}
+
+/// Solver output as words, read a buffer at a time.
+struct Tokens<R> {
+    input: R,
+    /// The line of the next byte.
+    line: usize,
+    /// Whether no word has been read on the current line yet.
+    line_start: bool,
+}
+
+impl<R: BufRead> Tokens<R> {
+    fn new(input: R) -> Self {
+        Tokens {
+            input,
+            line: 1,
+            line_start: true,
+        }
+    }
+
+    fn io(error: io::Error) -> Error {
+        Error::io("reading the solver output", error)
+    }
+
+    /// The next byte without consuming it.
+    fn peek(&mut self) -> Result<Option<u8>, Error> {
+        loop {
+            match self.input.fill_buf() {
+                Ok(buffer) => return Ok(buffer.first().copied()),
+                Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+                Err(error) => return Err(Self::io(error)),
+            }
+        }
+    }
+
+    fn bump(&mut self, byte: u8) {
+        self.input.consume(1);
+        if byte == b'\n' {
+            self.line += 1;
+            self.line_start = true;
+        }
+    }
+
+    /// Skips blanks on the current line; whether the line (or input) ends there.
+    fn at_line_end(&mut self) -> Result<bool, Error> {
+        while let Some(byte) = self.peek()? {
+            match byte {
+                b'\n' => return Ok(true),
+                b' ' | b'\t' | b'\r' => self.bump(byte),
+                _ => return Ok(false),
+            }
+        }
+        Ok(true)
+    }
+
+    fn next(&mut self) -> Result<Option<Token>, Error> {
+        while let Some(byte) = self.peek()? {
+            if !byte.is_ascii_whitespace() {
+                break;
+            }
+            self.bump(byte);
+        }
+        if self.peek()?.is_none() {
+            return Ok(None);
+        }
+        let (line, first) = (self.line, self.line_start);
+        self.line_start = false;
+        let mut text = Vec::new();
+        while let Some(byte) = self.peek()? {
+            if byte.is_ascii_whitespace() {
+                break;
+            }
+            if text.len() <= MAX_TOKEN {
+                text.push(byte);
+            }
+            self.bump(byte);
+        }
+        Ok(Some(Token {
+            line,
+            first,
+            text: String::from_utf8_lossy(&text).into_owned(),
+        }))
+    }
+
+    /// The rest of the current line's words, joined by single spaces (at
+    /// most a few: a status line has one).
+    fn rest_of_line(&mut self) -> Result<String, Error> {
+        let mut words = Vec::new();
+        while !self.at_line_end()? {
+            let token = self.next()?.expect("a word follows");
+            if words.len() < 4 {
+                words.push(token.text);
+            }
+        }
+        Ok(words.join(" "))
+    }
+
+    /// Skips to the end of the current line.
+    fn skip_line(&mut self) -> Result<(), Error> {
+        while let Some(byte) = self.peek()? {
+            if byte == b'\n' {
+                return Ok(());
+            }
+            self.bump(byte);
+        }
+        Ok(())
+    }
+}
+
 fn set_status(
     status: &mut Option<(usize, Answer)>,
     line: usize,
@@ -199,7 +327,7 @@ mod tests {
     use super::*;
 
     fn answer(text: &str) -> Result<Answer, Error> {
-        read_answer(text.as_bytes())
+        read_answer(text.as_bytes(), 3)
     }
 
     fn model(values: &[bool]) -> Answer {
@@ -236,6 +364,10 @@ mod tests {
             ("s MAYBE\n", "unknown status"),
             ("s SATISFIABLE\nv 1 0\nv 2 0\n", "after the model"),
             ("s UNSATISFIABLE\nv 1 0\n", "unsatisfiable"),
+            ("s SATISFIABLE\nv 1 1000000000000 0\n", "only 3"),
+            ("s SATISFIABLE\nv 1 -9223372036854775808 0\n", "only 3"),
+            ("SAT\n1 99999999999999999999999 0\n", "not a literal"),
+            ("s SATISFIABLE\nv 1 -4 0\n", "only 3"),
         ] {
             let message = answer(text).unwrap_err().to_string();
             assert!(message.contains(words), "{text:?}: {message}");

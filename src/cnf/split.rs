@@ -25,7 +25,7 @@ impl<S: ClauseSink> Splitter<S> {
         Splitter {
             inner,
             max_len,
-            buffer: Vec::with_capacity(max_len),
+            buffer: Vec::with_capacity(max_len.min(64)),
         }
     }
 

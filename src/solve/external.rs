@@ -2,11 +2,14 @@
 
 use std::fs::File;
 use std::io::BufReader;
+use std::os::unix::fs::PermissionsExt;
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
 
-use wait_timeout::ChildExt;
+use crate::cleanup::{kill_process_group, ProcessGroup, TempPath};
 
 use super::Outcome;
 use crate::cnf::dimacs::{read_answer, Answer};
@@ -96,34 +99,78 @@ impl ExternalSolver {
         }
     }
 
-    /// Writes the encoding's CNF to a temporary file, runs the solver on
-    /// it (killing it when `timeout` runs out), and decodes and verifies its
-    /// answer. Temporary files are removed whatever happens.
+    /// Writes the encoding's CNF to a private temporary directory, runs
+    /// the solver on it in a process group of its own, and decodes and
+    /// verifies its answer.
+    ///
+    /// `timeout` covers everything, writing the CNF included. Whatever
+    /// happens (an answer, an error, the time limit, a signal to this
+    /// process), the solver's whole process group is killed and the
+    /// temporary directory removed.
     pub fn solve(
         &self,
-        encoding: &dyn Encoding,
+        encoding: Box<dyn Encoding>,
         timeout: Option<Duration>,
     ) -> Result<Outcome, Error> {
         let dir = tempfile::Builder::new()
             .prefix("knightsat-")
             .tempdir()
             .map_err(|e| Error::io("creating a temporary directory", e))?;
-        let cnf = dir.path().join("tour.cnf");
-        let result = dir.path().join("result.txt");
-        let stdout = dir.path().join("stdout.txt");
-        let stderr = dir.path().join("stderr.txt");
+        let _registered = TempPath::register(dir.path());
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o700))
+            .map_err(|e| Error::io("creating a temporary directory", e))?;
+        let slot = Arc::new(Mutex::new(ChildSlot::default()));
+        let (sender, receiver) = mpsc::channel();
+        let (solver, work_dir, work_slot) = (self.clone(), dir.path().to_path_buf(), slot.clone());
+        std::thread::Builder::new()
+            .name("solver".into())
+            .spawn(move || {
+                // The receiver is gone after a timeout; nobody needs the answer then.
+                let _ = sender.send(solver.run(&*encoding, &work_dir, &work_slot));
+            })
+            .map_err(|e| Error::Solver(format!("cannot start the solver thread: {e}")))?;
+        let answer = match timeout {
+            None => receiver.recv().map_err(|_| disconnected()),
+            Some(limit) => receiver.recv_timeout(limit).map_err(|error| match error {
+                mpsc::RecvTimeoutError::Timeout => Error::Timeout {
+                    seconds: limit.as_secs_f64(),
+                },
+                mpsc::RecvTimeoutError::Disconnected => disconnected(),
+            }),
+        };
+        if answer.is_err() {
+            lock(&slot).cancel();
+        }
+        answer?
+    }
+
+    /// Writes the CNF into `dir`, runs the solver and reads its answer.
+    fn run(
+        &self,
+        encoding: &dyn Encoding,
+        dir: &Path,
+        slot: &Mutex<ChildSlot>,
+    ) -> Result<Outcome, Error> {
+        let cnf = dir.join("tour.cnf");
+        let result = dir.join("result.txt");
+        let stdout = dir.join("stdout.txt");
+        let stderr = dir.join("stderr.txt");
         let create = |path: &PathBuf| {
             File::create(path).map_err(|e| Error::io(format!("creating {}", path.display()), e))
         };
         let stats = write_cnf(encoding, create(&cnf)?)?;
-
-        let mut child = self
-            .command(&cnf, &result)
+        let mut command = self.command(&cnf, &result);
+        command
             .stdin(Stdio::null())
             .stdout(create(&stdout)?)
             .stderr(create(&stderr)?)
-            .spawn()
-            .map_err(|e| Error::SolverMissing {
+            .process_group(0);
+        let (mut child, group) = {
+            let mut slot = lock(slot);
+            if slot.cancelled {
+                return Err(disconnected());
+            }
+            let child = command.spawn().map_err(|e| Error::SolverMissing {
                 program: self.program.clone(),
                 reason: match e.kind() {
                     std::io::ErrorKind::NotFound => {
@@ -132,30 +179,18 @@ impl ExternalSolver {
                     _ => e.to_string(),
                 },
             })?;
-        let status = match timeout {
-            None => child.wait(),
-            Some(limit) => match child.wait_timeout(limit) {
-                Ok(Some(status)) => Ok(status),
-                Ok(None) => {
-                    let _ = child.kill();
-                    let _ = child.wait();
-                    return Err(Error::Timeout {
-                        seconds: limit.as_secs_f64(),
-                    });
-                }
-                Err(e) => Err(e),
-            },
-        }
-        .map_err(|e| self.failed(format!("waiting for it: {e}")))?;
-
+            slot.group = Some(child.id());
+            let group = ProcessGroup::register(child.id());
+            (child, group)
+        };
+        let status = child
+            .wait()
+            .map_err(|e| self.failed(format!("waiting for it: {e}")))?;
+        // Whatever the solver started and left running goes with it.
+        drop(group);
         let code = status.code();
         if !matches!(code, Some(0 | 10 | 20)) {
-            let last_words = std::fs::read_to_string(&stderr).unwrap_or_default();
-            let last_line = last_words
-                .lines()
-                .rev()
-                .find(|l| !l.trim().is_empty())
-                .unwrap_or("");
+            let last_line = last_line_of(&stderr);
             let how = code.map_or_else(
                 || "was killed by a signal".to_string(),
                 |c| format!("exited with status {c}"),
@@ -174,8 +209,8 @@ impl ExternalSolver {
         let reader = File::open(answer_file)
             .map(BufReader::new)
             .map_err(|e| self.failed(format!("no answer file: {e}")))?;
-        let answer =
-            read_answer(reader).map_err(|e| self.failed(format!("printed nothing usable: {e}")))?;
+        let answer = read_answer(reader, stats.vars)
+            .map_err(|e| self.failed(format!("printed nothing usable: {e}")))?;
         match (answer, code) {
             (Answer::Unsat, Some(0 | 20)) => Ok(Outcome::NoTour),
             (Answer::Unknown, _) => Err(Error::NoAnswer),
@@ -190,6 +225,60 @@ impl ExternalSolver {
             ))),
         }
     }
+}
+
+/// The solver process, as far as the waiting thread knows it.
+#[derive(Debug, Default)]
+struct ChildSlot {
+    /// The solver's process group, once started.
+    group: Option<u32>,
+    /// Whether the caller gave up: no solver may start any more.
+    cancelled: bool,
+}
+
+impl ChildSlot {
+    /// Gives up: kills the solver's group if it runs, and keeps one from starting.
+    fn cancel(&mut self) {
+        self.cancelled = true;
+        if let Some(group) = self.group.take() {
+            kill_process_group(group);
+        }
+    }
+}
+
+fn lock(slot: &Mutex<ChildSlot>) -> std::sync::MutexGuard<'_, ChildSlot> {
+    slot.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+fn disconnected() -> Error {
+    Error::Solver("the solver thread stopped without an answer".into())
+}
+
+/// The last non-empty line of a file, read from its last 4 KiB only, so a
+/// solver that writes gigabytes of errors costs no memory.
+fn last_line_of(path: &Path) -> String {
+    use std::io::{Read, Seek, SeekFrom};
+    const TAIL: u64 = 4096;
+    let Ok(mut file) = File::open(path) else {
+        return String::new();
+    };
+    let length = file.metadata().map_or(0, |meta| meta.len());
+    if file
+        .seek(SeekFrom::Start(length.saturating_sub(TAIL)))
+        .is_err()
+    {
+        return String::new();
+    }
+    let mut tail = Vec::new();
+    let _ = file.take(TAIL).read_to_end(&mut tail);
+    let text = String::from_utf8_lossy(&tail);
+    let line = text
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("");
+    crate::input::shown(line.trim())
 }
 
 #[cfg(test)]

@@ -49,7 +49,7 @@ impl Backend {
 
     /// Checks that this backend, with `timeout`, can write a proof of
     /// impossibility (`proof`) or enumerate every tour (`all`): only the
-    /// in-process solver does either, and neither under a time limit.
+    /// in-process solver does either, and enumeration has no time limit.
     pub fn check_supports(
         &self,
         timeout: Option<Duration>,
@@ -59,7 +59,6 @@ impl Backend {
         let external = matches!(self, Backend::External(_));
         let refused = match (proof, all) {
             (true, _) if external => Some(Unsupported::ProofWithExternalSolver),
-            (true, _) if timeout.is_some() => Some(Unsupported::ProofWithTimeout),
             (_, true) if external => Some(Unsupported::AllWithExternalSolver),
             (_, true) if timeout.is_some() => Some(Unsupported::AllWithTimeout),
             _ => None,
@@ -77,7 +76,7 @@ pub fn solve(
 ) -> Result<Outcome, Error> {
     match backend {
         Backend::Varisat => solve_in_process_within(problem, config, timeout),
-        Backend::External(solver) => solver.solve(&*config.prepare(problem)?, timeout),
+        Backend::External(solver) => solver.solve(config.prepare(problem)?, timeout),
     }
 }
 

@@ -17,6 +17,7 @@ use knightsat::input;
 use knightsat::problem::{parse_clue, Problem};
 use knightsat::puzzle::parse_puzzle;
 use knightsat::render::Format;
+use knightsat::tour::GivenBoard;
 
 /// The exit statuses, shown under every command's help.
 pub const EXIT_STATUSES: &str = "\
@@ -72,12 +73,13 @@ pub enum Command {
         /// --format json). Tours are sequences: see `count`.
         #[arg(long)]
         all: bool,
-        /// With --all: stop after this many tours.
-        #[arg(long, value_name = "K", requires = "all")]
+        /// With --all: stop after this many tours (at least 1).
+        #[arg(long, value_name = "K", requires = "all", value_parser = clap::value_parser!(u64).range(1..))]
         limit: Option<u64>,
         /// When no tour exists, write varisat's DRAT proof of that here (check
-        /// it with `certify`). The CNF it refers to is written beside it.
-        #[arg(long, value_name = "FILE", conflicts_with_all = ["all", "timeout"])]
+        /// it with `certify`), and the CNF it refers to beside it. When a tour
+        /// exists, no file is written or changed.
+        #[arg(long, value_name = "FILE", conflicts_with_all = ["all"])]
         proof: Option<PathBuf>,
         /// Where to write the CNF the proof refers to (default: the proof's
         /// path with the extension .cnf).
@@ -110,8 +112,8 @@ pub enum Command {
     Count {
         #[command(flatten)]
         encoding: EncodingArgs,
-        /// Stop after this many.
-        #[arg(long, value_name = "K")]
+        /// Stop after this many (at least 1).
+        #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
         limit: Option<u64>,
         /// Count orbits under the board's symmetries (rotations, reflections)
         /// that keep the given start and end in place; a closed tour's
@@ -191,7 +193,7 @@ pub struct BoardArgs {
     #[arg(long, value_name = "ROWSxCOLS")]
     board: Option<Board>,
     /// Square board N x N (same as --board NxN).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = parse_count)]
     size: Option<usize>,
     /// Board drawn in ASCII art, rank 1 on the bottom line: `.` a square, `#`
     /// or a space a hole; every line the same width. `-` reads stdin.
@@ -208,9 +210,10 @@ pub struct ShapeArgs {
     #[arg(long, value_name = "SQUARES", value_delimiter = ',')]
     holes: Vec<String>,
     /// The piece: the (A,B)-leaper jumps A files and B ranks or B files and
-    /// A ranks. 1,2 knight; 1,3 camel; 2,3 zebra; 1,4 giraffe; 0,1 wazir…
-    #[arg(long, value_name = "A,B", default_value = "1,2")]
-    leaper: Leaper,
+    /// A ranks. 1,2 knight (the default); 1,3 camel; 2,3 zebra; 1,4 giraffe;
+    /// 0,1 wazir… A JSON tour or puzzle names its own: this must agree.
+    #[arg(long, value_name = "A,B")]
+    leaper: Option<Leaper>,
 }
 
 /// What the tour must do.
@@ -246,7 +249,7 @@ pub struct EncodingArgs {
     #[command(flatten)]
     problem: ProblemArgs,
     /// Split clauses longer than K literals (K ≥ 3) with fresh Tseytin variables.
-    #[arg(long, value_name = "K")]
+    #[arg(long, value_name = "K", value_parser = parse_count)]
     max_clause_len: Option<usize>,
     /// At-most-one encoding [default: bimander; pairwise with --preset naive].
     #[arg(long, value_enum)]
@@ -372,10 +375,18 @@ fn parse_blocks(text: &str) -> Result<(usize, usize), String> {
 }
 
 fn parse_seconds(text: &str) -> Result<Duration, String> {
-    match text.parse::<f64>() {
-        Ok(seconds) if seconds > 0.0 && seconds.is_finite() => Ok(Duration::from_secs_f64(seconds)),
-        _ => Err(format!("'{text}' is not a positive number of seconds")),
-    }
+    let seconds = text.trim().parse::<f64>().ok().filter(|s| *s > 0.0);
+    let duration = seconds.and_then(|s| Duration::try_from_secs_f64(s).ok());
+    duration.ok_or_else(|| {
+        format!("'{text}' is not a positive number of seconds (at most about 5.8e11)")
+    })
+}
+
+/// A whole number, with white space around it allowed as `--board` allows it.
+fn parse_count(text: &str) -> Result<usize, String> {
+    text.trim()
+        .parse()
+        .map_err(|_| format!("'{text}' is not a whole number"))
 }
 
 /// No board option was given (a command-line matter, so worded here).
@@ -398,8 +409,19 @@ impl ShapeArgs {
             (None, None, None) => return Ok(None),
         };
         Ok(Some(
-            rectangle.with_holes(&self.holes)?.with_leaper(self.leaper),
+            rectangle
+                .with_holes(&self.holes)?
+                .with_leaper(self.leaper.unwrap_or_default()),
         ))
+    }
+
+    /// What the options say about the board, for a tour that may carry its own.
+    pub fn given_board(&self) -> Result<GivenBoard, Error> {
+        Ok(GivenBoard {
+            board: self.board()?,
+            leaper: self.leaper,
+            holes: self.holes.clone(),
+        })
     }
 
     /// The board, which must be given.
@@ -457,6 +479,18 @@ impl ProblemArgs {
             puzzle_allowed: true,
         })?;
         Ok(self.complete(given)?)
+    }
+
+    /// What the options say about the board (a puzzle's board counts as
+    /// given whole).
+    pub fn given_board(&self, given: Option<&Problem>) -> Result<GivenBoard, Error> {
+        match given {
+            Some(problem) if self.puzzle.is_some() => Ok(GivenBoard {
+                board: Some(problem.board().clone()),
+                ..GivenBoard::default()
+            }),
+            _ => self.shape.given_board(),
+        }
     }
 
     /// Whether --closed was given.

@@ -26,6 +26,13 @@ use knightsat::tour::{check_tour, Tour};
 
 use crate::args::{EncodingArgs, FormatArg, ProblemArgs, PuzzleFormat, ShapeArgs, StatsFormat};
 
+/// Writes a line to stderr; a closed stderr loses the note, not the run.
+macro_rules! note {
+    ($($arg:tt)*) => {{
+        let _ = writeln!(io::stderr(), $($arg)*);
+    }};
+}
+
 /// Exit status when no tour exists (the formula is unsatisfiable), as SAT solvers use.
 pub const EXIT_NO_TOUR: u8 = 20;
 /// Exit status for a rejected tour or another failure.
@@ -39,7 +46,7 @@ pub fn encode(encoding: &EncodingArgs, output: &Path) -> anyhow::Result<ExitCode
         write_cnf(&*encoding, io::stdout().lock())?;
     } else {
         let stats = write_cnf_file(&*encoding, output)?;
-        eprintln!(
+        note!(
             "wrote {}: {} variables, {} clauses",
             output.display(),
             stats.vars,
@@ -77,7 +84,7 @@ pub fn solve(encoding: &EncodingArgs, args: SolveArgs) -> anyhow::Result<ExitCod
     let format = Format::from(args.format);
     if !args.no_theory && !args.all && args.proof.is_none() {
         if let Some(theorem) = theory::no_tour_because(&problem) {
-            eprintln!("note: answered without search, by {theorem} (--no-theory searches)");
+            note!("note: answered without search, by {theorem} (--no-theory searches)");
             return print_outcome(Outcome::NoTour, format);
         }
     }
@@ -86,16 +93,16 @@ pub fn solve(encoding: &EncodingArgs, args: SolveArgs) -> anyhow::Result<ExitCod
     if let Some(proof) = args.proof {
         let cnf = args.cnf_out.unwrap_or_else(|| default_cnf_path(&proof));
         note_default_start(&problem);
-        let outcome = solve_with_proof(&problem, &config, &proof, &cnf)?;
+        let outcome = solve_with_proof(&problem, &config, &proof, &cnf, args.timeout)?;
         match outcome {
-            Outcome::NoTour => eprintln!(
+            Outcome::NoTour => note!(
                 "wrote {} (DRAT proof) for {}; check with: knightsat certify --cnf {} --proof {}",
                 proof.display(),
                 cnf.display(),
                 cnf.display(),
                 proof.display()
             ),
-            Outcome::Tour(_) => eprintln!("a tour exists, so there is no proof to write"),
+            Outcome::Tour(_) => note!("a tour exists, so there is no proof to write"),
         }
         return print_outcome(outcome, format);
     }
@@ -106,7 +113,8 @@ pub fn solve(encoding: &EncodingArgs, args: SolveArgs) -> anyhow::Result<ExitCod
     let started = Instant::now();
     let progress = io::stderr().is_terminal();
     if progress {
-        eprint!(
+        let _ = write!(
+            io::stderr(),
             "solving {} ({}) with {}…",
             problem.board(),
             problem.kind(),
@@ -115,7 +123,7 @@ pub fn solve(encoding: &EncodingArgs, args: SolveArgs) -> anyhow::Result<ExitCod
     }
     let outcome = solve_problem(&problem, &config, &backend, args.timeout);
     if progress {
-        eprintln!(" {:.2} s", started.elapsed().as_secs_f64());
+        note!(" {:.2} s", started.elapsed().as_secs_f64());
     }
     print_outcome(outcome?, format)
 }
@@ -123,8 +131,7 @@ pub fn solve(encoding: &EncodingArgs, args: SolveArgs) -> anyhow::Result<ExitCod
 /// `decode`: a solver's output for a knightsat CNF, as a verified tour.
 pub fn decode(cnf: &Path, solver_output: &Path, format: FormatArg) -> anyhow::Result<ExitCode> {
     let info = read_cnf_info(input::open(cnf)?).with_context(|| cnf.display().to_string())?;
-    let text = input::read_text(solver_output)?;
-    let outcome = match read_answer(text.as_bytes())? {
+    let outcome = match read_answer(input::open(solver_output)?, info.vars)? {
         Answer::Unsat => Outcome::NoTour,
         Answer::Unknown => return Err(Error::NoAnswer.into()),
         Answer::Sat(values) => {
@@ -141,21 +148,24 @@ pub fn verify(problem: &ProblemArgs, tour: &Path) -> anyhow::Result<ExitCode> {
     let given = problem.given()?;
     let text = input::read_text(tour)?;
     let closed = given.as_ref().map_or(problem.closed(), Problem::is_closed);
-    let board = given.as_ref().map(|given| given.board().clone());
-    let tour = check_tour(&text, board, closed, |board, closed| {
+    let board = problem.given_board(given.as_ref())?;
+    let tour = check_tour(&text, &board, closed, |board, closed| {
         let base = match &given {
             Some(given) => given.clone(),
             None => Problem::new(board),
         };
         problem.complete(base.closed(closed))
     })?;
-    println!(
-        "valid {} {} tour of the {} board ({} squares)",
-        if tour.closed { "closed" } else { "open" },
-        tour.board.leaper().name(),
-        tour.board,
-        tour.squares.len()
-    );
+    emit(|out| {
+        writeln!(
+            out,
+            "valid {} {} tour of the {} board ({} squares)",
+            if tour.closed { "closed" } else { "open" },
+            tour.board.leaper().name(),
+            tour.board,
+            tour.squares.len()
+        )
+    })?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -189,7 +199,7 @@ pub fn puzzle(shape: &ShapeArgs, args: PuzzleArgs) -> anyhow::Result<ExitCode> {
     else {
         return print_outcome(Outcome::NoTour, Format::Board);
     };
-    eprintln!(
+    note!(
         "{} {} puzzle on the {} board: {} clues (seed {seed}; --seed {seed} makes it again)",
         if args.closed { "closed" } else { "open" },
         board.leaper().name(),
@@ -205,7 +215,7 @@ pub fn puzzle(shape: &ShapeArgs, args: PuzzleArgs) -> anyhow::Result<ExitCode> {
         PuzzleFormat::Json => serde_json::to_string(&PuzzleJson::new(&puzzle, answer))? + "\n",
         PuzzleFormat::Svg => svg(&puzzle_picture(&puzzle, answer)),
     };
-    io::stdout().lock().write_all(text.as_bytes())?;
+    emit(|out| out.write_all(text.as_bytes()))?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -226,9 +236,9 @@ pub fn count(
         Ok(())
     })?;
     progress.finish_and_clear();
-    println!("{found}");
+    emit(|out| writeln!(out, "{found}"))?;
     if limit == Some(found) {
-        eprintln!("note: stopped at the limit of {found}; there may be more");
+        note!("note: stopped at the limit of {found}; there may be more");
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -237,15 +247,18 @@ pub fn count(
 pub fn certify(cnf: &Path, proof: &Path) -> anyhow::Result<ExitCode> {
     match check_proof(cnf, proof)? {
         Verdict::Verified => {
-            println!(
-                "verified: {} proves {} unsatisfiable",
-                proof.display(),
-                cnf.display()
-            );
+            emit(|out| {
+                writeln!(
+                    out,
+                    "verified: {} proves {} unsatisfiable",
+                    proof.display(),
+                    cnf.display()
+                )
+            })?;
             Ok(ExitCode::SUCCESS)
         }
         Verdict::Rejected(why) => {
-            eprintln!("knightsat: proof rejected by rate: {why}");
+            note!("knightsat: proof rejected by rate: {why}");
             Ok(ExitCode::from(EXIT_FAILURE))
         }
     }
@@ -255,17 +268,11 @@ pub fn certify(cnf: &Path, proof: &Path) -> anyhow::Result<ExitCode> {
 pub fn stats_of(encoding: &EncodingArgs, format: StatsFormat) -> anyhow::Result<ExitCode> {
     let (_, _, encoding) = encoding.problem_and_encoding()?;
     let stats = stats(&*encoding);
-    let mut out = io::stdout().lock();
-    match format {
-        StatsFormat::Json => {
-            serde_json::to_writer(&mut out, &stats)?;
-            writeln!(out)?;
-        }
-        StatsFormat::Table => {
-            let table = stats_table(&stats, encoding.primary_vars(), encoding.live_vars());
-            out.write_all(table.as_bytes())?;
-        }
-    }
+    let text = match format {
+        StatsFormat::Json => serde_json::to_string(&stats)? + "\n",
+        StatsFormat::Table => stats_table(&stats, encoding.primary_vars(), encoding.live_vars()),
+    };
+    emit(|out| out.write_all(text.as_bytes()))?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -284,7 +291,7 @@ fn default_cnf_path(proof: &Path) -> PathBuf {
 
 fn note_default_start(problem: &Problem) {
     if problem.start_fixed_by_default() {
-        eprintln!(
+        note!(
             "note: closed tour with no --start, --end or clue: start fixed at {}, which loses no tour",
             problem.board().name(0)
         );
@@ -341,24 +348,35 @@ fn print_all(
         }
         print_tour(&mut out, tour, format).map_err(|e| Error::io("writing a tour", e))
     })?;
+    drop(out);
     if found == 0 {
-        writeln!(out, "no tour exists for these constraints")?;
-        return Ok(ExitCode::from(EXIT_NO_TOUR));
+        return print_outcome(Outcome::NoTour, format);
     }
     Ok(ExitCode::SUCCESS)
 }
 
+/// Prints the outcome; the exit status is the verdict, whether or not
+/// anyone still reads the output.
 fn print_outcome(outcome: Outcome, format: Format) -> anyhow::Result<ExitCode> {
-    let mut out = io::stdout().lock();
     match outcome {
         Outcome::Tour(tour) => {
-            print_tour(&mut out, &tour, format)?;
+            emit(|out| print_tour(out, &tour, format))?;
             Ok(ExitCode::SUCCESS)
         }
         Outcome::NoTour => {
-            writeln!(out, "no tour exists for these constraints")?;
+            emit(|out| writeln!(out, "no tour exists for these constraints"))?;
             Ok(ExitCode::from(EXIT_NO_TOUR))
         }
+    }
+}
+
+/// Writes to stdout and flushes: a closed pipe quietly ends the output (the
+/// reader has all it wanted), any other failure is an error.
+fn emit(write: impl FnOnce(&mut io::StdoutLock<'_>) -> io::Result<()>) -> anyhow::Result<()> {
+    let mut out = io::stdout().lock();
+    match write(&mut out).and_then(|()| out.flush()) {
+        Err(error) if error.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        result => Ok(result.map_err(|e| Error::io("writing the output", e))?),
     }
 }
 

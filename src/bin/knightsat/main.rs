@@ -5,7 +5,7 @@
 mod args;
 mod commands;
 
-use std::io;
+use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clap::Parser;
@@ -39,15 +39,21 @@ fn main() -> ExitCode {
                 .collect();
             let message = message.join(" ");
             let message = message.strip_prefix("error: ").unwrap_or(&message);
-            eprintln!("knightsat: {message} (see --help)");
+            let _ = writeln!(io::stderr(), "knightsat: {message} (see --help)");
             return ExitCode::from(EXIT_BAD_INPUT);
         }
     };
-    match run(cli.command) {
+    if let Err(error) = knightsat::cleanup::exit_on_signals() {
+        let _ = writeln!(io::stderr(), "knightsat: cannot watch for signals: {error}");
+        return ExitCode::from(EXIT_FAILURE);
+    }
+    let result = run(cli.command);
+    knightsat::cleanup::exit_if_signalled();
+    match result {
         Ok(code) => code,
         Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("knightsat: {}", describe(&error));
+            let _ = writeln!(io::stderr(), "knightsat: {}", describe(&error));
             ExitCode::from(exit_status(&error))
         }
     }
@@ -124,6 +130,9 @@ fn describe(error: &anyhow::Error) -> String {
             return "cannot read the tour: a move list needs --board (JSON tours carry their own)"
                 .into();
         }
+        Error::SameOutputTwice { path } => {
+            format!("--proof and --cnf-out both name {path}: give them different files")
+        }
         Error::ClauseLengthTooShort { len } => {
             format!("--max-clause-len must be at least 3, got {len}")
         }
@@ -134,7 +143,6 @@ fn describe(error: &anyhow::Error) -> String {
             Unsupported::ProofWithExternalSolver => {
                 "--proof uses the in-process solver, without --solver".into()
             }
-            Unsupported::ProofWithTimeout => "--proof cannot be combined with --timeout".into(),
             Unsupported::AllWithExternalSolver | Unsupported::AllWithTimeout => {
                 "--all uses the in-process solver, without --solver or --timeout".into()
             }

@@ -76,7 +76,10 @@ impl TimeIndexedConfig {
             return Ok(false);
         };
         (setting.read)(self, value).ok_or_else(|| {
-            Error::NotKnightsatCnf(format!("unreadable option in CNF comments: {key} {value}"))
+            Error::NotKnightsatCnf(format!(
+                "unreadable option in CNF comments: {key} {}",
+                crate::input::shown(value)
+            ))
         })?;
         Ok(true)
     }

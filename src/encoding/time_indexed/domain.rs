@@ -104,7 +104,7 @@ pub fn block_windows(board: &Board, bands: (usize, usize)) -> Vec<std::ops::Rang
     let (rows, cols) = (board.rows(), board.cols());
     let mut block_size = vec![0usize; bands.0 * bands.1];
     let order = |rank_band: usize, file_band: usize| {
-        let along = if rank_band % 2 == 0 {
+        let along = if rank_band.is_multiple_of(2) {
             file_band
         } else {
             bands.1 - 1 - file_band

@@ -96,6 +96,27 @@ impl TimeIndexed {
             .map(move |step| self.vars.x(step, square).positive())
     }
 
+    /// The error for a model that puts step `step` on no live square: in
+    /// the user's terms, where the model does put it, if anywhere.
+    fn nowhere(&self, model: &Model, step: usize, unassigned: usize) -> Error {
+        let board = self.problem.board();
+        let ruled_out = (0..self.vars.squares).find(|&square| {
+            !self.domain.is_live(step, square)
+                && model.value(self.vars.x(step, square).to_dimacs() as usize) == Some(true)
+        });
+        Error::BadModel(match ruled_out {
+            Some(square) => format!(
+                "move {} is on {}, which this CNF rules out (its start, end, clues, colour or symmetry breaking): the model does not satisfy the CNF",
+                step + 1,
+                board.name(square)
+            ),
+            None if unassigned > 0 => format!(
+                "after {step} moves the knight is on no square ({unassigned} of the step's variables are not in the model: truncated, or for a smaller board?)"
+            ),
+            None => format!("after {step} moves the knight is on no square"),
+        })
+    }
+
     /// Announces and writes every family, in a fixed order.
     fn encode_families(&self, sink: &mut impl ClauseSink) {
         let vars = self.vars;
@@ -198,16 +219,7 @@ impl Encoding for TimeIndexed {
             }
             match on[..] {
                 [square] => squares.push(square),
-                [] if unassigned > 0 => {
-                    return Err(Error::BadModel(format!(
-                        "after {step} moves the knight is on no square ({unassigned} of the step's variables are not in the model: truncated, or for a smaller board?)"
-                    )))
-                }
-                [] => {
-                    return Err(Error::BadModel(format!(
-                        "after {step} moves the knight is on no square"
-                    )))
-                }
+                [] => return Err(self.nowhere(model, step, unassigned)),
                 [a, b, ..] => {
                     return Err(Error::BadModel(format!(
                         "after {step} moves the knight is on {} and {} at once",

@@ -1,0 +1,186 @@
+//! What must not outlive a run: temporary files and directories, and the
+//! process groups of solver programs.
+//!
+//! Whoever creates such a thing registers it here for as long as it exists
+//! ([`TempPath`], [`ProcessGroup`]); dropping the guard removes it in the
+//! ordinary course. When the process is stopped early (a signal, a time
+//! limit it gives up on), [`clean_up_now`] removes every registered path and
+//! kills every registered group, and [`exit_on_signals`] does that for
+//! SIGINT, SIGTERM and SIGHUP before exiting with the conventional status.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::Mutex;
+
+/// Everything registered and not yet released.
+struct Registry {
+    next: u64,
+    paths: Vec<(u64, PathBuf)>,
+    groups: Vec<(u64, i32)>,
+}
+
+static REGISTRY: Mutex<Registry> = Mutex::new(Registry {
+    next: 0,
+    paths: Vec::new(),
+    groups: Vec::new(),
+});
+
+fn registry() -> std::sync::MutexGuard<'static, Registry> {
+    // A panic while holding the lock leaves the lists intact: keep using them.
+    REGISTRY
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// A temporary file or directory, registered for removal if the run is
+/// stopped early. Dropping the guard only unregisters it: the owner (say a
+/// `tempfile` value) removes it in the ordinary course.
+#[derive(Debug)]
+pub struct TempPath {
+    id: u64,
+}
+
+impl TempPath {
+    /// Registers `path` (a file or a directory tree).
+    pub fn register(path: &Path) -> TempPath {
+        let mut registry = registry();
+        registry.next += 1;
+        let id = registry.next;
+        registry.paths.push((id, path.to_path_buf()));
+        TempPath { id }
+    }
+}
+
+impl Drop for TempPath {
+    fn drop(&mut self) {
+        registry().paths.retain(|(id, _)| *id != self.id);
+    }
+}
+
+/// A child process that leads its own process group: dropping the guard
+/// kills the whole group (whatever the child started and left behind), and
+/// so does [`clean_up_now`].
+#[derive(Debug)]
+pub struct ProcessGroup {
+    id: u64,
+    group: i32,
+}
+
+impl ProcessGroup {
+    /// Registers the group led by the child with process id `pid` (spawned
+    /// with `process_group(0)`).
+    pub fn register(pid: u32) -> ProcessGroup {
+        let group = i32::try_from(pid).expect("process ids fit in pid_t");
+        let mut registry = registry();
+        registry.next += 1;
+        let id = registry.next;
+        registry.groups.push((id, group));
+        ProcessGroup { id, group }
+    }
+}
+
+impl Drop for ProcessGroup {
+    fn drop(&mut self) {
+        registry().groups.retain(|(id, _)| *id != self.id);
+        kill_group(self.group);
+    }
+}
+
+/// Sends SIGKILL to every process of the group led by `leader`; a group
+/// already gone is fine.
+pub fn kill_process_group(leader: u32) {
+    kill_group(i32::try_from(leader).expect("process ids fit in pid_t"));
+}
+
+fn kill_group(group: i32) {
+    // SAFETY: kill(2) with a negative pid signals a process group; it
+    // touches no memory of ours.
+    unsafe {
+        libc::kill(-group, libc::SIGKILL);
+    }
+}
+
+/// Kills every registered process group and removes every registered path.
+pub fn clean_up_now() {
+    let (groups, paths) = {
+        let mut registry = registry();
+        (
+            std::mem::take(&mut registry.groups),
+            std::mem::take(&mut registry.paths),
+        )
+    };
+    for (_, group) in groups {
+        kill_group(group);
+    }
+    for (_, path) in paths {
+        if path.is_dir() {
+            let _ = std::fs::remove_dir_all(&path);
+        } else {
+            let _ = std::fs::remove_file(&path);
+        }
+    }
+}
+
+/// The signal received, once one has been (0 before).
+static SIGNALLED: AtomicI32 = AtomicI32::new(0);
+
+/// On SIGINT, SIGTERM or SIGHUP: [`clean_up_now`], then exit with status
+/// 128 + the signal's number (130, 143, 129), as shells report a process
+/// ended by that signal. Call once, early, from a program's `main`, and
+/// [`exit_if_signalled`] before it returns.
+pub fn exit_on_signals() -> std::io::Result<()> {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])?;
+    std::thread::Builder::new()
+        .name("signals".into())
+        .spawn(move || {
+            if let Some(signal) = signals.forever().next() {
+                SIGNALLED.store(signal, Ordering::SeqCst);
+                clean_up_now();
+                std::process::exit(128 + signal);
+            }
+        })?;
+    Ok(())
+}
+
+/// Exits as [`exit_on_signals`] would if a signal has arrived: the work
+/// that ended because of it (a killed solver, say) must not report that as
+/// its own failure.
+pub fn exit_if_signalled() {
+    let signal = SIGNALLED.load(Ordering::SeqCst);
+    if signal != 0 {
+        clean_up_now();
+        std::process::exit(128 + signal);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cleaning_up_removes_registered_paths_and_kills_groups() {
+        use std::os::unix::process::CommandExt;
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("left-behind");
+        std::fs::write(&file, "x").unwrap();
+        let _file_guard = TempPath::register(&file);
+        let mut child = std::process::Command::new("sleep")
+            .arg("30")
+            .process_group(0)
+            .spawn()
+            .unwrap();
+        let group = ProcessGroup::register(child.id());
+        clean_up_now();
+        assert!(!file.exists());
+        let status = child.wait().unwrap();
+        assert!(!status.success(), "the sleeper was killed: {status}");
+        drop(group);
+        // A released path is not removed.
+        let kept = dir.path().join("kept");
+        std::fs::write(&kept, "x").unwrap();
+        drop(TempPath::register(&kept));
+        clean_up_now();
+        assert!(kept.exists());
+    }
+}
