@@ -50,7 +50,7 @@ pub fn solve_with_proof(
         .spawn(move || {
             let work = || -> Result<Option<crate::tour::Tour>, Error> {
                 write_cnf(&*encoding, cnf_writer)?;
-                let mut session = Session::with_proof(encoding, BufWriter::new(proof_writer));
+                let mut session = Session::with_proof(encoding, BufWriter::new(proof_writer))?;
                 let tour = session.next_tour()?;
                 session.close_proof()?;
                 Ok(tour)

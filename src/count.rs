@@ -9,6 +9,7 @@ use crate::encoding::EncodingConfig;
 use crate::error::Error;
 use crate::problem::Problem;
 use crate::solve::Session;
+use crate::theory::no_tour_because;
 use crate::tour::Tour;
 
 /// What to count.
@@ -42,13 +43,14 @@ pub fn enumerate(
     } else {
         config.keeping_every_tour()
     };
-    let encoding = config.prepare(problem)?;
     let limit = count.limit.unwrap_or(u64::MAX);
     let mut found = 0u64;
-    if limit == 0 {
+    // A theorem that rules out every tour answers at once, on any size.
+    if limit == 0 || no_tour_because(problem).is_some() {
         return Ok(0);
     }
-    let mut session = Session::new(encoding);
+    let encoding = config.prepare(problem)?;
+    let mut session = Session::new(encoding)?;
     let symmetries = problem.symmetries();
     while let Some(tour) = session.next_tour()? {
         let reported: Vec<Tour> = if count.up_to_symmetry || !problem.start_fixed_by_default() {

@@ -26,7 +26,10 @@ pub fn tour_from_model(
         )));
     }
     let squares = encoding.squares_of(model)?;
-    verify(&squares, &problem.rooted())?;
+    // A model whose squares break a rule is bad solver output, like one
+    // that puts a step on no square: the same error, the same exit status.
+    verify(&squares, &problem.rooted())
+        .map_err(|violation| Error::BadModel(violation.to_string()))?;
     Ok(Tour {
         board: problem.board().clone(),
         closed: problem.is_closed(),

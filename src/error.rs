@@ -55,6 +55,16 @@ pub enum Error {
         /// The path, as given.
         path: String,
     },
+    /// A formula too big to solve in this process within the memory budget.
+    #[error("solving the {board} board in-process would need about {estimate_mib} MiB, over the budget of {budget_mib} MiB")]
+    OverMemoryBudget {
+        /// The board, as it prints.
+        board: String,
+        /// The estimate.
+        estimate_mib: u64,
+        /// The budget.
+        budget_mib: u64,
+    },
     /// A combination of requests that cannot be served together.
     #[error("{0}")]
     Unsupported(Unsupported),
@@ -197,6 +207,7 @@ impl Error {
             | Error::UnknownAmo { .. }
             | Error::Unsupported(_)
             | Error::SameOutputTwice { .. }
+            | Error::OverMemoryBudget { .. }
             | Error::NotKnightsatCnf(_)
             | Error::SolverOutput { .. }
             | Error::BadModel(_)

@@ -11,6 +11,7 @@ use crate::error::Error;
 use crate::problem::{clue_list, parse_clue, Clue, Problem};
 use crate::render::{grid, Picture};
 use crate::solve::{solve_in_process, Outcome};
+use crate::theory::no_tour_because;
 use crate::tour::{BoardJson, Tour};
 
 /// The puzzle's grid in the `--format board` layout: clue numbers, `.`
@@ -242,6 +243,9 @@ pub fn generate(
     seed: u64,
     mut on_step: impl FnMut(usize, usize),
 ) -> Result<Option<Generated>, Error> {
+    if no_tour_because(&Problem::new(board.clone()).closed(closed)).is_some() {
+        return Ok(None);
+    }
     let mut rng = fastrand::Rng::with_seed(seed);
     let Some(solution) = random_tour(board, closed, &mut rng)? else {
         return Ok(None);

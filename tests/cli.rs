@@ -394,8 +394,10 @@ fn decode_rejects_bad_models_with_one_line() {
         .chain([0])
         .collect();
     decode_text(&naive, &model_text(&lits))
-        .code(1)
-        .stderr(predicate::str::contains("not a knight move"));
+        .code(2)
+        .stderr(predicate::str::contains(
+            "the model is not a tour: move 2 to 3, b1 to c2, is not a knight move",
+        ));
 
     // A model for another board: the 3x4 answer given with the 3x3 CNF.
     knightsat()

@@ -544,3 +544,37 @@ fn a_model_of_a_tour_the_cnf_rules_out_is_named_in_the_users_terms() {
         "which this CNF rules out",
     );
 }
+
+#[test]
+fn sizes_that_cannot_work_are_refused_or_answered_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    // In-process solving of 64x64 would need gigabytes: refused up front,
+    // with the estimate and what to do instead.
+    for args in [
+        &["solve", "--size", "64"][..],
+        &["count", "--size", "64"],
+        &["solve", "--size", "30", "--memory-budget", "50"],
+    ] {
+        refused(args, dir.path(), "--memory-budget");
+        let (_, stderr) = run(args, dir.path());
+        assert!(
+            stderr.contains("MiB") && stderr.contains("--solver kissat"),
+            "{stderr}"
+        );
+    }
+    // The knight cannot move on 1x8192: the CNF is a few empty clauses.
+    let stats = common::cli::stdout_of(&["stats", "--board", "1x8192", "--format", "json"]);
+    let value: serde_json::Value = serde_json::from_str(&stats).unwrap();
+    assert_eq!(
+        value["clauses"], 16_384,
+        "one empty clause per step and per square"
+    );
+    assert_eq!(value["literals"], 0);
+    // Theorems answer count and puzzle on boards they settle, at any size.
+    assert_eq!(
+        common::cli::stdout_of(&["count", "--board", "2x4096"]).trim(),
+        "0"
+    );
+    let (code, _) = run(&["puzzle", "--board", "2x4096"], dir.path());
+    assert_eq!(code, Some(20));
+}

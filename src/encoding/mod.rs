@@ -76,6 +76,10 @@ pub trait Encoding: Send + Sync {
     /// How many of those occur in clauses at all (the rest are pruned).
     fn live_vars(&self) -> usize;
 
+    /// About how many literals the formula has, worked out without writing
+    /// it (for a memory estimate before solving in-process).
+    fn estimated_literals(&self) -> u64;
+
     /// Lines for the CNF comments that explain the variable numbering.
     fn describe_vars(&self) -> Vec<String>;
 

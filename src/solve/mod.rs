@@ -13,7 +13,7 @@ use crate::problem::Problem;
 use crate::tour::Tour;
 
 pub use external::{ExternalSolver, SolverKind};
-pub use session::Session;
+pub use session::{set_memory_budget_mib, Session, DEFAULT_MEMORY_BUDGET_MIB};
 
 /// The result of a search.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -84,7 +84,7 @@ pub fn solve(
 /// [`write_cnf`](crate::cnf_file::write_cnf) writes), solves, and decodes
 /// and verifies the tour.
 pub fn solve_in_process(problem: &Problem, config: &EncodingConfig) -> Result<Outcome, Error> {
-    let mut session = Session::new(config.prepare(problem)?);
+    let mut session = Session::new(config.prepare(problem)?)?;
     Ok(session.next_tour()?.map_or(Outcome::NoTour, Outcome::Tour))
 }
 

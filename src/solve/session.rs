@@ -3,6 +3,7 @@
 //! `count`, `certify` and `puzzle` all search through it.
 
 use std::io::Write;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use varisat::ExtendFormula;
 
@@ -12,6 +13,41 @@ use crate::encoding::{Encoding, Model};
 use crate::error::Error;
 use crate::tour::Tour;
 
+/// The memory the in-process solver may use unless told otherwise, in MiB.
+pub const DEFAULT_MEMORY_BUDGET_MIB: u64 = 4096;
+
+/// What varisat holds per literal of the formula, measured (peak resident
+/// memory over literals) at 12 to 15 bytes on 28x28 and 36x36 after a few
+/// seconds of search.
+const BYTES_PER_LITERAL: u64 = 14;
+
+static MEMORY_BUDGET_MIB: AtomicU64 = AtomicU64::new(DEFAULT_MEMORY_BUDGET_MIB);
+
+/// Sets the memory the in-process solver may use, in MiB, for this process.
+pub fn set_memory_budget_mib(mib: u64) {
+    MEMORY_BUDGET_MIB.store(mib, Ordering::Relaxed);
+}
+
+/// The memory the in-process solver would need for `encoding`, in MiB.
+pub fn estimated_memory_mib(encoding: &dyn Encoding) -> u64 {
+    (encoding.estimated_literals() * BYTES_PER_LITERAL).div_ceil(1 << 20)
+}
+
+/// Refuses an encoding whose estimated memory exceeds the budget, before
+/// anything is built.
+fn check_budget(encoding: &dyn Encoding) -> Result<(), Error> {
+    let estimate_mib = estimated_memory_mib(encoding);
+    let budget_mib = MEMORY_BUDGET_MIB.load(Ordering::Relaxed);
+    if estimate_mib > budget_mib {
+        return Err(Error::OverMemoryBudget {
+            board: encoding.problem().board().to_string(),
+            estimate_mib,
+            budget_mib,
+        });
+    }
+    Ok(())
+}
+
 /// varisat holding one encoding's formula.
 pub struct Session {
     encoding: Box<dyn Encoding>,
@@ -19,24 +55,29 @@ pub struct Session {
 }
 
 impl Session {
-    /// Encodes `encoding` into a fresh varisat solver.
-    pub fn new(encoding: Box<dyn Encoding>) -> Session {
+    /// Encodes `encoding` into a fresh varisat solver, or refuses one whose
+    /// estimated memory exceeds the budget ([`set_memory_budget_mib`]).
+    pub fn new(encoding: Box<dyn Encoding>) -> Result<Session, Error> {
         Session::start(encoding, None)
     }
 
     /// Like [`Session::new`], with varisat writing a DRAT proof of
     /// everything it derives to `proof` (see [`Session::close_proof`]).
-    pub fn with_proof(encoding: Box<dyn Encoding>, proof: impl Write + 'static) -> Session {
+    pub fn with_proof(
+        encoding: Box<dyn Encoding>,
+        proof: impl Write + 'static,
+    ) -> Result<Session, Error> {
         Session::start(encoding, Some(Box::new(proof)))
     }
 
-    fn start(encoding: Box<dyn Encoding>, proof: Option<Box<dyn Write>>) -> Session {
+    fn start(encoding: Box<dyn Encoding>, proof: Option<Box<dyn Write>>) -> Result<Session, Error> {
+        check_budget(&*encoding)?;
         let mut sink = VarisatSink::new();
         if let Some(proof) = proof {
             sink.solver.write_proof(proof, varisat::ProofFormat::Drat);
         }
         encoding.encode(&mut sink);
-        Session { encoding, sink }
+        Ok(Session { encoding, sink })
     }
 
     /// The encoding being solved.

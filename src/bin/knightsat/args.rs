@@ -17,6 +17,7 @@ use knightsat::input;
 use knightsat::problem::{parse_clue, Problem};
 use knightsat::puzzle::parse_puzzle;
 use knightsat::render::Format;
+use knightsat::solve::DEFAULT_MEMORY_BUDGET_MIB;
 use knightsat::tour::GivenBoard;
 
 /// The exit statuses, shown under every command's help.
@@ -36,6 +37,11 @@ pub struct Cli {
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
+    /// Memory the in-process solver (varisat) may use, in MiB: `solve`,
+    /// `count` and `puzzle` refuse a formula whose estimate is larger, before
+    /// building it. External solvers read the CNF from disk and are not limited.
+    #[arg(long, global = true, value_name = "MiB", default_value_t = DEFAULT_MEMORY_BUDGET_MIB, value_parser = clap::value_parser!(u64).range(1..))]
+    pub memory_budget: u64,
 }
 
 /// The commands.

@@ -47,6 +47,7 @@ fn main() -> ExitCode {
         let _ = writeln!(io::stderr(), "knightsat: cannot watch for signals: {error}");
         return ExitCode::from(EXIT_FAILURE);
     }
+    knightsat::solve::set_memory_budget_mib(cli.memory_budget);
     let result = run(cli.command);
     knightsat::cleanup::exit_if_signalled();
     match result {
@@ -129,6 +130,11 @@ fn describe(error: &anyhow::Error) -> String {
         Error::MoveListNeedsBoard => {
             return "cannot read the tour: a move list needs --board (JSON tours carry their own)"
                 .into();
+        }
+        Error::OverMemoryBudget { .. } => {
+            return format!(
+                "{library} (--memory-budget): try a smaller board, a solver program (--solver kissat reads the CNF from disk), or write the CNF with `knightsat encode -o FILE`"
+            );
         }
         Error::SameOutputTwice { path } => {
             format!("--proof and --cnf-out both name {path}: give them different files")

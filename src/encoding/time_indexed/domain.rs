@@ -53,6 +53,9 @@ impl Domain {
                 domain.retain(|t, s| board.colour(s) == start_colour ^ (flips && t % 2 == 1));
             }
         }
+        if config.reachability && dead_ends_forbid_a_tour(problem, graph) {
+            domain.retain(|_, _| false);
+        }
         if config.reachability {
             for (step, squares) in anchors(problem, starts) {
                 let distance = distances(graph, &squares);
@@ -188,6 +191,19 @@ fn moves_between(problem: &Problem, a: usize, b: usize) -> usize {
     } else {
         along
     }
+}
+
+/// Whether the move graph's dead ends rule out every tour: a tour of more
+/// than one square enters and leaves every square but its ends, so a square
+/// with no move, more than two with one move (an open tour), or any with
+/// fewer than two (a closed tour) leaves none. Cheap, and it settles boards
+/// like 1xN or 2xN for the knight before any clause is written.
+fn dead_ends_forbid_a_tour(problem: &Problem, graph: &[Vec<usize>]) -> bool {
+    if graph.len() < 2 {
+        return false;
+    }
+    let ends = graph.iter().filter(|moves| moves.len() < 2).count();
+    graph.iter().any(Vec::is_empty) || ends > if problem.is_closed() { 0 } else { 2 }
 }
 
 /// How many squares the board has of a1's colour and of the other.
