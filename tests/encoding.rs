@@ -71,7 +71,7 @@ fn header_and_body_counts(text: &str) -> ((usize, usize), (usize, usize)) {
 fn header_counts_match_the_body() {
     // Seed 003 wrote `p cnf 1 2` whatever the formula.
     for (rows, cols, closed, split) in [
-        (3, 3, false, None),
+        (4, 5, false, None),
         (3, 4, false, Some(3)),
         (5, 6, true, None),
         (6, 6, true, Some(4)),

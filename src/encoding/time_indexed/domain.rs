@@ -196,14 +196,20 @@ fn moves_between(problem: &Problem, a: usize, b: usize) -> usize {
 /// Whether the move graph's dead ends rule out every tour: a tour of more
 /// than one square enters and leaves every square but its ends, so a square
 /// with no move, more than two with one move (an open tour), or any with
-/// fewer than two (a closed tour) leaves none. Cheap, and it settles boards
-/// like 1xN or 2xN for the knight before any clause is written.
+/// one move (a closed tour of more than two squares: two squares close
+/// through their one move) leaves none. Cheap, and it settles boards like
+/// 1xN or 2xN for the knight before any clause is written.
 fn dead_ends_forbid_a_tour(problem: &Problem, graph: &[Vec<usize>]) -> bool {
     if graph.len() < 2 {
         return false;
     }
     let ends = graph.iter().filter(|moves| moves.len() < 2).count();
-    graph.iter().any(Vec::is_empty) || ends > if problem.is_closed() { 0 } else { 2 }
+    let allowed = match (problem.is_closed(), graph.len()) {
+        (true, 2) => 2,
+        (true, _) => 0,
+        (false, _) => 2,
+    };
+    graph.iter().any(Vec::is_empty) || ends > allowed
 }
 
 /// How many squares the board has of a1's colour and of the other.
