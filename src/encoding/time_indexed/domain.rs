@@ -204,10 +204,10 @@ fn dead_ends_forbid_a_tour(problem: &Problem, graph: &[Vec<usize>]) -> bool {
         return false;
     }
     let ends = graph.iter().filter(|moves| moves.len() < 2).count();
-    let allowed = match (problem.is_closed(), graph.len()) {
-        (true, 2) => 2,
-        (true, _) => 0,
-        (false, _) => 2,
+    let allowed = if problem.is_closed() && graph.len() > 2 {
+        0
+    } else {
+        2
     };
     graph.iter().any(Vec::is_empty) || ends > allowed
 }
