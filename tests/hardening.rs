@@ -88,6 +88,38 @@ fn a_proof_honours_the_time_limit_and_leaves_nothing() {
 }
 
 #[test]
+fn a_signal_during_a_proof_run_leaves_the_old_files_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("my.drat"), "OLD").unwrap();
+    let mut child = Process::new(binary())
+        .args([
+            "solve",
+            "--size",
+            "16",
+            "--no-predecessor",
+            "--proof",
+            "my.drat",
+        ])
+        .current_dir(dir.path())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while entries(dir.path()).len() < 3 && started.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    send(&child, libc::SIGINT);
+    assert_eq!(child.wait().unwrap().code(), Some(130));
+    assert_eq!(entries(dir.path()), ["my.drat"]);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("my.drat")).unwrap(),
+        "OLD"
+    );
+}
+
+#[test]
 fn a_proof_and_its_cnf_cannot_share_a_name() {
     let dir = tempfile::tempdir().unwrap();
     refused(

@@ -184,6 +184,10 @@ fn bad_puzzles_are_refused_in_one_line() {
             "should begin with its rank number 2",
         ),
         ("\n\n", "empty"),
+        (
+            "3 1 . .\n2 . . .\n1 . . .\n  a c d\n",
+            "column 2 says 'c', not 'b'",
+        ),
         ("# #\n# #\n", "no squares"),
         ("{\"rows\": 3}", "bad JSON puzzle"),
     ];
