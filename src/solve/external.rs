@@ -6,7 +6,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::{mpsc, Arc, Mutex};
+use std::sync::{mpsc, Arc, Condvar, Mutex};
 use std::time::Duration;
 
 use crate::cleanup::{kill_process_group, ProcessGroup, TempPath};
@@ -119,7 +119,7 @@ impl ExternalSolver {
         let _registered = TempPath::register(dir.path());
         std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o700))
             .map_err(|e| Error::io("creating a temporary directory", e))?;
-        let slot = Arc::new(Mutex::new(ChildSlot::default()));
+        let slot = Arc::new(Slot::default());
         let (sender, receiver) = mpsc::channel();
         let (solver, work_dir, work_slot) = (self.clone(), dir.path().to_path_buf(), slot.clone());
         std::thread::Builder::new()
@@ -139,18 +139,13 @@ impl ExternalSolver {
             }),
         };
         if answer.is_err() {
-            lock(&slot).cancel();
+            slot.cancel();
         }
         answer?
     }
 
     /// Writes the CNF into `dir`, runs the solver and reads its answer.
-    fn run(
-        &self,
-        encoding: &dyn Encoding,
-        dir: &Path,
-        slot: &Mutex<ChildSlot>,
-    ) -> Result<Outcome, Error> {
+    fn run(&self, encoding: &dyn Encoding, dir: &Path, slot: &Slot) -> Result<Outcome, Error> {
         let cnf = dir.join("tour.cnf");
         let result = dir.join("result.txt");
         let stdout = dir.join("stdout.txt");
@@ -166,8 +161,8 @@ impl ExternalSolver {
             .stderr(create(&stderr)?)
             .process_group(0);
         let (mut child, group) = {
-            let mut slot = lock(slot);
-            if slot.cancelled {
+            let mut state = slot.lock();
+            if state.cancelled {
                 return Err(disconnected());
             }
             let child = command.spawn().map_err(|e| Error::SolverMissing {
@@ -179,13 +174,13 @@ impl ExternalSolver {
                     _ => e.to_string(),
                 },
             })?;
-            slot.group = Some(child.id());
+            state.group = Some(child.id());
             let group = ProcessGroup::register(child.id());
             (child, group)
         };
-        let status = child
-            .wait()
-            .map_err(|e| self.failed(format!("waiting for it: {e}")))?;
+        let status = child.wait();
+        slot.reaped();
+        let status = status.map_err(|e| self.failed(format!("waiting for it: {e}")))?;
         // Whatever the solver started and left running goes with it.
         drop(group);
         let code = status.code();
@@ -229,26 +224,48 @@ impl ExternalSolver {
 
 /// The solver process, as far as the waiting thread knows it.
 #[derive(Debug, Default)]
-struct ChildSlot {
-    /// The solver's process group, once started.
+struct ChildState {
+    /// The solver's process group, while it runs.
     group: Option<u32>,
     /// Whether the caller gave up: no solver may start any more.
     cancelled: bool,
 }
 
-impl ChildSlot {
-    /// Gives up: kills the solver's group if it runs, and keeps one from starting.
-    fn cancel(&mut self) {
-        self.cancelled = true;
-        if let Some(group) = self.group.take() {
-            kill_process_group(group);
-        }
-    }
+/// The solver process shared by the caller and the thread that waits for it.
+#[derive(Debug, Default)]
+struct Slot {
+    state: Mutex<ChildState>,
+    reaped: Condvar,
 }
 
-fn lock(slot: &Mutex<ChildSlot>) -> std::sync::MutexGuard<'_, ChildSlot> {
-    slot.lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
+impl Slot {
+    fn lock(&self) -> std::sync::MutexGuard<'_, ChildState> {
+        self.state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The waiting thread has collected the solver's exit status.
+    fn reaped(&self) {
+        self.lock().group = None;
+        self.reaped.notify_all();
+    }
+
+    /// Gives up: keeps a solver from starting, kills the running one's
+    /// group, and waits (briefly) until its exit is collected, so that no
+    /// zombie outlives this process.
+    fn cancel(&self) {
+        let mut state = self.lock();
+        state.cancelled = true;
+        if let Some(group) = state.group {
+            kill_process_group(group);
+            let (state, _) = self
+                .reaped
+                .wait_timeout_while(state, Duration::from_secs(2), |state| state.group.is_some())
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            drop(state);
+        }
+    }
 }
 
 fn disconnected() -> Error {
