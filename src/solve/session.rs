@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use varisat::ExtendFormula;
 
-use crate::cnf::{ClauseSink, VarisatSink};
+use crate::cnf::{ClauseSink, Lit, VarisatSink};
 use crate::decode::tour_from_model;
 use crate::encoding::{Encoding, Model};
 use crate::error::Error;
@@ -104,6 +104,14 @@ impl Session {
         let model = Model::from_lits(&lits);
         let declared = self.sink.var_count();
         tour_from_model(&*self.encoding, &model, Some(declared)).map(Some)
+    }
+
+    /// Adds each literal as a unit clause: the search is confined to a cube
+    /// for the rest of the session.
+    pub fn restrict(&mut self, literals: &[Lit]) {
+        for &lit in literals {
+            self.sink.solver.add_clause(&[lit]);
+        }
     }
 
     /// Forbids the tour visiting `squares` in this order from now on.

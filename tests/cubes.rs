@@ -1,0 +1,171 @@
+//! Cubes are disjoint and exhaustive: on small boards every tour found in a
+//! cube extends that cube's prefix, and the per-cube counts add up to the
+//! brute-force oracle's count; the parallel count agrees with it too.
+
+mod common;
+
+use common::{Demands, Shape};
+use knightsat::count::{count_cube, count_parallel, ParallelOptions};
+use knightsat::cubes::{cubes, effective_depth};
+use knightsat::encoding::EncodingConfig;
+use knightsat::problem::Problem;
+use knightsat::solve::Session;
+
+/// Per-cube counts for `problem` at `depth`, checking that each tour found
+/// in a cube starts with the cube's squares and is a tour of `shape`.
+fn per_cube_total(shape: &Shape, demands: &Demands, problem: &Problem, depth: usize) -> u64 {
+    let config = EncodingConfig::default().keeping_every_tour();
+    let cubes = cubes(problem, &config, depth).unwrap();
+    let n = problem.board().squares();
+    let mut prefixes: Vec<&[usize]> = cubes.iter().map(|c| c.squares.as_slice()).collect();
+    prefixes.sort_unstable();
+    prefixes.dedup();
+    assert_eq!(prefixes.len(), cubes.len(), "two cubes with one prefix");
+    let weight = if problem.start_fixed_by_default() {
+        n as u64
+    } else {
+        1
+    };
+    let mut total = 0;
+    for cube in &cubes {
+        assert_eq!(cube.squares.len(), effective_depth(depth, n) + 1);
+        let mut session = Session::new(config.prepare(problem).unwrap()).unwrap();
+        session.restrict(&cube.literals);
+        let mut in_cube = 0;
+        while let Some(tour) = session.next_tour().unwrap() {
+            assert!(
+                tour.squares.starts_with(&cube.squares),
+                "a tour outside its cube"
+            );
+            assert!(common::is_tour_of(shape, demands, &tour.squares));
+            in_cube += weight;
+            session.block(&tour.squares);
+        }
+        assert_eq!(in_cube, count_cube(problem, &config, cube).unwrap());
+        total += in_cube;
+    }
+    total
+}
+
+fn problem_of(shape: &Shape, closed: bool, start: Option<usize>) -> Problem {
+    Problem::new(shape.board())
+        .closed(closed)
+        .with_start(start)
+        .unwrap()
+}
+
+fn oracle(shape: &Shape, closed: bool, start: Option<usize>) -> u64 {
+    let mut demands = Demands {
+        closed,
+        clues: Vec::new(),
+    };
+    if let Some(start) = start {
+        demands.clues.push((0, start));
+    }
+    common::tours_of(shape, &demands, usize::MAX).len() as u64
+}
+
+fn check(shapes: &[Shape], depths: &[usize], starts: &[Option<usize>]) {
+    let mut failures = Vec::new();
+    for shape in shapes {
+        for closed in [false, true] {
+            for &start in starts {
+                let demands = Demands {
+                    closed,
+                    clues: start.map(|s| (0, s)).into_iter().collect(),
+                };
+                let expected = oracle(shape, closed, start);
+                let problem = problem_of(shape, closed, start);
+                for &depth in depths {
+                    let total = per_cube_total(shape, &demands, &problem, depth);
+                    if total != expected {
+                        failures.push(format!(
+                            "{shape:?} closed={closed} start={start:?} depth {depth}: cubes sum to {total}, oracle {expected}"
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn per_cube_counts_sum_to_the_oracle_up_to_20_squares() {
+    let shapes: Vec<Shape> = common::small_boards(20)
+        .into_iter()
+        .map(|(rows, cols)| Shape::knight(rows, cols))
+        .collect();
+    check(&shapes, &[1, 2, 3], &[None, Some(0)]);
+}
+
+#[test]
+fn per_cube_counts_sum_to_the_oracle_on_holes_and_leapers() {
+    let shapes = [
+        Shape {
+            holes: vec![12],
+            ..Shape::knight(5, 5)
+        },
+        Shape {
+            holes: vec![0, 7],
+            ..Shape::knight(4, 5)
+        },
+        Shape {
+            leaper: (1, 4),
+            ..Shape::knight(5, 5)
+        },
+        Shape {
+            leaper: (2, 3),
+            ..Shape::knight(5, 6)
+        },
+    ];
+    check(&shapes, &[1, 3], &[None, Some(1)]);
+}
+
+#[test]
+fn per_cube_counts_sum_to_the_oracle_on_5x5_and_5x6_from_a_corner() {
+    let shapes = [Shape::knight(5, 5), Shape::knight(5, 6)];
+    check(&shapes, &[2], &[Some(0)]);
+}
+
+#[test]
+fn parallel_counts_equal_the_oracle() {
+    for (rows, cols, closed, start) in [
+        (3, 4, false, None),
+        (4, 5, false, Some(0)),
+        (5, 5, false, Some(0)),
+        (3, 10, true, None),
+        (5, 6, true, Some(0)),
+    ] {
+        let shape = Shape::knight(rows, cols);
+        let problem = problem_of(&shape, closed, start);
+        let expected = oracle(&shape, closed, start);
+        for jobs in [1, 2] {
+            for depth in [None, Some(2)] {
+                let options = ParallelOptions {
+                    jobs,
+                    depth,
+                    limit: None,
+                };
+                let found =
+                    count_parallel(&problem, &EncodingConfig::default(), options, |_| ()).unwrap();
+                assert_eq!(
+                    found, expected,
+                    "{rows}x{cols} closed={closed} start={start:?} jobs {jobs} depth {depth:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_parallel_count_stops_at_its_limit() {
+    let problem = problem_of(&Shape::knight(5, 5), false, Some(0));
+    let options = ParallelOptions {
+        jobs: 2,
+        depth: Some(2),
+        limit: Some(7),
+    };
+    let found = count_parallel(&problem, &EncodingConfig::default(), options, |_| ()).unwrap();
+    assert_eq!(found, 7);
+}
