@@ -9,6 +9,7 @@ use std::path::Path;
 use crate::board::Board;
 use crate::cnf::dimacs::DimacsWriter;
 use crate::cnf::Stats;
+use crate::cubes::Cube;
 use crate::encoding::{Encoding, EncodingConfig};
 use crate::error::Error;
 use crate::input::{shown, MAX_TEXT_BYTES};
@@ -31,16 +32,64 @@ pub fn stats(encoding: &dyn Encoding) -> Stats {
 /// The formula is encoded twice, once to count and once to write, so memory
 /// stays bounded by the board and not by the formula's size.
 pub fn write_cnf(encoding: &dyn Encoding, out: impl Write) -> Result<Stats, Error> {
+    write_formula(encoding, None, out)
+}
+
+/// Writes an incremental CNF (iCNF, as `CaDiCaL` reads it): the comments and
+/// clauses [`write_cnf`] writes, under a `p inccnf` header, then one
+/// `a L1 … Lk 0` line per cube. Returns the formula's counts.
+pub fn write_icnf(
+    encoding: &dyn Encoding,
+    cubes: &[Cube],
+    out: impl Write,
+) -> Result<Stats, Error> {
+    write_formula(encoding, Some(cubes), out)
+}
+
+/// Writes the iCNF to `path`, complete or not at all.
+pub fn write_icnf_file(
+    encoding: &dyn Encoding,
+    cubes: &[Cube],
+    path: &Path,
+) -> Result<Stats, Error> {
+    write_atomically(path, |file| write_icnf(encoding, cubes, file))
+}
+
+fn write_formula(
+    encoding: &dyn Encoding,
+    cubes: Option<&[Cube]>,
+    out: impl Write,
+) -> Result<Stats, Error> {
     let stats = stats(encoding);
     let io_error = |e| Error::io("writing the CNF", e);
     let mut out = io::BufWriter::with_capacity(1 << 16, out);
     write_comments(encoding, &stats, &mut out).map_err(io_error)?;
-    writeln!(out, "p cnf {} {}", stats.vars, stats.clauses).map_err(io_error)?;
+    match cubes {
+        None => writeln!(out, "p cnf {} {}", stats.vars, stats.clauses),
+        Some(cubes) => {
+            let depth = cubes.first().map_or(0, |cube| cube.squares.len() - 1);
+            writeln!(
+                out,
+                "c cubes {} of depth {depth}: the legal prefixes of the first {depth} moves, one `a` line each, disjoint and exhaustive",
+                cubes.len()
+            )
+            .and_then(|()| writeln!(out, "p inccnf"))
+        }
+    }
+    .map_err(io_error)?;
     let mut writer = DimacsWriter::new(out);
     encoding.encode(&mut writer);
     let (mut out, written) = writer.finish().map_err(io_error)?;
-    out.flush().map_err(io_error)?;
     assert_eq!(written, stats.clauses, "the encoder is not deterministic");
+    for cube in cubes.unwrap_or_default() {
+        let mut line = String::from("a");
+        for lit in cube.dimacs() {
+            line.push(' ');
+            line.push_str(itoa::Buffer::new().format(lit));
+        }
+        writeln!(out, "{line} 0").map_err(io_error)?;
+    }
+    out.flush().map_err(io_error)?;
     Ok(stats)
 }
 

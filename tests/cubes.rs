@@ -11,6 +11,10 @@ use knightsat::encoding::EncodingConfig;
 use knightsat::problem::Problem;
 use knightsat::solve::Session;
 
+fn cube_lines(icnf: &str) -> Vec<&str> {
+    icnf.lines().filter(|line| line.starts_with("a ")).collect()
+}
+
 /// Per-cube counts for `problem` at `depth`, checking that each tour found
 /// in a cube starts with the cube's squares and is a tour of `shape`.
 fn per_cube_total(shape: &Shape, demands: &Demands, problem: &Problem, depth: usize) -> u64 {
@@ -168,4 +172,132 @@ fn a_parallel_count_stops_at_its_limit() {
     };
     let found = count_parallel(&problem, &EncodingConfig::default(), options, |_| ()).unwrap();
     assert_eq!(found, 7);
+}
+
+#[test]
+fn the_cubes_command_writes_an_icnf_with_one_line_per_cube() {
+    let problem = problem_of(&Shape::knight(4, 5), false, Some(0));
+    let icnf =
+        common::cli::stdout_of(&["cubes", "--board", "4x5", "--start", "a1", "--depth", "3"]);
+    let header = icnf.lines().find(|line| line.starts_with('p')).unwrap();
+    assert_eq!(header, "p inccnf");
+    assert!(icnf.starts_with("c knightsat "));
+    let expected: Vec<String> = cubes(&problem, &EncodingConfig::default(), 3)
+        .unwrap()
+        .iter()
+        .map(|cube| {
+            let lits: Vec<String> = cube.dimacs().iter().map(ToString::to_string).collect();
+            format!("a {} 0", lits.join(" "))
+        })
+        .collect();
+    assert_eq!(cube_lines(&icnf), expected);
+    // The formula is encode's, clause for clause.
+    let cnf = common::cli::stdout_of(&["encode", "--board", "4x5", "--start", "a1"]);
+    let clauses = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| !l.starts_with('c') && !l.starts_with('p') && !l.starts_with('a'))
+            .map(String::from)
+            .collect()
+    };
+    assert_eq!(clauses(&icnf), clauses(&cnf));
+}
+
+#[test]
+#[cfg_attr(
+    not(has_cadical),
+    ignore = "cadical is not on PATH: run scripts/install-solvers.sh"
+)]
+fn cadical_agrees_with_knightsat_cube_by_cube() {
+    // 4x5 open from a1: some cubes hold tours, some none.
+    let problem = problem_of(&Shape::knight(4, 5), false, Some(0));
+    let icnf =
+        common::cli::stdout_of(&["cubes", "--board", "4x5", "--start", "a1", "--depth", "3"]);
+    let lines = cube_lines(&icnf);
+    let cubes = cubes(&problem, &EncodingConfig::default(), 3).unwrap();
+    let mut formula = String::new();
+    for line in icnf.lines().filter(|line| !line.starts_with("a ")) {
+        formula.push_str(line);
+        formula.push('\n');
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (mut sat, mut unsat) = (0, 0);
+    // The whole iCNF: CaDiCaL solves cube after cube and stops at the first
+    // satisfiable one.
+    let whole = dir.path().join("all.icnf");
+    std::fs::write(&whole, &icnf).unwrap();
+    let status = std::process::Command::new("cadical")
+        .arg(&whole)
+        .output()
+        .unwrap();
+    let any_tour = cubes
+        .iter()
+        .any(|cube| count_cube(&problem, &EncodingConfig::default(), cube).unwrap() > 0);
+    assert_eq!(status.status.code(), Some(if any_tour { 10 } else { 20 }));
+    // One cube at a time: its answer is knightsat's.
+    for (line, cube) in lines.iter().zip(&cubes) {
+        let path = dir.path().join("one.icnf");
+        std::fs::write(&path, format!("{formula}{line}\n")).unwrap();
+        let output = std::process::Command::new("cadical")
+            .arg(&path)
+            .output()
+            .unwrap();
+        let tours = count_cube(&problem, &EncodingConfig::default(), cube).unwrap();
+        let expected = if tours > 0 { 10 } else { 20 };
+        assert_eq!(
+            output.status.code(),
+            Some(expected),
+            "{line}: knightsat counts {tours}"
+        );
+        if tours > 0 {
+            sat += 1;
+        } else {
+            unsat += 1;
+        }
+    }
+    assert!(
+        sat > 0 && unsat > 0,
+        "{sat} satisfiable and {unsat} unsatisfiable cubes"
+    );
+}
+
+#[test]
+fn count_with_jobs_equals_count_with_one_job_and_the_oracle() {
+    for (board, closed, start, expected) in [
+        ("3x4", false, None, common::count_tours(3, 4, false, None)),
+        (
+            "5x5",
+            false,
+            Some("a1"),
+            common::count_tours(5, 5, false, Some(0)),
+        ),
+        ("3x10", true, None, common::count_tours(3, 10, true, None)),
+    ] {
+        let mut args = vec!["count", "--board", board];
+        if closed {
+            args.push("--closed");
+        }
+        if let Some(start) = start {
+            args.extend(["--start", start]);
+        }
+        let one = common::cli::stdout_of(&args);
+        assert_eq!(one.trim(), expected.to_string(), "{args:?}");
+        for jobs in [["--jobs", "2"], ["--jobs", "0"]] {
+            let with_jobs: Vec<&str> = args.iter().copied().chain(jobs).collect();
+            assert_eq!(common::cli::stdout_of(&with_jobs), one, "{with_jobs:?}");
+        }
+        let with_depth: Vec<&str> = args
+            .iter()
+            .copied()
+            .chain(["--jobs", "2", "--depth", "4"])
+            .collect();
+        assert_eq!(common::cli::stdout_of(&with_depth), one, "{with_depth:?}");
+    }
+}
+
+#[test]
+fn orbits_are_not_counted_in_cubes() {
+    common::cli::knightsat()
+        .args(["count", "--size", "5", "--up-to-symmetry", "--jobs", "2"])
+        .assert()
+        .code(2);
 }

@@ -125,8 +125,36 @@ pub enum Command {
         /// that keep the given start and end in place; a closed tour's
         /// rotations and reverse, and an open tour's reverse when neither end
         /// is fixed, count as one too.
-        #[arg(long)]
+        #[arg(long, conflicts_with_all = ["jobs", "depth"])]
         up_to_symmetry: bool,
+        /// Threads, each solving cubes (see `cubes`) in a solver of its own;
+        /// 0 means one per core. The per-cube counts add up exactly.
+        #[arg(long, value_name = "N", default_value_t = 1)]
+        jobs: usize,
+        /// Cube depth in moves for --jobs (default: the smallest depth giving
+        /// at least 64 cubes per thread, at most 12). Giving it splits the
+        /// count into cubes even with one thread.
+        #[arg(long, value_name = "D", value_parser = clap::value_parser!(u64).range(1..))]
+        depth: Option<u64>,
+    },
+    /// Write the formula with cubes for cube-and-conquer, as an incremental
+    /// CNF (`p inccnf`, then one `a L1 … Lk 0` line per cube) that CaDiCaL
+    /// reads.
+    ///
+    /// A cube is a legal prefix of the first D moves (from every possible
+    /// start when the start is free), as positive x(t, s) literals. The
+    /// cubes are disjoint and exhaustive: every tour of the formula extends
+    /// exactly one of them.
+    #[command(after_help = EXIT_STATUSES)]
+    Cubes {
+        #[command(flatten)]
+        encoding: EncodingArgs,
+        /// How many moves each cube fixes (at most N − 1).
+        #[arg(long, value_name = "D", value_parser = clap::value_parser!(u64).range(1..))]
+        depth: u64,
+        /// Where to write the iCNF; `-` is stdout.
+        #[arg(short, long, value_name = "FILE", default_value = "-")]
+        output: PathBuf,
     },
     /// Turn a solver's output for a knightsat CNF back into a verified tour.
     ///

@@ -11,8 +11,11 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use knightsat::certify::{check_proof, solve_with_proof, Verdict};
 use knightsat::cnf::dimacs::{read_answer, Answer};
-use knightsat::cnf_file::{read_cnf_info, stats, write_cnf, write_cnf_file};
-use knightsat::count::{enumerate, CountOptions};
+use knightsat::cnf_file::{
+    read_cnf_info, stats, write_cnf, write_cnf_file, write_icnf, write_icnf_file,
+};
+use knightsat::count::{count_parallel, enumerate, CountOptions, ParallelOptions};
+use knightsat::cubes::cubes as make_cubes;
 use knightsat::decode::tour_from_model;
 use knightsat::encoding::{EncodingConfig, Model};
 use knightsat::error::Error;
@@ -224,21 +227,72 @@ pub fn count(
     encoding: &EncodingArgs,
     limit: Option<u64>,
     up_to_symmetry: bool,
+    jobs: usize,
+    depth: Option<usize>,
 ) -> anyhow::Result<ExitCode> {
     let (problem, config, _) = encoding.problem_and_encoding()?;
-    let progress = progress_bar("tours");
-    let count = CountOptions {
-        limit,
-        up_to_symmetry,
+    let found = if jobs == 1 && depth.is_none() {
+        let progress = progress_bar("tours");
+        let count = CountOptions {
+            limit,
+            up_to_symmetry,
+        };
+        let found = enumerate(&problem, &config, count, |_| {
+            progress.inc(1);
+            Ok(())
+        })?;
+        progress.finish_and_clear();
+        found
+    } else {
+        let progress = cube_progress_bar();
+        let options = ParallelOptions { jobs, depth, limit };
+        let found = count_parallel(&problem, &config, options, |done| {
+            progress.set_length(done.cubes as u64);
+            progress.set_position(done.cubes_done as u64);
+            progress.set_message(format!("{} tours", done.tours));
+        })?;
+        progress.finish_and_clear();
+        found
     };
-    let found = enumerate(&problem, &config, count, |_| {
-        progress.inc(1);
-        Ok(())
-    })?;
-    progress.finish_and_clear();
     emit(|out| writeln!(out, "{found}"))?;
     if limit == Some(found) {
         note!("note: stopped at the limit of {found}; there may be more");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Progress of a count over cubes: cubes done of all, tours, rate and ETA
+/// (on stderr, when it is a terminal).
+fn cube_progress_bar() -> ProgressBar {
+    if !io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(0).with_style(
+        ProgressStyle::with_template(
+            "{bar:30} {pos}/{len} cubes, {msg}, {per_sec} cubes, {elapsed} elapsed, ETA {eta}",
+        )
+        .expect("a valid template"),
+    );
+    bar.enable_steady_tick(Duration::from_millis(200));
+    bar
+}
+
+/// `cubes`: the formula with its cubes, as an iCNF.
+pub fn cubes(encoding: &EncodingArgs, depth: usize, output: &Path) -> anyhow::Result<ExitCode> {
+    let (problem, config, encoding) = encoding.problem_and_encoding()?;
+    note_default_start(&problem);
+    let cubes = make_cubes(&problem, &config, depth)?;
+    if output.as_os_str() == "-" {
+        write_icnf(&*encoding, &cubes, io::stdout().lock())?;
+    } else {
+        let stats = write_icnf_file(&*encoding, &cubes, output)?;
+        note!(
+            "wrote {}: {} variables, {} clauses, {} cubes",
+            output.display(),
+            stats.vars,
+            stats.clauses,
+            cubes.len()
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -114,7 +114,20 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
             encoding,
             limit,
             up_to_symmetry,
-        } => commands::count(&encoding, limit, up_to_symmetry),
+            jobs,
+            depth,
+        } => commands::count(
+            &encoding,
+            limit,
+            up_to_symmetry,
+            jobs,
+            depth.map(usize::try_from).transpose()?,
+        ),
+        Command::Cubes {
+            encoding,
+            depth,
+            output,
+        } => commands::cubes(&encoding, usize::try_from(depth)?, &output),
         Command::Certify { cnf, proof } => commands::certify(&cnf, &proof),
         Command::Stats { encoding, format } => commands::stats_of(&encoding, format),
     }
