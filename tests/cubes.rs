@@ -301,3 +301,47 @@ fn orbits_are_not_counted_in_cubes() {
         .assert()
         .code(2);
 }
+
+#[test]
+fn solve_with_jobs_returns_a_verified_tour_or_proves_there_is_none() {
+    for (board, closed, expected) in [
+        ("5x5", false, true),
+        ("3x4", false, true),
+        ("4x4", false, false),
+        ("3x4", true, false),
+    ] {
+        let (rows, cols) = (board[..1].parse().unwrap(), board[2..].parse().unwrap());
+        assert_eq!(common::tour_exists(rows, cols, closed, None), expected);
+        let mut args = vec![
+            "solve",
+            "--board",
+            board,
+            "--no-theory",
+            "--format",
+            "json",
+            "--jobs",
+            "2",
+        ];
+        if closed {
+            args.push("--closed");
+        }
+        let run = common::cli::knightsat().args(&args).assert();
+        let output = run.get_output();
+        if expected {
+            assert_eq!(output.status.code(), Some(0), "{args:?}");
+            let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+            let path: Vec<usize> = json["tour"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|name| Shape::knight(rows, cols).index_of(name.as_str().unwrap()))
+                .collect();
+            assert!(
+                common::is_tour(rows, cols, closed, &path),
+                "{args:?}: {path:?}"
+            );
+        } else {
+            assert_eq!(output.status.code(), Some(20), "{args:?}");
+        }
+    }
+}

@@ -95,6 +95,15 @@ pub enum Command {
         /// classification of open ones) already says no tour exists.
         #[arg(long)]
         no_theory: bool,
+        /// Threads, each solving cubes (see `cubes`) with varisat in a
+        /// session of its own; the first tour found wins. 0 means one per
+        /// core. In-process only, without --all, --proof or --timeout.
+        #[arg(long, value_name = "N", default_value_t = 1, conflicts_with_all = ["all", "proof", "timeout", "solver"])]
+        jobs: usize,
+        /// Cube depth in moves for --jobs (default: the smallest depth giving
+        /// at least 4 cubes per thread, at most 12).
+        #[arg(long, value_name = "D", value_parser = clap::value_parser!(u64).range(1..), conflicts_with_all = ["all", "proof", "timeout", "solver"])]
+        depth: Option<u64>,
     },
     /// Check a DRAT proof that a CNF has no solution, with the independent
     /// checker `rate`. Accepts proofs by varisat (`solve --proof`), kissat and

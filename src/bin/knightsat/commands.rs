@@ -23,7 +23,7 @@ use knightsat::input;
 use knightsat::problem::Problem;
 use knightsat::puzzle::{generate, puzzle_grid, puzzle_picture, Generated, PuzzleJson};
 use knightsat::render::{board_grid, render, stats_table, svg, Format};
-use knightsat::solve::{solve as solve_problem, Backend, Outcome};
+use knightsat::solve::{solve as solve_problem, solve_parallel, Backend, Outcome};
 use knightsat::theory;
 use knightsat::tour::{check_tour, Tour};
 
@@ -79,6 +79,10 @@ pub struct SolveArgs {
     pub cnf_out: Option<PathBuf>,
     /// Search even where a theorem answers.
     pub no_theory: bool,
+    /// Threads solving cubes (1: no cubes).
+    pub jobs: usize,
+    /// Cube depth for `jobs`.
+    pub depth: Option<usize>,
 }
 
 /// `solve`: one tour, every tour, or a proof that there is none.
@@ -124,7 +128,11 @@ pub fn solve(encoding: &EncodingArgs, args: SolveArgs) -> anyhow::Result<ExitCod
             args.solver
         );
     }
-    let outcome = solve_problem(&problem, &config, &backend, args.timeout);
+    let outcome = if args.jobs == 1 && args.depth.is_none() {
+        solve_problem(&problem, &config, &backend, args.timeout)
+    } else {
+        solve_parallel(&problem, &config, args.jobs, args.depth)
+    };
     if progress {
         note!(" {:.2} s", started.elapsed().as_secs_f64());
     }

@@ -75,6 +75,8 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
             proof,
             cnf_out,
             no_theory,
+            jobs,
+            depth,
         } => commands::solve(
             &encoding,
             SolveArgs {
@@ -87,6 +89,8 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
                 proof,
                 cnf_out,
                 no_theory,
+                jobs,
+                depth: depth.map(usize::try_from).transpose()?,
             },
         ),
         Command::Decode {
