@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the real SAT solvers the tests drive: minisat, cadical and picosat
-# from Debian's packages, kissat 4 from the PyPI wheel passagemath-kissat,
-# which carries a kissat binary, and the DRAT proof checker rate from
+# from Debian's packages (and GNU parallel, for the cluster-recipe test),
+# kissat 4 from the PyPI wheel passagemath-kissat, which carries a kissat
+# binary, and the DRAT proof checker rate from
 # crates.io (into cargo's bin directory); and chromium from Debian, which a
 # test uses to render the SVG pictures. Idempotent; quiet when everything is
 # there.
@@ -25,7 +26,7 @@ else
 fi
 
 missing=()
-for package in minisat cadical picosat chromium; do
+for package in minisat cadical picosat chromium parallel; do
   command -v "$package" > /dev/null || missing+=("$package")
 done
 if [ ${#missing[@]} -gt 0 ]; then

@@ -19,6 +19,9 @@ use crate::problem::{clue_list, parse_clue, Problem};
 /// The first word of the first comment line of every CNF knightsat writes.
 const SIGNATURE: &str = "c knightsat ";
 
+/// The comment that names a standalone cube CNF's cube.
+const CUBE: &str = "c cube ";
+
 /// Counts the formula without storing it.
 pub fn stats(encoding: &dyn Encoding) -> Stats {
     let mut stats = Stats::default();
@@ -32,7 +35,28 @@ pub fn stats(encoding: &dyn Encoding) -> Stats {
 /// The formula is encoded twice, once to count and once to write, so memory
 /// stays bounded by the board and not by the formula's size.
 pub fn write_cnf(encoding: &dyn Encoding, out: impl Write) -> Result<Stats, Error> {
-    write_formula(encoding, None, out)
+    write_formula(encoding, Extra::Nothing, out)
+}
+
+/// What follows the formula.
+#[derive(Clone, Copy)]
+enum Extra<'a> {
+    Nothing,
+    /// iCNF cube lines.
+    Cubes(&'a [Cube]),
+    /// One cube as unit clauses.
+    Units(&'a Cube),
+}
+
+/// Writes a standalone CNF for one cube: the formula [`write_cnf`] writes
+/// with the cube's literals as unit clauses after it, and a `c cube` comment
+/// naming its squares, which [`read_cnf_info`] reads back.
+pub fn write_cube_cnf(
+    encoding: &dyn Encoding,
+    cube: &Cube,
+    out: impl Write,
+) -> Result<Stats, Error> {
+    write_formula(encoding, Extra::Units(cube), out)
 }
 
 /// Writes an incremental CNF (iCNF, as `CaDiCaL` reads it): the comments and
@@ -43,7 +67,7 @@ pub fn write_icnf(
     cubes: &[Cube],
     out: impl Write,
 ) -> Result<Stats, Error> {
-    write_formula(encoding, Some(cubes), out)
+    write_formula(encoding, Extra::Cubes(cubes), out)
 }
 
 /// Writes the iCNF to `path`, complete or not at all.
@@ -55,18 +79,67 @@ pub fn write_icnf_file(
     write_atomically(path, |file| write_icnf(encoding, cubes, file))
 }
 
-fn write_formula(
+/// The manifest `cubes --split` writes beside the cube CNFs.
+pub const MANIFEST: &str = "manifest.tsv";
+
+/// Writes one standalone CNF per cube into `dir` (created if missing),
+/// `cube-000001.cnf` and on, then `manifest.tsv` (a header line, then file
+/// name and squares for each cube). Every file is complete or absent, and
+/// the manifest is written last. Returns the file names.
+pub fn write_split(
     encoding: &dyn Encoding,
-    cubes: Option<&[Cube]>,
-    out: impl Write,
-) -> Result<Stats, Error> {
+    cubes: &[Cube],
+    dir: &Path,
+) -> Result<Vec<String>, Error> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| Error::io("creating the directory for the cubes", e))?;
+    let board = encoding.problem().board();
+    let mut names = Vec::with_capacity(cubes.len());
+    let mut manifest = String::from("file\tsquares\n");
+    for (i, cube) in cubes.iter().enumerate() {
+        let name = format!("cube-{:06}.cnf", i + 1);
+        write_atomically(&dir.join(&name), |file| {
+            write_cube_cnf(encoding, cube, file)
+        })?;
+        let squares: Vec<String> = cube.squares.iter().map(|&s| board.name(s)).collect();
+        manifest.push_str(&name);
+        manifest.push('\t');
+        manifest.push_str(&squares.join(" "));
+        manifest.push('\n');
+        names.push(name);
+    }
+    write_atomically(&dir.join(MANIFEST), |file| {
+        file.write_all(manifest.as_bytes())
+            .map_err(|e| Error::io("writing the manifest", e))
+    })?;
+    Ok(names)
+}
+
+fn write_formula(encoding: &dyn Encoding, extra: Extra, out: impl Write) -> Result<Stats, Error> {
     let stats = stats(encoding);
     let io_error = |e| Error::io("writing the CNF", e);
     let mut out = io::BufWriter::with_capacity(1 << 16, out);
     write_comments(encoding, &stats, &mut out).map_err(io_error)?;
-    match cubes {
-        None => writeln!(out, "p cnf {} {}", stats.vars, stats.clauses),
-        Some(cubes) => {
+    match extra {
+        Extra::Nothing => writeln!(out, "p cnf {} {}", stats.vars, stats.clauses),
+        Extra::Units(cube) => {
+            let board = encoding.problem().board();
+            let names: Vec<String> = cube.squares.iter().map(|&s| board.name(s)).collect();
+            writeln!(
+                out,
+                "{CUBE}{}\nc the cube: its squares after 0, 1, … moves, as unit clauses after the formula",
+                names.join(" ")
+            )
+            .and_then(|()| {
+                writeln!(
+                    out,
+                    "p cnf {} {}",
+                    stats.vars,
+                    stats.clauses + cube.literals.len()
+                )
+            })
+        }
+        Extra::Cubes(cubes) => {
             let depth = cubes.first().map_or(0, |cube| cube.squares.len() - 1);
             writeln!(
                 out,
@@ -81,13 +154,26 @@ fn write_formula(
     encoding.encode(&mut writer);
     let (mut out, written) = writer.finish().map_err(io_error)?;
     assert_eq!(written, stats.clauses, "the encoder is not deterministic");
-    for cube in cubes.unwrap_or_default() {
-        let mut line = String::from("a");
+    let (prefix, cubes) = match extra {
+        Extra::Nothing => ("", &[][..]),
+        Extra::Cubes(cubes) => ("a ", cubes),
+        Extra::Units(cube) => ("", std::slice::from_ref(cube)),
+    };
+    for cube in cubes {
+        let mut line = String::new();
         for lit in cube.dimacs() {
-            line.push(' ');
-            line.push_str(itoa::Buffer::new().format(lit));
+            if prefix.is_empty() {
+                line.push_str(itoa::Buffer::new().format(lit));
+                line.push_str(" 0\n");
+            } else {
+                line.push_str(itoa::Buffer::new().format(lit));
+                line.push(' ');
+            }
         }
-        writeln!(out, "{line} 0").map_err(io_error)?;
+        if !prefix.is_empty() {
+            line = format!("{prefix}{line}0\n");
+        }
+        out.write_all(line.as_bytes()).map_err(io_error)?;
     }
     out.flush().map_err(io_error)?;
     Ok(stats)
@@ -170,6 +256,9 @@ pub struct CnfInfo {
     pub vars: usize,
     /// Clauses declared by the `p cnf` header.
     pub clauses: usize,
+    /// The cube of a standalone cube CNF (`cubes --split`): the squares after
+    /// 0, 1, … moves that its unit clauses fix.
+    pub cube: Option<Vec<usize>>,
 }
 
 /// Reads problem and configuration back from a CNF's comments, stopping at
@@ -186,8 +275,11 @@ pub fn read_cnf_info(mut input: impl BufRead) -> Result<CnfInfo, Error> {
         return Err(not_ours());
     }
     let mut values: Vec<(String, String)> = Vec::new();
+    let mut cube_names: Option<String> = None;
     while let Some(line) = next_line(&mut input)? {
-        if let Some(rest) = line.strip_prefix("c option ") {
+        if let Some(rest) = line.strip_prefix(CUBE) {
+            cube_names = Some(rest.to_string());
+        } else if let Some(rest) = line.strip_prefix("c option ") {
             let (key, value) = rest.split_once(' ').ok_or_else(not_ours)?;
             values.push((key.to_string(), value.to_string()));
         } else if let Some(header) = line.strip_prefix("p cnf ") {
@@ -206,11 +298,26 @@ pub fn read_cnf_info(mut input: impl BufRead) -> Result<CnfInfo, Error> {
                 return Err(bad_header());
             }
             encoding.prepare(&problem)?;
+            let cube = cube_names
+                .map(|names| {
+                    names
+                        .split_whitespace()
+                        .map(|name| problem.board().parse_square(name))
+                        .collect::<Result<Vec<usize>, _>>()
+                        .map_err(|_| {
+                            Error::NotKnightsatCnf(format!(
+                                "bad cube comment 'c cube {}'",
+                                shown(&names)
+                            ))
+                        })
+                })
+                .transpose()?;
             return Ok(CnfInfo {
                 problem,
                 encoding,
                 vars,
                 clauses,
+                cube,
             });
         } else if !line.starts_with('c') {
             break;

@@ -125,6 +125,47 @@ pub fn cubes(problem: &Problem, config: &EncodingConfig, depth: usize) -> Result
     }
 }
 
+/// The cube of the squares `squares` (after 0, 1, … moves), checked to be
+/// a legal prefix for `problem` encoded as `config` says.
+pub fn cube_of(
+    problem: &Problem,
+    config: &EncodingConfig,
+    squares: &[usize],
+) -> Result<Cube, Error> {
+    let EncodingConfig::TimeIndexed(config) = config;
+    let encoding = TimeIndexed::new(problem, *config)?;
+    let board = problem.board();
+    let names = || {
+        squares
+            .iter()
+            .map(|&s| board.name(s))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let legal = !squares.is_empty()
+        && squares.len() <= board.squares()
+        && squares
+            .iter()
+            .enumerate()
+            .all(|(t, &s)| encoding.domain().is_live(t, s) && !squares[..t].contains(&s))
+        && squares.windows(2).all(|w| board.is_move(w[0], w[1]));
+    if !legal {
+        return Err(Error::NotKnightsatCnf(format!(
+            "the cube {} is not a legal start of a tour of this CNF",
+            names()
+        )));
+    }
+    let vars = encoding.vars();
+    Ok(Cube {
+        squares: squares.to_vec(),
+        literals: squares
+            .iter()
+            .enumerate()
+            .map(|(t, &s)| vars.x(t, s).positive())
+            .collect(),
+    })
+}
+
 /// The depth chosen when none is given: the smallest that gives at least
 /// `per_job` × `jobs` cubes (so that threads finish close together and each
 /// cube keeps few blocking clauses), at most 12 moves.

@@ -345,3 +345,134 @@ fn solve_with_jobs_returns_a_verified_tour_or_proves_there_is_none() {
         }
     }
 }
+
+/// Counts of every file `cubes --split` wrote, summed.
+fn split_and_count(args: &[&str], dir: &std::path::Path) -> u64 {
+    let dir_arg = dir.to_str().unwrap();
+    let split: Vec<&str> = ["cubes"]
+        .into_iter()
+        .chain(args.iter().copied())
+        .chain(["--depth", "3", "--split", dir_arg])
+        .collect();
+    common::cli::knightsat().args(&split).assert().success();
+    let manifest = std::fs::read_to_string(dir.join("manifest.tsv")).unwrap();
+    let mut lines = manifest.lines();
+    assert_eq!(lines.next(), Some("file\tsquares"));
+    lines
+        .map(|line| {
+            let (file, squares) = line.split_once('\t').unwrap();
+            let path = dir.join(file);
+            let text = std::fs::read_to_string(&path).unwrap();
+            assert!(text.contains(&format!("c cube {squares}\n")), "{file}");
+            let count = common::cli::stdout_of(&["count", "--cnf", path.to_str().unwrap()]);
+            count.trim().parse::<u64>().unwrap()
+        })
+        .sum()
+}
+
+#[test]
+fn split_files_count_up_to_the_whole() {
+    for (args, expected) in [
+        (
+            vec!["--board", "5x5", "--start", "a1"],
+            common::count_tours(5, 5, false, Some(0)),
+        ),
+        (
+            vec!["--board", "3x4"],
+            common::count_tours(3, 4, false, None),
+        ),
+        (
+            vec!["--board", "3x10", "--closed"],
+            common::count_tours(3, 10, true, None),
+        ),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(split_and_count(&args, dir.path()), expected, "{args:?}");
+        let mut count: Vec<&str> = vec!["count"];
+        count.extend(&args);
+        assert_eq!(common::cli::stdout_of(&count).trim(), expected.to_string());
+    }
+}
+
+#[test]
+#[cfg_attr(
+    not(has_cadical),
+    ignore = "cadical is not on PATH: run scripts/install-solvers.sh"
+)]
+fn decode_reads_a_solved_split_file() {
+    let dir = tempfile::tempdir().unwrap();
+    split_and_count(&["--board", "5x5", "--start", "a1"], dir.path());
+    let mut tours = 0;
+    for entry in std::fs::read_dir(dir.path()).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "cnf") {
+            continue;
+        }
+        let solved = std::process::Command::new("cadical")
+            .arg(&path)
+            .output()
+            .unwrap();
+        let answer = dir.path().join("answer.txt");
+        std::fs::write(&answer, &solved.stdout).unwrap();
+        let decoded = common::cli::knightsat()
+            .args([
+                "decode",
+                "--cnf",
+                path.to_str().unwrap(),
+                answer.to_str().unwrap(),
+            ])
+            .assert();
+        let code = decoded.get_output().status.code();
+        assert_eq!(
+            code,
+            solved.status.code().map(|c| if c == 10 { 0 } else { c }),
+            "{path:?}"
+        );
+        tours += u32::from(code == Some(0));
+    }
+    assert!(tours > 0);
+}
+
+#[test]
+#[cfg_attr(
+    not(has_parallel),
+    ignore = "GNU parallel is not on PATH: run scripts/install-solvers.sh"
+)]
+fn gnu_parallel_over_the_split_files_sums_to_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir_arg = dir.path().to_str().unwrap();
+    common::cli::knightsat()
+        .args([
+            "cubes", "--board", "5x5", "--start", "a1", "--depth", "3", "--split", dir_arg,
+        ])
+        .assert()
+        .success();
+    let knightsat = assert_cmd::cargo::cargo_bin("knightsat");
+    // The README's recipe: one job per manifest line, counts summed.
+    let output = std::process::Command::new("parallel")
+        .current_dir(dir.path())
+        .args([
+            "--will-cite",
+            "--jobs",
+            "2",
+            "--colsep",
+            "\t",
+            "--skip-first-line",
+        ])
+        .arg(format!("{} count --cnf {{1}}", knightsat.display()))
+        .arg("::::")
+        .arg("manifest.tsv")
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let sum: u64 = String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(|line| line.trim().parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(sum, common::count_tours(5, 5, false, Some(0)));
+}

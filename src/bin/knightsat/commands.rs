@@ -12,9 +12,10 @@ use indicatif::{ProgressBar, ProgressStyle};
 use knightsat::certify::{check_proof, solve_with_proof, Verdict};
 use knightsat::cnf::dimacs::{read_answer, Answer};
 use knightsat::cnf_file::{
-    read_cnf_info, stats, write_cnf, write_cnf_file, write_icnf, write_icnf_file,
+    read_cnf_info, stats, write_cnf, write_cnf_file, write_icnf, write_icnf_file, write_split,
+    MANIFEST,
 };
-use knightsat::count::{count_parallel, enumerate, CountOptions, ParallelOptions};
+use knightsat::count::{count_parallel, count_recorded, enumerate, CountOptions, ParallelOptions};
 use knightsat::cubes::cubes as make_cubes;
 use knightsat::decode::tour_from_model;
 use knightsat::encoding::{EncodingConfig, Model};
@@ -269,6 +270,14 @@ pub fn count(
     Ok(ExitCode::SUCCESS)
 }
 
+/// `count --cnf`: the tours of a knightsat CNF, cube CNFs included.
+pub fn count_cnf(cnf: &Path) -> anyhow::Result<ExitCode> {
+    let info = read_cnf_info(input::open(cnf)?).with_context(|| cnf.display().to_string())?;
+    let found = count_recorded(&info).with_context(|| cnf.display().to_string())?;
+    emit(|out| writeln!(out, "{found}"))?;
+    Ok(ExitCode::SUCCESS)
+}
+
 /// Progress of a count over cubes: cubes done of all, tours, rate and ETA
 /// (on stderr, when it is a terminal).
 fn cube_progress_bar() -> ProgressBar {
@@ -286,9 +295,27 @@ fn cube_progress_bar() -> ProgressBar {
 }
 
 /// `cubes`: the formula with its cubes, as an iCNF.
-pub fn cubes(encoding: &EncodingArgs, depth: usize, output: &Path) -> anyhow::Result<ExitCode> {
+pub fn cubes(
+    encoding: &EncodingArgs,
+    depth: usize,
+    output: &Path,
+    split: Option<&Path>,
+) -> anyhow::Result<ExitCode> {
     let (problem, config, encoding) = encoding.problem_and_encoding()?;
     note_default_start(&problem);
+    if let Some(dir) = split {
+        let config = config.keeping_every_tour();
+        let encoding = config.prepare(&problem)?;
+        let cubes = make_cubes(&problem, &config, depth)?;
+        let files = write_split(&*encoding, &cubes, dir)?;
+        note!(
+            "wrote {} cube CNFs and {} into {}",
+            files.len(),
+            MANIFEST,
+            dir.display()
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
     let cubes = make_cubes(&problem, &config, depth)?;
     if output.as_os_str() == "-" {
         write_icnf(&*encoding, &cubes, io::stdout().lock())?;

@@ -114,12 +114,14 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
                 format,
             },
         ),
+        Command::Count { cnf: Some(cnf), .. } => commands::count_cnf(&cnf),
         Command::Count {
             encoding,
             limit,
             up_to_symmetry,
             jobs,
             depth,
+            cnf: None,
         } => commands::count(
             &encoding,
             limit,
@@ -131,7 +133,13 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
             encoding,
             depth,
             output,
-        } => commands::cubes(&encoding, usize::try_from(depth)?, &output),
+            split,
+        } => commands::cubes(
+            &encoding,
+            usize::try_from(depth)?,
+            &output,
+            split.as_deref(),
+        ),
         Command::Certify { cnf, proof } => commands::certify(&cnf, &proof),
         Command::Stats { encoding, format } => commands::stats_of(&encoding, format),
     }
