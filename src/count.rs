@@ -182,9 +182,10 @@ pub struct ParallelOptions {
 /// With no depth given, the depth is the smallest giving at least this
 /// many cubes per thread: enough for threads to finish close together, and
 /// small cubes keep the blocking clauses of each session few. Measured on
-/// `count --size 6 --closed --start a1` with one thread: depth 4 (156
-/// cubes) 58 s, depth 6 (2,086 cubes) 32 s, depth 8 (23,842 cubes) 45 s,
-/// where a fresh session per cube starts to cost more than it saves.
+/// `count --size 6 --closed --start a1` with one thread (wall times on a
+/// shared machine): depth 4 (156 cubes) 58 s, depth 6 (2,086 cubes) 32 s,
+/// depth 8 (23,842 cubes) 45 s, where a fresh session per cube starts to
+/// cost more than it saves.
 pub const CUBES_PER_JOB: usize = 1000;
 
 /// How far a parallel count has got.
