@@ -26,9 +26,12 @@ else
 fi
 
 missing=()
-for package in minisat cadical picosat chromium parallel; do
+for package in minisat cadical picosat chromium; do
   command -v "$package" > /dev/null || missing+=("$package")
 done
+# moreutils has a `parallel` too; the tests need GNU's (Debian's package
+# replaces moreutils' program).
+parallel --version 2> /dev/null | grep -q 'GNU parallel' || missing+=(parallel)
 if [ ${#missing[@]} -gt 0 ]; then
   say "installing ${missing[*]} from Debian's packages"
   export DEBIAN_FRONTEND=noninteractive
