@@ -476,3 +476,28 @@ fn gnu_parallel_over_the_split_files_sums_to_count() {
         .sum();
     assert_eq!(sum, common::count_tours(5, 5, false, Some(0)));
 }
+
+#[test]
+fn count_cnf_refuses_a_cube_that_is_no_legal_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir_arg = dir.path().to_str().unwrap();
+    common::cli::knightsat()
+        .args([
+            "cubes", "--board", "3x4", "--depth", "2", "--split", dir_arg,
+        ])
+        .assert()
+        .success();
+    let path = dir.path().join("cube-000001.cnf");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let line = text.lines().find(|l| l.starts_with("c cube ")).unwrap();
+    for bad in ["c cube a1 a2 a3", "c cube a1 z9", "c cube a1 b3 a1"] {
+        let tampered = dir.path().join("tampered.cnf");
+        std::fs::write(&tampered, text.replace(line, bad)).unwrap();
+        let run = common::cli::knightsat()
+            .args(["count", "--cnf", tampered.to_str().unwrap()])
+            .assert()
+            .code(2);
+        let stderr = String::from_utf8_lossy(&run.get_output().stderr).into_owned();
+        assert!(stderr.contains("cube"), "{bad}: {stderr}");
+    }
+}
