@@ -13,7 +13,7 @@ use crate::cubes::{automatic_depth, cube_of, cubes, Cube};
 use crate::encoding::EncodingConfig;
 use crate::error::Error;
 use crate::problem::Problem;
-use crate::solve::Session;
+use crate::solve::{check_budget_for, Session};
 use crate::theory::no_tour_because;
 use crate::tour::Tour;
 
@@ -231,6 +231,8 @@ pub fn count_parallel(
         None => automatic_depth(problem, &config, jobs, CUBES_PER_JOB)?,
     };
     let cubes = cubes(problem, &config, depth)?;
+    let threads = jobs.min(cubes.len());
+    check_budget_for(&*config.prepare(problem)?, threads)?;
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
     let total = AtomicU64::new(0);
@@ -271,7 +273,7 @@ pub fn count_parallel(
         }
     };
     std::thread::scope(|scope| {
-        for _ in 0..jobs.min(cubes.len()) {
+        for _ in 0..threads {
             scope.spawn(worker);
         }
     });

@@ -501,3 +501,33 @@ fn count_cnf_refuses_a_cube_that_is_no_legal_start() {
         assert!(stderr.contains("cube"), "{bad}: {stderr}");
     }
 }
+
+#[test]
+fn the_memory_budget_bounds_all_threads_together() {
+    // 3x4 needs about 1 MiB per session (estimates round up).
+    let count = [
+        "--memory-budget",
+        "1",
+        "count",
+        "--board",
+        "3x4",
+        "--depth",
+        "2",
+    ];
+    common::cli::knightsat().args(count).assert().success();
+    common::cli::knightsat()
+        .args(count)
+        .args(["--jobs", "2"])
+        .assert()
+        .code(2);
+    let solve = [
+        "--memory-budget",
+        "1",
+        "solve",
+        "--board",
+        "3x4",
+        "--jobs",
+        "2",
+    ];
+    common::cli::knightsat().args(solve).assert().code(2);
+}

@@ -15,7 +15,7 @@ use crate::problem::Problem;
 use crate::tour::Tour;
 
 pub use external::{ExternalSolver, SolverKind};
-pub use session::{set_memory_budget_mib, Session, DEFAULT_MEMORY_BUDGET_MIB};
+pub use session::{check_budget_for, set_memory_budget_mib, Session, DEFAULT_MEMORY_BUDGET_MIB};
 
 /// The result of a search.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -152,6 +152,8 @@ pub fn solve_parallel(
         None => automatic_depth(problem, config, jobs, SOLVE_CUBES_PER_JOB)?,
     };
     let cubes = cubes(problem, config, depth)?;
+    let threads = jobs.min(cubes.len());
+    check_budget_for(&*config.prepare(problem)?, threads)?;
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let answer: Mutex<Option<Result<Tour, Error>>> = Mutex::new(None);
@@ -181,7 +183,7 @@ pub fn solve_parallel(
         }
     };
     std::thread::scope(|scope| {
-        for _ in 0..jobs.min(cubes.len()) {
+        for _ in 0..threads {
             scope.spawn(worker);
         }
     });

@@ -36,7 +36,14 @@ pub fn estimated_memory_mib(encoding: &dyn Encoding) -> u64 {
 /// Refuses an encoding whose estimated memory exceeds the budget, before
 /// anything is built.
 fn check_budget(encoding: &dyn Encoding) -> Result<(), Error> {
-    let estimate_mib = estimated_memory_mib(encoding);
+    check_budget_for(encoding, 1)
+}
+
+/// Refuses to run `sessions` sessions of `encoding` at once (one per thread
+/// of `count --jobs` or `solve --jobs`) when together they would need more
+/// than the budget: the budget bounds the process, not each session.
+pub fn check_budget_for(encoding: &dyn Encoding, sessions: usize) -> Result<(), Error> {
+    let estimate_mib = estimated_memory_mib(encoding) * sessions as u64;
     let budget_mib = MEMORY_BUDGET_MIB.load(Ordering::Relaxed);
     if estimate_mib > budget_mib {
         return Err(Error::OverMemoryBudget {

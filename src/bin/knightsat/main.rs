@@ -158,7 +158,7 @@ fn describe(error: &anyhow::Error) -> String {
         }
         Error::OverMemoryBudget { .. } => {
             return format!(
-                "{library} (--memory-budget): try a smaller board, a solver program (--solver kissat reads the CNF from disk), or write the CNF with `knightsat encode -o FILE`"
+                "{library} (--memory-budget): try a smaller board, fewer --jobs, a solver program (--solver kissat reads the CNF from disk), or write the CNF with `knightsat encode -o FILE`"
             );
         }
         Error::SameOutputTwice { path } => {
