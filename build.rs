@@ -1,6 +1,7 @@
 //! Tells the tests which real SAT solvers (and the proof checker `rate`, and
-//! `chromium` for rendering SVG) are on PATH, as `has_kissat`, `has_cadical`,
-//! `has_minisat`, `has_picosat`, `has_rate` and `has_chromium` cfgs. A test whose tool
+//! `chromium` for rendering SVG, and GNU `parallel`) are on PATH, as
+//! `has_kissat`, `has_cadical`, `has_minisat`, `has_picosat`, `has_rate`,
+//! `has_chromium` and `has_parallel` cfgs. A test whose tool
 //! is missing is marked ignored, so `cargo test` reports it as skipped rather
 //! than passed. Under CI (CI=true) the solvers must be there, so the cfgs are
 //! always set and a missing solver fails its tests.
@@ -8,8 +9,8 @@
 use std::env;
 use std::path::PathBuf;
 
-const SOLVERS: [&str; 6] = [
-    "kissat", "cadical", "minisat", "picosat", "rate", "chromium",
+const SOLVERS: [&str; 7] = [
+    "kissat", "cadical", "minisat", "picosat", "rate", "chromium", "parallel",
 ];
 
 fn on_path(program: &str) -> Option<PathBuf> {

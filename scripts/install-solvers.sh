@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the real SAT solvers the tests drive: minisat, cadical and picosat
-# from Debian's packages, kissat 4 from the PyPI wheel passagemath-kissat,
-# which carries a kissat binary, and the DRAT proof checker rate from
+# from Debian's packages (and GNU parallel, for the cluster-recipe test),
+# kissat 4 from the PyPI wheel passagemath-kissat, which carries a kissat
+# binary, and the DRAT proof checker rate from
 # crates.io (into cargo's bin directory); and chromium from Debian, which a
 # test uses to render the SVG pictures. Idempotent; quiet when everything is
 # there.
@@ -28,6 +29,9 @@ missing=()
 for package in minisat cadical picosat chromium; do
   command -v "$package" > /dev/null || missing+=("$package")
 done
+# moreutils has a `parallel` too; the tests need GNU's (Debian's package
+# replaces moreutils' program).
+parallel --version 2> /dev/null | grep -q 'GNU parallel' || missing+=(parallel)
 if [ ${#missing[@]} -gt 0 ]; then
   say "installing ${missing[*]} from Debian's packages"
   export DEBIAN_FRONTEND=noninteractive

@@ -9,6 +9,7 @@ use std::path::Path;
 use crate::board::Board;
 use crate::cnf::dimacs::DimacsWriter;
 use crate::cnf::Stats;
+use crate::cubes::Cube;
 use crate::encoding::{Encoding, EncodingConfig};
 use crate::error::Error;
 use crate::input::{shown, MAX_TEXT_BYTES};
@@ -17,6 +18,9 @@ use crate::problem::{clue_list, parse_clue, Problem};
 
 /// The first word of the first comment line of every CNF knightsat writes.
 const SIGNATURE: &str = "c knightsat ";
+
+/// The comment that names a standalone cube CNF's cube.
+const CUBE: &str = "c cube ";
 
 /// Counts the formula without storing it.
 pub fn stats(encoding: &dyn Encoding) -> Stats {
@@ -31,16 +35,147 @@ pub fn stats(encoding: &dyn Encoding) -> Stats {
 /// The formula is encoded twice, once to count and once to write, so memory
 /// stays bounded by the board and not by the formula's size.
 pub fn write_cnf(encoding: &dyn Encoding, out: impl Write) -> Result<Stats, Error> {
+    write_formula(encoding, Extra::Nothing, out)
+}
+
+/// What follows the formula.
+#[derive(Clone, Copy)]
+enum Extra<'a> {
+    Nothing,
+    /// iCNF cube lines.
+    Cubes(&'a [Cube]),
+    /// One cube as unit clauses.
+    Units(&'a Cube),
+}
+
+/// Writes a standalone CNF for one cube: the formula [`write_cnf`] writes
+/// with the cube's literals as unit clauses after it, and a `c cube` comment
+/// naming its squares, which [`read_cnf_info`] reads back.
+pub fn write_cube_cnf(
+    encoding: &dyn Encoding,
+    cube: &Cube,
+    out: impl Write,
+) -> Result<Stats, Error> {
+    write_formula(encoding, Extra::Units(cube), out)
+}
+
+/// Writes an incremental CNF (iCNF, as `CaDiCaL` reads it): the comments and
+/// clauses [`write_cnf`] writes, under a `p inccnf` header, then one
+/// `a L1 … Lk 0` line per cube. Returns the formula's counts.
+pub fn write_icnf(
+    encoding: &dyn Encoding,
+    cubes: &[Cube],
+    out: impl Write,
+) -> Result<Stats, Error> {
+    write_formula(encoding, Extra::Cubes(cubes), out)
+}
+
+/// Writes the iCNF to `path`, complete or not at all.
+pub fn write_icnf_file(
+    encoding: &dyn Encoding,
+    cubes: &[Cube],
+    path: &Path,
+) -> Result<Stats, Error> {
+    write_atomically(path, |file| write_icnf(encoding, cubes, file))
+}
+
+/// The manifest `cubes --split` writes beside the cube CNFs.
+pub const MANIFEST: &str = "manifest.tsv";
+
+/// Writes one standalone CNF per cube into `dir` (created if missing),
+/// `cube-000001.cnf` and on, then `manifest.tsv` (a header line, then file
+/// name and squares for each cube). Every file is complete or absent, and
+/// the manifest is written last. Returns the file names.
+pub fn write_split(
+    encoding: &dyn Encoding,
+    cubes: &[Cube],
+    dir: &Path,
+) -> Result<Vec<String>, Error> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| Error::io("creating the directory for the cubes", e))?;
+    let board = encoding.problem().board();
+    let mut names = Vec::with_capacity(cubes.len());
+    let mut manifest = String::from("file\tsquares\n");
+    for (i, cube) in cubes.iter().enumerate() {
+        let name = format!("cube-{:06}.cnf", i + 1);
+        write_atomically(&dir.join(&name), |file| {
+            write_cube_cnf(encoding, cube, file)
+        })?;
+        let squares: Vec<String> = cube.squares.iter().map(|&s| board.name(s)).collect();
+        manifest.push_str(&name);
+        manifest.push('\t');
+        manifest.push_str(&squares.join(" "));
+        manifest.push('\n');
+        names.push(name);
+    }
+    write_atomically(&dir.join(MANIFEST), |file| {
+        file.write_all(manifest.as_bytes())
+            .map_err(|e| Error::io("writing the manifest", e))
+    })?;
+    Ok(names)
+}
+
+fn write_formula(encoding: &dyn Encoding, extra: Extra, out: impl Write) -> Result<Stats, Error> {
     let stats = stats(encoding);
     let io_error = |e| Error::io("writing the CNF", e);
     let mut out = io::BufWriter::with_capacity(1 << 16, out);
     write_comments(encoding, &stats, &mut out).map_err(io_error)?;
-    writeln!(out, "p cnf {} {}", stats.vars, stats.clauses).map_err(io_error)?;
+    match extra {
+        Extra::Nothing => writeln!(out, "p cnf {} {}", stats.vars, stats.clauses),
+        Extra::Units(cube) => {
+            let board = encoding.problem().board();
+            let names: Vec<String> = cube.squares.iter().map(|&s| board.name(s)).collect();
+            writeln!(
+                out,
+                "{CUBE}{}\nc the cube: its squares after 0, 1, … moves, as unit clauses after the formula",
+                names.join(" ")
+            )
+            .and_then(|()| {
+                writeln!(
+                    out,
+                    "p cnf {} {}",
+                    stats.vars,
+                    stats.clauses + cube.literals.len()
+                )
+            })
+        }
+        Extra::Cubes(cubes) => {
+            let depth = cubes.first().map_or(0, |cube| cube.squares.len() - 1);
+            writeln!(
+                out,
+                "c cubes {} of depth {depth}: the legal prefixes of the first {depth} moves, one `a` line each, disjoint and exhaustive",
+                cubes.len()
+            )
+            .and_then(|()| writeln!(out, "p inccnf"))
+        }
+    }
+    .map_err(io_error)?;
     let mut writer = DimacsWriter::new(out);
     encoding.encode(&mut writer);
     let (mut out, written) = writer.finish().map_err(io_error)?;
-    out.flush().map_err(io_error)?;
     assert_eq!(written, stats.clauses, "the encoder is not deterministic");
+    let (prefix, cubes) = match extra {
+        Extra::Nothing => ("", &[][..]),
+        Extra::Cubes(cubes) => ("a ", cubes),
+        Extra::Units(cube) => ("", std::slice::from_ref(cube)),
+    };
+    for cube in cubes {
+        let mut line = String::new();
+        for lit in cube.dimacs() {
+            if prefix.is_empty() {
+                line.push_str(itoa::Buffer::new().format(lit));
+                line.push_str(" 0\n");
+            } else {
+                line.push_str(itoa::Buffer::new().format(lit));
+                line.push(' ');
+            }
+        }
+        if !prefix.is_empty() {
+            line = format!("{prefix}{line}0\n");
+        }
+        out.write_all(line.as_bytes()).map_err(io_error)?;
+    }
+    out.flush().map_err(io_error)?;
     Ok(stats)
 }
 
@@ -121,6 +256,9 @@ pub struct CnfInfo {
     pub vars: usize,
     /// Clauses declared by the `p cnf` header.
     pub clauses: usize,
+    /// The cube of a standalone cube CNF (`cubes --split`): the squares after
+    /// 0, 1, … moves that its unit clauses fix.
+    pub cube: Option<Vec<usize>>,
 }
 
 /// Reads problem and configuration back from a CNF's comments, stopping at
@@ -137,8 +275,11 @@ pub fn read_cnf_info(mut input: impl BufRead) -> Result<CnfInfo, Error> {
         return Err(not_ours());
     }
     let mut values: Vec<(String, String)> = Vec::new();
+    let mut cube_names: Option<String> = None;
     while let Some(line) = next_line(&mut input)? {
-        if let Some(rest) = line.strip_prefix("c option ") {
+        if let Some(rest) = line.strip_prefix(CUBE) {
+            cube_names = Some(rest.to_string());
+        } else if let Some(rest) = line.strip_prefix("c option ") {
             let (key, value) = rest.split_once(' ').ok_or_else(not_ours)?;
             values.push((key.to_string(), value.to_string()));
         } else if let Some(header) = line.strip_prefix("p cnf ") {
@@ -157,11 +298,26 @@ pub fn read_cnf_info(mut input: impl BufRead) -> Result<CnfInfo, Error> {
                 return Err(bad_header());
             }
             encoding.prepare(&problem)?;
+            let cube = cube_names
+                .map(|names| {
+                    names
+                        .split_whitespace()
+                        .map(|name| problem.board().parse_square(name))
+                        .collect::<Result<Vec<usize>, _>>()
+                        .map_err(|_| {
+                            Error::NotKnightsatCnf(format!(
+                                "bad cube comment 'c cube {}'",
+                                shown(&names)
+                            ))
+                        })
+                })
+                .transpose()?;
             return Ok(CnfInfo {
                 problem,
                 encoding,
                 vars,
                 clauses,
+                cube,
             });
         } else if !line.starts_with('c') {
             break;

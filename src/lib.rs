@@ -29,6 +29,7 @@ pub mod cleanup;
 pub mod cnf;
 pub mod cnf_file;
 pub mod count;
+pub mod cubes;
 pub mod decode;
 pub mod encoding;
 pub mod error;

@@ -4,16 +4,18 @@
 pub mod external;
 pub mod session;
 
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{mpsc, Mutex, PoisonError};
 use std::time::Duration;
 
+use crate::cubes::{automatic_depth, cubes};
 use crate::encoding::EncodingConfig;
 use crate::error::{Error, Unsupported};
 use crate::problem::Problem;
 use crate::tour::Tour;
 
 pub use external::{ExternalSolver, SolverKind};
-pub use session::{set_memory_budget_mib, Session, DEFAULT_MEMORY_BUDGET_MIB};
+pub use session::{check_budget_for, set_memory_budget_mib, Session, DEFAULT_MEMORY_BUDGET_MIB};
 
 /// The result of a search.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -119,5 +121,75 @@ pub fn solve_in_process_within(
         Err(mpsc::RecvTimeoutError::Disconnected) => Err(Error::Solver(
             "the solver thread stopped without an answer".into(),
         )),
+    }
+}
+
+/// With no depth given, [`solve_parallel`] uses the smallest depth giving at
+/// least this many cubes per thread: a few, so that a thread that draws
+/// cubes without tours moves on soon, but not so many that every thread
+/// re-encodes the formula often.
+pub const SOLVE_CUBES_PER_JOB: usize = 4;
+
+/// Solves in-process on `jobs` threads (0: one per core), each taking the
+/// next cube (see [`crate::cubes`]) into a varisat session of its own. The
+/// first tour found wins; the other threads stop when their current cube
+/// is done (varisat cannot be interrupted). [`Outcome::NoTour`] only when
+/// every cube is unsatisfiable, which, the cubes being exhaustive, proves
+/// that no tour exists.
+pub fn solve_parallel(
+    problem: &Problem,
+    config: &EncodingConfig,
+    jobs: usize,
+    depth: Option<usize>,
+) -> Result<Outcome, Error> {
+    let jobs = if jobs == 0 {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    } else {
+        jobs
+    };
+    let depth = match depth {
+        Some(depth) => depth,
+        None => automatic_depth(problem, config, jobs, SOLVE_CUBES_PER_JOB)?,
+    };
+    let cubes = cubes(problem, config, depth)?;
+    let threads = jobs.min(cubes.len());
+    check_budget_for(&*config.prepare(problem)?, threads)?;
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let answer: Mutex<Option<Result<Tour, Error>>> = Mutex::new(None);
+    let worker = || {
+        while !stop.load(Ordering::Relaxed) {
+            let Some(cube) = cubes.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                return;
+            };
+            let found = config
+                .prepare(problem)
+                .and_then(Session::new)
+                .and_then(|mut session| {
+                    session.restrict(&cube.literals);
+                    session.next_tour()
+                });
+            let found = match found {
+                Ok(None) => continue,
+                Ok(Some(tour)) => Ok(tour),
+                Err(error) => Err(error),
+            };
+            stop.store(true, Ordering::Relaxed);
+            answer
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .get_or_insert(found);
+            return;
+        }
+    };
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(worker);
+        }
+    });
+    match answer.into_inner().unwrap_or_else(PoisonError::into_inner) {
+        Some(Ok(tour)) => Ok(Outcome::Tour(tour)),
+        Some(Err(error)) => Err(error),
+        None => Ok(Outcome::NoTour),
     }
 }

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use varisat::ExtendFormula;
 
-use crate::cnf::{ClauseSink, VarisatSink};
+use crate::cnf::{ClauseSink, Lit, VarisatSink};
 use crate::decode::tour_from_model;
 use crate::encoding::{Encoding, Model};
 use crate::error::Error;
@@ -36,7 +36,14 @@ pub fn estimated_memory_mib(encoding: &dyn Encoding) -> u64 {
 /// Refuses an encoding whose estimated memory exceeds the budget, before
 /// anything is built.
 fn check_budget(encoding: &dyn Encoding) -> Result<(), Error> {
-    let estimate_mib = estimated_memory_mib(encoding);
+    check_budget_for(encoding, 1)
+}
+
+/// Refuses to run `sessions` sessions of `encoding` at once (one per thread
+/// of `count --jobs` or `solve --jobs`) when together they would need more
+/// than the budget: the budget bounds the process, not each session.
+pub fn check_budget_for(encoding: &dyn Encoding, sessions: usize) -> Result<(), Error> {
+    let estimate_mib = estimated_memory_mib(encoding) * sessions as u64;
     let budget_mib = MEMORY_BUDGET_MIB.load(Ordering::Relaxed);
     if estimate_mib > budget_mib {
         return Err(Error::OverMemoryBudget {
@@ -104,6 +111,14 @@ impl Session {
         let model = Model::from_lits(&lits);
         let declared = self.sink.var_count();
         tour_from_model(&*self.encoding, &model, Some(declared)).map(Some)
+    }
+
+    /// Adds each literal as a unit clause: the search is confined to a cube
+    /// for the rest of the session.
+    pub fn restrict(&mut self, literals: &[Lit]) {
+        for &lit in literals {
+            self.sink.solver.add_clause(&[lit]);
+        }
     }
 
     /// Forbids the tour visiting `squares` in this order from now on.

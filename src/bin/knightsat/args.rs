@@ -95,6 +95,15 @@ pub enum Command {
         /// classification of open ones) already says no tour exists.
         #[arg(long)]
         no_theory: bool,
+        /// Threads, each solving cubes (see `cubes`) with varisat in a
+        /// session of its own; the first tour found wins. 0 means one per
+        /// core. In-process only, without --all, --proof or --timeout.
+        #[arg(long, value_name = "N", default_value_t = 1, conflicts_with_all = ["all", "proof", "timeout", "solver"])]
+        jobs: usize,
+        /// Cube depth in moves for --jobs (default: the smallest depth giving
+        /// at least 4 cubes per thread, at most 12).
+        #[arg(long, value_name = "D", value_parser = clap::value_parser!(u64).range(1..), conflicts_with_all = ["all", "proof", "timeout", "solver"])]
+        depth: Option<u64>,
     },
     /// Check a DRAT proof that a CNF has no solution, with the independent
     /// checker `rate`. Accepts proofs by varisat (`solve --proof`), kissat and
@@ -125,8 +134,47 @@ pub enum Command {
         /// that keep the given start and end in place; a closed tour's
         /// rotations and reverse, and an open tour's reverse when neither end
         /// is fixed, count as one too.
-        #[arg(long)]
+        #[arg(long, conflicts_with_all = ["jobs", "depth", "cnf"])]
         up_to_symmetry: bool,
+        /// Count the tours of a knightsat CNF (from `encode` or `cubes
+        /// --split`), taking the problem, options and cube from its
+        /// comments; the board and rule flags are not used.
+        #[arg(long, value_name = "FILE", conflicts_with_all = ["jobs", "depth", "limit"])]
+        cnf: Option<PathBuf>,
+        /// Threads, each solving cubes (see `cubes`) in a solver of its own;
+        /// 0 means one per core. The per-cube counts add up exactly.
+        #[arg(long, value_name = "N", default_value_t = 1)]
+        jobs: usize,
+        /// Cube depth in moves for --jobs (default: the smallest depth giving
+        /// at least 1000 cubes per thread, at most 12). Giving it splits the
+        /// count into cubes even with one thread.
+        #[arg(long, value_name = "D", value_parser = clap::value_parser!(u64).range(1..))]
+        depth: Option<u64>,
+    },
+    /// Write the formula with cubes for cube-and-conquer, as an incremental
+    /// CNF (`p inccnf`, then one `a L1 … Lk 0` line per cube) that CaDiCaL
+    /// reads.
+    ///
+    /// A cube is a legal prefix of the first D moves (from every possible
+    /// start when the start is free), as positive x(t, s) literals. The
+    /// cubes are disjoint and exhaustive: every tour of the formula extends
+    /// exactly one of them.
+    #[command(after_help = EXIT_STATUSES)]
+    Cubes {
+        #[command(flatten)]
+        encoding: EncodingArgs,
+        /// How many moves each cube fixes (at most N − 1).
+        #[arg(long, value_name = "D", value_parser = clap::value_parser!(u64).range(1..))]
+        depth: u64,
+        /// Where to write the iCNF; `-` is stdout.
+        #[arg(short, long, value_name = "FILE", default_value = "-")]
+        output: PathBuf,
+        /// Instead of the iCNF, write one standalone CNF per cube into DIR
+        /// (the cube as unit clauses and a `c cube` comment; symmetry
+        /// breaking off, so that `count --cnf` of the files adds up to
+        /// `count`), and DIR/manifest.tsv listing them.
+        #[arg(long, value_name = "DIR", conflicts_with = "output")]
+        split: Option<PathBuf>,
     },
     /// Turn a solver's output for a knightsat CNF back into a verified tour.
     ///

@@ -11,8 +11,12 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use knightsat::certify::{check_proof, solve_with_proof, Verdict};
 use knightsat::cnf::dimacs::{read_answer, Answer};
-use knightsat::cnf_file::{read_cnf_info, stats, write_cnf, write_cnf_file};
-use knightsat::count::{enumerate, CountOptions};
+use knightsat::cnf_file::{
+    read_cnf_info, stats, write_cnf, write_cnf_file, write_icnf, write_icnf_file, write_split,
+    MANIFEST,
+};
+use knightsat::count::{count_parallel, count_recorded, enumerate, CountOptions, ParallelOptions};
+use knightsat::cubes::cubes as make_cubes;
 use knightsat::decode::tour_from_model;
 use knightsat::encoding::{EncodingConfig, Model};
 use knightsat::error::Error;
@@ -20,7 +24,7 @@ use knightsat::input;
 use knightsat::problem::Problem;
 use knightsat::puzzle::{generate, puzzle_grid, puzzle_picture, Generated, PuzzleJson};
 use knightsat::render::{board_grid, render, stats_table, svg, Format};
-use knightsat::solve::{solve as solve_problem, Backend, Outcome};
+use knightsat::solve::{solve as solve_problem, solve_parallel, Backend, Outcome};
 use knightsat::theory;
 use knightsat::tour::{check_tour, Tour};
 
@@ -76,6 +80,10 @@ pub struct SolveArgs {
     pub cnf_out: Option<PathBuf>,
     /// Search even where a theorem answers.
     pub no_theory: bool,
+    /// Threads solving cubes (1: no cubes).
+    pub jobs: usize,
+    /// Cube depth for `jobs`.
+    pub depth: Option<usize>,
 }
 
 /// `solve`: one tour, every tour, or a proof that there is none.
@@ -121,7 +129,11 @@ pub fn solve(encoding: &EncodingArgs, args: SolveArgs) -> anyhow::Result<ExitCod
             args.solver
         );
     }
-    let outcome = solve_problem(&problem, &config, &backend, args.timeout);
+    let outcome = if args.jobs == 1 && args.depth.is_none() {
+        solve_problem(&problem, &config, &backend, args.timeout)
+    } else {
+        solve_parallel(&problem, &config, args.jobs, args.depth)
+    };
     if progress {
         note!(" {:.2} s", started.elapsed().as_secs_f64());
     }
@@ -224,21 +236,98 @@ pub fn count(
     encoding: &EncodingArgs,
     limit: Option<u64>,
     up_to_symmetry: bool,
+    jobs: usize,
+    depth: Option<usize>,
 ) -> anyhow::Result<ExitCode> {
     let (problem, config, _) = encoding.problem_and_encoding()?;
-    let progress = progress_bar("tours");
-    let count = CountOptions {
-        limit,
-        up_to_symmetry,
+    let found = if jobs == 1 && depth.is_none() {
+        let progress = progress_bar("tours");
+        let count = CountOptions {
+            limit,
+            up_to_symmetry,
+        };
+        let found = enumerate(&problem, &config, count, |_| {
+            progress.inc(1);
+            Ok(())
+        })?;
+        progress.finish_and_clear();
+        found
+    } else {
+        let progress = cube_progress_bar();
+        let options = ParallelOptions { jobs, depth, limit };
+        let found = count_parallel(&problem, &config, options, |done| {
+            progress.set_length(done.cubes as u64);
+            progress.set_position(done.cubes_done as u64);
+            progress.set_message(format!("{} tours", done.tours));
+        })?;
+        progress.finish_and_clear();
+        found
     };
-    let found = enumerate(&problem, &config, count, |_| {
-        progress.inc(1);
-        Ok(())
-    })?;
-    progress.finish_and_clear();
     emit(|out| writeln!(out, "{found}"))?;
     if limit == Some(found) {
         note!("note: stopped at the limit of {found}; there may be more");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `count --cnf`: the tours of a knightsat CNF, cube CNFs included.
+pub fn count_cnf(cnf: &Path) -> anyhow::Result<ExitCode> {
+    let info = read_cnf_info(input::open(cnf)?).with_context(|| cnf.display().to_string())?;
+    let found = count_recorded(&info).with_context(|| cnf.display().to_string())?;
+    emit(|out| writeln!(out, "{found}"))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Progress of a count over cubes: cubes done of all, tours, rate and ETA
+/// (on stderr, when it is a terminal).
+fn cube_progress_bar() -> ProgressBar {
+    if !io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(0).with_style(
+        ProgressStyle::with_template(
+            "{bar:30} {pos}/{len} cubes, {msg}, {per_sec} cubes, {elapsed} elapsed, ETA {eta}",
+        )
+        .expect("a valid template"),
+    );
+    bar.enable_steady_tick(Duration::from_millis(200));
+    bar
+}
+
+/// `cubes`: the formula with its cubes, as an iCNF.
+pub fn cubes(
+    encoding: &EncodingArgs,
+    depth: usize,
+    output: &Path,
+    split: Option<&Path>,
+) -> anyhow::Result<ExitCode> {
+    let (problem, config, encoding) = encoding.problem_and_encoding()?;
+    note_default_start(&problem);
+    if let Some(dir) = split {
+        let config = config.keeping_every_tour();
+        let encoding = config.prepare(&problem)?;
+        let cubes = make_cubes(&problem, &config, depth)?;
+        let files = write_split(&*encoding, &cubes, dir)?;
+        note!(
+            "wrote {} cube CNFs and {} into {}",
+            files.len(),
+            MANIFEST,
+            dir.display()
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    let cubes = make_cubes(&problem, &config, depth)?;
+    if output.as_os_str() == "-" {
+        write_icnf(&*encoding, &cubes, io::stdout().lock())?;
+    } else {
+        let stats = write_icnf_file(&*encoding, &cubes, output)?;
+        note!(
+            "wrote {}: {} variables, {} clauses, {} cubes",
+            output.display(),
+            stats.vars,
+            stats.clauses,
+            cubes.len()
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

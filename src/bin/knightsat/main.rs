@@ -75,6 +75,8 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
             proof,
             cnf_out,
             no_theory,
+            jobs,
+            depth,
         } => commands::solve(
             &encoding,
             SolveArgs {
@@ -87,6 +89,8 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
                 proof,
                 cnf_out,
                 no_theory,
+                jobs,
+                depth: depth.map(usize::try_from).transpose()?,
             },
         ),
         Command::Decode {
@@ -110,11 +114,32 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
                 format,
             },
         ),
+        Command::Count { cnf: Some(cnf), .. } => commands::count_cnf(&cnf),
         Command::Count {
             encoding,
             limit,
             up_to_symmetry,
-        } => commands::count(&encoding, limit, up_to_symmetry),
+            jobs,
+            depth,
+            cnf: None,
+        } => commands::count(
+            &encoding,
+            limit,
+            up_to_symmetry,
+            jobs,
+            depth.map(usize::try_from).transpose()?,
+        ),
+        Command::Cubes {
+            encoding,
+            depth,
+            output,
+            split,
+        } => commands::cubes(
+            &encoding,
+            usize::try_from(depth)?,
+            &output,
+            split.as_deref(),
+        ),
         Command::Certify { cnf, proof } => commands::certify(&cnf, &proof),
         Command::Stats { encoding, format } => commands::stats_of(&encoding, format),
     }
@@ -133,7 +158,7 @@ fn describe(error: &anyhow::Error) -> String {
         }
         Error::OverMemoryBudget { .. } => {
             return format!(
-                "{library} (--memory-budget): try a smaller board, a solver program (--solver kissat reads the CNF from disk), or write the CNF with `knightsat encode -o FILE`"
+                "{library} (--memory-budget): try a smaller board, fewer --jobs, a solver program (--solver kissat reads the CNF from disk), or write the CNF with `knightsat encode -o FILE`"
             );
         }
         Error::SameOutputTwice { path } => {
