@@ -1,0 +1,531 @@
+//! Backtracking: a complete depth-first search for tours, ordered by
+//! Warnsdorff's rule, with cheap pruning. It finds a tour or proves by
+//! exhaustion that there is none, and it lists every tour for counting.
+//!
+//! The search is iterative (an explicit stack of at most eight candidates
+//! per move), so no board can overflow the call stack. A closed tour is
+//! searched as an open walk from its start to a virtual square joined to
+//! the start's neighbours, which stands for the closing move; a fixed end,
+//! the virtual square and every clue are squares pinned to a step. At every
+//! move the search prunes:
+//!
+//! - **steps and clues**: a square pinned to a step is entered at that step
+//!   only, and the square of a pinned step must be a move away; each pinned
+//!   square must be within reach, in moves of the leaper, of the current
+//!   square by its step;
+//! - **colour counts**: a leaper that changes colour alternates, so the
+//!   squares left must split between the colours as the moves left do (a
+//!   leaper that keeps its colour needs them all of one colour);
+//! - **dead ends**: a square left with no unvisited neighbour and not next
+//!   to the knight can never be entered; a square with one way in must be
+//!   the last, and there is one last square (the fixed end, if given); a
+//!   neighbour of the knight with no other way out must be entered now;
+//!   such forced moves are the only candidates.
+//!
+//! Candidates are tried in Warnsdorff's order: fewest unvisited neighbours
+//! first, the leaper's move order among equals.
+
+use std::ops::ControlFlow;
+use std::time::Duration;
+
+use super::{forced_start_colour, verified, Clock, Moves};
+use crate::error::Error;
+use crate::problem::{Clue, Problem};
+use crate::tour::Tour;
+
+/// Finds a tour of `problem`: `Some` tour, or `None` when the search has
+/// tried everything and there is none; [`Error::Timeout`] when `timeout`
+/// runs out first. The tour is verified before it is returned.
+pub fn backtrack(problem: &Problem, timeout: Option<Duration>) -> Result<Option<Tour>, Error> {
+    let mut found = None;
+    search(problem, timeout, Starts::Representatives, |squares| {
+        found = Some(squares.to_vec());
+        Ok(ControlFlow::Break(()))
+    })?;
+    found.map(|squares| verified(problem, squares)).transpose()
+}
+
+/// Calls `on_tour` with every tour of `problem` rooted as counting wants it:
+/// every tour, except that a closed tour with nothing anchored is listed
+/// from its default start only ([`Problem::effective_start`]), once in each
+/// direction. Stops when `on_tour` breaks; [`Error::Timeout`] when `timeout`
+/// runs out first. Each tour is verified before `on_tour` sees it.
+pub fn each_tour(
+    problem: &Problem,
+    timeout: Option<Duration>,
+    mut on_tour: impl FnMut(&Tour) -> Result<ControlFlow<()>, Error>,
+) -> Result<(), Error> {
+    search(problem, timeout, Starts::All, |squares| {
+        on_tour(&verified(problem, squares.to_vec())?)
+    })
+}
+
+/// Which squares an open tour with no start may start on.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Starts {
+    /// Every square: for listing every tour.
+    All,
+    /// Enough squares that every tour, or its reverse or image under a
+    /// symmetry, starts on one: for finding one tour.
+    Representatives,
+}
+
+/// Runs the search for every start `problem` allows and hands each tour
+/// found, as a sequence of squares of `problem`, to `on_tour`.
+fn search(
+    problem: &Problem,
+    timeout: Option<Duration>,
+    starts: Starts,
+    mut on_tour: impl FnMut(&[usize]) -> Result<ControlFlow<()>, Error>,
+) -> Result<(), Error> {
+    let clock = Clock::new(timeout);
+    // An open tour with only its end fixed is searched from the end.
+    let reversed = !problem.is_closed() && problem.start().is_none() && problem.end().is_some();
+    let searched = if reversed {
+        reverse(problem)
+    } else {
+        problem.rooted()
+    };
+    let n = searched.board().squares();
+    let mut tour = Vec::with_capacity(n);
+    for start in start_squares(&searched, starts) {
+        let Some(mut graph) = Graph::new(&searched, start) else {
+            continue;
+        };
+        let flow = graph.walks(clock, &mut |path| {
+            tour.clear();
+            tour.extend(path[..n].iter().map(|&s| s as usize));
+            if reversed {
+                tour.reverse();
+            }
+            on_tour(&tour)
+        })?;
+        if flow.is_break() {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// The same problem read backwards: the end becomes the start, the start
+/// the end, and the clue of step t the clue of step N−1−t (open tours).
+fn reverse(problem: &Problem) -> Problem {
+    let n = problem.board().squares();
+    let clues = problem.clues().iter().map(|clue| Clue {
+        step: n - 1 - clue.step,
+        square: clue.square,
+    });
+    Problem::new(problem.board().clone())
+        .with_start(problem.end())
+        .and_then(|p| p.with_end(problem.start()))
+        .and_then(|p| p.with_clues(clues))
+        .expect("a valid problem reversed is valid")
+}
+
+/// The squares to search from, in Warnsdorff's order (fewest moves first).
+fn start_squares(problem: &Problem, starts: Starts) -> Vec<usize> {
+    let board = problem.board();
+    if let Some(start) = problem.start() {
+        return vec![start];
+    }
+    if let Some(clue) = problem.clues().first().filter(|clue| clue.step == 0) {
+        return vec![clue.square];
+    }
+    let moves = Moves::new(board);
+    let degree: Vec<usize> = (0..board.squares()).map(|s| moves.of(s).len).collect();
+    let mut squares: Vec<usize> = match (problem.is_closed(), problem.end()) {
+        // A closed tour starts a move after its end.
+        (true, Some(end)) => moves.of(end).as_slice().to_vec(),
+        (closed, _) => {
+            let colour = forced_start_colour(board, closed);
+            (0..board.squares())
+                .filter(|&s| colour.is_none_or(|c| board.colour(s) == c))
+                .collect()
+        }
+    };
+    if starts == Starts::Representatives && problem.has_all_board_symmetries() {
+        // Reversal maps tours onto tours, so a square with one move, where
+        // every tour starts or ends, can be the start; otherwise one square
+        // per orbit of the board's symmetries will do.
+        if let Some(&end) = squares.iter().find(|&&s| degree[s] == 1) {
+            squares = vec![end];
+        } else {
+            let maps = board.symmetries();
+            squares.retain(|&s| maps.iter().all(|map| map[s] >= s));
+        }
+    }
+    squares.sort_by_key(|&s| degree[s]);
+    squares
+}
+
+/// Marks a step or square that nothing pins.
+const FREE: u32 = u32::MAX;
+
+/// The search graph of one problem: the board's squares, plus for a closed
+/// tour a virtual last square joined to the start's neighbours, with every
+/// pinned step, and the state of the walk.
+struct Graph {
+    /// The walk's length: the board's squares, or one more for a closed
+    /// tour (the virtual square is the last node).
+    length: usize,
+    /// Neighbours of node v: `next[offset[v]..offset[v + 1]]`, in move order.
+    offset: Vec<u32>,
+    next: Vec<u32>,
+    colour: Vec<bool>,
+    changes_colour: bool,
+    /// The node pinned to each step, or [`FREE`].
+    pinned_at: Vec<u32>,
+    /// The step each node is pinned to, or [`FREE`].
+    step_of: Vec<u32>,
+    /// For each pinned step after the first, its node's distance in moves
+    /// from every node; by step.
+    reach: Vec<(usize, Vec<u32>)>,
+    // The walk.
+    visited: Vec<bool>,
+    /// Unvisited neighbours of each node.
+    free: Vec<u8>,
+    /// Unvisited nodes with at most one unvisited neighbour, and with none.
+    low: usize,
+    zero: usize,
+    /// Unvisited nodes of each colour (a1's first).
+    left: [usize; 2],
+}
+
+/// The candidates for one move of the walk, best first, and the next to try.
+#[derive(Clone, Copy, Default)]
+struct Frame {
+    candidates: [u32; super::MAX_MOVES],
+    len: u8,
+    tried: u8,
+}
+
+impl Graph {
+    /// The graph for the walks of `problem` from `start`, or `None` when
+    /// the pins contradict each other (no walk keeps them all).
+    fn new(problem: &Problem, start: usize) -> Option<Graph> {
+        let board = problem.board();
+        let n = board.squares();
+        let moves = Moves::new(board);
+        let closed = problem.is_closed();
+        let length = n + usize::from(closed);
+        let mut neighbours: Vec<Vec<u32>> = (0..n)
+            .map(|s| moves.of(s).as_slice().iter().map(|&w| w as u32).collect())
+            .collect();
+        let mut colour: Vec<bool> = (0..n).map(|s| board.colour(s)).collect();
+        if closed {
+            // The virtual square: after the last square, standing for the start.
+            let joined = neighbours[start].clone();
+            for &w in &joined {
+                neighbours[w as usize].push(n as u32);
+            }
+            neighbours.push(joined);
+            colour.push(board.colour(start));
+        }
+        let mut pinned_at = vec![FREE; length];
+        let mut step_of = vec![FREE; length];
+        let clues = problem.clues().iter().map(|clue| (clue.step, clue.square));
+        let ends = [Some((0, start)), problem.end().map(|end| (n - 1, end))];
+        let virtual_last = closed.then_some((n, n));
+        for (step, node) in clues.chain(ends.into_iter().flatten()).chain(virtual_last) {
+            let (at, of) = (pinned_at[step], step_of[node]);
+            if (at != FREE && at as usize != node) || (of != FREE && of as usize != step) {
+                return None;
+            }
+            pinned_at[step] = node as u32;
+            step_of[node] = step as u32;
+        }
+        let mut offset = Vec::with_capacity(neighbours.len() + 1);
+        offset.push(0u32);
+        let mut next = Vec::new();
+        for list in &neighbours {
+            next.extend_from_slice(list);
+            offset.push(next.len() as u32);
+        }
+        let mut graph = Graph {
+            length,
+            offset,
+            next,
+            colour,
+            changes_colour: board.leaper().changes_colour(),
+            pinned_at,
+            step_of,
+            reach: Vec::new(),
+            visited: vec![false; length],
+            free: vec![0; length],
+            low: 0,
+            zero: 0,
+            left: [0; 2],
+        };
+        graph.reach = (1..length)
+            .filter(|&step| graph.pinned_at[step] != FREE)
+            .map(|step| (step, graph.distances(graph.pinned_at[step] as usize)))
+            .collect();
+        Some(graph)
+    }
+
+    fn neighbours(&self, node: usize) -> &[u32] {
+        &self.next[self.offset[node] as usize..self.offset[node + 1] as usize]
+    }
+
+    /// Moves from `source` to every node (`FREE` where unreachable).
+    fn distances(&self, source: usize) -> Vec<u32> {
+        let mut distance = vec![FREE; self.length];
+        let mut queue = std::collections::VecDeque::from([source]);
+        distance[source] = 0;
+        while let Some(node) = queue.pop_front() {
+            for &w in self.neighbours(node) {
+                if distance[w as usize] == FREE {
+                    distance[w as usize] = distance[node] + 1;
+                    queue.push_back(w as usize);
+                }
+            }
+        }
+        distance
+    }
+
+    /// Clears the walk: nothing visited.
+    fn reset(&mut self) {
+        self.visited.fill(false);
+        self.left = [0; 2];
+        for node in 0..self.length {
+            self.free[node] = self.neighbours(node).len() as u8;
+            self.left[usize::from(self.colour[node])] += 1;
+        }
+        self.low = self.free.iter().filter(|&&f| f <= 1).count();
+        self.zero = self.free.iter().filter(|&&f| f == 0).count();
+    }
+
+    fn visit(&mut self, node: usize) {
+        self.visited[node] = true;
+        self.leave(node);
+        for i in self.offset[node] as usize..self.offset[node + 1] as usize {
+            let w = self.next[i] as usize;
+            self.free[w] -= 1;
+            if !self.visited[w] {
+                match self.free[w] {
+                    1 => self.low += 1,
+                    0 => self.zero += 1,
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    fn unvisit(&mut self, node: usize) {
+        for i in self.offset[node] as usize..self.offset[node + 1] as usize {
+            let w = self.next[i] as usize;
+            if !self.visited[w] {
+                match self.free[w] {
+                    1 => self.low -= 1,
+                    0 => self.zero -= 1,
+                    _ => {}
+                }
+            }
+            self.free[w] += 1;
+        }
+        self.visited[node] = false;
+        self.enter(node);
+    }
+
+    /// `node` leaves the unvisited nodes' counts.
+    fn leave(&mut self, node: usize) {
+        self.low -= usize::from(self.free[node] <= 1);
+        self.zero -= usize::from(self.free[node] == 0);
+        self.left[usize::from(self.colour[node])] -= 1;
+    }
+
+    /// `node` rejoins them.
+    fn enter(&mut self, node: usize) {
+        self.low += usize::from(self.free[node] <= 1);
+        self.zero += usize::from(self.free[node] == 0);
+        self.left[usize::from(self.colour[node])] += 1;
+    }
+
+    /// Every walk from the start (the node pinned to step 0) through all
+    /// nodes that keeps the pins, each handed to `on_walk` (node numbers,
+    /// the virtual square last).
+    fn walks(
+        &mut self,
+        clock: Clock,
+        on_walk: &mut dyn FnMut(&[u32]) -> Result<ControlFlow<()>, Error>,
+    ) -> Result<ControlFlow<()>, Error> {
+        let start = self.pinned_at[0] as usize;
+        self.reset();
+        let mut path: Vec<u32> = Vec::with_capacity(self.length);
+        let mut frames = vec![Frame::default(); self.length];
+        self.visit(start);
+        path.push(start as u32);
+        if self.length == 1 {
+            return on_walk(&path);
+        }
+        frames[0] = self.candidates(&path);
+        let mut nodes = 0u64;
+        loop {
+            let depth = path.len() - 1;
+            let frame = &mut frames[depth];
+            if frame.tried < frame.len {
+                let node = frame.candidates[usize::from(frame.tried)] as usize;
+                frame.tried += 1;
+                self.visit(node);
+                path.push(node as u32);
+                if path.len() == self.length {
+                    if on_walk(&path)?.is_break() {
+                        return Ok(ControlFlow::Break(()));
+                    }
+                    path.pop();
+                    self.unvisit(node);
+                } else {
+                    frames[depth + 1] = self.candidates(&path);
+                }
+                nodes += 1;
+                if nodes % (1 << 14) == 0 {
+                    clock.check()?;
+                }
+            } else {
+                let node = path.pop().expect("the walk has a start") as usize;
+                self.unvisit(node);
+                if path.is_empty() {
+                    return Ok(ControlFlow::Continue(()));
+                }
+            }
+        }
+    }
+
+    /// The moves worth trying from the end of `path`, best first; none when
+    /// the walk so far cannot be completed.
+    fn candidates(&self, path: &[u32]) -> Frame {
+        let mut frame = Frame::default();
+        let head = *path.last().expect("a walk has a start") as usize;
+        let step = path.len() - 1;
+        let left = self.length - path.len();
+        if !self.may_continue(head, step, left) {
+            return frame;
+        }
+        // Unvisited neighbours of the head with at most one other way in or
+        // out: each must be next or last.
+        let mut tight = [0u32; super::MAX_MOVES];
+        let mut tight_len = 0;
+        for &w in self.neighbours(head) {
+            let w = w as usize;
+            if !self.visited[w] && self.free[w] <= 1 {
+                if self.free[w] == 0 && left > 1 {
+                    return frame;
+                }
+                tight[tight_len] = w as u32;
+                tight_len += 1;
+            }
+        }
+        let far = self.low - tight_len;
+        if self.zero > tight.iter().take(tight_len).filter(|&&w| self.free[w as usize] == 0).count() {
+            return frame;
+        }
+        let end = self.pinned_at[self.length - 1];
+        let end = (end != FREE).then_some(end as usize);
+        // Squares not next to the head with one way in must be the last.
+        if far >= 2 {
+            return frame;
+        }
+        if far == 1 && left > 1 {
+            if let Some(end) = end {
+                let end_is_far =
+                    !self.visited[end] && self.free[end] <= 1 && !tight[..tight_len].contains(&(end as u32));
+                if !end_is_far {
+                    return frame;
+                }
+            }
+        }
+        let mut forced: Option<usize> = None;
+        if left > 1 {
+            let last_taken = far == 1;
+            let tight = &tight[..tight_len];
+            match (tight.len(), last_taken, end) {
+                (0, _, _) => {}
+                (_, true, _) if tight.len() >= 2 => return frame,
+                (1, true, _) => forced = Some(tight[0] as usize),
+                (n, false, _) if n >= 3 => return frame,
+                (2, false, Some(end)) => {
+                    // One is next and the other last, which must be the end.
+                    match tight.iter().position(|&w| w as usize == end) {
+                        Some(at) => forced = Some(tight[1 - at] as usize),
+                        None => return frame,
+                    }
+                }
+                (2, false, None) => {}
+                (1, false, Some(end)) if tight[0] as usize != end => forced = Some(tight[0] as usize),
+                _ => {}
+            }
+        }
+        let pinned_next = self.pinned_at[step + 1];
+        for &c in self.neighbours(head) {
+            let c = c as usize;
+            if self.visited[c] || forced.is_some_and(|f| f != c) {
+                continue;
+            }
+            let fits_pin = if pinned_next == FREE {
+                self.step_of[c] == FREE
+            } else {
+                pinned_next as usize == c
+            };
+            if !fits_pin || (self.free[c] == 0 && left > 1) {
+                continue;
+            }
+            frame.candidates[usize::from(frame.len)] = c as u32;
+            frame.len += 1;
+        }
+        // Warnsdorff's order: fewest unvisited neighbours first (stable, so
+        // the move order among equals).
+        let candidates = &mut frame.candidates[..usize::from(frame.len)];
+        candidates.sort_by_key(|&c| self.free[c as usize]);
+        frame
+    }
+
+    /// Whether colours and pinned steps still allow a walk on from `head`
+    /// at `step` with `left` nodes to go.
+    fn may_continue(&self, head: usize, step: usize, left: usize) -> bool {
+        let here = usize::from(self.colour[head]);
+        let colours_fit = if self.changes_colour {
+            self.left[1 - here] == left.div_ceil(2) && self.left[here] == left / 2
+        } else {
+            self.left[1 - here] == 0
+        };
+        colours_fit
+            && self
+                .reach
+                .iter()
+                .filter(|(pinned, _)| *pinned > step)
+                .all(|(pinned, distance)| distance[head] as usize <= pinned - step)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+
+    fn count(problem: &Problem) -> usize {
+        let mut found = 0;
+        each_tour(problem, None, |_| {
+            found += 1;
+            Ok(ControlFlow::Continue(()))
+        })
+        .unwrap();
+        found
+    }
+
+    #[test]
+    fn counts_the_known_small_boards() {
+        let open = |rows, cols| Problem::new(Board::new(rows, cols).unwrap());
+        assert_eq!(count(&open(3, 4)), 8);
+        assert_eq!(count(&open(5, 5)), 1728);
+        assert_eq!(count(&open(5, 5).with_start(Some(0)).unwrap()), 304);
+        // 5x6 closed: 8 cycles, each twice from a1 (the rotations are count's job).
+        assert_eq!(count(&open(5, 6).closed(true)), 16);
+        assert_eq!(count(&open(4, 4)), 0);
+    }
+
+    #[test]
+    fn proves_there_is_none_where_colours_forbid() {
+        let problem = Problem::new(Board::new(5, 5).unwrap()).closed(true);
+        assert_eq!(backtrack(&problem, None).unwrap(), None);
+    }
+}
