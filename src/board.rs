@@ -573,7 +573,17 @@ mod tests {
 
     #[test]
     fn bad_boards_and_squares_are_rejected() {
-        for text in ["0x5", "5x0", "8", "8x", "x8", "-1x3", "axb", "2049x2048", ""] {
+        for text in [
+            "0x5",
+            "5x0",
+            "8",
+            "8x",
+            "x8",
+            "-1x3",
+            "axb",
+            "2049x2048",
+            "",
+        ] {
             assert!(text.parse::<Board>().is_err(), "{text}");
         }
         assert_eq!("3X4".parse::<Board>().unwrap(), Board::new(3, 4).unwrap());

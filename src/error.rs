@@ -207,7 +207,10 @@ impl std::fmt::Display for Unsupported {
                 f.write_str("extra solver arguments are for external solvers, not varisat")
             }
             Unsupported::ProofWithoutSat(method) => {
-                write!(f, "proofs of impossibility come from SAT, not from {method}")
+                write!(
+                    f,
+                    "proofs of impossibility come from SAT, not from {method}"
+                )
             }
             Unsupported::SolverWithoutSat(method) => write!(
                 f,
@@ -220,9 +223,14 @@ impl std::fmt::Display for Unsupported {
             Unsupported::EveryTourByWarnsdorff => {
                 f.write_str("Warnsdorff's rule finds one tour: it neither lists nor counts them")
             }
-            Unsupported::CluesByWarnsdorff => f.write_str("Warnsdorff's rule does not follow clues"),
+            Unsupported::CluesByWarnsdorff => {
+                f.write_str("Warnsdorff's rule does not follow clues")
+            }
             Unsupported::SeedWithoutWarnsdorff(method) => {
-                write!(f, "a random seed is for Warnsdorff's rule; {method} takes none")
+                write!(
+                    f,
+                    "a random seed is for Warnsdorff's rule; {method} takes none"
+                )
             }
         }
     }

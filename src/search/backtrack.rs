@@ -12,7 +12,8 @@
 //! - **steps and clues**: a square pinned to a step is entered at that step
 //!   only, and the square of a pinned step must be a move away; each pinned
 //!   square must be within reach, in moves of the leaper, of the current
-//!   square by its step;
+//!   square by its step (and, before the search starts, of the square
+//!   pinned before it; every square must be reachable at all);
 //! - **colour counts**: a leaper that changes colour alternates, so the
 //!   squares left must split between the colours as the moves left do (a
 //!   leaper that keeps its colour needs them all of one colour);
@@ -158,6 +159,10 @@ fn start_squares(problem: &Problem, starts: Starts) -> Vec<usize> {
     squares
 }
 
+/// What a search does with each walk it completes (node numbers, the
+/// virtual square last): go on, or stop.
+type OnWalk<'a> = dyn FnMut(&[u32]) -> Result<ControlFlow<()>, Error> + 'a;
+
 /// Marks a step or square that nothing pins.
 const FREE: u32 = u32::MAX;
 
@@ -189,6 +194,18 @@ struct Graph {
     zero: usize,
     /// Unvisited nodes of each colour (a1's first).
     left: [usize; 2],
+}
+
+/// What the tight squares allow as the next move.
+enum Next {
+    /// No move: the walk cannot be completed.
+    Impossible,
+    /// Any move.
+    Any,
+    /// This square only.
+    Only(usize),
+    /// One of these two.
+    Either(usize, usize),
 }
 
 /// The candidates for one move of the walk, best first, and the next to try.
@@ -260,6 +277,19 @@ impl Graph {
             .filter(|&step| graph.pinned_at[step] != FREE)
             .map(|step| (step, graph.distances(graph.pinned_at[step] as usize)))
             .collect();
+        // Every node must be reachable, and each pinned node within reach
+        // of the one pinned before it.
+        let from_start = graph.distances(start);
+        if from_start.contains(&FREE) {
+            return None;
+        }
+        let mut before = (0, &from_start);
+        for (step, distance) in &graph.reach {
+            if distance[graph.pinned_at[before.0] as usize] as usize > step - before.0 {
+                return None;
+            }
+            before = (*step, distance);
+        }
         Some(graph)
     }
 
@@ -292,7 +322,7 @@ impl Graph {
             self.left[usize::from(self.colour[node])] += 1;
         }
         self.low = self.free.iter().filter(|&&f| f <= 1).count();
-        self.zero = self.free.iter().filter(|&&f| f == 0).count();
+        self.zero = self.free.iter().filter(|&&f| f < 1).count();
     }
 
     fn visit(&mut self, node: usize) {
@@ -344,11 +374,7 @@ impl Graph {
     /// Every walk from the start (the node pinned to step 0) through all
     /// nodes that keeps the pins, each handed to `on_walk` (node numbers,
     /// the virtual square last).
-    fn walks(
-        &mut self,
-        clock: Clock,
-        on_walk: &mut dyn FnMut(&[u32]) -> Result<ControlFlow<()>, Error>,
-    ) -> Result<ControlFlow<()>, Error> {
+    fn walks(&mut self, clock: Clock, on_walk: &mut OnWalk<'_>) -> Result<ControlFlow<()>, Error> {
         let start = self.pinned_at[0] as usize;
         self.reset();
         let mut path: Vec<u32> = Vec::with_capacity(self.length);
@@ -401,64 +427,16 @@ impl Graph {
         if !self.may_continue(head, step, left) {
             return frame;
         }
-        // Unvisited neighbours of the head with at most one other way in or
-        // out: each must be next or last.
-        let mut tight = [0u32; super::MAX_MOVES];
-        let mut tight_len = 0;
-        for &w in self.neighbours(head) {
-            let w = w as usize;
-            if !self.visited[w] && self.free[w] <= 1 {
-                if self.free[w] == 0 && left > 1 {
-                    return frame;
-                }
-                tight[tight_len] = w as u32;
-                tight_len += 1;
-            }
-        }
-        let far = self.low - tight_len;
-        if self.zero > tight.iter().take(tight_len).filter(|&&w| self.free[w as usize] == 0).count() {
-            return frame;
-        }
-        let end = self.pinned_at[self.length - 1];
-        let end = (end != FREE).then_some(end as usize);
-        // Squares not next to the head with one way in must be the last.
-        if far >= 2 {
-            return frame;
-        }
-        if far == 1 && left > 1 {
-            if let Some(end) = end {
-                let end_is_far =
-                    !self.visited[end] && self.free[end] <= 1 && !tight[..tight_len].contains(&(end as u32));
-                if !end_is_far {
-                    return frame;
-                }
-            }
-        }
-        let mut forced: Option<usize> = None;
-        if left > 1 {
-            let last_taken = far == 1;
-            let tight = &tight[..tight_len];
-            match (tight.len(), last_taken, end) {
-                (0, _, _) => {}
-                (_, true, _) if tight.len() >= 2 => return frame,
-                (1, true, _) => forced = Some(tight[0] as usize),
-                (n, false, _) if n >= 3 => return frame,
-                (2, false, Some(end)) => {
-                    // One is next and the other last, which must be the end.
-                    match tight.iter().position(|&w| w as usize == end) {
-                        Some(at) => forced = Some(tight[1 - at] as usize),
-                        None => return frame,
-                    }
-                }
-                (2, false, None) => {}
-                (1, false, Some(end)) if tight[0] as usize != end => forced = Some(tight[0] as usize),
-                _ => {}
-            }
-        }
+        let only = match self.tight(head, left) {
+            Next::Impossible => return frame,
+            Next::Any => [None, None],
+            Next::Only(square) => [Some(square), None],
+            Next::Either(a, b) => [Some(a), Some(b)],
+        };
         let pinned_next = self.pinned_at[step + 1];
         for &c in self.neighbours(head) {
             let c = c as usize;
-            if self.visited[c] || forced.is_some_and(|f| f != c) {
+            if self.visited[c] || (only[0].is_some() && !only.contains(&Some(c))) {
                 continue;
             }
             let fits_pin = if pinned_next == FREE {
@@ -477,6 +455,60 @@ impl Graph {
         let candidates = &mut frame.candidates[..usize::from(frame.len)];
         candidates.sort_by_key(|&c| self.free[c as usize]);
         frame
+    }
+
+    /// What the unvisited squares with few ways in or out say about the
+    /// move after `head`, with `left` nodes to go. A square not next to the
+    /// head with one way in must be the last, and a neighbour of the head
+    /// with at most one other way in or out must be next or last; there is
+    /// one last square, the fixed end if there is one.
+    fn tight(&self, head: usize, left: usize) -> Next {
+        if left == 1 {
+            return Next::Any;
+        }
+        let mut near = [0usize; super::MAX_MOVES];
+        let mut len = 0;
+        for &w in self.neighbours(head) {
+            let w = w as usize;
+            if !self.visited[w] && self.free[w] <= 1 {
+                if self.free[w] == 0 {
+                    // Entered now it is a dead end; later, never.
+                    return Next::Impossible;
+                }
+                near[len] = w;
+                len += 1;
+            }
+        }
+        let near = &near[..len];
+        let far = self.low - len;
+        let end = self.pinned_at[self.length - 1];
+        let end = (end != FREE).then_some(end as usize);
+        let end_is_far =
+            |end: usize| !self.visited[end] && self.free[end] <= 1 && !near.contains(&end);
+        let last_fits = match (far, end) {
+            (0, _) | (1, None) => true,
+            (1, Some(end)) => end_is_far(end),
+            _ => false,
+        };
+        if !last_fits {
+            return Next::Impossible;
+        }
+        if self.zero > 0 {
+            // A square no move can enter.
+            return Next::Impossible;
+        }
+        match (near, far, end) {
+            // The last square is taken, or fixed elsewhere: the tight
+            // neighbour must be next.
+            ([only], 1, _) => Next::Only(*only),
+            ([only], _, Some(end)) if *only != end => Next::Only(*only),
+            ([] | [_], _, _) => Next::Any,
+            // One is next and the other last, which must be the end if fixed.
+            ([a, b], 0, Some(end)) if *a == end => Next::Only(*b),
+            ([a, b], 0, Some(end)) if *b == end => Next::Only(*a),
+            ([a, b], 0, None) => Next::Either(*a, *b),
+            _ => Next::Impossible,
+        }
     }
 
     /// Whether colours and pinned steps still allow a walk on from `head`
@@ -515,7 +547,7 @@ mod tests {
     #[test]
     fn counts_the_known_small_boards() {
         let open = |rows, cols| Problem::new(Board::new(rows, cols).unwrap());
-        assert_eq!(count(&open(3, 4)), 8);
+        assert_eq!(count(&open(3, 4)), 16);
         assert_eq!(count(&open(5, 5)), 1728);
         assert_eq!(count(&open(5, 5).with_start(Some(0)).unwrap()), 304);
         // 5x6 closed: 8 cycles, each twice from a1 (the rotations are count's job).

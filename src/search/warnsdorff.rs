@@ -29,7 +29,10 @@
 //!   start where the problem wants;
 //! - when the first attempt fails, more attempts break the remaining ties at
 //!   random (and choose a random start where none is given, a central one
-//!   for closed tours), up to [`default_attempts`].
+//!   for closed tours), up to [`default_attempts`]; every other one is
+//!   wilder: it starts anywhere and breaks ties in the onward count by chance
+//!   alone, which small boards need (5x6, 3x10 and 5x8 closed are found by
+//!   these only).
 
 use std::time::Duration;
 
@@ -97,7 +100,8 @@ pub struct Warnsdorff {
     /// Break the ties the rule leaves at random, seeded with this, in every
     /// attempt. Without a seed the first attempt breaks them by the fixed
     /// move order and later ones at random from seed 0, so the same problem
-    /// always gives the same tour.
+    /// always gives the same tour. Either way every second attempt is a wild
+    /// one (see the [module](self) docs).
     pub seed: Option<u64>,
     /// How many attempts to make before giving up; `None` for
     /// [`default_attempts`].
@@ -147,12 +151,20 @@ pub fn warnsdorff(
     let mut rng = fastrand::Rng::with_seed(options.seed.unwrap_or(0));
     for attempt in 0..attempts {
         let random = options.seed.is_some() || attempt > 0;
+        // Every other random attempt is wilder: a start anywhere, and ties
+        // in the onward count broken by chance alone.
+        let wild = random && attempt % 2 == 1;
         let first = match plan.first {
             Some(first) => first,
-            None => walker.choose_start(&plan, random.then_some(&mut rng)),
+            None => walker.choose_start(&plan, random.then_some(&mut rng), wild),
         };
         let rng = random.then_some(&mut rng);
-        if walker.walk(first, &plan, options.tie_break, rng, clock)? {
+        let tie_break = if wild {
+            TieBreak::MoveOrder
+        } else {
+            options.tie_break
+        };
+        if walker.walk(first, &plan, tie_break, rng, clock)? {
             let squares = plan.arrange(std::mem::take(&mut walker.path), problem);
             return verified(problem, squares);
         }
@@ -293,17 +305,22 @@ impl<'a> Walker<'a> {
     /// A start for an open walk when none is given: of the colour the
     /// counts force, the first square with the fewest moves; at random with
     /// `rng`.
-    fn choose_start(&self, plan: &Plan, rng: Option<&mut fastrand::Rng>) -> usize {
+    fn choose_start(&self, plan: &Plan, rng: Option<&mut fastrand::Rng>, anywhere: bool) -> usize {
         let n = self.board.squares();
         if plan.closing {
             // The rule spirals inwards, so a closed walk has its best chance
             // to end next to its start when it starts in the middle.
             let middle = (0..n).map(|s| self.centre(s)).max().unwrap_or(0);
             let central: Vec<usize> = (0..n).filter(|&s| self.centre(s) == middle).collect();
-            return match rng {
-                Some(rng) => central[rng.usize(..central.len())],
-                None => central[0],
+            let Some(rng) = rng else {
+                return central[0];
             };
+            // Half the random attempts start anywhere: on small boards
+            // the middle is no better than elsewhere.
+            if anywhere {
+                return rng.usize(..n);
+            }
+            return central[rng.usize(..central.len())];
         }
         let allowed = |s: &usize| plan.start_colour.is_none_or(|c| self.board.colour(*s) == c);
         if let Some(rng) = rng {
@@ -486,7 +503,13 @@ mod tests {
         let problem = Problem::new(Board::new(3, 3).unwrap());
         let error = tour_of(&problem).unwrap_err();
         assert!(
-            matches!(error, Error::GaveUp { attempts: MAX_ATTEMPTS, .. }),
+            matches!(
+                error,
+                Error::GaveUp {
+                    attempts: MAX_ATTEMPTS,
+                    ..
+                }
+            ),
             "{error}"
         );
         assert!(error.to_string().contains("does not mean that none exists"));

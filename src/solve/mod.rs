@@ -113,9 +113,11 @@ impl Method {
             return refuse(Unsupported::SeedWithoutWarnsdorff(self.name()));
         }
         if self == Method::Sat {
-            return request
-                .backend
-                .check_supports(request.timeout, request.proof, request.every_tour);
+            return request.backend.check_supports(
+                request.timeout,
+                request.proof,
+                request.every_tour,
+            );
         }
         if request.proof {
             return refuse(Unsupported::ProofWithoutSat(self.name()));
@@ -183,8 +185,9 @@ pub fn find_tour(problem: &Problem, method: Method, request: &Request) -> Result
             };
             search::warnsdorff(problem, &options, request.timeout).map(Outcome::Tour)
         }
-        Method::Backtrack => Ok(search::backtrack(problem, request.timeout)?
-            .map_or(Outcome::NoTour, Outcome::Tour)),
+        Method::Backtrack => {
+            Ok(search::backtrack(problem, request.timeout)?.map_or(Outcome::NoTour, Outcome::Tour))
+        }
     }
 }
 

@@ -132,7 +132,11 @@ pub fn solve(encoding: &EncodingArgs, args: SolveArgs) -> anyhow::Result<ExitCod
             Method::Warnsdorff => "Warnsdorff's rule",
             Method::Backtrack => "backtracking",
         };
-        eprint!("solving {} ({}) with {by}…", problem.board(), problem.kind());
+        eprint!(
+            "solving {} ({}) with {by}…",
+            problem.board(),
+            problem.kind()
+        );
     }
     let outcome = find_tour(&problem, method, &request);
     if progress {
