@@ -23,13 +23,19 @@
 //!   neighbour of the knight with no other way out must be entered now;
 //!   such forced moves are the only candidates.
 //!
-//! Candidates are tried in Warnsdorff's order: fewest unvisited neighbours
-//! first, the leaper's move order among equals.
+//! Candidates are tried in Warnsdorff's order, with the default tie-breaks
+//! of [Warnsdorff's rule](super::warnsdorff): fewest unvisited neighbours
+//! first, then the fewest onward moves one step further, then farthest from
+//! the centre, then the leaper's move order. To find one closed tour with
+//! nothing fixed, the search starts in the middle of the board (where the
+//! order finishes) and rotates the tour to start on the first square.
 
+use std::cmp::Reverse;
 use std::ops::ControlFlow;
 use std::time::Duration;
 
 use super::{forced_start_colour, verified, Clock, Moves};
+use crate::board::{Board, Square};
 use crate::error::Error;
 use crate::problem::{Clue, Problem};
 use crate::tour::Tour;
@@ -82,8 +88,20 @@ fn search(
     let clock = Clock::new(timeout);
     // An open tour with only its end fixed is searched from the end.
     let reversed = !problem.is_closed() && problem.start().is_none() && problem.end().is_some();
+    // To find one closed tour with nothing anchored, start in the middle
+    // (Warnsdorff's order spirals inwards, so the walk tends to finish
+    // there), then rotate the tour to its default start.
+    let rotate_to = problem
+        .effective_start()
+        .filter(|_| starts == Starts::Representatives && problem.start_fixed_by_default());
     let searched = if reversed {
         reverse(problem)
+    } else if rotate_to.is_some() {
+        let middle = (0..problem.board().squares()).min_by_key(|&s| outward(problem.board(), s));
+        problem
+            .clone()
+            .with_start(middle)
+            .expect("a square of the board")
     } else {
         problem.rooted()
     };
@@ -98,6 +116,10 @@ fn search(
             tour.extend(path[..n].iter().map(|&s| s as usize));
             if reversed {
                 tour.reverse();
+            }
+            if let Some(first) = rotate_to {
+                let at = tour.iter().position(|&s| s == first).expect("a tour");
+                tour.rotate_left(at);
             }
             on_tour(&tour)
         })?;
@@ -163,6 +185,14 @@ fn start_squares(problem: &Problem, starts: Starts) -> Vec<usize> {
 /// virtual square last): go on, or stop.
 type OnWalk<'a> = dyn FnMut(&[u32]) -> Result<ControlFlow<()>, Error> + 'a;
 
+/// The square's squared distance from the board's centre, in half squares.
+fn outward(board: &Board, square: usize) -> u64 {
+    let Square { file, rank } = board.square(square);
+    let df = (2 * file).abs_diff(board.cols() - 1) as u64;
+    let dr = (2 * rank).abs_diff(board.rows() - 1) as u64;
+    df * df + dr * dr
+}
+
 /// Marks a step or square that nothing pins.
 const FREE: u32 = u32::MAX;
 
@@ -177,6 +207,8 @@ struct Graph {
     offset: Vec<u32>,
     next: Vec<u32>,
     colour: Vec<bool>,
+    /// Each node's [`outward`] distance (the virtual square's is the start's).
+    outward: Vec<u64>,
     changes_colour: bool,
     /// The node pinned to each step, or [`FREE`].
     pinned_at: Vec<u32>,
@@ -229,6 +261,7 @@ impl Graph {
             .map(|s| moves.of(s).as_slice().iter().map(|&w| w as u32).collect())
             .collect();
         let mut colour: Vec<bool> = (0..n).map(|s| board.colour(s)).collect();
+        let mut outward: Vec<u64> = (0..n).map(|s| outward(board, s)).collect();
         if closed {
             // The virtual square: after the last square, standing for the start.
             let joined = neighbours[start].clone();
@@ -237,6 +270,7 @@ impl Graph {
             }
             neighbours.push(joined);
             colour.push(board.colour(start));
+            outward.push(outward[start]);
         }
         let mut pinned_at = vec![FREE; length];
         let mut step_of = vec![FREE; length];
@@ -263,6 +297,7 @@ impl Graph {
             offset,
             next,
             colour,
+            outward,
             changes_colour: board.leaper().changes_colour(),
             pinned_at,
             step_of,
@@ -450,11 +485,27 @@ impl Graph {
             frame.candidates[usize::from(frame.len)] = c as u32;
             frame.len += 1;
         }
-        // Warnsdorff's order: fewest unvisited neighbours first (stable, so
-        // the move order among equals).
+        // Warnsdorff's order, with the default tie-breaks of Warnsdorff's
+        // rule: fewest unvisited neighbours first, then the fewest onward
+        // moves one step further, then farthest from the centre, then the
+        // move order (the sort is stable).
         let candidates = &mut frame.candidates[..usize::from(frame.len)];
-        candidates.sort_by_key(|&c| self.free[c as usize]);
+        candidates.sort_by_key(|&c| {
+            let c = c as usize;
+            (self.free[c], self.lookahead(c), Reverse(self.outward[c]))
+        });
         frame
+    }
+
+    /// The fewest unvisited neighbours that an unvisited neighbour of
+    /// `node` keeps once `node` is visited.
+    fn lookahead(&self, node: usize) -> u8 {
+        self.neighbours(node)
+            .iter()
+            .filter(|&&w| !self.visited[w as usize])
+            .map(|&w| self.free[w as usize] - 1)
+            .min()
+            .unwrap_or(u8::MAX)
     }
 
     /// What the unvisited squares with few ways in or out say about the
@@ -532,7 +583,6 @@ impl Graph {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Board;
 
     fn count(problem: &Problem) -> usize {
         let mut found = 0;
