@@ -166,6 +166,7 @@ pub fn warnsdorff(
         };
         if walker.walk(first, &plan, tie_break, rng, clock)? {
             let squares = plan.arrange(std::mem::take(&mut walker.path), problem);
+            drop(walker);
             return verified(problem, squares);
         }
     }
