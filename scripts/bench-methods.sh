@@ -14,13 +14,15 @@
 #               closed, nothing fixed: time for backtracking and for SAT to
 #               decide whether a tour exists (--no-theory: no theorem answers)
 #   count       counting 5x5, 3x10 and 5x6 closed tours, SAT and backtracking
+#   puzzles     proving that generated puzzles (8x8 open seed 1, 8x8 closed
+#               seed 2, 10x10 open seed 1) have one solution: count --puzzle
 #   table       N x N for N in TABLE_SIZES, open and closed: Warnsdorff,
 #               backtracking and time-indexed SAT, median of RUNS runs
 # TIMEOUT: seconds per run of SAT or backtracking (default 60).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-SECTIONS=${SECTIONS:-"warnsdorff closed small count table"}
+SECTIONS=${SECTIONS:-"warnsdorff closed small count puzzles table"}
 WARNSDORFF_SIZES=${WARNSDORFF_SIZES:-"8 50 100 500 1000 2000"}
 SEEDS=${SEEDS:-100}
 CLOSED_SIZES=${CLOSED_SIZES:-"8 100 500 1000 1500 2000 2048"}
@@ -38,7 +40,8 @@ trap 'rm -rf "$tmp"' EXIT
 measure() {
   local rc=0 start end
   start=$(date +%s.%N)
-  /usr/bin/time -f "%M" -o "$tmp/time" timeout $((TIMEOUT + 30)) "$ks" "$@" \
+  # (count has no --timeout: timeout(1) stops it, also with exit 124.)
+  /usr/bin/time -f "%M" -o "$tmp/time" timeout $((TIMEOUT + 1)) "$ks" "$@" \
     > /dev/null 2> "$tmp/err" || rc=$?
   end=$(date +%s.%N)
   printf "%s %.3f %s\n" "$rc" "$(echo "$end - $start" | bc)" "$(tail -n 1 "$tmp/time")"
@@ -149,6 +152,25 @@ if [[ " $SECTIONS " == *" count "* ]]; then
     count=$("$ks" count --board $spec --method backtrack)
     # shellcheck disable=SC2086
     echo "| $spec | $count | $(median_run count --board $spec) | $(median_run count --board $spec --method backtrack) |"
+  done
+fi
+
+if [[ " $SECTIONS " == *" puzzles "* ]]; then
+  echo
+  echo "### Puzzles: solving, and counting solutions, which proves there is one (median of $RUNS runs)"
+  echo
+  echo "| puzzle | clues | solve: SAT s | backtracking s | count: SAT s | backtracking s |"
+  echo "| --- | ---: | ---: | ---: | ---: | ---: |"
+  for spec in "8:1:" "8:2:--closed" "10:1:"; do
+    # (the puzzle file is written afresh each time: generation is reproducible)
+    IFS=: read -r n seed closed <<< "$spec"
+    # shellcheck disable=SC2086
+    "$ks" puzzle --size "$n" --seed "$seed" $closed > "$tmp/puzzle.txt" 2> /dev/null
+    clues=$(grep -o '[0-9]\+' "$tmp/puzzle.txt" | wc -l)
+    clues=$((clues - n)) # less the rank labels
+    # shellcheck disable=SC2086
+    kind=${closed#--}
+    echo "| ${n}x${n} ${kind:-open} seed $seed | $clues | $(median_run solve --puzzle "$tmp/puzzle.txt" $closed) | $(median_run solve --puzzle "$tmp/puzzle.txt" $closed --method backtrack --timeout "$TIMEOUT") | $(median_run count --puzzle "$tmp/puzzle.txt" $closed) | $(median_run count --puzzle "$tmp/puzzle.txt" $closed --method backtrack) |"
   done
 fi
 

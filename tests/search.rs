@@ -138,8 +138,8 @@ fn every_tour_warnsdorff_reports_passes_the_oracle() {
         }
     }
     assert_none(&failures);
-    // It finds most of the 220 tours there are (186 when this was written).
-    assert!(found > 150, "only {found} tours to check");
+    // It finds most of the 220 cases with a tour (212 when this was written).
+    assert!(found > 180, "only {found} tours to check");
 }
 
 /// Counts by backtracking through `count`, with every tour checked by the oracle.

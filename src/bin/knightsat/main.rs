@@ -150,7 +150,7 @@ fn describe(error: &anyhow::Error) -> String {
                 "--solver-arg is for external solvers, not varisat".into()
             }
             Unsupported::ProofWithoutSat(method) => {
-                format!("--proof needs --method sat: --method {method} proves nothing it writes down")
+                format!("--proof needs --method sat: only SAT writes proofs, not --method {method}")
             }
             Unsupported::SolverWithoutSat(method) => format!(
                 "--solver is for --method sat: --method {method} searches without a SAT solver"
