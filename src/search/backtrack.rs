@@ -17,11 +17,11 @@
 //! - **colour counts**: a leaper that changes colour alternates, so the
 //!   squares left must split between the colours as the moves left do (a
 //!   leaper that keeps its colour needs them all of one colour);
-//! - **dead ends**: a square left with no unvisited neighbour and not next
-//!   to the knight can never be entered; a square with one way in must be
-//!   the last, and there is one last square (the fixed end, if given); a
-//!   neighbour of the knight with no other way out must be entered now;
-//!   such forced moves are the only candidates.
+//! - **dead ends**: a square left with no way in is fatal; one not next to
+//!   the knight with a single way in must be the last, and there is one last
+//!   square (the fixed end, if given); a neighbour of the knight with at most
+//!   one other way in or out must be next or last, so such squares force the
+//!   next move (or rule every move out).
 //!
 //! Candidates are tried in Warnsdorff's order, with the default tie-breaks
 //! of [Warnsdorff's rule](super::warnsdorff): fewest unvisited neighbours

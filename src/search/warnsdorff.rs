@@ -150,6 +150,9 @@ pub fn warnsdorff(
     let plan = Plan::of(problem);
     let mut rng = fastrand::Rng::with_seed(options.seed.unwrap_or(0));
     for attempt in 0..attempts {
+        if attempt > 0 {
+            clock.check()?;
+        }
         let random = options.seed.is_some() || attempt > 0;
         // Every other random attempt is wilder: a start anywhere, and ties
         // in the onward count broken by chance alone.
