@@ -27,12 +27,14 @@ pub enum BoardError {
     Leaper(String),
 }
 
-/// The largest number of cells (squares and holes) a board may have.
+/// The largest number of cells (squares and holes) a board may have: 2²²
+/// (e.g. 2048x2048), so that square indices fit in 32 bits with room to
+/// spare and a board with its tour stays within a few hundred megabytes.
 ///
-/// The time-indexed encoding needs squares² variables and varisat supports
-/// fewer than 2²⁸; 2¹³ squares (e.g. 90x90) keep the x variables at 2²⁶ with
-/// room for auxiliaries.
-pub const MAX_SQUARES: usize = 1 << 13;
+/// Encodings have limits of their own: the time-indexed encoding needs
+/// squares² variables and takes at most
+/// [`TimeIndexed::MAX_SQUARES`](crate::encoding::TimeIndexed::MAX_SQUARES).
+pub const MAX_SQUARES: usize = 1 << 22;
 
 /// An (a, b)-leaper: a piece that jumps a files and b ranks, or b files and
 /// a ranks, in any direction. The knight is the (1, 2)-leaper.
@@ -579,10 +581,21 @@ mod tests {
 
     #[test]
     fn bad_boards_and_squares_are_rejected() {
-        for text in ["0x5", "5x0", "8", "8x", "x8", "-1x3", "axb", "200x200", ""] {
+        for text in [
+            "0x5",
+            "5x0",
+            "8",
+            "8x",
+            "x8",
+            "-1x3",
+            "axb",
+            "2049x2048",
+            "",
+        ] {
             assert!(text.parse::<Board>().is_err(), "{text}");
         }
         assert_eq!("3X4".parse::<Board>().unwrap(), Board::new(3, 4).unwrap());
+        assert_eq!(Board::new(2048, 2048).unwrap().squares(), MAX_SQUARES);
         let board = Board::new(8, 8).unwrap();
         for text in ["z9", "i1", "a0", "a9", "1a", "a", "A1", "a1b", "", "a-1"] {
             assert!(board.parse_square(text).is_err(), "{text}");

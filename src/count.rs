@@ -1,9 +1,13 @@
-//! Counting and enumerating tours by incremental solving with blocking clauses.
+//! Counting and enumerating tours: by incremental solving with blocking
+//! clauses (SAT), or by backtracking search.
 //!
 //! Tours are sequences of squares: with a start fixed, a closed tour and its
 //! reverse are two tours, and a closed tour with no start or end given counts
 //! once for each of its N starting squares. Blocking clauses range over the x
-//! variables only, so auxiliary variables never multiply the count.
+//! variables only, so auxiliary variables never multiply the count. Both
+//! methods report through the same code, so they count the same way.
+
+use std::ops::ControlFlow;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -11,9 +15,10 @@ use std::sync::Mutex;
 use crate::cnf_file::CnfInfo;
 use crate::cubes::{automatic_depth, cube_of, cubes, Cube};
 use crate::encoding::EncodingConfig;
-use crate::error::Error;
+use crate::error::{Error, Unsupported};
 use crate::problem::Problem;
-use crate::solve::{check_budget_for, Session};
+use crate::search;
+use crate::solve::{check_budget_for, Method, Request, Session};
 use crate::theory::no_tour_because;
 use crate::tour::Tour;
 
@@ -29,8 +34,28 @@ pub struct CountOptions {
     pub up_to_symmetry: bool,
 }
 
-/// Finds every tour of `problem` (or one per orbit), calling `on_tour`
-/// for each as it is found; returns how many were found.
+/// Finds every tour of `problem` (or one per orbit) by `method` (SAT with
+/// `request.config`, or backtracking with `request.timeout`), calling
+/// `on_tour` for each as it is found; returns how many were found. Check
+/// `request` first with [`Method::check_supports`]: Warnsdorff's rule finds
+/// one tour and does not count ([`Unsupported::EveryTourByWarnsdorff`]).
+pub fn enumerate_by(
+    problem: &Problem,
+    method: Method,
+    request: &Request,
+    count: CountOptions,
+    on_tour: impl FnMut(&Tour) -> Result<(), Error>,
+) -> Result<u64, Error> {
+    match method {
+        Method::Sat => enumerate(problem, &request.config, count, on_tour),
+        Method::Backtrack => enumerate_by_backtracking(problem, count, request, on_tour),
+        Method::Warnsdorff => Err(Error::Unsupported(Unsupported::EveryTourByWarnsdorff)),
+    }
+}
+
+/// Finds every tour of `problem` (or one per orbit) with the SAT
+/// `config`, calling `on_tour` for each as it is found; returns how many
+/// were found.
 ///
 /// A closed tour with no start or end given is searched from a1 (every
 /// closed tour can be rotated to start there) and each one found is reported
@@ -39,7 +64,7 @@ pub fn enumerate(
     problem: &Problem,
     config: &EncodingConfig,
     count: CountOptions,
-    mut on_tour: impl FnMut(&Tour) -> Result<(), Error>,
+    on_tour: impl FnMut(&Tour) -> Result<(), Error>,
 ) -> Result<u64, Error> {
     // Symmetry breaking would drop tours from the count; orbits keep one
     // tour each, which it may rightly choose.
@@ -48,37 +73,104 @@ pub fn enumerate(
     } else {
         config.keeping_every_tour()
     };
-    let limit = count.limit.unwrap_or(u64::MAX);
-    let mut found = 0u64;
+    let mut report = Report::new(problem, count, on_tour);
     // A theorem that rules out every tour answers at once, on any size.
-    if limit == 0 || no_tour_because(problem).is_some() {
+    if report.is_done() || no_tour_because(problem).is_some() {
         return Ok(0);
     }
     let encoding = config.prepare(problem)?;
     let mut session = Session::new(encoding)?;
-    let symmetries = problem.symmetries();
     while let Some(tour) = session.next_tour()? {
-        let reported: Vec<Tour> = if count.up_to_symmetry || !problem.start_fixed_by_default() {
-            vec![tour.clone()]
-        } else {
-            rotations(&tour)
-        };
-        for each in &reported {
-            on_tour(each)?;
-            found += 1;
-            if found >= limit {
-                return Ok(found);
-            }
+        if report.tour(&tour)?.is_break() {
+            break;
         }
         if count.up_to_symmetry {
-            for variant in orbit(&tour, problem, &symmetries) {
+            for variant in orbit(&tour, problem, &report.symmetries) {
                 session.block(&variant);
             }
         } else {
             session.block(&tour.squares);
         }
     }
-    Ok(found)
+    Ok(report.found)
+}
+
+/// [`enumerate`] by backtracking instead of SAT: every tour of the problem
+/// as rooted is listed once by the search, and reported the same way. With
+/// `up_to_symmetry`, a tour counts when it is the least (as a sequence of
+/// square indices) of the tours its symmetries make of it, so each orbit
+/// counts once. Honours `request.timeout`.
+fn enumerate_by_backtracking(
+    problem: &Problem,
+    count: CountOptions,
+    request: &Request,
+    on_tour: impl FnMut(&Tour) -> Result<(), Error>,
+) -> Result<u64, Error> {
+    let mut report = Report::new(problem, count, on_tour);
+    if report.is_done() {
+        return Ok(0);
+    }
+    search::each_tour(problem, request.timeout, |tour| {
+        if count.up_to_symmetry {
+            let variants = orbit(tour, problem, &report.symmetries);
+            if variants.iter().min() != Some(&tour.squares) {
+                return Ok(ControlFlow::Continue(()));
+            }
+        }
+        report.tour(tour)
+    })?;
+    Ok(report.found)
+}
+
+/// Reports tours as counting wants them, and counts them up to the limit.
+struct Report<'a, F> {
+    problem: &'a Problem,
+    count: CountOptions,
+    limit: u64,
+    found: u64,
+    symmetries: Vec<Vec<usize>>,
+    on_tour: F,
+}
+
+impl<'a, F: FnMut(&Tour) -> Result<(), Error>> Report<'a, F> {
+    fn new(problem: &'a Problem, count: CountOptions, on_tour: F) -> Self {
+        Report {
+            problem,
+            count,
+            limit: count.limit.unwrap_or(u64::MAX),
+            found: 0,
+            symmetries: if count.up_to_symmetry {
+                problem.symmetries()
+            } else {
+                Vec::new()
+            },
+            on_tour,
+        }
+    }
+
+    fn is_done(&self) -> bool {
+        self.found >= self.limit
+    }
+
+    /// Reports a tour found by a search rooted as the problem's
+    /// [effective start](Problem::effective_start) wants: a closed tour
+    /// with nothing anchored in all its rotations (unless counting orbits).
+    /// Breaks at the limit.
+    fn tour(&mut self, tour: &Tour) -> Result<ControlFlow<()>, Error> {
+        let reported = if self.count.up_to_symmetry || !self.problem.start_fixed_by_default() {
+            vec![tour.clone()]
+        } else {
+            rotations(tour)
+        };
+        for each in &reported {
+            (self.on_tour)(each)?;
+            self.found += 1;
+            if self.is_done() {
+                return Ok(ControlFlow::Break(()));
+            }
+        }
+        Ok(ControlFlow::Continue(()))
+    }
 }
 
 /// Every rotation of a closed tour, starting with the tour itself.

@@ -41,6 +41,18 @@ pub enum Error {
         /// The board, as it prints.
         board: String,
     },
+    /// A board too large for the encoding's variables (search methods take it).
+    #[error("the {encoding} encoding takes boards of at most {limit} squares, and the {board} board has {squares}")]
+    BoardTooLargeForEncoding {
+        /// The encoding's name.
+        encoding: &'static str,
+        /// The board, as it prints.
+        board: String,
+        /// Its number of squares.
+        squares: usize,
+        /// The most the encoding takes.
+        limit: usize,
+    },
     /// An at-most-one encoding name that is not known.
     #[error("unknown at-most-one encoding '{name}' (expected one of: {known})")]
     UnknownAmo {
@@ -117,6 +129,15 @@ pub enum Error {
     /// The solver gave up without an answer (`s UNKNOWN`).
     #[error("the solver gave no answer (UNKNOWN)")]
     NoAnswer,
+    /// An incomplete method (Warnsdorff's rule) stopped without a tour. It
+    /// proves nothing: a tour may well exist.
+    #[error("{method} found no tour in {attempts} attempts, which does not mean that none exists")]
+    GaveUp {
+        /// The method, as it names itself (`Warnsdorff's rule`).
+        method: &'static str,
+        /// How many attempts it made.
+        attempts: u32,
+    },
     /// The time limit ran out before the solver answered.
     #[error("no answer within {seconds} s")]
     Timeout {
@@ -166,22 +187,70 @@ pub enum Unsupported {
     AllWithTimeout,
     /// Extra solver arguments go to external solver programs only.
     ArgumentsForVarisat,
+    /// Proofs of impossibility come from the SAT solver only, not from the
+    /// named search method.
+    ProofWithoutSat(&'static str),
+    /// Solver programs solve the SAT encoding; the named search method
+    /// searches by itself.
+    SolverWithoutSat(&'static str),
+    /// Encoding switches shape the SAT encoding, which the named search
+    /// method does not use.
+    EncodingOptionsWithoutSat(&'static str),
+    /// Warnsdorff's rule finds one tour: it neither lists nor counts them.
+    EveryTourByWarnsdorff,
+    /// Warnsdorff's rule does not follow clues.
+    CluesByWarnsdorff,
+    /// A random seed is for Warnsdorff's rule only; the named method takes none.
+    SeedWithoutWarnsdorff(&'static str),
+    /// Cubes split the SAT encoding; the named search method does not use it.
+    CubesWithoutSat(&'static str),
 }
 
 impl std::fmt::Display for Unsupported {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
+        match self {
             Unsupported::ProofWithExternalSolver => {
-                "proofs are written by the in-process solver (varisat) only"
+                f.write_str("proofs are written by the in-process solver (varisat) only")
             }
             Unsupported::AllWithExternalSolver => {
-                "every tour is enumerated by the in-process solver (varisat) only"
+                f.write_str("every tour is enumerated by the in-process solver (varisat) only")
             }
-            Unsupported::AllWithTimeout => "every tour is enumerated without a time limit",
+            Unsupported::AllWithTimeout => {
+                f.write_str("every tour is enumerated without a time limit")
+            }
             Unsupported::ArgumentsForVarisat => {
-                "extra solver arguments are for external solvers, not varisat"
+                f.write_str("extra solver arguments are for external solvers, not varisat")
             }
-        })
+            Unsupported::ProofWithoutSat(method) => {
+                write!(
+                    f,
+                    "proofs of impossibility come from SAT, not from {method}"
+                )
+            }
+            Unsupported::SolverWithoutSat(method) => write!(
+                f,
+                "solver programs solve the SAT encoding; {method} searches by itself"
+            ),
+            Unsupported::EncodingOptionsWithoutSat(method) => write!(
+                f,
+                "encoding options shape the SAT encoding, which {method} does not use"
+            ),
+            Unsupported::EveryTourByWarnsdorff => {
+                f.write_str("Warnsdorff's rule finds one tour: it neither lists nor counts them")
+            }
+            Unsupported::CluesByWarnsdorff => {
+                f.write_str("Warnsdorff's rule does not follow clues")
+            }
+            Unsupported::SeedWithoutWarnsdorff(method) => {
+                write!(
+                    f,
+                    "a random seed is for Warnsdorff's rule; {method} takes none"
+                )
+            }
+            Unsupported::CubesWithoutSat(method) => {
+                write!(f, "cubes split the SAT encoding; {method} does not use it")
+            }
+        }
     }
 }
 
@@ -194,6 +263,9 @@ pub enum ErrorClass {
     Failure,
     /// The time limit ran out (exit status 124, as `timeout(1)` uses).
     Timeout,
+    /// An incomplete method gave up without a tour (exit status 3): not a
+    /// proof that none exists.
+    GaveUp,
 }
 
 impl Error {
@@ -203,6 +275,7 @@ impl Error {
             Error::Board(_)
             | Error::Problem(_)
             | Error::ClauseLengthTooShort { .. }
+            | Error::BoardTooLargeForEncoding { .. }
             | Error::BlocksDoNotFit { .. }
             | Error::UnknownAmo { .. }
             | Error::Unsupported(_)
@@ -217,6 +290,7 @@ impl Error {
             | Error::CannotRead { .. }
             | Error::SolverMissing { .. } => ErrorClass::BadInput,
             Error::Timeout { .. } => ErrorClass::Timeout,
+            Error::GaveUp { .. } => ErrorClass::GaveUp,
             Error::InvalidTour(_)
             | Error::Solver(_)
             | Error::SolverFailed { .. }

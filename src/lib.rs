@@ -11,6 +11,9 @@
 //! always [verified](verify) before it is [rendered](render). The board may
 //! have holes and the piece may be any [leaper](board::Leaper); clues pin
 //! moves to squares, and [puzzles](puzzle) are clue sets with one solution.
+//! Two methods find tours [without SAT](search): Warnsdorff's rule (fast,
+//! may give up) and backtracking (complete); [`solve::find_tour`] and
+//! [`count::enumerate_by`] choose between all three by [`solve::Method`].
 //!
 //! ```
 //! use knightsat::{board::Board, encoding::EncodingConfig, problem::Problem};
@@ -38,6 +41,7 @@ pub mod output;
 pub mod problem;
 pub mod puzzle;
 pub mod render;
+pub mod search;
 pub mod solve;
 pub mod text;
 pub mod theory;

@@ -67,9 +67,16 @@ pub fn grid(board: &Board, cell: impl Fn(usize) -> String) -> String {
     out
 }
 
-/// Square names separated by spaces, on one line.
+/// Square names separated by spaces, on one line (written straight into one
+/// string: a tour of millions of squares needs no string per square).
 pub fn move_list(tour: &Tour) -> String {
-    let mut out = tour.names().join(" ");
+    let mut out = String::with_capacity(tour.squares.len() * 5);
+    for (position, &square) in tour.squares.iter().enumerate() {
+        if position > 0 {
+            out.push(' ');
+        }
+        let _ = write!(out, "{}", tour.board.square(square));
+    }
     out.push('\n');
     out
 }

@@ -762,3 +762,317 @@ fn board_files_holes_clues_and_leapers_from_the_command_line() {
         assert!(stderr.contains(words), "{args:?}: {stderr}");
     }
 }
+
+#[test]
+fn every_method_prints_a_verified_tour_in_every_format() {
+    for method in ["sat", "warnsdorff", "backtrack"] {
+        let grid = stdout_of(&["solve", "--size", "6", "--method", method]);
+        assert!(
+            common::is_tour(6, 6, false, &parse_grid(&grid, 6, 6)),
+            "{method}: {grid}"
+        );
+        let moves = stdout_of(&[
+            "solve", "--board", "5x6", "--closed", "--method", method, "--format", "moves",
+        ]);
+        let tour = parse_moves(&moves, 6);
+        assert!(common::is_tour(5, 6, true, &tour), "{method}: {moves}");
+        assert_eq!(tour[0], 0, "{method}: a closed tour starts on a1");
+        let json = stdout_of(&[
+            "solve", "--size", "5", "--start", "c3", "--method", method, "--format", "json",
+        ]);
+        assert!(json.contains(r#""tour":["c3","#), "{method}: {json}");
+        let svg = stdout_of(&[
+            "solve", "--size", "5", "--method", method, "--format", "svg",
+        ]);
+        assert!(
+            svg.starts_with("<svg") || svg.starts_with("<?xml"),
+            "{method}"
+        );
+    }
+}
+
+#[test]
+fn warnsdorff_gives_up_with_exit_3_and_never_says_no_tour() {
+    // 3x3 has no tour; Warnsdorff's rule cannot know that, and says so.
+    let output = knightsat()
+        .args([
+            "solve",
+            "--size",
+            "3",
+            "--method",
+            "warnsdorff",
+            "--no-theory",
+        ])
+        .assert()
+        .code(3)
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("found no tour in 100 attempts"), "{stderr}");
+    assert!(output.stdout.is_empty());
+    // Backtracking proves it: exit 20.
+    knightsat()
+        .args([
+            "solve",
+            "--size",
+            "3",
+            "--method",
+            "backtrack",
+            "--no-theory",
+        ])
+        .assert()
+        .code(20)
+        .stdout("no tour exists for these constraints\n");
+    knightsat()
+        .args([
+            "solve",
+            "--size",
+            "5",
+            "--closed",
+            "--holes",
+            "a1,e5",
+            "--method",
+            "backtrack",
+        ])
+        .assert()
+        .code(20);
+    knightsat()
+        .args(["solve", "--help"])
+        .assert()
+        .stdout(predicate::str::contains("3   --method warnsdorff gave up"));
+}
+
+#[test]
+fn warnsdorff_tours_a_million_squares_and_sat_refuses_them_in_one_line() {
+    let moves = stdout_of(&[
+        "solve",
+        "--size",
+        "1000",
+        "--method",
+        "warnsdorff",
+        "--format",
+        "moves",
+    ]);
+    assert_eq!(moves.split_whitespace().count(), 1_000_000);
+    let output = knightsat()
+        .args(["solve", "--size", "1000"])
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("at most 8192 squares"), "{stderr}");
+}
+
+#[test]
+fn backtracking_counts_and_lists_what_sat_does() {
+    for args in [
+        &["count", "--size", "5"][..],
+        &["count", "--board", "5x6", "--closed"],
+        &["count", "--size", "5", "--up-to-symmetry"],
+        &["count", "--size", "5", "--start", "a1", "--limit", "100"],
+        &["count", "--board", "4x5", "--holes", "b2"],
+        &["count", "--board", "3x5", "--leaper", "0,1"],
+        &["count", "--size", "5", "--at", "1=a1", "--at", "9=c3"],
+        &[
+            "count", "--board", "5x6", "--closed", "--at", "2=b3", "--end", "c2",
+        ],
+    ] {
+        let sat = stdout_of(args);
+        let backtrack = stdout_of(&[args, &["--method", "backtrack"]].concat());
+        assert_eq!(sat, backtrack, "{args:?}");
+    }
+    let mut sat: Vec<String> =
+        stdout_of(&["solve", "--board", "3x4", "--all", "--format", "moves"])
+            .lines()
+            .map(String::from)
+            .collect();
+    let mut backtrack: Vec<String> = stdout_of(&[
+        "solve",
+        "--board",
+        "3x4",
+        "--all",
+        "--format",
+        "moves",
+        "--method",
+        "backtrack",
+    ])
+    .lines()
+    .map(String::from)
+    .collect();
+    sat.sort();
+    backtrack.sort();
+    assert_eq!(sat.len(), 16);
+    assert_eq!(sat, backtrack);
+}
+
+#[test]
+fn backtracking_honours_the_timeout() {
+    // Listing every tour of 8x8 takes far longer than a second.
+    let output = knightsat()
+        .args([
+            "solve",
+            "--size",
+            "8",
+            "--all",
+            "--method",
+            "backtrack",
+            "--format",
+            "moves",
+            "--timeout",
+            "1",
+        ])
+        .assert()
+        .code(124)
+        .get_output()
+        .clone();
+    assert!(
+        !output.stdout.is_empty(),
+        "tours found before the time ran out"
+    );
+    assert_eq!(String::from_utf8(output.stderr).unwrap().lines().count(), 1);
+}
+
+#[test]
+#[allow(clippy::too_many_lines, reason = "a table of cases, one per refusal")]
+fn methods_refuse_what_they_cannot_do_in_one_line_with_exit_2() {
+    for (args, words) in [
+        (
+            &[
+                "solve",
+                "--size",
+                "5",
+                "--method",
+                "warnsdorff",
+                "--proof",
+                "p.drat",
+            ][..],
+            "--proof needs --method sat",
+        ),
+        (
+            &[
+                "solve",
+                "--size",
+                "5",
+                "--method",
+                "backtrack",
+                "--proof",
+                "p.drat",
+            ],
+            "--proof needs --method sat",
+        ),
+        (
+            &[
+                "solve",
+                "--size",
+                "5",
+                "--method",
+                "warnsdorff",
+                "--at",
+                "3=c3",
+            ],
+            "does not take clues",
+        ),
+        (
+            &["solve", "--size", "5", "--method", "warnsdorff", "--all"],
+            "finds one tour",
+        ),
+        (
+            &["count", "--size", "5", "--method", "warnsdorff"],
+            "finds one tour",
+        ),
+        (
+            &[
+                "solve",
+                "--size",
+                "5",
+                "--method",
+                "warnsdorff",
+                "--solver",
+                "kissat",
+            ],
+            "--solver is for --method sat",
+        ),
+        (
+            &[
+                "solve",
+                "--size",
+                "5",
+                "--method",
+                "backtrack",
+                "--solver",
+                "minisat",
+            ],
+            "--solver is for --method sat",
+        ),
+        (
+            &[
+                "solve",
+                "--size",
+                "5",
+                "--method",
+                "backtrack",
+                "--amo",
+                "pairwise",
+            ],
+            "are for --method sat",
+        ),
+        (
+            &[
+                "count",
+                "--size",
+                "5",
+                "--method",
+                "backtrack",
+                "--no-parity",
+            ],
+            "are for --method sat",
+        ),
+        (
+            &["solve", "--size", "5", "--seed", "3"],
+            "--seed is for --method warnsdorff",
+        ),
+        (
+            &[
+                "solve",
+                "--size",
+                "5",
+                "--method",
+                "backtrack",
+                "--seed",
+                "3",
+            ],
+            "--seed is for --method warnsdorff",
+        ),
+        (&["count", "--size", "100"], "at most 8192 squares"),
+        (&["encode", "--size", "91"], "at most 8192 squares"),
+    ] {
+        let output = knightsat().args(args).assert().code(2).get_output().clone();
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.starts_with("knightsat: "), "{args:?}: {stderr}");
+        assert!(stderr.contains(words), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn warnsdorff_seeds_are_reproducible() {
+    let run = |seed: &str| {
+        stdout_of(&[
+            "solve",
+            "--size",
+            "12",
+            "--method",
+            "warnsdorff",
+            "--seed",
+            seed,
+            "--format",
+            "moves",
+        ])
+    };
+    assert_eq!(run("7"), run("7"));
+    let tour = parse_moves(&run("7"), 12);
+    assert!(common::is_tour(12, 12, false, &tour));
+}

@@ -1,5 +1,6 @@
 //! Finding tours: varisat in-process, or an external solver program on the
-//! emitted CNF. Either way the model is decoded and verified.
+//! emitted CNF. Either way the model is decoded and verified. [`Method`]
+//! chooses between SAT and the searches without it ([`crate::search`]).
 
 pub mod external;
 pub mod session;
@@ -12,6 +13,7 @@ use crate::cubes::{automatic_depth, cubes};
 use crate::encoding::EncodingConfig;
 use crate::error::{Error, Unsupported};
 use crate::problem::Problem;
+use crate::search::{self, Warnsdorff};
 use crate::tour::Tour;
 
 pub use external::{ExternalSolver, SolverKind};
@@ -66,6 +68,127 @@ impl Backend {
             _ => None,
         };
         refused.map_or(Ok(()), |what| Err(Error::Unsupported(what)))
+    }
+}
+
+/// How to look for tours.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Method {
+    /// The SAT encoding, solved by a [`Backend`]: complete (a tour, or a
+    /// proof that there is none), and the only method with DRAT proofs and
+    /// external solvers.
+    #[default]
+    Sat,
+    /// Warnsdorff's greedy rule ([`search::warnsdorff`]): linear time, any
+    /// board size, but it may give up ([`Error::GaveUp`]); one tour, no clues.
+    Warnsdorff,
+    /// Backtracking in Warnsdorff's order ([`search::backtrack`]): complete,
+    /// clues included, and it counts.
+    Backtrack,
+}
+
+impl Method {
+    /// Every method.
+    pub const ALL: [Method; 3] = [Method::Sat, Method::Warnsdorff, Method::Backtrack];
+
+    /// The method's name: `sat`, `warnsdorff`, `backtrack`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Sat => "sat",
+            Method::Warnsdorff => "warnsdorff",
+            Method::Backtrack => "backtrack",
+        }
+    }
+
+    /// Whether the method always answers (a tour, or that there is none),
+    /// given time: SAT and backtracking do; Warnsdorff's rule may give up.
+    pub fn is_complete(self) -> bool {
+        self != Method::Warnsdorff
+    }
+
+    /// Checks that this method can serve `request` for `problem`, before
+    /// any work starts: a typed [`Error::Unsupported`] names what it cannot do.
+    pub fn check_supports(self, problem: &Problem, request: &Request) -> Result<(), Error> {
+        let refuse = |what| Err(Error::Unsupported(what));
+        if self != Method::Warnsdorff && request.seed.is_some() {
+            return refuse(Unsupported::SeedWithoutWarnsdorff(self.name()));
+        }
+        if self == Method::Sat {
+            return request.backend.check_supports(
+                request.timeout,
+                request.proof,
+                request.every_tour,
+            );
+        }
+        if request.proof {
+            return refuse(Unsupported::ProofWithoutSat(self.name()));
+        }
+        if request.backend != Backend::Varisat {
+            return refuse(Unsupported::SolverWithoutSat(self.name()));
+        }
+        if request.config != EncodingConfig::default() {
+            return refuse(Unsupported::EncodingOptionsWithoutSat(self.name()));
+        }
+        if self == Method::Warnsdorff {
+            if request.every_tour {
+                return refuse(Unsupported::EveryTourByWarnsdorff);
+            }
+            if !problem.clues().is_empty() {
+                return refuse(Unsupported::CluesByWarnsdorff);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What a command asks of a method beyond the problem; each method uses
+/// what concerns it and [`Method::check_supports`] refuses the rest.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Request {
+    /// The SAT encoding and its switches (SAT only).
+    pub config: EncodingConfig,
+    /// The SAT solver (SAT only).
+    pub backend: Backend,
+    /// Random tie-breaks (Warnsdorff's rule only).
+    pub seed: Option<u64>,
+    /// Give up after this long.
+    pub timeout: Option<Duration>,
+    /// A proof of impossibility is wanted (SAT only).
+    pub proof: bool,
+    /// Every tour is wanted, or their number (not Warnsdorff's rule).
+    pub every_tour: bool,
+}
+
+impl Default for Request {
+    fn default() -> Request {
+        Request {
+            config: EncodingConfig::default(),
+            backend: Backend::Varisat,
+            seed: None,
+            timeout: None,
+            proof: false,
+            every_tour: false,
+        }
+    }
+}
+
+/// Finds one tour of `problem` by `method`, with what `request` gives it
+/// (check it first with [`Method::check_supports`]). SAT and backtracking
+/// answer [`Outcome::NoTour`] only when they have proved it; Warnsdorff's
+/// rule never does, and gives up with [`Error::GaveUp`] instead.
+pub fn find_tour(problem: &Problem, method: Method, request: &Request) -> Result<Outcome, Error> {
+    match method {
+        Method::Sat => solve(problem, &request.config, &request.backend, request.timeout),
+        Method::Warnsdorff => {
+            let options = Warnsdorff {
+                seed: request.seed,
+                ..Warnsdorff::default()
+            };
+            search::warnsdorff(problem, &options, request.timeout).map(Outcome::Tour)
+        }
+        Method::Backtrack => {
+            Ok(search::backtrack(problem, request.timeout)?.map_or(Outcome::NoTour, Outcome::Tour))
+        }
     }
 }
 

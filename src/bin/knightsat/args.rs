@@ -17,16 +17,17 @@ use knightsat::input;
 use knightsat::problem::{parse_clue, Problem};
 use knightsat::puzzle::parse_puzzle;
 use knightsat::render::Format;
-use knightsat::solve::DEFAULT_MEMORY_BUDGET_MIB;
+use knightsat::solve::{Method, DEFAULT_MEMORY_BUDGET_MIB};
 use knightsat::tour::GivenBoard;
 
 /// The exit statuses, shown under every command's help.
 pub const EXIT_STATUSES: &str = "\
 Exit status:
   0   a tour was found, or the command succeeded
-  20  no tour exists for these constraints (unsatisfiable)
+  20  no tour exists for these constraints (unsatisfiable, or searched exhaustively)
   1   verify rejected the tour, or another failure
   2   bad usage or bad input, or the solver program cannot be found
+  3   --method warnsdorff gave up: it found no tour, which proves nothing
   124 no answer within the --timeout";
 
 /// Encode the knight's tour as SAT: write DIMACS for any solver, solve
@@ -56,11 +57,20 @@ pub enum Command {
         #[arg(short, long, value_name = "FILE", default_value = "-")]
         output: PathBuf,
     },
-    /// Find a tour and print it: with varisat in-process, or with a solver program.
+    /// Find a tour and print it: by SAT (varisat in-process, or a solver
+    /// program), by Warnsdorff's rule, or by backtracking.
     #[command(after_help = EXIT_STATUSES)]
     Solve {
         #[command(flatten)]
         encoding: EncodingArgs,
+        /// How to find the tour.
+        #[arg(long, value_enum, default_value_t)]
+        method: MethodArg,
+        /// With --method warnsdorff: break ties at random from this seed in
+        /// every attempt (default: the fixed move order first, then random
+        /// ties from seed 0).
+        #[arg(long, value_name = "N")]
+        seed: Option<u64>,
         /// How to print the tour.
         #[arg(long, value_enum, default_value_t)]
         format: FormatArg,
@@ -127,6 +137,9 @@ pub enum Command {
     Count {
         #[command(flatten)]
         encoding: EncodingArgs,
+        /// How to find the tours: sat or backtrack (the same numbers).
+        #[arg(long, value_enum, default_value_t)]
+        method: MethodArg,
         /// Stop after this many (at least 1).
         #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
         limit: Option<u64>,
@@ -337,6 +350,32 @@ pub struct EncodingArgs {
     /// tours (or all of them): off by default.
     #[arg(long, value_name = "RxC", value_parser = parse_blocks)]
     blocks: Option<(usize, usize)>,
+}
+
+/// How tours are found (mirrors [`Method`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum MethodArg {
+    /// The SAT encoding, solved by --solver: complete (a tour or a proof
+    /// that there is none).
+    #[default]
+    Sat,
+    /// Warnsdorff's greedy rule: linear time, boards of millions of
+    /// squares; it may give up (exit 3) and never proves that there is no
+    /// tour. No clues.
+    Warnsdorff,
+    /// Backtracking in Warnsdorff's order with pruning: complete (exit 20
+    /// proves there is no tour), clues included; exponential at worst.
+    Backtrack,
+}
+
+impl From<MethodArg> for Method {
+    fn from(method: MethodArg) -> Method {
+        match method {
+            MethodArg::Sat => Method::Sat,
+            MethodArg::Warnsdorff => Method::Warnsdorff,
+            MethodArg::Backtrack => Method::Backtrack,
+        }
+    }
 }
 
 /// How a tour is printed (mirrors [`Format`]).
@@ -560,6 +599,14 @@ impl EncodingArgs {
     pub fn problem_and_encoding(
         &self,
     ) -> anyhow::Result<(Problem, EncodingConfig, Box<dyn Encoding>)> {
+        let (problem, config) = self.problem_and_config()?;
+        let encoding = config.prepare(&problem)?;
+        Ok((problem, config, encoding))
+    }
+
+    /// The problem and the encoding configuration the options describe,
+    /// not yet prepared (searches without SAT never prepare it).
+    pub fn problem_and_config(&self) -> anyhow::Result<(Problem, EncodingConfig)> {
         let problem = self.problem.problem()?;
         let base = match self.preset {
             Some(Preset::Naive) => TimeIndexedConfig::naive(),
@@ -574,8 +621,6 @@ impl EncodingArgs {
             symmetry_breaking: base.symmetry_breaking && !self.no_symmetry_breaking,
             blocks: self.blocks,
         };
-        let config = EncodingConfig::from(config);
-        let encoding = config.prepare(&problem)?;
-        Ok((problem, config, encoding))
+        Ok((problem, EncodingConfig::from(config)))
     }
 }

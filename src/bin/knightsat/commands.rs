@@ -15,20 +15,24 @@ use knightsat::cnf_file::{
     read_cnf_info, stats, write_cnf, write_cnf_file, write_icnf, write_icnf_file, write_split,
     MANIFEST,
 };
-use knightsat::count::{count_parallel, count_recorded, enumerate, CountOptions, ParallelOptions};
+use knightsat::count::{
+    count_parallel, count_recorded, enumerate_by, CountOptions, ParallelOptions,
+};
 use knightsat::cubes::cubes as make_cubes;
 use knightsat::decode::tour_from_model;
-use knightsat::encoding::{EncodingConfig, Model};
-use knightsat::error::Error;
+use knightsat::encoding::Model;
+use knightsat::error::{Error, Unsupported};
 use knightsat::input;
 use knightsat::problem::Problem;
 use knightsat::puzzle::{generate, puzzle_grid, puzzle_picture, Generated, PuzzleJson};
 use knightsat::render::{board_grid, render, stats_table, svg, Format};
-use knightsat::solve::{solve as solve_problem, solve_parallel, Backend, Outcome};
+use knightsat::solve::{find_tour, solve_parallel, Backend, Method, Outcome, Request};
 use knightsat::theory;
 use knightsat::tour::{check_tour, Tour};
 
-use crate::args::{EncodingArgs, FormatArg, ProblemArgs, PuzzleFormat, ShapeArgs, StatsFormat};
+use crate::args::{
+    EncodingArgs, FormatArg, MethodArg, ProblemArgs, PuzzleFormat, ShapeArgs, StatsFormat,
+};
 
 /// Writes a line to stderr; a closed stderr loses the note, not the run.
 macro_rules! note {
@@ -62,6 +66,10 @@ pub fn encode(encoding: &EncodingArgs, output: &Path) -> anyhow::Result<ExitCode
 
 /// What `solve` is asked for, beyond the problem and its encoding.
 pub struct SolveArgs {
+    /// How to find the tour.
+    pub method: MethodArg,
+    /// Random tie-breaks for Warnsdorff's rule.
+    pub seed: Option<u64>,
     /// How to print the tour.
     pub format: FormatArg,
     /// The solver's name or path.
@@ -88,7 +96,15 @@ pub struct SolveArgs {
 
 /// `solve`: one tour, every tour, or a proof that there is none.
 pub fn solve(encoding: &EncodingArgs, args: SolveArgs) -> anyhow::Result<ExitCode> {
-    let (problem, config, _) = encoding.problem_and_encoding()?;
+    let method = Method::from(args.method);
+    let (problem, config) = match method {
+        // Preparing checks that the encoding's options fit the problem.
+        Method::Sat => {
+            let (problem, config, _) = encoding.problem_and_encoding()?;
+            (problem, config)
+        }
+        Method::Warnsdorff | Method::Backtrack => encoding.problem_and_config()?,
+    };
     let format = Format::from(args.format);
     if !args.no_theory && !args.all && args.proof.is_none() {
         if let Some(theorem) = theory::no_tour_because(&problem) {
@@ -96,12 +112,19 @@ pub fn solve(encoding: &EncodingArgs, args: SolveArgs) -> anyhow::Result<ExitCod
             return print_outcome(Outcome::NoTour, format);
         }
     }
-    let backend = Backend::from_name(&args.solver, args.solver_arg)?;
-    backend.check_supports(args.timeout, args.proof.is_some(), args.all)?;
+    let request = Request {
+        config,
+        backend: Backend::from_name(&args.solver, args.solver_arg)?,
+        seed: args.seed,
+        timeout: args.timeout,
+        proof: args.proof.is_some(),
+        every_tour: args.all,
+    };
+    method.check_supports(&problem, &request)?;
     if let Some(proof) = args.proof {
         let cnf = args.cnf_out.unwrap_or_else(|| default_cnf_path(&proof));
         note_default_start(&problem);
-        let outcome = solve_with_proof(&problem, &config, &proof, &cnf, args.timeout)?;
+        let outcome = solve_with_proof(&problem, &request.config, &proof, &cnf, args.timeout)?;
         match outcome {
             Outcome::NoTour => note!(
                 "wrote {} (DRAT proof) for {}; check with: knightsat certify --cnf {} --proof {}",
@@ -115,24 +138,32 @@ pub fn solve(encoding: &EncodingArgs, args: SolveArgs) -> anyhow::Result<ExitCod
         return print_outcome(outcome, format);
     }
     if args.all {
-        return print_all(&problem, &config, args.limit, format);
+        return print_all(&problem, method, &request, args.limit, format);
     }
     note_default_start(&problem);
     let started = Instant::now();
     let progress = io::stderr().is_terminal();
     if progress {
+        let by = match method {
+            Method::Sat => args.solver.as_str(),
+            Method::Warnsdorff => "Warnsdorff's rule",
+            Method::Backtrack => "backtracking",
+        };
         let _ = write!(
             io::stderr(),
-            "solving {} ({}) with {}…",
+            "solving {} ({}) with {by}…",
             problem.board(),
-            problem.kind(),
-            args.solver
+            problem.kind()
         );
     }
     let outcome = if args.jobs == 1 && args.depth.is_none() {
-        solve_problem(&problem, &config, &backend, args.timeout)
+        find_tour(&problem, method, &request)
+    } else if method != Method::Sat {
+        Err(Error::Unsupported(Unsupported::CubesWithoutSat(
+            method.name(),
+        )))
     } else {
-        solve_parallel(&problem, &config, args.jobs, args.depth)
+        solve_parallel(&problem, &request.config, args.jobs, args.depth)
     };
     if progress {
         note!(" {:.2} s", started.elapsed().as_secs_f64());
@@ -234,28 +265,39 @@ pub fn puzzle(shape: &ShapeArgs, args: PuzzleArgs) -> anyhow::Result<ExitCode> {
 /// `count`: how many tours (or orbits).
 pub fn count(
     encoding: &EncodingArgs,
+    method: MethodArg,
     limit: Option<u64>,
     up_to_symmetry: bool,
     jobs: usize,
     depth: Option<usize>,
 ) -> anyhow::Result<ExitCode> {
-    let (problem, config, _) = encoding.problem_and_encoding()?;
+    let (problem, config) = encoding.problem_and_config()?;
+    let method = Method::from(method);
+    let request = Request {
+        config,
+        every_tour: true,
+        ..Request::default()
+    };
+    method.check_supports(&problem, &request)?;
     let found = if jobs == 1 && depth.is_none() {
         let progress = progress_bar("tours");
         let count = CountOptions {
             limit,
             up_to_symmetry,
         };
-        let found = enumerate(&problem, &config, count, |_| {
+        let found = enumerate_by(&problem, method, &request, count, |_| {
             progress.inc(1);
             Ok(())
         })?;
         progress.finish_and_clear();
         found
     } else {
+        if method != Method::Sat {
+            return Err(Error::Unsupported(Unsupported::CubesWithoutSat(method.name())).into());
+        }
         let progress = cube_progress_bar();
         let options = ParallelOptions { jobs, depth, limit };
-        let found = count_parallel(&problem, &config, options, |done| {
+        let found = count_parallel(&problem, &request.config, options, |done| {
             progress.set_length(done.cubes as u64);
             progress.set_position(done.cubes_done as u64);
             progress.set_message(format!("{} tours", done.tours));
@@ -420,7 +462,8 @@ fn progress_bar(what: &str) -> ProgressBar {
 /// Streams every tour in `format`: JSON Lines for json, blank lines between grids.
 fn print_all(
     problem: &Problem,
-    config: &EncodingConfig,
+    method: Method,
+    request: &Request,
     limit: Option<u64>,
     format: Format,
 ) -> anyhow::Result<ExitCode> {
@@ -430,7 +473,7 @@ fn print_all(
         up_to_symmetry: false,
     };
     let mut first = true;
-    let found = enumerate(problem, config, count, |tour| {
+    let found = enumerate_by(problem, method, request, count, |tour| {
         if format == Format::Board && !std::mem::take(&mut first) {
             out.write_all(b"\n")
                 .map_err(|e| Error::io("writing a tour", e))?;

@@ -20,6 +20,9 @@ use commands::{PuzzleArgs, SolveArgs, EXIT_FAILURE};
 const EXIT_BAD_INPUT: u8 = 2;
 /// Exit status when the time limit runs out, as `timeout(1)` uses.
 const EXIT_TIMEOUT: u8 = 124;
+/// Exit status when an incomplete method (Warnsdorff's rule) gives up: no
+/// tour found, and nothing proved.
+const EXIT_GAVE_UP: u8 = 3;
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -66,6 +69,8 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Encode { encoding, output } => commands::encode(&encoding, &output),
         Command::Solve {
             encoding,
+            method,
+            seed,
             format,
             solver,
             solver_arg,
@@ -80,6 +85,8 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         } => commands::solve(
             &encoding,
             SolveArgs {
+                method,
+                seed,
                 format,
                 solver,
                 solver_arg,
@@ -117,6 +124,7 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Count { cnf: Some(cnf), .. } => commands::count_cnf(&cnf),
         Command::Count {
             encoding,
+            method,
             limit,
             up_to_symmetry,
             jobs,
@@ -124,6 +132,7 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
             cnf: None,
         } => commands::count(
             &encoding,
+            method,
             limit,
             up_to_symmetry,
             jobs,
@@ -180,7 +189,31 @@ fn describe(error: &anyhow::Error) -> String {
             Unsupported::ArgumentsForVarisat => {
                 "--solver-arg is for external solvers, not varisat".into()
             }
+            Unsupported::ProofWithoutSat(method) => {
+                format!("--proof needs --method sat: only SAT writes proofs, not --method {method}")
+            }
+            Unsupported::SolverWithoutSat(method) => format!(
+                "--solver is for --method sat: --method {method} searches without a SAT solver"
+            ),
+            Unsupported::EncodingOptionsWithoutSat(method) => format!(
+                "the encoding options (--amo, --max-clause-len, --no-predecessor, --no-parity, --no-reachability, --no-symmetry-breaking, --preset, --blocks) are for --method sat, not --method {method}"
+            ),
+            Unsupported::EveryTourByWarnsdorff => {
+                "--method warnsdorff finds one tour: --all and count need --method backtrack or sat".into()
+            }
+            Unsupported::CluesByWarnsdorff => {
+                "--method warnsdorff does not take clues (--at, --puzzle): use --method backtrack or sat".into()
+            }
+            Unsupported::SeedWithoutWarnsdorff(method) => {
+                format!("--seed is for --method warnsdorff, not --method {method}")
+            }
+            Unsupported::CubesWithoutSat(method) => {
+                format!("--jobs and --depth split the SAT encoding into cubes: not for --method {method}")
+            }
         },
+        Error::BoardTooLargeForEncoding { .. } => {
+            format!("{library}; --method warnsdorff and backtrack take larger boards")
+        }
         _ => return format!("{error:#}"),
     };
     // Context the command added (a file name) stays in front.
@@ -198,6 +231,7 @@ fn exit_status(error: &anyhow::Error) -> u8 {
     match error.downcast_ref::<Error>().map(Error::class) {
         Some(ErrorClass::BadInput) => EXIT_BAD_INPUT,
         Some(ErrorClass::Timeout) => EXIT_TIMEOUT,
+        Some(ErrorClass::GaveUp) => EXIT_GAVE_UP,
         Some(ErrorClass::Failure) | None => EXIT_FAILURE,
     }
 }

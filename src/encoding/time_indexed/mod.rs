@@ -38,10 +38,25 @@ pub struct TimeIndexed {
 }
 
 impl TimeIndexed {
-    /// Prepares the encoding of `problem`, or an error for a clause-length
-    /// bound below 3 or blocks that do not fit the board.
+    /// The largest board the encoding takes, in squares: it needs squares²
+    /// x variables (and its pruned domain squares² flags), and varisat
+    /// supports fewer than 2²⁸ variables; 2¹³ squares (e.g. 90x90) keep the
+    /// x variables at 2²⁶ with room for auxiliaries.
+    pub const MAX_SQUARES: usize = 1 << 13;
+
+    /// Prepares the encoding of `problem`, or an error for a board over
+    /// [`MAX_SQUARES`](Self::MAX_SQUARES), a clause-length bound below 3 or
+    /// blocks that do not fit the board.
     pub fn new(problem: &Problem, config: TimeIndexedConfig) -> Result<TimeIndexed, Error> {
         let board = problem.board();
+        if board.squares() > Self::MAX_SQUARES {
+            return Err(Error::BoardTooLargeForEncoding {
+                encoding: "time-indexed",
+                board: board.to_string(),
+                squares: board.squares(),
+                limit: Self::MAX_SQUARES,
+            });
+        }
         if let Some(len) = config.max_clause_len.filter(|&len| len < 3) {
             return Err(Error::ClauseLengthTooShort { len });
         }

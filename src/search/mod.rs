@@ -1,0 +1,140 @@
+//! Finding tours without SAT: Warnsdorff's greedy rule and a complete
+//! backtracking search ordered by it.
+//!
+//! | method | promises | time |
+//! | --- | --- | --- |
+//! | [`warnsdorff`] | a tour, or it gives up ([`Error::GaveUp`]); never "no tour" | linear per attempt, a bounded number of attempts |
+//! | [`backtrack`] | a tour, or a proof by exhaustion that there is none | exponential in the worst case |
+//!
+//! Both work on any board the [`Board`] type describes (holes, any leaper),
+//! open or closed, with a start or an end; backtracking follows clues too.
+//! Every tour either returns has passed [`verify`](crate::verify::verify)
+//! against the problem. Neither recurses, so neither can overflow the stack,
+//! and neither allocates more than a few words per square, so Warnsdorff's
+//! rule tours boards of millions of squares.
+
+pub mod backtrack;
+pub mod warnsdorff;
+
+use std::time::{Duration, Instant};
+
+use crate::board::{Board, Square};
+use crate::error::Error;
+use crate::problem::Problem;
+use crate::tour::Tour;
+use crate::verify::verify;
+
+pub use backtrack::{backtrack, each_tour};
+pub use warnsdorff::{warnsdorff, TieBreak, Warnsdorff};
+
+/// The most moves a leaper has from one square.
+const MAX_MOVES: usize = 8;
+
+/// The leaper's moves from any square, worked out from coordinates when
+/// asked: no table, so memory stays a few bytes per square on any board.
+struct Moves<'a> {
+    board: &'a Board,
+    deltas: Vec<(isize, isize)>,
+}
+
+/// The squares one move away from a square: at most [`MAX_MOVES`].
+#[derive(Clone, Copy)]
+struct Neighbours {
+    len: usize,
+    squares: [usize; MAX_MOVES],
+}
+
+impl Neighbours {
+    fn as_slice(&self) -> &[usize] {
+        &self.squares[..self.len]
+    }
+}
+
+impl<'a> Moves<'a> {
+    fn new(board: &'a Board) -> Moves<'a> {
+        Moves {
+            board,
+            deltas: board.leaper().deltas(),
+        }
+    }
+
+    /// The squares one move from `square`, in the leaper's fixed move order.
+    fn of(&self, square: usize) -> Neighbours {
+        let from = self.board.square(square);
+        let mut out = Neighbours {
+            len: 0,
+            squares: [0; MAX_MOVES],
+        };
+        for &(df, dr) in &self.deltas {
+            let (Some(file), Some(rank)) = (
+                from.file.checked_add_signed(df),
+                from.rank.checked_add_signed(dr),
+            ) else {
+                continue;
+            };
+            if let Some(to) = self.board.index_at(Square { file, rank }) {
+                out.squares[out.len] = to;
+                out.len += 1;
+            }
+        }
+        out
+    }
+}
+
+/// A time limit, checked now and then by the searches.
+#[derive(Clone, Copy)]
+struct Clock {
+    limit: Option<(Instant, Duration)>,
+}
+
+impl Clock {
+    fn new(timeout: Option<Duration>) -> Clock {
+        Clock {
+            limit: timeout.map(|limit| (Instant::now() + limit, limit)),
+        }
+    }
+
+    /// [`Error::Timeout`] once the time is up.
+    fn check(self) -> Result<(), Error> {
+        match self.limit {
+            Some((deadline, limit)) if Instant::now() >= deadline => Err(Error::Timeout {
+                seconds: limit.as_secs_f64(),
+            }),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// The tour `squares`, verified against `problem` (with the start a closed
+/// tour gets by default).
+fn verified(problem: &Problem, squares: Vec<usize>) -> Result<Tour, Error> {
+    // (A copy of the problem, board and all, only where the start differs.)
+    if problem.effective_start() == problem.start() {
+        verify(&squares, problem)?;
+    } else {
+        verify(&squares, &problem.rooted())?;
+    }
+    Ok(Tour {
+        board: problem.board().clone(),
+        closed: problem.is_closed(),
+        squares,
+    })
+}
+
+/// How many squares of a1's colour and of the other the board has.
+fn colour_counts(board: &Board) -> [usize; 2] {
+    let others = (0..board.squares()).filter(|&s| board.colour(s)).count();
+    [board.squares() - others, others]
+}
+
+/// The colour every open tour must start on, when the counts force it: a
+/// colour-changing leaper alternates colours, so with one square more of
+/// one colour the tour starts (and ends) on it.
+fn forced_start_colour(board: &Board, closed: bool) -> Option<bool> {
+    let [a1s, others] = colour_counts(board);
+    match (board.leaper().changes_colour(), closed) {
+        (true, false) if a1s == others + 1 => Some(false),
+        (true, false) if others == a1s + 1 => Some(true),
+        _ => None,
+    }
+}
