@@ -63,57 +63,8 @@ pub enum Command {
     Solve {
         #[command(flatten)]
         encoding: EncodingArgs,
-        /// How to find the tour.
-        #[arg(long, value_enum, default_value_t)]
-        method: MethodArg,
-        /// With --method warnsdorff: break ties at random from this seed in
-        /// every attempt (default: the fixed move order first, then random
-        /// ties from seed 0).
-        #[arg(long, value_name = "N")]
-        seed: Option<u64>,
-        /// How to print the tour.
-        #[arg(long, value_enum, default_value_t)]
-        format: FormatArg,
-        /// `varisat` (in-process), `kissat`, `cadical`, `minisat`, `picosat`,
-        /// or the path of a program that reads DIMACS and prints
-        /// SAT-competition output.
-        #[arg(long, value_name = "SOLVER", default_value = "varisat")]
-        solver: String,
-        /// An extra argument for the solver program (repeatable).
-        #[arg(long, value_name = "ARG", allow_hyphen_values = true)]
-        solver_arg: Vec<String>,
-        /// Give up after this many seconds (the solver is stopped).
-        #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
-        timeout: Option<Duration>,
-        /// Print every tour, not just one (in-process only; JSON Lines with
-        /// --format json). Tours are sequences: see `count`.
-        #[arg(long)]
-        all: bool,
-        /// With --all: stop after this many tours (at least 1).
-        #[arg(long, value_name = "K", requires = "all", value_parser = clap::value_parser!(u64).range(1..))]
-        limit: Option<u64>,
-        /// When no tour exists, write varisat's DRAT proof of that here (check
-        /// it with `certify`), and the CNF it refers to beside it. When a tour
-        /// exists, no file is written or changed.
-        #[arg(long, value_name = "FILE", conflicts_with_all = ["all"])]
-        proof: Option<PathBuf>,
-        /// Where to write the CNF the proof refers to (default: the proof's
-        /// path with the extension .cnf).
-        #[arg(long, value_name = "FILE", requires = "proof")]
-        cnf_out: Option<PathBuf>,
-        /// Search even where a theorem (Schwenk's for closed tours, the
-        /// classification of open ones) already says no tour exists.
-        #[arg(long)]
-        no_theory: bool,
-        /// Threads, each solving cubes (see `cubes`) with varisat in a
-        /// session of its own; the first tour found wins. 0 means one per
-        /// core. In-process only, without --all, --proof or --timeout.
-        #[arg(long, value_name = "N", default_value_t = 1, conflicts_with_all = ["all", "proof", "timeout", "solver"])]
-        jobs: usize,
-        /// Cube depth in moves for --jobs (default: the smallest depth giving
-        /// at least 4 cubes per thread, at most 12).
-        #[arg(long, value_name = "D", value_parser = clap::value_parser!(u64).range(1..), conflicts_with_all = ["all", "proof", "timeout", "solver"])]
-        depth: Option<u64>,
+        #[command(flatten)]
+        options: SolveArgs,
     },
     /// Check a DRAT proof that a CNF has no solution, with the independent
     /// checker `rate`. Accepts proofs by varisat (`solve --proof`), kissat and
@@ -250,6 +201,62 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = StatsFormat::Table)]
         format: StatsFormat,
     },
+}
+
+/// What `solve` is asked for, beyond the problem and its encoding.
+#[derive(Args)]
+pub struct SolveArgs {
+    /// How to find the tour.
+    #[arg(long, value_enum, default_value_t)]
+    pub method: MethodArg,
+    /// With --method warnsdorff: break ties at random from this seed in
+    /// every attempt (default: the fixed move order first, then random
+    /// ties from seed 0).
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
+    /// How to print the tour.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: FormatArg,
+    /// `varisat` (in-process), `kissat`, `cadical`, `minisat`, `picosat`,
+    /// or the path of a program that reads DIMACS and prints
+    /// SAT-competition output.
+    #[arg(long, value_name = "SOLVER", default_value = "varisat")]
+    pub solver: String,
+    /// An extra argument for the solver program (repeatable).
+    #[arg(long, value_name = "ARG", allow_hyphen_values = true)]
+    pub solver_arg: Vec<String>,
+    /// Give up after this many seconds (the solver is stopped).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub timeout: Option<Duration>,
+    /// Print every tour, not just one (in-process only; JSON Lines with
+    /// --format json). Tours are sequences: see `count`.
+    #[arg(long)]
+    pub all: bool,
+    /// With --all: stop after this many tours (at least 1).
+    #[arg(long, value_name = "K", requires = "all", value_parser = clap::value_parser!(u64).range(1..))]
+    pub limit: Option<u64>,
+    /// When no tour exists, write varisat's DRAT proof of that here (check
+    /// it with `certify`), and the CNF it refers to beside it. When a tour
+    /// exists, no file is written or changed.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["all"])]
+    pub proof: Option<PathBuf>,
+    /// Where to write the CNF the proof refers to (default: the proof's
+    /// path with the extension .cnf).
+    #[arg(long, value_name = "FILE", requires = "proof")]
+    pub cnf_out: Option<PathBuf>,
+    /// Search even where a theorem (Schwenk's for closed tours, the
+    /// classification of open ones) already says no tour exists.
+    #[arg(long)]
+    pub no_theory: bool,
+    /// Threads, each solving cubes (see `cubes`) with varisat in a
+    /// session of its own; the first tour found wins. 0 means one per
+    /// core. In-process only, without --all, --proof or --timeout.
+    #[arg(long, value_name = "N", default_value_t = 1, conflicts_with_all = ["all", "proof", "timeout", "solver"])]
+    pub jobs: usize,
+    /// Cube depth in moves for --jobs (default: the smallest depth giving
+    /// at least 4 cubes per thread, at most 12).
+    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u64).range(1..), conflicts_with_all = ["all", "proof", "timeout", "solver"])]
+    pub depth: Option<u64>,
 }
 
 /// The board's rectangle: by size, by side, or drawn in a file.

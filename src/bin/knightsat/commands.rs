@@ -31,7 +31,8 @@ use knightsat::theory;
 use knightsat::tour::{check_tour, Tour};
 
 use crate::args::{
-    EncodingArgs, FormatArg, MethodArg, ProblemArgs, PuzzleFormat, ShapeArgs, StatsFormat,
+    EncodingArgs, FormatArg, MethodArg, ProblemArgs, PuzzleFormat, ShapeArgs, SolveArgs,
+    StatsFormat,
 };
 
 /// Writes a line to stderr; a closed stderr loses the note, not the run.
@@ -62,36 +63,6 @@ pub fn encode(encoding: &EncodingArgs, output: &Path) -> anyhow::Result<ExitCode
         );
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// What `solve` is asked for, beyond the problem and its encoding.
-pub struct SolveArgs {
-    /// How to find the tour.
-    pub method: MethodArg,
-    /// Random tie-breaks for Warnsdorff's rule.
-    pub seed: Option<u64>,
-    /// How to print the tour.
-    pub format: FormatArg,
-    /// The solver's name or path.
-    pub solver: String,
-    /// Extra arguments for a solver program.
-    pub solver_arg: Vec<String>,
-    /// The time limit.
-    pub timeout: Option<Duration>,
-    /// Print every tour.
-    pub all: bool,
-    /// With `all`: at most this many.
-    pub limit: Option<u64>,
-    /// Where to write a proof of impossibility.
-    pub proof: Option<PathBuf>,
-    /// Where to write the CNF the proof refers to.
-    pub cnf_out: Option<PathBuf>,
-    /// Search even where a theorem answers.
-    pub no_theory: bool,
-    /// Threads solving cubes (1: no cubes).
-    pub jobs: usize,
-    /// Cube depth for `jobs`.
-    pub depth: Option<usize>,
 }
 
 /// `solve`: one tour, every tour, or a proof that there is none.
@@ -156,14 +127,15 @@ pub fn solve(encoding: &EncodingArgs, args: SolveArgs) -> anyhow::Result<ExitCod
             problem.kind()
         );
     }
-    let outcome = if args.jobs == 1 && args.depth.is_none() {
+    let depth = args.depth.map(usize::try_from).transpose()?;
+    let outcome = if args.jobs == 1 && depth.is_none() {
         find_tour(&problem, method, &request)
     } else if method != Method::Sat {
         Err(Error::Unsupported(Unsupported::CubesWithoutSat(
             method.name(),
         )))
     } else {
-        solve_parallel(&problem, &request.config, args.jobs, args.depth)
+        solve_parallel(&problem, &request.config, args.jobs, depth)
     };
     if progress {
         note!(" {:.2} s", started.elapsed().as_secs_f64());

@@ -14,7 +14,7 @@ use knightsat::error::{ErrorClass, Unsupported};
 use knightsat::Error;
 
 use args::{Cli, Command, NoBoard};
-use commands::{PuzzleArgs, SolveArgs, EXIT_FAILURE};
+use commands::{PuzzleArgs, EXIT_FAILURE};
 
 /// Exit status for bad usage or bad input.
 const EXIT_BAD_INPUT: u8 = 2;
@@ -67,39 +67,7 @@ fn main() -> ExitCode {
 fn run(command: Command) -> anyhow::Result<ExitCode> {
     match command {
         Command::Encode { encoding, output } => commands::encode(&encoding, &output),
-        Command::Solve {
-            encoding,
-            method,
-            seed,
-            format,
-            solver,
-            solver_arg,
-            timeout,
-            all,
-            limit,
-            proof,
-            cnf_out,
-            no_theory,
-            jobs,
-            depth,
-        } => commands::solve(
-            &encoding,
-            SolveArgs {
-                method,
-                seed,
-                format,
-                solver,
-                solver_arg,
-                timeout,
-                all,
-                limit,
-                proof,
-                cnf_out,
-                no_theory,
-                jobs,
-                depth: depth.map(usize::try_from).transpose()?,
-            },
-        ),
+        Command::Solve { encoding, options } => commands::solve(&encoding, options),
         Command::Decode {
             cnf,
             solver_output,
