@@ -4,7 +4,6 @@
 use std::io::BufWriter;
 use std::path::Path;
 use std::process::Command;
-use std::sync::mpsc;
 use std::time::Duration;
 
 use crate::cnf_file::write_cnf;
@@ -12,7 +11,7 @@ use crate::encoding::EncodingConfig;
 use crate::error::Error;
 use crate::output::{commit_together, same_file, PendingFile};
 use crate::problem::Problem;
-use crate::solve::{Outcome, Session};
+use crate::solve::{on_worker, Outcome, Session};
 
 /// Solves in-process (one shot, no assumptions) while varisat writes a DRAT
 /// proof; the CNF the proof refers to comes from the same encoding.
@@ -44,36 +43,14 @@ pub fn solve_with_proof(
         .file()
         .try_clone()
         .map_err(|e| Error::io(format!("writing {}", proof.display()), e))?;
-    let (sender, receiver) = mpsc::channel();
-    std::thread::Builder::new()
-        .name("proof".into())
-        .spawn(move || {
-            let work = || -> Result<Option<crate::tour::Tour>, Error> {
-                write_cnf(&*encoding, cnf_writer)?;
-                let mut session = Session::with_proof(encoding, BufWriter::new(proof_writer))?;
-                let tour = session.next_tour()?;
-                session.close_proof()?;
-                Ok(tour)
-            };
-            // The receiver is gone after a timeout; nobody needs the answer then.
-            let _ = sender.send(work());
-        })
-        .map_err(|e| Error::Solver(format!("cannot start the solver thread: {e}")))?;
-    let found = match timeout {
-        None => receiver.recv().ok(),
-        Some(limit) => match receiver.recv_timeout(limit) {
-            Ok(found) => Some(found),
-            Err(mpsc::RecvTimeoutError::Timeout) => {
-                return Err(Error::Timeout {
-                    seconds: limit.as_secs_f64(),
-                })
-            }
-            Err(mpsc::RecvTimeoutError::Disconnected) => None,
-        },
-    };
-    let found =
-        found.ok_or_else(|| Error::Solver("the solver thread stopped without an answer".into()))?;
-    if let Some(tour) = found? {
+    let found = on_worker("proof", timeout, move || {
+        write_cnf(&*encoding, cnf_writer)?;
+        let mut session = Session::with_proof(encoding, BufWriter::new(proof_writer))?;
+        let tour = session.next_tour()?;
+        session.close_proof()?;
+        Ok(tour)
+    })?;
+    if let Some(tour) = found {
         return Ok(Outcome::Tour(tour));
     }
     commit_together(vec![cnf_file, proof_file])?;

@@ -297,7 +297,7 @@ pub fn read_cnf_info(mut input: impl BufRead) -> Result<CnfInfo, Error> {
             if vars > MAX_VARS {
                 return Err(bad_header());
             }
-            encoding.prepare(&problem)?;
+            encoding.check(&problem)?;
             let cube = cube_names
                 .map(|names| {
                     names

@@ -47,12 +47,7 @@ fn agree(min_squares: usize, max_squares: usize, variants: &[Variant]) {
             }
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} failures:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    common::assert_none(&failures);
 }
 
 #[test]

@@ -79,15 +79,6 @@ fn shapes(max: usize) -> Vec<Shape> {
     shapes
 }
 
-fn assert_none(failures: &[String]) {
-    assert!(
-        failures.is_empty(),
-        "{} failures:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
-}
-
 #[test]
 fn backtracking_finds_a_tour_exactly_when_the_oracle_does() {
     let mut failures = Vec::new();
@@ -114,7 +105,7 @@ fn backtracking_finds_a_tour_exactly_when_the_oracle_does() {
             }
         }
     }
-    assert_none(&failures);
+    common::assert_none(&failures);
     assert!(
         cases > 1500 && with_tours > 200,
         "{cases} cases, {with_tours} with tours"
@@ -137,7 +128,7 @@ fn every_tour_warnsdorff_reports_passes_the_oracle() {
             }
         }
     }
-    assert_none(&failures);
+    common::assert_none(&failures);
     // It finds most of the 220 cases with a tour (212 when this was written).
     assert!(found > 180, "only {found} tours to check");
 }
@@ -184,7 +175,7 @@ fn backtracking_counts_what_the_oracle_counts() {
             }
         }
     }
-    assert_none(&failures);
+    common::assert_none(&failures);
     assert!(total > 10_000, "only {total} tours counted");
 }
 
@@ -299,7 +290,7 @@ fn backtracking_follows_clues_and_ends_as_the_oracle_does() {
             }
         }
     }
-    assert_none(&failures);
+    common::assert_none(&failures);
     assert!(with_tours > 10, "only {with_tours} cases with a tour");
 }
 

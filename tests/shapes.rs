@@ -78,15 +78,6 @@ fn check_existence(
     }
 }
 
-fn assert_none(failures: &[String]) {
-    assert!(
-        failures.is_empty(),
-        "{} failures:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
-}
-
 /// Open and closed, with no start and with the first square as start.
 fn rule_sets() -> Vec<Demands> {
     let mut sets = Vec::new();
@@ -139,7 +130,7 @@ fn boards_with_holes_agree_with_the_oracle() {
             check_existence(shape, &demands, &variants, &mut failures);
         }
     }
-    assert_none(&failures);
+    common::assert_none(&failures);
     assert!(
         with_tours > 50,
         "only {with_tours} cases with a tour: too few to test"
@@ -171,7 +162,7 @@ fn other_leapers_agree_with_the_oracle() {
             }
         }
     }
-    assert_none(&failures);
+    common::assert_none(&failures);
 }
 
 #[test]
@@ -249,7 +240,7 @@ fn leaper_tour_counts_match_the_oracle() {
             }
         }
     }
-    assert_none(&failures);
+    common::assert_none(&failures);
     assert!(total > 1000, "only {total} tours counted: too few to test");
 }
 
@@ -327,7 +318,7 @@ fn clues_agree_with_the_oracle_in_existence_and_count() {
             }
         }
     }
-    assert_none(&failures);
+    common::assert_none(&failures);
     assert!(solvable >= 10, "only {solvable} solvable clue sets");
 }
 
@@ -352,7 +343,7 @@ fn closed_tours_with_start_and_end_agree_with_the_oracle() {
             check_existence(&shape, &demands, &variants, &mut failures);
         }
     }
-    assert_none(&failures);
+    common::assert_none(&failures);
 }
 
 #[test]
@@ -402,5 +393,5 @@ fn orbits_on_holed_boards_and_for_other_leapers_match_the_oracle() {
             }
         }
     }
-    assert_none(&failures);
+    common::assert_none(&failures);
 }

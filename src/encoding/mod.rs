@@ -123,6 +123,14 @@ impl EncodingConfig {
         }
     }
 
+    /// Checks, without building anything, that the switches fit `problem`
+    /// (what [`prepare`](Self::prepare) would refuse).
+    pub fn check(&self, problem: &Problem) -> Result<(), Error> {
+        match self {
+            EncodingConfig::TimeIndexed(config) => config.check_fits(problem),
+        }
+    }
+
     /// The same encoding keeping every tour: symmetry breaking, which keeps
     /// one tour per orbit, turned off (for counting).
     #[must_use]

@@ -6,9 +6,10 @@ use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::{mpsc, Arc, Condvar, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
+use super::on_worker;
 use crate::cleanup::{kill_process_group, ProcessGroup, TempPath};
 
 use super::Outcome;
@@ -120,28 +121,15 @@ impl ExternalSolver {
         std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o700))
             .map_err(|e| Error::io("creating a temporary directory", e))?;
         let slot = Arc::new(Slot::default());
-        let (sender, receiver) = mpsc::channel();
         let (solver, work_dir, work_slot) = (self.clone(), dir.path().to_path_buf(), slot.clone());
-        std::thread::Builder::new()
-            .name("solver".into())
-            .spawn(move || {
-                // The receiver is gone after a timeout; nobody needs the answer then.
-                let _ = sender.send(solver.run(&*encoding, &work_dir, &work_slot));
-            })
-            .map_err(|e| Error::Solver(format!("cannot start the solver thread: {e}")))?;
-        let answer = match timeout {
-            None => receiver.recv().map_err(|_| disconnected()),
-            Some(limit) => receiver.recv_timeout(limit).map_err(|error| match error {
-                mpsc::RecvTimeoutError::Timeout => Error::Timeout {
-                    seconds: limit.as_secs_f64(),
-                },
-                mpsc::RecvTimeoutError::Disconnected => disconnected(),
-            }),
-        };
+        let answer = on_worker("solver", timeout, move || {
+            solver.run(&*encoding, &work_dir, &work_slot)
+        });
         if answer.is_err() {
+            // At the limit the solver may still run: stop its group now.
             slot.cancel();
         }
-        answer?
+        answer
     }
 
     /// Writes the CNF into `dir`, runs the solver and reads its answer.

@@ -4,9 +4,10 @@
 
 pub mod external;
 pub mod session;
+pub mod worker;
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{mpsc, Mutex, PoisonError};
+use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use crate::cubes::{automatic_depth, cubes};
@@ -18,6 +19,7 @@ use crate::tour::Tour;
 
 pub use external::{ExternalSolver, SolverKind};
 pub use session::{check_budget_for, set_memory_budget_mib, Session, DEFAULT_MEMORY_BUDGET_MIB};
+pub use worker::on_worker;
 
 /// The result of a search.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -224,27 +226,13 @@ pub fn solve_in_process_within(
     config: &EncodingConfig,
     timeout: Option<Duration>,
 ) -> Result<Outcome, Error> {
-    let Some(limit) = timeout else {
+    if timeout.is_none() {
         return solve_in_process(problem, config);
-    };
-    let (sender, receiver) = mpsc::channel();
-    let (problem, config) = (problem.clone(), config.clone());
-    std::thread::Builder::new()
-        .name("varisat".into())
-        .spawn(move || {
-            // The receiver is gone after a timeout; nobody needs the answer then.
-            let _ = sender.send(solve_in_process(&problem, &config));
-        })
-        .map_err(|e| Error::Solver(format!("cannot start the solver thread: {e}")))?;
-    match receiver.recv_timeout(limit) {
-        Ok(result) => result,
-        Err(mpsc::RecvTimeoutError::Timeout) => Err(Error::Timeout {
-            seconds: limit.as_secs_f64(),
-        }),
-        Err(mpsc::RecvTimeoutError::Disconnected) => Err(Error::Solver(
-            "the solver thread stopped without an answer".into(),
-        )),
     }
+    let (problem, config) = (problem.clone(), config.clone());
+    on_worker("varisat", timeout, move || {
+        solve_in_process(&problem, &config)
+    })
 }
 
 /// With no depth given, [`solve_parallel`] uses the smallest depth giving at

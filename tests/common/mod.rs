@@ -4,6 +4,16 @@
 
 pub mod cli;
 
+/// Fails with every collected disagreement listed, one per line.
+pub fn assert_none(failures: &[String]) {
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
 /// The knight-move graph of a rows x cols board, squares indexed rank * cols + file.
 pub fn knight_graph(rows: usize, cols: usize) -> Vec<Vec<usize>> {
     Shape::knight(rows, cols).graph()

@@ -68,14 +68,11 @@ pub fn encode(encoding: &EncodingArgs, output: &Path) -> anyhow::Result<ExitCode
 /// `solve`: one tour, every tour, or a proof that there is none.
 pub fn solve(encoding: &EncodingArgs, args: SolveArgs) -> anyhow::Result<ExitCode> {
     let method = Method::from(args.method);
-    let (problem, config) = match method {
-        // Preparing checks that the encoding's options fit the problem.
-        Method::Sat => {
-            let (problem, config, _) = encoding.problem_and_encoding()?;
-            (problem, config)
-        }
-        Method::Warnsdorff | Method::Backtrack => encoding.problem_and_config()?,
-    };
+    let (problem, config) = encoding.problem_and_config()?;
+    if method == Method::Sat {
+        // Options that do not fit the problem are refused before any work.
+        config.check(&problem)?;
+    }
     let format = Format::from(args.format);
     if !args.no_theory && !args.all && args.proof.is_none() {
         if let Some(theorem) = theory::no_tour_because(&problem) {

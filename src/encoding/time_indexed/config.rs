@@ -2,8 +2,10 @@
 //! table [`SETTINGS`] says how each is recorded in CNF comments and read
 //! back, so a new switch is one field, its default, and one table row.
 
+use super::TimeIndexed;
 use crate::encoding::Amo;
 use crate::error::Error;
+use crate::problem::Problem;
 
 /// The switches of the time-indexed encoding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,6 +61,34 @@ impl TimeIndexedConfig {
             symmetry_breaking: false,
             ..TimeIndexedConfig::default()
         }
+    }
+
+    /// Checks, without building anything, that these switches fit
+    /// `problem`: a board within the encoding's size, a clause-length bound
+    /// of at least 3, blocks that fit the board.
+    pub fn check_fits(&self, problem: &Problem) -> Result<(), Error> {
+        let board = problem.board();
+        if board.squares() > TimeIndexed::MAX_SQUARES {
+            return Err(Error::BoardTooLargeForEncoding {
+                encoding: "time-indexed",
+                board: board.to_string(),
+                squares: board.squares(),
+                limit: TimeIndexed::MAX_SQUARES,
+            });
+        }
+        if let Some(len) = self.max_clause_len.filter(|&len| len < 3) {
+            return Err(Error::ClauseLengthTooShort { len });
+        }
+        if let Some((rows, cols)) = self.blocks {
+            if rows == 0 || cols == 0 || rows > board.rows() || cols > board.cols() {
+                return Err(Error::BlocksDoNotFit {
+                    rows,
+                    cols,
+                    board: board.to_string(),
+                });
+            }
+        }
+        Ok(())
     }
 
     /// Every switch as `(key, value)`, in the order of [`SETTINGS`].

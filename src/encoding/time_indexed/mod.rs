@@ -48,27 +48,8 @@ impl TimeIndexed {
     /// [`MAX_SQUARES`](Self::MAX_SQUARES), a clause-length bound below 3 or
     /// blocks that do not fit the board.
     pub fn new(problem: &Problem, config: TimeIndexedConfig) -> Result<TimeIndexed, Error> {
+        config.check_fits(problem)?;
         let board = problem.board();
-        if board.squares() > Self::MAX_SQUARES {
-            return Err(Error::BoardTooLargeForEncoding {
-                encoding: "time-indexed",
-                board: board.to_string(),
-                squares: board.squares(),
-                limit: Self::MAX_SQUARES,
-            });
-        }
-        if let Some(len) = config.max_clause_len.filter(|&len| len < 3) {
-            return Err(Error::ClauseLengthTooShort { len });
-        }
-        if let Some((rows, cols)) = config.blocks {
-            if rows == 0 || cols == 0 || rows > board.rows() || cols > board.cols() {
-                return Err(Error::BlocksDoNotFit {
-                    rows,
-                    cols,
-                    board: board.to_string(),
-                });
-            }
-        }
         let graph = board.move_graph();
         let domain = Domain::new(problem, &config, &graph);
         Ok(TimeIndexed {
