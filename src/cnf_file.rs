@@ -8,10 +8,10 @@ use std::path::Path;
 
 use crate::board::Board;
 use crate::cnf::dimacs::DimacsWriter;
-use crate::cnf::Stats;
+use crate::cnf::{ClauseSink, Lit, Stats};
 use crate::cubes::Cube;
 use crate::encoding::{Encoding, EncodingConfig};
-use crate::error::Error;
+use crate::error::{Error, Unsupported};
 use crate::input::{shown, MAX_TEXT_BYTES};
 use crate::output::write_atomically;
 use crate::problem::{clue_list, parse_clue, Problem};
@@ -34,8 +34,23 @@ pub fn stats(encoding: &dyn Encoding) -> Stats {
 ///
 /// The formula is encoded twice, once to count and once to write, so memory
 /// stays bounded by the board and not by the formula's size.
+///
+/// Refuses an incomplete formula ([`Encoding::is_complete`]): its models
+/// need not be tours, and a file of it would be a trap.
 pub fn write_cnf(encoding: &dyn Encoding, out: impl Write) -> Result<Stats, Error> {
     write_formula(encoding, Extra::Nothing, out)
+}
+
+/// Writes the formula with `cuts` added after it, complete or not: the
+/// round of a subtour loop an external solver is given
+/// ([`ExternalSolver`](crate::solve::ExternalSolver)). The counts returned
+/// include the cuts.
+pub fn write_cnf_with_cuts(
+    encoding: &dyn Encoding,
+    cuts: &[Vec<Lit>],
+    out: impl Write,
+) -> Result<Stats, Error> {
+    write_formula(encoding, Extra::Cuts(cuts), out)
 }
 
 /// What follows the formula.
@@ -46,6 +61,8 @@ enum Extra<'a> {
     Cubes(&'a [Cube]),
     /// One cube as unit clauses.
     Units(&'a Cube),
+    /// Subtour cuts, in a loop's round.
+    Cuts(&'a [Vec<Lit>]),
 }
 
 /// Writes a standalone CNF for one cube: the formula [`write_cnf`] writes
@@ -116,7 +133,10 @@ pub fn write_split(
 }
 
 fn write_formula(encoding: &dyn Encoding, extra: Extra, out: impl Write) -> Result<Stats, Error> {
-    let stats = stats(encoding);
+    if !encoding.is_complete() && !matches!(extra, Extra::Cuts(_)) {
+        return Err(Error::Unsupported(Unsupported::LazyFormulaWritten));
+    }
+    let mut stats = stats(encoding);
     let io_error = |e| Error::io("writing the CNF", e);
     let mut out = io::BufWriter::with_capacity(1 << 16, out);
     write_comments(encoding, &stats, &mut out).map_err(io_error)?;
@@ -139,6 +159,13 @@ fn write_formula(encoding: &dyn Encoding, extra: Extra, out: impl Write) -> Resu
                 )
             })
         }
+        Extra::Cuts(cuts) => writeln!(
+            out,
+            "c with {} subtour cuts after the formula\np cnf {} {}",
+            cuts.len(),
+            stats.vars,
+            stats.clauses + cuts.len()
+        ),
         Extra::Cubes(cubes) => {
             let depth = cubes.first().map_or(0, |cube| cube.squares.len() - 1);
             writeln!(
@@ -154,8 +181,17 @@ fn write_formula(encoding: &dyn Encoding, extra: Extra, out: impl Write) -> Resu
     encoding.encode(&mut writer);
     let (mut out, written) = writer.finish().map_err(io_error)?;
     assert_eq!(written, stats.clauses, "the encoder is not deterministic");
+    if let Extra::Cuts(cuts) = extra {
+        let mut writer = DimacsWriter::new(out);
+        for cut in cuts {
+            writer.add_clause(cut);
+        }
+        let (finished, written) = writer.finish().map_err(io_error)?;
+        out = finished;
+        stats.clauses += written;
+    }
     let (prefix, cubes) = match extra {
-        Extra::Nothing => ("", &[][..]),
+        Extra::Nothing | Extra::Cuts(_) => ("", &[][..]),
         Extra::Cubes(cubes) => ("a ", cubes),
         Extra::Units(cube) => ("", std::slice::from_ref(cube)),
     };

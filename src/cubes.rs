@@ -23,7 +23,7 @@
 use crate::cnf::Lit;
 use crate::encoding::time_indexed::TimeIndexed;
 use crate::encoding::EncodingConfig;
-use crate::error::Error;
+use crate::error::{Error, Unsupported};
 use crate::problem::Problem;
 
 /// One cube: a legal prefix of the tour.
@@ -122,6 +122,7 @@ pub fn cubes(problem: &Problem, config: &EncodingConfig, depth: usize) -> Result
         EncodingConfig::TimeIndexed(config) => {
             Ok(prefixes(&TimeIndexed::new(problem, *config)?, depth))
         }
+        EncodingConfig::Successor(_) => Err(Error::Unsupported(Unsupported::CubesWithSuccessor)),
     }
 }
 
@@ -132,7 +133,9 @@ pub fn cube_of(
     config: &EncodingConfig,
     squares: &[usize],
 ) -> Result<Cube, Error> {
-    let EncodingConfig::TimeIndexed(config) = config;
+    let EncodingConfig::TimeIndexed(config) = config else {
+        return Err(Error::Unsupported(Unsupported::CubesWithSuccessor));
+    };
     let encoding = TimeIndexed::new(problem, *config)?;
     let board = problem.board();
     let names = || {

@@ -25,9 +25,14 @@ pub fn tour_from_model(
             problem.board()
         )));
     }
-    let squares = encoding.squares_of(model)?;
-    // A model whose squares break a rule is bad solver output, like one
-    // that puts a step on no square: the same error, the same exit status.
+    tour_from_squares(encoding, encoding.squares_of(model)?)
+}
+
+/// The tour visiting `squares`, verified against the problem of
+/// `encoding`: squares that break a rule are an error ([`Error::BadModel`]),
+/// like a model that puts a step on no square.
+pub fn tour_from_squares(encoding: &dyn Encoding, squares: Vec<usize>) -> Result<Tour, Error> {
+    let problem = encoding.problem();
     verify(&squares, &problem.rooted())
         .map_err(|violation| Error::BadModel(violation.to_string()))?;
     Ok(Tour {

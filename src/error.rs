@@ -204,6 +204,17 @@ pub enum Unsupported {
     SeedWithoutWarnsdorff(&'static str),
     /// Cubes split the SAT encoding; the named search method does not use it.
     CubesWithoutSat(&'static str),
+    /// Cubes are prefixes of positions in time, which the successor
+    /// encoding does not have.
+    CubesWithSuccessor,
+    /// Clues fix positions in time, which the successor encoding does not have.
+    CluesWithSuccessor,
+    /// A formula with lazy subtours has models that are not tours: it is
+    /// solved in a loop, never written alone.
+    LazyFormulaWritten,
+    /// A proof of impossibility needs the whole formula: lazy subtour cuts
+    /// are not derived from it.
+    ProofWithLazySubtours,
 }
 
 impl std::fmt::Display for Unsupported {
@@ -250,6 +261,18 @@ impl std::fmt::Display for Unsupported {
             Unsupported::CubesWithoutSat(method) => {
                 write!(f, "cubes split the SAT encoding; {method} does not use it")
             }
+            Unsupported::CubesWithSuccessor => f.write_str(
+                "cubes fix the first moves in time, which the successor encoding does not number",
+            ),
+            Unsupported::CluesWithSuccessor => f.write_str(
+                "clues fix squares in time, which the successor encoding does not number",
+            ),
+            Unsupported::LazyFormulaWritten => f.write_str(
+                "a formula with lazy subtours has models that are not tours, so it is not written alone",
+            ),
+            Unsupported::ProofWithLazySubtours => f.write_str(
+                "a proof needs the complete formula: lazy subtour cuts do not follow from the clauses",
+            ),
         }
     }
 }

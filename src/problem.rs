@@ -253,6 +253,38 @@ impl Problem {
         }
     }
 
+    /// The squares a tour may start on: the fixed start; with
+    /// `break_symmetry` for an open tour that every board symmetry keeps
+    /// (nothing anchored), one square per orbit of the board's symmetries
+    /// (of a1's colour where the orbit has one, so that the start's colour
+    /// is known); otherwise every square.
+    pub fn start_squares(&self, break_symmetry: bool) -> Vec<usize> {
+        let board = &self.board;
+        if let Some(start) = self.effective_start() {
+            return vec![start];
+        }
+        if !(break_symmetry && !self.closed && self.has_all_board_symmetries()) {
+            return (0..board.squares()).collect();
+        }
+        let symmetries = board.symmetries();
+        let a1_colour = false;
+        let mut representatives: Vec<usize> = (0..board.squares())
+            .map(|s| {
+                let orbit: Vec<usize> = symmetries.iter().map(|map| map[s]).collect();
+                let same_colour = orbit
+                    .iter()
+                    .copied()
+                    .filter(|&o| board.colour(o) == a1_colour)
+                    .min();
+                same_colour
+                    .unwrap_or_else(|| *orbit.iter().min().expect("the identity is a symmetry"))
+            })
+            .collect();
+        representatives.sort_unstable();
+        representatives.dedup();
+        representatives
+    }
+
     /// The board's symmetries (as square permutations, the identity among
     /// them) that keep the given start, end and clue squares in place: they
     /// map the problem's tours onto its tours.

@@ -242,9 +242,10 @@ pub fn svg(picture: &Picture) -> String {
 }
 
 /// The `stats` table: clauses, literals and auxiliary variables per
-/// constraint family, a total, and the variable counts (`x_vars` x variables,
-/// `live_x` of them left after pruning).
-pub fn stats_table(stats: &Stats, x_vars: usize, live_x: usize) -> String {
+/// constraint family, a total, and the variable counts (`x_vars` of the
+/// encoding's own variables, called `what`, `live_x` of them left after
+/// pruning).
+pub fn stats_table(stats: &Stats, what: &str, x_vars: usize, live_x: usize) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -265,7 +266,7 @@ pub fn stats_table(stats: &Stats, x_vars: usize, live_x: usize) -> String {
     row("total", stats.clauses, stats.literals, stats.vars - x_vars);
     let _ = writeln!(
         out,
-        "variables: {} (x variables: {live_x} live of {x_vars} after pruning)",
+        "variables: {} ({what}: {live_x} live of {x_vars} after pruning)",
         stats.vars
     );
     out

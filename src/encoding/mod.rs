@@ -9,13 +9,16 @@
 //! clauses written and the clauses solved come from the same code.
 
 pub mod amo;
+pub mod successor;
 pub mod time_indexed;
 
+use crate::board::Board;
 use crate::cnf::{ClauseSink, Lit};
 use crate::error::Error;
 use crate::problem::Problem;
 
 pub use amo::Amo;
+pub use successor::{Subtours, Successor, SuccessorConfig};
 pub use time_indexed::{TimeIndexed, TimeIndexedConfig};
 
 /// A satisfying assignment: the value of each variable by DIMACS number,
@@ -91,6 +94,39 @@ pub trait Encoding: Send + Sync {
     /// satisfy, over the encoding's own variables, so that auxiliaries never
     /// multiply a count.
     fn blocking_clause(&self, squares: &[usize]) -> Vec<Lit>;
+
+    /// Whether every model of the formula is a tour. An incomplete
+    /// formula (the successor encoding with lazy subtours) is solved in a
+    /// loop with [`subtour_cuts`](Self::subtour_cuts) and never written
+    /// to a file on its own.
+    fn is_complete(&self) -> bool {
+        true
+    }
+
+    /// Clauses that every tour satisfies and `model` does not, when the
+    /// model is no tour of an incomplete formula; empty when it is a tour.
+    /// An error for a model that is not even a model of the formula.
+    fn subtour_cuts(&self, _model: &Model) -> Result<Vec<Vec<Lit>>, Error> {
+        Ok(Vec::new())
+    }
+
+    /// A tour made by mending `model` where it is no tour, if the encoding
+    /// knows how (not verified; not necessarily a model of the formula).
+    fn patch(&self, _model: &Model) -> Option<Vec<usize>> {
+        None
+    }
+}
+
+/// How a square's index is counted, in words for CNF comments.
+pub fn square_index_words(board: &Board) -> String {
+    if board.has_holes() {
+        "index(s) = position of s among the board's squares counted rank by rank from rank 1, files a to z, holes skipped".to_string()
+    } else {
+        format!(
+            "index(s) = rank_index*{} + file_index (a1 = 0)",
+            board.cols()
+        )
+    }
 }
 
 /// Which encoding, with its switches.
@@ -98,6 +134,8 @@ pub trait Encoding: Send + Sync {
 pub enum EncodingConfig {
     /// x(t, s): "after t moves the knight is on square s" (see [`time_indexed`]).
     TimeIndexed(TimeIndexedConfig),
+    /// m(s→w): "the move after s goes to w" (see [`successor`]).
+    Successor(SuccessorConfig),
 }
 
 impl Default for EncodingConfig {
@@ -112,7 +150,21 @@ impl From<TimeIndexedConfig> for EncodingConfig {
     }
 }
 
+impl From<SuccessorConfig> for EncodingConfig {
+    fn from(config: SuccessorConfig) -> Self {
+        EncodingConfig::Successor(config)
+    }
+}
+
 impl EncodingConfig {
+    /// The encoding's name: `time-indexed` or `successor`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            EncodingConfig::TimeIndexed(_) => "time-indexed",
+            EncodingConfig::Successor(_) => "successor",
+        }
+    }
+
     /// Works out everything the encoding needs for `problem`, or an error
     /// for switches that do not fit it.
     pub fn prepare(&self, problem: &Problem) -> Result<Box<dyn Encoding>, Error> {
@@ -120,6 +172,7 @@ impl EncodingConfig {
             EncodingConfig::TimeIndexed(config) => {
                 Ok(Box::new(TimeIndexed::new(problem, *config)?))
             }
+            EncodingConfig::Successor(config) => Ok(Box::new(Successor::new(problem, *config)?)),
         }
     }
 
@@ -128,6 +181,7 @@ impl EncodingConfig {
     pub fn check(&self, problem: &Problem) -> Result<(), Error> {
         match self {
             EncodingConfig::TimeIndexed(config) => config.check_fits(problem),
+            EncodingConfig::Successor(config) => config.check_fits(problem),
         }
     }
 
@@ -137,6 +191,10 @@ impl EncodingConfig {
     pub fn keeping_every_tour(&self) -> EncodingConfig {
         match self {
             EncodingConfig::TimeIndexed(config) => EncodingConfig::TimeIndexed(TimeIndexedConfig {
+                symmetry_breaking: false,
+                ..*config
+            }),
+            EncodingConfig::Successor(config) => EncodingConfig::Successor(SuccessorConfig {
                 symmetry_breaking: false,
                 ..*config
             }),
@@ -151,10 +209,33 @@ impl EncodingConfig {
     }
 
     /// Applies one recorded setting; `Ok(false)` when the key is not one of
-    /// this encoding's.
+    /// this encoding's. `encoding successor` (written first, and only for
+    /// the successor encoding, so that time-indexed CNFs read as before)
+    /// switches to that encoding with nothing set.
     pub fn read_setting(&mut self, key: &str, value: &str) -> Result<bool, Error> {
+        if key == "encoding" {
+            *self = match value {
+                "time-indexed" => EncodingConfig::before_any_setting(),
+                "successor" => SuccessorConfig::before_any_setting().into(),
+                _ => return Ok(false),
+            };
+            return Ok(true);
+        }
         match self {
             EncodingConfig::TimeIndexed(config) => config.read_setting(key, value),
+            EncodingConfig::Successor(config) => config.read_setting(key, value),
         }
+    }
+
+    /// Whether every model of the formula is a tour (see
+    /// [`Encoding::is_complete`]).
+    pub fn is_complete(&self) -> bool {
+        !matches!(
+            self,
+            EncodingConfig::Successor(SuccessorConfig {
+                subtours: Subtours::Lazy,
+                ..
+            })
+        )
     }
 }

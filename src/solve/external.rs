@@ -10,12 +10,14 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
 use super::on_worker;
+use super::session::{record_subtour_loop, SubtourLoop};
 use crate::cleanup::{kill_process_group, ProcessGroup, TempPath};
 
 use super::Outcome;
 use crate::cnf::dimacs::{read_answer, Answer};
-use crate::cnf_file::write_cnf;
-use crate::decode::tour_from_model;
+use crate::cnf::Lit;
+use crate::cnf_file::{write_cnf, write_cnf_with_cuts};
+use crate::decode::{tour_from_model, tour_from_squares};
 use crate::encoding::{Encoding, Model};
 use crate::error::Error;
 
@@ -132,8 +134,45 @@ impl ExternalSolver {
         answer
     }
 
-    /// Writes the CNF into `dir`, runs the solver and reads its answer.
+    /// Runs the solver on the formula, and for an incomplete formula (lazy
+    /// subtours) again on the formula with the cuts so far, until a model
+    /// is a tour (or patches into one) or the formula is unsatisfiable.
     fn run(&self, encoding: &dyn Encoding, dir: &Path, slot: &Slot) -> Result<Outcome, Error> {
+        let mut cuts = Vec::new();
+        let mut done = SubtourLoop::default();
+        loop {
+            let round = self.run_round(encoding, &cuts, dir, slot)?;
+            done.rounds += 1;
+            record_subtour_loop(done);
+            match round {
+                Round::Answer(outcome) => return Ok(outcome),
+                Round::Subtours(model) => {
+                    if let Some(squares) = encoding.patch(&model) {
+                        done.patched += 1;
+                        record_subtour_loop(done);
+                        return tour_from_squares(encoding, squares)
+                            .map(Outcome::Tour)
+                            .map_err(|e| self.failed(format!("its patched model is wrong: {e}")));
+                    }
+                    let new = encoding
+                        .subtour_cuts(&model)
+                        .map_err(|e| self.failed(format!("its model is wrong: {e}")))?;
+                    done.cuts += new.len() as u64;
+                    cuts.extend(new);
+                }
+            }
+        }
+    }
+
+    /// Writes the CNF (with `cuts`) into `dir`, runs the solver and reads
+    /// its answer.
+    fn run_round(
+        &self,
+        encoding: &dyn Encoding,
+        cuts: &[Vec<Lit>],
+        dir: &Path,
+        slot: &Slot,
+    ) -> Result<Round, Error> {
         let cnf = dir.join("tour.cnf");
         let result = dir.join("result.txt");
         let stdout = dir.join("stdout.txt");
@@ -141,7 +180,11 @@ impl ExternalSolver {
         let create = |path: &PathBuf| {
             File::create(path).map_err(|e| Error::io(format!("creating {}", path.display()), e))
         };
-        let stats = write_cnf(encoding, create(&cnf)?)?;
+        let stats = if encoding.is_complete() {
+            write_cnf(encoding, create(&cnf)?)?
+        } else {
+            write_cnf_with_cuts(encoding, cuts, create(&cnf)?)?
+        };
         let mut command = self.command(&cnf, &result);
         command
             .stdin(Stdio::null())
@@ -195,12 +238,21 @@ impl ExternalSolver {
         let answer = read_answer(reader, stats.vars)
             .map_err(|e| self.failed(format!("printed nothing usable: {e}")))?;
         match (answer, code) {
-            (Answer::Unsat, Some(0 | 20)) => Ok(Outcome::NoTour),
+            (Answer::Unsat, Some(0 | 20)) => Ok(Round::Answer(Outcome::NoTour)),
             (Answer::Unknown, _) => Err(Error::NoAnswer),
             (Answer::Sat(model), Some(0 | 10)) => {
-                let tour = tour_from_model(encoding, &Model::new(model), Some(stats.vars))
+                let model = Model::new(model);
+                if !encoding.is_complete() {
+                    let cuts = encoding
+                        .subtour_cuts(&model)
+                        .map_err(|e| self.failed(format!("its model is wrong: {e}")))?;
+                    if !cuts.is_empty() {
+                        return Ok(Round::Subtours(model));
+                    }
+                }
+                let tour = tour_from_model(encoding, &model, Some(stats.vars))
                     .map_err(|e| self.failed(format!("its model is wrong: {e}")))?;
-                Ok(Outcome::Tour(tour))
+                Ok(Round::Answer(Outcome::Tour(tour)))
             }
             (_, code) => Err(self.failed(format!(
                 "its exit status {} contradicts its answer",
@@ -208,6 +260,14 @@ impl ExternalSolver {
             ))),
         }
     }
+}
+
+/// What one run of the solver gave.
+enum Round {
+    /// A tour, or that there is none.
+    Answer(Outcome),
+    /// A model whose moves form subtours.
+    Subtours(Model),
 }
 
 /// The solver process, as far as the waiting thread knows it.

@@ -18,7 +18,10 @@ use crate::search::{self, Warnsdorff};
 use crate::tour::Tour;
 
 pub use external::{ExternalSolver, SolverKind};
-pub use session::{check_budget_for, set_memory_budget_mib, Session, DEFAULT_MEMORY_BUDGET_MIB};
+pub use session::{
+    check_budget_for, last_subtour_loop, set_memory_budget_mib, Session, SubtourLoop,
+    DEFAULT_MEMORY_BUDGET_MIB,
+};
 pub use worker::on_worker;
 
 /// The result of a search.
@@ -116,6 +119,9 @@ impl Method {
             return refuse(Unsupported::SeedWithoutWarnsdorff(self.name()));
         }
         if self == Method::Sat {
+            if request.proof && !request.config.is_complete() {
+                return refuse(Unsupported::ProofWithLazySubtours);
+            }
             return request.backend.check_supports(
                 request.timeout,
                 request.proof,
@@ -212,6 +218,7 @@ pub fn solve(
 /// and verifies the tour.
 pub fn solve_in_process(problem: &Problem, config: &EncodingConfig) -> Result<Outcome, Error> {
     let mut session = Session::new(config.prepare(problem)?)?;
+    session.allow_patching();
     Ok(session.next_tour()?.map_or(Outcome::NoTour, Outcome::Tour))
 }
 

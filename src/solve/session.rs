@@ -4,13 +4,14 @@
 
 use std::io::Write;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, PoisonError};
 
 use varisat::ExtendFormula;
 
 use crate::cnf::{ClauseSink, Lit, VarisatSink};
-use crate::decode::tour_from_model;
+use crate::decode::{tour_from_model, tour_from_squares};
 use crate::encoding::{Encoding, Model};
-use crate::error::Error;
+use crate::error::{Error, Unsupported};
 use crate::tour::Tour;
 
 /// The memory the in-process solver may use unless told otherwise, in MiB.
@@ -55,10 +56,40 @@ pub fn check_budget_for(encoding: &dyn Encoding, sessions: usize) -> Result<(), 
     Ok(())
 }
 
+/// What the subtour loop of a session did (see [`Session::next_tour`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SubtourLoop {
+    /// Models the solver found, tours or not.
+    pub rounds: u64,
+    /// Subtour cuts added.
+    pub cuts: u64,
+    /// Tours made by patching a model's subtours together.
+    pub patched: u64,
+}
+
+static LAST_LOOP: Mutex<SubtourLoop> = Mutex::new(SubtourLoop {
+    rounds: 0,
+    cuts: 0,
+    patched: 0,
+});
+
+/// What the subtour loop of the session that last found a tour or ran out
+/// of them did, in this process (for `solve -v`).
+pub fn last_subtour_loop() -> SubtourLoop {
+    *LAST_LOOP.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Records what a subtour loop outside a session (an external solver's) did.
+pub(crate) fn record_subtour_loop(done: SubtourLoop) {
+    *LAST_LOOP.lock().unwrap_or_else(PoisonError::into_inner) = done;
+}
+
 /// varisat holding one encoding's formula.
 pub struct Session {
     encoding: Box<dyn Encoding>,
     sink: VarisatSink<'static>,
+    patching: bool,
+    subtours: SubtourLoop,
 }
 
 impl Session {
@@ -78,13 +109,29 @@ impl Session {
     }
 
     fn start(encoding: Box<dyn Encoding>, proof: Option<Box<dyn Write>>) -> Result<Session, Error> {
+        if proof.is_some() && !encoding.is_complete() {
+            return Err(Error::Unsupported(Unsupported::ProofWithLazySubtours));
+        }
         check_budget(&*encoding)?;
         let mut sink = VarisatSink::new();
         if let Some(proof) = proof {
             sink.solver.write_proof(proof, varisat::ProofFormat::Drat);
         }
         encoding.encode(&mut sink);
-        Ok(Session { encoding, sink })
+        Ok(Session {
+            encoding,
+            sink,
+            patching: false,
+            subtours: SubtourLoop::default(),
+        })
+    }
+
+    /// Lets [`next_tour`](Self::next_tour) answer with a tour patched
+    /// together from a model's subtours ([`Encoding::patch`]) before it
+    /// adds cuts: for a search for one tour, never for counting (a patched
+    /// tour is not a model of the formula and may repeat a blocked one).
+    pub fn allow_patching(&mut self) {
+        self.patching = true;
     }
 
     /// The encoding being solved.
@@ -94,23 +141,50 @@ impl Session {
 
     /// Solves; the decoded and verified tour, or `None` when the formula
     /// (with every tour blocked so far) is unsatisfiable.
+    ///
+    /// For an incomplete formula this is a loop: a model whose moves form
+    /// subtours gets the cuts that forbid them ([`Encoding::subtour_cuts`])
+    /// and the solver goes on, keeping what it learnt; with patching
+    /// allowed, a model whose subtours patch into a tour answers at once.
     pub fn next_tour(&mut self) -> Result<Option<Tour>, Error> {
-        let satisfiable = self
-            .sink
-            .solver
-            .solve()
-            .map_err(|e| Error::Solver(e.to_string()))?;
-        if !satisfiable {
-            return Ok(None);
+        let found = self.search();
+        record_subtour_loop(self.subtours);
+        found
+    }
+
+    fn search(&mut self) -> Result<Option<Tour>, Error> {
+        loop {
+            let satisfiable = self
+                .sink
+                .solver
+                .solve()
+                .map_err(|e| Error::Solver(e.to_string()))?;
+            if !satisfiable {
+                return Ok(None);
+            }
+            let lits = self
+                .sink
+                .solver
+                .model()
+                .ok_or_else(|| Error::Solver("varisat reported SAT without a model".into()))?;
+            let model = Model::from_lits(&lits);
+            self.subtours.rounds += 1;
+            let cuts = self.encoding.subtour_cuts(&model)?;
+            if cuts.is_empty() {
+                let declared = self.sink.var_count();
+                return tour_from_model(&*self.encoding, &model, Some(declared)).map(Some);
+            }
+            if self.patching {
+                if let Some(squares) = self.encoding.patch(&model) {
+                    self.subtours.patched += 1;
+                    return tour_from_squares(&*self.encoding, squares).map(Some);
+                }
+            }
+            self.subtours.cuts += cuts.len() as u64;
+            for cut in &cuts {
+                self.sink.solver.add_clause(cut);
+            }
         }
-        let lits = self
-            .sink
-            .solver
-            .model()
-            .ok_or_else(|| Error::Solver("varisat reported SAT without a model".into()))?;
-        let model = Model::from_lits(&lits);
-        let declared = self.sink.var_count();
-        tour_from_model(&*self.encoding, &model, Some(declared)).map(Some)
     }
 
     /// Adds each literal as a unit clause: the search is confined to a cube

@@ -11,7 +11,9 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use knightsat::board::{Board, Leaper};
-use knightsat::encoding::{Amo, Encoding, EncodingConfig, TimeIndexedConfig};
+use knightsat::encoding::{
+    Amo, Encoding, EncodingConfig, Subtours, SuccessorConfig, TimeIndexedConfig,
+};
 use knightsat::error::Error;
 use knightsat::input;
 use knightsat::problem::{parse_clue, Problem};
@@ -253,6 +255,11 @@ pub struct SolveArgs {
     /// core. In-process only, without --all, --proof or --timeout.
     #[arg(long, value_name = "N", default_value_t = 1, conflicts_with_all = ["all", "proof", "timeout", "solver"])]
     pub jobs: usize,
+    /// Print on stderr how the search went: with --encoding successor and
+    /// lazy subtours, the models solved, subtour cuts added, and whether
+    /// the tour was patched together from subtours.
+    #[arg(short, long)]
+    pub verbose: bool,
     /// Cube depth in moves for --jobs (default: the smallest depth giving
     /// at least 4 cubes per thread, at most 12).
     #[arg(long, value_name = "D", value_parser = clap::value_parser!(u64).range(1..), conflicts_with_all = ["all", "proof", "timeout", "solver"])]
@@ -322,10 +329,25 @@ pub struct ProblemArgs {
 pub struct EncodingArgs {
     #[command(flatten)]
     problem: ProblemArgs,
+    /// The SAT encoding: `time-indexed` (x(t, s), "after t moves the
+    /// knight is on s": N² variables, clues, cubes) or `successor` (one
+    /// variable per move, "the move after s goes to w": linear in the
+    /// board, for large boards; no clues).
+    #[arg(long, value_enum, default_value_t)]
+    encoding: EncodingArg,
+    /// With --encoding successor, how subtours (cycles that miss squares)
+    /// are ruled out: `lazy` solves, forbids the model's subtours with
+    /// clauses and solves again (solve and count only); `complete` puts the
+    /// Chinese remainder encoding (Heule, SAT 2021) into the formula, so
+    /// that every model is a tour [default: lazy for solve and count,
+    /// complete for encode and stats].
+    #[arg(long, value_enum)]
+    subtours: Option<SubtoursArg>,
     /// Split clauses longer than K literals (K ≥ 3) with fresh Tseytin variables.
     #[arg(long, value_name = "K", value_parser = parse_count)]
     max_clause_len: Option<usize>,
-    /// At-most-one encoding [default: bimander; pairwise with --preset naive].
+    /// At-most-one encoding [default: bimander; pairwise with --preset naive
+    /// or --encoding successor].
     #[arg(long, value_enum)]
     amo: Option<AmoArg>,
     /// Leave out the redundant predecessor clauses (x(t+1, s) → some
@@ -357,6 +379,47 @@ pub struct EncodingArgs {
     /// tours (or all of them): off by default.
     #[arg(long, value_name = "RxC", value_parser = parse_blocks)]
     blocks: Option<(usize, usize)>,
+}
+
+/// The encodings (mirrors [`EncodingConfig`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum EncodingArg {
+    /// x(t, s): after t moves the knight is on square s.
+    #[default]
+    TimeIndexed,
+    /// m(s→w): the move after square s goes to square w.
+    Successor,
+}
+
+/// How the successor encoding rules out subtours (mirrors [`Subtours`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SubtoursArg {
+    /// Cuts added in a loop of solves.
+    Lazy,
+    /// In the formula (Chinese remainder encoding).
+    Complete,
+}
+
+impl From<SubtoursArg> for Subtours {
+    fn from(subtours: SubtoursArg) -> Subtours {
+        match subtours {
+            SubtoursArg::Lazy => Subtours::Lazy,
+            SubtoursArg::Complete => Subtours::Complete,
+        }
+    }
+}
+
+/// A switch given for the encoding it does not belong to (a command-line
+/// matter, so worded here).
+#[derive(Debug, thiserror::Error)]
+#[error("bad option: {switch} is for --encoding {belongs}, not --encoding {given}")]
+pub struct SwitchOfOtherEncoding {
+    /// The switch, as typed.
+    pub switch: &'static str,
+    /// The encoding it belongs to.
+    pub belongs: &'static str,
+    /// The encoding chosen.
+    pub given: &'static str,
 }
 
 /// How tours are found (mirrors [`Method`]).
@@ -602,24 +665,71 @@ impl ProblemArgs {
 impl EncodingArgs {
     /// The problem, the encoding configuration the options describe, and
     /// the encoding prepared for the problem (which checks that the options
-    /// fit it before any work starts).
+    /// fit it before any work starts), for a formula that is written or
+    /// measured: the successor encoding's subtours complete unless
+    /// --subtours says otherwise.
     pub fn problem_and_encoding(
         &self,
     ) -> anyhow::Result<(Problem, EncodingConfig, Box<dyn Encoding>)> {
-        let (problem, config) = self.problem_and_config()?;
+        let (problem, config) = self.problem_and_config_with(Subtours::Complete)?;
         let encoding = config.prepare(&problem)?;
         Ok((problem, config, encoding))
     }
 
     /// The problem and the encoding configuration the options describe,
-    /// not yet prepared (searches without SAT never prepare it).
+    /// not yet prepared (searches without SAT never prepare it); the
+    /// successor encoding's subtours lazy unless --subtours says otherwise.
     pub fn problem_and_config(&self) -> anyhow::Result<(Problem, EncodingConfig)> {
+        self.problem_and_config_with(Subtours::Lazy)
+    }
+
+    /// [`problem_and_config`](Self::problem_and_config) with the successor
+    /// encoding's subtours `subtours` unless --subtours says otherwise.
+    pub fn problem_and_config_with(
+        &self,
+        subtours: Subtours,
+    ) -> anyhow::Result<(Problem, EncodingConfig)> {
         let problem = self.problem.problem()?;
+        let config = match self.encoding {
+            EncodingArg::TimeIndexed => {
+                Self::refuse(
+                    self.subtours.is_some(),
+                    "--subtours",
+                    "successor",
+                    "time-indexed",
+                )?;
+                EncodingConfig::from(self.time_indexed())
+            }
+            EncodingArg::Successor => {
+                let only_time_indexed = [
+                    (self.no_predecessor, "--no-predecessor"),
+                    (self.no_parity, "--no-parity"),
+                    (self.no_reachability, "--no-reachability"),
+                    (self.blocks.is_some(), "--blocks"),
+                ];
+                for (given, switch) in only_time_indexed {
+                    Self::refuse(given, switch, "time-indexed", "successor")?;
+                }
+                let naive = matches!(self.preset, Some(Preset::Naive));
+                let base = SuccessorConfig::default();
+                EncodingConfig::from(SuccessorConfig {
+                    max_clause_len: self.max_clause_len,
+                    amo: self.amo.map_or(base.amo, Amo::from),
+                    symmetry_breaking: !naive && !self.no_symmetry_breaking,
+                    subtours: self.subtours.map_or(subtours, Subtours::from),
+                })
+            }
+        };
+        Ok((problem, config))
+    }
+
+    /// The time-indexed switches the options give.
+    fn time_indexed(&self) -> TimeIndexedConfig {
         let base = match self.preset {
             Some(Preset::Naive) => TimeIndexedConfig::naive(),
             None => TimeIndexedConfig::default(),
         };
-        let config = TimeIndexedConfig {
+        TimeIndexedConfig {
             max_clause_len: self.max_clause_len,
             amo: self.amo.map_or(base.amo, Amo::from),
             predecessor: base.predecessor && !self.no_predecessor,
@@ -627,7 +737,23 @@ impl EncodingArgs {
             reachability: base.reachability && !self.no_reachability,
             symmetry_breaking: base.symmetry_breaking && !self.no_symmetry_breaking,
             blocks: self.blocks,
-        };
-        Ok((problem, EncodingConfig::from(config)))
+        }
+    }
+
+    /// Refuses a switch given for the encoding it does not belong to.
+    fn refuse(
+        given: bool,
+        switch: &'static str,
+        belongs: &'static str,
+        chosen: &'static str,
+    ) -> Result<(), SwitchOfOtherEncoding> {
+        if given {
+            return Err(SwitchOfOtherEncoding {
+                switch,
+                belongs,
+                given: chosen,
+            });
+        }
+        Ok(())
     }
 }

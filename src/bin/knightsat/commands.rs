@@ -26,7 +26,9 @@ use knightsat::input;
 use knightsat::problem::Problem;
 use knightsat::puzzle::{generate, puzzle_grid, puzzle_picture, Generated, PuzzleJson};
 use knightsat::render::{board_grid, render, stats_table, svg, Format};
-use knightsat::solve::{find_tour, solve_parallel, Backend, Method, Outcome, Request};
+use knightsat::solve::{
+    find_tour, last_subtour_loop, solve_parallel, Backend, Method, Outcome, Request,
+};
 use knightsat::theory;
 use knightsat::tour::{check_tour, Tour};
 
@@ -136,6 +138,19 @@ pub fn solve(encoding: &EncodingArgs, args: SolveArgs) -> anyhow::Result<ExitCod
     };
     if progress {
         note!(" {:.2} s", started.elapsed().as_secs_f64());
+    }
+    if args.verbose && method == Method::Sat && !request.config.is_complete() {
+        let rounds = last_subtour_loop();
+        note!(
+            "subtours: {} models solved, {} subtour cuts added{}",
+            rounds.rounds,
+            rounds.cuts,
+            if rounds.patched > 0 {
+                ", the last model's subtours patched into a tour"
+            } else {
+                ""
+            }
+        );
     }
     print_outcome(outcome?, format)
 }
@@ -370,7 +385,13 @@ pub fn stats_of(encoding: &EncodingArgs, format: StatsFormat) -> anyhow::Result<
     let stats = stats(&*encoding);
     let text = match format {
         StatsFormat::Json => serde_json::to_string(&stats)? + "\n",
-        StatsFormat::Table => stats_table(&stats, encoding.primary_vars(), encoding.live_vars()),
+        StatsFormat::Table => {
+            let what = match encoding.name() {
+                "successor" => "move variables",
+                _ => "x variables",
+            };
+            stats_table(&stats, what, encoding.primary_vars(), encoding.live_vars())
+        }
     };
     emit(|out| out.write_all(text.as_bytes()))?;
     Ok(ExitCode::SUCCESS)

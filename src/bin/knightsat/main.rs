@@ -13,7 +13,7 @@ use clap::Parser;
 use knightsat::error::{ErrorClass, Unsupported};
 use knightsat::Error;
 
-use args::{Cli, Command, NoBoard};
+use args::{Cli, Command, NoBoard, SwitchOfOtherEncoding};
 use commands::{PuzzleArgs, EXIT_FAILURE};
 
 /// Exit status for bad usage or bad input.
@@ -178,6 +178,18 @@ fn describe(error: &anyhow::Error) -> String {
             Unsupported::CubesWithoutSat(method) => {
                 format!("--jobs and --depth split the SAT encoding into cubes: not for --method {method}")
             }
+            Unsupported::CubesWithSuccessor => {
+                "cubes (`cubes`, --jobs, --depth) need --encoding time-indexed: they fix the first moves in time, which --encoding successor does not number".into()
+            }
+            Unsupported::CluesWithSuccessor => {
+                "clues (--at, --puzzle) need --encoding time-indexed: --encoding successor has no positions in time".into()
+            }
+            Unsupported::LazyFormulaWritten => {
+                "--subtours lazy is for solving in a loop: a file of it would have models that are not tours; encode writes --subtours complete".into()
+            }
+            Unsupported::ProofWithLazySubtours => {
+                "--proof needs the complete formula: add --subtours complete (lazy subtour cuts do not follow from the clauses)".into()
+            }
         },
         Error::BoardTooLargeForEncoding { .. } => {
             format!("{library}; --method warnsdorff and backtrack take larger boards")
@@ -193,7 +205,9 @@ fn describe(error: &anyhow::Error) -> String {
 
 /// The exit status for an error.
 fn exit_status(error: &anyhow::Error) -> u8 {
-    if error.downcast_ref::<NoBoard>().is_some() {
+    if error.downcast_ref::<NoBoard>().is_some()
+        || error.downcast_ref::<SwitchOfOtherEncoding>().is_some()
+    {
         return EXIT_BAD_INPUT;
     }
     match error.downcast_ref::<Error>().map(Error::class) {

@@ -33,7 +33,7 @@ impl Domain {
             squares: n,
             live: vec![true; n * n],
         };
-        let starts = start_squares(problem, config);
+        let starts = problem.start_squares(config.symmetry_breaking);
         for step_zero_dead in (0..n).filter(|s| !starts.contains(s)) {
             domain.live[step_zero_dead] = false;
         }
@@ -134,37 +134,6 @@ pub fn block_windows(board: &Board, bands: (usize, usize)) -> Vec<std::ops::Rang
             first_step[block]..first_step[block] + block_size[block]
         })
         .collect()
-}
-
-/// The squares the tour may start on: the fixed start; with symmetry
-/// breaking for an open tour that every board symmetry keeps (nothing
-/// anchored), one square per orbit of the board's symmetries (of a1's colour
-/// where the orbit has one, so that the start's colour is known); otherwise
-/// every square.
-pub fn start_squares(problem: &Problem, config: &TimeIndexedConfig) -> Vec<usize> {
-    let board = problem.board();
-    if let Some(start) = problem.effective_start() {
-        return vec![start];
-    }
-    if !(config.symmetry_breaking && !problem.is_closed() && problem.has_all_board_symmetries()) {
-        return (0..board.squares()).collect();
-    }
-    let symmetries = board.symmetries();
-    let a1_colour = false;
-    let mut representatives: Vec<usize> = (0..board.squares())
-        .map(|s| {
-            let orbit: Vec<usize> = symmetries.iter().map(|map| map[s]).collect();
-            let same_colour = orbit
-                .iter()
-                .copied()
-                .filter(|&o| board.colour(o) == a1_colour)
-                .min();
-            same_colour.unwrap_or_else(|| *orbit.iter().min().expect("the identity is a symmetry"))
-        })
-        .collect();
-    representatives.sort_unstable();
-    representatives.dedup();
-    representatives
 }
 
 /// The steps at which the tour's square is known, with the squares it may

@@ -19,7 +19,7 @@ pub mod domain;
 use crate::board::Board;
 use crate::cnf::split::Splitter;
 use crate::cnf::{ClauseSink, Lit, Var};
-use crate::encoding::{Amo, Encoding, Model};
+use crate::encoding::{square_index_words, Amo, Encoding, Model};
 use crate::error::Error;
 use crate::problem::{Clue, Problem};
 
@@ -277,14 +277,7 @@ impl VarMap {
 
     /// The formula in words, as written into CNF comments.
     pub fn describe(&self, board: &Board) -> String {
-        let index = if board.has_holes() {
-            "index(s) = position of s among the board's squares counted rank by rank from rank 1, files a to z, holes skipped".to_string()
-        } else {
-            format!(
-                "index(s) = rank_index*{} + file_index (a1 = 0)",
-                board.cols()
-            )
-        };
+        let index = square_index_words(board);
         format!(
             "x(t,s) = 1 + t*{n} + index(s), t = 0..{last}, {index}; auxiliary variables from {aux}",
             n = self.squares,

@@ -1,0 +1,171 @@
+//! The successor encoding's switches, and how CNF comments record them.
+
+use super::Successor;
+use crate::encoding::Amo;
+use crate::error::Error;
+use crate::problem::Problem;
+
+/// How the successor encoding rules out subtours (cycles that miss squares).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Subtours {
+    /// Not in the formula: solve, find the model's cycles, forbid each
+    /// subtour with a clause, solve again ([`super::subtour_cuts`]). Only
+    /// for solving in a loop: a lazy formula alone has models that are not
+    /// tours, so it is never written to a file.
+    #[default]
+    Lazy,
+    /// In the formula, by the Chinese remainder encoding
+    /// ([`super::crt`]): every model is a tour.
+    Complete,
+}
+
+impl Subtours {
+    /// The name on the command line and in CNF comments.
+    pub fn name(self) -> &'static str {
+        match self {
+            Subtours::Lazy => "lazy",
+            Subtours::Complete => "complete",
+        }
+    }
+}
+
+/// The switches of the successor encoding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SuccessorConfig {
+    /// Split clauses longer than this many literals (at least 3).
+    pub max_clause_len: Option<usize>,
+    /// How "at most one" is encoded (each square's moves out, moves in,
+    /// and the position counters of the complete formula).
+    pub amo: Amo,
+    /// Break the symmetries the problem has: for closed tours, forbid the
+    /// reverse of each cycle; for open tours with nothing anchored, start
+    /// on one square per orbit of the board's symmetries.
+    pub symmetry_breaking: bool,
+    /// Lazily (solving in a loop) or in the formula.
+    pub subtours: Subtours,
+}
+
+impl Default for SuccessorConfig {
+    /// Pairwise at-most-one (each set has at most 9 literals for a knight,
+    /// where pairwise is smallest in literals that propagate at once),
+    /// symmetry breaking, lazy subtours.
+    fn default() -> Self {
+        SuccessorConfig {
+            max_clause_len: None,
+            amo: Amo::Pairwise,
+            symmetry_breaking: true,
+            subtours: Subtours::Lazy,
+        }
+    }
+}
+
+impl SuccessorConfig {
+    /// What a CNF's comments start from before its settings are read: a
+    /// written formula is complete.
+    pub fn before_any_setting() -> SuccessorConfig {
+        SuccessorConfig {
+            symmetry_breaking: false,
+            subtours: Subtours::Complete,
+            ..SuccessorConfig::default()
+        }
+    }
+
+    /// Checks that the switches fit `problem`: no clues (this encoding has
+    /// no positions in time), a clause-length bound of at least 3, and for
+    /// the complete formula a variable count varisat and DIMACS take.
+    pub fn check_fits(&self, problem: &Problem) -> Result<(), Error> {
+        if !problem.clues().is_empty() {
+            return Err(Error::Unsupported(
+                crate::error::Unsupported::CluesWithSuccessor,
+            ));
+        }
+        if let Some(len) = self.max_clause_len.filter(|&len| len < 3) {
+            return Err(Error::ClauseLengthTooShort { len });
+        }
+        let board = problem.board();
+        let nodes = board.squares() + usize::from(!problem.is_closed());
+        let per_node = match self.subtours {
+            Subtours::Lazy => 0,
+            Subtours::Complete => super::crt::moduli(nodes).iter().sum(),
+        };
+        // Moves out of each square (at most 8 for any leaper), start and
+        // end moves, position counters, and room for auxiliaries.
+        let vars = board.squares().saturating_mul(10 + per_node);
+        if vars > Successor::MAX_VARS {
+            return Err(Error::BoardTooLargeForEncoding {
+                encoding: "successor",
+                board: board.to_string(),
+                squares: board.squares(),
+                limit: Successor::MAX_VARS / (10 + per_node),
+            });
+        }
+        Ok(())
+    }
+
+    /// Every switch as `(key, value)`, as CNF comments record them after
+    /// `encoding successor`.
+    pub fn settings(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("encoding", "successor".to_string()),
+            (
+                "max-clause-len",
+                self.max_clause_len
+                    .map_or_else(|| "none".to_string(), |k| k.to_string()),
+            ),
+            ("amo", self.amo.to_string()),
+            ("symmetry-breaking", self.symmetry_breaking.to_string()),
+            ("subtours", self.subtours.name().to_string()),
+        ]
+    }
+
+    /// Sets the switch `key` from its recorded `value`; `Ok(false)` when
+    /// `key` is no switch of this encoding.
+    pub fn read_setting(&mut self, key: &str, value: &str) -> Result<bool, Error> {
+        let read = match key {
+            "max-clause-len" => match value {
+                "none" => Some(None),
+                k => k.parse().ok().map(Some),
+            }
+            .map(|len| self.max_clause_len = len),
+            "amo" => value.parse().ok().map(|amo| self.amo = amo),
+            "symmetry-breaking" => value.parse().ok().map(|on| self.symmetry_breaking = on),
+            "subtours" => match value {
+                "lazy" => Some(Subtours::Lazy),
+                "complete" => Some(Subtours::Complete),
+                _ => None,
+            }
+            .map(|subtours| self.subtours = subtours),
+            _ => return Ok(false),
+        };
+        read.ok_or_else(|| {
+            Error::NotKnightsatCnf(format!(
+                "unreadable option in CNF comments: {key} {}",
+                crate::input::shown(value)
+            ))
+        })?;
+        Ok(true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_setting_reads_back_what_it_writes() {
+        let defaults = SuccessorConfig::default();
+        let config = SuccessorConfig {
+            max_clause_len: Some(5),
+            amo: Amo::Commander,
+            symmetry_breaking: !defaults.symmetry_breaking,
+            subtours: Subtours::Lazy,
+        };
+        let mut read = SuccessorConfig::before_any_setting();
+        for (key, value) in config.settings().into_iter().skip(1) {
+            assert!(read.read_setting(key, &value).unwrap(), "{key}");
+        }
+        assert_eq!(read, config);
+        assert!(!read.read_setting("parity", "true").unwrap());
+        assert!(read.read_setting("subtours", "eager").is_err());
+    }
+}

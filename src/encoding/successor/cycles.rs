@@ -1,0 +1,147 @@
+//! The cycles of a successor model: the cuts that forbid its subtours, and
+//! patching them together into a tour.
+
+use super::Successor;
+use crate::cnf::Lit;
+
+/// The cycles that a successor function (every node's next node, a
+/// permutation) falls into.
+#[derive(Clone, Debug)]
+pub struct Cycles {
+    /// The cycle of every node.
+    pub label: Vec<usize>,
+    /// The nodes of every cycle, in order along it.
+    pub members: Vec<Vec<usize>>,
+}
+
+impl Cycles {
+    /// The cycles of `successors`; a node reached twice (not a
+    /// permutation) ends its cycle where it is reached again.
+    pub fn of(successors: &[usize]) -> Cycles {
+        let unlabelled = usize::MAX;
+        let mut label = vec![unlabelled; successors.len()];
+        let mut members = Vec::new();
+        for start in 0..successors.len() {
+            if label[start] != unlabelled {
+                continue;
+            }
+            let id = members.len();
+            let mut cycle = Vec::new();
+            let mut node = start;
+            while label[node] == unlabelled {
+                label[node] = id;
+                cycle.push(node);
+                node = successors[node];
+            }
+            members.push(cycle);
+        }
+        Cycles { label, members }
+    }
+
+    /// How many cycles.
+    pub fn count(&self) -> usize {
+        self.members.len()
+    }
+}
+
+/// The subtour cuts for a model whose moves are `successors`: for each
+/// cycle S when there is more than one, the clause "some allowed move
+/// leaves S". Every tour satisfies it (a tour visits the nodes outside S
+/// too, so it leaves S at some point), and this model does not. Empty when
+/// the moves form one tour.
+pub fn subtour_cuts(encoding: &Successor, successors: &[usize]) -> Vec<Vec<Lit>> {
+    let cycles = Cycles::of(successors);
+    if cycles.count() <= 1 {
+        return Vec::new();
+    }
+    cycles
+        .members
+        .iter()
+        .enumerate()
+        .map(|(id, cycle)| {
+            cycle
+                .iter()
+                .flat_map(|&node| {
+                    encoding
+                        .node_arcs(node)
+                        .into_iter()
+                        .filter(|&(to, _)| cycles.label[to] != id)
+                        .filter_map(move |(to, _)| encoding.allowed(node, to))
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Patches the cycles of `successors` into one tour, in the spirit of
+/// Karp's patching for the travelling salesman ("A patching algorithm for
+/// the nonsymmetric travelling-salesman problem", SIAM J. Comput. 1979):
+/// two cycles A and B are merged by exchanging a move a→a′ of A and a move
+/// b→b′ of B for a→b′ and b→a′, or, reversing B, for a→b and b′→a′ where
+/// b′ follows b, whenever the new moves are allowed. The smallest cycle
+/// is merged first; `None` when some cycle cannot be merged at all.
+///
+/// The tour is a tour of the problem (every move allowed, start and end
+/// kept) but not a model of the formula: it may break symmetry breaking
+/// and blocking clauses, so it serves a search for one tour, not counting.
+pub fn patch(encoding: &Successor, mut successors: Vec<usize>) -> Option<Vec<usize>> {
+    loop {
+        let cycles = Cycles::of(&successors);
+        if cycles.count() == 1 {
+            return encoding.tour_of(&successors);
+        }
+        let mut order: Vec<usize> = (0..cycles.count()).collect();
+        order.sort_by_key(|&id| cycles.members[id].len());
+        let mut predecessors = vec![0; successors.len()];
+        for (node, &next) in successors.iter().enumerate() {
+            predecessors[next] = node;
+        }
+        let merged = order
+            .iter()
+            .any(|&id| merge_one(encoding, &cycles, id, &mut successors, &predecessors));
+        if !merged {
+            return None;
+        }
+    }
+}
+
+/// Merges cycle `id` with another cycle by one exchange, if one is allowed.
+fn merge_one(
+    encoding: &Successor,
+    cycles: &Cycles,
+    id: usize,
+    successors: &mut [usize],
+    predecessors: &[usize],
+) -> bool {
+    for &a in &cycles.members[id] {
+        let a_next = successors[a];
+        for (b_next, _) in encoding.node_arcs(a) {
+            let other = cycles.label[b_next];
+            if other == id || encoding.allowed(a, b_next).is_none() {
+                continue;
+            }
+            // Same direction: a→b′ … b→a′.
+            let b = predecessors[b_next];
+            if encoding.allowed(b, a_next).is_some() {
+                successors[a] = b_next;
+                successors[b] = a_next;
+                return true;
+            }
+            // B reversed: a→b′, then backwards along B to b″ = succ(b′), b″→a′.
+            let b_after = successors[b_next];
+            let reversible = cycles.members[other]
+                .iter()
+                .all(|&node| encoding.allowed(successors[node], node).is_some());
+            if reversible && encoding.allowed(b_after, a_next).is_some() {
+                for &node in &cycles.members[other] {
+                    successors[node] = predecessors[node];
+                }
+                // Now b′'s successor is its old predecessor, and b″ leads to b′.
+                successors[a] = b_next;
+                successors[b_after] = a_next;
+                return true;
+            }
+        }
+    }
+    false
+}

@@ -1,0 +1,618 @@
+//! The successor encoding of the knight's tour: the cycle model of seed 002
+//! in SAT.
+//!
+//! One variable per move: m(s→w) means "the move after s goes to w", for
+//! every square s and every square w a leaper's move away. An open tour is
+//! closed into a cycle through one virtual node V: first(s) (the move V→s)
+//! means "the tour starts on s", last(s) (the move s→V) "it ends on s". A
+//! tour is then exactly one move out of and one move into every node, with
+//! the moves forming one cycle. The numbering is stable:
+//! m(s→w) = 1 + offset(s) + k, where w is s's k-th neighbour in ascending
+//! index order and offset(s) counts the moves out of the squares before s;
+//! with A moves in all, first(s) = 1 + A + index(s) and last(s) =
+//! 1 + A + N + index(s) (index(s) as in the time-indexed encoding).
+//! Auxiliary variables (at-most-one helpers, positions, Tseytin links) come
+//! after.
+//!
+//! "One cycle" is the hard part. [`Subtours::Lazy`] leaves it out: the
+//! solver finds a cover of the nodes by cycles, [`subtour_cuts`] forbids
+//! each cycle that is not the whole tour, and the solver goes on
+//! ([`crate::solve::Session`]). [`Subtours::Complete`] writes it into the
+//! formula with the Chinese remainder encoding ([`crt`]), so that every
+//! model is a tour: what `encode` writes.
+
+mod config;
+pub mod crt;
+mod cycles;
+
+use crate::board::Board;
+use crate::cnf::split::Splitter;
+use crate::cnf::{ClauseSink, Lit, Stats, Var};
+use crate::encoding::{square_index_words, Amo, Encoding, Model};
+use crate::error::Error;
+use crate::problem::Problem;
+
+pub use config::{Subtours, SuccessorConfig};
+pub use cycles::{patch, subtour_cuts, Cycles};
+
+use crt::Positions;
+
+/// The largest set of literals the successor encoding gives to pairwise
+/// at-most-one (see [`Successor::amo_for`]).
+pub const PAIRWISE_LIMIT: usize = 16;
+
+/// The successor encoding prepared for one problem: the moves, numbered.
+#[derive(Clone, Debug)]
+pub struct Successor {
+    problem: Problem,
+    config: SuccessorConfig,
+    moves: MoveMap,
+    /// The squares the tour may start on (open tours).
+    starts: Vec<bool>,
+    /// The node every cycle must pass through (complete formula).
+    root: usize,
+    positions: Option<Positions>,
+}
+
+impl Successor {
+    /// The most variables the encoding numbers: varisat takes fewer than
+    /// 2²⁸, and DIMACS tools are happiest below 2³¹.
+    pub const MAX_VARS: usize = (1 << 28) - 1;
+
+    /// Prepares the encoding of `problem`, or an error for clues (which
+    /// need positions in time), a clause-length bound below 3, or a board
+    /// whose formula would be too large.
+    pub fn new(problem: &Problem, config: SuccessorConfig) -> Result<Successor, Error> {
+        config.check_fits(problem)?;
+        let board = problem.board();
+        let moves = MoveMap::new(board, !problem.is_closed());
+        let squares = board.squares();
+        let mut starts = vec![false; squares];
+        for s in problem.start_squares(config.symmetry_breaking) {
+            starts[s] = true;
+        }
+        let root = if problem.is_closed() {
+            problem.effective_start().or(problem.end()).unwrap_or(0)
+        } else {
+            squares
+        };
+        let positions = (config.subtours == Subtours::Complete)
+            .then(|| Positions::new(moves.nodes(), moves.count() + 1));
+        Ok(Successor {
+            problem: problem.clone(),
+            config,
+            moves,
+            starts,
+            root,
+            positions,
+        })
+    }
+
+    /// The numbering of the move variables.
+    pub fn moves(&self) -> &MoveMap {
+        &self.moves
+    }
+
+    /// The switches it was prepared with.
+    pub fn config(&self) -> &SuccessorConfig {
+        &self.config
+    }
+
+    /// The literal of the move from node `from` to node `to` (a square's
+    /// index, or [`MoveMap::virtual_node`]), if there is such a move and
+    /// the problem allows it: an open tour starts only on an allowed
+    /// square and ends only on its end; a closed tour with start and end
+    /// both given closes from the end to the start.
+    pub fn allowed(&self, from: usize, to: usize) -> Option<Lit> {
+        let v = self.moves.virtual_node();
+        let problem = &self.problem;
+        if from == v {
+            return (to != v && self.starts[to]).then(|| self.moves.first(to).positive());
+        }
+        if to == v {
+            return problem
+                .end()
+                .is_none_or(|end| end == from)
+                .then(|| self.moves.last(from).positive());
+        }
+        if problem.is_closed() {
+            if let (Some(start), Some(end)) = (problem.start(), problem.end()) {
+                if (from == end) != (to == start) {
+                    return None;
+                }
+            }
+        }
+        self.moves.step(from, to).map(Var::positive)
+    }
+
+    /// The literals of the moves out of `node`.
+    fn leaving(&self, node: usize) -> Vec<Lit> {
+        let v = self.moves.virtual_node();
+        if node == v {
+            return (0..self.moves.squares)
+                .map(|s| self.moves.first(s).positive())
+                .collect();
+        }
+        let mut lits: Vec<Lit> = self
+            .moves
+            .arcs_of(node)
+            .map(|(_, var)| var.positive())
+            .collect();
+        if self.moves.open {
+            lits.push(self.moves.last(node).positive());
+        }
+        lits
+    }
+
+    /// The literals of the moves into `node`.
+    fn entering(&self, node: usize) -> Vec<Lit> {
+        let v = self.moves.virtual_node();
+        if node == v {
+            return (0..self.moves.squares)
+                .map(|s| self.moves.last(s).positive())
+                .collect();
+        }
+        let mut lits: Vec<Lit> = self
+            .moves
+            .neighbours(node)
+            .iter()
+            .filter_map(|&w| self.moves.step(w, node))
+            .map(Var::positive)
+            .collect();
+        if self.moves.open {
+            lits.push(self.moves.first(node).positive());
+        }
+        lits
+    }
+
+    /// Announces and writes every family, in a fixed order.
+    fn encode_families(&self, sink: &mut impl ClauseSink) {
+        sink.reserve_vars(self.moves.count());
+        if let Some(positions) = &self.positions {
+            sink.reserve_vars(self.moves.count() + positions.count());
+        }
+        sink.begin_family("leave-exactly-one");
+        self.leave_exactly_one(sink);
+        sink.begin_family("enter-exactly-one");
+        self.enter_exactly_one(sink);
+        if self.moves.nodes() > 2 {
+            sink.begin_family("no-two-cycles");
+            self.no_two_cycles(sink);
+        }
+        sink.begin_family("start-and-end");
+        self.start_and_end(sink);
+        if self.config.symmetry_breaking
+            && self.problem.is_closed()
+            && self.problem.reversal_is_symmetry()
+        {
+            sink.begin_family("symmetry-breaking");
+            self.closed_reversal_broken(sink);
+        }
+        if let Some(positions) = &self.positions {
+            sink.begin_family("position-exactly-one");
+            positions.exactly_one_position(self.config.amo, sink);
+            sink.begin_family("position-root");
+            positions.root_at_zero(self.root, sink);
+            sink.begin_family("position-advance");
+            self.positions_advance(positions, sink);
+        }
+    }
+
+    /// Exactly one move leaves every node: one at-least-one clause and the
+    /// chosen at-most-one encoding over its moves out.
+    fn leave_exactly_one(&self, sink: &mut impl ClauseSink) {
+        for node in 0..self.moves.nodes() {
+            let lits = self.leaving(node);
+            sink.add_clause(&lits);
+            self.amo_for(lits.len()).encode(sink, &lits);
+        }
+    }
+
+    /// Exactly one move enters every node.
+    fn enter_exactly_one(&self, sink: &mut impl ClauseSink) {
+        for node in 0..self.moves.nodes() {
+            let lits = self.entering(node);
+            sink.add_clause(&lits);
+            self.amo_for(lits.len()).encode(sink, &lits);
+        }
+    }
+
+    /// The at-most-one encoding for a set of `len` literals: the chosen
+    /// one, except that pairwise gives way to the sequential counter above
+    /// [`PAIRWISE_LIMIT`] literals (the virtual node's N moves, where
+    /// pairwise would need N²/2 clauses: 50 million on 100x100).
+    fn amo_for(&self, len: usize) -> Amo {
+        match self.config.amo {
+            Amo::Pairwise if len > PAIRWISE_LIMIT => Amo::Commander,
+            amo => amo,
+        }
+    }
+
+    /// No move and its reverse both: ¬m(s→w) ∨ ¬m(w→s) for s < w, and
+    /// ¬first(s) ∨ ¬last(s). A cycle of two nodes is a subtour whenever
+    /// there are more than two nodes.
+    fn no_two_cycles(&self, sink: &mut impl ClauseSink) {
+        for s in 0..self.moves.squares {
+            for (w, var) in self.moves.arcs_of(s).filter(|&(w, _)| s < w) {
+                let back = self.moves.step(w, s).expect("leaper moves are symmetric");
+                sink.add_clause(&[var.negative(), back.negative()]);
+            }
+            if self.moves.open {
+                sink.add_clause(&[
+                    self.moves.first(s).negative(),
+                    self.moves.last(s).negative(),
+                ]);
+            }
+        }
+    }
+
+    /// What the problem fixes: an open tour starts on an allowed square (a
+    /// unit ¬first(s) for each other) and ends on its end if one is given;
+    /// a closed tour with start and end given closes from end to start.
+    fn start_and_end(&self, sink: &mut impl ClauseSink) {
+        let v = self.moves.virtual_node();
+        if self.moves.open {
+            for s in 0..self.moves.squares {
+                if self.allowed(v, s).is_none() {
+                    sink.add_clause(&[self.moves.first(s).negative()]);
+                }
+                if self.allowed(s, v).is_none() {
+                    sink.add_clause(&[self.moves.last(s).negative()]);
+                }
+            }
+        } else if let (Some(start), Some(end)) = (self.problem.start(), self.problem.end()) {
+            match self.moves.step(end, start) {
+                Some(close) => sink.add_clause(&[close.positive()]),
+                None => sink.add_clause(&[]),
+            }
+        }
+    }
+
+    /// A closed cycle and its reverse are the same tour: of the root's two
+    /// neighbours on the cycle, the one it moves to must have a smaller
+    /// index than the one it comes from. For every pair of its neighbours
+    /// a > b: ¬m(root→a) ∨ ¬m(b→root).
+    fn closed_reversal_broken(&self, sink: &mut impl ClauseSink) {
+        let root = self.root;
+        for (a, to_a) in self.moves.arcs_of(root) {
+            for (b, _) in self.moves.arcs_of(root).filter(|&(b, _)| b < a) {
+                let from_b = self
+                    .moves
+                    .step(b, root)
+                    .expect("leaper moves are symmetric");
+                sink.add_clause(&[to_a.negative(), from_b.negative()]);
+            }
+        }
+    }
+
+    /// Every move into a node other than the root advances the positions
+    /// ([`Positions::advance`]); every move into the root closes the cycle
+    /// ([`Positions::closes`]).
+    fn positions_advance(&self, positions: &Positions, sink: &mut impl ClauseSink) {
+        for node in 0..self.moves.nodes() {
+            for (to, step) in self.node_arcs(node) {
+                if to == self.root {
+                    positions.closes(step, node, sink);
+                } else {
+                    positions.advance(step, node, to, sink);
+                }
+            }
+        }
+    }
+
+    /// Every move out of `node`, virtual ones included, as (target, literal).
+    fn node_arcs(&self, node: usize) -> Vec<(usize, Lit)> {
+        let v = self.moves.virtual_node();
+        if node == v {
+            return (0..self.moves.squares)
+                .map(|s| (s, self.moves.first(s).positive()))
+                .collect();
+        }
+        let mut arcs: Vec<(usize, Lit)> = self
+            .moves
+            .arcs_of(node)
+            .map(|(w, var)| (w, var.positive()))
+            .collect();
+        if self.moves.open {
+            arcs.push((v, self.moves.last(node).positive()));
+        }
+        arcs
+    }
+
+    /// The successor of every node in `model`, or an error naming a node
+    /// with no move out or with two.
+    pub fn successors(&self, model: &Model) -> Result<Vec<usize>, Error> {
+        let board = self.problem.board();
+        let v = self.moves.virtual_node();
+        let name = |node: usize| {
+            if node == v {
+                "the start".to_string()
+            } else {
+                board.name(node)
+            }
+        };
+        (0..self.moves.nodes())
+            .map(|node| {
+                let mut next = self
+                    .node_arcs(node)
+                    .into_iter()
+                    .filter(|&(_, lit)| model.value(lit.var().to_dimacs() as usize) == Some(true))
+                    .map(|(to, _)| to);
+                match (next.next(), next.next()) {
+                    (Some(to), None) => Ok(to),
+                    (None, _) => Err(Error::BadModel(format!(
+                        "no move leaves {} in the model",
+                        name(node)
+                    ))),
+                    (Some(a), Some(b)) => Err(Error::BadModel(format!(
+                        "two moves leave {} in the model: to {} and to {}",
+                        name(node),
+                        name(a),
+                        name(b)
+                    ))),
+                }
+            })
+            .collect()
+    }
+
+    /// The node a tour's squares are read from: the virtual node of an open
+    /// tour (its successor is the start), the start of a closed one, or
+    /// the end when only the end is given (its successor is the start).
+    fn reading_origin(&self) -> (usize, bool) {
+        if self.moves.open {
+            (self.moves.virtual_node(), true)
+        } else if let Some(start) = self.problem.effective_start() {
+            (start, false)
+        } else {
+            (self.problem.end().unwrap_or(0), true)
+        }
+    }
+
+    /// The squares of the tour `successors` describes, in visiting order,
+    /// or `None` when they form more than one cycle.
+    pub fn tour_of(&self, successors: &[usize]) -> Option<Vec<usize>> {
+        let n = self.moves.squares;
+        let v = self.moves.virtual_node();
+        let (origin, skip_origin) = self.reading_origin();
+        let first = if skip_origin {
+            successors[origin]
+        } else {
+            origin
+        };
+        let mut seen = vec![false; n];
+        let mut squares = Vec::with_capacity(n);
+        let mut node = first;
+        for _ in 0..n {
+            if node == v || seen[node] {
+                return None;
+            }
+            seen[node] = true;
+            squares.push(node);
+            node = successors[node];
+        }
+        let closes = if self.moves.open {
+            node == v
+        } else {
+            node == first
+        };
+        closes.then_some(squares)
+    }
+}
+
+impl Encoding for Successor {
+    fn name(&self) -> &'static str {
+        "successor"
+    }
+
+    fn problem(&self) -> &Problem {
+        &self.problem
+    }
+
+    fn settings(&self) -> Vec<(&'static str, String)> {
+        self.config.settings()
+    }
+
+    /// Writes the formula, clause-splitting when `max_clause_len` asks for it.
+    fn encode(&self, mut sink: &mut dyn ClauseSink) {
+        match self.config.max_clause_len {
+            Some(max_len) => self.encode_families(&mut Splitter::new(sink, max_len)),
+            None => self.encode_families(&mut sink),
+        }
+    }
+
+    fn primary_vars(&self) -> usize {
+        self.moves.count()
+    }
+
+    fn live_vars(&self) -> usize {
+        self.moves.count()
+    }
+
+    /// Counted by encoding into a counter (linear in the moves), with room
+    /// for subtour cuts when they are added lazily: measured on 30x30 to
+    /// 64x64, the cuts of a whole solve stay below a tenth of the base
+    /// formula.
+    fn estimated_literals(&self) -> u64 {
+        let mut stats = Stats::default();
+        self.encode(&mut stats);
+        let literals = stats.literals as u64;
+        match self.config.subtours {
+            Subtours::Lazy => literals + literals / 4,
+            Subtours::Complete => literals,
+        }
+    }
+
+    fn describe_vars(&self) -> Vec<String> {
+        let mut lines = vec![format!(
+            "variables {}",
+            self.moves.describe(self.problem.board())
+        )];
+        if let Some(positions) = &self.positions {
+            lines.push(positions.describe());
+        }
+        lines
+    }
+
+    /// Follows the moves from the start; an error for a node with no move
+    /// out or two, and for moves that form more than one cycle.
+    fn squares_of(&self, model: &Model) -> Result<Vec<usize>, Error> {
+        let successors = self.successors(model)?;
+        self.tour_of(&successors).ok_or_else(|| {
+            let cycles = Cycles::of(&successors);
+            Error::BadModel(format!(
+                "its moves form {} separate cycles (subtours), not one tour",
+                cycles.count()
+            ))
+        })
+    }
+
+    /// The negation of the tour's moves (first and last included for an
+    /// open tour): every other assignment of the move variables satisfies it.
+    fn blocking_clause(&self, squares: &[usize]) -> Vec<Lit> {
+        let mut clause: Vec<Lit> = squares
+            .windows(2)
+            .filter_map(|pair| self.moves.step(pair[0], pair[1]))
+            .map(Var::negative)
+            .collect();
+        match (squares.first(), squares.last()) {
+            (Some(&first), Some(&last)) if self.moves.open => {
+                clause.push(self.moves.first(first).negative());
+                clause.push(self.moves.last(last).negative());
+            }
+            (Some(&first), Some(&last)) => {
+                clause.extend(self.moves.step(last, first).map(Var::negative));
+            }
+            _ => {}
+        }
+        clause
+    }
+
+    fn is_complete(&self) -> bool {
+        self.config.subtours == Subtours::Complete
+    }
+
+    fn subtour_cuts(&self, model: &Model) -> Result<Vec<Vec<Lit>>, Error> {
+        Ok(subtour_cuts(self, &self.successors(model)?))
+    }
+
+    fn patch(&self, model: &Model) -> Option<Vec<usize>> {
+        let successors = self.successors(model).ok()?;
+        patch(self, successors)
+    }
+}
+
+/// The numbering of the move variables.
+#[derive(Clone, Debug)]
+pub struct MoveMap {
+    /// N, the number of squares.
+    pub squares: usize,
+    /// Whether the tour is open (with the virtual node and its moves).
+    pub open: bool,
+    /// The neighbours of every square in ascending order, square after square.
+    targets: Vec<u32>,
+    /// Where each square's neighbours begin in `targets` (N + 1 entries).
+    offsets: Vec<usize>,
+}
+
+impl MoveMap {
+    /// The moves of `board`'s leaper, with the virtual node's if `open`.
+    pub fn new(board: &Board, open: bool) -> MoveMap {
+        let squares = board.squares();
+        let mut targets = Vec::with_capacity(squares * 8);
+        let mut offsets = Vec::with_capacity(squares + 1);
+        let mut neighbours = Vec::with_capacity(8);
+        for s in 0..squares {
+            offsets.push(targets.len());
+            neighbours.clear();
+            neighbours.extend(board.moves(s).map(|w| w as u32));
+            neighbours.sort_unstable();
+            targets.extend_from_slice(&neighbours);
+        }
+        offsets.push(targets.len());
+        MoveMap {
+            squares,
+            open,
+            targets,
+            offsets,
+        }
+    }
+
+    /// The number of nodes: the squares, and the virtual node of an open tour.
+    pub fn nodes(&self) -> usize {
+        self.squares + usize::from(self.open)
+    }
+
+    /// The virtual node of an open tour (numbered after the squares).
+    pub fn virtual_node(&self) -> usize {
+        self.squares
+    }
+
+    /// A, the number of moves between squares.
+    pub fn arcs(&self) -> usize {
+        self.targets.len()
+    }
+
+    /// The number of move variables: A, and 2N more for an open tour.
+    pub fn count(&self) -> usize {
+        self.arcs() + if self.open { 2 * self.squares } else { 0 }
+    }
+
+    /// The neighbours of square `s`, ascending.
+    pub fn neighbours(&self, s: usize) -> Vec<usize> {
+        self.targets[self.offsets[s]..self.offsets[s + 1]]
+            .iter()
+            .map(|&w| w as usize)
+            .collect()
+    }
+
+    /// The moves out of square `s` as (neighbour, variable).
+    pub fn arcs_of(&self, s: usize) -> impl Iterator<Item = (usize, Var)> + '_ {
+        let begin = self.offsets[s];
+        self.targets[begin..self.offsets[s + 1]]
+            .iter()
+            .enumerate()
+            .map(move |(k, &w)| (w as usize, Var::from_dimacs((1 + begin + k) as isize)))
+    }
+
+    /// m(s→w), if w is a move away from s.
+    pub fn step(&self, s: usize, w: usize) -> Option<Var> {
+        if s >= self.squares || w >= self.squares {
+            return None;
+        }
+        let begin = self.offsets[s];
+        let k = self.targets[begin..self.offsets[s + 1]]
+            .binary_search(&(w as u32))
+            .ok()?;
+        Some(Var::from_dimacs((1 + begin + k) as isize))
+    }
+
+    /// first(s): the tour starts on s (open tours).
+    pub fn first(&self, s: usize) -> Var {
+        debug_assert!(self.open && s < self.squares);
+        Var::from_dimacs((1 + self.arcs() + s) as isize)
+    }
+
+    /// last(s): the tour ends on s (open tours).
+    pub fn last(&self, s: usize) -> Var {
+        debug_assert!(self.open && s < self.squares);
+        Var::from_dimacs((1 + self.arcs() + self.squares + s) as isize)
+    }
+
+    /// The formula in words, as written into CNF comments.
+    pub fn describe(&self, board: &Board) -> String {
+        let ends = if self.open {
+            format!(
+                "; first(s) = {} + index(s) (the tour starts on s), last(s) = {} + index(s) (it ends on s)",
+                1 + self.arcs(),
+                1 + self.arcs() + self.squares
+            )
+        } else {
+            String::new()
+        };
+        format!(
+            "m(s->w) = 1 + offset(s) + k for w the k-th neighbour of s by ascending index (k from 0), offset(s) = the number of moves out of the squares before s, {} moves in all{ends}; {}",
+            self.arcs(),
+            square_index_words(board)
+        )
+    }
+}

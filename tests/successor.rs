@@ -1,0 +1,567 @@
+//! The successor encoding against the independent oracle (tests/common):
+//! it finds a tour exactly when the oracle does, every tour passes the
+//! oracle's check, and its counts are the oracle's, with subtours lazy (the
+//! cut loop, with and without patching) and complete (the Chinese remainder
+//! encoding), in-process and with every real solver.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{Demands, Shape};
+use knightsat::board::Board;
+use knightsat::count::{enumerate, CountOptions};
+use knightsat::encoding::{EncodingConfig, Subtours, SuccessorConfig};
+use knightsat::problem::Problem;
+use knightsat::solve::{solve, solve_in_process, Backend, Outcome, Session};
+
+fn successor(subtours: Subtours, symmetry_breaking: bool) -> EncodingConfig {
+    SuccessorConfig {
+        subtours,
+        symmetry_breaking,
+        ..SuccessorConfig::default()
+    }
+    .into()
+}
+
+/// Every successor configuration the tests cover.
+fn configs() -> Vec<EncodingConfig> {
+    let mut configs = Vec::new();
+    for subtours in [Subtours::Lazy, Subtours::Complete] {
+        for symmetry_breaking in [true, false] {
+            configs.push(successor(subtours, symmetry_breaking));
+        }
+    }
+    configs
+}
+
+/// One tour by the cut loop alone (no patching): a session's first tour.
+fn by_cuts_alone(problem: &Problem, config: &EncodingConfig) -> Result<Outcome, String> {
+    let mut session = Session::new(config.prepare(problem).map_err(|e| e.to_string())?)
+        .map_err(|e| e.to_string())?;
+    session
+        .next_tour()
+        .map(|tour| tour.map_or(Outcome::NoTour, Outcome::Tour))
+        .map_err(|e| e.to_string())
+}
+
+/// Compares one answer with the oracle's; pushes what is wrong.
+fn judge(
+    case: &str,
+    outcome: Result<Outcome, String>,
+    shape: &Shape,
+    demands: &Demands,
+    failures: &mut Vec<String>,
+) {
+    let expected = common::has_tour(shape, demands);
+    match outcome {
+        Ok(Outcome::Tour(tour)) => {
+            if !expected {
+                failures.push(format!("{case}: a tour the oracle says cannot exist"));
+            }
+            if !common::is_tour_of(shape, demands, &tour.squares) {
+                failures.push(format!(
+                    "{case}: not a tour by the oracle: {:?}",
+                    tour.names()
+                ));
+            }
+        }
+        Ok(Outcome::NoTour) if expected => {
+            failures.push(format!("{case}: no tour, but the oracle found one"));
+        }
+        Ok(Outcome::NoTour) => {}
+        Err(error) => failures.push(format!("{case}: {error}")),
+    }
+}
+
+fn demands(closed: bool, start: Option<usize>) -> Demands {
+    Demands {
+        closed,
+        clues: start.map(|s| (0, s)).into_iter().collect(),
+    }
+}
+
+#[test]
+fn successor_finds_a_tour_exactly_when_the_oracle_does_up_to_30_squares() {
+    let mut failures = Vec::new();
+    for (rows, cols) in common::small_boards(30) {
+        let shape = Shape::knight(rows, cols);
+        for closed in [false, true] {
+            for start in [None, Some(0)] {
+                let problem = common::plain_problem(rows, cols, closed, start);
+                let demands = demands(closed, start);
+                for config in configs() {
+                    let case = format!("{rows}x{cols} closed={closed} start={start:?} {config:?}");
+                    let patched = solve_in_process(&problem, &config).map_err(|e| e.to_string());
+                    judge(&case, patched, &shape, &demands, &mut failures);
+                    let cut = by_cuts_alone(&problem, &config);
+                    judge(
+                        &format!("{case} (cuts alone)"),
+                        cut,
+                        &shape,
+                        &demands,
+                        &mut failures,
+                    );
+                }
+            }
+        }
+    }
+    common::assert_none(&failures);
+}
+
+#[test]
+fn holes_other_leapers_and_fixed_ends_agree_with_the_oracle() {
+    let mut shapes = vec![
+        Shape {
+            holes: vec![0],
+            ..Shape::knight(5, 5)
+        },
+        Shape {
+            holes: vec![7, 14],
+            ..Shape::knight(5, 6)
+        },
+        Shape {
+            holes: vec![12],
+            ..Shape::knight(5, 5)
+        },
+        Shape {
+            leaper: (0, 1),
+            ..Shape::knight(4, 5)
+        },
+        Shape {
+            leaper: (1, 1),
+            ..Shape::knight(3, 4)
+        },
+        Shape {
+            leaper: (2, 3),
+            ..Shape::knight(5, 6)
+        },
+        Shape {
+            leaper: (1, 3),
+            ..Shape::knight(4, 4)
+        },
+    ];
+    shapes.push(Shape {
+        leaper: (0, 1),
+        holes: vec![6],
+        ..Shape::knight(5, 6)
+    });
+    let mut failures = Vec::new();
+    for shape in &shapes {
+        let n = shape.squares();
+        let graph = shape.graph();
+        for closed in [false, true] {
+            // No ends, a start, an end, and both (for closed tours, the end
+            // a move from the start).
+            let mut ends = vec![(None, None), (Some(0), None), (None, Some(n - 1))];
+            ends.extend(graph[0].iter().map(|&e| (Some(0), Some(e))));
+            for (start, end) in ends {
+                let problem = Problem::new(shape.board())
+                    .closed(closed)
+                    .with_start(start)
+                    .and_then(|p| p.with_end(end))
+                    .unwrap();
+                let mut clues: Vec<(usize, usize)> = start.map(|s| (0, s)).into_iter().collect();
+                clues.extend(end.map(|e| (n - 1, e)));
+                let demands = Demands { closed, clues };
+                for config in configs() {
+                    let case = format!("{shape:?} {demands:?} {config:?}");
+                    let outcome = solve_in_process(&problem, &config).map_err(|e| e.to_string());
+                    judge(&case, outcome, shape, &demands, &mut failures);
+                    let cut = by_cuts_alone(&problem, &config);
+                    judge(
+                        &format!("{case} (cuts alone)"),
+                        cut,
+                        shape,
+                        &demands,
+                        &mut failures,
+                    );
+                }
+            }
+        }
+    }
+    common::assert_none(&failures);
+}
+
+/// Counts every tour of `problem` with `config`, checking each with the oracle.
+fn count(problem: &Problem, config: &EncodingConfig, shape: &Shape, closed: bool) -> u64 {
+    let demands = demands(closed, problem.start());
+    enumerate(problem, config, CountOptions::default(), |tour| {
+        assert!(
+            common::is_tour_of(shape, &demands, &tour.squares),
+            "{config:?}: {:?}",
+            tour.names()
+        );
+        Ok(())
+    })
+    .unwrap()
+}
+
+#[test]
+fn counts_equal_the_oracle_on_every_board_up_to_20_squares() {
+    let mut failures = Vec::new();
+    for (rows, cols) in common::small_boards(20) {
+        let shape = Shape::knight(rows, cols);
+        for closed in [false, true] {
+            for start in [None, Some(0)] {
+                let expected = common::count_tours(rows, cols, closed, start);
+                let problem = common::plain_problem(rows, cols, closed, start);
+                for config in configs() {
+                    let found = count(&problem, &config, &shape, closed);
+                    if found != expected {
+                        failures.push(format!(
+                            "{rows}x{cols} closed={closed} start={start:?} {config:?}: {found}, the oracle {expected}"
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    common::assert_none(&failures);
+}
+
+#[test]
+fn counts_equal_the_oracle_on_larger_boards() {
+    // 5x5 open from a1: 304 (OEIS A165134 gives 1728 from all squares);
+    // 3x10 and 5x6 closed from a1; 3x7 open from every square.
+    let cases = [
+        (5, 5, false, Some(0)),
+        (3, 10, true, Some(0)),
+        (5, 6, true, None),
+        (3, 7, false, None),
+    ];
+    for (rows, cols, closed, start) in cases {
+        let expected = common::count_tours(rows, cols, closed, start);
+        let problem = common::plain_problem(rows, cols, closed, start);
+        for subtours in [Subtours::Lazy, Subtours::Complete] {
+            let config = successor(subtours, true);
+            let found = count(&problem, &config, &Shape::knight(rows, cols), closed);
+            assert_eq!(
+                found, expected,
+                "{rows}x{cols} closed={closed} {subtours:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn orbit_counts_equal_the_oracle() {
+    for (rows, cols, closed) in [(5, 5, false), (3, 4, false), (5, 6, true), (3, 8, true)] {
+        for start in [None, Some(0)] {
+            let expected = common::count_orbits(rows, cols, closed, start) as u64;
+            let problem = common::plain_problem(rows, cols, closed, start);
+            for subtours in [Subtours::Lazy, Subtours::Complete] {
+                let config = successor(subtours, true);
+                let options = CountOptions {
+                    up_to_symmetry: true,
+                    ..CountOptions::default()
+                };
+                let found = enumerate(&problem, &config, options, |_| Ok(())).unwrap();
+                assert_eq!(
+                    found, expected,
+                    "{rows}x{cols} closed={closed} start={start:?} {subtours:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_two_encodings_count_the_same_tours() {
+    for (rows, cols, closed) in [(3, 4, false), (4, 5, false), (3, 10, true), (5, 6, true)] {
+        let problem = common::plain_problem(rows, cols, closed, None);
+        let time_indexed = enumerate(
+            &problem,
+            &EncodingConfig::default(),
+            CountOptions::default(),
+            |_| Ok(()),
+        )
+        .unwrap();
+        let lazy = enumerate(
+            &problem,
+            &successor(Subtours::Lazy, true),
+            CountOptions::default(),
+            |_| Ok(()),
+        )
+        .unwrap();
+        assert_eq!(lazy, time_indexed, "{rows}x{cols} closed={closed}");
+    }
+}
+
+#[test]
+fn large_boards_are_toured_in_process() {
+    // Beyond the time-indexed encoding's 8192 squares: 100x100 is 10,000.
+    for (size, closed) in [(30, false), (40, true), (100, true)] {
+        let problem = common::plain_problem(size, size, closed, None);
+        let outcome = solve_in_process(&problem, &successor(Subtours::Lazy, true)).unwrap();
+        let Outcome::Tour(tour) = outcome else {
+            panic!("{size}x{size} closed={closed}: {outcome:?}");
+        };
+        assert!(
+            common::is_tour(size, size, closed, &tour.squares),
+            "{size}x{size}"
+        );
+    }
+}
+
+/// Open and closed boards with and without tours, for the real solvers.
+fn solver_cases() -> Vec<(usize, usize, bool, Option<usize>)> {
+    vec![
+        (3, 4, false, None),
+        (5, 5, false, Some(0)),
+        (6, 6, true, None),
+        (5, 6, true, Some(7)),
+        (8, 8, false, None),
+        (4, 4, false, None),
+        (5, 5, true, None),
+        (3, 6, true, None),
+    ]
+}
+
+fn agrees_with_the_oracle_by(solver: &str) {
+    let backend = Backend::from_name(solver, Vec::new()).unwrap();
+    let mut failures = Vec::new();
+    for (rows, cols, closed, start) in solver_cases() {
+        let problem = common::plain_problem(rows, cols, closed, start);
+        let shape = Shape::knight(rows, cols);
+        for subtours in [Subtours::Lazy, Subtours::Complete] {
+            let config = successor(subtours, true);
+            let case =
+                format!("{solver} {rows}x{cols} closed={closed} start={start:?} {subtours:?}");
+            let outcome = solve(&problem, &config, &backend, Some(Duration::from_secs(120)))
+                .map_err(|e| e.to_string());
+            judge(
+                &case,
+                outcome,
+                &shape,
+                &demands(closed, start),
+                &mut failures,
+            );
+        }
+    }
+    common::assert_none(&failures);
+}
+
+macro_rules! solver_tests {
+    ($name:ident, $cfg:ident, $program:literal) => {
+        #[test]
+        #[cfg_attr(not($cfg), ignore = concat!($program, " is not on PATH: run scripts/install-solvers.sh"))]
+        fn $name() {
+            agrees_with_the_oracle_by($program);
+        }
+    };
+}
+
+solver_tests!(kissat_agrees_with_the_oracle, has_kissat, "kissat");
+solver_tests!(cadical_agrees_with_the_oracle, has_cadical, "cadical");
+solver_tests!(minisat_agrees_with_the_oracle, has_minisat, "minisat");
+solver_tests!(picosat_agrees_with_the_oracle, has_picosat, "picosat");
+
+#[test]
+#[cfg_attr(
+    not(has_kissat),
+    ignore = "kissat is not on PATH: run scripts/install-solvers.sh"
+)]
+fn kissat_strict_accepts_every_emitted_successor_file() {
+    let dir = tempfile::tempdir().unwrap();
+    for (index, (rows, cols, closed, start)) in solver_cases().into_iter().enumerate() {
+        let problem = common::plain_problem(rows, cols, closed, start);
+        for (k, split) in [None, Some(3)].into_iter().enumerate() {
+            let config: EncodingConfig = SuccessorConfig {
+                subtours: Subtours::Complete,
+                max_clause_len: split,
+                ..SuccessorConfig::default()
+            }
+            .into();
+            let path = dir.path().join(format!("{index}-{k}.cnf"));
+            let encoding = config.prepare(&problem).unwrap();
+            knightsat::cnf_file::write_cnf_file(&*encoding, &path).unwrap();
+            let status = std::process::Command::new("kissat")
+                .args(["--strict", "-q", "-n"])
+                .arg(&path)
+                .stdout(std::process::Stdio::null())
+                .status()
+                .unwrap();
+            assert!(
+                matches!(status.code(), Some(10 | 20)),
+                "kissat --strict on {rows}x{cols} closed={closed}: {status}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_lazy_formula_is_never_written_alone() {
+    let problem = common::plain_problem(5, 5, false, None);
+    let encoding = successor(Subtours::Lazy, true).prepare(&problem).unwrap();
+    let error = knightsat::cnf_file::write_cnf(&*encoding, Vec::new()).unwrap_err();
+    assert!(error.to_string().contains("lazy"), "{error}");
+}
+
+#[test]
+fn the_move_numbering_is_the_documented_one() {
+    // m(s->w) = 1 + offset(s) + k; on 3x4 a1 (index 0) has neighbours b3
+    // (index 9) and c2 (index 6): ascending, c2 is k = 0, b3 is k = 1.
+    let board = Board::new(3, 4).unwrap();
+    let problem = Problem::new(board.clone());
+    let config = SuccessorConfig {
+        subtours: Subtours::Complete,
+        ..SuccessorConfig::default()
+    };
+    let encoding = knightsat::encoding::Successor::new(&problem, config).unwrap();
+    let moves = encoding.moves();
+    let c2 = board.parse_square("c2").unwrap();
+    let b3 = board.parse_square("b3").unwrap();
+    assert_eq!(moves.step(0, c2).unwrap().to_dimacs(), 1);
+    assert_eq!(moves.step(0, b3).unwrap().to_dimacs(), 2);
+    // b1 (index 1) comes next: its first move is variable 3.
+    let b1_first = *moves.neighbours(1).first().unwrap();
+    assert_eq!(moves.step(1, b1_first).unwrap().to_dimacs(), 3);
+    let arcs: usize = (0..12).map(|s| moves.neighbours(s).len()).sum();
+    assert_eq!(moves.first(0).to_dimacs() as usize, arcs + 1);
+    assert_eq!(moves.last(0).to_dimacs() as usize, arcs + 12 + 1);
+}
+
+#[test]
+fn bad_combinations_get_one_line_errors() {
+    let refused: &[&[&str]] = &[
+        &[
+            "solve",
+            "--size",
+            "5",
+            "--encoding",
+            "successor",
+            "--at",
+            "3=c3",
+        ],
+        &[
+            "solve",
+            "--size",
+            "5",
+            "--encoding",
+            "successor",
+            "--blocks",
+            "2x2",
+        ],
+        &[
+            "solve",
+            "--size",
+            "5",
+            "--encoding",
+            "successor",
+            "--no-parity",
+        ],
+        &["solve", "--size", "5", "--subtours", "lazy"],
+        &[
+            "solve",
+            "--size",
+            "6",
+            "--encoding",
+            "successor",
+            "--jobs",
+            "2",
+        ],
+        &[
+            "count",
+            "--size",
+            "5",
+            "--encoding",
+            "successor",
+            "--depth",
+            "2",
+        ],
+        &[
+            "cubes",
+            "--size",
+            "5",
+            "--encoding",
+            "successor",
+            "--depth",
+            "2",
+        ],
+        &[
+            "encode",
+            "--size",
+            "5",
+            "--encoding",
+            "successor",
+            "--subtours",
+            "lazy",
+        ],
+        &[
+            "solve",
+            "--size",
+            "4",
+            "--encoding",
+            "successor",
+            "--proof",
+            "/nonexistent/p.drat",
+        ],
+    ];
+    for args in refused {
+        let output = common::cli::knightsat().args(*args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("encoding") || stderr.contains("subtours"),
+            "{args:?}: {stderr}"
+        );
+    }
+}
+
+#[test]
+fn encode_writes_the_complete_formula_and_decode_reads_it() {
+    // minisat's answer for the complete successor CNF decodes into a tour.
+    if std::process::Command::new("minisat")
+        .arg("--help")
+        .output()
+        .is_err()
+    {
+        assert!(std::env::var_os("CI").is_none(), "CI needs minisat");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let cnf = dir.path().join("t.cnf");
+    let result = dir.path().join("t.out");
+    common::cli::knightsat()
+        .args([
+            "encode",
+            "--size",
+            "6",
+            "--closed",
+            "--encoding",
+            "successor",
+            "-o",
+        ])
+        .arg(&cnf)
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&cnf).unwrap();
+    assert!(text.contains("c option encoding successor"), "{text:.500}");
+    assert!(text.contains("c option subtours complete"));
+    std::process::Command::new("minisat")
+        .arg(&cnf)
+        .arg(&result)
+        .stdout(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    let moves = common::cli::knightsat()
+        .args(["decode", "--format", "moves", "--cnf"])
+        .arg(&cnf)
+        .arg(&result)
+        .output()
+        .unwrap();
+    assert!(
+        moves.status.success(),
+        "{}",
+        String::from_utf8_lossy(&moves.stderr)
+    );
+    let board = Board::new(6, 6).unwrap();
+    let squares: Vec<usize> = String::from_utf8(moves.stdout)
+        .unwrap()
+        .split_whitespace()
+        .map(|n| board.parse_square(n).unwrap())
+        .collect();
+    assert!(common::is_tour(6, 6, true, &squares));
+}
