@@ -7,7 +7,7 @@
 #   scripts/bench-successor.sh                                  # every column
 #   SIZES="8 12 30" SKIP="time-indexed kissat" scripts/bench-successor.sh
 #
-# Columns (SKIP takes cpsat, successor, time-indexed and kissat; ratio shows
+# Columns (SKIP takes cpsat, successor, cuts, time-indexed and kissat; ratio shows
 # when neither cpsat nor successor is skipped):
 #   cpsat         CP-SAT, AddCircuit, one worker: seconds measured inside Python
 #                 around model building plus Solve (no start-up, no import).
@@ -20,6 +20,8 @@
 #                 whole-process wall time; the tour is checked with
 #                 `knightsat verify` once per cell
 #   ratio         CP-SAT / successor: > 1 means knightsat is faster
+#   cuts          the same with --no-patching: the subtour loop by cuts alone,
+#                 no model's subtours patched together into a tour
 #   time-indexed  knightsat solve with the default (time-indexed) encoding,
 #                 whole-process wall time; only for N <= TI_MAX (default 30),
 #                 `–` above
@@ -58,8 +60,8 @@ fail() { say "$*"; exit 1; }
 
 for column in $SKIP; do
   case "$column" in
-    cpsat | successor | time-indexed | kissat) ;;
-    *) fail "SKIP: no column '$column' (cpsat, successor, time-indexed, kissat)" ;;
+    cpsat | successor | cuts | time-indexed | kissat) ;;
+    *) fail "SKIP: no column '$column' (cpsat, successor, cuts, time-indexed, kissat)" ;;
   esac
 done
 skipped() { [[ " $SKIP " == *" $1 "* ]]; }
@@ -252,6 +254,7 @@ rule="| --- | --- |"
 if ! skipped cpsat; then header="$header CP-SAT ($CPSAT_WORKERS worker$([ "$CPSAT_WORKERS" = 1 ] || echo s)) |"; rule="$rule ---: |"; fi
 if ! skipped successor; then header="$header successor (in-process) |"; rule="$rule ---: |"; fi
 if ! skipped cpsat && ! skipped successor; then header="$header ratio |"; rule="$rule ---: |"; fi
+if ! skipped cuts; then header="$header successor, cuts alone |"; rule="$rule ---: |"; fi
 if ! skipped time-indexed; then header="$header time-indexed |"; rule="$rule ---: |"; fi
 if ! skipped kissat; then header="$header kissat on complete CNF (encode, CNF size) |"; rule="$rule ---: |"; fi
 echo "$header"
@@ -270,6 +273,9 @@ for n in $SIZES; do
       row="$row $(shown "$succ") |"
     fi
     if ! skipped cpsat && ! skipped successor; then row="$row $(ratio "$cp" "$succ") |"; fi
+    if ! skipped cuts; then
+      row="$row $(shown "$(solve_cell cuts "$n" "$kind" --encoding successor --no-patching)") |"
+    fi
     if ! skipped time-indexed; then
       if [ "$n" -gt "$TI_MAX" ]; then
         row="$row – |"

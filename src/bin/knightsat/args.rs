@@ -343,6 +343,11 @@ pub struct EncodingArgs {
     /// complete for encode and stats].
     #[arg(long, value_enum)]
     subtours: Option<SubtoursArg>,
+    /// With --encoding successor and lazy subtours, never patch a model's
+    /// subtours together into a tour (Karp-style exchanges of two moves):
+    /// rely on cuts alone, for comparisons. Counting never patches.
+    #[arg(long)]
+    no_patching: bool,
     /// Split clauses longer than K literals (K ≥ 3) with fresh Tseytin variables.
     #[arg(long, value_name = "K", value_parser = parse_count)]
     max_clause_len: Option<usize>,
@@ -692,12 +697,13 @@ impl EncodingArgs {
         let problem = self.problem.problem()?;
         let config = match self.encoding {
             EncodingArg::TimeIndexed => {
-                Self::refuse(
-                    self.subtours.is_some(),
-                    "--subtours",
-                    "successor",
-                    "time-indexed",
-                )?;
+                let only_successor = [
+                    (self.subtours.is_some(), "--subtours"),
+                    (self.no_patching, "--no-patching"),
+                ];
+                for (given, switch) in only_successor {
+                    Self::refuse(given, switch, "successor", "time-indexed")?;
+                }
                 EncodingConfig::from(self.time_indexed())
             }
             EncodingArg::Successor => {
@@ -717,6 +723,7 @@ impl EncodingArgs {
                     amo: self.amo.map_or(base.amo, Amo::from),
                     symmetry_breaking: !naive && !self.no_symmetry_breaking,
                     subtours: self.subtours.map_or(subtours, Subtours::from),
+                    patching: !self.no_patching,
                 })
             }
         };

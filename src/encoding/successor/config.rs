@@ -43,18 +43,23 @@ pub struct SuccessorConfig {
     pub symmetry_breaking: bool,
     /// Lazily (solving in a loop) or in the formula.
     pub subtours: Subtours,
+    /// Whether a search for one tour may patch a model's subtours into a
+    /// tour ([`super::patch`]) before it adds cuts. A way of solving, not
+    /// part of the formula: CNF comments do not record it.
+    pub patching: bool,
 }
 
 impl Default for SuccessorConfig {
     /// Pairwise at-most-one (each set has at most 9 literals for a knight,
     /// where pairwise is smallest in literals that propagate at once),
-    /// symmetry breaking, lazy subtours.
+    /// symmetry breaking, lazy subtours, patching.
     fn default() -> Self {
         SuccessorConfig {
             max_clause_len: None,
             amo: Amo::Pairwise,
             symmetry_breaking: true,
             subtours: Subtours::Lazy,
+            patching: true,
         }
     }
 }
@@ -159,6 +164,7 @@ mod tests {
             amo: Amo::Commander,
             symmetry_breaking: !defaults.symmetry_breaking,
             subtours: Subtours::Lazy,
+            patching: true,
         };
         let mut read = SuccessorConfig::before_any_setting();
         for (key, value) in config.settings().into_iter().skip(1) {

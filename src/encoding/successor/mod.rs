@@ -496,6 +496,9 @@ impl Encoding for Successor {
     }
 
     fn patch(&self, model: &Model) -> Option<Vec<usize>> {
+        if !self.config.patching {
+            return None;
+        }
         let successors = self.successors(model).ok()?;
         patch(self, successors)
     }
