@@ -8,7 +8,7 @@ use std::path::Path;
 
 use crate::board::Board;
 use crate::cnf::dimacs::DimacsWriter;
-use crate::cnf::{ClauseSink, Lit, Stats};
+use crate::cnf::{Lit, Stats};
 use crate::cubes::Cube;
 use crate::encoding::{Encoding, EncodingConfig};
 use crate::error::{Error, Unsupported};
@@ -137,6 +137,10 @@ fn write_formula(encoding: &dyn Encoding, extra: Extra, out: impl Write) -> Resu
         return Err(Error::Unsupported(Unsupported::LazyFormulaWritten));
     }
     let mut stats = stats(encoding);
+    if let Extra::Cuts(cuts) = extra {
+        // The cuts, split as the formula is, count in the header.
+        encoding.add_cuts(cuts, &mut stats);
+    }
     let io_error = |e| Error::io("writing the CNF", e);
     let mut out = io::BufWriter::with_capacity(1 << 16, out);
     write_comments(encoding, &stats, &mut out).map_err(io_error)?;
@@ -164,7 +168,7 @@ fn write_formula(encoding: &dyn Encoding, extra: Extra, out: impl Write) -> Resu
             "c with {} subtour cuts after the formula\np cnf {} {}",
             cuts.len(),
             stats.vars,
-            stats.clauses + cuts.len()
+            stats.clauses
         ),
         Extra::Cubes(cubes) => {
             let depth = cubes.first().map_or(0, |cube| cube.squares.len() - 1);
@@ -179,17 +183,11 @@ fn write_formula(encoding: &dyn Encoding, extra: Extra, out: impl Write) -> Resu
     .map_err(io_error)?;
     let mut writer = DimacsWriter::new(out);
     encoding.encode(&mut writer);
+    if let Extra::Cuts(cuts) = extra {
+        encoding.add_cuts(cuts, &mut writer);
+    }
     let (mut out, written) = writer.finish().map_err(io_error)?;
     assert_eq!(written, stats.clauses, "the encoder is not deterministic");
-    if let Extra::Cuts(cuts) = extra {
-        let mut writer = DimacsWriter::new(out);
-        for cut in cuts {
-            writer.add_clause(cut);
-        }
-        let (finished, written) = writer.finish().map_err(io_error)?;
-        out = finished;
-        stats.clauses += written;
-    }
     let (prefix, cubes) = match extra {
         Extra::Nothing | Extra::Cuts(_) => ("", &[][..]),
         Extra::Cubes(cubes) => ("a ", cubes),

@@ -565,3 +565,38 @@ fn encode_writes_the_complete_formula_and_decode_reads_it() {
         .collect();
     assert!(common::is_tour(6, 6, true, &squares));
 }
+
+#[test]
+fn a_model_that_is_no_cover_by_cycles_is_a_clear_error() {
+    use knightsat::encoding::{Encoding, Model};
+    let board = Board::new(3, 4).unwrap();
+    let problem = Problem::new(board);
+    let config = SuccessorConfig {
+        subtours: Subtours::Complete,
+        ..SuccessorConfig::default()
+    };
+    let encoding = knightsat::encoding::Successor::new(&problem, config).unwrap();
+    let moves = encoding.moves();
+    let highest = moves.last(11).to_dimacs() as usize;
+    // Every square ends the tour, and the tour starts on a1: one move out
+    // of every node, but twelve into the virtual node.
+    let mut values = vec![Some(false); highest + 1];
+    for s in 0..12 {
+        values[moves.last(s).to_dimacs() as usize] = Some(true);
+    }
+    values[moves.first(0).to_dimacs() as usize] = Some(true);
+    let error = encoding
+        .squares_of(&Model::new(values.clone()))
+        .unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("two moves enter the virtual node"),
+        "{error}"
+    );
+    // A second move out of a1 is named as such.
+    let a1_out = moves.step(0, moves.neighbours(0)[0]).unwrap();
+    values[a1_out.to_dimacs() as usize] = Some(true);
+    let error = encoding.squares_of(&Model::new(values)).unwrap_err();
+    assert!(error.to_string().contains("two moves leave a1"), "{error}");
+}

@@ -115,6 +115,20 @@ pub trait Encoding: Send + Sync {
     fn patch(&self, _model: &Model) -> Option<Vec<usize>> {
         None
     }
+
+    /// Adds `cuts` (from [`subtour_cuts`](Self::subtour_cuts)) to `sink`
+    /// as the formula's own clauses would be written (split, where the
+    /// encoding splits clauses).
+    fn add_cuts(&self, cuts: &[Vec<Lit>], sink: &mut dyn ClauseSink) {
+        for cut in cuts {
+            sink.add_clause(cut);
+        }
+    }
+
+    /// What the encoding's own variables are called (`stats`).
+    fn variable_kind(&self) -> &'static str {
+        "x variables"
+    }
 }
 
 /// How a square's index is counted, in words for CNF comments.

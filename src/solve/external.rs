@@ -146,7 +146,7 @@ impl ExternalSolver {
             record_subtour_loop(done);
             match round {
                 Round::Answer(outcome) => return Ok(outcome),
-                Round::Subtours(model) => {
+                Round::Subtours(model, new) => {
                     if let Some(squares) = encoding.patch(&model) {
                         done.patched += 1;
                         record_subtour_loop(done);
@@ -154,9 +154,6 @@ impl ExternalSolver {
                             .map(Outcome::Tour)
                             .map_err(|e| self.failed(format!("its patched model is wrong: {e}")));
                     }
-                    let new = encoding
-                        .subtour_cuts(&model)
-                        .map_err(|e| self.failed(format!("its model is wrong: {e}")))?;
                     done.cuts += new.len() as u64;
                     cuts.extend(new);
                 }
@@ -247,7 +244,7 @@ impl ExternalSolver {
                         .subtour_cuts(&model)
                         .map_err(|e| self.failed(format!("its model is wrong: {e}")))?;
                     if !cuts.is_empty() {
-                        return Ok(Round::Subtours(model));
+                        return Ok(Round::Subtours(model, cuts));
                     }
                 }
                 let tour = tour_from_model(encoding, &model, Some(stats.vars))
@@ -266,8 +263,8 @@ impl ExternalSolver {
 enum Round {
     /// A tour, or that there is none.
     Answer(Outcome),
-    /// A model whose moves form subtours.
-    Subtours(Model),
+    /// A model whose moves form subtours, and the cuts that forbid them.
+    Subtours(Model, Vec<Vec<Lit>>),
 }
 
 /// The solver process, as far as the waiting thread knows it.

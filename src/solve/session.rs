@@ -181,9 +181,7 @@ impl Session {
                 }
             }
             self.subtours.cuts += cuts.len() as u64;
-            for cut in &cuts {
-                self.sink.solver.add_clause(cut);
-            }
+            self.encoding.add_cuts(&cuts, &mut self.sink);
         }
     }
 

@@ -337,15 +337,17 @@ pub struct EncodingArgs {
     encoding: EncodingArg,
     /// With --encoding successor, how subtours (cycles that miss squares)
     /// are ruled out: `lazy` solves, forbids the model's subtours with
-    /// clauses and solves again (solve and count only); `complete` puts the
-    /// Chinese remainder encoding (Heule, SAT 2021) into the formula, so
-    /// that every model is a tour [default: lazy for solve and count,
-    /// complete for encode and stats].
+    /// clauses and solves again (solve and count; stats shows the formula
+    /// before any cut; encode refuses it); `complete` puts the Chinese
+    /// remainder encoding (Heule, SAT 2021) into the formula, so that
+    /// every model is a tour [default: lazy for solve and count, complete
+    /// for encode and stats].
     #[arg(long, value_enum)]
     subtours: Option<SubtoursArg>,
     /// With --encoding successor and lazy subtours, never patch a model's
     /// subtours together into a tour (Karp-style exchanges of two moves):
-    /// rely on cuts alone, for comparisons. Counting never patches.
+    /// rely on cuts alone, for comparisons. Counting never patches; the
+    /// complete formula has no subtours to patch (refused with it).
     #[arg(long)]
     no_patching: bool,
     /// Split clauses longer than K literals (K ≥ 3) with fresh Tseytin variables.
@@ -718,11 +720,20 @@ impl EncodingArgs {
                 }
                 let naive = matches!(self.preset, Some(Preset::Naive));
                 let base = SuccessorConfig::default();
+                let subtours = self.subtours.map_or(subtours, Subtours::from);
+                if subtours == Subtours::Complete {
+                    Self::refuse(
+                        self.no_patching,
+                        "--no-patching",
+                        "successor --subtours lazy",
+                        "successor --subtours complete",
+                    )?;
+                }
                 EncodingConfig::from(SuccessorConfig {
                     max_clause_len: self.max_clause_len,
                     amo: self.amo.map_or(base.amo, Amo::from),
                     symmetry_breaking: !naive && !self.no_symmetry_breaking,
-                    subtours: self.subtours.map_or(subtours, Subtours::from),
+                    subtours,
                     patching: !self.no_patching,
                 })
             }

@@ -142,14 +142,10 @@ pub fn solve(encoding: &EncodingArgs, args: SolveArgs) -> anyhow::Result<ExitCod
     if args.verbose && method == Method::Sat && !request.config.is_complete() {
         let rounds = last_subtour_loop();
         note!(
-            "subtours: {} models solved, {} subtour cuts added{}",
+            "subtour loop: models solved {}, subtour cuts added {}, tour patched together from subtours: {}",
             rounds.rounds,
             rounds.cuts,
-            if rounds.patched > 0 {
-                ", the last model's subtours patched into a tour"
-            } else {
-                ""
-            }
+            if rounds.patched > 0 { "yes" } else { "no" }
         );
     }
     print_outcome(outcome?, format)
@@ -385,13 +381,12 @@ pub fn stats_of(encoding: &EncodingArgs, format: StatsFormat) -> anyhow::Result<
     let stats = stats(&*encoding);
     let text = match format {
         StatsFormat::Json => serde_json::to_string(&stats)? + "\n",
-        StatsFormat::Table => {
-            let what = match encoding.name() {
-                "successor" => "move variables",
-                _ => "x variables",
-            };
-            stats_table(&stats, what, encoding.primary_vars(), encoding.live_vars())
-        }
+        StatsFormat::Table => stats_table(
+            &stats,
+            encoding.variable_kind(),
+            encoding.primary_vars(),
+            encoding.live_vars(),
+        ),
     };
     emit(|out| out.write_all(text.as_bytes()))?;
     Ok(ExitCode::SUCCESS)

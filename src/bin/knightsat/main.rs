@@ -191,9 +191,14 @@ fn describe(error: &anyhow::Error) -> String {
                 "--proof needs the complete formula: add --subtours complete (lazy subtour cuts do not follow from the clauses)".into()
             }
         },
-        Error::BoardTooLargeForEncoding { .. } => {
-            format!("{library}; --method warnsdorff and backtrack take larger boards")
-        }
+        Error::BoardTooLargeForEncoding { encoding, .. } => match *encoding {
+            "successor" => format!(
+                "{library}; --subtours lazy (solve, count) and --method warnsdorff take larger boards"
+            ),
+            _ => format!(
+                "{library}; --encoding successor and --method warnsdorff take larger boards"
+            ),
+        },
         _ => return format!("{error:#}"),
     };
     // Context the command added (a file name) stays in front.

@@ -88,23 +88,36 @@ impl SuccessorConfig {
             return Err(Error::ClauseLengthTooShort { len });
         }
         let board = problem.board();
-        let nodes = board.squares() + usize::from(!problem.is_closed());
-        let per_node = match self.subtours {
-            Subtours::Lazy => 0,
-            Subtours::Complete => super::crt::moduli(nodes).iter().sum(),
-        };
-        // Moves out of each square (at most 8 for any leaper), start and
-        // end moves, position counters, and room for auxiliaries.
-        let vars = board.squares().saturating_mul(10 + per_node);
-        if vars > Successor::MAX_VARS {
+        let per_square = self.vars_per_square_at_most(problem);
+        if board.squares().saturating_mul(per_square) > Successor::MAX_VARS {
             return Err(Error::BoardTooLargeForEncoding {
                 encoding: "successor",
                 board: board.to_string(),
                 squares: board.squares(),
-                limit: Successor::MAX_VARS / (10 + per_node),
+                limit: Successor::MAX_VARS / per_square,
             });
         }
         Ok(())
+    }
+
+    /// A bound on the variables per square: at most 8 moves out of a
+    /// square, first and last, the at-most-one auxiliaries of its moves
+    /// out and in (at most 8 each, the sequential counter's n − 1 being
+    /// the most of any encoding, and as many again for the virtual node's
+    /// share), the positions of the complete formula with as many
+    /// auxiliaries again, and with clause splitting one auxiliary per
+    /// literal of its clauses at most (about three times the rest).
+    fn vars_per_square_at_most(&self, problem: &Problem) -> usize {
+        let nodes = problem.board().squares() + usize::from(!problem.is_closed());
+        let positions: usize = match self.subtours {
+            Subtours::Lazy => 0,
+            Subtours::Complete => super::crt::moduli(nodes).iter().sum(),
+        };
+        let unsplit = 10 + 4 * 8 + 2 * positions;
+        match self.max_clause_len {
+            Some(_) => 4 * unsplit,
+            None => unsplit,
+        }
     }
 
     /// Every switch as `(key, value)`, as CNF comments record them after

@@ -110,11 +110,11 @@ impl Positions {
             .positive()
     }
 
-    /// The formula in words, for CNF comments.
-    pub fn describe(&self) -> String {
+    /// The formula in words, for CNF comments; `root` names the root node.
+    pub fn describe(&self, root: &str) -> String {
         let moduli: Vec<String> = self.moduli.iter().map(ToString::to_string).collect();
         format!(
-            "position variables (Chinese remainder encoding, Heule SAT 2021, one-hot) from {}: moduli {}; for the k-th modulus m, p(m,v)=i is {} + nodes*(sum of the moduli before m) + v*m + i, nodes = {}",
+            "position variables (Chinese remainder encoding, Heule SAT 2021, one-hot) from {}: moduli {}; for the k-th modulus m, p(m,v)=i is {} + nodes*(sum of the moduli before m) + v*m + i, nodes = {} (v = index(s) for square s, and N for the virtual node of an open tour); the root, at position 0, is {root}",
             self.first,
             if moduli.is_empty() { "none".to_string() } else { moduli.join(",") },
             self.first,
@@ -122,15 +122,16 @@ impl Positions {
         )
     }
 
-    /// Each node is at exactly one position for each modulus.
-    pub fn exactly_one_position(&self, amo: Amo, sink: &mut impl ClauseSink) {
+    /// Each node is at exactly one position for each modulus, with the
+    /// at-most-one encoding `amo` chooses for a set of that many literals.
+    pub fn exactly_one_position(&self, amo: impl Fn(usize) -> Amo, sink: &mut impl ClauseSink) {
         let mut lits = Vec::new();
         for (which, &m) in self.moduli.iter().enumerate() {
             for node in 0..self.nodes {
                 lits.clear();
                 lits.extend((0..m).map(|i| self.var(which, node, i)));
                 sink.add_clause(&lits);
-                amo.encode(sink, &lits);
+                amo(m).encode(sink, &lits);
             }
         }
     }

@@ -7,7 +7,7 @@ use crate::cnf::Lit;
 /// The cycles that a successor function (every node's next node, a
 /// permutation) falls into.
 #[derive(Clone, Debug)]
-pub struct Cycles {
+pub(crate) struct Cycles {
     /// The cycle of every node.
     pub label: Vec<usize>,
     /// The nodes of every cycle, in order along it.
@@ -49,7 +49,7 @@ impl Cycles {
 /// leaves S". Every tour satisfies it (a tour visits the nodes outside S
 /// too, so it leaves S at some point), and this model does not. Empty when
 /// the moves form one tour.
-pub fn subtour_cuts(encoding: &Successor, successors: &[usize]) -> Vec<Vec<Lit>> {
+pub(crate) fn cuts_for(encoding: &Successor, successors: &[usize]) -> Vec<Vec<Lit>> {
     let cycles = Cycles::of(successors);
     if cycles.count() <= 1 {
         return Vec::new();
@@ -79,12 +79,13 @@ pub fn subtour_cuts(encoding: &Successor, successors: &[usize]) -> Vec<Vec<Lit>>
 /// two cycles A and B are merged by exchanging a move a→a′ of A and a move
 /// b→b′ of B for a→b′ and b→a′, or, reversing B, for a→b and b′→a′ where
 /// b′ follows b, whenever the new moves are allowed. The smallest cycle
-/// is merged first; `None` when some cycle cannot be merged at all.
+/// that can merge is merged first, again and again; `None` when no cycle
+/// can merge with another.
 ///
 /// The tour is a tour of the problem (every move allowed, start and end
 /// kept) but not a model of the formula: it may break symmetry breaking
 /// and blocking clauses, so it serves a search for one tour, not counting.
-pub fn patch(encoding: &Successor, mut successors: Vec<usize>) -> Option<Vec<usize>> {
+pub(crate) fn patch(encoding: &Successor, mut successors: Vec<usize>) -> Option<Vec<usize>> {
     loop {
         let cycles = Cycles::of(&successors);
         if cycles.count() == 1 {
@@ -96,9 +97,17 @@ pub fn patch(encoding: &Successor, mut successors: Vec<usize>) -> Option<Vec<usi
         for (node, &next) in successors.iter().enumerate() {
             predecessors[next] = node;
         }
-        let merged = order
-            .iter()
-            .any(|&id| merge_one(encoding, &cycles, id, &mut successors, &predecessors));
+        let mut reversible = vec![None; cycles.count()];
+        let merged = order.iter().any(|&id| {
+            merge_one(
+                encoding,
+                &cycles,
+                id,
+                &mut successors,
+                &predecessors,
+                &mut reversible,
+            )
+        });
         if !merged {
             return None;
         }
@@ -112,6 +121,7 @@ fn merge_one(
     id: usize,
     successors: &mut [usize],
     predecessors: &[usize],
+    reversible: &mut [Option<bool>],
 ) -> bool {
     for &a in &cycles.members[id] {
         let a_next = successors[a];
@@ -129,10 +139,12 @@ fn merge_one(
             }
             // B reversed: a→b′, then backwards along B to b″ = succ(b′), b″→a′.
             let b_after = successors[b_next];
-            let reversible = cycles.members[other]
-                .iter()
-                .all(|&node| encoding.allowed(successors[node], node).is_some());
-            if reversible && encoding.allowed(b_after, a_next).is_some() {
+            let can_reverse = *reversible[other].get_or_insert_with(|| {
+                cycles.members[other]
+                    .iter()
+                    .all(|&node| encoding.allowed(successors[node], node).is_some())
+            });
+            if can_reverse && encoding.allowed(b_after, a_next).is_some() {
                 for &node in &cycles.members[other] {
                     successors[node] = predecessors[node];
                 }
