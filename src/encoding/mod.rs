@@ -13,6 +13,7 @@ pub mod successor;
 pub mod time_indexed;
 
 use crate::board::Board;
+use crate::cnf::split::Splitter;
 use crate::cnf::{ClauseSink, Lit};
 use crate::error::Error;
 use crate::problem::Problem;
@@ -128,6 +129,20 @@ pub trait Encoding: Send + Sync {
     /// What the encoding's own variables are called (`stats`).
     fn variable_kind(&self) -> &'static str {
         "x variables"
+    }
+}
+
+/// Runs `encode` on `sink`, through a Tseytin splitter when
+/// `max_clause_len` asks for one, so that every encoding splits its
+/// clauses, subtour cuts included, the same way.
+pub(crate) fn splitting(
+    max_clause_len: Option<usize>,
+    sink: &mut dyn ClauseSink,
+    encode: impl FnOnce(&mut dyn ClauseSink),
+) {
+    match max_clause_len {
+        Some(max_len) => encode(&mut Splitter::new(sink, max_len)),
+        None => encode(sink),
     }
 }
 

@@ -524,3 +524,15 @@ pub fn plain_problem(
         .with_start(start)
         .unwrap()
 }
+
+/// Whether `kissat --strict` parses the CNF at `path` and answers it (SAT
+/// or UNSAT; `-n`: no model, only the parse and the answer matter).
+pub fn kissat_strict_accepts(path: &std::path::Path) -> bool {
+    let status = std::process::Command::new("kissat")
+        .args(["--strict", "-q", "-n"])
+        .arg(path)
+        .stdout(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    matches!(status.code(), Some(10 | 20))
+}

@@ -26,9 +26,8 @@ pub mod crt;
 mod cycles;
 
 use crate::board::Board;
-use crate::cnf::split::Splitter;
 use crate::cnf::{ClauseSink, Lit, Stats, Var};
-use crate::encoding::{square_index_words, Amo, Encoding, Model};
+use crate::encoding::{splitting, square_index_words, Amo, Encoding, Model};
 use crate::error::Error;
 use crate::problem::Problem;
 
@@ -443,11 +442,10 @@ impl Encoding for Successor {
     }
 
     /// Writes the formula, clause-splitting when `max_clause_len` asks for it.
-    fn encode(&self, mut sink: &mut dyn ClauseSink) {
-        match self.config.max_clause_len {
-            Some(max_len) => self.encode_families(&mut Splitter::new(sink, max_len)),
-            None => self.encode_families(&mut sink),
-        }
+    fn encode(&self, sink: &mut dyn ClauseSink) {
+        splitting(self.config.max_clause_len, sink, |mut sink| {
+            self.encode_families(&mut sink);
+        });
     }
 
     fn primary_vars(&self) -> usize {
@@ -527,16 +525,12 @@ impl Encoding for Successor {
 
     /// Adds the cuts, split like the formula's clauses when
     /// `max_clause_len` asks for it.
-    fn add_cuts(&self, cuts: &[Vec<Lit>], mut sink: &mut dyn ClauseSink) {
-        let add = |sink: &mut dyn ClauseSink| {
+    fn add_cuts(&self, cuts: &[Vec<Lit>], sink: &mut dyn ClauseSink) {
+        splitting(self.config.max_clause_len, sink, |sink| {
             for cut in cuts {
                 sink.add_clause(cut);
             }
-        };
-        match self.config.max_clause_len {
-            Some(max_len) => add(&mut Splitter::new(&mut sink, max_len)),
-            None => add(sink),
-        }
+        });
     }
 
     fn variable_kind(&self) -> &'static str {

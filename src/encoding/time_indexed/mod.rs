@@ -17,9 +17,8 @@ mod config;
 pub mod domain;
 
 use crate::board::Board;
-use crate::cnf::split::Splitter;
 use crate::cnf::{ClauseSink, Lit, Var};
-use crate::encoding::{square_index_words, Amo, Encoding, Model};
+use crate::encoding::{splitting, square_index_words, Amo, Encoding, Model};
 use crate::error::Error;
 use crate::problem::{Clue, Problem};
 
@@ -174,11 +173,10 @@ impl Encoding for TimeIndexed {
     }
 
     /// Writes the formula, clause-splitting when `max_clause_len` asks for it.
-    fn encode(&self, mut sink: &mut dyn ClauseSink) {
-        match self.config.max_clause_len {
-            Some(max_len) => self.encode_families(&mut Splitter::new(sink, max_len)),
-            None => self.encode_families(&mut sink),
-        }
+    fn encode(&self, sink: &mut dyn ClauseSink) {
+        splitting(self.config.max_clause_len, sink, |mut sink| {
+            self.encode_families(&mut sink);
+        });
     }
 
     fn primary_vars(&self) -> usize {
