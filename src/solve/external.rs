@@ -16,7 +16,7 @@ use crate::cleanup::{kill_process_group, ProcessGroup, TempPath};
 use super::Outcome;
 use crate::cnf::dimacs::{read_answer, Answer};
 use crate::cnf::Lit;
-use crate::cnf_file::{write_cnf, write_cnf_with_cuts};
+use crate::cnf_file::write_cnf_with_cuts;
 use crate::decode::{tour_from_model, tour_from_squares};
 use crate::encoding::{Encoding, Model};
 use crate::error::Error;
@@ -177,11 +177,8 @@ impl ExternalSolver {
         let create = |path: &PathBuf| {
             File::create(path).map_err(|e| Error::io(format!("creating {}", path.display()), e))
         };
-        let stats = if encoding.is_complete() {
-            write_cnf(encoding, create(&cnf)?)?
-        } else {
-            write_cnf_with_cuts(encoding, cuts, create(&cnf)?)?
-        };
+        // A complete formula never gets cuts: `cuts` is empty then.
+        let stats = write_cnf_with_cuts(encoding, cuts, create(&cnf)?)?;
         let mut command = self.command(&cnf, &result);
         command
             .stdin(Stdio::null())
