@@ -10,7 +10,8 @@
 use std::ops::ControlFlow;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Mutex, PoisonError};
+use std::time::Instant;
 
 use crate::cnf_file::CnfInfo;
 use crate::cubes::{automatic_depth, cube_of, cubes, Cube};
@@ -246,8 +247,7 @@ fn count_in_cube(
     mut on_tours: impl FnMut(u64) -> bool,
 ) -> Result<u64, Error> {
     let weight = weight(problem);
-    let mut session = Session::new(config.prepare(problem)?)?;
-    session.restrict(&cube.literals);
+    let mut session = Session::enumerating(config.prepare(&cube.pinned(problem)?)?)?;
     let mut found = 0;
     while let Some(tour) = session.next_tour()? {
         found += weight;
@@ -317,19 +317,53 @@ pub fn count_parallel(
     if limit == 0 || no_tour_because(problem).is_some() {
         return Ok(0);
     }
-    let jobs = resolve_jobs(options.jobs);
+    let (_, cubes) = cubes_for(problem, &config, options)?;
+    let counts = count_cubes(problem, &config, &cubes, options.jobs, limit, on_progress)?;
+    Ok(counts.iter().map(|c| c.tours).sum::<u64>().min(limit))
+}
+
+/// The cubes `options` asks for (its depth, or the automatic one), with
+/// the depth used.
+fn cubes_for(
+    problem: &Problem,
+    config: &EncodingConfig,
+    options: ParallelOptions,
+) -> Result<(usize, Vec<Cube>), Error> {
     let depth = match options.depth {
         Some(depth) => depth,
-        None => automatic_depth(problem, &config, jobs, CUBES_PER_JOB)?,
+        None => automatic_depth(problem, config, resolve_jobs(options.jobs), CUBES_PER_JOB)?,
     };
-    let cubes = cubes(problem, &config, depth)?;
-    let threads = jobs.min(cubes.len());
+    Ok((depth, cubes(problem, config, depth)?))
+}
+
+/// What counting one cube gave.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct CubeCount {
+    /// Tours in the cube (weighted as [`enumerate`] counts them).
+    pub tours: u64,
+    /// Seconds the cube's session took, setup included.
+    pub seconds: f64,
+}
+
+/// Counts each of `cubes` in a session of its own, on `jobs` threads
+/// (0: one per core), stopping everything once `limit` tours are counted.
+/// Returns the count of each cube, in order (zero for cubes not reached).
+fn count_cubes(
+    problem: &Problem,
+    config: &EncodingConfig,
+    cubes: &[Cube],
+    jobs: usize,
+    limit: u64,
+    on_progress: impl Fn(Progress) + Sync,
+) -> Result<Vec<CubeCount>, Error> {
+    let threads = resolve_jobs(jobs).min(cubes.len());
     check_budget_for(&*config.prepare(problem)?, threads)?;
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
     let total = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
     let failure: Mutex<Option<Error>> = Mutex::new(None);
+    let counts: Mutex<Vec<CubeCount>> = Mutex::new(vec![CubeCount::default(); cubes.len()]);
     let progress = |tours| Progress {
         cubes_done: done.load(Ordering::Relaxed),
         cubes: cubes.len(),
@@ -337,10 +371,12 @@ pub fn count_parallel(
     };
     let worker = || {
         while !stop.load(Ordering::Relaxed) {
-            let Some(cube) = cubes.get(next.fetch_add(1, Ordering::Relaxed)) else {
+            let index = next.fetch_add(1, Ordering::Relaxed);
+            let Some(cube) = cubes.get(index) else {
                 return;
             };
-            let counted = count_in_cube(problem, &config, cube, |weight| {
+            let started = Instant::now();
+            let counted = count_in_cube(problem, config, cube, |weight| {
                 let tours = total.fetch_add(weight, Ordering::Relaxed) + weight;
                 on_progress(progress(tours));
                 if tours >= limit {
@@ -349,16 +385,17 @@ pub fn count_parallel(
                 !stop.load(Ordering::Relaxed)
             });
             match counted {
-                Ok(_) => {
+                Ok(tours) => {
+                    lock(&counts)[index] = CubeCount {
+                        tours,
+                        seconds: started.elapsed().as_secs_f64(),
+                    };
                     done.fetch_add(1, Ordering::Relaxed);
                     on_progress(progress(total.load(Ordering::Relaxed)));
                 }
                 Err(error) => {
                     stop.store(true, Ordering::Relaxed);
-                    failure
-                        .lock()
-                        .unwrap_or_else(std::sync::PoisonError::into_inner)
-                        .get_or_insert(error);
+                    lock(&failure).get_or_insert(error);
                     return;
                 }
             }
@@ -369,13 +406,103 @@ pub fn count_parallel(
             scope.spawn(worker);
         }
     });
-    if let Some(error) = failure
-        .into_inner()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-    {
+    if let Some(error) = lock(&failure).take() {
         return Err(error);
     }
-    Ok(total.into_inner().min(limit))
+    Ok(counts.into_inner().unwrap_or_else(PoisonError::into_inner))
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// What counting a random sample of the cubes says about the whole count
+/// and how long it would take ([`estimate_count`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Estimate {
+    /// The cube depth.
+    pub depth: usize,
+    /// Cubes in all.
+    pub cubes: usize,
+    /// Cubes counted.
+    pub sampled: usize,
+    /// Tours in the cubes counted.
+    pub sample_tours: u64,
+    /// Session seconds the cubes counted took, summed over threads.
+    pub sample_seconds: f64,
+    /// The estimated count: the sample's mean per cube times the cubes.
+    pub tours: f64,
+    /// Half the width of the estimate's 95% confidence interval (normal
+    /// approximation, with the finite-population correction); 0 when every
+    /// cube was counted.
+    pub margin: f64,
+    /// The estimated session seconds for all cubes on one thread; divide
+    /// by the threads for the wall time of a count that keeps them busy.
+    pub seconds: f64,
+}
+
+/// Counts a simple random sample of `sample` cubes (all of them if there
+/// are no more), drawn with `seed`, on `options.jobs` threads, and scales
+/// it up to every cube: an unbiased estimate of the count with its margin,
+/// and of the time the whole count would take. Each cube counts exactly
+/// as in [`count_parallel`]; `options.limit` is ignored.
+pub fn estimate_count(
+    problem: &Problem,
+    config: &EncodingConfig,
+    options: ParallelOptions,
+    sample: usize,
+    seed: u64,
+    on_progress: impl Fn(Progress) + Sync,
+) -> Result<Estimate, Error> {
+    let config = config.keeping_every_tour();
+    let (depth, all) = cubes_for(problem, &config, options)?;
+    let mut chosen =
+        fastrand::Rng::with_seed(seed).choose_multiple(0..all.len(), sample.min(all.len()));
+    chosen.sort_unstable();
+    let sampled: Vec<Cube> = chosen.iter().map(|&i| all[i].clone()).collect();
+    let counts = if no_tour_because(problem).is_some() {
+        vec![CubeCount::default(); sampled.len()]
+    } else {
+        count_cubes(
+            problem,
+            &config,
+            &sampled,
+            options.jobs,
+            u64::MAX,
+            on_progress,
+        )?
+    };
+    Ok(scale_up(depth, all.len(), &counts))
+}
+
+/// The estimate a sample's per-cube counts give for `cubes` cubes.
+fn scale_up(depth: usize, cubes: usize, counts: &[CubeCount]) -> Estimate {
+    let k = counts.len();
+    let scale = if k == 0 { 0.0 } else { cubes as f64 / k as f64 };
+    let sample_tours: u64 = counts.iter().map(|c| c.tours).sum();
+    let sample_seconds: f64 = counts.iter().map(|c| c.seconds).sum();
+    let margin = if k < 2 || k == cubes {
+        0.0
+    } else {
+        let mean = sample_tours as f64 / k as f64;
+        let variance = counts
+            .iter()
+            .map(|c| (c.tours as f64 - mean).powi(2))
+            .sum::<f64>()
+            / (k - 1) as f64;
+        let unsampled = 1.0 - k as f64 / cubes as f64;
+        1.96 * cubes as f64 * (variance / k as f64 * unsampled).sqrt()
+    };
+    Estimate {
+        depth,
+        cubes,
+        sampled: k,
+        sample_tours,
+        sample_seconds,
+        tours: sample_tours as f64 * scale,
+        margin,
+        seconds: sample_seconds * scale,
+    }
 }
 
 /// Counts the tours of a knightsat CNF from what its comments record: the

@@ -24,7 +24,7 @@ use crate::cnf::Lit;
 use crate::encoding::time_indexed::TimeIndexed;
 use crate::encoding::EncodingConfig;
 use crate::error::{Error, Unsupported};
-use crate::problem::Problem;
+use crate::problem::{Clue, Problem};
 
 /// One cube: a legal prefix of the tour.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,6 +36,22 @@ pub struct Cube {
 }
 
 impl Cube {
+    /// `problem` confined to this cube: each of its squares a clue at its
+    /// step. Its tours are exactly the tours of `problem` that extend the
+    /// cube, as with the cube's literals as unit clauses, but the
+    /// [domain](crate::encoding::time_indexed::Domain) prunes with the
+    /// clues (no other step on a cube square, reachability from each), so
+    /// the formula is smaller: counting 6x6 closed from a1 cube by cube at
+    /// depth 8 took 26 s this way against 45 s with unit clauses.
+    pub fn pinned(&self, problem: &Problem) -> Result<Problem, Error> {
+        let clues = self
+            .squares
+            .iter()
+            .enumerate()
+            .map(|(step, &square)| Clue { step, square });
+        Ok(problem.clone().with_clues(clues)?)
+    }
+
     /// The cube in DIMACS numbers, as in an iCNF `a … 0` line (without the 0).
     pub fn dimacs(&self) -> Vec<isize> {
         self.literals.iter().map(|lit| lit.to_dimacs()).collect()

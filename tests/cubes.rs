@@ -5,7 +5,9 @@
 mod common;
 
 use common::{Demands, Shape};
-use knightsat::count::{count_cube, count_parallel, ParallelOptions};
+use std::sync::Mutex;
+
+use knightsat::count::{count_cube, count_parallel, estimate_count, ParallelOptions};
 use knightsat::cubes::{cubes, effective_depth};
 use knightsat::encoding::EncodingConfig;
 use knightsat::problem::Problem;
@@ -172,6 +174,164 @@ fn a_parallel_count_stops_at_its_limit() {
     };
     let found = count_parallel(&problem, &EncodingConfig::default(), options, |_| ()).unwrap();
     assert_eq!(found, 7);
+}
+
+#[test]
+fn progress_is_reported_for_each_tour_and_each_cube() {
+    let shape = Shape::knight(5, 5);
+    let problem = problem_of(&shape, false, Some(0));
+    let expected = oracle(&shape, false, Some(0));
+    let all = cubes(&problem, &EncodingConfig::default().keeping_every_tour(), 2)
+        .unwrap()
+        .len();
+    let reports = Mutex::new(Vec::new());
+    let options = ParallelOptions {
+        jobs: 2,
+        depth: Some(2),
+        limit: None,
+    };
+    let found = count_parallel(&problem, &EncodingConfig::default(), options, |progress| {
+        reports.lock().unwrap().push(progress);
+    })
+    .unwrap();
+    let reports = reports.into_inner().unwrap();
+    assert_eq!(found, expected);
+    assert_eq!(reports.len() as u64, expected + all as u64);
+    assert!(reports
+        .iter()
+        .all(|p| p.cubes == all && p.cubes_done <= all && p.tours <= expected));
+    assert!(reports
+        .iter()
+        .any(|p| p.cubes_done == all && p.tours == expected));
+    let mut tours: Vec<u64> = reports.iter().map(|p| p.tours).collect();
+    tours.sort_unstable();
+    tours.dedup();
+    assert!(
+        (1..=expected).all(|n| tours.binary_search(&n).is_ok()),
+        "every tour counted is reported"
+    );
+}
+
+#[test]
+fn the_progress_display_shows_cubes_tours_rate_and_eta_on_a_terminal() {
+    let args = ["count", "--size", "5", "--jobs", "1", "--depth", "3"];
+    let problem = problem_of(&Shape::knight(5, 5), false, None);
+    let all = cubes(&problem, &EncodingConfig::default().keeping_every_tour(), 3)
+        .unwrap()
+        .len();
+    let run = common::cli::with_stderr_on_a_terminal(&args);
+    assert!(run.success, "{}", run.terminal);
+    assert_eq!(
+        run.stdout.trim(),
+        common::count_tours(5, 5, false, None).to_string()
+    );
+    for part in [
+        format!("/{all} cubes, "),
+        " tours, ".into(),
+        " tours/s, ".into(),
+        " elapsed, ETA ".into(),
+    ] {
+        assert!(
+            run.terminal.contains(&part),
+            "no {part:?} in {:?}",
+            run.terminal
+        );
+    }
+    let piped = common::cli::knightsat().args(args).assert().success();
+    assert!(
+        piped.get_output().stderr.is_empty(),
+        "no progress when stderr is no terminal"
+    );
+}
+
+#[test]
+fn a_sample_of_every_cube_is_the_exact_count() {
+    for (rows, cols, closed, start) in [
+        (3, 4, false, None),
+        (5, 5, false, Some(0)),
+        (3, 10, true, None),
+    ] {
+        let shape = Shape::knight(rows, cols);
+        let problem = problem_of(&shape, closed, start);
+        let options = ParallelOptions {
+            jobs: 2,
+            depth: Some(2),
+            limit: None,
+        };
+        let estimate = estimate_count(
+            &problem,
+            &EncodingConfig::default(),
+            options,
+            usize::MAX,
+            1,
+            |_| (),
+        )
+        .unwrap();
+        let expected = oracle(&shape, closed, start);
+        assert_eq!(estimate.sampled, estimate.cubes);
+        assert_eq!(estimate.sample_tours, expected);
+        assert!((estimate.tours - expected as f64).abs() < 1e-6);
+        assert!(estimate.margin.abs() < 1e-9);
+    }
+}
+
+#[test]
+fn a_sample_is_scaled_up_to_all_cubes() {
+    let shape = Shape::knight(5, 5);
+    let problem = problem_of(&shape, false, Some(0));
+    let expected = oracle(&shape, false, Some(0));
+    let config = EncodingConfig::default();
+    let all = cubes(&problem, &config.keeping_every_tour(), 4)
+        .unwrap()
+        .len();
+    let options = ParallelOptions {
+        jobs: 2,
+        depth: Some(4),
+        limit: None,
+    };
+    let draw = |seed| estimate_count(&problem, &config, options, 10, seed, |_| ()).unwrap();
+    let (first, again, other) = (draw(1), draw(1), draw(2));
+    assert_eq!(
+        first.sample_tours, again.sample_tours,
+        "one seed, one sample"
+    );
+    for estimate in [first, other] {
+        assert_eq!(
+            (estimate.cubes, estimate.sampled, estimate.depth),
+            (all, 10, 4)
+        );
+        assert!(estimate.sample_tours <= expected);
+        let scaled = estimate.sample_tours as f64 * all as f64 / 10.0;
+        assert!((estimate.tours - scaled).abs() < 1e-6);
+        assert!(estimate.seconds >= estimate.sample_seconds);
+    }
+}
+
+#[test]
+fn count_sample_prints_an_estimate() {
+    let expected = common::count_tours(5, 5, false, Some(0));
+    let out = common::cli::stdout_of(&[
+        "count", "--size", "5", "--start", "a1", "--depth", "2", "--sample", "1000",
+    ]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(
+        lines[0].starts_with(&format!("estimate: {expected} ± 0 tours (95%), from ")),
+        "{out}"
+    );
+    assert!(lines[1].starts_with("time: the sample took "), "{out}");
+    for refused in [
+        &["--sample", "5", "--limit", "3"][..],
+        &["--seed", "3"],
+        &["--sample", "5", "--method", "backtrack"],
+        &["--sample", "0"],
+    ] {
+        common::cli::knightsat()
+            .args(["count", "--size", "5"])
+            .args(refused)
+            .assert()
+            .code(2);
+    }
 }
 
 #[test]

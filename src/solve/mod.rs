@@ -280,13 +280,11 @@ pub fn solve_parallel(
             let Some(cube) = cubes.get(next.fetch_add(1, Ordering::Relaxed)) else {
                 return;
             };
-            let found = config
-                .prepare(problem)
+            let found = cube
+                .pinned(problem)
+                .and_then(|pinned| config.prepare(&pinned))
                 .and_then(Session::new)
-                .and_then(|mut session| {
-                    session.restrict(&cube.literals);
-                    session.next_tour()
-                });
+                .and_then(|mut session| session.next_tour());
             let found = match found {
                 Ok(None) => continue,
                 Ok(Some(tour)) => Ok(tour),

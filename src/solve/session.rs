@@ -84,6 +84,22 @@ pub(crate) fn record_subtour_loop(done: SubtourLoop) {
     *LAST_LOOP.lock().unwrap_or_else(PoisonError::into_inner) = done;
 }
 
+/// varisat's settings for a session that finds many tours of a small
+/// formula, one blocking clause after another. Slower VSIDS decay (0.99
+/// for varisat's 0.95) keeps the scores of the variables the last tours
+/// were decided on; reducing learnt clauses every 500 conflicts (for every
+/// 15,000 and 10,000) keeps the clause database small, which the frequent
+/// simplifications at level 0 go through in full. Measured on
+/// `count --size 6 --closed --start a1 --jobs 1 --depth 6`: 14.5 s against
+/// 23.8 s with the defaults (README, Cubes).
+fn enumeration_tuning() -> varisat::config::SolverConfigUpdate {
+    let mut tuning = varisat::config::SolverConfigUpdate::new();
+    tuning.vsids_decay = Some(0.99);
+    tuning.reduce_locals_interval = Some(500);
+    tuning.reduce_mids_interval = Some(500);
+    tuning
+}
+
 /// varisat holding one encoding's formula.
 pub struct Session {
     encoding: Box<dyn Encoding>,
@@ -106,6 +122,18 @@ impl Session {
         proof: impl Write + 'static,
     ) -> Result<Session, Error> {
         Session::start(encoding, Some(Box::new(proof)))
+    }
+
+    /// Like [`Session::new`], with varisat tuned for finding tour after
+    /// tour (see `enumeration_tuning`): what `count` solves each cube with.
+    pub fn enumerating(encoding: Box<dyn Encoding>) -> Result<Session, Error> {
+        let mut session = Session::start(encoding, None)?;
+        session
+            .sink
+            .solver
+            .config(&enumeration_tuning())
+            .map_err(|e| Error::Solver(e.to_string()))?;
+        Ok(session)
     }
 
     fn start(encoding: Box<dyn Encoding>, proof: Option<Box<dyn Write>>) -> Result<Session, Error> {

@@ -22,3 +22,76 @@ pub fn stdout_bytes(args: &[&str]) -> Vec<u8> {
 pub fn stdout_of(args: &[&str]) -> String {
     String::from_utf8(stdout_bytes(args)).unwrap()
 }
+
+/// What a run with stderr on a terminal printed.
+pub struct TerminalRun {
+    /// Whether the run succeeded.
+    pub success: bool,
+    /// Its stdout (a pipe).
+    pub stdout: String,
+    /// Everything it wrote to the terminal (stderr), escapes included.
+    pub terminal: String,
+}
+
+/// Runs the binary with stderr on a pseudo-terminal of 120 columns, as at
+/// a user's terminal, and stdout on a pipe.
+pub fn with_stderr_on_a_terminal(args: &[&str]) -> TerminalRun {
+    use std::io::Read;
+    use std::os::fd::{FromRawFd, OwnedFd};
+    use std::process::Stdio;
+
+    let (mut master, mut slave) = (-1, -1);
+    let size = libc::winsize {
+        ws_row: 40,
+        ws_col: 120,
+        ws_xpixel: 0,
+        ws_ypixel: 0,
+    };
+    // SAFETY: openpty writes two descriptors into the integers it is given
+    // and reads the window size; both pointers are valid for the call.
+    let opened = unsafe {
+        libc::openpty(
+            &raw mut master,
+            &raw mut slave,
+            std::ptr::null_mut(),
+            std::ptr::null(),
+            &raw const size,
+        )
+    };
+    assert_eq!(opened, 0, "openpty: {}", std::io::Error::last_os_error());
+    // SAFETY: openpty succeeded, so both are open descriptors owned by no one else.
+    let (master, slave) = unsafe { (OwnedFd::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) };
+    // The command, and with it the parent's copy of the terminal's slave
+    // end, is gone after this statement: the master reads to the end once
+    // the child exits.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_knightsat"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::from(slave))
+        .spawn()
+        .unwrap();
+    let mut terminal = std::fs::File::from(master);
+    let reader = std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        let mut buffer = [0u8; 4096];
+        // Linux answers EIO at the end of a pseudo-terminal whose other end closed.
+        while let Ok(read @ 1..) = terminal.read(&mut buffer) {
+            bytes.extend_from_slice(&buffer[..read]);
+        }
+        bytes
+    });
+    let mut stdout = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut stdout)
+        .unwrap();
+    let success = child.wait().unwrap().success();
+    TerminalRun {
+        success,
+        stdout,
+        terminal: String::from_utf8_lossy(&reader.join().unwrap()).into_owned(),
+    }
+}

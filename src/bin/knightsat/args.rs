@@ -116,6 +116,16 @@ pub enum Command {
         /// count into cubes even with one thread.
         #[arg(long, value_name = "D", value_parser = clap::value_parser!(u64).range(1..))]
         depth: Option<u64>,
+        /// Estimate instead of count: count a random sample of K cubes (with
+        /// --jobs threads) and scale it up to all of them. Prints the
+        /// estimated count with its 95% margin and the time the whole count
+        /// would take on 1 thread and on --jobs threads.
+        #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..),
+              conflicts_with_all = ["limit", "up_to_symmetry", "cnf"])]
+        sample: Option<u64>,
+        /// Seed for drawing the --sample; the same seed draws the same cubes.
+        #[arg(long, value_name = "S", default_value_t = 1, requires = "sample")]
+        seed: u64,
     },
     /// Write the formula with cubes for cube-and-conquer, as an incremental
     /// CNF (`p inccnf`, then one `a L1 … Lk 0` line per cube) that CaDiCaL

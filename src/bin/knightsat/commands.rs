@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::{HumanDuration, ProgressBar, ProgressStyle};
 
 use knightsat::certify::{check_proof, solve_with_proof, Verdict};
 use knightsat::cnf::dimacs::{read_answer, Answer};
@@ -16,7 +16,8 @@ use knightsat::cnf_file::{
     MANIFEST,
 };
 use knightsat::count::{
-    count_parallel, count_recorded, enumerate_by, CountOptions, ParallelOptions,
+    count_parallel, count_recorded, enumerate_by, estimate_count, resolve_jobs, CountOptions,
+    ParallelOptions, Progress,
 };
 use knightsat::cubes::cubes as make_cubes;
 use knightsat::decode::tour_from_model;
@@ -278,9 +279,7 @@ pub fn count(
         let progress = cube_progress_bar();
         let options = ParallelOptions { jobs, depth, limit };
         let found = count_parallel(&problem, &request.config, options, |done| {
-            progress.set_length(done.cubes as u64);
-            progress.set_position(done.cubes_done as u64);
-            progress.set_message(format!("{} tours", done.tours));
+            show_cube_progress(&progress, done);
         })?;
         progress.finish_and_clear();
         found
@@ -290,6 +289,75 @@ pub fn count(
         note!("note: stopped at the limit of {found}; there may be more");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `count --sample`: the count and its time estimated from a random sample
+/// of the cubes.
+pub fn estimate(
+    encoding: &EncodingArgs,
+    method: MethodArg,
+    jobs: usize,
+    depth: Option<usize>,
+    sample: usize,
+    seed: u64,
+) -> anyhow::Result<ExitCode> {
+    let (problem, config) = encoding.problem_and_config()?;
+    let method = Method::from(method);
+    if method != Method::Sat {
+        return Err(Error::Unsupported(Unsupported::CubesWithoutSat(method.name())).into());
+    }
+    let progress = cube_progress_bar();
+    let options = ParallelOptions {
+        jobs,
+        depth,
+        limit: None,
+    };
+    let estimate = estimate_count(&problem, &config, options, sample, seed, |done| {
+        show_cube_progress(&progress, done);
+    })?;
+    progress.finish_and_clear();
+    let threads = resolve_jobs(jobs);
+    let duration = |seconds: f64| HumanDuration(Duration::from_secs_f64(seconds));
+    emit(|out| {
+        writeln!(
+            out,
+            "estimate: {:.0} ± {:.0} tours (95%), from {} of {} cubes at depth {} ({} tours in the sample)",
+            estimate.tours,
+            estimate.margin,
+            estimate.sampled,
+            estimate.cubes,
+            estimate.depth,
+            estimate.sample_tours
+        )?;
+        write!(
+            out,
+            "time: the sample took {:.1} s of solving; every cube would take about {} on 1 thread",
+            estimate.sample_seconds,
+            duration(estimate.seconds)
+        )?;
+        if threads > 1 {
+            write!(
+                out,
+                ", {} on {threads}",
+                duration(estimate.seconds / threads as f64)
+            )?;
+        }
+        writeln!(out)
+    })?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Shows how far a count over cubes has got on its bar: cubes done of all,
+/// and in the message the tours so far and their rate.
+fn show_cube_progress(progress: &ProgressBar, done: Progress) {
+    progress.set_length(done.cubes as u64);
+    progress.set_position(done.cubes_done as u64);
+    let seconds = progress.elapsed().as_secs_f64().max(1e-3);
+    progress.set_message(format!(
+        "{} tours, {:.0} tours/s",
+        done.tours,
+        done.tours as f64 / seconds
+    ));
 }
 
 /// `count --cnf`: the tours of a knightsat CNF, cube CNFs included.
@@ -308,7 +376,7 @@ fn cube_progress_bar() -> ProgressBar {
     }
     let bar = ProgressBar::new(0).with_style(
         ProgressStyle::with_template(
-            "{bar:30} {pos}/{len} cubes, {msg}, {per_sec} cubes, {elapsed} elapsed, ETA {eta}",
+            "{bar:30} {pos}/{len} cubes, {msg}, {elapsed} elapsed, ETA {eta}",
         )
         .expect("a valid template"),
     );

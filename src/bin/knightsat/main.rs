@@ -93,11 +93,30 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Count {
             encoding,
             method,
+            jobs,
+            depth,
+            cnf: None,
+            sample: Some(sample),
+            seed,
+            ..
+        } => commands::estimate(
+            &encoding,
+            method,
+            jobs,
+            depth.map(usize::try_from).transpose()?,
+            usize::try_from(sample)?,
+            seed,
+        ),
+        Command::Count {
+            encoding,
+            method,
             limit,
             up_to_symmetry,
             jobs,
             depth,
             cnf: None,
+            sample: None,
+            ..
         } => commands::count(
             &encoding,
             method,
