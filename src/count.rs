@@ -14,7 +14,7 @@ use std::sync::{Mutex, PoisonError};
 use std::time::Instant;
 
 use crate::cnf_file::CnfInfo;
-use crate::cubes::{automatic_depth, cube_of, cubes, Cube};
+use crate::cubes::{automatic_depth, cube_of, cubes, effective_depth, Cube};
 use crate::encoding::EncodingConfig;
 use crate::error::{Error, Unsupported};
 use crate::problem::Problem;
@@ -264,21 +264,47 @@ fn count_in_cube(
 pub struct ParallelOptions {
     /// Threads; 0 means one per core.
     pub jobs: usize,
-    /// Cube depth in moves; `None` chooses it with
-    /// [`automatic_depth`] (at least [`CUBES_PER_JOB`] cubes per thread).
+    /// Cube depth in moves; `None` chooses it with [`counting_depth`].
     pub depth: Option<usize>,
     /// Stop once this many tours are counted.
     pub limit: Option<u64>,
 }
 
-/// With no depth given, the depth is the smallest giving at least this
-/// many cubes per thread: enough for threads to finish close together, and
-/// small cubes keep the blocking clauses of each session few. Measured on
-/// `count --size 6 --closed --start a1` with one thread (wall times on a
-/// shared machine): depth 4 (156 cubes) 58 s, depth 6 (2,086 cubes) 32 s,
-/// depth 8 (23,842 cubes) 45 s, where a fresh session per cube starts to
-/// cost more than it saves.
+/// With no depth given, a count's cubes number at least this many per
+/// thread: enough for threads to finish close together.
 pub const CUBES_PER_JOB: usize = 1000;
+
+/// With no depth given, a count's cubes are also at least N / this many
+/// moves deep (N squares, rounded up), as long as they number at most
+/// [`MAX_AUTOMATIC_CUBES`]: a shallow cube holds many tours and its session
+/// many blocking clauses, a deep one costs a session for a few tours.
+/// Measured on 6x6 (README, Cubes: Figures), where both counts are fastest
+/// at depth 6 or deeper: closed from a1 at depth 6 (depth 4 took 2.4 times
+/// as long, depth 8 1.6 times), open with no start at depths 6 to 8 (depth 3,
+/// which 1,000 cubes per thread alone would give, took over 5 times as long).
+pub const SQUARES_PER_MOVE_OF_DEPTH: usize = 6;
+
+/// The most cubes the automatic depth deepens to (they are all held in
+/// memory, about 150 bytes each).
+pub const MAX_AUTOMATIC_CUBES: usize = 250_000;
+
+/// The depth a count over `jobs` threads uses when none is given: the
+/// smallest giving [`CUBES_PER_JOB`] cubes per thread, deepened towards N /
+/// [`SQUARES_PER_MOVE_OF_DEPTH`] moves while the cubes number at most
+/// [`MAX_AUTOMATIC_CUBES`]; at most 12 moves.
+pub fn counting_depth(
+    problem: &Problem,
+    config: &EncodingConfig,
+    jobs: usize,
+) -> Result<usize, Error> {
+    let squares = problem.board().squares();
+    let mut depth = automatic_depth(problem, config, jobs, CUBES_PER_JOB)?;
+    let wanted = effective_depth(squares.div_ceil(SQUARES_PER_MOVE_OF_DEPTH), squares).min(12);
+    while depth < wanted && cubes(problem, config, depth + 1)?.len() <= MAX_AUTOMATIC_CUBES {
+        depth += 1;
+    }
+    Ok(depth)
+}
 
 /// How far a parallel count has got.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -331,7 +357,7 @@ fn cubes_for(
 ) -> Result<(usize, Vec<Cube>), Error> {
     let depth = match options.depth {
         Some(depth) => depth,
-        None => automatic_depth(problem, config, resolve_jobs(options.jobs), CUBES_PER_JOB)?,
+        None => counting_depth(problem, config, resolve_jobs(options.jobs))?,
     };
     Ok((depth, cubes(problem, config, depth)?))
 }
@@ -434,8 +460,8 @@ pub struct Estimate {
     pub tours: f64,
     /// Half the width of the estimate's 95% confidence interval (normal
     /// approximation, with the finite-population correction); 0 when every
-    /// cube was counted.
-    pub margin: f64,
+    /// cube was counted, `None` when one cube of several was.
+    pub margin: Option<f64>,
     /// The estimated session seconds for all cubes on one thread; divide
     /// by the threads for the wall time of a count that keeps them busy.
     pub seconds: f64,
@@ -481,8 +507,10 @@ fn scale_up(depth: usize, cubes: usize, counts: &[CubeCount]) -> Estimate {
     let scale = if k == 0 { 0.0 } else { cubes as f64 / k as f64 };
     let sample_tours: u64 = counts.iter().map(|c| c.tours).sum();
     let sample_seconds: f64 = counts.iter().map(|c| c.seconds).sum();
-    let margin = if k < 2 || k == cubes {
-        0.0
+    let margin = if k == cubes {
+        Some(0.0)
+    } else if k < 2 {
+        None
     } else {
         let mean = sample_tours as f64 / k as f64;
         let variance = counts
@@ -491,7 +519,7 @@ fn scale_up(depth: usize, cubes: usize, counts: &[CubeCount]) -> Estimate {
             .sum::<f64>()
             / (k - 1) as f64;
         let unsampled = 1.0 - k as f64 / cubes as f64;
-        1.96 * cubes as f64 * (variance / k as f64 * unsampled).sqrt()
+        Some(1.96 * cubes as f64 * (variance / k as f64 * unsampled).sqrt())
     };
     Estimate {
         depth,

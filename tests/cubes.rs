@@ -7,7 +7,10 @@ mod common;
 use common::{Demands, Shape};
 use std::sync::Mutex;
 
-use knightsat::count::{count_cube, count_parallel, estimate_count, ParallelOptions};
+use knightsat::count::{
+    count_cube, count_parallel, counting_depth, estimate_count, ParallelOptions, CUBES_PER_JOB,
+    MAX_AUTOMATIC_CUBES, SQUARES_PER_MOVE_OF_DEPTH,
+};
 use knightsat::cubes::{cubes, effective_depth};
 use knightsat::encoding::EncodingConfig;
 use knightsat::problem::Problem;
@@ -177,6 +180,42 @@ fn a_parallel_count_stops_at_its_limit() {
 }
 
 #[test]
+fn the_automatic_depth_is_a_sixth_of_the_squares_within_the_cube_cap() {
+    let config = EncodingConfig::default().keeping_every_tour();
+    for (rows, cols, closed, start) in [
+        (6, 6, false, None),
+        (6, 6, true, Some(0)),
+        (5, 5, false, Some(0)),
+        (3, 4, false, None),
+        (8, 8, false, None),
+    ] {
+        let problem = problem_of(&Shape::knight(rows, cols), closed, start);
+        let n = rows * cols;
+        let count_at = |depth| cubes(&problem, &config, depth).unwrap().len();
+        for jobs in [1, 2] {
+            let depth = counting_depth(&problem, &config, jobs).unwrap();
+            let case = format!("{rows}x{cols} closed={closed} jobs {jobs}: depth {depth}");
+            let deepest = effective_depth(12, n);
+            assert!(
+                count_at(depth) >= jobs * CUBES_PER_JOB || depth == deepest,
+                "{case}"
+            );
+            assert!(
+                depth >= n.div_ceil(SQUARES_PER_MOVE_OF_DEPTH).min(deepest)
+                    || count_at(depth + 1) > MAX_AUTOMATIC_CUBES,
+                "{case}"
+            );
+            assert!(
+                depth == 1
+                    || count_at(depth - 1) < jobs * CUBES_PER_JOB
+                    || count_at(depth) <= MAX_AUTOMATIC_CUBES,
+                "{case}"
+            );
+        }
+    }
+}
+
+#[test]
 fn progress_is_reported_for_each_tour_and_each_cube() {
     let shape = Shape::knight(5, 5);
     let problem = problem_of(&shape, false, Some(0));
@@ -271,7 +310,7 @@ fn a_sample_of_every_cube_is_the_exact_count() {
         assert_eq!(estimate.sampled, estimate.cubes);
         assert_eq!(estimate.sample_tours, expected);
         assert!((estimate.tours - expected as f64).abs() < 1e-6);
-        assert!(estimate.margin.abs() < 1e-9);
+        assert_eq!(estimate.margin, Some(0.0));
     }
 }
 

@@ -112,14 +112,18 @@ pub enum Command {
         #[arg(long, value_name = "N", default_value_t = 1)]
         jobs: usize,
         /// Cube depth in moves for --jobs (default: the smallest depth giving
-        /// at least 1000 cubes per thread, at most 12). Giving it splits the
-        /// count into cubes even with one thread.
+        /// at least 1000 cubes per thread, deepened towards a sixth of the
+        /// squares while there are at most 250,000 cubes; at most 12). Giving
+        /// it splits the count into cubes even with one thread.
         #[arg(long, value_name = "D", value_parser = clap::value_parser!(u64).range(1..))]
         depth: Option<u64>,
         /// Estimate instead of count: count a random sample of K cubes (with
         /// --jobs threads) and scale it up to all of them. Prints the
         /// estimated count with its 95% margin and the time the whole count
-        /// would take on 1 thread and on --jobs threads.
+        /// would take on 1 thread and on --jobs threads; comparing a few
+        /// --depth values this way finds the fastest. Cubes are very uneven
+        /// (most hold no tour, a few hold many), so small samples scatter
+        /// more than the margin says.
         #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..),
               conflicts_with_all = ["limit", "up_to_symmetry", "cnf"])]
         sample: Option<u64>,

@@ -319,15 +319,14 @@ pub fn estimate(
     let threads = resolve_jobs(jobs);
     let duration = |seconds: f64| HumanDuration(Duration::from_secs_f64(seconds));
     emit(|out| {
+        let margin = match estimate.margin {
+            Some(margin) => format!("± {margin:.0} tours (95%)"),
+            None => "tours (one cube: no margin)".into(),
+        };
         writeln!(
             out,
-            "estimate: {:.0} ± {:.0} tours (95%), from {} of {} cubes at depth {} ({} tours in the sample)",
-            estimate.tours,
-            estimate.margin,
-            estimate.sampled,
-            estimate.cubes,
-            estimate.depth,
-            estimate.sample_tours
+            "estimate: {:.0} {margin}, from {} of {} cubes at depth {} ({} tours in the sample)",
+            estimate.tours, estimate.sampled, estimate.cubes, estimate.depth, estimate.sample_tours
         )?;
         write!(
             out,
