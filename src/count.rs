@@ -14,7 +14,7 @@ use std::sync::{Mutex, PoisonError};
 use std::time::Instant;
 
 use crate::cnf_file::CnfInfo;
-use crate::cubes::{automatic_depth, cube_of, cubes, effective_depth, Cube};
+use crate::cubes::{cube_of, cubes, effective_depth, resolve_jobs, Cube};
 use crate::encoding::EncodingConfig;
 use crate::error::{Error, Unsupported};
 use crate::problem::Problem;
@@ -264,7 +264,7 @@ fn count_in_cube(
 pub struct ParallelOptions {
     /// Threads; 0 means one per core.
     pub jobs: usize,
-    /// Cube depth in moves; `None` chooses it with [`counting_depth`].
+    /// Cube depth in moves; `None` chooses it with [`counting_cubes`].
     pub depth: Option<usize>,
     /// Stop once this many tours are counted.
     pub limit: Option<u64>,
@@ -289,22 +289,35 @@ pub const SQUARES_PER_MOVE_OF_DEPTH: usize = 6;
 /// memory, about 150 bytes each).
 pub const MAX_AUTOMATIC_CUBES: usize = 250_000;
 
-/// The depth a count over `jobs` threads uses when none is given: the
-/// smallest giving [`CUBES_PER_JOB`] cubes per thread, deepened towards N /
-/// [`SQUARES_PER_MOVE_OF_DEPTH`] moves while the cubes number at most
-/// [`MAX_AUTOMATIC_CUBES`]; at most 12 moves.
-pub fn counting_depth(
+/// The cubes a count over `jobs` threads uses when no depth is given, with
+/// their depth: the smallest depth giving [`CUBES_PER_JOB`] cubes per
+/// thread, deepened towards N / [`SQUARES_PER_MOVE_OF_DEPTH`] moves while
+/// the cubes number at most [`MAX_AUTOMATIC_CUBES`]; at most 12 moves. Each
+/// depth's cubes are enumerated once, and the chosen ones are returned.
+pub fn counting_cubes(
     problem: &Problem,
     config: &EncodingConfig,
     jobs: usize,
-) -> Result<usize, Error> {
+) -> Result<(usize, Vec<Cube>), Error> {
     let squares = problem.board().squares();
-    let mut depth = automatic_depth(problem, config, jobs, CUBES_PER_JOB)?;
+    let deepest = effective_depth(12, squares);
     let wanted = effective_depth(squares.div_ceil(SQUARES_PER_MOVE_OF_DEPTH), squares).min(12);
-    while depth < wanted && cubes(problem, config, depth + 1)?.len() <= MAX_AUTOMATIC_CUBES {
+    let enough = jobs.max(1) * CUBES_PER_JOB;
+    let mut depth = 1;
+    let mut chosen = cubes(problem, config, depth)?;
+    while depth < deepest {
+        let many = chosen.len() >= enough;
+        if many && depth >= wanted {
+            break;
+        }
+        let deeper = cubes(problem, config, depth + 1)?;
+        if many && deeper.len() > MAX_AUTOMATIC_CUBES {
+            break;
+        }
         depth += 1;
+        chosen = deeper;
     }
-    Ok(depth)
+    Ok((depth, chosen))
 }
 
 /// How far a parallel count has got.
@@ -316,15 +329,6 @@ pub struct Progress {
     pub cubes: usize,
     /// Tours counted so far.
     pub tours: u64,
-}
-
-/// The number of threads `jobs` asks for: itself, or one per core for 0.
-pub fn resolve_jobs(jobs: usize) -> usize {
-    if jobs == 0 {
-        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-    } else {
-        jobs
-    }
 }
 
 /// Counts the tours of `problem` as [`enumerate`] does (sequences, no
@@ -356,11 +360,10 @@ fn cubes_for(
     config: &EncodingConfig,
     options: ParallelOptions,
 ) -> Result<(usize, Vec<Cube>), Error> {
-    let depth = match options.depth {
-        Some(depth) => depth,
-        None => counting_depth(problem, config, resolve_jobs(options.jobs))?,
-    };
-    Ok((depth, cubes(problem, config, depth)?))
+    match options.depth {
+        Some(depth) => Ok((depth, cubes(problem, config, depth)?)),
+        None => counting_cubes(problem, config, resolve_jobs(options.jobs)),
+    }
 }
 
 /// What counting one cube gave.

@@ -185,6 +185,15 @@ pub fn cube_of(
     })
 }
 
+/// The number of threads `jobs` asks for: itself, or one per core for 0.
+pub fn resolve_jobs(jobs: usize) -> usize {
+    if jobs == 0 {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    } else {
+        jobs
+    }
+}
+
 /// The depth chosen when none is given: the smallest that gives at least
 /// `per_job` × `jobs` cubes (so that threads finish close together and each
 /// cube keeps few blocking clauses), at most 12 moves.

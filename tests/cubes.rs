@@ -8,7 +8,7 @@ use common::{Demands, Shape};
 use std::sync::Mutex;
 
 use knightsat::count::{
-    count_cube, count_parallel, counting_depth, estimate_count, ParallelOptions, CUBES_PER_JOB,
+    count_cube, count_parallel, counting_cubes, estimate_count, ParallelOptions, CUBES_PER_JOB,
     MAX_AUTOMATIC_CUBES, SQUARES_PER_MOVE_OF_DEPTH,
 };
 use knightsat::cubes::{cubes, effective_depth};
@@ -193,7 +193,8 @@ fn the_automatic_depth_is_a_sixth_of_the_squares_within_the_cube_cap() {
         let n = rows * cols;
         let count_at = |depth| cubes(&problem, &config, depth).unwrap().len();
         for jobs in [1, 2] {
-            let depth = counting_depth(&problem, &config, jobs).unwrap();
+            let (depth, chosen) = counting_cubes(&problem, &config, jobs).unwrap();
+            assert_eq!(chosen.len(), count_at(depth));
             let case = format!("{rows}x{cols} closed={closed} jobs {jobs}: depth {depth}");
             let deepest = effective_depth(12, n);
             assert!(

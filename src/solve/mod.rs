@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
-use crate::cubes::{automatic_depth, cubes};
+use crate::cubes::{automatic_depth, cubes, resolve_jobs};
 use crate::encoding::EncodingConfig;
 use crate::error::{Error, Unsupported};
 use crate::problem::Problem;
@@ -260,11 +260,7 @@ pub fn solve_parallel(
     jobs: usize,
     depth: Option<usize>,
 ) -> Result<Outcome, Error> {
-    let jobs = if jobs == 0 {
-        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-    } else {
-        jobs
-    };
+    let jobs = resolve_jobs(jobs);
     let depth = match depth {
         Some(depth) => depth,
         None => automatic_depth(problem, config, jobs, SOLVE_CUBES_PER_JOB)?,

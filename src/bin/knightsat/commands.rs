@@ -16,10 +16,10 @@ use knightsat::cnf_file::{
     MANIFEST,
 };
 use knightsat::count::{
-    count_parallel, count_recorded, enumerate_by, estimate_count, resolve_jobs, CountOptions,
-    ParallelOptions, Progress,
+    count_parallel, count_recorded, enumerate_by, estimate_count, CountOptions, ParallelOptions,
+    Progress,
 };
-use knightsat::cubes::cubes as make_cubes;
+use knightsat::cubes::{cubes as make_cubes, resolve_jobs};
 use knightsat::decode::tour_from_model;
 use knightsat::encoding::Model;
 use knightsat::error::{Error, Unsupported};
