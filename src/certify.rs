@@ -1,38 +1,38 @@
-//! Certificates of impossibility: DRAT proofs written by varisat, checked by
-//! an independent checker (the `rate` crate's `rate` program).
+//! Certificates of impossibility: DRAT proofs written by a built-in solver
+//! (varisat or `CaDiCaL`), checked by an independent checker (the `rate`
+//! crate's `rate` program).
 
-use std::io::BufWriter;
 use std::path::Path;
 use std::process::Command;
-use std::time::Duration;
 
 use crate::cnf_file::write_cnf;
-use crate::encoding::EncodingConfig;
 use crate::error::Error;
 use crate::output::{commit_together, same_file, PendingFile};
 use crate::problem::Problem;
-use crate::solve::{on_worker, Outcome, Session};
+use crate::sat::{Setup, Stop};
+use crate::solve::{Outcome, Request};
 
-/// Solves in-process (one shot, no assumptions) while varisat writes a DRAT
-/// proof; the CNF the proof refers to comes from the same encoding.
+/// Solves in-process (one shot, no assumptions) with `request`'s encoding
+/// and built-in solver while the solver writes a DRAT proof; the CNF the
+/// proof refers to comes from the same encoding.
 ///
 /// Both files are written beside their names and put in place together,
 /// only when there is no tour (then there is something to prove): when a
 /// tour exists, or on an error, the time limit or a signal, the user's files
-/// of those names are left as they were. `timeout` covers the whole work.
+/// of those names are left as they were. `request.timeout` covers the whole
+/// work, and the solver has stopped when this returns.
 pub fn solve_with_proof(
     problem: &Problem,
-    config: &EncodingConfig,
+    request: &Request,
     proof: &Path,
     cnf: &Path,
-    timeout: Option<Duration>,
 ) -> Result<Outcome, Error> {
     if same_file(proof, cnf) {
         return Err(Error::SameOutputTwice {
             path: proof.display().to_string(),
         });
     }
-    let encoding = config.prepare(problem)?;
+    let encoding = request.config.prepare(problem)?;
     let mut cnf_file = PendingFile::create(cnf)?;
     let mut proof_file = PendingFile::create(proof)?;
     let cnf_writer = cnf_file
@@ -43,11 +43,16 @@ pub fn solve_with_proof(
         .file()
         .try_clone()
         .map_err(|e| Error::io(format!("writing {}", proof.display()), e))?;
-    let found = on_worker("proof", timeout, move || {
+    let stop = Stop::new();
+    let found = stop.within(request.timeout, || {
         write_cnf(&*encoding, cnf_writer)?;
-        let mut session = Session::with_proof(encoding, BufWriter::new(proof_writer))?;
+        let setup = Setup {
+            proof: Some(proof_writer),
+            ..Setup::new(&stop)
+        };
+        let mut session = request.session(encoding, setup)?;
         let tour = session.next_tour()?;
-        session.close_proof()?;
+        session.finish_proof()?;
         Ok(tour)
     })?;
     if let Some(tour) = found {

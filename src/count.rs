@@ -9,17 +9,18 @@
 
 use std::ops::ControlFlow;
 
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 use std::time::Instant;
 
 use crate::cnf_file::CnfInfo;
-use crate::cubes::{cube_of, cubes, effective_depth, resolve_jobs, Cube};
+use crate::cubes::{cube_of, cubes, effective_depth, on_cubes, resolve_jobs, Cube};
 use crate::encoding::EncodingConfig;
 use crate::error::{Error, Unsupported};
 use crate::problem::Problem;
+use crate::sat::{Setup, Stop};
 use crate::search;
-use crate::solve::{check_budget_for, Method, Request, Session};
+use crate::solve::{Method, Request};
 use crate::theory::no_tour_because;
 use crate::tour::Tour;
 
@@ -36,7 +37,8 @@ pub struct CountOptions {
 }
 
 /// Finds every tour of `problem` (or one per orbit) by `method` (SAT with
-/// `request.config`, or backtracking with `request.timeout`), calling
+/// `request`'s encoding and built-in solver, or backtracking with
+/// `request.timeout`), calling
 /// `on_tour` for each as it is found; returns how many were found. Check
 /// `request` first with [`Method::check_supports`]: Warnsdorff's rule finds
 /// one tour and does not count ([`Unsupported::EveryTourByWarnsdorff`]).
@@ -48,31 +50,31 @@ pub fn enumerate_by(
     on_tour: impl FnMut(&Tour) -> Result<(), Error>,
 ) -> Result<u64, Error> {
     match method {
-        Method::Sat => enumerate(problem, &request.config, count, on_tour),
+        Method::Sat => enumerate(problem, request, count, on_tour),
         Method::Backtrack => enumerate_by_backtracking(problem, count, request, on_tour),
         Method::Warnsdorff => Err(Error::Unsupported(Unsupported::EveryTourByWarnsdorff)),
     }
 }
 
-/// Finds every tour of `problem` (or one per orbit) with the SAT
-/// `config`, calling `on_tour` for each as it is found; returns how many
-/// were found.
+/// Finds every tour of `problem` (or one per orbit) with `request`'s SAT
+/// encoding and built-in solver, calling `on_tour` for each as it is
+/// found; returns how many were found.
 ///
 /// A closed tour with no start or end given is searched from a1 (every
 /// closed tour can be rotated to start there) and each one found is reported
 /// in all its N rotations, so the count stays that of sequences.
 pub fn enumerate(
     problem: &Problem,
-    config: &EncodingConfig,
+    request: &Request,
     count: CountOptions,
     on_tour: impl FnMut(&Tour) -> Result<(), Error>,
 ) -> Result<u64, Error> {
     // Symmetry breaking would drop tours from the count; orbits keep one
     // tour each, which it may rightly choose.
     let config = if count.up_to_symmetry {
-        config.clone()
+        request.config.clone()
     } else {
-        config.keeping_every_tour()
+        request.config.keeping_every_tour()
     };
     let mut report = Report::new(problem, count, on_tour);
     // A theorem that rules out every tour answers at once, on any size.
@@ -80,7 +82,7 @@ pub fn enumerate(
         return Ok(0);
     }
     let encoding = config.prepare(problem)?;
-    let mut session = Session::new(encoding)?;
+    let mut session = request.session(encoding, Setup::new(&Stop::new()))?;
     while let Some(tour) = session.next_tour()? {
         if report.tour(&tour)?.is_break() {
             break;
@@ -232,24 +234,36 @@ fn weight(problem: &Problem) -> u64 {
 }
 
 /// Counts the tours of `problem` that extend `cube` (tours are sequences,
-/// as for [`enumerate`]; symmetry breaking is turned off). `cube` must be
-/// one of [`cubes`]`(problem, &config.keeping_every_tour(), depth)`.
-pub fn count_cube(problem: &Problem, config: &EncodingConfig, cube: &Cube) -> Result<u64, Error> {
-    count_in_cube(problem, &config.keeping_every_tour(), cube, |_| true)
+/// as for [`enumerate`]; symmetry breaking is turned off), with `request`'s
+/// built-in solver. `cube` must be one of
+/// [`cubes`]`(problem, &request.config.keeping_every_tour(), depth)`.
+pub fn count_cube(problem: &Problem, request: &Request, cube: &Cube) -> Result<u64, Error> {
+    count_in_cube(problem, &every_tour(request), cube, &Stop::new(), |_| true)
 }
 
-/// Counts the tours in `cube` with `config` as given; `on_tours` hears the
-/// weight of each tour found and says whether to go on.
+/// Counts the tours in `cube` with `request` as given, in a session tuned
+/// for enumeration; `on_tours` hears the weight of each tour found and
+/// says whether to go on. A session stopped by `stop` counts what it found.
 fn count_in_cube(
     problem: &Problem,
-    config: &EncodingConfig,
+    request: &Request,
     cube: &Cube,
+    stop: &Stop,
     mut on_tours: impl FnMut(u64) -> bool,
 ) -> Result<u64, Error> {
     let weight = weight(problem);
-    let mut session = Session::enumerating(config.prepare(&cube.pinned(problem)?)?)?;
+    let setup = Setup {
+        enumerating: true,
+        ..Setup::new(stop)
+    };
+    let mut session = request.session(request.config.prepare(&cube.pinned(problem)?)?, setup)?;
     let mut found = 0;
-    while let Some(tour) = session.next_tour()? {
+    loop {
+        let tour = match session.next_tour() {
+            Ok(Some(tour)) => tour,
+            Ok(None) | Err(Error::Stopped) => break,
+            Err(error) => return Err(error),
+        };
         found += weight;
         if !on_tours(weight) {
             break;
@@ -339,17 +353,17 @@ pub struct Progress {
 /// each cube.
 pub fn count_parallel(
     problem: &Problem,
-    config: &EncodingConfig,
+    request: &Request,
     options: ParallelOptions,
     on_progress: impl Fn(Progress) + Sync,
 ) -> Result<u64, Error> {
-    let config = config.keeping_every_tour();
+    let request = every_tour(request);
     let limit = options.limit.unwrap_or(u64::MAX);
     if limit == 0 || no_tour_because(problem).is_some() {
         return Ok(0);
     }
-    let (_, cubes) = cubes_for(problem, &config, options)?;
-    let counts = count_cubes(problem, &config, &cubes, options.jobs, limit, on_progress)?;
+    let (_, cubes) = cubes_for(problem, &request.config, options)?;
+    let counts = count_cubes(problem, &request, &cubes, options.jobs, limit, on_progress)?;
     Ok(counts.iter().map(|c| c.tours).sum::<u64>().min(limit))
 }
 
@@ -375,70 +389,61 @@ pub struct CubeCount {
     pub seconds: f64,
 }
 
+/// `request` with symmetry breaking off, so that every tour counts.
+fn every_tour(request: &Request) -> Request {
+    Request {
+        config: request.config.keeping_every_tour(),
+        ..request.clone()
+    }
+}
+
 /// Counts each of `cubes` in a session of its own, on `jobs` threads
 /// (0: one per core), stopping everything once `limit` tours are counted.
 /// Returns the count of each cube, in order (zero for cubes not reached).
 fn count_cubes(
     problem: &Problem,
-    config: &EncodingConfig,
+    request: &Request,
     cubes: &[Cube],
     jobs: usize,
     limit: u64,
     on_progress: impl Fn(Progress) + Sync,
 ) -> Result<Vec<CubeCount>, Error> {
     let threads = resolve_jobs(jobs).min(cubes.len());
-    check_budget_for(&*config.prepare(problem)?, threads)?;
-    let next = AtomicUsize::new(0);
+    request.backend.check_budget(
+        &*request.config.prepare(problem)?,
+        threads,
+        request.memory_budget_mib,
+    )?;
     let done = AtomicUsize::new(0);
     let total = AtomicU64::new(0);
-    let stop = AtomicBool::new(false);
-    let failure: Mutex<Option<Error>> = Mutex::new(None);
+    let stop = Stop::new();
     let counts: Mutex<Vec<CubeCount>> = Mutex::new(vec![CubeCount::default(); cubes.len()]);
     let progress = |tours| Progress {
         cubes_done: done.load(Ordering::Relaxed),
         cubes: cubes.len(),
         tours,
     };
-    let worker = || {
-        while !stop.load(Ordering::Relaxed) {
-            let index = next.fetch_add(1, Ordering::Relaxed);
-            let Some(cube) = cubes.get(index) else {
-                return;
-            };
-            let started = Instant::now();
-            let counted = count_in_cube(problem, config, cube, |weight| {
-                let tours = total.fetch_add(weight, Ordering::Relaxed) + weight;
-                on_progress(progress(tours));
-                if tours >= limit {
-                    stop.store(true, Ordering::Relaxed);
-                }
-                !stop.load(Ordering::Relaxed)
-            });
-            match counted {
-                Ok(tours) => {
-                    lock(&counts)[index] = CubeCount {
-                        tours,
-                        seconds: started.elapsed().as_secs_f64(),
-                    };
-                    done.fetch_add(1, Ordering::Relaxed);
-                    on_progress(progress(total.load(Ordering::Relaxed)));
-                }
-                Err(error) => {
-                    stop.store(true, Ordering::Relaxed);
-                    lock(&failure).get_or_insert(error);
-                    return;
-                }
-            }
-        }
-    };
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(worker);
-        }
-    });
-    if let Some(error) = lock(&failure).take() {
-        return Err(error);
-    }
+    on_cubes(cubes, jobs, &stop, |index, cube| {
+        let started = Instant::now();
+        let mut reached = false;
+        let tours = count_in_cube(problem, request, cube, &stop, |weight| {
+            let tours = total.fetch_add(weight, Ordering::Relaxed) + weight;
+            on_progress(progress(tours));
+            reached = tours >= limit;
+            !reached
+        })?;
+        lock(&counts)[index] = CubeCount {
+            tours,
+            seconds: started.elapsed().as_secs_f64(),
+        };
+        done.fetch_add(1, Ordering::Relaxed);
+        on_progress(progress(total.load(Ordering::Relaxed)));
+        Ok(if reached {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        })
+    })?;
     Ok(counts.into_inner().unwrap_or_else(PoisonError::into_inner))
 }
 
@@ -478,14 +483,14 @@ pub struct Estimate {
 /// as in [`count_parallel`]; `options.limit` is ignored.
 pub fn estimate_count(
     problem: &Problem,
-    config: &EncodingConfig,
+    request: &Request,
     options: ParallelOptions,
     sample: usize,
     seed: u64,
     on_progress: impl Fn(Progress) + Sync,
 ) -> Result<Estimate, Error> {
-    let config = config.keeping_every_tour();
-    let (depth, all) = cubes_for(problem, &config, options)?;
+    let request = every_tour(request);
+    let (depth, all) = cubes_for(problem, &request.config, options)?;
     let mut chosen =
         fastrand::Rng::with_seed(seed).choose_multiple(0..all.len(), sample.min(all.len()));
     chosen.sort_unstable();
@@ -495,7 +500,7 @@ pub fn estimate_count(
     } else {
         count_cubes(
             problem,
-            &config,
+            &request,
             &sampled,
             options.jobs,
             u64::MAX,
@@ -540,21 +545,21 @@ fn scale_up(depth: usize, cubes: usize, counts: &[CubeCount]) -> Estimate {
 /// Counts the tours of a knightsat CNF from what its comments record: the
 /// problem and encoding, and for a cube CNF (`cubes --split`) the cube, so
 /// that the counts of a split's files add up to the count of the whole.
-pub fn count_recorded(info: &CnfInfo) -> Result<u64, Error> {
+/// `request` gives the solver; the encoding is the file's.
+pub fn count_recorded(info: &CnfInfo, request: &Request) -> Result<u64, Error> {
+    let request = Request {
+        config: info.encoding.clone(),
+        ..request.clone()
+    };
     match &info.cube {
         Some(squares) => {
-            let config = info.encoding.keeping_every_tour();
-            let cube = cube_of(&info.problem, &config, squares)?;
+            let request = every_tour(&request);
+            let cube = cube_of(&info.problem, &request.config, squares)?;
             if no_tour_because(&info.problem).is_some() {
                 return Ok(0);
             }
-            count_in_cube(&info.problem, &config, &cube, |_| true)
+            count_in_cube(&info.problem, &request, &cube, &Stop::new(), |_| true)
         }
-        None => enumerate(
-            &info.problem,
-            &info.encoding,
-            CountOptions::default(),
-            |_| Ok(()),
-        ),
+        None => enumerate(&info.problem, &request, CountOptions::default(), |_| Ok(())),
     }
 }

@@ -20,11 +20,16 @@
 //!   one move on exists for its next step: no tour can extend it, so nothing
 //!   is lost.
 
+use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, PoisonError};
+
 use crate::cnf::Lit;
 use crate::encoding::time_indexed::TimeIndexed;
 use crate::encoding::EncodingConfig;
 use crate::error::{Error, Unsupported};
 use crate::problem::{Clue, Problem};
+use crate::sat::Stop;
 
 /// One cube: a legal prefix of the tour.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -191,6 +196,62 @@ pub fn resolve_jobs(jobs: usize) -> usize {
         std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
     } else {
         jobs
+    }
+}
+
+/// Runs `work` on each of `cubes` (with its index), on `jobs` threads (0:
+/// one per core), each thread taking the next cube not yet taken: the one
+/// worker loop of every cube-and-conquer search.
+///
+/// The first cube whose work breaks with a value ends the run: `stop` is
+/// raised, so that the other threads' solvers stop, and the value is
+/// returned. So does the first error, which is returned. Work that fails
+/// with [`Error::Stopped`] after that is not an error. When every cube's
+/// work continues, the answer is `None`. A `stop` raised from outside
+/// (a time limit) before every cube is done ends the run with
+/// [`Error::Stopped`].
+pub fn on_cubes<T: Send>(
+    cubes: &[Cube],
+    jobs: usize,
+    stop: &Stop,
+    work: impl Fn(usize, &Cube) -> Result<ControlFlow<T>, Error> + Sync,
+) -> Result<Option<T>, Error> {
+    let threads = resolve_jobs(jobs).min(cubes.len());
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    let ended: Mutex<Option<Result<T, Error>>> = Mutex::new(None);
+    let end = |result: Result<T, Error>| {
+        ended
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get_or_insert(result);
+        stop.stop();
+    };
+    let worker = || {
+        while !stop.is_stopped() {
+            let index = next.fetch_add(1, Ordering::Relaxed);
+            let Some(cube) = cubes.get(index) else {
+                return;
+            };
+            match work(index, cube) {
+                Ok(ControlFlow::Continue(())) => {
+                    done.fetch_add(1, Ordering::Relaxed);
+                }
+                Ok(ControlFlow::Break(value)) => return end(Ok(value)),
+                Err(Error::Stopped) => return,
+                Err(error) => return end(Err(error)),
+            }
+        }
+    };
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(worker);
+        }
+    });
+    match ended.into_inner().unwrap_or_else(PoisonError::into_inner) {
+        Some(result) => result.map(Some),
+        None if done.into_inner() < cubes.len() => Err(Error::Stopped),
+        None => Ok(None),
     }
 }
 

@@ -68,10 +68,12 @@ pub enum Error {
         path: String,
     },
     /// A formula too big to solve in this process within the memory budget.
-    #[error("solving the {board} board in-process would need about {estimate_mib} MiB, over the budget of {budget_mib} MiB")]
+    #[error("solving the {board} board in-process with {solver} would need about {estimate_mib} MiB, over the budget of {budget_mib} MiB")]
     OverMemoryBudget {
         /// The board, as it prints.
         board: String,
+        /// The built-in solver.
+        solver: String,
         /// The estimate.
         estimate_mib: u64,
         /// The budget.
@@ -138,6 +140,11 @@ pub enum Error {
         /// How many attempts it made.
         attempts: u32,
     },
+    /// A search was stopped from another thread before it answered (by a
+    /// time limit, or because another thread found what it looked for);
+    /// what stopped it turns this into its own answer.
+    #[error("the search was stopped")]
+    Stopped,
     /// The time limit ran out before the solver answered.
     #[error("no answer within {seconds} s")]
     Timeout {
@@ -179,14 +186,17 @@ impl From<Violation> for Error {
 /// Requests that cannot be served together.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Unsupported {
-    /// Proofs are written by the in-process solver only.
+    /// Proofs are written by the built-in solvers only.
     ProofWithExternalSolver,
-    /// Every tour is enumerated by the in-process solver only.
+    /// Every tour is enumerated by the built-in solvers only.
     AllWithExternalSolver,
+    /// Cubes are solved on threads by the built-in solvers only.
+    JobsWithExternalSolver,
     /// Enumeration runs without a time limit.
     AllWithTimeout,
-    /// Extra solver arguments go to external solver programs only.
-    ArgumentsForVarisat,
+    /// Extra solver arguments go to external solver programs only, not to
+    /// the named built-in solver.
+    ArgumentsForBuiltIn(&'static str),
     /// Proofs of impossibility come from the SAT solver only, not from the
     /// named search method.
     ProofWithoutSat(&'static str),
@@ -220,18 +230,22 @@ pub enum Unsupported {
 impl std::fmt::Display for Unsupported {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Unsupported::ProofWithExternalSolver => {
-                f.write_str("proofs are written by the in-process solver (varisat) only")
-            }
-            Unsupported::AllWithExternalSolver => {
-                f.write_str("every tour is enumerated by the in-process solver (varisat) only")
-            }
+            Unsupported::ProofWithExternalSolver => f.write_str(
+                "proofs are written by the in-process solvers (varisat, cadical) only",
+            ),
+            Unsupported::AllWithExternalSolver => f.write_str(
+                "every tour is enumerated by the in-process solvers (varisat, cadical) only",
+            ),
+            Unsupported::JobsWithExternalSolver => f.write_str(
+                "cubes are solved on threads by the in-process solvers (varisat, cadical) only",
+            ),
             Unsupported::AllWithTimeout => {
                 f.write_str("every tour is enumerated without a time limit")
             }
-            Unsupported::ArgumentsForVarisat => {
-                f.write_str("extra solver arguments are for external solvers, not varisat")
-            }
+            Unsupported::ArgumentsForBuiltIn(solver) => write!(
+                f,
+                "extra solver arguments are for external solver programs, not the built-in {solver}"
+            ),
             Unsupported::ProofWithoutSat(method) => {
                 write!(
                     f,
@@ -316,6 +330,7 @@ impl Error {
             Error::GaveUp { .. } => ErrorClass::GaveUp,
             Error::InvalidTour(_)
             | Error::Solver(_)
+            | Error::Stopped
             | Error::SolverFailed { .. }
             | Error::NoAnswer
             | Error::Io { .. } => ErrorClass::Failure,

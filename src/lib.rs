@@ -5,8 +5,10 @@
 //! [`EncodingConfig`](encoding::EncodingConfig) prepared for it gives an
 //! [`Encoding`](encoding::Encoding), which writes its clauses into any
 //! [`ClauseSink`](cnf::ClauseSink): DIMACS text
-//! ([`write_cnf`](cnf_file::write_cnf)), varisat in-process
-//! ([`Session`](solve::Session)) or a counter ([`Stats`](cnf::Stats)). A
+//! ([`write_cnf`](cnf_file::write_cnf)), any solver behind the
+//! [seam](sat::SatSolver) (varisat or `CaDiCaL` in-process, or a solver
+//! program), which a [`Session`](solve::Session) drives, or a counter
+//! ([`Stats`](cnf::Stats)). A
 //! solver's model is [decoded](decode) into a [`Tour`](tour::Tour) that is
 //! always [verified](verify) before it is [rendered](render). The board may
 //! have holes and the piece may be any [leaper](board::Leaper); clues pin
@@ -41,6 +43,7 @@ pub mod output;
 pub mod problem;
 pub mod puzzle;
 pub mod render;
+pub mod sat;
 pub mod search;
 pub mod solve;
 pub mod text;

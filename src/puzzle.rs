@@ -6,11 +6,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::board::{file_name, Board, Leaper, Square};
 use crate::count::{enumerate, CountOptions};
-use crate::encoding::EncodingConfig;
 use crate::error::Error;
 use crate::problem::{clue_list, parse_clue, Clue, Problem};
 use crate::render::{grid, Picture};
-use crate::solve::{solve_in_process, Outcome};
+use crate::solve::{solve, Outcome, Request};
 use crate::theory::no_tour_because;
 use crate::tour::{BoardJson, Tour};
 
@@ -220,13 +219,14 @@ pub struct Generated {
 }
 
 /// Whether the puzzle has exactly one solution: a tour meets the clues,
-/// and with it blocked, none does.
-pub fn has_unique_solution(puzzle: &Problem) -> Result<bool, Error> {
+/// and with it blocked, none does (by SAT with `request`'s encoding and
+/// built-in solver).
+pub fn has_unique_solution(puzzle: &Problem, request: &Request) -> Result<bool, Error> {
     let limit = CountOptions {
         limit: Some(2),
         up_to_symmetry: false,
     };
-    Ok(enumerate(puzzle, &EncodingConfig::default(), limit, |_| Ok(()))? == 1)
+    Ok(enumerate(puzzle, request, limit, |_| Ok(()))? == 1)
 }
 
 /// Makes a puzzle on `board` with exactly one solution, or `None` when the
@@ -236,18 +236,20 @@ pub fn has_unique_solution(puzzle: &Problem) -> Result<bool, Error> {
 /// (shortened until a tour extends it); every square is a clue at first;
 /// then, in random order, each clue is dropped if the rest still have only
 /// that tour as solution (SAT with the tour blocked proves it). What is left
-/// is minimal: no clue can go. `on_step(done, total)` reports progress.
+/// is minimal: no clue can go. Every search is SAT with `request`'s
+/// encoding and built-in solver. `on_step(done, total)` reports progress.
 pub fn generate(
     board: &Board,
     closed: bool,
     seed: u64,
+    request: &Request,
     mut on_step: impl FnMut(usize, usize),
 ) -> Result<Option<Generated>, Error> {
     if no_tour_because(&Problem::new(board.clone()).closed(closed)).is_some() {
         return Ok(None);
     }
     let mut rng = fastrand::Rng::with_seed(seed);
-    let Some(solution) = random_tour(board, closed, &mut rng)? else {
+    let Some(solution) = random_tour(board, closed, request, &mut rng)? else {
         return Ok(None);
     };
     let n = board.squares();
@@ -266,7 +268,7 @@ pub fn generate(
             .copied()
             .filter(|clue| clue.step != step)
             .collect();
-        if has_unique_solution(&with_clues(&fewer)?)? {
+        if has_unique_solution(&with_clues(&fewer)?, request)? {
             clues = fewer;
         }
     }
@@ -280,6 +282,7 @@ pub fn generate(
 fn random_tour(
     board: &Board,
     closed: bool,
+    request: &Request,
     rng: &mut fastrand::Rng,
 ) -> Result<Option<Tour>, Error> {
     let graph = board.move_graph();
@@ -303,7 +306,7 @@ fn random_tour(
         let problem = Problem::new(board.clone())
             .closed(closed)
             .with_clues(clues_along(&walk[..length]))?;
-        if let Outcome::Tour(tour) = solve_in_process(&problem, &EncodingConfig::default())? {
+        if let Outcome::Tour(tour) = solve(&problem, request)?.outcome {
             return Ok(Some(tour));
         }
         if length == 0 {

@@ -7,11 +7,12 @@ use common::Variant;
 use knightsat::count::{enumerate, CountOptions};
 use knightsat::encoding::EncodingConfig;
 use knightsat::problem::Problem;
+use knightsat::sat::Backend;
 
-fn count(problem: &Problem, variant: Variant) -> u64 {
+fn count(problem: &Problem, variant: Variant, backend: &Backend) -> u64 {
     let mut tours = 0;
-    let config = EncodingConfig::from(variant);
-    let found = enumerate(problem, &config, CountOptions::default(), |tour| {
+    let request = common::sat::request(variant, backend);
+    let found = enumerate(problem, &request, CountOptions::default(), |tour| {
         let (rows, cols) = (problem.board().rows(), problem.board().cols());
         assert!(
             common::is_tour(rows, cols, problem.is_closed(), &tour.squares),
@@ -34,9 +35,11 @@ fn counts_agree(boards: &[(usize, usize)], variants: &[Variant], closedness: &[b
                 let expected = common::count_tours(rows, cols, closed, start);
                 for variant in variants {
                     let problem = common::plain_problem(rows, cols, closed, start);
-                    let found = count(&problem, *variant);
-                    if found != expected {
-                        failures.push(format!("{rows}x{cols} closed={closed} start={start:?} {variant:?}: counted {found}, oracle {expected}"));
+                    for backend in common::sat::built_in() {
+                        let found = count(&problem, *variant, &backend);
+                        if found != expected {
+                            failures.push(format!("{rows}x{cols} closed={closed} start={start:?} {variant:?} {}: counted {found}, oracle {expected}", backend.name()));
+                        }
                     }
                 }
             }
@@ -87,17 +90,19 @@ fn counts_match_the_oracle_on_larger_rectangles() {
 
 #[test]
 fn the_limit_stops_the_count() {
-    let found = enumerate(
-        &common::plain_problem(5, 5, false, None),
-        &EncodingConfig::default(),
-        CountOptions {
-            limit: Some(7),
-            up_to_symmetry: false,
-        },
-        |_| Ok(()),
-    )
-    .unwrap();
-    assert_eq!(found, 7);
+    for backend in common::sat::built_in() {
+        let found = enumerate(
+            &common::plain_problem(5, 5, false, None),
+            &common::sat::request(EncodingConfig::default(), &backend),
+            CountOptions {
+                limit: Some(7),
+                up_to_symmetry: false,
+            },
+            |_| Ok(()),
+        )
+        .unwrap();
+        assert_eq!(found, 7);
+    }
 }
 
 #[test]
@@ -117,14 +122,16 @@ fn orbit_counts_match_the_oracle() {
             limit: None,
             up_to_symmetry: true,
         };
-        let found = enumerate(&problem, &EncodingConfig::default(), up_to_symmetry, |_| {
-            Ok(())
-        })
-        .unwrap();
         let expected = common::count_orbits(rows, cols, closed, start) as u64;
-        assert_eq!(
-            found, expected,
-            "{rows}x{cols} closed={closed} start={start:?}"
-        );
+        for backend in common::sat::built_in() {
+            let request = common::sat::request(EncodingConfig::default(), &backend);
+            let found = enumerate(&problem, &request, up_to_symmetry, |_| Ok(())).unwrap();
+            assert_eq!(
+                found,
+                expected,
+                "{rows}x{cols} closed={closed} start={start:?} {}",
+                backend.name()
+            );
+        }
     }
 }

@@ -14,7 +14,8 @@ use knightsat::count::{
 use knightsat::cubes::{cubes, effective_depth};
 use knightsat::encoding::EncodingConfig;
 use knightsat::problem::Problem;
-use knightsat::solve::Session;
+use knightsat::sat::Setup;
+use knightsat::solve::Request;
 
 fn cube_lines(icnf: &str) -> Vec<&str> {
     icnf.lines().filter(|line| line.starts_with("a ")).collect()
@@ -36,9 +37,20 @@ fn per_cube_total(shape: &Shape, demands: &Demands, problem: &Problem, depth: us
         1
     };
     let mut total = 0;
-    for cube in &cubes {
+    let [one, other] = common::sat::built_in();
+    for (index, cube) in cubes.iter().enumerate() {
         assert_eq!(cube.squares.len(), effective_depth(depth, n) + 1);
-        let mut session = Session::new(config.prepare(problem).unwrap()).unwrap();
+        // Each built-in solver restricts by literals in turn, and the other
+        // counts the same cube pinned as clues.
+        let (restricting, pinning) = if index % 2 == 0 {
+            (&one, &other)
+        } else {
+            (&other, &one)
+        };
+        let request = common::sat::request(config.clone(), restricting);
+        let mut session = request
+            .session(config.prepare(problem).unwrap(), Setup::default())
+            .unwrap();
         session.restrict(&cube.literals);
         let mut in_cube = 0;
         while let Some(tour) = session.next_tour().unwrap() {
@@ -50,7 +62,8 @@ fn per_cube_total(shape: &Shape, demands: &Demands, problem: &Problem, depth: us
             in_cube += weight;
             session.block(&tour.squares);
         }
-        assert_eq!(in_cube, count_cube(problem, &config, cube).unwrap());
+        let pinned = common::sat::request(config.clone(), pinning);
+        assert_eq!(in_cube, count_cube(problem, &pinned, cube).unwrap());
         total += in_cube;
     }
     total
@@ -156,12 +169,16 @@ fn parallel_counts_equal_the_oracle() {
                     depth,
                     limit: None,
                 };
-                let found =
-                    count_parallel(&problem, &EncodingConfig::default(), options, |_| ()).unwrap();
-                assert_eq!(
-                    found, expected,
-                    "{rows}x{cols} closed={closed} start={start:?} jobs {jobs} depth {depth:?}"
-                );
+                for backend in common::sat::built_in() {
+                    let request = common::sat::request(EncodingConfig::default(), &backend);
+                    let found = count_parallel(&problem, &request, options, |_| ()).unwrap();
+                    assert_eq!(
+                        found,
+                        expected,
+                        "{rows}x{cols} closed={closed} start={start:?} jobs {jobs} depth {depth:?} {}",
+                        backend.name()
+                    );
+                }
             }
         }
     }
@@ -175,7 +192,7 @@ fn a_parallel_count_stops_at_its_limit() {
         depth: Some(2),
         limit: Some(7),
     };
-    let found = count_parallel(&problem, &EncodingConfig::default(), options, |_| ()).unwrap();
+    let found = count_parallel(&problem, &Request::default(), options, |_| ()).unwrap();
     assert_eq!(found, 7);
 }
 
@@ -230,7 +247,7 @@ fn progress_is_reported_for_each_tour_and_each_cube() {
         depth: Some(2),
         limit: None,
     };
-    let found = count_parallel(&problem, &EncodingConfig::default(), options, |progress| {
+    let found = count_parallel(&problem, &Request::default(), options, |progress| {
         reports.lock().unwrap().push(progress);
     })
     .unwrap();
@@ -300,7 +317,7 @@ fn a_sample_of_every_cube_is_the_exact_count() {
         };
         let estimate = estimate_count(
             &problem,
-            &EncodingConfig::default(),
+            &Request::default(),
             options,
             usize::MAX,
             1,
@@ -329,7 +346,8 @@ fn a_sample_is_scaled_up_to_all_cubes() {
         depth: Some(4),
         limit: None,
     };
-    let draw = |seed| estimate_count(&problem, &config, options, 10, seed, |_| ()).unwrap();
+    let request = Request::sat(config.clone(), knightsat::sat::Backend::Cadical);
+    let draw = |seed| estimate_count(&problem, &request, options, 10, seed, |_| ()).unwrap();
     let (first, again, other) = (draw(1), draw(1), draw(2));
     assert_eq!(
         first.sample_tours, again.sample_tours,
@@ -431,7 +449,7 @@ fn cadical_agrees_with_knightsat_cube_by_cube() {
         .unwrap();
     let any_tour = cubes
         .iter()
-        .any(|cube| count_cube(&problem, &EncodingConfig::default(), cube).unwrap() > 0);
+        .any(|cube| count_cube(&problem, &Request::default(), cube).unwrap() > 0);
     assert_eq!(status.status.code(), Some(if any_tour { 10 } else { 20 }));
     // One cube at a time: its answer is knightsat's.
     for (line, cube) in lines.iter().zip(&cubes) {
@@ -441,7 +459,7 @@ fn cadical_agrees_with_knightsat_cube_by_cube() {
             .arg(&path)
             .output()
             .unwrap();
-        let tours = count_cube(&problem, &EncodingConfig::default(), cube).unwrap();
+        let tours = count_cube(&problem, &Request::default(), cube).unwrap();
         let expected = if tours > 0 { 10 } else { 20 };
         assert_eq!(
             output.status.code(),

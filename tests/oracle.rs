@@ -6,7 +6,7 @@ mod common;
 
 use common::Variant;
 use knightsat::encoding::{EncodingConfig, TimeIndexedConfig};
-use knightsat::solve::{solve_in_process, Outcome};
+use knightsat::solve::{solve, Outcome};
 
 /// Solves every board with ROWS <= COLS and min..=max squares, open and
 /// closed, with no start and a corner start, under each variant, and
@@ -20,10 +20,17 @@ fn agree(min_squares: usize, max_squares: usize, variants: &[Variant]) {
         for closed in [false, true] {
             for start in [None, Some(0)] {
                 let expected = common::tour_exists(rows, cols, closed, start);
-                for variant in variants {
+                for (variant, backend) in variants
+                    .iter()
+                    .flat_map(|v| common::sat::built_in().map(move |backend| (v, backend)))
+                {
                     let problem = common::plain_problem(rows, cols, closed, start);
-                    let case = format!("{rows}x{cols} closed={closed} start={start:?} {variant:?}");
-                    match solve_in_process(&problem, &EncodingConfig::from(*variant)) {
+                    let case = format!(
+                        "{rows}x{cols} closed={closed} start={start:?} {variant:?} {}",
+                        backend.name()
+                    );
+                    let request = common::sat::request(*variant, &backend);
+                    match solve(&problem, &request).map(|solved| solved.outcome) {
                         Ok(Outcome::Tour(tour)) => {
                             if !expected {
                                 failures.push(format!(
@@ -94,7 +101,9 @@ fn block_schedules_only_ever_yield_real_tours() {
                     blocks: Some(blocks),
                     ..TimeIndexedConfig::default()
                 });
-                if let Outcome::Tour(tour) = solve_in_process(&problem, &config).unwrap() {
+                if let Outcome::Tour(tour) =
+                    knightsat::solve::solve_in_process(&problem, &config).unwrap()
+                {
                     assert!(
                         common::is_tour(rows, cols, closed, &tour.squares),
                         "{problem:?} {config:?}: {:?}",

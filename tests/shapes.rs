@@ -8,7 +8,7 @@ use common::{Demands, Sequence, Shape, Variant};
 use knightsat::count::{enumerate, CountOptions};
 use knightsat::encoding::{EncodingConfig, TimeIndexedConfig};
 use knightsat::problem::{Clue, Problem};
-use knightsat::solve::{solve_in_process, Outcome};
+use knightsat::solve::{solve, solve_in_process, Outcome};
 
 /// The problem for `shape` and `demands`: the oracle's step-0 and step-N−1
 /// clues become --start and --end half of the time, so both routes are tested.
@@ -30,19 +30,30 @@ fn problem_for(shape: &Shape, demands: &Demands, as_ends: bool) -> Problem {
         .unwrap()
 }
 
-/// Counts every tour of `problem` with the default encoding, calling `check` on each.
+/// Counts every tour of `problem` with the default encoding and each
+/// built-in solver (which must agree), calling `check` on each tour.
 fn count(problem: &Problem, check: impl FnMut(&knightsat::tour::Tour)) -> u64 {
     let mut check = check;
-    enumerate(
-        problem,
-        &EncodingConfig::default(),
-        CountOptions::default(),
-        |tour| {
-            check(tour);
-            Ok(())
-        },
-    )
-    .unwrap()
+    let counts: Vec<u64> = common::sat::built_in()
+        .iter()
+        .map(|backend| {
+            enumerate(
+                problem,
+                &common::sat::request(EncodingConfig::default(), backend),
+                CountOptions::default(),
+                |tour| {
+                    check(tour);
+                    Ok(())
+                },
+            )
+            .unwrap()
+        })
+        .collect();
+    assert!(
+        counts.windows(2).all(|pair| pair[0] == pair[1]),
+        "the built-in solvers disagree: {counts:?}"
+    );
+    counts[0]
 }
 
 /// Solves under every variant and compares existence with the oracle;
@@ -54,10 +65,14 @@ fn check_existence(
     failures: &mut Vec<String>,
 ) {
     let expected = common::has_tour(shape, demands);
-    for (i, variant) in variants.iter().enumerate() {
-        let problem = problem_for(shape, demands, i % 2 == 0);
-        let case = format!("{shape:?} {demands:?} {variant:?}");
-        match solve_in_process(&problem, &EncodingConfig::from(*variant)) {
+    let runs = variants
+        .iter()
+        .flat_map(|variant| common::sat::built_in().map(move |backend| (variant, backend)));
+    for (i, (variant, backend)) in runs.enumerate() {
+        let problem = problem_for(shape, demands, (i / 2) % 2 == 0);
+        let case = format!("{shape:?} {demands:?} {variant:?} {}", backend.name());
+        let request = common::sat::request(*variant, &backend);
+        match solve(&problem, &request).map(|solved| solved.outcome) {
             Ok(Outcome::Tour(tour)) => {
                 if !common::is_tour_of(shape, demands, &tour.squares) {
                     failures.push(format!(
@@ -376,20 +391,23 @@ fn orbits_on_holed_boards_and_for_other_leapers_match_the_oracle() {
     for shape in &shapes {
         for closed in [false, true] {
             let expected = common::count_orbits_of(shape, closed, None) as u64;
-            let counted = enumerate(
-                &Problem::new(shape.board()).closed(closed),
-                &EncodingConfig::default(),
-                CountOptions {
-                    limit: None,
-                    up_to_symmetry: true,
-                },
-                |_| Ok(()),
-            )
-            .unwrap();
-            if counted != expected {
-                failures.push(format!(
-                    "{shape:?} closed={closed}: {counted} orbits, oracle {expected}"
-                ));
+            for backend in common::sat::built_in() {
+                let counted = enumerate(
+                    &Problem::new(shape.board()).closed(closed),
+                    &common::sat::request(EncodingConfig::default(), &backend),
+                    CountOptions {
+                        limit: None,
+                        up_to_symmetry: true,
+                    },
+                    |_| Ok(()),
+                )
+                .unwrap();
+                if counted != expected {
+                    failures.push(format!(
+                        "{shape:?} closed={closed} {}: {counted} orbits, oracle {expected}",
+                        backend.name()
+                    ));
+                }
             }
         }
     }

@@ -14,13 +14,30 @@ use knightsat::board::Board;
 use knightsat::encoding::{Amo, EncodingConfig, TimeIndexedConfig};
 use knightsat::error::Error;
 use knightsat::problem::{Clue, Problem};
-use knightsat::solve::{solve, Backend, Outcome};
+use knightsat::sat::Backend;
+use knightsat::solve::{solve, Outcome, Request};
 
 /// A problem and the encoding to give a solver.
 type Case = (Problem, EncodingConfig);
 
+/// The solver program `solver`, by its path on PATH (so that `cadical` is
+/// the program, not the built-in solver).
 fn backend(solver: &str) -> Backend {
-    Backend::from_name(solver, Vec::new()).unwrap()
+    Backend::from_name(&common::sat::program(solver), Vec::new()).unwrap()
+}
+
+/// Solves with `backend` within `timeout`.
+fn solve_by(
+    problem: &Problem,
+    config: &EncodingConfig,
+    backend: &Backend,
+    timeout: Option<Duration>,
+) -> Result<Outcome, Error> {
+    let request = Request {
+        timeout,
+        ..common::sat::request(config.clone(), backend)
+    };
+    solve(problem, &request).map(|solved| solved.outcome)
 }
 
 /// The boards each solver must tour: open and closed, 5x5 to 10x10, with
@@ -123,11 +140,11 @@ fn unsatisfiable_cases() -> Vec<Case> {
     ]
 }
 
-fn finds_verified_tours(solver: &str) {
-    let backend = backend(solver);
+fn finds_verified_tours(backend: &Backend) {
+    let solver = backend.name();
     for (problem, config) in satisfiable_cases() {
         let case = format!("{solver} on {problem:?} {config:?}");
-        match solve(&problem, &config, &backend, Some(Duration::from_secs(120))) {
+        match solve_by(&problem, &config, backend, Some(Duration::from_secs(120))) {
             Ok(Outcome::Tour(tour)) => {
                 let (rows, cols) = (problem.board().rows(), problem.board().cols());
                 assert!(
@@ -146,7 +163,7 @@ fn finds_verified_tours(solver: &str) {
         let problem = irregular_problem(&shape, &demands);
         let case = format!("{solver} on {shape:?} {demands:?}");
         let config = EncodingConfig::default();
-        match solve(&problem, &config, &backend, Some(Duration::from_secs(120))) {
+        match solve_by(&problem, &config, backend, Some(Duration::from_secs(120))) {
             Ok(Outcome::Tour(tour)) => assert!(
                 common::is_tour_of(&shape, &demands, &tour.squares),
                 "{case}: {:?}",
@@ -157,13 +174,13 @@ fn finds_verified_tours(solver: &str) {
     }
 }
 
-fn reports_no_tour(solver: &str) {
-    let backend = backend(solver);
+fn reports_no_tour(backend: &Backend) {
     for (problem, config) in unsatisfiable_cases() {
-        let outcome = solve(&problem, &config, &backend, Some(Duration::from_secs(120)));
+        let outcome = solve_by(&problem, &config, backend, Some(Duration::from_secs(120)));
         assert!(
             matches!(outcome, Ok(Outcome::NoTour)),
-            "{solver} on {problem:?} {config:?}: {outcome:?}"
+            "{} on {problem:?} {config:?}: {outcome:?}",
+            backend.name()
         );
     }
 }
@@ -195,19 +212,19 @@ macro_rules! solver_tests {
             #[test]
             #[cfg_attr(not($cfg), ignore = concat!($program, " is not on PATH: run scripts/install-solvers.sh"))]
             fn finds_verified_tours() {
-                super::finds_verified_tours($program);
+                super::finds_verified_tours(&super::backend($program));
             }
 
             #[test]
             #[cfg_attr(not($cfg), ignore = concat!($program, " is not on PATH: run scripts/install-solvers.sh"))]
             fn reports_no_tour() {
-                super::reports_no_tour($program);
+                super::reports_no_tour(&super::backend($program));
             }
 
             #[test]
             #[cfg_attr(not($cfg), ignore = concat!($program, " is not on PATH: run scripts/install-solvers.sh"))]
             fn cli_solves() {
-                super::cli_solves_with($program);
+                super::cli_solves_with(&crate::common::sat::program($program));
             }
         }
     };
@@ -217,6 +234,47 @@ solver_tests!(kissat, has_kissat, "kissat");
 solver_tests!(cadical, has_cadical, "cadical");
 solver_tests!(minisat, has_minisat, "minisat");
 solver_tests!(picosat, has_picosat, "picosat");
+
+/// The built-in solvers pass the same tests as the programs.
+mod built_in {
+    use knightsat::sat::Backend;
+
+    #[test]
+    fn find_verified_tours() {
+        for backend in crate::common::sat::built_in() {
+            super::finds_verified_tours(&backend);
+        }
+    }
+
+    #[test]
+    fn report_no_tour() {
+        for backend in crate::common::sat::built_in() {
+            super::reports_no_tour(&backend);
+        }
+    }
+
+    #[test]
+    fn solve_from_the_cli() {
+        for backend in crate::common::sat::built_in() {
+            super::cli_solves_with(backend.name());
+        }
+    }
+
+    #[test]
+    fn a_name_with_a_slash_is_a_program_and_cadical_alone_is_built_in() {
+        assert_eq!(
+            Backend::from_name("cadical", Vec::new()).unwrap(),
+            Backend::Cadical
+        );
+        assert!(!Backend::from_name("./cadical", Vec::new())
+            .unwrap()
+            .is_built_in());
+        assert!(!Backend::from_name("kissat", Vec::new())
+            .unwrap()
+            .is_built_in());
+        assert!(Backend::from_name("cadical", vec!["-q".into()]).is_err());
+    }
+}
 
 #[test]
 #[cfg_attr(
@@ -244,7 +302,7 @@ fn kissat_strict_accepts_every_emitted_file() {
 fn a_missing_solver_is_bad_input_naming_the_program() {
     let problem = Problem::new(Board::new(5, 5).unwrap());
     let backend = backend("no-such-solver-here");
-    let error = solve(&problem, &EncodingConfig::default(), &backend, None).unwrap_err();
+    let error = solve_by(&problem, &EncodingConfig::default(), &backend, None).unwrap_err();
     assert!(matches!(error, Error::SolverMissing { .. }), "{error}");
     assert!(error.to_string().contains("no-such-solver-here"));
     Command::cargo_bin("knightsat")
@@ -366,7 +424,7 @@ fn kissat_tours_20x20_with_a_block_schedule() {
         blocks: Some((4, 4)),
         ..TimeIndexedConfig::default()
     };
-    match solve(
+    match solve_by(
         &problem,
         &blocks.into(),
         &backend("kissat"),

@@ -6,14 +6,13 @@
 
 mod common;
 
-use std::time::Duration;
-
 use common::{Demands, Shape};
 use knightsat::board::Board;
 use knightsat::count::{enumerate, CountOptions};
 use knightsat::encoding::{EncodingConfig, Subtours, SuccessorConfig};
 use knightsat::problem::Problem;
-use knightsat::solve::{solve, solve_in_process, Backend, Outcome, Session};
+use knightsat::sat::{Backend, Setup};
+use knightsat::solve::{solve, Outcome};
 
 fn successor(subtours: Subtours, symmetry_breaking: bool) -> EncodingConfig {
     SuccessorConfig {
@@ -35,9 +34,26 @@ fn configs() -> Vec<EncodingConfig> {
     configs
 }
 
+/// One tour with `backend`, patching subtours where it can.
+fn patched(
+    problem: &Problem,
+    config: &EncodingConfig,
+    backend: &Backend,
+) -> Result<Outcome, String> {
+    solve(problem, &common::sat::request(config.clone(), backend))
+        .map(|solved| solved.outcome)
+        .map_err(|e| e.to_string())
+}
+
 /// One tour by the cut loop alone (no patching): a session's first tour.
-fn by_cuts_alone(problem: &Problem, config: &EncodingConfig) -> Result<Outcome, String> {
-    let mut session = Session::new(config.prepare(problem).map_err(|e| e.to_string())?)
+fn by_cuts_alone(
+    problem: &Problem,
+    config: &EncodingConfig,
+    backend: &Backend,
+) -> Result<Outcome, String> {
+    let encoding = config.prepare(problem).map_err(|e| e.to_string())?;
+    let mut session = common::sat::request(config.clone(), backend)
+        .session(encoding, Setup::default())
         .map_err(|e| e.to_string())?;
     session
         .next_tour()
@@ -90,11 +106,17 @@ fn successor_finds_a_tour_exactly_when_the_oracle_does_up_to_30_squares() {
             for start in [None, Some(0)] {
                 let problem = common::plain_problem(rows, cols, closed, start);
                 let demands = demands(closed, start);
-                for config in configs() {
-                    let case = format!("{rows}x{cols} closed={closed} start={start:?} {config:?}");
-                    let patched = solve_in_process(&problem, &config).map_err(|e| e.to_string());
-                    judge(&case, patched, &shape, &demands, &mut failures);
-                    let cut = by_cuts_alone(&problem, &config);
+                for (config, backend) in configs()
+                    .into_iter()
+                    .flat_map(|config| common::sat::built_in().map(move |b| (config.clone(), b)))
+                {
+                    let case = format!(
+                        "{rows}x{cols} closed={closed} start={start:?} {config:?} {}",
+                        backend.name()
+                    );
+                    let outcome = patched(&problem, &config, &backend);
+                    judge(&case, outcome, &shape, &demands, &mut failures);
+                    let cut = by_cuts_alone(&problem, &config, &backend);
                     judge(
                         &format!("{case} (cuts alone)"),
                         cut,
@@ -164,11 +186,14 @@ fn holes_other_leapers_and_fixed_ends_agree_with_the_oracle() {
                 let mut clues: Vec<(usize, usize)> = start.map(|s| (0, s)).into_iter().collect();
                 clues.extend(end.map(|e| (n - 1, e)));
                 let demands = Demands { closed, clues };
-                for config in configs() {
-                    let case = format!("{shape:?} {demands:?} {config:?}");
-                    let outcome = solve_in_process(&problem, &config).map_err(|e| e.to_string());
+                for (config, backend) in configs()
+                    .into_iter()
+                    .flat_map(|config| common::sat::built_in().map(move |b| (config.clone(), b)))
+                {
+                    let case = format!("{shape:?} {demands:?} {config:?} {}", backend.name());
+                    let outcome = patched(&problem, &config, &backend);
                     judge(&case, outcome, shape, &demands, &mut failures);
-                    let cut = by_cuts_alone(&problem, &config);
+                    let cut = by_cuts_alone(&problem, &config, &backend);
                     judge(
                         &format!("{case} (cuts alone)"),
                         cut,
@@ -183,18 +208,31 @@ fn holes_other_leapers_and_fixed_ends_agree_with_the_oracle() {
     common::assert_none(&failures);
 }
 
-/// Counts every tour of `problem` with `config`, checking each with the oracle.
+/// Counts every tour of `problem` with `config` and each built-in solver
+/// (which must agree), checking each tour with the oracle.
 fn count(problem: &Problem, config: &EncodingConfig, shape: &Shape, closed: bool) -> u64 {
     let demands = demands(closed, problem.start());
-    enumerate(problem, config, CountOptions::default(), |tour| {
-        assert!(
-            common::is_tour_of(shape, &demands, &tour.squares),
-            "{config:?}: {:?}",
-            tour.names()
-        );
-        Ok(())
-    })
-    .unwrap()
+    let counts: Vec<u64> = common::sat::built_in()
+        .iter()
+        .map(|backend| {
+            let request = common::sat::request(config.clone(), backend);
+            enumerate(problem, &request, CountOptions::default(), |tour| {
+                assert!(
+                    common::is_tour_of(shape, &demands, &tour.squares),
+                    "{config:?} {}: {:?}",
+                    backend.name(),
+                    tour.names()
+                );
+                Ok(())
+            })
+            .unwrap()
+        })
+        .collect();
+    assert_eq!(
+        counts[0], counts[1],
+        "{config:?}: the built-in solvers disagree"
+    );
+    counts[0]
 }
 
 #[test]
@@ -256,11 +294,16 @@ fn orbit_counts_equal_the_oracle() {
                     up_to_symmetry: true,
                     ..CountOptions::default()
                 };
-                let found = enumerate(&problem, &config, options, |_| Ok(())).unwrap();
-                assert_eq!(
-                    found, expected,
-                    "{rows}x{cols} closed={closed} start={start:?} {subtours:?}"
-                );
+                for backend in common::sat::built_in() {
+                    let request = common::sat::request(config.clone(), &backend);
+                    let found = enumerate(&problem, &request, options, |_| Ok(())).unwrap();
+                    assert_eq!(
+                        found,
+                        expected,
+                        "{rows}x{cols} closed={closed} start={start:?} {subtours:?} {}",
+                        backend.name()
+                    );
+                }
             }
         }
     }
@@ -272,14 +315,14 @@ fn the_two_encodings_count_the_same_tours() {
         let problem = common::plain_problem(rows, cols, closed, None);
         let time_indexed = enumerate(
             &problem,
-            &EncodingConfig::default(),
+            &common::sat::request(EncodingConfig::default(), &Backend::Varisat),
             CountOptions::default(),
             |_| Ok(()),
         )
         .unwrap();
         let lazy = enumerate(
             &problem,
-            &successor(Subtours::Lazy, true),
+            &common::sat::request(successor(Subtours::Lazy, true), &Backend::Cadical),
             CountOptions::default(),
             |_| Ok(()),
         )
@@ -293,14 +336,17 @@ fn large_boards_are_toured_in_process() {
     // Beyond the time-indexed encoding's 8192 squares: 100x100 is 10,000.
     for (size, closed) in [(30, false), (40, true), (100, true)] {
         let problem = common::plain_problem(size, size, closed, None);
-        let outcome = solve_in_process(&problem, &successor(Subtours::Lazy, true)).unwrap();
-        let Outcome::Tour(tour) = outcome else {
-            panic!("{size}x{size} closed={closed}: {outcome:?}");
-        };
-        assert!(
-            common::is_tour(size, size, closed, &tour.squares),
-            "{size}x{size}"
-        );
+        for backend in common::sat::built_in() {
+            let outcome = patched(&problem, &successor(Subtours::Lazy, true), &backend).unwrap();
+            let Outcome::Tour(tour) = outcome else {
+                panic!("{size}x{size} closed={closed}: {outcome:?}");
+            };
+            assert!(
+                common::is_tour(size, size, closed, &tour.squares),
+                "{size}x{size} {}",
+                backend.name()
+            );
+        }
     }
 }
 
@@ -319,7 +365,6 @@ fn solver_cases() -> Vec<(usize, usize, bool, Option<usize>)> {
 }
 
 fn agrees_with_the_oracle_by(solver: &str) {
-    let backend = Backend::from_name(solver, Vec::new()).unwrap();
     let mut failures = Vec::new();
     for (rows, cols, closed, start) in solver_cases() {
         let problem = common::plain_problem(rows, cols, closed, start);
@@ -328,7 +373,8 @@ fn agrees_with_the_oracle_by(solver: &str) {
             let config = successor(subtours, true);
             let case =
                 format!("{solver} {rows}x{cols} closed={closed} start={start:?} {subtours:?}");
-            let outcome = solve(&problem, &config, &backend, Some(Duration::from_secs(120)))
+            let outcome = solve(&problem, &common::sat::program_request(solver, config))
+                .map(|solved| solved.outcome)
                 .map_err(|e| e.to_string());
             judge(
                 &case,

@@ -2,27 +2,20 @@
 //! emitted CNF. Either way the model is decoded and verified. [`Method`]
 //! chooses between SAT and the searches without it ([`crate::search`]).
 
-pub mod external;
 pub mod session;
-pub mod worker;
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Mutex, PoisonError};
+use std::ops::ControlFlow;
 use std::time::Duration;
 
-use crate::cubes::{automatic_depth, cubes, resolve_jobs};
-use crate::encoding::EncodingConfig;
+use crate::cubes::{automatic_depth, cubes, on_cubes};
+use crate::encoding::{Encoding, EncodingConfig};
 use crate::error::{Error, Unsupported};
 use crate::problem::Problem;
+use crate::sat::{Backend, Setup, Stop, DEFAULT_MEMORY_BUDGET_MIB};
 use crate::search::{self, Warnsdorff};
 use crate::tour::Tour;
 
-pub use external::{ExternalSolver, SolverKind};
-pub use session::{
-    check_budget_for, last_subtour_loop, set_memory_budget_mib, Session, SubtourLoop,
-    DEFAULT_MEMORY_BUDGET_MIB,
-};
-pub use worker::on_worker;
+pub use session::{Session, SubtourLoop};
 
 /// The result of a search.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,46 +26,22 @@ pub enum Outcome {
     NoTour,
 }
 
-/// Which solver to use.
+/// A search's result with what the search did to get it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Backend {
-    /// varisat, in this process.
-    Varisat,
-    /// A solver program run on a temporary CNF file.
-    External(ExternalSolver),
+pub struct Solved {
+    /// The tour, or that there is none.
+    pub outcome: Outcome,
+    /// What the subtour loop of the session that answered did (SAT with
+    /// lazy subtours; zeros otherwise).
+    pub subtours: SubtourLoop,
 }
 
-impl Backend {
-    /// `varisat` for the in-process solver; otherwise a known solver's name
-    /// (`kissat`, `cadical`, `minisat`, `picosat`) or a program's path, with
-    /// extra arguments for it (varisat takes none).
-    pub fn from_name(name: &str, extra_args: Vec<String>) -> Result<Backend, Error> {
-        if name != "varisat" {
-            return Ok(Backend::External(ExternalSolver::new(name, extra_args)));
+impl Solved {
+    fn plain(outcome: Outcome) -> Solved {
+        Solved {
+            outcome,
+            subtours: SubtourLoop::default(),
         }
-        if !extra_args.is_empty() {
-            return Err(Error::Unsupported(Unsupported::ArgumentsForVarisat));
-        }
-        Ok(Backend::Varisat)
-    }
-
-    /// Checks that this backend, with `timeout`, can write a proof of
-    /// impossibility (`proof`) or enumerate every tour (`all`): only the
-    /// in-process solver does either, and enumeration has no time limit.
-    pub fn check_supports(
-        &self,
-        timeout: Option<Duration>,
-        proof: bool,
-        all: bool,
-    ) -> Result<(), Error> {
-        let external = matches!(self, Backend::External(_));
-        let refused = match (proof, all) {
-            (true, _) if external => Some(Unsupported::ProofWithExternalSolver),
-            (_, true) if external => Some(Unsupported::AllWithExternalSolver),
-            (_, true) if timeout.is_some() => Some(Unsupported::AllWithTimeout),
-            _ => None,
-        };
-        refused.map_or(Ok(()), |what| Err(Error::Unsupported(what)))
     }
 }
 
@@ -122,16 +91,12 @@ impl Method {
             if request.proof && !request.config.is_complete() {
                 return refuse(Unsupported::ProofWithLazySubtours);
             }
-            return request.backend.check_supports(
-                request.timeout,
-                request.proof,
-                request.every_tour,
-            );
+            return request.check_solver_supports();
         }
         if request.proof {
             return refuse(Unsupported::ProofWithoutSat(self.name()));
         }
-        if request.backend != Backend::Varisat {
+        if request.backend != Backend::default() {
             return refuse(Unsupported::SolverWithoutSat(self.name()));
         }
         if request.config != EncodingConfig::default() {
@@ -157,6 +122,8 @@ pub struct Request {
     pub config: EncodingConfig,
     /// The SAT solver (SAT only).
     pub backend: Backend,
+    /// The memory the built-in solvers may use together, in MiB.
+    pub memory_budget_mib: u64,
     /// Random tie-breaks (Warnsdorff's rule only).
     pub seed: Option<u64>,
     /// Give up after this long.
@@ -171,7 +138,8 @@ impl Default for Request {
     fn default() -> Request {
         Request {
             config: EncodingConfig::default(),
-            backend: Backend::Varisat,
+            backend: Backend::default(),
+            memory_budget_mib: DEFAULT_MEMORY_BUDGET_MIB,
             seed: None,
             timeout: None,
             proof: false,
@@ -180,128 +148,132 @@ impl Default for Request {
     }
 }
 
+impl Request {
+    /// A request to solve by SAT with `config` and `backend`, the rest as default.
+    pub fn sat(config: EncodingConfig, backend: Backend) -> Request {
+        Request {
+            config,
+            backend,
+            ..Request::default()
+        }
+    }
+
+    /// Checks that this request's solver can write a proof of
+    /// impossibility (`proof`) or enumerate every tour (`every_tour`): only
+    /// the built-in solvers do either, and enumeration has no time limit.
+    fn check_solver_supports(&self) -> Result<(), Error> {
+        let external = !self.backend.is_built_in();
+        let refused = match (self.proof, self.every_tour) {
+            (true, _) if external => Some(Unsupported::ProofWithExternalSolver),
+            (_, true) if external => Some(Unsupported::AllWithExternalSolver),
+            (_, true) if self.timeout.is_some() => Some(Unsupported::AllWithTimeout),
+            _ => None,
+        };
+        refused.map_or(Ok(()), |what| Err(Error::Unsupported(what)))
+    }
+
+    /// Starts a session of this request's solver on `encoding`.
+    pub fn session(&self, encoding: Box<dyn Encoding>, setup: Setup) -> Result<Session, Error> {
+        Session::start(encoding, &self.backend, self.memory_budget_mib, setup)
+    }
+}
+
 /// Finds one tour of `problem` by `method`, with what `request` gives it
 /// (check it first with [`Method::check_supports`]). SAT and backtracking
 /// answer [`Outcome::NoTour`] only when they have proved it; Warnsdorff's
 /// rule never does, and gives up with [`Error::GaveUp`] instead.
-pub fn find_tour(problem: &Problem, method: Method, request: &Request) -> Result<Outcome, Error> {
+pub fn find_tour(problem: &Problem, method: Method, request: &Request) -> Result<Solved, Error> {
     match method {
-        Method::Sat => solve(problem, &request.config, &request.backend, request.timeout),
+        Method::Sat => solve(problem, request),
         Method::Warnsdorff => {
             let options = Warnsdorff {
                 seed: request.seed,
                 ..Warnsdorff::default()
             };
-            search::warnsdorff(problem, &options, request.timeout).map(Outcome::Tour)
+            search::warnsdorff(problem, &options, request.timeout)
+                .map(|tour| Solved::plain(Outcome::Tour(tour)))
         }
-        Method::Backtrack => {
-            Ok(search::backtrack(problem, request.timeout)?.map_or(Outcome::NoTour, Outcome::Tour))
-        }
+        Method::Backtrack => Ok(Solved::plain(
+            search::backtrack(problem, request.timeout)?.map_or(Outcome::NoTour, Outcome::Tour),
+        )),
     }
 }
 
-/// Solves with the chosen backend, giving up after `timeout` if one is set.
-pub fn solve(
-    problem: &Problem,
-    config: &EncodingConfig,
-    backend: &Backend,
-    timeout: Option<Duration>,
-) -> Result<Outcome, Error> {
-    match backend {
-        Backend::Varisat => solve_in_process_within(problem, config, timeout),
-        Backend::External(solver) => solver.solve(config.prepare(problem)?, timeout),
-    }
-}
-
-/// Encodes the problem straight into varisat (the same clauses
-/// [`write_cnf`](crate::cnf_file::write_cnf) writes), solves, and decodes
-/// and verifies the tour.
-pub fn solve_in_process(problem: &Problem, config: &EncodingConfig) -> Result<Outcome, Error> {
-    let mut session = Session::new(config.prepare(problem)?)?;
-    session.allow_patching();
-    Ok(session.next_tour()?.map_or(Outcome::NoTour, Outcome::Tour))
-}
-
-/// [`solve_in_process`] with a time limit.
-///
-/// varisat 0.2 cannot be interrupted, so the search runs on a thread of its
-/// own that is abandoned when time runs out: the caller gets
-/// [`Error::Timeout`] at once, and the thread finishes (or ends with the
-/// process) in the background.
-pub fn solve_in_process_within(
-    problem: &Problem,
-    config: &EncodingConfig,
-    timeout: Option<Duration>,
-) -> Result<Outcome, Error> {
-    if timeout.is_none() {
-        return solve_in_process(problem, config);
-    }
-    let (problem, config) = (problem.clone(), config.clone());
-    on_worker("varisat", timeout, move || {
-        solve_in_process(&problem, &config)
+/// Solves by SAT with the request's encoding and solver, within its time
+/// limit: the session is stopped at the limit, and has ended when this
+/// returns.
+pub fn solve(problem: &Problem, request: &Request) -> Result<Solved, Error> {
+    let stop = Stop::new();
+    stop.within(request.timeout, || {
+        let encoding = request.config.prepare(problem)?;
+        solve_encoded(encoding, request, &stop)
     })
 }
 
-/// With no depth given, [`solve_parallel`] uses the smallest depth giving at
-/// least this many cubes per thread: a few, so that a thread that draws
+/// Solves a prepared encoding in one session that may patch subtours.
+fn solve_encoded(
+    encoding: Box<dyn Encoding>,
+    request: &Request,
+    stop: &Stop,
+) -> Result<Solved, Error> {
+    let mut session = request.session(encoding, Setup::new(stop))?;
+    session.allow_patching();
+    let outcome = session.next_tour()?.map_or(Outcome::NoTour, Outcome::Tour);
+    Ok(Solved {
+        outcome,
+        subtours: session.subtour_loop(),
+    })
+}
+
+/// Solves by SAT with `config` and varisat, without a time limit: the
+/// shortest way to a tour from the library.
+pub fn solve_in_process(problem: &Problem, config: &EncodingConfig) -> Result<Outcome, Error> {
+    solve(problem, &Request::sat(config.clone(), Backend::Varisat)).map(|solved| solved.outcome)
+}
+
+/// With no depth given, [`solve_parallel`] uses the smallest depth giving
+/// at least this many cubes per thread: a few, so that a thread that draws
 /// cubes without tours moves on soon, but not so many that every thread
 /// re-encodes the formula often.
 pub const SOLVE_CUBES_PER_JOB: usize = 4;
 
-/// Solves in-process on `jobs` threads (0: one per core), each taking the
-/// next cube (see [`crate::cubes`]) into a varisat session of its own. The
-/// first tour found wins; the other threads stop when their current cube
-/// is done (varisat cannot be interrupted). [`Outcome::NoTour`] only when
-/// every cube is unsatisfiable, which, the cubes being exhaustive, proves
-/// that no tour exists.
+/// Solves on `jobs` threads (0: one per core), each taking the next cube
+/// (see [`crate::cubes`]) into a session of its own, with the request's
+/// built-in solver, within its time limit. The first tour found wins and
+/// stops the other sessions. [`Outcome::NoTour`] only when every cube is
+/// unsatisfiable, which, the cubes being exhaustive, proves that no tour
+/// exists.
 pub fn solve_parallel(
     problem: &Problem,
-    config: &EncodingConfig,
+    request: &Request,
     jobs: usize,
     depth: Option<usize>,
-) -> Result<Outcome, Error> {
-    let jobs = resolve_jobs(jobs);
-    let depth = match depth {
-        Some(depth) => depth,
-        None => automatic_depth(problem, config, jobs, SOLVE_CUBES_PER_JOB)?,
-    };
-    let cubes = cubes(problem, config, depth)?;
-    let threads = jobs.min(cubes.len());
-    check_budget_for(&*config.prepare(problem)?, threads)?;
-    let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
-    let answer: Mutex<Option<Result<Tour, Error>>> = Mutex::new(None);
-    let worker = || {
-        while !stop.load(Ordering::Relaxed) {
-            let Some(cube) = cubes.get(next.fetch_add(1, Ordering::Relaxed)) else {
-                return;
-            };
-            let found = cube
-                .pinned(problem)
-                .and_then(|pinned| config.prepare(&pinned))
-                .and_then(Session::new)
-                .and_then(|mut session| session.next_tour());
-            let found = match found {
-                Ok(None) => continue,
-                Ok(Some(tour)) => Ok(tour),
-                Err(error) => Err(error),
-            };
-            stop.store(true, Ordering::Relaxed);
-            answer
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .get_or_insert(found);
-            return;
-        }
-    };
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(worker);
-        }
-    });
-    match answer.into_inner().unwrap_or_else(PoisonError::into_inner) {
-        Some(Ok(tour)) => Ok(Outcome::Tour(tour)),
-        Some(Err(error)) => Err(error),
-        None => Ok(Outcome::NoTour),
+) -> Result<Solved, Error> {
+    if !request.backend.is_built_in() {
+        return Err(Error::Unsupported(Unsupported::JobsWithExternalSolver));
     }
+    let stop = Stop::new();
+    stop.within(request.timeout, || {
+        let config = &request.config;
+        let depth = match depth {
+            Some(depth) => depth,
+            None => automatic_depth(problem, config, jobs, SOLVE_CUBES_PER_JOB)?,
+        };
+        let cubes = cubes(problem, config, depth)?;
+        let threads = crate::cubes::resolve_jobs(jobs).min(cubes.len());
+        request.backend.check_budget(
+            &*config.prepare(problem)?,
+            threads,
+            request.memory_budget_mib,
+        )?;
+        let found = on_cubes(&cubes, jobs, &stop, |_, cube| {
+            let encoding = config.prepare(&cube.pinned(problem)?)?;
+            let solved = solve_encoded(encoding, request, &stop)?;
+            Ok(match solved.outcome {
+                Outcome::Tour(_) => ControlFlow::Break(solved),
+                Outcome::NoTour => ControlFlow::Continue(()),
+            })
+        })?;
+        Ok(found.unwrap_or_else(|| Solved::plain(Outcome::NoTour)))
+    })
 }

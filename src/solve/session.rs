@@ -1,60 +1,14 @@
-//! One in-process solving session: an encoding given to varisat once, then
-//! solved again and again, with found tours blocked in between. `solve`,
-//! `count`, `certify` and `puzzle` all search through it.
+//! One solving session: an encoding given to a solver once, then solved
+//! again and again, with subtour cuts and found tours blocked in between.
+//! `solve`, `count`, `certify`, `puzzle` and the cube workers all search
+//! through it, with any solver behind the [seam](crate::sat).
 
-use std::io::Write;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Mutex, PoisonError};
-
-use varisat::ExtendFormula;
-
-use crate::cnf::{ClauseSink, Lit, VarisatSink};
+use crate::cnf::Lit;
 use crate::decode::{tour_from_model, tour_from_squares};
 use crate::encoding::{Encoding, Model};
 use crate::error::{Error, Unsupported};
+use crate::sat::{Backend, SatResult, SatSolver, Setup};
 use crate::tour::Tour;
-
-/// The memory the in-process solver may use unless told otherwise, in MiB.
-pub const DEFAULT_MEMORY_BUDGET_MIB: u64 = 4096;
-
-/// What varisat holds per literal of the formula, measured (peak resident
-/// memory over literals) at 12 to 15 bytes on 28x28 and 36x36 after a few
-/// seconds of search.
-const BYTES_PER_LITERAL: u64 = 14;
-
-static MEMORY_BUDGET_MIB: AtomicU64 = AtomicU64::new(DEFAULT_MEMORY_BUDGET_MIB);
-
-/// Sets the memory the in-process solver may use, in MiB, for this process.
-pub fn set_memory_budget_mib(mib: u64) {
-    MEMORY_BUDGET_MIB.store(mib, Ordering::Relaxed);
-}
-
-/// The memory the in-process solver would need for `encoding`, in MiB.
-pub fn estimated_memory_mib(encoding: &dyn Encoding) -> u64 {
-    (encoding.estimated_literals() * BYTES_PER_LITERAL).div_ceil(1 << 20)
-}
-
-/// Refuses an encoding whose estimated memory exceeds the budget, before
-/// anything is built.
-fn check_budget(encoding: &dyn Encoding) -> Result<(), Error> {
-    check_budget_for(encoding, 1)
-}
-
-/// Refuses to run `sessions` sessions of `encoding` at once (one per thread
-/// of `count --jobs` or `solve --jobs`) when together they would need more
-/// than the budget: the budget bounds the process, not each session.
-pub fn check_budget_for(encoding: &dyn Encoding, sessions: usize) -> Result<(), Error> {
-    let estimate_mib = estimated_memory_mib(encoding) * sessions as u64;
-    let budget_mib = MEMORY_BUDGET_MIB.load(Ordering::Relaxed);
-    if estimate_mib > budget_mib {
-        return Err(Error::OverMemoryBudget {
-            board: encoding.problem().board().to_string(),
-            estimate_mib,
-            budget_mib,
-        });
-    }
-    Ok(())
-}
 
 /// What the subtour loop of a session did (see [`Session::next_tour`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -67,88 +21,33 @@ pub struct SubtourLoop {
     pub patched: u64,
 }
 
-static LAST_LOOP: Mutex<SubtourLoop> = Mutex::new(SubtourLoop {
-    rounds: 0,
-    cuts: 0,
-    patched: 0,
-});
-
-/// What the subtour loop of the session that last found a tour or ran out
-/// of them did, in this process (for `solve -v`).
-pub fn last_subtour_loop() -> SubtourLoop {
-    *LAST_LOOP.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
-/// Records what a subtour loop outside a session (an external solver's) did.
-pub(crate) fn record_subtour_loop(done: SubtourLoop) {
-    *LAST_LOOP.lock().unwrap_or_else(PoisonError::into_inner) = done;
-}
-
-/// varisat's settings for a session that finds many tours of a small
-/// formula, one blocking clause after another. Slower VSIDS decay (0.99
-/// for varisat's 0.95) keeps the scores of the variables the last tours
-/// were decided on; reducing learnt clauses every 500 conflicts (for every
-/// 15,000 and 10,000) keeps the clause database small, which the frequent
-/// simplifications at level 0 go through in full. Measured on
-/// `count --size 6 --closed --start a1 --jobs 1 --depth 6`: 14.5 s against
-/// 23.8 s with the defaults (README, Cubes).
-fn enumeration_tuning() -> varisat::config::SolverConfigUpdate {
-    let mut tuning = varisat::config::SolverConfigUpdate::new();
-    tuning.vsids_decay = Some(0.99);
-    tuning.reduce_locals_interval = Some(500);
-    tuning.reduce_mids_interval = Some(500);
-    tuning
-}
-
-/// varisat holding one encoding's formula.
+/// A solver holding one encoding's formula.
 pub struct Session {
     encoding: Box<dyn Encoding>,
-    sink: VarisatSink<'static>,
+    solver: Box<dyn SatSolver>,
     patching: bool,
     subtours: SubtourLoop,
 }
 
 impl Session {
-    /// Encodes `encoding` into a fresh varisat solver, or refuses one whose
-    /// estimated memory exceeds the budget ([`set_memory_budget_mib`]).
-    pub fn new(encoding: Box<dyn Encoding>) -> Result<Session, Error> {
-        Session::start(encoding, None)
-    }
-
-    /// Like [`Session::new`], with varisat writing a DRAT proof of
-    /// everything it derives to `proof` (see [`Session::close_proof`]).
-    pub fn with_proof(
+    /// Encodes `encoding` into a fresh solver of `backend`, started as
+    /// `setup` says, or refuses one whose estimated memory exceeds
+    /// `budget_mib`.
+    pub fn start(
         encoding: Box<dyn Encoding>,
-        proof: impl Write + 'static,
+        backend: &Backend,
+        budget_mib: u64,
+        setup: Setup,
     ) -> Result<Session, Error> {
-        Session::start(encoding, Some(Box::new(proof)))
-    }
-
-    /// Like [`Session::new`], with varisat tuned for finding tour after
-    /// tour (see `enumeration_tuning`): what `count` solves each cube with.
-    pub fn enumerating(encoding: Box<dyn Encoding>) -> Result<Session, Error> {
-        let mut session = Session::start(encoding, None)?;
-        session
-            .sink
-            .solver
-            .config(&enumeration_tuning())
-            .map_err(|e| Error::Solver(e.to_string()))?;
-        Ok(session)
-    }
-
-    fn start(encoding: Box<dyn Encoding>, proof: Option<Box<dyn Write>>) -> Result<Session, Error> {
-        if proof.is_some() && !encoding.is_complete() {
+        if setup.proof.is_some() && !encoding.is_complete() {
             return Err(Error::Unsupported(Unsupported::ProofWithLazySubtours));
         }
-        check_budget(&*encoding)?;
-        let mut sink = VarisatSink::new();
-        if let Some(proof) = proof {
-            sink.solver.write_proof(proof, varisat::ProofFormat::Drat);
-        }
-        encoding.encode(&mut sink);
+        backend.check_budget(&*encoding, 1, budget_mib)?;
+        let mut solver = backend.start(setup)?;
+        encoding.encode(&mut *solver);
         Ok(Session {
             encoding,
-            sink,
+            solver,
             patching: false,
             subtours: SubtourLoop::default(),
         })
@@ -167,49 +66,59 @@ impl Session {
         &*self.encoding
     }
 
+    /// What the subtour loop has done so far in this session.
+    pub fn subtour_loop(&self) -> SubtourLoop {
+        self.subtours
+    }
+
     /// Solves; the decoded and verified tour, or `None` when the formula
-    /// (with every tour blocked so far) is unsatisfiable.
+    /// (with every tour blocked so far) is unsatisfiable;
+    /// [`Error::Stopped`] when the solver was stopped.
     ///
     /// For an incomplete formula this is a loop: a model whose moves form
     /// subtours gets the cuts that forbid them ([`Encoding::subtour_cuts`])
     /// and the solver goes on, keeping what it learnt; with patching
     /// allowed, a model whose subtours patch into a tour answers at once.
     pub fn next_tour(&mut self) -> Result<Option<Tour>, Error> {
-        let found = self.search();
-        record_subtour_loop(self.subtours);
-        found
-    }
-
-    fn search(&mut self) -> Result<Option<Tour>, Error> {
         loop {
-            let satisfiable = self
-                .sink
-                .solver
-                .solve()
-                .map_err(|e| Error::Solver(e.to_string()))?;
-            if !satisfiable {
-                return Ok(None);
+            match self.solver.solve(&[])? {
+                SatResult::Unsat => return Ok(None),
+                SatResult::Stopped => return Err(Error::Stopped),
+                SatResult::Sat => {}
             }
-            let lits = self
-                .sink
-                .solver
-                .model()
-                .ok_or_else(|| Error::Solver("varisat reported SAT without a model".into()))?;
-            let model = Model::from_lits(&lits);
+            let model = self.solver.model()?;
             self.subtours.rounds += 1;
-            let cuts = self.encoding.subtour_cuts(&model)?;
+            let cuts = self
+                .encoding
+                .subtour_cuts(&model)
+                .map_err(|e| self.wrong_model(&e))?;
             if cuts.is_empty() {
-                let declared = self.sink.var_count();
-                return tour_from_model(&*self.encoding, &model, Some(declared)).map(Some);
+                return self.tour_of(&model).map(Some);
             }
             if self.patching {
                 if let Some(squares) = self.encoding.patch(&model) {
                     self.subtours.patched += 1;
-                    return tour_from_squares(&*self.encoding, squares).map(Some);
+                    return tour_from_squares(&*self.encoding, squares)
+                        .map(Some)
+                        .map_err(|e| self.wrong_model(&e));
                 }
             }
             self.subtours.cuts += cuts.len() as u64;
-            self.encoding.add_cuts(&cuts, &mut self.sink);
+            self.encoding.add_cuts(&cuts, &mut *self.solver);
+        }
+    }
+
+    fn tour_of(&self, model: &Model) -> Result<Tour, Error> {
+        let declared = self.solver.var_count();
+        tour_from_model(&*self.encoding, model, Some(declared)).map_err(|e| self.wrong_model(&e))
+    }
+
+    /// A decoding error is the solver's fault: its model does not satisfy
+    /// the clauses it was given.
+    fn wrong_model(&self, error: &Error) -> Error {
+        Error::SolverFailed {
+            program: self.solver.name().to_string(),
+            detail: format!("its model is wrong: {error}"),
         }
     }
 
@@ -217,21 +126,20 @@ impl Session {
     /// for the rest of the session.
     pub fn restrict(&mut self, literals: &[Lit]) {
         for &lit in literals {
-            self.sink.solver.add_clause(&[lit]);
+            self.solver.add_clause(&[lit]);
         }
     }
 
     /// Forbids the tour visiting `squares` in this order from now on.
     pub fn block(&mut self, squares: &[usize]) {
         let clause = self.encoding.blocking_clause(squares);
-        self.sink.solver.add_clause(&clause);
+        self.solver.add_clause(&clause);
     }
 
-    /// Finishes the proof, flushing it.
-    pub fn close_proof(&mut self) -> Result<(), Error> {
-        self.sink
-            .solver
-            .close_proof()
-            .map_err(|e| Error::Solver(e.to_string()))
+    /// Finishes the proof the session was started with and ends the
+    /// session, so that the solver has flushed and closed the proof when
+    /// this returns.
+    pub fn finish_proof(mut self) -> Result<(), Error> {
+        self.solver.finish_proof()
     }
 }

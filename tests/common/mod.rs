@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod cli;
+pub mod sat;
 
 /// Fails with every collected disagreement listed, one per line.
 pub fn assert_none(failures: &[String]) {

@@ -19,7 +19,8 @@ use knightsat::input;
 use knightsat::problem::{parse_clue, Problem};
 use knightsat::puzzle::parse_puzzle;
 use knightsat::render::Format;
-use knightsat::solve::{Method, DEFAULT_MEMORY_BUDGET_MIB};
+use knightsat::sat::{Backend, DEFAULT_MEMORY_BUDGET_MIB};
+use knightsat::solve::Method;
 use knightsat::tour::GivenBoard;
 
 /// The exit statuses, shown under every command's help.
@@ -40,9 +41,10 @@ pub struct Cli {
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
-    /// Memory the in-process solver (varisat) may use, in MiB: `solve`,
-    /// `count` and `puzzle` refuse a formula whose estimate is larger, before
-    /// building it. External solvers read the CNF from disk and are not limited.
+    /// Memory the in-process solvers (varisat, cadical) may use together,
+    /// in MiB: `solve`, `count` and `puzzle` refuse a formula whose estimate
+    /// is larger, before building it. Solver programs read the CNF from disk
+    /// and are not limited.
     #[arg(long, global = true, value_name = "MiB", default_value_t = DEFAULT_MEMORY_BUDGET_MIB, value_parser = clap::value_parser!(u64).range(1..))]
     pub memory_budget: u64,
 }
@@ -93,6 +95,9 @@ pub enum Command {
         /// How to find the tours: sat or backtrack (the same numbers).
         #[arg(long, value_enum, default_value_t)]
         method: MethodArg,
+        /// The built-in SAT solver for --method sat.
+        #[arg(long, value_enum, default_value_t)]
+        solver: BuiltInSolver,
         /// Stop after this many (at least 1).
         #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
         limit: Option<u64>,
@@ -207,6 +212,10 @@ pub enum Command {
         /// How to print the puzzle.
         #[arg(long, value_enum, default_value_t = PuzzleFormat::Board)]
         format: PuzzleFormat,
+        /// The built-in SAT solver that finds the tour and proves each
+        /// clue set unique.
+        #[arg(long, value_enum, default_value_t)]
+        solver: BuiltInSolver,
     },
     /// Count variables, clauses and literals per constraint family, without solving.
     #[command(after_help = EXIT_STATUSES)]
@@ -233,8 +242,11 @@ pub struct SolveArgs {
     /// How to print the tour.
     #[arg(long, value_enum, default_value_t)]
     pub format: FormatArg,
-    /// `varisat` (in-process), `kissat`, `cadical`, `minisat`, `picosat`,
-    /// or the path of a program that reads DIMACS and prints
+    /// The SAT solver. `varisat` and `cadical` are built in (they run in
+    /// this process, and alone enumerate, prove and take --jobs). Any other
+    /// name is a solver program: a path if it holds a `/` (so
+    /// `--solver /usr/bin/cadical` runs CaDiCaL's program), else found on
+    /// PATH (`kissat`, `minisat`, `picosat`, …); it reads DIMACS and prints
     /// SAT-competition output.
     #[arg(long, value_name = "SOLVER", default_value = "varisat")]
     pub solver: String,
@@ -244,14 +256,14 @@ pub struct SolveArgs {
     /// Give up after this many seconds (the solver is stopped).
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub timeout: Option<Duration>,
-    /// Print every tour, not just one (in-process only; JSON Lines with
+    /// Print every tour, not just one (built-in solvers only; JSON Lines with
     /// --format json). Tours are sequences: see `count`.
     #[arg(long)]
     pub all: bool,
     /// With --all: stop after this many tours (at least 1).
     #[arg(long, value_name = "K", requires = "all", value_parser = clap::value_parser!(u64).range(1..))]
     pub limit: Option<u64>,
-    /// When no tour exists, write varisat's DRAT proof of that here (check
+    /// When no tour exists, write the built-in solver's DRAT proof of that here (check
     /// it with `certify`), and the CNF it refers to beside it. When a tour
     /// exists, no file is written or changed.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["all"])]
@@ -264,10 +276,10 @@ pub struct SolveArgs {
     /// classification of open ones) already says no tour exists.
     #[arg(long)]
     pub no_theory: bool,
-    /// Threads, each solving cubes (see `cubes`) with varisat in a
-    /// session of its own; the first tour found wins. 0 means one per
-    /// core. In-process only, without --all, --proof or --timeout.
-    #[arg(long, value_name = "N", default_value_t = 1, conflicts_with_all = ["all", "proof", "timeout", "solver"])]
+    /// Threads, each solving cubes (see `cubes`) with the built-in solver
+    /// in a session of its own; the first tour found wins and stops the
+    /// others. 0 means one per core. Without --all or --proof.
+    #[arg(long, value_name = "N", default_value_t = 1, conflicts_with_all = ["all", "proof"])]
     pub jobs: usize,
     /// Print on stderr how the search went: with --encoding successor and
     /// lazy subtours, the models solved, subtour cuts added, and whether
@@ -276,7 +288,7 @@ pub struct SolveArgs {
     pub verbose: bool,
     /// Cube depth in moves for --jobs (default: the smallest depth giving
     /// at least 4 cubes per thread, at most 12).
-    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u64).range(1..), conflicts_with_all = ["all", "proof", "timeout", "solver"])]
+    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u64).range(1..), conflicts_with_all = ["all", "proof"])]
     pub depth: Option<u64>,
 }
 
@@ -465,6 +477,25 @@ impl From<MethodArg> for Method {
             MethodArg::Sat => Method::Sat,
             MethodArg::Warnsdorff => Method::Warnsdorff,
             MethodArg::Backtrack => Method::Backtrack,
+        }
+    }
+}
+
+/// A built-in SAT solver (mirrors the built-in [`Backend`]s).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum BuiltInSolver {
+    /// varisat, in Rust.
+    #[default]
+    Varisat,
+    /// CaDiCaL 2.2, in C++, linked in.
+    Cadical,
+}
+
+impl From<BuiltInSolver> for Backend {
+    fn from(solver: BuiltInSolver) -> Backend {
+        match solver {
+            BuiltInSolver::Varisat => Backend::Varisat,
+            BuiltInSolver::Cadical => Backend::Cadical,
         }
     }
 }

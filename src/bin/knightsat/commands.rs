@@ -27,9 +27,8 @@ use knightsat::input;
 use knightsat::problem::Problem;
 use knightsat::puzzle::{generate, puzzle_grid, puzzle_picture, Generated, PuzzleJson};
 use knightsat::render::{board_grid, render, stats_table, svg, Format};
-use knightsat::solve::{
-    find_tour, last_subtour_loop, solve_parallel, Backend, Method, Outcome, Request,
-};
+use knightsat::sat::Backend;
+use knightsat::solve::{find_tour, solve_parallel, Method, Outcome, Request};
 use knightsat::theory;
 use knightsat::tour::{check_tour, Tour};
 
@@ -68,8 +67,13 @@ pub fn encode(encoding: &EncodingArgs, output: &Path) -> anyhow::Result<ExitCode
     Ok(ExitCode::SUCCESS)
 }
 
-/// `solve`: one tour, every tour, or a proof that there is none.
-pub fn solve(encoding: &EncodingArgs, args: SolveArgs) -> anyhow::Result<ExitCode> {
+/// `solve`: one tour, every tour, or a proof that there is none; the
+/// built-in solvers may use `budget_mib` MiB.
+pub fn solve(
+    encoding: &EncodingArgs,
+    args: SolveArgs,
+    budget_mib: u64,
+) -> anyhow::Result<ExitCode> {
     let method = Method::from(args.method);
     let (problem, config) = encoding.problem_and_config()?;
     if method == Method::Sat {
@@ -86,6 +90,7 @@ pub fn solve(encoding: &EncodingArgs, args: SolveArgs) -> anyhow::Result<ExitCod
     let request = Request {
         config,
         backend: Backend::from_name(&args.solver, args.solver_arg)?,
+        memory_budget_mib: budget_mib,
         seed: args.seed,
         timeout: args.timeout,
         proof: args.proof.is_some(),
@@ -95,7 +100,7 @@ pub fn solve(encoding: &EncodingArgs, args: SolveArgs) -> anyhow::Result<ExitCod
     if let Some(proof) = args.proof {
         let cnf = args.cnf_out.unwrap_or_else(|| default_cnf_path(&proof));
         note_default_start(&problem);
-        let outcome = solve_with_proof(&problem, &request.config, &proof, &cnf, args.timeout)?;
+        let outcome = solve_with_proof(&problem, &request, &proof, &cnf)?;
         match outcome {
             Outcome::NoTour => note!(
                 "wrote {} (DRAT proof) for {}; check with: knightsat certify --cnf {} --proof {}",
@@ -128,20 +133,21 @@ pub fn solve(encoding: &EncodingArgs, args: SolveArgs) -> anyhow::Result<ExitCod
         );
     }
     let depth = args.depth.map(usize::try_from).transpose()?;
-    let outcome = if args.jobs == 1 && depth.is_none() {
+    let solved = if args.jobs == 1 && depth.is_none() {
         find_tour(&problem, method, &request)
     } else if method != Method::Sat {
         Err(Error::Unsupported(Unsupported::CubesWithoutSat(
             method.name(),
         )))
     } else {
-        solve_parallel(&problem, &request.config, args.jobs, depth)
+        solve_parallel(&problem, &request, args.jobs, depth)
     };
     if progress {
         note!(" {:.2} s", started.elapsed().as_secs_f64());
     }
+    let solved = solved?;
     if args.verbose && method == Method::Sat && !request.config.is_complete() {
-        let rounds = last_subtour_loop();
+        let rounds = solved.subtours;
         note!(
             "subtour loop: models solved {}, subtour cuts added {}, tour patched together from subtours: {}",
             rounds.rounds,
@@ -149,7 +155,7 @@ pub fn solve(encoding: &EncodingArgs, args: SolveArgs) -> anyhow::Result<ExitCod
             if rounds.patched > 0 { "yes" } else { "no" }
         );
     }
-    print_outcome(outcome?, format)
+    print_outcome(solved.outcome, format)
 }
 
 /// `decode`: a solver's output for a knightsat CNF, as a verified tour.
@@ -206,12 +212,13 @@ pub struct PuzzleArgs {
     pub format: PuzzleFormat,
 }
 
-/// `puzzle`: a numbered grid with one solution.
-pub fn puzzle(shape: &ShapeArgs, args: PuzzleArgs) -> anyhow::Result<ExitCode> {
+/// `puzzle`: a numbered grid with one solution, made by SAT as `request`
+/// says.
+pub fn puzzle(shape: &ShapeArgs, args: PuzzleArgs, request: &Request) -> anyhow::Result<ExitCode> {
     let board = shape.required_board()?;
     let seed = args.seed.unwrap_or_else(|| fastrand::u64(..));
     let bar = step_bar("clues tried");
-    let generated = generate(&board, args.closed, seed, |done, total| {
+    let generated = generate(&board, args.closed, seed, request, |done, total| {
         bar.set_length(total as u64);
         bar.set_position(done as u64);
     })?;
@@ -243,10 +250,12 @@ pub fn puzzle(shape: &ShapeArgs, args: PuzzleArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `count`: how many tours (or orbits).
+/// `count`: how many tours (or orbits); `sat` gives the solver and budget
+/// for --method sat.
 pub fn count(
     encoding: &EncodingArgs,
     method: MethodArg,
+    sat: &Request,
     limit: Option<u64>,
     up_to_symmetry: bool,
     jobs: usize,
@@ -257,7 +266,7 @@ pub fn count(
     let request = Request {
         config,
         every_tour: true,
-        ..Request::default()
+        ..sat.clone()
     };
     method.check_supports(&problem, &request)?;
     let found = if jobs == 1 && depth.is_none() {
@@ -278,7 +287,7 @@ pub fn count(
         }
         let progress = cube_progress_bar();
         let options = ParallelOptions { jobs, depth, limit };
-        let found = count_parallel(&problem, &request.config, options, |done| {
+        let found = count_parallel(&problem, &request, options, |done| {
             show_cube_progress(&progress, done);
         })?;
         progress.finish_and_clear();
@@ -296,6 +305,7 @@ pub fn count(
 pub fn estimate(
     encoding: &EncodingArgs,
     method: MethodArg,
+    sat: &Request,
     jobs: usize,
     depth: Option<usize>,
     sample: usize,
@@ -306,13 +316,17 @@ pub fn estimate(
     if method != Method::Sat {
         return Err(Error::Unsupported(Unsupported::CubesWithoutSat(method.name())).into());
     }
+    let request = Request {
+        config,
+        ..sat.clone()
+    };
     let progress = cube_progress_bar();
     let options = ParallelOptions {
         jobs,
         depth,
         limit: None,
     };
-    let estimate = estimate_count(&problem, &config, options, sample, seed, |done| {
+    let estimate = estimate_count(&problem, &request, options, sample, seed, |done| {
         show_cube_progress(&progress, done);
     })?;
     progress.finish_and_clear();
@@ -359,10 +373,11 @@ fn show_cube_progress(progress: &ProgressBar, done: Progress) {
     ));
 }
 
-/// `count --cnf`: the tours of a knightsat CNF, cube CNFs included.
-pub fn count_cnf(cnf: &Path) -> anyhow::Result<ExitCode> {
+/// `count --cnf`: the tours of a knightsat CNF, cube CNFs included, by
+/// the solver `sat` names.
+pub fn count_cnf(cnf: &Path, sat: &Request) -> anyhow::Result<ExitCode> {
     let info = read_cnf_info(input::open(cnf)?).with_context(|| cnf.display().to_string())?;
-    let found = count_recorded(&info).with_context(|| cnf.display().to_string())?;
+    let found = count_recorded(&info, sat).with_context(|| cnf.display().to_string())?;
     emit(|out| writeln!(out, "{found}"))?;
     Ok(ExitCode::SUCCESS)
 }

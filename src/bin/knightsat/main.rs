@@ -11,9 +11,10 @@ use std::process::ExitCode;
 use clap::Parser;
 
 use knightsat::error::{ErrorClass, Unsupported};
+use knightsat::solve::Request;
 use knightsat::Error;
 
-use args::{Cli, Command, NoBoard, SwitchOfOtherEncoding};
+use args::{BuiltInSolver, Cli, Command, NoBoard, SwitchOfOtherEncoding};
 use commands::{PuzzleArgs, EXIT_FAILURE};
 
 /// Exit status for bad usage or bad input.
@@ -50,8 +51,7 @@ fn main() -> ExitCode {
         let _ = writeln!(io::stderr(), "knightsat: cannot watch for signals: {error}");
         return ExitCode::from(EXIT_FAILURE);
     }
-    knightsat::solve::set_memory_budget_mib(cli.memory_budget);
-    let result = run(cli.command);
+    let result = run(cli.command, cli.memory_budget);
     knightsat::cleanup::exit_if_signalled();
     match result {
         Ok(code) => code,
@@ -63,11 +63,11 @@ fn main() -> ExitCode {
     }
 }
 
-/// Runs one command.
-fn run(command: Command) -> anyhow::Result<ExitCode> {
+/// Runs one command; the in-process solvers may use `budget_mib` MiB.
+fn run(command: Command, budget_mib: u64) -> anyhow::Result<ExitCode> {
     match command {
         Command::Encode { encoding, output } => commands::encode(&encoding, &output),
-        Command::Solve { encoding, options } => commands::solve(&encoding, options),
+        Command::Solve { encoding, options } => commands::solve(&encoding, options, budget_mib),
         Command::Decode {
             cnf,
             solver_output,
@@ -80,6 +80,7 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
             seed,
             solution,
             format,
+            solver,
         } => commands::puzzle(
             &shape,
             PuzzleArgs {
@@ -88,11 +89,17 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
                 solution,
                 format,
             },
+            &sat_request(solver, budget_mib),
         ),
-        Command::Count { cnf: Some(cnf), .. } => commands::count_cnf(&cnf),
+        Command::Count {
+            cnf: Some(cnf),
+            solver,
+            ..
+        } => commands::count_cnf(&cnf, &sat_request(solver, budget_mib)),
         Command::Count {
             encoding,
             method,
+            solver,
             jobs,
             depth,
             cnf: None,
@@ -102,6 +109,7 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         } => commands::estimate(
             &encoding,
             method,
+            &sat_request(solver, budget_mib),
             jobs,
             depth.map(usize::try_from).transpose()?,
             usize::try_from(sample)?,
@@ -110,6 +118,7 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Count {
             encoding,
             method,
+            solver,
             limit,
             up_to_symmetry,
             jobs,
@@ -120,6 +129,7 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         } => commands::count(
             &encoding,
             method,
+            &sat_request(solver, budget_mib),
             limit,
             up_to_symmetry,
             jobs,
@@ -138,6 +148,16 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         ),
         Command::Certify { cnf, proof } => commands::certify(&cnf, &proof),
         Command::Stats { encoding, format } => commands::stats_of(&encoding, format),
+    }
+}
+
+/// A request for SAT by a built-in solver within the memory budget; the
+/// command fills in the encoding.
+fn sat_request(solver: BuiltInSolver, budget_mib: u64) -> Request {
+    Request {
+        backend: solver.into(),
+        memory_budget_mib: budget_mib,
+        ..Request::default()
     }
 }
 
@@ -168,13 +188,16 @@ fn describe(error: &anyhow::Error) -> String {
         ),
         Error::Unsupported(what) => match what {
             Unsupported::ProofWithExternalSolver => {
-                "--proof uses the in-process solver, without --solver".into()
+                "--proof uses a built-in solver: --solver varisat or --solver cadical".into()
             }
             Unsupported::AllWithExternalSolver | Unsupported::AllWithTimeout => {
-                "--all uses the in-process solver, without --solver or --timeout".into()
+                "--all uses a built-in solver (--solver varisat or cadical), without --timeout".into()
             }
-            Unsupported::ArgumentsForVarisat => {
-                "--solver-arg is for external solvers, not varisat".into()
+            Unsupported::JobsWithExternalSolver => {
+                "--jobs and --depth solve cubes with a built-in solver: --solver varisat or --solver cadical".into()
+            }
+            Unsupported::ArgumentsForBuiltIn(solver) => {
+                format!("--solver-arg is for solver programs, not the built-in {solver}")
             }
             Unsupported::ProofWithoutSat(method) => {
                 format!("--proof needs --method sat: only SAT writes proofs, not --method {method}")

@@ -1,0 +1,298 @@
+//! The solver seam: one trait for an incremental SAT solver, and the
+//! solvers behind it.
+//!
+//! A [`SatSolver`] takes clauses through [`ClauseSink`] (so an encoding
+//! writes into a solver exactly as it writes DIMACS), solves under
+//! assumptions, gives its model, and stops when its [`Stop`] is raised from
+//! another thread. Three stand behind it, chosen by [`Backend`]: varisat
+//! and `CaDiCaL` linked into this process ([`varisat`], [`cadical`]), and an
+//! external program re-run on the clauses so far ([`external`]). The shape
+//! follows rustsat's `Solve`, `SolveIncremental` and `Interrupt` traits,
+//! cut down to what the tour searches use; everything above the seam (the
+//! subtour loop, enumeration, cubes, proofs) is written once, in
+//! [`crate::solve::Session`].
+
+pub mod cadical;
+pub mod external;
+pub mod varisat;
+
+use std::fs::File;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc};
+use std::time::Duration;
+
+use crate::cnf::{ClauseSink, Lit};
+use crate::encoding::{Encoding, Model};
+use crate::error::{Error, Unsupported};
+
+pub use external::{ExternalSolver, SolverKind};
+
+/// What one call to [`SatSolver::solve`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SatResult {
+    /// The clauses (under the assumptions) have a model.
+    Sat,
+    /// They have none.
+    Unsat,
+    /// The solver was stopped ([`Stop`]) before it knew.
+    Stopped,
+}
+
+/// An incremental SAT solver: clauses in through [`ClauseSink`], then
+/// solve, read the model, add more clauses, solve again. A solver lives on
+/// the thread that started it (varisat is not `Send`); other threads reach
+/// it through its [`Stop`].
+pub trait SatSolver: ClauseSink {
+    /// The solver's name, for messages (`varisat`, `cadical`, a program).
+    fn name(&self) -> &str;
+
+    /// Solves the clauses added so far, with `assumptions` true for this
+    /// call only. Returns [`SatResult::Stopped`] once the solver's
+    /// [`Stop`] is raised, at the latest shortly after.
+    fn solve(&mut self, assumptions: &[Lit]) -> Result<SatResult, Error>;
+
+    /// The model of the last call to [`solve`](Self::solve), which must
+    /// have answered [`SatResult::Sat`].
+    fn model(&self) -> Result<Model, Error>;
+
+    /// Finishes the proof the solver was started with (see [`Setup::proof`]),
+    /// flushing it; nothing for a solver started without one.
+    fn finish_proof(&mut self) -> Result<(), Error> {
+        Ok(())
+    }
+}
+
+/// A flag that stops solvers and searches from another thread: raised by a
+/// time limit ([`Stop::within`]), or by a worker that found what the others
+/// were looking for. Clones share the flag.
+#[derive(Clone, Debug, Default)]
+pub struct Stop(Arc<AtomicBool>);
+
+impl Stop {
+    /// A flag not yet raised.
+    pub fn new() -> Stop {
+        Stop::default()
+    }
+
+    /// Raises the flag: every solver holding it stops soon.
+    pub fn stop(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether the flag is raised.
+    pub fn is_stopped(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+
+    /// Runs `work` on this thread, raising this flag when `timeout` runs
+    /// out. Work that was stopped by the time limit ([`Error::Stopped`])
+    /// becomes [`Error::Timeout`]; an answer that arrives in time is kept.
+    /// When this returns, the work has returned: nothing is left running.
+    pub fn within<T>(
+        &self,
+        timeout: Option<Duration>,
+        work: impl FnOnce() -> Result<T, Error>,
+    ) -> Result<T, Error> {
+        let Some(limit) = timeout else {
+            return work();
+        };
+        let expired = AtomicBool::new(false);
+        let expired_flag = &expired;
+        let (finished, waiting) = mpsc::channel::<()>();
+        let result = std::thread::scope(|scope| {
+            scope.spawn(move || {
+                if waiting.recv_timeout(limit) == Err(mpsc::RecvTimeoutError::Timeout) {
+                    expired_flag.store(true, Ordering::Relaxed);
+                    self.stop();
+                }
+            });
+            let result = work();
+            drop(finished);
+            result
+        });
+        match result {
+            Err(Error::Stopped) if expired.load(Ordering::Relaxed) => Err(Error::Timeout {
+                seconds: limit.as_secs_f64(),
+            }),
+            other => other,
+        }
+    }
+}
+
+/// How a solver is started.
+#[derive(Debug, Default)]
+pub struct Setup {
+    /// The flag that stops it.
+    pub stop: Stop,
+    /// Where to write a DRAT proof of everything it derives (complete
+    /// formulas solved once only: a proof of unsatisfiability).
+    pub proof: Option<File>,
+    /// Tuned for finding solution after solution of a small formula, one
+    /// blocking clause after another (counting), where the solver has such
+    /// settings.
+    pub enumerating: bool,
+}
+
+impl Setup {
+    /// A plain start with `stop`.
+    pub fn new(stop: &Stop) -> Setup {
+        Setup {
+            stop: stop.clone(),
+            ..Setup::default()
+        }
+    }
+}
+
+/// Which SAT solver to use.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Backend {
+    /// varisat, in this process.
+    #[default]
+    Varisat,
+    /// `CaDiCaL`, linked into this process.
+    Cadical,
+    /// A solver program run on a temporary CNF file, once per solve.
+    External(ExternalSolver),
+}
+
+/// The built-in solvers' names, as `--solver` takes them.
+pub const BUILT_IN: [&str; 2] = ["varisat", "cadical"];
+
+impl Backend {
+    /// `varisat` and `cadical` name the built-in solvers; any other name is
+    /// a solver program: a path if it holds a `/`, else found on PATH
+    /// (`kissat`, `minisat`, `picosat`, …), called with `extra_args`
+    /// (built-in solvers take none).
+    pub fn from_name(name: &str, extra_args: Vec<String>) -> Result<Backend, Error> {
+        let (backend, name) = match name {
+            "varisat" => (Backend::Varisat, "varisat"),
+            "cadical" => (Backend::Cadical, "cadical"),
+            program => return Ok(Backend::External(ExternalSolver::new(program, extra_args))),
+        };
+        if !extra_args.is_empty() {
+            return Err(Error::Unsupported(Unsupported::ArgumentsForBuiltIn(name)));
+        }
+        Ok(backend)
+    }
+
+    /// The name `--solver` takes for it.
+    pub fn name(&self) -> &str {
+        match self {
+            Backend::Varisat => "varisat",
+            Backend::Cadical => "cadical",
+            Backend::External(solver) => &solver.program,
+        }
+    }
+
+    /// Whether the solver runs in this process (and so is bound by the
+    /// memory budget, and can enumerate and prove).
+    pub fn is_built_in(&self) -> bool {
+        !matches!(self, Backend::External(_))
+    }
+
+    /// Starts a solver with no clauses.
+    pub fn start(&self, setup: Setup) -> Result<Box<dyn SatSolver>, Error> {
+        match self {
+            Backend::Varisat => Ok(Box::new(varisat::Varisat::start(setup)?)),
+            Backend::Cadical => Ok(Box::new(cadical::Cadical::start(setup)?)),
+            Backend::External(solver) => Ok(Box::new(solver.start(setup)?)),
+        }
+    }
+
+    /// About how many bytes the solver holds per literal of the formula
+    /// (0 for a program, which is not in this process).
+    fn bytes_per_literal(&self) -> u64 {
+        match self {
+            Backend::Varisat => varisat::BYTES_PER_LITERAL,
+            Backend::Cadical => cadical::BYTES_PER_LITERAL,
+            Backend::External(_) => 0,
+        }
+    }
+
+    /// The memory the solver would need for `encoding`, in MiB.
+    pub fn estimated_memory_mib(&self, encoding: &dyn Encoding) -> u64 {
+        (encoding.estimated_literals() * self.bytes_per_literal()).div_ceil(1 << 20)
+    }
+
+    /// Refuses to run `sessions` solvers of `encoding` at once (one per
+    /// thread of `--jobs`) when together they would need more than
+    /// `budget_mib`: the budget bounds the process, not each solver.
+    pub fn check_budget(
+        &self,
+        encoding: &dyn Encoding,
+        sessions: usize,
+        budget_mib: u64,
+    ) -> Result<(), Error> {
+        let estimate_mib = self.estimated_memory_mib(encoding) * sessions as u64;
+        if estimate_mib > budget_mib {
+            return Err(Error::OverMemoryBudget {
+                board: encoding.problem().board().to_string(),
+                solver: self.name().to_string(),
+                estimate_mib,
+                budget_mib,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// The memory the in-process solvers may use unless told otherwise, in MiB.
+pub const DEFAULT_MEMORY_BUDGET_MIB: u64 = 4096;
+
+/// Which variables a solver has numbered, and whether it should still take
+/// clauses: once stopped, it drops them, so that an encoding being written
+/// into it finishes fast and the search that follows stops at once.
+#[derive(Debug, Default)]
+pub(crate) struct Intake {
+    vars: crate::cnf::VarCounter,
+    stop: Stop,
+}
+
+impl Intake {
+    pub(crate) fn new(stop: Stop) -> Intake {
+        Intake {
+            vars: crate::cnf::VarCounter::default(),
+            stop,
+        }
+    }
+
+    /// Whether clauses should still go in.
+    pub(crate) fn open(&self) -> bool {
+        !self.stop.is_stopped()
+    }
+
+    pub(crate) fn stop(&self) -> &Stop {
+        &self.stop
+    }
+
+    pub(crate) fn fresh(&mut self) -> crate::cnf::Var {
+        self.vars.fresh()
+    }
+
+    pub(crate) fn reserve(&mut self, count: usize) {
+        self.vars.reserve(count);
+    }
+
+    pub(crate) fn count(&self) -> usize {
+        self.vars.count()
+    }
+}
+
+/// The part of [`ClauseSink`] every solver writes the same way: variables
+/// counted by its [`Intake`].
+macro_rules! sink_vars_by_intake {
+    () => {
+        fn new_var(&mut self) -> crate::cnf::Var {
+            self.intake.fresh()
+        }
+
+        fn reserve_vars(&mut self, count: usize) {
+            self.intake.reserve(count);
+        }
+
+        fn var_count(&self) -> usize {
+            self.intake.count()
+        }
+    };
+}
+pub(crate) use sink_vars_by_intake;

@@ -1,0 +1,41 @@
+//! The built-in solvers that every library-level SAT test runs with. This
+//! names library types only; the oracle beside it never calls the library.
+
+use knightsat::encoding::EncodingConfig;
+use knightsat::sat::Backend;
+use knightsat::solve::Request;
+
+/// varisat and `CaDiCaL`, both linked into this process.
+pub fn built_in() -> [Backend; 2] {
+    [Backend::Varisat, Backend::Cadical]
+}
+
+/// A SAT request for `config` with `backend`.
+pub fn request(config: impl Into<EncodingConfig>, backend: &Backend) -> Request {
+    Request::sat(config.into(), backend.clone())
+}
+
+/// The full path of a solver program on PATH (so that `cadical`, the
+/// built-in solver's name, runs the program), or the name itself when it
+/// is not there (the run then fails with the program missing).
+pub fn program(name: &str) -> String {
+    std::env::var_os("PATH")
+        .and_then(|path| {
+            std::env::split_paths(&path)
+                .map(|dir| dir.join(name))
+                .find(|candidate| candidate.is_file())
+        })
+        .map_or_else(|| name.to_string(), |path| path.display().to_string())
+}
+
+/// A request for the solver program `name` (found on PATH) with `config`
+/// and a time limit of two minutes.
+pub fn program_request(name: &str, config: impl Into<EncodingConfig>) -> Request {
+    Request {
+        timeout: Some(std::time::Duration::from_secs(120)),
+        ..request(
+            config,
+            &Backend::from_name(&program(name), Vec::new()).expect("a program takes no check"),
+        )
+    }
+}
