@@ -7,8 +7,8 @@
 #   scripts/bench-successor.sh                                  # every column
 #   SIZES="8 12 30" SKIP="time-indexed kissat" scripts/bench-successor.sh
 #
-# Columns (SKIP takes cpsat, successor, cuts, time-indexed and kissat; ratio shows
-# when neither cpsat nor successor is skipped):
+# Columns (SKIP takes cpsat, successor, cadical, program, cuts, time-indexed and
+# kissat; each ratio shows when neither of its columns is skipped):
 #   cpsat         CP-SAT, AddCircuit, one worker: seconds measured inside Python
 #                 around model building plus Solve (no start-up, no import).
 #                 Open tours start on a1 (a dummy node: dummy -> a1 fixed,
@@ -20,6 +20,10 @@
 #                 whole-process wall time; the tour is checked with
 #                 `knightsat verify` once per cell
 #   ratio         CP-SAT / successor: > 1 means knightsat is faster
+#   cadical       the same with --solver cadical: CaDiCaL linked in, incremental
+#   program       the same with --solver "$(command -v cadical)": CaDiCaL's
+#                 program (Debian's), re-run on the clauses so far each round
+#   speed-up      program / cadical: > 1 means the built-in CaDiCaL is faster
 #   cuts          the same with --no-patching: the subtour loop by cuts alone,
 #                 no model's subtours patched together into a tour
 #   time-indexed  knightsat solve with the default (time-indexed) encoding,
@@ -60,8 +64,8 @@ fail() { say "$*"; exit 1; }
 
 for column in $SKIP; do
   case "$column" in
-    cpsat | successor | cuts | time-indexed | kissat) ;;
-    *) fail "SKIP: no column '$column' (cpsat, successor, cuts, time-indexed, kissat)" ;;
+    cpsat | successor | cadical | program | cuts | time-indexed | kissat) ;;
+    *) fail "SKIP: no column '$column' (cpsat, successor, cadical, program, cuts, time-indexed, kissat)" ;;
   esac
 done
 skipped() { [[ " $SKIP " == *" $1 "* ]]; }
@@ -89,6 +93,12 @@ if ! skipped kissat; then
     if [ -z "$kissat" ] && [ -x "$candidate" ]; then kissat=$candidate; fi
   done
   [ -n "$kissat" ] || fail "kissat is not on PATH: run scripts/install-solvers.sh, or SKIP=kissat"
+fi
+
+cadical_program=""
+if ! skipped program; then
+  cadical_program=$(command -v cadical || true)
+  [ -n "$cadical_program" ] || fail "cadical is not on PATH: run scripts/install-solvers.sh, or SKIP=program"
 fi
 
 tmp=$(mktemp -d)
@@ -244,6 +254,7 @@ echo
 versions="knightsat $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src Cargo.toml Cargo.lock 2> /dev/null || echo ' (uncommitted changes)')"
 if ! skipped cpsat; then versions="$versions; OR-Tools $("$py" -c 'import ortools; print(ortools.__version__)')"; fi
 if [ -n "$kissat" ]; then versions="$versions; kissat $("$kissat" --version)"; fi
+if [ -n "$cadical_program" ]; then versions="$versions; CaDiCaL program $("$cadical_program" --version)"; fi
 echo "Versions: $versions"
 
 echo
@@ -254,6 +265,9 @@ rule="| --- | --- |"
 if ! skipped cpsat; then header="$header CP-SAT ($CPSAT_WORKERS worker$([ "$CPSAT_WORKERS" = 1 ] || echo s)) |"; rule="$rule ---: |"; fi
 if ! skipped successor; then header="$header successor (in-process) |"; rule="$rule ---: |"; fi
 if ! skipped cpsat && ! skipped successor; then header="$header ratio |"; rule="$rule ---: |"; fi
+if ! skipped cadical; then header="$header successor, built-in CaDiCaL |"; rule="$rule ---: |"; fi
+if ! skipped program; then header="$header successor, CaDiCaL program |"; rule="$rule ---: |"; fi
+if ! skipped cadical && ! skipped program; then header="$header speed-up |"; rule="$rule ---: |"; fi
 if ! skipped cuts; then header="$header successor, cuts alone |"; rule="$rule ---: |"; fi
 if ! skipped time-indexed; then header="$header time-indexed |"; rule="$rule ---: |"; fi
 if ! skipped kissat; then header="$header kissat on complete CNF (encode, CNF size) |"; rule="$rule ---: |"; fi
@@ -273,6 +287,16 @@ for n in $SIZES; do
       row="$row $(shown "$succ") |"
     fi
     if ! skipped cpsat && ! skipped successor; then row="$row $(ratio "$cp" "$succ") |"; fi
+    built_in="" program=""
+    if ! skipped cadical; then
+      built_in=$(solve_cell cadical "$n" "$kind" --encoding successor --solver cadical)
+      row="$row $(shown "$built_in") |"
+    fi
+    if ! skipped program; then
+      program=$(solve_cell program "$n" "$kind" --encoding successor --solver "$cadical_program")
+      row="$row $(shown "$program") |"
+    fi
+    if ! skipped cadical && ! skipped program; then row="$row $(ratio "$program" "$built_in") |"; fi
     if ! skipped cuts; then
       row="$row $(shown "$(solve_cell cuts "$n" "$kind" --encoding successor --no-patching)") |"
     fi
@@ -296,6 +320,7 @@ done
 echo
 echo "CP-SAT: OR-Tools' AddCircuit, num_workers $CPSAT_WORKERS, timed inside Python (model building and Solve)."
 echo "knightsat and kissat: whole-process wall time. Ratio: CP-SAT / successor (> 1: knightsat is faster)."
+echo "Speed-up: CaDiCaL's program / built-in CaDiCaL (> 1: the built-in one is faster)."
 if [ -s "$tmp/notes" ]; then
   echo
   sed 's/^/Note: /' "$tmp/notes"

@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
-# Installs the real SAT solvers the tests drive: minisat, cadical and picosat
+# Installs what building knightsat needs beyond Rust: g++ and libclang, with
+# which the rustsat-cadical crate compiles the CaDiCaL it links in and
+# generates its bindings (Debian's g++ and libclang-dev). Then the real SAT
+# solver programs the tests drive: minisat, cadical and picosat
 # from Debian's packages (and GNU parallel, for the cluster-recipe test),
 # kissat 4 from the PyPI wheel passagemath-kissat, which carries a kissat
 # binary, and the DRAT proof checker rate from
@@ -26,6 +29,12 @@ else
 fi
 
 missing=()
+command -v g++ > /dev/null || missing+=(g++)
+# bindgen loads libclang at build time (clang-sys looks in LLVM's lib directories too)
+if ! ldconfig -p 2> /dev/null | grep -q 'libclang\(-[0-9.]*\)\?\.so' &&
+  ! compgen -G '/usr/lib/llvm-*/lib/libclang*.so*' > /dev/null; then
+  missing+=(libclang-dev)
+fi
 for package in minisat cadical picosat chromium; do
   command -v "$package" > /dev/null || missing+=("$package")
 done

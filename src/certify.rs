@@ -48,6 +48,7 @@ pub fn solve_with_proof(
         write_cnf(&*encoding, cnf_writer)?;
         let setup = Setup {
             proof: Some(proof_writer),
+            stoppable: request.timeout.is_some(),
             ..Setup::new(&stop)
         };
         let mut session = request.session(encoding, setup)?;

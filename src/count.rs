@@ -18,7 +18,7 @@ use crate::cubes::{cube_of, cubes, effective_depth, on_cubes, resolve_jobs, Cube
 use crate::encoding::EncodingConfig;
 use crate::error::{Error, Unsupported};
 use crate::problem::Problem;
-use crate::sat::{Setup, Stop};
+use crate::sat::{Setup, Stop, Workload};
 use crate::search;
 use crate::solve::{Method, Request};
 use crate::theory::no_tour_because;
@@ -82,7 +82,11 @@ pub fn enumerate(
         return Ok(0);
     }
     let encoding = config.prepare(problem)?;
-    let mut session = request.session(encoding, Setup::new(&Stop::new()))?;
+    let setup = Setup {
+        workload: Workload::Enumeration,
+        ..Setup::default()
+    };
+    let mut session = request.session(encoding, setup)?;
     while let Some(tour) = session.next_tour()? {
         if report.tour(&tour)?.is_break() {
             break;
@@ -243,7 +247,9 @@ pub fn count_cube(problem: &Problem, request: &Request, cube: &Cube) -> Result<u
 
 /// Counts the tours in `cube` with `request` as given, in a session tuned
 /// for enumeration; `on_tours` hears the weight of each tour found and
-/// says whether to go on. A session stopped by `stop` counts what it found.
+/// says whether to go on (a count stops between tours, so its sessions are
+/// not [stoppable](Setup::stoppable) mid-search). A session stopped by
+/// `stop` counts what it found.
 fn count_in_cube(
     problem: &Problem,
     request: &Request,
@@ -253,10 +259,11 @@ fn count_in_cube(
 ) -> Result<u64, Error> {
     let weight = weight(problem);
     let setup = Setup {
-        enumerating: true,
+        workload: Workload::CubeEnumeration,
+        stoppable: false,
         ..Setup::new(stop)
     };
-    let mut session = request.session(request.config.prepare(&cube.pinned(problem)?)?, setup)?;
+    let mut session = request.cube_session(problem, cube, setup)?;
     let mut found = 0;
     loop {
         let tour = match session.next_tour() {
@@ -408,12 +415,7 @@ fn count_cubes(
     limit: u64,
     on_progress: impl Fn(Progress) + Sync,
 ) -> Result<Vec<CubeCount>, Error> {
-    let threads = resolve_jobs(jobs).min(cubes.len());
-    request.backend.check_budget(
-        &*request.config.prepare(problem)?,
-        threads,
-        request.memory_budget_mib,
-    )?;
+    request.check_budget_for_threads(problem, resolve_jobs(jobs).min(cubes.len()))?;
     let done = AtomicUsize::new(0);
     let total = AtomicU64::new(0);
     let stop = Stop::new();

@@ -40,6 +40,13 @@ impl Cadical {
         // 2.4 s against 8.4 s), and on the small time-indexed ones they
         // make no difference worth keeping (docs/solvers.md).
         solver.set_configuration(Config::Plain).map_err(failed)?;
+        if setup.workload.enumerates() {
+            // The "lucky" assignments CaDiCaL tries at the start of every
+            // solve pay off once, not on each of thousands of solves with
+            // one more blocking clause: `count --size 5` takes 0.58 s of CPU
+            // without them, 1.56 s with.
+            solver.set_option("lucky", 0).map_err(failed)?;
+        }
         if let Some(file) = &setup.proof {
             // CaDiCaL opens the proof by name: the open file's own name
             // here, so that the caller keeps its temporary file and its

@@ -124,20 +124,45 @@ impl Stop {
 pub struct Setup {
     /// The flag that stops it.
     pub stop: Stop,
+    /// Whether the flag may be raised while the solver searches (a time
+    /// limit, another worker's answer). Where nothing will raise it, a
+    /// solver that pays to be stoppable (varisat's proof into nothing costs
+    /// it about an eighth of its time) can skip that; the flag is still
+    /// checked between searches.
+    pub stoppable: bool,
     /// Where to write a DRAT proof of everything it derives (complete
     /// formulas solved once only: a proof of unsatisfiability).
     pub proof: Option<File>,
-    /// Tuned for finding solution after solution of a small formula, one
-    /// blocking clause after another (counting), where the solver has such
-    /// settings.
-    pub enumerating: bool,
+    /// What the solver will be asked to do, for the settings that suit it.
+    pub workload: Workload,
+}
+
+/// What a solver is started for: each solver picks its settings from it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Workload {
+    /// One search, or a few (a subtour loop).
+    #[default]
+    Search,
+    /// Solution after solution of one formula, a blocking clause after each
+    /// (`count`, `solve --all`, a puzzle's uniqueness).
+    Enumeration,
+    /// The same, for the small formula of one cube (`count --jobs`).
+    CubeEnumeration,
+}
+
+impl Workload {
+    /// Whether the solver will be asked for many solutions.
+    pub fn enumerates(self) -> bool {
+        self != Workload::Search
+    }
 }
 
 impl Setup {
-    /// A plain start with `stop`.
+    /// A plain start with `stop`, which may be raised at any time.
     pub fn new(stop: &Stop) -> Setup {
         Setup {
             stop: stop.clone(),
+            stoppable: true,
             ..Setup::default()
         }
     }

@@ -5,15 +5,18 @@
 //! into nothing, through [`StopWriter`], which fails once the [`Stop`] is
 //! raised; the solver then stops within one buffer of proof (8 KiB, a few
 //! hundred learnt clauses). Into nothing it writes varisat's own format,
-//! the one that allows clauses added between solves (DRAT panics on them);
-//! what that costs is measured in docs/solvers.md.
+//! the one that allows clauses added between solves (DRAT panics on them).
+//! That costs about an eighth of the solving time (counting 6x6 closed
+//! tours from a1 cube by cube: 20.8 s of CPU against 18.5 s), so a session
+//! that nothing will stop mid-search ([`Setup::stoppable`] false: counting,
+//! a search without a time limit) writes no proof.
 
 use std::io::{self, BufWriter, Write};
 
 use ::varisat::config::SolverConfigUpdate;
 use ::varisat::{ExtendFormula, ProofFormat, Solver};
 
-use super::{sink_vars_by_intake, Intake, SatResult, SatSolver, Setup, Stop};
+use super::{sink_vars_by_intake, Intake, SatResult, SatSolver, Setup, Stop, Workload};
 use crate::cnf::{ClauseSink, Lit};
 use crate::encoding::Model;
 use crate::error::Error;
@@ -35,18 +38,16 @@ impl Varisat {
     pub fn start(setup: Setup) -> Result<Varisat, Error> {
         let mut solver = Solver::new();
         let proof = setup.proof.is_some();
-        let (target, format): (Box<dyn Write + Send>, _) = match setup.proof {
-            Some(file) => (Box::new(BufWriter::new(file)), ProofFormat::Drat),
-            None => (Box::new(io::sink()), ProofFormat::Varisat),
+        let target: Option<(Box<dyn Write + Send>, _)> = match setup.proof {
+            Some(file) => Some((Box::new(BufWriter::new(file)), ProofFormat::Drat)),
+            None if setup.stoppable => Some((Box::new(io::sink()), ProofFormat::Varisat)),
+            None => None,
         };
-        solver.write_proof(
-            StopWriter {
-                stop: setup.stop.clone(),
-                inner: target,
-            },
-            format,
-        );
-        if setup.enumerating {
+        if let Some((inner, format)) = target {
+            let stop = setup.stop.clone();
+            solver.write_proof(StopWriter { stop, inner }, format);
+        }
+        if setup.workload == Workload::CubeEnumeration {
             solver
                 .config(&enumeration_tuning())
                 .map_err(|e| Error::Solver(e.to_string()))?;
@@ -66,7 +67,8 @@ impl Varisat {
 /// 15,000 and 10,000) keeps the clause database small, which the frequent
 /// simplifications at level 0 go through in full. Measured on
 /// `count --size 6 --closed --start a1 --jobs 1 --depth 6`: 14.5 s against
-/// 23.8 s with the defaults (docs/cubes.md).
+/// 23.8 s with the defaults (README, Cubes); the whole 6x6 count without
+/// cubes was slower with them (272 s against 209 s), so only cubes get them.
 fn enumeration_tuning() -> SolverConfigUpdate {
     let mut tuning = SolverConfigUpdate::new();
     tuning.vsids_decay = Some(0.99);

@@ -7,7 +7,7 @@ pub mod session;
 use std::ops::ControlFlow;
 use std::time::Duration;
 
-use crate::cubes::{automatic_depth, cubes, on_cubes};
+use crate::cubes::{automatic_depth, cubes, on_cubes, resolve_jobs, Cube};
 use crate::encoding::{Encoding, EncodingConfig};
 use crate::error::{Error, Unsupported};
 use crate::problem::Problem;
@@ -176,6 +176,31 @@ impl Request {
     pub fn session(&self, encoding: Box<dyn Encoding>, setup: Setup) -> Result<Session, Error> {
         Session::start(encoding, &self.backend, self.memory_budget_mib, setup)
     }
+
+    /// Starts a session on the tours of `problem` that extend `cube`: the
+    /// problem with the cube's squares pinned as clues, encoded as this
+    /// request says.
+    pub fn cube_session(
+        &self,
+        problem: &Problem,
+        cube: &Cube,
+        setup: Setup,
+    ) -> Result<Session, Error> {
+        self.session(self.config.prepare(&cube.pinned(problem)?)?, setup)
+    }
+
+    /// Refuses to run `threads` sessions of `problem` at once (the cube
+    /// workers of `--jobs`) when together they would exceed the budget.
+    pub fn check_budget_for_threads(&self, problem: &Problem, threads: usize) -> Result<(), Error> {
+        if !self.backend.is_built_in() {
+            return Err(Error::Unsupported(Unsupported::JobsWithExternalSolver));
+        }
+        self.backend.check_budget(
+            &*self.config.prepare(problem)?,
+            threads,
+            self.memory_budget_mib,
+        )
+    }
 }
 
 /// Finds one tour of `problem` by `method`, with what `request` gives it
@@ -206,22 +231,17 @@ pub fn solve(problem: &Problem, request: &Request) -> Result<Solved, Error> {
     let stop = Stop::new();
     stop.within(request.timeout, || {
         let encoding = request.config.prepare(problem)?;
-        solve_encoded(encoding, request, &stop)
-    })
-}
-
-/// Solves a prepared encoding in one session that may patch subtours.
-fn solve_encoded(
-    encoding: Box<dyn Encoding>,
-    request: &Request,
-    stop: &Stop,
-) -> Result<Solved, Error> {
-    let mut session = request.session(encoding, Setup::new(stop))?;
-    session.allow_patching();
-    let outcome = session.next_tour()?.map_or(Outcome::NoTour, Outcome::Tour);
-    Ok(Solved {
-        outcome,
-        subtours: session.subtour_loop(),
+        let setup = Setup {
+            stoppable: request.timeout.is_some(),
+            ..Setup::new(&stop)
+        };
+        let mut session = request.session(encoding, setup)?;
+        session.allow_patching();
+        let outcome = session.next_tour()?.map_or(Outcome::NoTour, Outcome::Tour);
+        Ok(Solved {
+            outcome,
+            subtours: session.subtour_loop(),
+        })
     })
 }
 
@@ -249,9 +269,6 @@ pub fn solve_parallel(
     jobs: usize,
     depth: Option<usize>,
 ) -> Result<Solved, Error> {
-    if !request.backend.is_built_in() {
-        return Err(Error::Unsupported(Unsupported::JobsWithExternalSolver));
-    }
     let stop = Stop::new();
     stop.within(request.timeout, || {
         let config = &request.config;
@@ -260,18 +277,16 @@ pub fn solve_parallel(
             None => automatic_depth(problem, config, jobs, SOLVE_CUBES_PER_JOB)?,
         };
         let cubes = cubes(problem, config, depth)?;
-        let threads = crate::cubes::resolve_jobs(jobs).min(cubes.len());
-        request.backend.check_budget(
-            &*config.prepare(problem)?,
-            threads,
-            request.memory_budget_mib,
-        )?;
+        request.check_budget_for_threads(problem, resolve_jobs(jobs).min(cubes.len()))?;
         let found = on_cubes(&cubes, jobs, &stop, |_, cube| {
-            let encoding = config.prepare(&cube.pinned(problem)?)?;
-            let solved = solve_encoded(encoding, request, &stop)?;
-            Ok(match solved.outcome {
-                Outcome::Tour(_) => ControlFlow::Break(solved),
-                Outcome::NoTour => ControlFlow::Continue(()),
+            let mut session = request.cube_session(problem, cube, Setup::new(&stop))?;
+            session.allow_patching();
+            Ok(match session.next_tour()? {
+                Some(tour) => ControlFlow::Break(Solved {
+                    outcome: Outcome::Tour(tour),
+                    subtours: session.subtour_loop(),
+                }),
+                None => ControlFlow::Continue(()),
             })
         })?;
         Ok(found.unwrap_or_else(|| Solved::plain(Outcome::NoTour)))
