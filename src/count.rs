@@ -193,13 +193,7 @@ fn rotations(tour: &Tour) -> Vec<Tour> {
 fn orbit(tour: &Tour, problem: &Problem, symmetries: &[Vec<usize>]) -> Vec<Vec<usize>> {
     let mut bases = vec![tour.squares.clone()];
     if problem.reversal_is_symmetry() {
-        let mut reverse = tour.squares.clone();
-        if problem.is_closed() {
-            reverse[1..].reverse();
-        } else {
-            reverse.reverse();
-        }
-        bases.push(reverse);
+        bases.push(problem.reversed(&tour.squares));
     }
     let root = problem.effective_start().filter(|_| problem.is_closed());
     let mut variants: Vec<Vec<usize>> = Vec::new();

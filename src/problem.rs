@@ -243,14 +243,33 @@ impl Problem {
     }
 
     /// Whether reversing a tour gives another tour of the problem: a closed
-    /// tour reversed keeps its start (read from there the other way round)
-    /// but moves its end and every clue; an open tour reversed swaps its ends.
+    /// tour read the other way round from its given start, or into its
+    /// given end (see [`reversed`](Self::reversed)), keeps that square in
+    /// place but moves every other step, so the clues and a second fixed end
+    /// must be absent; an open tour reversed swaps its ends.
     pub fn reversal_is_symmetry(&self) -> bool {
         if self.closed {
-            self.end.is_none() && self.clues.is_empty()
+            self.clues.is_empty() && !(self.start.is_some() && self.end.is_some())
         } else {
             !self.is_anchored()
         }
+    }
+
+    /// The reverse of `squares`, a tour of this problem as its search roots
+    /// it: a closed tour with a given end is read the other way round into
+    /// that end (the end stays last), any other closed tour from its first
+    /// square (which stays first), an open tour from its last square.
+    pub fn reversed(&self, squares: &[usize]) -> Vec<usize> {
+        let mut reverse = squares.to_vec();
+        match reverse.len() {
+            0 => {}
+            n if self.closed && self.end.is_some() && self.start.is_none() => {
+                reverse[..n - 1].reverse();
+            }
+            _ if self.closed => reverse[1..].reverse(),
+            _ => reverse.reverse(),
+        }
+        reverse
     }
 
     /// The squares a tour may start on: the fixed start; with
@@ -385,9 +404,14 @@ mod tests {
         assert!(!corner.has_all_board_symmetries() && !corner.reversal_is_symmetry());
         // a1 is kept by the identity and the main-diagonal reflection.
         assert_eq!(corner.symmetries().len(), 2);
-        let closed_with_end = closed.with_end(Some(7)).unwrap();
+        let closed_with_end = closed.clone().with_end(Some(7)).unwrap();
         assert!(!closed_with_end.start_fixed_by_default());
-        assert!(!closed_with_end.reversal_is_symmetry());
+        // Read the other way round into b2, a closed tour still ends there.
+        assert!(closed_with_end.reversal_is_symmetry());
+        assert_eq!(closed_with_end.reversed(&[0, 1, 2, 7]), [2, 1, 0, 7]);
+        assert_eq!(closed.reversed(&[0, 1, 2, 7]), [0, 7, 2, 1]);
+        let both_ends = closed_with_end.with_start(Some(0)).unwrap();
+        assert!(!both_ends.reversal_is_symmetry());
     }
 
     #[test]
