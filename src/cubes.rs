@@ -75,7 +75,7 @@ pub fn prefixes(encoding: &TimeIndexed, depth: usize) -> Vec<Cube> {
     }
     let depth = effective_depth(depth, n);
     let graph = board.move_graph();
-    let domain = encoding.domain();
+    let live = live_in_cubes(encoding);
     let vars = encoding.vars();
     let mut cubes = Vec::new();
     let mut path: Vec<usize> = Vec::with_capacity(depth + 1);
@@ -90,21 +90,24 @@ pub fn prefixes(encoding: &TimeIndexed, depth: usize) -> Vec<Cube> {
                 .collect(),
         });
     };
-    for start in (0..n).filter(|&s| domain.is_live(0, s)) {
+    for start in (0..n).filter(|&s| live(0, s)) {
         path.push(start);
         visited[start] = true;
-        extend(
-            &graph,
-            &|t, s| domain.is_live(t, s),
-            depth,
-            &mut path,
-            &mut visited,
-            &mut emit,
-        );
+        extend(&graph, &live, depth, &mut path, &mut visited, &mut emit);
         visited[start] = false;
         path.pop();
     }
     cubes
+}
+
+/// Whether x(t, s) may be in a cube: live in the encoding's domain, and not
+/// the end square before the last step (the domain pins the clues but
+/// leaves the end to its unit clause).
+fn live_in_cubes(encoding: &TimeIndexed) -> impl Fn(usize, usize) -> bool + '_ {
+    let problem = crate::encoding::Encoding::problem(encoding);
+    let last = problem.board().squares().saturating_sub(1);
+    let end = problem.end();
+    move |t, s| encoding.domain().is_live(t, s) && (t == last || end != Some(s))
 }
 
 fn extend(
@@ -161,12 +164,13 @@ pub fn cube_of(
             .collect::<Vec<_>>()
             .join(" ")
     };
+    let live = live_in_cubes(&encoding);
     let legal = !squares.is_empty()
         && squares.len() <= board.squares()
         && squares
             .iter()
             .enumerate()
-            .all(|(t, &s)| encoding.domain().is_live(t, s) && !squares[..t].contains(&s))
+            .all(|(t, &s)| s < board.squares() && live(t, s) && !squares[..t].contains(&s))
         && squares.windows(2).all(|w| board.is_move(w[0], w[1]));
     if !legal {
         return Err(Error::NotKnightsatCnf(format!(

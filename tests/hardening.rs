@@ -610,3 +610,41 @@ fn sizes_that_cannot_work_are_refused_or_answered_at_once() {
     let (code, _) = run(&["puzzle", "--board", "2x4096"], dir.path());
     assert_eq!(code, Some(20));
 }
+
+#[test]
+fn constraints_that_contradict_each_other_are_bad_input_on_every_path() {
+    // One rule: two squares for one move, or two moves on one square
+    // (--start is move 1, --end move N), is bad input, exit 2, before any
+    // search; constraints that agree but leave no tour are answered 20.
+    let dir = tempfile::tempdir().unwrap();
+    let contradictions: [&[&str]; 4] = [
+        &["--at", "1=a1", "--at", "25=a1"],
+        &["--start", "a1", "--end", "a1"],
+        &["--start", "a1", "--at", "25=a1"],
+        &["--end", "a1", "--at", "1=a1"],
+    ];
+    for constraints in contradictions {
+        for command in [
+            &["solve", "--size", "5"][..],
+            &["solve", "--size", "5", "--method", "backtrack"],
+            &["solve", "--size", "5", "--closed"],
+            &["count", "--size", "5"],
+            &["encode", "--size", "5"],
+        ] {
+            let args: Vec<&str> = command.iter().chain(constraints).copied().collect();
+            refused(&args, dir.path(), "a1 has two move numbers, 1 and 25");
+        }
+    }
+    refused(
+        &["solve", "--size", "5", "--start", "a1", "--at", "1=b1"],
+        dir.path(),
+        "two squares for move 1: a1 and b1",
+    );
+    // Agreeing constraints with no tour (b1 is of the colour 5x5 has 12 of).
+    for method in ["sat", "backtrack"] {
+        let args = [
+            "solve", "--size", "5", "--start", "a1", "--end", "b1", "--method", method,
+        ];
+        assert_eq!(run(&args, dir.path()).0, Some(20), "{args:?}");
+    }
+}

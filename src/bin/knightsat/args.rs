@@ -28,7 +28,9 @@ Exit status:
   0   a tour was found, or the command succeeded
   20  no tour exists for these constraints (unsatisfiable, or searched exhaustively)
   1   verify rejected the tour, or another failure
-  2   bad usage or bad input, or the solver program cannot be found
+  2   bad usage or bad input (constraints that contradict each other too:
+      two squares for one move or two moves on one square, --start being
+      move 1 and --end move N), or the solver program cannot be found
   3   --method warnsdorff gave up: it found no tour, which proves nothing
   124 no answer within the --timeout";
 
