@@ -648,3 +648,39 @@ fn constraints_that_contradict_each_other_are_bad_input_on_every_path() {
         assert_eq!(run(&args, dir.path()).0, Some(20), "{args:?}");
     }
 }
+
+#[test]
+fn count_cnf_refuses_the_options_the_file_decides() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, stderr) = run(&["encode", "--size", "5", "-o", "f.cnf"], dir.path());
+    assert_eq!(code, Some(0), "{stderr}");
+    let given: [&[&str]; 13] = [
+        &["--start", "c3"],
+        &["--size", "6"],
+        &["--board", "5x6"],
+        &["--closed"],
+        &["--holes", "c3"],
+        &["--at", "3=b3"],
+        &["--end", "a1"],
+        &["--leaper", "2,3"],
+        &["--method", "backtrack"],
+        &["--encoding", "successor"],
+        &["--amo", "pairwise"],
+        &["--no-parity"],
+        &["--preset", "naive"],
+    ];
+    for options in given {
+        let args: Vec<&str> = ["count", "--cnf", "f.cnf"]
+            .iter()
+            .chain(options)
+            .copied()
+            .collect();
+        refused(&args, dir.path(), "cannot be used with");
+    }
+    let output = knightsat()
+        .args(["count", "--cnf", "f.cnf"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&output.stdout).trim(), "1728");
+}

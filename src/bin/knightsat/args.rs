@@ -106,8 +106,14 @@ pub enum Command {
         up_to_symmetry: bool,
         /// Count the tours of a knightsat CNF (from `encode` or `cubes
         /// --split`), taking the problem, options and cube from its
-        /// comments; the board and rule flags are not used.
-        #[arg(long, value_name = "FILE", conflicts_with_all = ["jobs", "depth", "limit"])]
+        /// comments; the board, rule, encoding and method flags are refused
+        /// with it (the file says what they are).
+        #[arg(long, value_name = "FILE", conflicts_with_all = [
+            "jobs", "depth", "limit", "method", "board", "size", "board_file", "holes",
+            "leaper", "closed", "start", "end", "at", "puzzle", "encoding", "subtours",
+            "no_patching", "max_clause_len", "amo", "no_predecessor", "no_parity",
+            "no_reachability", "no_symmetry_breaking", "preset", "blocks",
+        ])]
         cnf: Option<PathBuf>,
         /// Threads, each solving cubes (see `cubes`) in a solver of its own;
         /// 0 means one per core. The per-cube counts add up exactly.
