@@ -684,3 +684,29 @@ fn count_cnf_refuses_the_options_the_file_decides() {
         .unwrap();
     assert_eq!(String::from_utf8_lossy(&output.stdout).trim(), "1728");
 }
+
+#[test]
+fn a_sample_of_quick_cubes_shows_their_time_in_its_unit() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = knightsat()
+        .args([
+            "count", "--board", "3x4", "--sample", "100000", "--depth", "2",
+        ])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let time = stdout.lines().find(|l| l.starts_with("time:")).unwrap();
+    assert!(
+        !time.contains(" 0 seconds") && !time.contains("-0"),
+        "{time}"
+    );
+    // "every cube would take about 4.2 ms on 1 thread": a positive number
+    // in a unit that shows it.
+    let words = time.split("every cube would take about ").nth(1).unwrap();
+    let mut parts = words.split_whitespace();
+    let value: f64 = parts.next().unwrap().parse().unwrap();
+    let unit = parts.next().unwrap();
+    assert!(value > 0.0 && ["s", "ms", "µs"].contains(&unit), "{time}");
+}

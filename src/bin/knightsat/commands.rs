@@ -317,7 +317,7 @@ pub fn estimate(
     })?;
     progress.finish_and_clear();
     let threads = resolve_jobs(jobs);
-    let duration = |seconds: f64| HumanDuration(Duration::from_secs_f64(seconds));
+    let duration = seconds_in_words;
     emit(|out| {
         let margin = match estimate.margin {
             Some(margin) => format!("± {margin:.0} tours (95%)"),
@@ -330,8 +330,8 @@ pub fn estimate(
         )?;
         write!(
             out,
-            "time: the sample took {:.1} s of solving; every cube would take about {} on 1 thread",
-            estimate.sample_seconds,
+            "time: the sample took {} of solving; every cube would take about {} on 1 thread",
+            duration(estimate.sample_seconds),
             duration(estimate.seconds)
         )?;
         if threads > 1 {
@@ -344,6 +344,26 @@ pub fn estimate(
         writeln!(out)
     })?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// A duration for people: below a minute in seconds, milliseconds or
+/// microseconds with two or three significant digits (a cube of a small
+/// board takes microseconds, which "0 seconds" would hide), from a minute
+/// on in the largest whole unit ("5 minutes").
+fn seconds_in_words(seconds: f64) -> String {
+    let seconds = seconds.max(0.0);
+    if seconds >= 60.0 {
+        return HumanDuration(Duration::from_secs_f64(seconds)).to_string();
+    }
+    let (value, unit) = if seconds == 0.0 || seconds >= 1.0 {
+        (seconds, "s")
+    } else if seconds >= 1e-3 {
+        (seconds * 1e3, "ms")
+    } else {
+        (seconds * 1e6, "µs")
+    };
+    let digits = if value >= 10.0 || value == 0.0 { 0 } else { 1 };
+    format!("{value:.digits$} {unit}")
 }
 
 /// Shows how far a count over cubes has got on its bar: cubes done of all,
@@ -567,4 +587,26 @@ fn emit(write: impl FnOnce(&mut io::StdoutLock<'_>) -> io::Result<()>) -> anyhow
 fn print_tour(out: &mut impl Write, tour: &Tour, format: Format) -> io::Result<()> {
     out.write_all(render(tour, format).as_bytes())?;
     out.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::seconds_in_words;
+
+    #[test]
+    fn durations_read_in_their_unit() {
+        for (seconds, words) in [
+            (0.0, "0 s"),
+            (-0.0, "0 s"),
+            (3.2e-7, "0.3 µs"),
+            (4.25e-5, "42 µs"),
+            (0.0042, "4.2 ms"),
+            (0.5, "500 ms"),
+            (1.26, "1.3 s"),
+            (42.4, "42 s"),
+            (300.0, "5 minutes"),
+        ] {
+            assert_eq!(seconds_in_words(seconds), words, "{seconds}");
+        }
+    }
 }
