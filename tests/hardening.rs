@@ -710,3 +710,29 @@ fn a_sample_of_quick_cubes_shows_their_time_in_its_unit() {
     let unit = parts.next().unwrap();
     assert!(value > 0.0 && ["s", "ms", "µs"].contains(&unit), "{time}");
 }
+
+#[test]
+fn time_limits_too_short_to_measure_are_refused_alike_by_every_method() {
+    let dir = tempfile::tempdir().unwrap();
+    for method in ["sat", "backtrack", "warnsdorff"] {
+        for limit in ["1e-300", "1e-10", "0.0009", "0"] {
+            refused(
+                &[
+                    "solve",
+                    "--size",
+                    "8",
+                    "--method",
+                    method,
+                    "--timeout",
+                    limit,
+                ],
+                dir.path(),
+                "is not a number of seconds from 0.001",
+            );
+        }
+    }
+    // A millisecond is a limit: 8x8 by SAT takes longer.
+    let (code, stderr) = run(&["solve", "--size", "8", "--timeout", "0.001"], dir.path());
+    assert_eq!(code, Some(124), "{stderr}");
+    assert!(stderr.contains("no answer within 0.001 s"), "{stderr}");
+}

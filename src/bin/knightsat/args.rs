@@ -249,7 +249,8 @@ pub struct SolveArgs {
     /// An extra argument for the solver program (repeatable).
     #[arg(long, value_name = "ARG", allow_hyphen_values = true)]
     pub solver_arg: Vec<String>,
-    /// Give up after this many seconds (the solver is stopped).
+    /// Give up after this many seconds (the solver is stopped); at least
+    /// 0.001.
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub timeout: Option<Duration>,
     /// Print every tour, not just one (in-process only; JSON Lines with
@@ -566,11 +567,20 @@ fn parse_blocks(text: &str) -> Result<(usize, usize), String> {
     parsed.ok_or_else(|| format!("'{text}' is not RxC, e.g. 2x2"))
 }
 
+/// The shortest time limit taken: a millisecond. Anything shorter ends
+/// before any method has started (1e-10 s and 1e-300 s both round to no
+/// time at all), so it is refused rather than read differently by each.
+const SHORTEST_TIMEOUT: f64 = 1e-3;
+
 fn parse_seconds(text: &str) -> Result<Duration, String> {
-    let seconds = text.trim().parse::<f64>().ok().filter(|s| *s > 0.0);
+    let seconds = text
+        .trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|s| *s >= SHORTEST_TIMEOUT);
     let duration = seconds.and_then(|s| Duration::try_from_secs_f64(s).ok());
     duration.ok_or_else(|| {
-        format!("'{text}' is not a positive number of seconds (at most about 5.8e11)")
+        format!("'{text}' is not a number of seconds from {SHORTEST_TIMEOUT} to about 5.8e11")
     })
 }
 
