@@ -207,6 +207,9 @@ pub enum Unsupported {
     /// Cubes are prefixes of positions in time, which the successor
     /// encoding does not have.
     CubesWithSuccessor,
+    /// Orbits are counted by one search: a tour and its images under the
+    /// board's symmetries begin differently, so they fall in different cubes.
+    OrbitsWithCubes,
     /// Clues fix positions in time, which the successor encoding does not have.
     CluesWithSuccessor,
     /// A formula with lazy subtours has models that are not tours: it is
@@ -263,6 +266,9 @@ impl std::fmt::Display for Unsupported {
             }
             Unsupported::CubesWithSuccessor => f.write_str(
                 "cubes fix the first moves in time, which the successor encoding does not number",
+            ),
+            Unsupported::OrbitsWithCubes => f.write_str(
+                "orbits are counted by one search, without cubes: a tour and its images fall in different cubes",
             ),
             Unsupported::CluesWithSuccessor => f.write_str(
                 "clues fix squares in time, which the successor encoding does not number",

@@ -736,3 +736,29 @@ fn time_limits_too_short_to_measure_are_refused_alike_by_every_method() {
     assert_eq!(code, Some(124), "{stderr}");
     assert!(stderr.contains("no answer within 0.001 s"), "{stderr}");
 }
+
+#[test]
+fn orbits_are_counted_by_one_solver_and_cubes_are_refused_in_words() {
+    let dir = tempfile::tempdir().unwrap();
+    for extra in [&["--jobs", "2"][..], &["--jobs", "0"], &["--depth", "3"]] {
+        let args: Vec<&str> = ["count", "--size", "5", "--up-to-symmetry"]
+            .iter()
+            .chain(extra)
+            .copied()
+            .collect();
+        refused(
+            &args,
+            dir.path(),
+            "--up-to-symmetry counts orbits with one solver, without cubes",
+        );
+    }
+    // --jobs 1 is the default: one solver, the oracle's orbits.
+    let output = knightsat()
+        .args(["count", "--size", "5", "--up-to-symmetry", "--jobs", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout).trim(),
+        common::count_orbits(5, 5, false, None).to_string()
+    );
+}

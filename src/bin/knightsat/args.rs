@@ -101,8 +101,9 @@ pub enum Command {
         /// Count orbits under the board's symmetries (rotations, reflections)
         /// that keep the given start and end in place; a closed tour's
         /// rotations and reverse, and an open tour's reverse when neither end
-        /// is fixed, count as one too.
-        #[arg(long, conflicts_with_all = ["jobs", "depth", "cnf"])]
+        /// is fixed, count as one too. One solver counts them, without
+        /// cubes: not with --jobs N (N > 1) or --depth.
+        #[arg(long, conflicts_with_all = ["cnf"])]
         up_to_symmetry: bool,
         /// Count the tours of a knightsat CNF (from `encode` or `cubes
         /// --split`), taking the problem, options and cube from its

@@ -260,7 +260,11 @@ pub fn count(
         ..Request::default()
     };
     method.check_supports(&problem, &request)?;
-    let found = if jobs == 1 && depth.is_none() {
+    let by_cubes = jobs != 1 || depth.is_some();
+    if up_to_symmetry && by_cubes {
+        return Err(Error::Unsupported(Unsupported::OrbitsWithCubes).into());
+    }
+    let found = if !by_cubes {
         let progress = progress_bar("tours");
         let count = CountOptions {
             limit,

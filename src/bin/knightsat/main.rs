@@ -200,6 +200,9 @@ fn describe(error: &anyhow::Error) -> String {
             Unsupported::CubesWithSuccessor => {
                 "cubes (`cubes`, --jobs, --depth) need --encoding time-indexed: they fix the first moves in time, which --encoding successor does not number".into()
             }
+            Unsupported::OrbitsWithCubes => {
+                "--up-to-symmetry counts orbits with one solver, without cubes: not with --jobs N (N > 1) or --depth, since a tour and its images fall in different cubes".into()
+            }
             Unsupported::CluesWithSuccessor => {
                 "clues (--at, --puzzle) need --encoding time-indexed: --encoding successor has no positions in time".into()
             }
