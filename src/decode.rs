@@ -1,5 +1,8 @@
 //! From a satisfying assignment back to a verified tour.
 
+use std::io::BufRead;
+
+use crate::cnf::dimacs::for_each_clause;
 use crate::encoding::{Encoding, Model};
 use crate::error::Error;
 use crate::tour::Tour;
@@ -40,4 +43,29 @@ pub fn tour_from_squares(encoding: &dyn Encoding, squares: Vec<usize>) -> Result
         closed: problem.is_closed(),
         squares,
     })
+}
+
+/// Checks that `model` satisfies every clause `clauses` holds (the DIMACS
+/// body of the CNF it is said to be a model of; a variable the model omits
+/// is false, as `MiniSat` omits them). A model of another CNF can decode to
+/// a tour of the same problem, say one of another cube's CNF: only the
+/// clauses tell them apart, so the first clause left false is an error
+/// ([`Error::ModelFalsifiesClause`]). Reads the clauses one at a time.
+pub fn check_model_satisfies(clauses: impl BufRead, model: &Model) -> Result<(), Error> {
+    let mut number = 0;
+    for_each_clause(clauses, |clause| {
+        number += 1;
+        let satisfied = clause
+            .iter()
+            .any(|&lit| model.value(lit.unsigned_abs() as usize).unwrap_or(false) == (lit > 0));
+        if satisfied {
+            return Ok(());
+        }
+        let literals: Vec<String> = clause.iter().map(ToString::to_string).collect();
+        Err(Error::ModelFalsifiesClause {
+            clause: number,
+            literals: literals.join(" "),
+        })
+    })?;
+    Ok(())
 }

@@ -83,6 +83,27 @@ pub enum Error {
     /// A CNF file that knightsat did not write (or whose comments were removed).
     #[error("{0}")]
     NotKnightsatCnf(String),
+    /// A CNF whose clauses cannot be read.
+    #[error("cannot read the CNF's clauses: {0}")]
+    BadCnf(String),
+    /// A model that leaves a clause of the CNF it is given with false: a
+    /// model of another formula (another cube's CNF, say).
+    #[error("the model leaves clause {clause} of the CNF ({literals} 0) false: it is not a model of this CNF (is it for another one?)")]
+    ModelFalsifiesClause {
+        /// The clause's number in the file, from 1.
+        clause: usize,
+        /// Its literals, as in the file.
+        literals: String,
+    },
+    /// The proof checker crashed or was killed without a verdict: the
+    /// proof is neither verified nor rejected.
+    #[error("the proof checker {program} crashed ({status}) without a verdict: the proof is neither verified nor rejected")]
+    CheckerCrashed {
+        /// The checker.
+        program: String,
+        /// How it ended: `exit status 101`, `signal 11`.
+        status: String,
+    },
     /// Solver output that cannot be read.
     #[error("solver output line {line}: {message}")]
     SolverOutput {
@@ -313,6 +334,8 @@ impl Error {
             | Error::NotKnightsatCnf(_)
             | Error::SolverOutput { .. }
             | Error::BadModel(_)
+            | Error::BadCnf(_)
+            | Error::ModelFalsifiesClause { .. }
             | Error::BadTourInput(_)
             | Error::MoveListNeedsBoard
             | Error::BadPuzzle(_)
@@ -323,6 +346,7 @@ impl Error {
             Error::InvalidTour(_)
             | Error::Solver(_)
             | Error::SolverFailed { .. }
+            | Error::CheckerCrashed { .. }
             | Error::NoAnswer
             | Error::Io { .. } => ErrorClass::Failure,
         }

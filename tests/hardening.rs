@@ -762,3 +762,41 @@ fn orbits_are_counted_by_one_solver_and_cubes_are_refused_in_words() {
         common::count_orbits(5, 5, false, None).to_string()
     );
 }
+
+/// Runs kissat on `cnf` in `dir`, its output saved as `out`; whether it
+/// found a model.
+fn kissat_model(dir: &Path, cnf: &str, out: &str) -> bool {
+    let output = Process::new("kissat")
+        .arg(cnf)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    std::fs::write(dir.join(out), &output.stdout).unwrap();
+    output.status.code() == Some(10)
+}
+
+#[test]
+#[cfg_attr(not(has_kissat), ignore = "kissat is not installed")]
+fn decode_refuses_a_model_of_another_cubes_cnf() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, stderr) = run(
+        &["cubes", "--size", "5", "--depth", "3", "--split", "S"],
+        dir.path(),
+    );
+    assert_eq!(code, Some(0), "{stderr}");
+    // The first satisfiable cube after cube 1 (cube 2 on 5x5).
+    let sat = (2..40)
+        .map(|i| format!("S/cube-{i:06}.cnf"))
+        .find(|cnf| kissat_model(dir.path(), cnf, "model.out"))
+        .unwrap();
+    let (code, stderr) = run(&["decode", "--cnf", &sat, "model.out"], dir.path());
+    assert_eq!(code, Some(0), "{sat}: {stderr}");
+    // Its model decodes to a tour of the same problem, outside cube 1.
+    for other in ["S/cube-000001.cnf", "S/cube-000040.cnf"] {
+        refused(
+            &["decode", "--cnf", other, "model.out"],
+            dir.path(),
+            "it is not a model of this CNF",
+        );
+    }
+}

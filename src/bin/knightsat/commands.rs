@@ -20,7 +20,7 @@ use knightsat::count::{
     Progress,
 };
 use knightsat::cubes::{cubes as make_cubes, resolve_jobs};
-use knightsat::decode::tour_from_model;
+use knightsat::decode::{check_model_satisfies, tour_from_model};
 use knightsat::encoding::Model;
 use knightsat::error::{Error, Unsupported};
 use knightsat::input;
@@ -154,14 +154,19 @@ pub fn solve(encoding: &EncodingArgs, args: SolveArgs) -> anyhow::Result<ExitCod
 
 /// `decode`: a solver's output for a knightsat CNF, as a verified tour.
 pub fn decode(cnf: &Path, solver_output: &Path, format: FormatArg) -> anyhow::Result<ExitCode> {
-    let info = read_cnf_info(input::open(cnf)?).with_context(|| cnf.display().to_string())?;
+    let mut clauses = input::open(cnf)?;
+    let info = read_cnf_info(&mut clauses).with_context(|| cnf.display().to_string())?;
     let outcome = match read_answer(input::open(solver_output)?, info.vars)? {
         Answer::Unsat => Outcome::NoTour,
         Answer::Unknown => return Err(Error::NoAnswer.into()),
         Answer::Sat(values) => {
             let encoding = info.encoding.prepare(&info.problem)?;
             let model = Model::new(values);
-            Outcome::Tour(tour_from_model(&*encoding, &model, Some(info.vars))?)
+            let tour = tour_from_model(&*encoding, &model, Some(info.vars))?;
+            // The tour may be one of the problem's and the model still be
+            // another CNF's (another cube's): the clauses decide.
+            check_model_satisfies(clauses, &model)?;
+            Outcome::Tour(tour)
         }
     };
     print_outcome(outcome, format.into())
