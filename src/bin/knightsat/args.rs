@@ -72,7 +72,9 @@ pub enum Command {
     },
     /// Check a DRAT proof that a CNF has no solution, with the independent
     /// checker `rate`. Accepts proofs by varisat (`solve --proof`), kissat and
-    /// CaDiCaL. Exit 0 when verified, 1 when rejected.
+    /// CaDiCaL. Exit 0 when verified, 1 when rejected (or when the checker
+    /// crashes, which is said). A CNF that unit propagation alone refutes
+    /// needs no proof and is verified by knightsat's own propagation.
     #[command(after_help = EXIT_STATUSES)]
     Certify {
         /// The CNF.

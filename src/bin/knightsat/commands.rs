@@ -464,6 +464,17 @@ pub fn certify(cnf: &Path, proof: &Path) -> anyhow::Result<ExitCode> {
             })?;
             Ok(ExitCode::SUCCESS)
         }
+        Verdict::RefutedByPropagation => {
+            emit(|out| {
+                writeln!(
+                    out,
+                    "verified: unit propagation alone refutes {}, so it is unsatisfiable whatever {} says (rate cannot check proofs of such formulas)",
+                    cnf.display(),
+                    proof.display()
+                )
+            })?;
+            Ok(ExitCode::SUCCESS)
+        }
         Verdict::Rejected(why) => {
             note!("knightsat: proof rejected by rate: {why}");
             Ok(ExitCode::from(EXIT_FAILURE))
