@@ -265,11 +265,11 @@ pub fn count(
         ..Request::default()
     };
     method.check_supports(&problem, &request)?;
-    let by_cubes = jobs != 1 || depth.is_some();
-    if up_to_symmetry && by_cubes {
+    let one_solver = jobs == 1 && depth.is_none();
+    if up_to_symmetry && !one_solver {
         return Err(Error::Unsupported(Unsupported::OrbitsWithCubes).into());
     }
-    let found = if !by_cubes {
+    let found = if one_solver {
         let progress = progress_bar("tours");
         let count = CountOptions {
             limit,
@@ -371,7 +371,7 @@ fn seconds_in_words(seconds: f64) -> String {
     } else {
         (seconds * 1e6, "µs")
     };
-    let digits = if value >= 10.0 || value == 0.0 { 0 } else { 1 };
+    let digits = usize::from(value > 0.0 && value < 10.0);
     format!("{value:.digits$} {unit}")
 }
 
