@@ -113,7 +113,7 @@ pub fn check_proof(cnf: &Path, proof: &Path) -> Result<Verdict, Error> {
         return Ok(Verdict::RefutedByPropagation);
     }
     let stderr = String::from_utf8_lossy(&output.stderr);
-    if let Some(status) = crashed(&output.status, &stderr) {
+    if let Some(status) = crashed(output.status, &stderr) {
         return Err(Error::CheckerCrashed {
             program: "rate".into(),
             status,
@@ -131,7 +131,7 @@ pub fn check_proof(cnf: &Path, proof: &Path) -> Result<Verdict, Error> {
 /// How a checker that ended without a verdict crashed: a Rust panic (exit
 /// status 101, "panicked at" on stderr) or a signal. `None` for an ordinary
 /// exit, whose last words are a rejection.
-fn crashed(status: &std::process::ExitStatus, stderr: &str) -> Option<String> {
+fn crashed(status: std::process::ExitStatus, stderr: &str) -> Option<String> {
     use std::os::unix::process::ExitStatusExt;
     if let Some(signal) = status.signal() {
         return Some(format!("killed by signal {signal}"));

@@ -36,10 +36,14 @@ pub struct CountOptions {
 }
 
 /// Finds every tour of `problem` (or one per orbit) by `method` (SAT with
-/// `request.config`, or backtracking with `request.timeout`), calling
-/// `on_tour` for each as it is found; returns how many were found. Check
-/// `request` first with [`Method::check_supports`]: Warnsdorff's rule finds
-/// one tour and does not count ([`Unsupported::EveryTourByWarnsdorff`]).
+/// `request.config`, or backtracking), calling `on_tour` for each as it is
+/// found; returns how many were found. Check `request` first with
+/// [`Method::check_supports`]: Warnsdorff's rule finds one tour and does
+/// not count ([`Unsupported::EveryTourByWarnsdorff`]).
+///
+/// When `request.timeout` runs out first, every method ends the same way:
+/// [`Error::TimedOutPartway`] with the number of tours `on_tour` was given,
+/// which are then only part of them.
 pub fn enumerate_by(
     problem: &Problem,
     method: Method,
@@ -48,10 +52,60 @@ pub fn enumerate_by(
     on_tour: impl FnMut(&Tour) -> Result<(), Error>,
 ) -> Result<u64, Error> {
     match method {
-        Method::Sat => enumerate(problem, &request.config, count, on_tour),
+        Method::Sat => match request.timeout {
+            None => enumerate(problem, &request.config, count, on_tour),
+            Some(timeout) => enumerate_within(problem, &request.config, count, timeout, on_tour),
+        },
         Method::Backtrack => enumerate_by_backtracking(problem, count, request, on_tour),
         Method::Warnsdorff => Err(Error::Unsupported(Unsupported::EveryTourByWarnsdorff)),
     }
+}
+
+/// [`enumerate`] with a time limit. varisat cannot be interrupted, so the
+/// enumeration runs on a thread of its own and hands its tours over one by
+/// one; at the limit the caller gets [`Error::TimedOutPartway`] at once and
+/// the thread is abandoned (it stops at its next tour, when nobody takes
+/// it, or ends with the process).
+fn enumerate_within(
+    problem: &Problem,
+    config: &EncodingConfig,
+    count: CountOptions,
+    timeout: std::time::Duration,
+    mut on_tour: impl FnMut(&Tour) -> Result<(), Error>,
+) -> Result<u64, Error> {
+    let deadline = Instant::now() + timeout;
+    let (sender, tours) = std::sync::mpsc::sync_channel::<Tour>(64);
+    let (problem, config) = (problem.clone(), config.clone());
+    let worker = std::thread::Builder::new()
+        .name("varisat".into())
+        .spawn(move || {
+            enumerate(&problem, &config, count, |tour| {
+                sender
+                    .send(tour.clone())
+                    .map_err(|_| Error::Solver("nobody takes the tours any more".into()))
+            })
+        })
+        .map_err(|e| Error::Solver(format!("cannot start the varisat thread: {e}")))?;
+    let mut found = 0;
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match tours.recv_timeout(left) {
+            Ok(tour) => {
+                on_tour(&tour)?;
+                found += 1;
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                return Err(Error::TimedOutPartway {
+                    seconds: timeout.as_secs_f64(),
+                    found,
+                });
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
+        }
+    }
+    worker
+        .join()
+        .map_err(|_| Error::Solver("the varisat thread stopped without an answer".into()))?
 }
 
 /// Finds every tour of `problem` (or one per orbit) with the SAT
@@ -111,7 +165,7 @@ fn enumerate_by_backtracking(
     if report.is_done() {
         return Ok(0);
     }
-    search::each_tour(problem, request.timeout, |tour| {
+    let searched = search::each_tour(problem, request.timeout, |tour| {
         if count.up_to_symmetry {
             let variants = orbit(tour, problem, &report.symmetries);
             if variants.iter().min() != Some(&tour.squares) {
@@ -119,8 +173,14 @@ fn enumerate_by_backtracking(
             }
         }
         report.tour(tour)
-    })?;
-    Ok(report.found)
+    });
+    match searched {
+        Err(Error::Timeout { seconds }) => Err(Error::TimedOutPartway {
+            seconds,
+            found: report.found,
+        }),
+        other => other.map(|()| report.found),
+    }
 }
 
 /// Reports tours as counting wants them, and counts them up to the limit.

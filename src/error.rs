@@ -159,6 +159,15 @@ pub enum Error {
         /// How many attempts it made.
         attempts: u32,
     },
+    /// The time limit ran out while every tour was being listed or
+    /// counted: the `found` tours reported so far are only part of them.
+    #[error("the time limit of {seconds} s ran out after {found} tours: they are part of the list, not all of it")]
+    TimedOutPartway {
+        /// The time limit.
+        seconds: f64,
+        /// Tours reported before it ran out.
+        found: u64,
+    },
     /// The time limit ran out before the solver answered.
     #[error("no answer within {seconds} s")]
     Timeout {
@@ -204,8 +213,6 @@ pub enum Unsupported {
     ProofWithExternalSolver,
     /// Every tour is enumerated by the in-process solver only.
     AllWithExternalSolver,
-    /// Enumeration runs without a time limit.
-    AllWithTimeout,
     /// Extra solver arguments go to external solver programs only.
     ArgumentsForVarisat,
     /// Proofs of impossibility come from the SAT solver only, not from the
@@ -249,9 +256,6 @@ impl std::fmt::Display for Unsupported {
             }
             Unsupported::AllWithExternalSolver => {
                 f.write_str("every tour is enumerated by the in-process solver (varisat) only")
-            }
-            Unsupported::AllWithTimeout => {
-                f.write_str("every tour is enumerated without a time limit")
             }
             Unsupported::ArgumentsForVarisat => {
                 f.write_str("extra solver arguments are for external solvers, not varisat")
@@ -341,7 +345,7 @@ impl Error {
             | Error::BadPuzzle(_)
             | Error::CannotRead { .. }
             | Error::SolverMissing { .. } => ErrorClass::BadInput,
-            Error::Timeout { .. } => ErrorClass::Timeout,
+            Error::Timeout { .. } | Error::TimedOutPartway { .. } => ErrorClass::Timeout,
             Error::GaveUp { .. } => ErrorClass::GaveUp,
             Error::InvalidTour(_)
             | Error::Solver(_)

@@ -800,3 +800,37 @@ fn decode_refuses_a_model_of_another_cubes_cnf() {
         );
     }
 }
+
+#[test]
+fn a_timed_out_list_of_every_tour_says_it_is_partial_for_every_method() {
+    let dir = tempfile::tempdir().unwrap();
+    for method in ["sat", "backtrack"] {
+        // Listing every tour of 8x8 takes far longer than a second.
+        let output = knightsat()
+            .args(["solve", "--size", "8", "--all", "--format", "moves"])
+            .args(["--method", method, "--timeout", "1"])
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(124), "{method}: {stderr}");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let tours: Vec<Vec<usize>> = stdout
+            .lines()
+            .map(|line| {
+                let board = knightsat::board::Board::new(8, 8).unwrap();
+                line.split_whitespace()
+                    .map(|name| board.parse_square(name).unwrap())
+                    .collect()
+            })
+            .collect();
+        assert!(!tours.is_empty(), "{method}: tours found before the limit");
+        assert!(tours.iter().all(|t| common::is_tour(8, 8, false, t)));
+        assert_eq!(stderr.lines().count(), 1, "{method}: {stderr}");
+        let said = format!(
+            "the --timeout of 1 s ran out after {} tours: the tours printed are a partial list",
+            tours.len()
+        );
+        assert!(stderr.contains(&said), "{method}: {stderr}");
+    }
+}

@@ -56,20 +56,14 @@ impl Backend {
         Ok(Backend::Varisat)
     }
 
-    /// Checks that this backend, with `timeout`, can write a proof of
-    /// impossibility (`proof`) or enumerate every tour (`all`): only the
-    /// in-process solver does either, and enumeration has no time limit.
-    pub fn check_supports(
-        &self,
-        timeout: Option<Duration>,
-        proof: bool,
-        all: bool,
-    ) -> Result<(), Error> {
+    /// Checks that this backend can write a proof of impossibility
+    /// (`proof`) or enumerate every tour (`all`): only the in-process
+    /// solver does either.
+    pub fn check_supports(&self, proof: bool, all: bool) -> Result<(), Error> {
         let external = matches!(self, Backend::External(_));
         let refused = match (proof, all) {
             (true, _) if external => Some(Unsupported::ProofWithExternalSolver),
             (_, true) if external => Some(Unsupported::AllWithExternalSolver),
-            (_, true) if timeout.is_some() => Some(Unsupported::AllWithTimeout),
             _ => None,
         };
         refused.map_or(Ok(()), |what| Err(Error::Unsupported(what)))
@@ -122,11 +116,9 @@ impl Method {
             if request.proof && !request.config.is_complete() {
                 return refuse(Unsupported::ProofWithLazySubtours);
             }
-            return request.backend.check_supports(
-                request.timeout,
-                request.proof,
-                request.every_tour,
-            );
+            return request
+                .backend
+                .check_supports(request.proof, request.every_tour);
         }
         if request.proof {
             return refuse(Unsupported::ProofWithoutSat(self.name()));

@@ -253,11 +253,13 @@ pub struct SolveArgs {
     #[arg(long, value_name = "ARG", allow_hyphen_values = true)]
     pub solver_arg: Vec<String>,
     /// Give up after this many seconds (the solver is stopped); at least
-    /// 0.001.
+    /// 0.001. With --all, the tours printed by then are a partial list:
+    /// stderr says how many, and the exit status is 124.
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub timeout: Option<Duration>,
     /// Print every tour, not just one (in-process only; JSON Lines with
-    /// --format json). Tours are sequences: see `count`.
+    /// --format json). Tours are sequences: see `count`. With --timeout, a
+    /// list cut short by it is partial (exit 124), whatever the method.
     #[arg(long)]
     pub all: bool,
     /// With --all: stop after this many tours (at least 1).

@@ -152,6 +152,11 @@ fn describe(error: &anyhow::Error) -> String {
             return "cannot read the tour: a move list needs --board (JSON tours carry their own)"
                 .into();
         }
+        Error::TimedOutPartway { seconds, found } => {
+            return format!(
+                "the --timeout of {seconds} s ran out after {found} tours: the tours printed are a partial list, not every tour (exit 124)"
+            );
+        }
         Error::OverMemoryBudget { .. } => {
             return format!(
                 "{library} (--memory-budget): try a smaller board, fewer --jobs, a solver program (--solver kissat reads the CNF from disk), or write the CNF with `knightsat encode -o FILE`"
@@ -170,8 +175,8 @@ fn describe(error: &anyhow::Error) -> String {
             Unsupported::ProofWithExternalSolver => {
                 "--proof uses the in-process solver, without --solver".into()
             }
-            Unsupported::AllWithExternalSolver | Unsupported::AllWithTimeout => {
-                "--all uses the in-process solver, without --solver or --timeout".into()
+            Unsupported::AllWithExternalSolver => {
+                "--all uses the in-process solver, without --solver".into()
             }
             Unsupported::ArgumentsForVarisat => {
                 "--solver-arg is for external solvers, not varisat".into()
