@@ -14,7 +14,7 @@ use std::sync::{Mutex, PoisonError};
 use std::time::Instant;
 
 use crate::cnf_file::CnfInfo;
-use crate::cubes::{cube_of, cubes, effective_depth, resolve_jobs, Cube};
+use crate::cubes::{cube_count, cube_of, cubes, cubes_at, effective_depth, resolve_jobs, Cube};
 use crate::encoding::EncodingConfig;
 use crate::error::{Error, Unsupported};
 use crate::problem::Problem;
@@ -340,14 +340,16 @@ pub const CUBES_PER_JOB: usize = 1000;
 pub const SQUARES_PER_MOVE_OF_DEPTH: usize = 6;
 
 /// The most cubes the automatic depth deepens to (they are all held in
-/// memory, about 150 bytes each).
+/// memory, about 200 bytes each: [`crate::cubes::bytes_per_cube`]).
 pub const MAX_AUTOMATIC_CUBES: usize = 250_000;
 
 /// The cubes a count over `jobs` threads uses when no depth is given, with
 /// their depth: the smallest depth giving [`CUBES_PER_JOB`] cubes per
 /// thread, deepened towards N / [`SQUARES_PER_MOVE_OF_DEPTH`] moves while
-/// the cubes number at most [`MAX_AUTOMATIC_CUBES`]; at most 12 moves. Each
-/// depth's cubes are enumerated once, and the chosen ones are returned.
+/// the cubes number at most [`MAX_AUTOMATIC_CUBES`]; at most 12 moves.
+/// Each depth's cubes are counted without being held (a count stops past
+/// [`MAX_AUTOMATIC_CUBES`] once there are enough), and only the chosen
+/// depth's are made, within the memory budget ([`cubes`]).
 pub fn counting_cubes(
     problem: &Problem,
     config: &EncodingConfig,
@@ -358,20 +360,25 @@ pub fn counting_cubes(
     let wanted = effective_depth(squares.div_ceil(SQUARES_PER_MOVE_OF_DEPTH), squares).min(12);
     let enough = jobs.max(1) * CUBES_PER_JOB;
     let mut depth = 1;
-    let mut chosen = cubes(problem, config, depth)?;
+    let mut count = cube_count(problem, config, depth, usize::MAX)?;
     while depth < deepest {
-        let many = chosen.len() >= enough;
+        let many = count >= enough;
         if many && depth >= wanted {
             break;
         }
-        let deeper = cubes(problem, config, depth + 1)?;
-        if many && deeper.len() > MAX_AUTOMATIC_CUBES {
+        let at_most = if many {
+            MAX_AUTOMATIC_CUBES
+        } else {
+            usize::MAX
+        };
+        let deeper = cube_count(problem, config, depth + 1, at_most)?;
+        if deeper > at_most {
             break;
         }
         depth += 1;
-        chosen = deeper;
+        count = deeper;
     }
-    Ok((depth, chosen))
+    Ok((depth, cubes(problem, config, depth)?))
 }
 
 /// How far a parallel count has got.
@@ -539,11 +546,21 @@ pub fn estimate_count(
     on_progress: impl Fn(Progress) + Sync,
 ) -> Result<Estimate, Error> {
     let config = config.keeping_every_tour();
-    let (depth, all) = cubes_for(problem, &config, options)?;
-    let mut chosen =
-        fastrand::Rng::with_seed(seed).choose_multiple(0..all.len(), sample.min(all.len()));
-    chosen.sort_unstable();
-    let sampled: Vec<Cube> = chosen.iter().map(|&i| all[i].clone()).collect();
+    let choose = |all: usize| {
+        let mut chosen = fastrand::Rng::with_seed(seed).choose_multiple(0..all, sample.min(all));
+        chosen.sort_unstable();
+        chosen
+    };
+    // A depth given may have more cubes than memory holds: they are
+    // counted, and only the sample's are made.
+    let (depth, all, sampled) = if let Some(depth) = options.depth {
+        let all = cube_count(problem, &config, depth, usize::MAX)?;
+        (depth, all, cubes_at(problem, &config, depth, &choose(all))?)
+    } else {
+        let (depth, all) = counting_cubes(problem, &config, resolve_jobs(options.jobs))?;
+        let sampled = choose(all.len()).iter().map(|&i| all[i].clone()).collect();
+        (depth, all.len(), sampled)
+    };
     let counts = if no_tour_because(problem).is_some() {
         vec![CubeCount::default(); sampled.len()]
     } else {
@@ -556,7 +573,7 @@ pub fn estimate_count(
             on_progress,
         )?
     };
-    Ok(scale_up(depth, all.len(), &counts))
+    Ok(scale_up(depth, all, &counts))
 }
 
 /// The estimate a sample's per-cube counts give for `cubes` cubes.

@@ -77,6 +77,20 @@ pub enum Error {
         /// The budget.
         budget_mib: u64,
     },
+    /// Cubes too many to hold within the memory budget.
+    #[error("{cubes} or more cubes of depth {depth} would need about {estimate_mib} MiB or more, over the budget of {budget_mib} MiB")]
+    CubesOverMemoryBudget {
+        /// The depth asked for.
+        depth: usize,
+        /// The cubes counted before the count stopped (there may be more).
+        cubes: u64,
+        /// Their memory.
+        estimate_mib: u64,
+        /// The budget.
+        budget_mib: u64,
+        /// The deepest depth whose cubes fit, if any.
+        smaller_depth: Option<usize>,
+    },
     /// A combination of requests that cannot be served together.
     #[error("{0}")]
     Unsupported(Unsupported),
@@ -335,6 +349,7 @@ impl Error {
             | Error::Unsupported(_)
             | Error::SameOutputTwice { .. }
             | Error::OverMemoryBudget { .. }
+            | Error::CubesOverMemoryBudget { .. }
             | Error::NotKnightsatCnf(_)
             | Error::SolverOutput { .. }
             | Error::BadModel(_)

@@ -19,8 +19,8 @@ use crate::tour::Tour;
 
 pub use external::{ExternalSolver, SolverKind};
 pub use session::{
-    check_budget_for, last_subtour_loop, set_memory_budget_mib, Session, SubtourLoop,
-    DEFAULT_MEMORY_BUDGET_MIB,
+    check_budget_for, last_subtour_loop, memory_budget_mib, set_memory_budget_mib, Session,
+    SubtourLoop, DEFAULT_MEMORY_BUDGET_MIB,
 };
 pub use worker::on_worker;
 

@@ -29,6 +29,11 @@ pub fn set_memory_budget_mib(mib: u64) {
     MEMORY_BUDGET_MIB.store(mib, Ordering::Relaxed);
 }
 
+/// The memory budget set by [`set_memory_budget_mib`], in MiB.
+pub fn memory_budget_mib() -> u64 {
+    MEMORY_BUDGET_MIB.load(Ordering::Relaxed)
+}
+
 /// The memory the in-process solver would need for `encoding`, in MiB.
 pub fn estimated_memory_mib(encoding: &dyn Encoding) -> u64 {
     (encoding.estimated_literals() * BYTES_PER_LITERAL).div_ceil(1 << 20)

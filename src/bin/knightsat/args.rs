@@ -44,7 +44,8 @@ pub struct Cli {
     pub command: Command,
     /// Memory the in-process solver (varisat) may use, in MiB: `solve`,
     /// `count` and `puzzle` refuse a formula whose estimate is larger, before
-    /// building it. External solvers read the CNF from disk and are not limited.
+    /// building it, and cubes held for --jobs or --depth that would take
+    /// more. External solvers read the CNF from disk and are not limited.
     #[arg(long, global = true, value_name = "MiB", default_value_t = DEFAULT_MEMORY_BUDGET_MIB, value_parser = clap::value_parser!(u64).range(1..))]
     pub memory_budget: u64,
 }

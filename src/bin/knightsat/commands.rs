@@ -12,14 +12,14 @@ use indicatif::{HumanDuration, ProgressBar, ProgressStyle};
 use knightsat::certify::{check_proof, solve_with_proof, Verdict};
 use knightsat::cnf::dimacs::{read_answer, Answer};
 use knightsat::cnf_file::{
-    read_cnf_info, stats, write_cnf, write_cnf_file, write_icnf, write_icnf_file, write_split,
-    MANIFEST,
+    read_cnf_info, stats, write_cnf, write_cnf_file, write_icnf_stream, write_icnf_stream_file,
+    write_split_stream, CubeStream, MANIFEST,
 };
 use knightsat::count::{
     count_parallel, count_recorded, enumerate_by, estimate_count, CountOptions, ParallelOptions,
     Progress,
 };
-use knightsat::cubes::{cubes as make_cubes, resolve_jobs};
+use knightsat::cubes::{cube_count, effective_depth, for_each_cube, resolve_jobs, Cube};
 use knightsat::decode::{check_model_satisfies, tour_from_model};
 use knightsat::encoding::Model;
 use knightsat::error::{Error, Unsupported};
@@ -412,7 +412,9 @@ fn cube_progress_bar() -> ProgressBar {
     bar
 }
 
-/// `cubes`: the formula with its cubes, as an iCNF.
+/// `cubes`: the formula with its cubes, as an iCNF or split into one CNF
+/// per cube. The cubes are counted, then handed out one at a time as they
+/// are written, never all held: any depth fits in memory.
 pub fn cubes(
     encoding: &EncodingArgs,
     depth: usize,
@@ -421,30 +423,40 @@ pub fn cubes(
 ) -> anyhow::Result<ExitCode> {
     let (problem, config, encoding) = encoding.problem_and_encoding()?;
     note_default_start(&problem);
-    if let Some(dir) = split {
+    let (config, encoding) = if split.is_some() {
         let config = config.keeping_every_tour();
         let encoding = config.prepare(&problem)?;
-        let cubes = make_cubes(&problem, &config, depth)?;
-        let files = write_split(&*encoding, &cubes, dir)?;
+        (config, encoding)
+    } else {
+        (config, encoding)
+    };
+    let count = cube_count(&problem, &config, depth, usize::MAX)?;
+    let walk = |visit: &mut dyn FnMut(&Cube) -> Result<(), Error>| {
+        for_each_cube(&problem, &config, depth, visit)
+    };
+    let stream = CubeStream {
+        count,
+        depth: effective_depth(depth, problem.board().squares()),
+        each: &walk,
+    };
+    if let Some(dir) = split {
+        let files = write_split_stream(&*encoding, stream, dir)?;
         note!(
-            "wrote {} cube CNFs and {} into {}",
-            files.len(),
+            "wrote {files} cube CNFs and {} into {}",
             MANIFEST,
             dir.display()
         );
         return Ok(ExitCode::SUCCESS);
     }
-    let cubes = make_cubes(&problem, &config, depth)?;
     if output.as_os_str() == "-" {
-        write_icnf(&*encoding, &cubes, io::stdout().lock())?;
+        write_icnf_stream(&*encoding, stream, io::stdout().lock())?;
     } else {
-        let stats = write_icnf_file(&*encoding, &cubes, output)?;
+        let stats = write_icnf_stream_file(&*encoding, stream, output)?;
         note!(
-            "wrote {}: {} variables, {} clauses, {} cubes",
+            "wrote {}: {} variables, {} clauses, {count} cubes",
             output.display(),
             stats.vars,
             stats.clauses,
-            cubes.len()
         );
     }
     Ok(ExitCode::SUCCESS)

@@ -162,6 +162,15 @@ fn describe(error: &anyhow::Error) -> String {
                 "{library} (--memory-budget): try a smaller board, fewer --jobs, a solver program (--solver kissat reads the CNF from disk), or write the CNF with `knightsat encode -o FILE`"
             );
         }
+        Error::CubesOverMemoryBudget { smaller_depth, .. } => {
+            let instead = match smaller_depth {
+                Some(depth) => format!("--depth {depth} or less fits"),
+                None => "no smaller --depth fits".to_string(),
+            };
+            return format!(
+                "{library} (--memory-budget): {instead}; `cubes -o FILE` and `cubes --split DIR` write any number of cubes without holding them"
+            );
+        }
         Error::SameOutputTwice { path } => {
             format!("--proof and --cnf-out both name {path}: give them different files")
         }
