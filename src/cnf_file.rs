@@ -13,7 +13,7 @@ use crate::cubes::Cube;
 use crate::encoding::{Encoding, EncodingConfig};
 use crate::error::{Error, Unsupported};
 use crate::input::{shown, MAX_TEXT_BYTES};
-use crate::output::write_atomically;
+use crate::output::{write_atomically, write_directory_atomically};
 use crate::problem::{clue_list, parse_clue, Problem};
 
 /// The first word of the first comment line of every CNF knightsat writes.
@@ -165,9 +165,14 @@ pub fn write_icnf_stream_file(
 pub const MANIFEST: &str = "manifest.tsv";
 
 /// Writes one standalone CNF per cube into `dir` (created if missing),
-/// `cube-000001.cnf` and on, then `manifest.tsv` (a header line, then file
-/// name and squares for each cube). Every file is complete or absent, and
-/// the manifest is written last. Returns the file names.
+/// `cube-000001.cnf` and on, and `manifest.tsv` (a header line, then file
+/// name and squares for each cube). Returns the file names.
+///
+/// The directory is complete or absent, and the manifest and the files
+/// always agree: it is built beside `dir` and swapped in whole (see
+/// [`write_directory_atomically`]), replacing an earlier split there, so a
+/// rerun or a signal never leaves a mix of two splits. A `dir` that holds
+/// anything else is refused ([`Error::DirectoryNotOurs`]).
 pub fn write_split(
     encoding: &dyn Encoding,
     cubes: &[Cube],
@@ -190,34 +195,43 @@ pub fn write_split_stream(
     cubes: CubeStream,
     dir: &Path,
 ) -> Result<usize, Error> {
-    std::fs::create_dir_all(dir)
-        .map_err(|e| Error::io("creating the directory for the cubes", e))?;
     let board = encoding.problem().board();
-    let mut manifest = String::from("file\tsquares\n");
-    let mut written = 0;
-    cubes.visit(|cube| {
-        written += 1;
-        let name = cube_file_name(written);
-        write_atomically(&dir.join(&name), |file| {
-            write_cube_cnf(encoding, cube, file)
+    write_directory_atomically(dir, is_split_file, |built| {
+        let io_error = |e| Error::io(format!("writing {}", dir.display()), e);
+        let manifest = std::fs::File::create(built.join(MANIFEST)).map_err(io_error)?;
+        let mut manifest = io::BufWriter::new(manifest);
+        manifest.write_all(b"file\tsquares\n").map_err(io_error)?;
+        let mut written = 0;
+        cubes.visit(|cube| {
+            written += 1;
+            let name = cube_file_name(written);
+            let file = std::fs::File::create(built.join(&name)).map_err(io_error)?;
+            write_cube_cnf(encoding, cube, file)?;
+            let squares: Vec<String> = cube.squares.iter().map(|&s| board.name(s)).collect();
+            writeln!(manifest, "{name}\t{}", squares.join(" ")).map_err(io_error)
         })?;
-        let squares: Vec<String> = cube.squares.iter().map(|&s| board.name(s)).collect();
-        manifest.push_str(&name);
-        manifest.push('\t');
-        manifest.push_str(&squares.join(" "));
-        manifest.push('\n');
-        Ok(())
-    })?;
-    write_atomically(&dir.join(MANIFEST), |file| {
-        file.write_all(manifest.as_bytes())
-            .map_err(|e| Error::io("writing the manifest", e))
-    })?;
-    Ok(written)
+        manifest
+            .into_inner()
+            .map_err(io::IntoInnerError::into_error)
+            .and_then(|file| file.sync_all())
+            .map_err(io_error)?;
+        Ok(written)
+    })
 }
 
 /// The name of the `number`th cube CNF of a split (from 1).
 fn cube_file_name(number: usize) -> String {
     format!("cube-{number:06}.cnf")
+}
+
+/// Whether a split directory's entry is one a split writes: the manifest
+/// or a cube CNF (what [`write_split`] may replace).
+fn is_split_file(name: &str) -> bool {
+    let cube_number = name
+        .strip_prefix("cube-")
+        .and_then(|rest| rest.strip_suffix(".cnf"));
+    name == MANIFEST
+        || cube_number.is_some_and(|n| n.len() >= 6 && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 fn write_formula(encoding: &dyn Encoding, extra: Extra, out: impl Write) -> Result<Stats, Error> {

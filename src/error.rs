@@ -67,6 +67,15 @@ pub enum Error {
         /// The path, as given.
         path: String,
     },
+    /// A directory to be replaced that holds something the run did not
+    /// write (it is left alone).
+    #[error("{dir} holds {entry}, which is none of the files it would be replaced with: give an empty or new directory")]
+    DirectoryNotOurs {
+        /// The directory, as given.
+        dir: String,
+        /// The first entry found that is not ours.
+        entry: String,
+    },
     /// A formula too big to solve in this process within the memory budget.
     #[error("solving the {board} board in-process would need about {estimate_mib} MiB, over the budget of {budget_mib} MiB")]
     OverMemoryBudget {
@@ -348,6 +357,7 @@ impl Error {
             | Error::UnknownAmo { .. }
             | Error::Unsupported(_)
             | Error::SameOutputTwice { .. }
+            | Error::DirectoryNotOurs { .. }
             | Error::OverMemoryBudget { .. }
             | Error::CubesOverMemoryBudget { .. }
             | Error::NotKnightsatCnf(_)
