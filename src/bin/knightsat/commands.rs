@@ -165,7 +165,7 @@ pub fn decode(cnf: &Path, solver_output: &Path, format: FormatArg) -> anyhow::Re
             let tour = tour_from_model(&*encoding, &model, Some(info.vars))?;
             // The tour may be one of the problem's and the model still be
             // another CNF's (another cube's): the clauses decide.
-            check_model_satisfies(clauses, &model)?;
+            check_model_satisfies(clauses, &model, encoding.primary_vars())?;
             Outcome::Tour(tour)
         }
     };
