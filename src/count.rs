@@ -14,12 +14,12 @@ use std::sync::{Mutex, PoisonError};
 use std::time::Instant;
 
 use crate::cnf_file::CnfInfo;
-use crate::cubes::{cube_count, cube_of, cubes, cubes_at, effective_depth, resolve_jobs, Cube};
+use crate::cubes::{cube_count, cube_of, cubes_at, effective_depth, resolve_jobs, Cube};
 use crate::encoding::EncodingConfig;
 use crate::error::{Error, Unsupported};
 use crate::problem::Problem;
 use crate::search;
-use crate::solve::{check_budget_for, Method, Request, Session};
+use crate::solve::{check_budget_for, cubes_within_budget, Method, Request, Session};
 use crate::theory::no_tour_because;
 use crate::tour::Tour;
 
@@ -349,7 +349,7 @@ pub const MAX_AUTOMATIC_CUBES: usize = 250_000;
 /// the cubes number at most [`MAX_AUTOMATIC_CUBES`]; at most 12 moves.
 /// Each depth's cubes are counted without being held (a count stops past
 /// [`MAX_AUTOMATIC_CUBES`] once there are enough), and only the chosen
-/// depth's are made, within the memory budget ([`cubes`]).
+/// depth's are made, within the memory budget ([`cubes_within_budget`]).
 pub fn counting_cubes(
     problem: &Problem,
     config: &EncodingConfig,
@@ -378,7 +378,7 @@ pub fn counting_cubes(
         depth += 1;
         count = deeper;
     }
-    Ok((depth, cubes(problem, config, depth)?))
+    Ok((depth, cubes_within_budget(problem, config, depth)?))
 }
 
 /// How far a parallel count has got.
@@ -422,7 +422,7 @@ fn cubes_for(
     options: ParallelOptions,
 ) -> Result<(usize, Vec<Cube>), Error> {
     match options.depth {
-        Some(depth) => Ok((depth, cubes(problem, config, depth)?)),
+        Some(depth) => Ok((depth, cubes_within_budget(problem, config, depth)?)),
         None => counting_cubes(problem, config, resolve_jobs(options.jobs)),
     }
 }

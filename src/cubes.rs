@@ -248,21 +248,18 @@ pub fn bytes_per_cube(depth: usize) -> u64 {
     48 + allocation(8 * squares) + allocation(4 * squares)
 }
 
-/// The memory all cubes may take: the in-process solver's budget
-/// (`--memory-budget`), read here and only here.
-fn cube_budget_bytes() -> u64 {
-    crate::solve::memory_budget_mib() << 20
-}
-
 /// The cubes of `depth` moves for `problem` encoded as `config` says, all
-/// held in memory. They are counted first, without being held, and
-/// refused with [`Error::CubesOverMemoryBudget`] (naming the deepest depth
-/// whose cubes fit) when they would need more than the memory budget.
+/// held in memory, whatever their number: [`cubes_within`] checks them
+/// against a memory budget first, [`for_each_cube`] never holds them.
 pub fn cubes(problem: &Problem, config: &EncodingConfig, depth: usize) -> Result<Vec<Cube>, Error> {
-    cubes_within(problem, config, depth, cube_budget_bytes())
+    cubes_within(problem, config, depth, u64::MAX)
 }
 
-/// [`cubes`] with the budget `budget_bytes` instead of the process's.
+/// [`cubes`] within `budget_bytes`: the cubes are counted first, without
+/// being held, and refused with [`Error::CubesOverMemoryBudget`] (naming
+/// the deepest depth whose cubes fit) when they would need more
+/// ([`bytes_per_cube`] each). The process's budget is applied by
+/// [`crate::solve::cubes_within_budget`].
 pub fn cubes_within(
     problem: &Problem,
     config: &EncodingConfig,

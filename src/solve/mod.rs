@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
-use crate::cubes::{automatic_depth, cubes, resolve_jobs};
+use crate::cubes::{automatic_depth, resolve_jobs};
 use crate::encoding::EncodingConfig;
 use crate::error::{Error, Unsupported};
 use crate::problem::Problem;
@@ -19,8 +19,8 @@ use crate::tour::Tour;
 
 pub use external::{ExternalSolver, SolverKind};
 pub use session::{
-    check_budget_for, last_subtour_loop, memory_budget_mib, set_memory_budget_mib, Session,
-    SubtourLoop, DEFAULT_MEMORY_BUDGET_MIB,
+    check_budget_for, cubes_within_budget, last_subtour_loop, memory_budget_mib,
+    set_memory_budget_mib, Session, SubtourLoop, DEFAULT_MEMORY_BUDGET_MIB,
 };
 pub use worker::on_worker;
 
@@ -257,7 +257,7 @@ pub fn solve_parallel(
         Some(depth) => depth,
         None => automatic_depth(problem, config, jobs, SOLVE_CUBES_PER_JOB)?,
     };
-    let cubes = cubes(problem, config, depth)?;
+    let cubes = cubes_within_budget(problem, config, depth)?;
     let threads = jobs.min(cubes.len());
     check_budget_for(&*config.prepare(problem)?, threads)?;
     let next = AtomicUsize::new(0);

@@ -61,6 +61,18 @@ pub fn check_budget_for(encoding: &dyn Encoding, sessions: usize) -> Result<(), 
     Ok(())
 }
 
+/// The cubes of `depth` moves (see [`crate::cubes`]), all held in memory,
+/// refused when they would need more than the memory budget
+/// ([`Error::CubesOverMemoryBudget`]): counting and solving on threads
+/// hold them all. The one place the budget bounds cubes.
+pub fn cubes_within_budget(
+    problem: &crate::problem::Problem,
+    config: &crate::encoding::EncodingConfig,
+    depth: usize,
+) -> Result<Vec<crate::cubes::Cube>, Error> {
+    crate::cubes::cubes_within(problem, config, depth, memory_budget_mib() << 20)
+}
+
 /// What the subtour loop of a session did (see [`Session::next_tour`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SubtourLoop {
