@@ -68,6 +68,10 @@ pub fn solve_with_proof(
 pub enum Verdict {
     /// The proof shows the CNF unsatisfiable.
     Verified,
+    /// Unit propagation alone refutes the CNF, so it is unsatisfiable
+    /// whatever the proof says (varisat's proof of it is empty). `rate`
+    /// crashes on such formulas, so knightsat propagates itself.
+    RefutedByPropagation,
     /// The proof does not check; the checker's last words.
     Rejected(String),
 }
@@ -109,7 +113,18 @@ pub fn check_proof(cnf: &Path, proof: &Path) -> Result<Verdict, Error> {
     if stdout.lines().any(|line| line.trim() == "s VERIFIED") {
         return Ok(Verdict::Verified);
     }
+    // rate panics on a formula that unit propagation refutes, whatever the
+    // proof; such a formula needs no proof.
+    if refuted_by_propagation(cnf)? {
+        return Ok(Verdict::RefutedByPropagation);
+    }
     let stderr = String::from_utf8_lossy(&output.stderr);
+    if let Some(status) = crashed(output.status, &stderr) {
+        return Err(Error::CheckerCrashed {
+            program: "rate".into(),
+            status,
+        });
+    }
     let last = stdout
         .lines()
         .chain(stderr.lines())
@@ -117,4 +132,182 @@ pub fn check_proof(cnf: &Path, proof: &Path) -> Result<Verdict, Error> {
         .unwrap_or("no verdict")
         .to_string();
     Ok(Verdict::Rejected(last))
+}
+
+/// How a checker that ended without a verdict crashed: a Rust panic (exit
+/// status 101, "panicked at" on stderr) or a signal. `None` for an ordinary
+/// exit, whose last words are a rejection.
+fn crashed(status: std::process::ExitStatus, stderr: &str) -> Option<String> {
+    use std::os::unix::process::ExitStatusExt;
+    if let Some(signal) = status.signal() {
+        return Some(format!("killed by signal {signal}"));
+    }
+    let code = status.code()?;
+    (code == 101 || stderr.contains("panicked at")).then(|| format!("exit status {code}"))
+}
+
+/// Whether unit propagation alone derives a conflict from the CNF at
+/// `path` (then it is unsatisfiable, and the empty clause is a proof).
+/// Two watched literals per clause; the clauses are held in memory.
+fn refuted_by_propagation(path: &Path) -> Result<bool, Error> {
+    let reader = crate::input::open(path)?;
+    let mut literals: Vec<i32> = Vec::new();
+    let mut starts: Vec<usize> = vec![0];
+    let mut units: Vec<i32> = Vec::new();
+    let mut empty = false;
+    let mut vars = 0;
+    crate::cnf::dimacs::for_each_clause(reader, |clause| {
+        let mut clause = clause.to_vec();
+        clause.sort_unstable_by_key(|&lit| (lit.unsigned_abs(), lit));
+        clause.dedup();
+        if clause.windows(2).any(|w| w[0] == -w[1]) {
+            return Ok(()); // a tautology constrains nothing
+        }
+        vars = clause
+            .iter()
+            .fold(vars, |v, &lit| v.max(lit.unsigned_abs() as usize));
+        match clause[..] {
+            [] => empty = true,
+            [unit] => units.push(unit),
+            _ => {
+                literals.extend_from_slice(&clause);
+                starts.push(literals.len());
+            }
+        }
+        Ok(())
+    })
+    .map_err(|error| match error {
+        Error::BadCnf(why) => Error::BadCnf(format!("{}: {why}", path.display())),
+        other => other,
+    })?;
+    if empty {
+        return Ok(true);
+    }
+    Ok(Propagation::new(literals, &starts, vars).refutes(&units))
+}
+
+/// Unit propagation over clauses of two literals or more.
+struct Propagation {
+    literals: Vec<i32>,
+    /// Each clause's range in `literals`; its first two literals are watched.
+    ranges: Vec<(usize, usize)>,
+    /// The clauses watching each literal, by [`Propagation::slot`].
+    watches: Vec<Vec<usize>>,
+    /// Each variable's value: 0 unknown, 1 true, -1 false.
+    values: Vec<i8>,
+}
+
+impl Propagation {
+    fn new(literals: Vec<i32>, starts: &[usize], vars: usize) -> Propagation {
+        let ranges: Vec<(usize, usize)> = starts.windows(2).map(|w| (w[0], w[1])).collect();
+        let mut watches = vec![Vec::new(); 2 * vars + 2];
+        for (clause, &(start, _)) in ranges.iter().enumerate() {
+            watches[Self::slot(literals[start])].push(clause);
+            watches[Self::slot(literals[start + 1])].push(clause);
+        }
+        Propagation {
+            literals,
+            ranges,
+            watches,
+            values: vec![0; vars + 1],
+        }
+    }
+
+    fn slot(lit: i32) -> usize {
+        2 * lit.unsigned_abs() as usize + usize::from(lit < 0)
+    }
+
+    fn value(&self, lit: i32) -> i8 {
+        let value = self.values[lit.unsigned_abs() as usize];
+        if lit < 0 {
+            -value
+        } else {
+            value
+        }
+    }
+
+    /// Sets `lit` true; false when it is already false (a conflict).
+    fn assign(&mut self, lit: i32, trail: &mut Vec<i32>) -> bool {
+        match self.value(lit) {
+            0 => {
+                self.values[lit.unsigned_abs() as usize] = if lit > 0 { 1 } else { -1 };
+                trail.push(lit);
+                true
+            }
+            value => value > 0,
+        }
+    }
+
+    /// Whether asserting `units` and propagating ends in a conflict.
+    fn refutes(mut self, units: &[i32]) -> bool {
+        let mut trail = Vec::new();
+        for &unit in units {
+            if !self.assign(unit, &mut trail) {
+                return true;
+            }
+        }
+        let mut next = 0;
+        while next < trail.len() {
+            let falsified = -trail[next];
+            next += 1;
+            let watching = std::mem::take(&mut self.watches[Self::slot(falsified)]);
+            let mut kept = Vec::with_capacity(watching.len());
+            let mut conflict = false;
+            for (i, &clause) in watching.iter().enumerate() {
+                if conflict {
+                    kept.extend_from_slice(&watching[i..]);
+                    break;
+                }
+                let (start, end) = self.ranges[clause];
+                if self.literals[start] == falsified {
+                    self.literals.swap(start, start + 1);
+                }
+                let other = self.literals[start];
+                if self.value(other) > 0 {
+                    kept.push(clause);
+                    continue;
+                }
+                let replacement = (start + 2..end).find(|&k| self.value(self.literals[k]) >= 0);
+                if let Some(k) = replacement {
+                    self.literals.swap(start + 1, k);
+                    self.watches[Self::slot(self.literals[start + 1])].push(clause);
+                    continue;
+                }
+                kept.push(clause);
+                conflict = !self.assign(other, &mut trail);
+            }
+            self.watches[Self::slot(falsified)] = kept;
+            if conflict {
+                return true;
+            }
+        }
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refutes(cnf: &str) -> bool {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f.cnf");
+        std::fs::write(&path, cnf).unwrap();
+        refuted_by_propagation(&path).unwrap()
+    }
+
+    #[test]
+    fn propagation_finds_conflicts_and_only_conflicts() {
+        assert!(refutes("p cnf 2 3\n1 0\n-1 2 0\n-2 0\n"));
+        assert!(refutes("p cnf 1 1\n0\n"));
+        // A chain through longer clauses, given out of order.
+        assert!(refutes(
+            "p cnf 4 5\n-3 -1 4 0\n-4 -2 0\n1 0\n-1 3 0\n2\n0\n"
+        ));
+        // Satisfiable, and unsatisfiable but not by propagation alone.
+        assert!(!refutes("p cnf 2 2\n1 2 0\n-1 2 0\n"));
+        assert!(!refutes("p cnf 2 4\n1 2 0\n-1 2 0\n1 -2 0\n-1 -2 0\n"));
+        // Tautologies and repeated literals change nothing.
+        assert!(refutes("p cnf 2 3\n1 1 0\n2 -2 0\n-1 0\n"));
+    }
 }

@@ -100,8 +100,16 @@ fn kill_group(group: i32) {
     }
 }
 
+/// Held while cleaning up, so that a second cleaner (the main thread
+/// exiting because of the signal the signal thread is cleaning up after)
+/// waits for the first instead of ending the process under it.
+static CLEANING: Mutex<()> = Mutex::new(());
+
 /// Kills every registered process group and removes every registered path.
 pub fn clean_up_now() {
+    let _cleaning = CLEANING
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let (groups, paths) = {
         let mut registry = registry();
         (
@@ -114,7 +122,17 @@ pub fn clean_up_now() {
     }
     for (_, path) in paths {
         if path.is_dir() {
-            let _ = std::fs::remove_dir_all(&path);
+            // A directory may still be being filled by another thread: moved
+            // out of its way first, nothing new lands in it while it goes.
+            let mut doomed = path.clone().into_os_string();
+            doomed.push(".removing");
+            let doomed = PathBuf::from(doomed);
+            let gone = if std::fs::rename(&path, &doomed).is_ok() {
+                doomed
+            } else {
+                path
+            };
+            let _ = std::fs::remove_dir_all(&gone);
         } else {
             let _ = std::fs::remove_file(&path);
         }

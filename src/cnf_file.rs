@@ -13,7 +13,7 @@ use crate::cubes::Cube;
 use crate::encoding::{Encoding, EncodingConfig};
 use crate::error::{Error, Unsupported};
 use crate::input::{shown, MAX_TEXT_BYTES};
-use crate::output::write_atomically;
+use crate::output::{write_atomically, write_directory_atomically};
 use crate::problem::{clue_list, parse_clue, Problem};
 
 /// The first word of the first comment line of every CNF knightsat writes.
@@ -53,12 +53,53 @@ pub fn write_cnf_with_cuts(
     write_formula(encoding, Extra::Cuts(cuts), out)
 }
 
+/// Something that hands every cube, in order, to a visitor, stopping at the
+/// visitor's first error.
+pub type EachCube<'a> =
+    dyn Fn(&mut dyn FnMut(&Cube) -> Result<(), Error>) -> Result<(), Error> + 'a;
+
+/// Cubes to write, handed out one at a time, so that any number of them
+/// can be written without holding them (see
+/// [`for_each_cube`](crate::cubes::for_each_cube)).
+#[derive(Clone, Copy)]
+pub struct CubeStream<'a> {
+    /// How many cubes `each` hands out.
+    pub count: usize,
+    /// Their depth in moves.
+    pub depth: usize,
+    /// Hands every cube, in order, to the visitor, stopping at its first error.
+    pub each: &'a EachCube<'a>,
+}
+
+impl CubeStream<'_> {
+    /// Runs `visit` on each cube, checking that there are `count` of them.
+    fn visit(&self, mut visit: impl FnMut(&Cube) -> Result<(), Error>) -> Result<(), Error> {
+        let mut seen = 0;
+        (self.each)(&mut |cube| {
+            seen += 1;
+            visit(cube)
+        })?;
+        assert_eq!(seen, self.count, "the cube walk is not deterministic");
+        Ok(())
+    }
+}
+
+/// Hands `cubes` to a [`CubeStream`]'s visitor.
+fn each_of(cubes: &[Cube]) -> Box<EachCube<'_>> {
+    Box::new(move |visit| cubes.iter().try_for_each(&mut *visit))
+}
+
+/// The depth of `cubes` (0 for none).
+fn depth_of(cubes: &[Cube]) -> usize {
+    cubes.first().map_or(0, |cube| cube.squares.len() - 1)
+}
+
 /// What follows the formula.
 #[derive(Clone, Copy)]
 enum Extra<'a> {
     Nothing,
     /// iCNF cube lines.
-    Cubes(&'a [Cube]),
+    Cubes(CubeStream<'a>),
     /// One cube as unit clauses.
     Units(&'a Cube),
     /// Subtour cuts, in a loop's round.
@@ -84,6 +125,21 @@ pub fn write_icnf(
     cubes: &[Cube],
     out: impl Write,
 ) -> Result<Stats, Error> {
+    let each = each_of(cubes);
+    let stream = CubeStream {
+        count: cubes.len(),
+        depth: depth_of(cubes),
+        each: &*each,
+    };
+    write_icnf_stream(encoding, stream, out)
+}
+
+/// [`write_icnf`] with the cubes handed out one at a time, never all held.
+pub fn write_icnf_stream(
+    encoding: &dyn Encoding,
+    cubes: CubeStream,
+    out: impl Write,
+) -> Result<Stats, Error> {
     write_formula(encoding, Extra::Cubes(cubes), out)
 }
 
@@ -96,40 +152,86 @@ pub fn write_icnf_file(
     write_atomically(path, |file| write_icnf(encoding, cubes, file))
 }
 
+/// [`write_icnf_file`] with the cubes handed out one at a time.
+pub fn write_icnf_stream_file(
+    encoding: &dyn Encoding,
+    cubes: CubeStream,
+    path: &Path,
+) -> Result<Stats, Error> {
+    write_atomically(path, |file| write_icnf_stream(encoding, cubes, file))
+}
+
 /// The manifest `cubes --split` writes beside the cube CNFs.
 pub const MANIFEST: &str = "manifest.tsv";
 
 /// Writes one standalone CNF per cube into `dir` (created if missing),
-/// `cube-000001.cnf` and on, then `manifest.tsv` (a header line, then file
-/// name and squares for each cube). Every file is complete or absent, and
-/// the manifest is written last. Returns the file names.
+/// `cube-000001.cnf` and on, and `manifest.tsv` (a header line, then file
+/// name and squares for each cube). Returns the file names.
+///
+/// The directory is complete or absent, and the manifest and the files
+/// always agree: it is built beside `dir` and swapped in whole (see
+/// [`write_directory_atomically`]), replacing an earlier split there, so a
+/// rerun or a signal never leaves a mix of two splits. A `dir` that holds
+/// anything else is refused ([`Error::DirectoryNotOurs`]).
 pub fn write_split(
     encoding: &dyn Encoding,
     cubes: &[Cube],
     dir: &Path,
 ) -> Result<Vec<String>, Error> {
-    std::fs::create_dir_all(dir)
-        .map_err(|e| Error::io("creating the directory for the cubes", e))?;
+    let each = each_of(cubes);
+    let stream = CubeStream {
+        count: cubes.len(),
+        depth: depth_of(cubes),
+        each: &*each,
+    };
+    write_split_stream(encoding, stream, dir)?;
+    Ok((1..=cubes.len()).map(cube_file_name).collect())
+}
+
+/// [`write_split`] with the cubes handed out one at a time, never all
+/// held; returns how many files were written besides the manifest.
+pub fn write_split_stream(
+    encoding: &dyn Encoding,
+    cubes: CubeStream,
+    dir: &Path,
+) -> Result<usize, Error> {
     let board = encoding.problem().board();
-    let mut names = Vec::with_capacity(cubes.len());
-    let mut manifest = String::from("file\tsquares\n");
-    for (i, cube) in cubes.iter().enumerate() {
-        let name = format!("cube-{:06}.cnf", i + 1);
-        write_atomically(&dir.join(&name), |file| {
-            write_cube_cnf(encoding, cube, file)
+    write_directory_atomically(dir, is_split_file, |built| {
+        let io_error = |e| Error::io(format!("writing {}", dir.display()), e);
+        let manifest = std::fs::File::create(built.join(MANIFEST)).map_err(io_error)?;
+        let mut manifest = io::BufWriter::new(manifest);
+        manifest.write_all(b"file\tsquares\n").map_err(io_error)?;
+        let mut written = 0;
+        cubes.visit(|cube| {
+            written += 1;
+            let name = cube_file_name(written);
+            let file = std::fs::File::create(built.join(&name)).map_err(io_error)?;
+            write_cube_cnf(encoding, cube, file)?;
+            let squares: Vec<String> = cube.squares.iter().map(|&s| board.name(s)).collect();
+            writeln!(manifest, "{name}\t{}", squares.join(" ")).map_err(io_error)
         })?;
-        let squares: Vec<String> = cube.squares.iter().map(|&s| board.name(s)).collect();
-        manifest.push_str(&name);
-        manifest.push('\t');
-        manifest.push_str(&squares.join(" "));
-        manifest.push('\n');
-        names.push(name);
-    }
-    write_atomically(&dir.join(MANIFEST), |file| {
-        file.write_all(manifest.as_bytes())
-            .map_err(|e| Error::io("writing the manifest", e))
-    })?;
-    Ok(names)
+        manifest
+            .into_inner()
+            .map_err(io::IntoInnerError::into_error)
+            .and_then(|file| file.sync_all())
+            .map_err(io_error)?;
+        Ok(written)
+    })
+}
+
+/// The name of the `number`th cube CNF of a split (from 1).
+fn cube_file_name(number: usize) -> String {
+    format!("cube-{number:06}.cnf")
+}
+
+/// Whether a split directory's entry is one a split writes: the manifest
+/// or a cube CNF (what [`write_split`] may replace).
+fn is_split_file(name: &str) -> bool {
+    let cube_number = name
+        .strip_prefix("cube-")
+        .and_then(|rest| rest.strip_suffix(".cnf"));
+    name == MANIFEST
+        || cube_number.is_some_and(|n| n.len() >= 6 && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 fn write_formula(encoding: &dyn Encoding, extra: Extra, out: impl Write) -> Result<Stats, Error> {
@@ -170,15 +272,12 @@ fn write_formula(encoding: &dyn Encoding, extra: Extra, out: impl Write) -> Resu
             stats.vars,
             stats.clauses
         ),
-        Extra::Cubes(cubes) => {
-            let depth = cubes.first().map_or(0, |cube| cube.squares.len() - 1);
-            writeln!(
-                out,
-                "c cubes {} of depth {depth}: the legal prefixes of the first {depth} moves, one `a` line each, disjoint and exhaustive",
-                cubes.len()
-            )
-            .and_then(|()| writeln!(out, "p inccnf"))
-        }
+        Extra::Cubes(cubes) => writeln!(
+            out,
+            "c cubes {} of depth {}: the legal prefixes of the first {} moves, one `a` line each, disjoint and exhaustive",
+            cubes.count, cubes.depth, cubes.depth
+        )
+        .and_then(|()| writeln!(out, "p inccnf")),
     }
     .map_err(io_error)?;
     let mut writer = DimacsWriter::new(out);
@@ -188,12 +287,7 @@ fn write_formula(encoding: &dyn Encoding, extra: Extra, out: impl Write) -> Resu
     }
     let (mut out, written) = writer.finish().map_err(io_error)?;
     assert_eq!(written, stats.clauses, "the encoder is not deterministic");
-    let (prefix, cubes) = match extra {
-        Extra::Nothing | Extra::Cuts(_) => ("", &[][..]),
-        Extra::Cubes(cubes) => ("a ", cubes),
-        Extra::Units(cube) => ("", std::slice::from_ref(cube)),
-    };
-    for cube in cubes {
+    let mut write_cube = |cube: &Cube, prefix: &str| {
         let mut line = String::new();
         for lit in cube.dimacs() {
             if prefix.is_empty() {
@@ -207,7 +301,12 @@ fn write_formula(encoding: &dyn Encoding, extra: Extra, out: impl Write) -> Resu
         if !prefix.is_empty() {
             line = format!("{prefix}{line}0\n");
         }
-        out.write_all(line.as_bytes()).map_err(io_error)?;
+        out.write_all(line.as_bytes()).map_err(io_error)
+    };
+    match extra {
+        Extra::Nothing | Extra::Cuts(_) => {}
+        Extra::Cubes(cubes) => cubes.visit(|cube| write_cube(cube, "a "))?,
+        Extra::Units(cube) => write_cube(cube, "")?,
     }
     out.flush().map_err(io_error)?;
     Ok(stats)

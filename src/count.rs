@@ -14,7 +14,9 @@ use std::sync::{Mutex, PoisonError};
 use std::time::Instant;
 
 use crate::cnf_file::CnfInfo;
-use crate::cubes::{cube_of, cubes, effective_depth, on_cubes, resolve_jobs, Cube};
+use crate::cubes::{
+    cube_count, cube_of, cubes_at, cubes_within, effective_depth, on_cubes, resolve_jobs, Cube,
+};
 use crate::encoding::EncodingConfig;
 use crate::error::{Error, Unsupported};
 use crate::problem::Problem;
@@ -37,11 +39,14 @@ pub struct CountOptions {
 }
 
 /// Finds every tour of `problem` (or one per orbit) by `method` (SAT with
-/// `request`'s encoding and built-in solver, or backtracking with
-/// `request.timeout`), calling
+/// `request`'s encoding and built-in solver, or backtracking), calling
 /// `on_tour` for each as it is found; returns how many were found. Check
 /// `request` first with [`Method::check_supports`]: Warnsdorff's rule finds
 /// one tour and does not count ([`Unsupported::EveryTourByWarnsdorff`]).
+///
+/// When `request.timeout` runs out first, every method ends the same way:
+/// [`Error::TimedOutPartway`] with the number of tours `on_tour` was given,
+/// which are then only part of them.
 pub fn enumerate_by(
     problem: &Problem,
     method: Method,
@@ -58,7 +63,9 @@ pub fn enumerate_by(
 
 /// Finds every tour of `problem` (or one per orbit) with `request`'s SAT
 /// encoding and built-in solver, calling `on_tour` for each as it is
-/// found; returns how many were found.
+/// found; returns how many were found. Within `request.timeout`: at the
+/// limit the solver is stopped, and the tours found so far are reported as
+/// [`Error::TimedOutPartway`].
 ///
 /// A closed tour with no start or end given is searched from a1 (every
 /// closed tour can be rotated to start there) and each one found is reported
@@ -81,25 +88,36 @@ pub fn enumerate(
     if report.is_done() || no_tour_because(problem).is_some() {
         return Ok(0);
     }
-    let encoding = config.prepare(problem)?;
-    let setup = Setup {
-        workload: Workload::Enumeration,
-        ..Setup::default()
-    };
-    let mut session = request.session(encoding, setup)?;
-    while let Some(tour) = session.next_tour()? {
-        if report.tour(&tour)?.is_break() {
-            break;
-        }
-        if count.up_to_symmetry {
-            for variant in orbit(&tour, problem, &report.symmetries) {
-                session.block(&variant);
+    let stop = Stop::new();
+    let listed = stop.within(request.timeout, || {
+        let encoding = config.prepare(problem)?;
+        let setup = Setup {
+            workload: Workload::Enumeration,
+            stoppable: request.timeout.is_some(),
+            ..Setup::new(&stop)
+        };
+        let mut session = request.session(encoding, setup)?;
+        while let Some(tour) = session.next_tour()? {
+            if report.tour(&tour)?.is_break() {
+                break;
             }
-        } else {
-            session.block(&tour.squares);
+            if count.up_to_symmetry {
+                for variant in orbit(&tour, problem, &report.symmetries) {
+                    session.block(&variant);
+                }
+            } else {
+                session.block(&tour.squares);
+            }
         }
+        Ok(())
+    });
+    match listed {
+        Err(Error::Timeout { seconds }) => Err(Error::TimedOutPartway {
+            seconds,
+            found: report.found,
+        }),
+        other => other.map(|()| report.found),
     }
-    Ok(report.found)
 }
 
 /// [`enumerate`] by backtracking instead of SAT: every tour of the problem
@@ -117,7 +135,7 @@ fn enumerate_by_backtracking(
     if report.is_done() {
         return Ok(0);
     }
-    search::each_tour(problem, request.timeout, |tour| {
+    let searched = search::each_tour(problem, request.timeout, |tour| {
         if count.up_to_symmetry {
             let variants = orbit(tour, problem, &report.symmetries);
             if variants.iter().min() != Some(&tour.squares) {
@@ -125,8 +143,14 @@ fn enumerate_by_backtracking(
             }
         }
         report.tour(tour)
-    })?;
-    Ok(report.found)
+    });
+    match searched {
+        Err(Error::Timeout { seconds }) => Err(Error::TimedOutPartway {
+            seconds,
+            found: report.found,
+        }),
+        other => other.map(|()| report.found),
+    }
 }
 
 /// Reports tours as counting wants them, and counts them up to the limit.
@@ -199,13 +223,7 @@ fn rotations(tour: &Tour) -> Vec<Tour> {
 fn orbit(tour: &Tour, problem: &Problem, symmetries: &[Vec<usize>]) -> Vec<Vec<usize>> {
     let mut bases = vec![tour.squares.clone()];
     if problem.reversal_is_symmetry() {
-        let mut reverse = tour.squares.clone();
-        if problem.is_closed() {
-            reverse[1..].reverse();
-        } else {
-            reverse.reverse();
-        }
-        bases.push(reverse);
+        bases.push(problem.reversed(&tour.squares));
     }
     let root = problem.effective_start().filter(|_| problem.is_closed());
     let mut variants: Vec<Vec<usize>> = Vec::new();
@@ -307,38 +325,50 @@ pub const CUBES_PER_JOB: usize = 1000;
 pub const SQUARES_PER_MOVE_OF_DEPTH: usize = 6;
 
 /// The most cubes the automatic depth deepens to (they are all held in
-/// memory, about 150 bytes each).
+/// memory, about 200 bytes each: [`crate::cubes::bytes_per_cube`]).
 pub const MAX_AUTOMATIC_CUBES: usize = 250_000;
 
 /// The cubes a count over `jobs` threads uses when no depth is given, with
 /// their depth: the smallest depth giving [`CUBES_PER_JOB`] cubes per
 /// thread, deepened towards N / [`SQUARES_PER_MOVE_OF_DEPTH`] moves while
-/// the cubes number at most [`MAX_AUTOMATIC_CUBES`]; at most 12 moves. Each
-/// depth's cubes are enumerated once, and the chosen ones are returned.
+/// the cubes number at most [`MAX_AUTOMATIC_CUBES`]; at most 12 moves.
+/// Each depth's cubes are counted without being held (a count stops past
+/// [`MAX_AUTOMATIC_CUBES`] once there are enough), and only the chosen
+/// depth's are made, within the memory budget of `budget_mib` MiB
+/// ([`cubes_within`]).
 pub fn counting_cubes(
     problem: &Problem,
     config: &EncodingConfig,
     jobs: usize,
+    budget_mib: u64,
 ) -> Result<(usize, Vec<Cube>), Error> {
     let squares = problem.board().squares();
     let deepest = effective_depth(12, squares);
     let wanted = effective_depth(squares.div_ceil(SQUARES_PER_MOVE_OF_DEPTH), squares).min(12);
     let enough = jobs.max(1) * CUBES_PER_JOB;
     let mut depth = 1;
-    let mut chosen = cubes(problem, config, depth)?;
+    let mut count = cube_count(problem, config, depth, usize::MAX)?;
     while depth < deepest {
-        let many = chosen.len() >= enough;
+        let many = count >= enough;
         if many && depth >= wanted {
             break;
         }
-        let deeper = cubes(problem, config, depth + 1)?;
-        if many && deeper.len() > MAX_AUTOMATIC_CUBES {
+        let at_most = if many {
+            MAX_AUTOMATIC_CUBES
+        } else {
+            usize::MAX
+        };
+        let deeper = cube_count(problem, config, depth + 1, at_most)?;
+        if deeper > at_most {
             break;
         }
         depth += 1;
-        chosen = deeper;
+        count = deeper;
     }
-    Ok((depth, chosen))
+    Ok((
+        depth,
+        cubes_within(problem, config, depth, budget_mib << 20)?,
+    ))
 }
 
 /// How far a parallel count has got.
@@ -369,21 +399,22 @@ pub fn count_parallel(
     if limit == 0 || no_tour_because(problem).is_some() {
         return Ok(0);
     }
-    let (_, cubes) = cubes_for(problem, &request.config, options)?;
+    let (_, cubes) = cubes_for(problem, &request, options)?;
     let counts = count_cubes(problem, &request, &cubes, options.jobs, limit, on_progress)?;
     Ok(counts.iter().map(|c| c.tours).sum::<u64>().min(limit))
 }
 
-/// The cubes `options` asks for (its depth, or the automatic one), with
-/// the depth used.
+/// The cubes `options` asks for (its depth, or the automatic one) for
+/// `request`'s encoding, within its memory budget, with the depth used.
 fn cubes_for(
     problem: &Problem,
-    config: &EncodingConfig,
+    request: &Request,
     options: ParallelOptions,
 ) -> Result<(usize, Vec<Cube>), Error> {
+    let (config, budget) = (&request.config, request.memory_budget_mib);
     match options.depth {
-        Some(depth) => Ok((depth, cubes(problem, config, depth)?)),
-        None => counting_cubes(problem, config, resolve_jobs(options.jobs)),
+        Some(depth) => Ok((depth, cubes_within(problem, config, depth, budget << 20)?)),
+        None => counting_cubes(problem, config, resolve_jobs(options.jobs), budget),
     }
 }
 
@@ -492,11 +523,27 @@ pub fn estimate_count(
     on_progress: impl Fn(Progress) + Sync,
 ) -> Result<Estimate, Error> {
     let request = every_tour(request);
-    let (depth, all) = cubes_for(problem, &request.config, options)?;
-    let mut chosen =
-        fastrand::Rng::with_seed(seed).choose_multiple(0..all.len(), sample.min(all.len()));
-    chosen.sort_unstable();
-    let sampled: Vec<Cube> = chosen.iter().map(|&i| all[i].clone()).collect();
+    let config = &request.config;
+    let choose = |all: usize| {
+        let mut chosen = fastrand::Rng::with_seed(seed).choose_multiple(0..all, sample.min(all));
+        chosen.sort_unstable();
+        chosen
+    };
+    // A depth given may have more cubes than memory holds: they are
+    // counted, and only the sample's are made.
+    let (depth, all, sampled) = if let Some(depth) = options.depth {
+        let all = cube_count(problem, config, depth, usize::MAX)?;
+        (depth, all, cubes_at(problem, config, depth, &choose(all))?)
+    } else {
+        let (depth, all) = counting_cubes(
+            problem,
+            config,
+            resolve_jobs(options.jobs),
+            request.memory_budget_mib,
+        )?;
+        let sampled = choose(all.len()).iter().map(|&i| all[i].clone()).collect();
+        (depth, all.len(), sampled)
+    };
     let counts = if no_tour_because(problem).is_some() {
         vec![CubeCount::default(); sampled.len()]
     } else {
@@ -509,7 +556,7 @@ pub fn estimate_count(
             on_progress,
         )?
     };
-    Ok(scale_up(depth, all.len(), &counts))
+    Ok(scale_up(depth, all, &counts))
 }
 
 /// The estimate a sample's per-cube counts give for `cubes` cubes.

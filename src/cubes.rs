@@ -70,46 +70,64 @@ pub fn effective_depth(depth: usize, squares: usize) -> usize {
 }
 
 /// Every legal prefix of `depth` moves of the encoding's tours, in a fixed
-/// order (start squares in index order, then moves in the board's order).
+/// order (start squares in index order, then moves in the board's order),
+/// all held in memory: [`cubes`] checks them against the memory budget
+/// first, and [`for_each_cube`] hands them out one at a time.
 pub fn prefixes(encoding: &TimeIndexed, depth: usize) -> Vec<Cube> {
+    let mut cubes = Vec::new();
+    walk(encoding, depth, &mut |path| {
+        cubes.push(cube_on(encoding, path));
+        ControlFlow::Continue(())
+    });
+    cubes
+}
+
+/// The cube of the legal prefix `path`.
+fn cube_on(encoding: &TimeIndexed, path: &[usize]) -> Cube {
+    let vars = encoding.vars();
+    Cube {
+        squares: path.to_vec(),
+        literals: path
+            .iter()
+            .enumerate()
+            .map(|(t, &s)| vars.x(t, s).positive())
+            .collect(),
+    }
+}
+
+/// Walks the legal prefixes of `depth` moves in [`prefixes`]' order,
+/// handing each to `emit` until it breaks.
+fn walk(encoding: &TimeIndexed, depth: usize, emit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>) {
     let problem = crate::encoding::Encoding::problem(encoding);
     let board = problem.board();
     let n = board.squares();
     if n == 0 {
-        return Vec::new();
+        return;
     }
     let depth = effective_depth(depth, n);
     let graph = board.move_graph();
-    let domain = encoding.domain();
-    let vars = encoding.vars();
-    let mut cubes = Vec::new();
+    let live = live_in_cubes(encoding);
     let mut path: Vec<usize> = Vec::with_capacity(depth + 1);
     let mut visited = vec![false; n];
-    let mut emit = |path: &[usize]| {
-        cubes.push(Cube {
-            squares: path.to_vec(),
-            literals: path
-                .iter()
-                .enumerate()
-                .map(|(t, &s)| vars.x(t, s).positive())
-                .collect(),
-        });
-    };
-    for start in (0..n).filter(|&s| domain.is_live(0, s)) {
+    for start in (0..n).filter(|&s| live(0, s)) {
         path.push(start);
         visited[start] = true;
-        extend(
-            &graph,
-            &|t, s| domain.is_live(t, s),
-            depth,
-            &mut path,
-            &mut visited,
-            &mut emit,
-        );
+        if extend(&graph, &live, depth, &mut path, &mut visited, emit).is_break() {
+            return;
+        }
         visited[start] = false;
         path.pop();
     }
-    cubes
+}
+
+/// Whether x(t, s) may be in a cube: live in the encoding's domain, and not
+/// the end square before the last step (the domain pins the clues but
+/// leaves the end to its unit clause).
+fn live_in_cubes(encoding: &TimeIndexed) -> impl Fn(usize, usize) -> bool + '_ {
+    let problem = crate::encoding::Encoding::problem(encoding);
+    let last = problem.board().squares().saturating_sub(1);
+    let end = problem.end();
+    move |t, s| encoding.domain().is_live(t, s) && (t == last || end != Some(s))
 }
 
 fn extend(
@@ -118,33 +136,165 @@ fn extend(
     depth: usize,
     path: &mut Vec<usize>,
     visited: &mut [bool],
-    emit: &mut dyn FnMut(&[usize]),
-) {
+    emit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
+) -> ControlFlow<()> {
     let step = path.len();
     if step == depth + 1 {
-        emit(path);
-        return;
+        return emit(path);
     }
     let here = path[step - 1];
     for &next in &graph[here] {
         if !visited[next] && live(step, next) {
             visited[next] = true;
             path.push(next);
-            extend(graph, live, depth, path, visited, emit);
+            let walked = extend(graph, live, depth, path, visited, emit);
             path.pop();
             visited[next] = false;
+            walked?;
         }
+    }
+    ControlFlow::Continue(())
+}
+
+/// The time-indexed encoding `config` prepares for `problem`, which cubes need.
+fn time_indexed(problem: &Problem, config: &EncodingConfig) -> Result<TimeIndexed, Error> {
+    match config {
+        EncodingConfig::TimeIndexed(config) => TimeIndexed::new(problem, *config),
+        EncodingConfig::Successor(_) => Err(Error::Unsupported(Unsupported::CubesWithSuccessor)),
     }
 }
 
-/// The cubes of `depth` moves for `problem` encoded as `config` says.
-pub fn cubes(problem: &Problem, config: &EncodingConfig, depth: usize) -> Result<Vec<Cube>, Error> {
-    match config {
-        EncodingConfig::TimeIndexed(config) => {
-            Ok(prefixes(&TimeIndexed::new(problem, *config)?, depth))
+/// How many cubes of `depth` moves `problem` has, counted without holding
+/// them: exactly when there are at most `at_most`, otherwise `at_most + 1`
+/// (the walk stops there, so its time is bounded by `at_most` too).
+pub fn cube_count(
+    problem: &Problem,
+    config: &EncodingConfig,
+    depth: usize,
+    at_most: usize,
+) -> Result<usize, Error> {
+    let encoding = time_indexed(problem, config)?;
+    let mut count = 0;
+    walk(&encoding, depth, &mut |_| {
+        count += 1;
+        if count > at_most {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
         }
-        EncodingConfig::Successor(_) => Err(Error::Unsupported(Unsupported::CubesWithSuccessor)),
+    });
+    Ok(count)
+}
+
+/// Hands every cube of `depth` moves to `visit`, one at a time and in
+/// [`prefixes`]' order, holding none of them: memory stays bounded by the
+/// board whatever their number. Stops at `visit`'s first error.
+pub fn for_each_cube(
+    problem: &Problem,
+    config: &EncodingConfig,
+    depth: usize,
+    mut visit: impl FnMut(&Cube) -> Result<(), Error>,
+) -> Result<(), Error> {
+    let encoding = time_indexed(problem, config)?;
+    let mut failure = None;
+    walk(
+        &encoding,
+        depth,
+        &mut |path| match visit(&cube_on(&encoding, path)) {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(error) => {
+                failure = Some(error);
+                ControlFlow::Break(())
+            }
+        },
+    );
+    failure.map_or(Ok(()), Err)
+}
+
+/// The cubes of `depth` moves at the positions `indices` (ascending) of
+/// [`prefixes`]' order: a sample, without holding the others.
+pub fn cubes_at(
+    problem: &Problem,
+    config: &EncodingConfig,
+    depth: usize,
+    indices: &[usize],
+) -> Result<Vec<Cube>, Error> {
+    let encoding = time_indexed(problem, config)?;
+    let mut chosen = Vec::with_capacity(indices.len());
+    let mut wanted = indices.iter().copied().peekable();
+    let mut index = 0;
+    walk(&encoding, depth, &mut |path| {
+        if wanted.peek() == Some(&index) {
+            wanted.next();
+            chosen.push(cube_on(&encoding, path));
+        }
+        index += 1;
+        if wanted.peek().is_some() {
+            ControlFlow::Continue(())
+        } else {
+            ControlFlow::Break(())
+        }
+    });
+    Ok(chosen)
+}
+
+/// The memory one cube of `depth` moves takes when all are held: its entry
+/// in the list (two vectors, 48 bytes) and its squares (8 bytes each) and
+/// literals (4 bytes each) on the heap, each allocation rounded up to 16
+/// bytes with 8 of bookkeeping, as glibc's allocator does. Measured (peak
+/// resident memory over cubes, `cubes --size 8 -o /dev/null`): 178 bytes
+/// at depth 8 (2.6 million cubes), 192 at depth 9 (11.4 million), 208 at
+/// depth 10 (47.6 million, 9.7 GB); this gives 176, 192 and 208.
+pub fn bytes_per_cube(depth: usize) -> u64 {
+    let allocation = |bytes: u64| (bytes + 8).div_ceil(16).max(2) * 16;
+    let squares = depth as u64 + 1;
+    48 + allocation(8 * squares) + allocation(4 * squares)
+}
+
+/// The cubes of `depth` moves for `problem` encoded as `config` says, all
+/// held in memory, whatever their number: [`cubes_within`] checks them
+/// against a memory budget first, [`for_each_cube`] never holds them.
+pub fn cubes(problem: &Problem, config: &EncodingConfig, depth: usize) -> Result<Vec<Cube>, Error> {
+    cubes_within(problem, config, depth, u64::MAX)
+}
+
+/// [`cubes`] within `budget_bytes`: the cubes are counted first, without
+/// being held, and refused with [`Error::CubesOverMemoryBudget`] (naming
+/// the deepest depth whose cubes fit) when they would need more
+/// ([`bytes_per_cube`] each). The process's budget is applied by
+/// [`crate::solve::cubes_within_budget`].
+pub fn cubes_within(
+    problem: &Problem,
+    config: &EncodingConfig,
+    depth: usize,
+    budget_bytes: u64,
+) -> Result<Vec<Cube>, Error> {
+    let encoding = time_indexed(problem, config)?;
+    let fitting =
+        |depth: usize| usize::try_from(budget_bytes / bytes_per_cube(depth)).unwrap_or(usize::MAX);
+    let count = cube_count(problem, config, depth, fitting(depth))?;
+    if count > fitting(depth) {
+        let mut smaller_depth = None;
+        for shallower in (1..effective_depth(depth, problem.board().squares())).rev() {
+            if cube_count(problem, config, shallower, fitting(shallower))? <= fitting(shallower) {
+                smaller_depth = Some(shallower);
+                break;
+            }
+        }
+        return Err(Error::CubesOverMemoryBudget {
+            depth,
+            cubes: count as u64,
+            estimate_mib: (count as u64 * bytes_per_cube(depth)).div_ceil(1 << 20),
+            budget_mib: budget_bytes >> 20,
+            smaller_depth,
+        });
     }
+    let mut cubes = Vec::with_capacity(count);
+    walk(&encoding, depth, &mut |path| {
+        cubes.push(cube_on(&encoding, path));
+        ControlFlow::Continue(())
+    });
+    Ok(cubes)
 }
 
 /// The cube of the squares `squares` (after 0, 1, … moves), checked to be
@@ -154,10 +304,7 @@ pub fn cube_of(
     config: &EncodingConfig,
     squares: &[usize],
 ) -> Result<Cube, Error> {
-    let EncodingConfig::TimeIndexed(config) = config else {
-        return Err(Error::Unsupported(Unsupported::CubesWithSuccessor));
-    };
-    let encoding = TimeIndexed::new(problem, *config)?;
+    let encoding = time_indexed(problem, config)?;
     let board = problem.board();
     let names = || {
         squares
@@ -166,12 +313,13 @@ pub fn cube_of(
             .collect::<Vec<_>>()
             .join(" ")
     };
+    let live = live_in_cubes(&encoding);
     let legal = !squares.is_empty()
         && squares.len() <= board.squares()
         && squares
             .iter()
             .enumerate()
-            .all(|(t, &s)| encoding.domain().is_live(t, s) && !squares[..t].contains(&s))
+            .all(|(t, &s)| s < board.squares() && live(t, s) && !squares[..t].contains(&s))
         && squares.windows(2).all(|w| board.is_move(w[0], w[1]));
     if !legal {
         return Err(Error::NotKnightsatCnf(format!(
@@ -267,7 +415,7 @@ pub fn automatic_depth(
     let wanted = jobs.max(1) * per_job;
     let cap = effective_depth(12, problem.board().squares());
     for depth in 1..=cap {
-        if cubes(problem, config, depth)?.len() >= wanted {
+        if cube_count(problem, config, depth, wanted)? >= wanted {
             return Ok(depth);
         }
     }

@@ -1,5 +1,8 @@
 //! From a satisfying assignment back to a verified tour.
 
+use std::io::BufRead;
+
+use crate::cnf::dimacs::for_each_clause;
 use crate::encoding::{Encoding, Model};
 use crate::error::Error;
 use crate::tour::Tour;
@@ -40,4 +43,42 @@ pub fn tour_from_squares(encoding: &dyn Encoding, squares: Vec<usize>) -> Result
         closed: problem.is_closed(),
         squares,
     })
+}
+
+/// Checks that `model` leaves no clause of `clauses` (the DIMACS body of
+/// the CNF it is said to be a model of) false. A model of another CNF can
+/// decode to a tour of the same problem, say one of another cube's CNF:
+/// only the clauses tell them apart, so the first clause whose literals are
+/// all false is an error ([`Error::ModelFalsifiesClause`]). A variable the
+/// model omits counts as false when it is one of the first `primary_vars`
+/// (the encoding's own variables, which decoding reads as false when
+/// omitted, as `MiniSat` omits them) and as unknown otherwise (an auxiliary
+/// variable: a hand-written model may leave them all out). Reads the
+/// clauses one at a time.
+pub fn check_model_satisfies(
+    clauses: impl BufRead,
+    model: &Model,
+    primary_vars: usize,
+) -> Result<(), Error> {
+    let value = |var: usize| {
+        model
+            .value(var)
+            .or_else(|| (var <= primary_vars).then_some(false))
+    };
+    let mut number = 0;
+    for_each_clause(clauses, |clause| {
+        number += 1;
+        let refuted = clause
+            .iter()
+            .all(|&lit| value(lit.unsigned_abs() as usize) == Some(lit < 0));
+        if !refuted {
+            return Ok(());
+        }
+        let literals: Vec<String> = clause.iter().map(ToString::to_string).collect();
+        Err(Error::ModelFalsifiesClause {
+            clause: number,
+            literals: literals.join(" "),
+        })
+    })?;
+    Ok(())
 }

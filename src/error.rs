@@ -67,6 +67,15 @@ pub enum Error {
         /// The path, as given.
         path: String,
     },
+    /// A directory to be replaced that holds something the run did not
+    /// write (it is left alone).
+    #[error("{dir} holds {entry}, which is none of the files it would be replaced with: give an empty or new directory")]
+    DirectoryNotOurs {
+        /// The directory, as given.
+        dir: String,
+        /// The first entry found that is not ours.
+        entry: String,
+    },
     /// A formula too big to solve in this process within the memory budget.
     #[error("solving the {board} board in-process with {solver} would need about {estimate_mib} MiB, over the budget of {budget_mib} MiB")]
     OverMemoryBudget {
@@ -79,12 +88,47 @@ pub enum Error {
         /// The budget.
         budget_mib: u64,
     },
+    /// Cubes too many to hold within the memory budget.
+    #[error("{cubes} or more cubes of depth {depth} would need about {estimate_mib} MiB or more, over the budget of {budget_mib} MiB")]
+    CubesOverMemoryBudget {
+        /// The depth asked for.
+        depth: usize,
+        /// The cubes counted before the count stopped (there may be more).
+        cubes: u64,
+        /// Their memory.
+        estimate_mib: u64,
+        /// The budget.
+        budget_mib: u64,
+        /// The deepest depth whose cubes fit, if any.
+        smaller_depth: Option<usize>,
+    },
     /// A combination of requests that cannot be served together.
     #[error("{0}")]
     Unsupported(Unsupported),
     /// A CNF file that knightsat did not write (or whose comments were removed).
     #[error("{0}")]
     NotKnightsatCnf(String),
+    /// A CNF whose clauses cannot be read.
+    #[error("cannot read the CNF's clauses: {0}")]
+    BadCnf(String),
+    /// A model that leaves a clause of the CNF it is given with false: a
+    /// model of another formula (another cube's CNF, say).
+    #[error("the model leaves clause {clause} of the CNF ({literals} 0) false: it is not a model of this CNF (is it for another one?)")]
+    ModelFalsifiesClause {
+        /// The clause's number in the file, from 1.
+        clause: usize,
+        /// Its literals, as in the file.
+        literals: String,
+    },
+    /// The proof checker crashed or was killed without a verdict: the
+    /// proof is neither verified nor rejected.
+    #[error("the proof checker {program} crashed ({status}) without a verdict: the proof is neither verified nor rejected")]
+    CheckerCrashed {
+        /// The checker.
+        program: String,
+        /// How it ended: `exit status 101`, `signal 11`.
+        status: String,
+    },
     /// Solver output that cannot be read.
     #[error("solver output line {line}: {message}")]
     SolverOutput {
@@ -145,6 +189,15 @@ pub enum Error {
     /// what stopped it turns this into its own answer.
     #[error("the search was stopped")]
     Stopped,
+    /// The time limit ran out while every tour was being listed or
+    /// counted: the `found` tours reported so far are only part of them.
+    #[error("the time limit of {seconds} s ran out after {found} tours: they are part of the list, not all of it")]
+    TimedOutPartway {
+        /// The time limit.
+        seconds: f64,
+        /// Tours reported before it ran out.
+        found: u64,
+    },
     /// The time limit ran out before the solver answered.
     #[error("no answer within {seconds} s")]
     Timeout {
@@ -192,8 +245,6 @@ pub enum Unsupported {
     AllWithExternalSolver,
     /// Cubes are solved on threads by the built-in solvers only.
     JobsWithExternalSolver,
-    /// Enumeration runs without a time limit.
-    AllWithTimeout,
     /// Extra solver arguments go to external solver programs only, not to
     /// the named built-in solver.
     ArgumentsForBuiltIn(&'static str),
@@ -217,6 +268,9 @@ pub enum Unsupported {
     /// Cubes are prefixes of positions in time, which the successor
     /// encoding does not have.
     CubesWithSuccessor,
+    /// Orbits are counted by one search: a tour and its images under the
+    /// board's symmetries begin differently, so they fall in different cubes.
+    OrbitsWithCubes,
     /// Clues fix positions in time, which the successor encoding does not have.
     CluesWithSuccessor,
     /// A formula with lazy subtours has models that are not tours: it is
@@ -239,9 +293,6 @@ impl std::fmt::Display for Unsupported {
             Unsupported::JobsWithExternalSolver => f.write_str(
                 "cubes are solved on threads by the in-process solvers (varisat, cadical) only",
             ),
-            Unsupported::AllWithTimeout => {
-                f.write_str("every tour is enumerated without a time limit")
-            }
             Unsupported::ArgumentsForBuiltIn(solver) => write!(
                 f,
                 "extra solver arguments are for external solver programs, not the built-in {solver}"
@@ -277,6 +328,9 @@ impl std::fmt::Display for Unsupported {
             }
             Unsupported::CubesWithSuccessor => f.write_str(
                 "cubes fix the first moves in time, which the successor encoding does not number",
+            ),
+            Unsupported::OrbitsWithCubes => f.write_str(
+                "orbits are counted by one search, without cubes: a tour and its images fall in different cubes",
             ),
             Unsupported::CluesWithSuccessor => f.write_str(
                 "clues fix squares in time, which the successor encoding does not number",
@@ -317,21 +371,26 @@ impl Error {
             | Error::UnknownAmo { .. }
             | Error::Unsupported(_)
             | Error::SameOutputTwice { .. }
+            | Error::DirectoryNotOurs { .. }
             | Error::OverMemoryBudget { .. }
+            | Error::CubesOverMemoryBudget { .. }
             | Error::NotKnightsatCnf(_)
             | Error::SolverOutput { .. }
             | Error::BadModel(_)
+            | Error::BadCnf(_)
+            | Error::ModelFalsifiesClause { .. }
             | Error::BadTourInput(_)
             | Error::MoveListNeedsBoard
             | Error::BadPuzzle(_)
             | Error::CannotRead { .. }
             | Error::SolverMissing { .. } => ErrorClass::BadInput,
-            Error::Timeout { .. } => ErrorClass::Timeout,
+            Error::Timeout { .. } | Error::TimedOutPartway { .. } => ErrorClass::Timeout,
             Error::GaveUp { .. } => ErrorClass::GaveUp,
             Error::InvalidTour(_)
             | Error::Solver(_)
             | Error::Stopped
             | Error::SolverFailed { .. }
+            | Error::CheckerCrashed { .. }
             | Error::NoAnswer
             | Error::Io { .. } => ErrorClass::Failure,
         }

@@ -173,6 +173,122 @@ pub fn write_atomically<T>(
     Ok(result)
 }
 
+/// Writes a directory through `fill`, which gets an empty directory to
+/// fill: complete under `dir`, or not at all, and never a mix of an old and
+/// a new one. It is built beside `dir` (registered with
+/// [`cleanup`](crate::cleanup), so a signal removes it) and then swapped
+/// in: an existing `dir` is exchanged for it in one step (`renameat2` with
+/// `RENAME_EXCHANGE`; where the file system cannot, renamed aside first,
+/// so that `dir` is briefly absent but never mixed) and then removed. An
+/// existing `dir` is replaced only when every entry in it is one that
+/// `replaceable` accepts (what an earlier run wrote); otherwise it is left
+/// alone and the run refused ([`Error::DirectoryNotOurs`]). A symbolic
+/// link to a directory keeps being a link: its target is replaced. The new
+/// directory keeps the old one's permissions (a new one gets 0777 less the
+/// umask).
+pub fn write_directory_atomically<T>(
+    dir: &Path,
+    replaceable: impl Fn(&str) -> bool,
+    fill: impl FnOnce(&Path) -> Result<T, Error>,
+) -> Result<T, Error> {
+    let fail = |error: io::Error| Error::io(format!("writing {}", dir.display()), error);
+    let target = match std::fs::symlink_metadata(dir) {
+        Ok(meta) if meta.file_type().is_symlink() => std::fs::canonicalize(dir)
+            .map_err(|_| fail(io::Error::other("a symbolic link to nowhere")))?,
+        _ => std::path::absolute(dir).map_err(fail)?,
+    };
+    let existing = match std::fs::metadata(&target) {
+        Ok(meta) if meta.is_dir() => Some(meta),
+        Ok(_) => return Err(fail(io::Error::from_raw_os_error(libc::ENOTDIR))),
+        Err(error) if error.kind() == io::ErrorKind::NotFound => None,
+        Err(error) => return Err(fail(error)),
+    };
+    if existing.is_some() {
+        for entry in std::fs::read_dir(&target).map_err(fail)? {
+            let name = entry.map_err(fail)?.file_name();
+            let name = name.to_string_lossy();
+            if !replaceable(&name) {
+                return Err(Error::DirectoryNotOurs {
+                    dir: dir.display().to_string(),
+                    entry: crate::text::shown(&name),
+                });
+            }
+        }
+    }
+    let (Some(parent), Some(name)) = (target.parent(), target.file_name()) else {
+        return Err(fail(io::Error::other("not a name for a new directory")));
+    };
+    std::fs::create_dir_all(parent).map_err(fail)?;
+    let temp = tempfile::Builder::new()
+        .prefix(&format!(".{}.", name.to_string_lossy()))
+        .suffix(".knightsat-tmp")
+        .tempdir_in(parent)
+        .map_err(|error| fail(plain_os_error(&error)))?;
+    let registered = TempPath::register(temp.path());
+    let result = fill(temp.path())?;
+    let mode = existing
+        .as_ref()
+        .map_or_else(|| 0o777 & !umask(), |meta| meta.permissions().mode());
+    std::fs::set_permissions(temp.path(), std::fs::Permissions::from_mode(mode)).map_err(fail)?;
+    let built = temp.keep();
+    let swapped = if existing.is_some() {
+        swap_in(&built, &target)
+    } else {
+        std::fs::rename(&built, &target)
+    };
+    if let Err(error) = swapped {
+        let _ = std::fs::remove_dir_all(&built);
+        return Err(fail(error));
+    }
+    // `built` now holds the old directory, if there was one.
+    let _ = std::fs::remove_dir_all(&built);
+    drop(registered);
+    Ok(result)
+}
+
+/// Puts the directory `built` in place of the directory `target`, leaving
+/// the old one at `built`: in one step where the file system can.
+fn swap_in(built: &Path, target: &Path) -> io::Result<()> {
+    use std::os::unix::ffi::OsStrExt;
+    let c_path = |path: &Path| {
+        std::ffi::CString::new(path.as_os_str().as_bytes())
+            .map_err(|_| io::Error::from_raw_os_error(libc::EINVAL))
+    };
+    let (from, to) = (c_path(built)?, c_path(target)?);
+    // SAFETY: renameat2(2) reads two NUL-terminated paths that live until it returns.
+    let exchanged = unsafe {
+        libc::renameat2(
+            libc::AT_FDCWD,
+            from.as_ptr(),
+            libc::AT_FDCWD,
+            to.as_ptr(),
+            libc::RENAME_EXCHANGE,
+        )
+    };
+    if exchanged == 0 {
+        return Ok(());
+    }
+    let error = io::Error::last_os_error();
+    if !matches!(
+        error.raw_os_error(),
+        Some(libc::EINVAL | libc::ENOSYS | libc::EOPNOTSUPP)
+    ) {
+        return Err(error);
+    }
+    // No exchange here: the old directory aside, the new one in, the old
+    // one where the new one was.
+    let mut aside = built.as_os_str().to_owned();
+    aside.push(".old");
+    let aside = PathBuf::from(aside);
+    let _registered = TempPath::register(&aside);
+    std::fs::rename(target, &aside)?;
+    if let Err(error) = std::fs::rename(built, target) {
+        let _ = std::fs::rename(&aside, target);
+        return Err(error);
+    }
+    std::fs::rename(&aside, built)
+}
+
 /// Whether two paths name the same file: the same path once made absolute,
 /// or the same file on disk.
 pub fn same_file(a: &Path, b: &Path) -> bool {

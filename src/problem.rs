@@ -42,7 +42,7 @@ pub enum ProblemError {
         squares: usize,
     },
     /// Two clues for one move.
-    #[error("two clues for move {number}: {first} and {second}")]
+    #[error("two squares for move {number}: {first} and {second}")]
     TwoSquaresForOneMove {
         /// The move number (from 1).
         number: usize,
@@ -108,56 +108,93 @@ impl Problem {
     }
 
     /// The same problem with the tour starting on square `start` (or free).
+    /// The start is move 1: it must agree with the end and the clues (see
+    /// [`with_clues`](Self::with_clues)).
     pub fn with_start(mut self, start: Option<usize>) -> Result<Problem, ProblemError> {
-        self.start = self.on_board(start)?;
+        self.start = None;
+        if let Some(square) = self.on_board(start)? {
+            self.agrees(Clue { step: 0, square })?;
+        }
+        self.start = start;
         Ok(self)
     }
 
-    /// The same problem with the tour ending on square `end` (or free).
+    /// The same problem with the tour ending on square `end` (or free). The
+    /// end is move N: it must agree with the start and the clues (see
+    /// [`with_clues`](Self::with_clues)).
     pub fn with_end(mut self, end: Option<usize>) -> Result<Problem, ProblemError> {
-        self.end = self.on_board(end)?;
+        self.end = None;
+        if let Some(square) = self.on_board(end)? {
+            self.agrees(Clue {
+                step: self.last_step(),
+                square,
+            })?;
+        }
+        self.end = end;
         Ok(self)
     }
 
     /// The same problem with `clues` added to its clues (a clue given twice
-    /// counts once). Rejects a step outside the tour, two squares for one
-    /// step and two steps on one square.
+    /// counts once). Rejects a step outside the tour, and constraints that
+    /// contradict each other on their face: two squares for one step, or two
+    /// steps on one square, counting the start as step 0 (move 1) and the
+    /// end as step N − 1 (move N). Such a problem is bad input; one whose
+    /// constraints agree but leave no tour is a question with the answer no.
     pub fn with_clues(
         mut self,
         clues: impl IntoIterator<Item = Clue>,
     ) -> Result<Problem, ProblemError> {
         for clue in clues {
             self.on_board(Some(clue.square))?;
-            let name = |square| self.board.name(square);
             if clue.step >= self.board.squares() {
                 return Err(ProblemError::MoveNumberOutOfRange {
                     number: clue.step + 1,
-                    square: name(clue.square),
+                    square: self.board.name(clue.square),
                     squares: self.board.squares(),
                 });
             }
-            for other in &self.clues {
-                if other.step == clue.step && other.square != clue.square {
-                    return Err(ProblemError::TwoSquaresForOneMove {
-                        number: clue.step + 1,
-                        first: name(other.square),
-                        second: name(clue.square),
-                    });
-                }
-                if other.square == clue.square && other.step != clue.step {
-                    return Err(ProblemError::TwoMovesOnOneSquare {
-                        square: name(clue.square),
-                        first: other.step + 1,
-                        second: clue.step + 1,
-                    });
-                }
-            }
+            self.agrees(clue)?;
             if !self.clues.contains(&clue) {
                 self.clues.push(clue);
             }
         }
         self.clues.sort_unstable();
         Ok(self)
+    }
+
+    /// The step of the tour's last square, N − 1.
+    fn last_step(&self) -> usize {
+        self.board.squares().saturating_sub(1)
+    }
+
+    /// Checks `clue` against the start, the end and the clues: no other
+    /// square at its step, no other step on its square.
+    fn agrees(&self, clue: Clue) -> Result<(), ProblemError> {
+        let ends = [
+            self.start.map(|square| Clue { step: 0, square }),
+            self.end.map(|square| Clue {
+                step: self.last_step(),
+                square,
+            }),
+        ];
+        let name = |square| self.board.name(square);
+        for other in ends.into_iter().flatten().chain(self.clues.iter().copied()) {
+            if other.step == clue.step && other.square != clue.square {
+                return Err(ProblemError::TwoSquaresForOneMove {
+                    number: clue.step + 1,
+                    first: name(other.square),
+                    second: name(clue.square),
+                });
+            }
+            if other.square == clue.square && other.step != clue.step {
+                return Err(ProblemError::TwoMovesOnOneSquare {
+                    square: name(clue.square),
+                    first: other.step.min(clue.step) + 1,
+                    second: other.step.max(clue.step) + 1,
+                });
+            }
+        }
+        Ok(())
     }
 
     /// The same problem with no clues.
@@ -243,14 +280,33 @@ impl Problem {
     }
 
     /// Whether reversing a tour gives another tour of the problem: a closed
-    /// tour reversed keeps its start (read from there the other way round)
-    /// but moves its end and every clue; an open tour reversed swaps its ends.
+    /// tour read the other way round from its given start, or into its
+    /// given end (see [`reversed`](Self::reversed)), keeps that square in
+    /// place but moves every other step, so the clues and a second fixed end
+    /// must be absent; an open tour reversed swaps its ends.
     pub fn reversal_is_symmetry(&self) -> bool {
         if self.closed {
-            self.end.is_none() && self.clues.is_empty()
+            self.clues.is_empty() && !(self.start.is_some() && self.end.is_some())
         } else {
             !self.is_anchored()
         }
+    }
+
+    /// The reverse of `squares`, a tour of this problem as its search roots
+    /// it: a closed tour with a given end is read the other way round into
+    /// that end (the end stays last), any other closed tour from its first
+    /// square (which stays first), an open tour from its last square.
+    pub fn reversed(&self, squares: &[usize]) -> Vec<usize> {
+        let mut reverse = squares.to_vec();
+        match reverse.len() {
+            0 => {}
+            n if self.closed && self.end.is_some() && self.start.is_none() => {
+                reverse[..n - 1].reverse();
+            }
+            _ if self.closed => reverse[1..].reverse(),
+            _ => reverse.reverse(),
+        }
+        reverse
     }
 
     /// The squares a tour may start on: the fixed start; with
@@ -362,7 +418,7 @@ mod tests {
             .unwrap();
         assert_eq!(problem.clues(), &[clue(2, 1), clue(7, 3)]);
         let two_squares = problem.clone().with_clues([clue(7, 4)]).unwrap_err();
-        assert_eq!(two_squares.to_string(), "two clues for move 8: d1 and e1");
+        assert_eq!(two_squares.to_string(), "two squares for move 8: d1 and e1");
         let two_moves = problem.clone().with_clues([clue(8, 3)]).unwrap_err();
         assert_eq!(two_moves.to_string(), "d1 has two move numbers, 8 and 9");
         let late = problem.with_clues([clue(25, 0)]).unwrap_err();
@@ -371,6 +427,31 @@ mod tests {
             ProblemError::MoveNumberOutOfRange { number: 26, .. }
         ));
         assert!(Problem::new(board()).with_start(Some(25)).is_err());
+    }
+
+    #[test]
+    fn the_start_and_end_are_moves_1_and_n_for_the_contradiction_rule() {
+        let clue = |step, square| Clue { step, square };
+        let a1 = Problem::new(board()).with_start(Some(0)).unwrap();
+        let end_a1 = a1.clone().with_end(Some(0)).unwrap_err();
+        assert_eq!(end_a1.to_string(), "a1 has two move numbers, 1 and 25");
+        let clue_a1 = a1.clone().with_clues([clue(24, 0)]).unwrap_err();
+        assert_eq!(clue_a1.to_string(), "a1 has two move numbers, 1 and 25");
+        let clue_b1 = a1.clone().with_clues([clue(0, 1)]).unwrap_err();
+        assert_eq!(clue_b1.to_string(), "two squares for move 1: a1 and b1");
+        // Given in the other order, and in agreement.
+        let clued = Problem::new(board()).with_clues([clue(24, 0)]).unwrap();
+        assert!(clued.clone().with_start(Some(0)).is_err());
+        assert!(clued.clone().with_end(Some(0)).is_ok());
+        assert!(a1.clone().with_clues([clue(0, 0)]).is_ok());
+        // A new start replaces the old one; on one square, move 1 is move N.
+        assert!(a1.with_end(Some(1)).unwrap().with_start(Some(2)).is_ok());
+        let single = Problem::new(Board::new(1, 1).unwrap());
+        assert!(single
+            .with_start(Some(0))
+            .unwrap()
+            .with_end(Some(0))
+            .is_ok());
     }
 
     #[test]
@@ -385,9 +466,14 @@ mod tests {
         assert!(!corner.has_all_board_symmetries() && !corner.reversal_is_symmetry());
         // a1 is kept by the identity and the main-diagonal reflection.
         assert_eq!(corner.symmetries().len(), 2);
-        let closed_with_end = closed.with_end(Some(7)).unwrap();
+        let closed_with_end = closed.clone().with_end(Some(7)).unwrap();
         assert!(!closed_with_end.start_fixed_by_default());
-        assert!(!closed_with_end.reversal_is_symmetry());
+        // Read the other way round into b2, a closed tour still ends there.
+        assert!(closed_with_end.reversal_is_symmetry());
+        assert_eq!(closed_with_end.reversed(&[0, 1, 2, 7]), [2, 1, 0, 7]);
+        assert_eq!(closed.reversed(&[0, 1, 2, 7]), [0, 7, 2, 1]);
+        let both_ends = closed_with_end.with_start(Some(0)).unwrap();
+        assert!(!both_ends.reversal_is_symmetry());
     }
 
     #[test]

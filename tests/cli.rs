@@ -731,7 +731,7 @@ fn board_files_holes_clues_and_leapers_from_the_command_line() {
         (
             &["solve", "--size", "5", "--at", "3=a1", "--at", "3=b1"],
             "",
-            "two clues for move 3",
+            "two squares for move 3",
         ),
         (
             &["solve", "--size", "5", "--at", "3=a1", "--at", "4=a1"],

@@ -137,3 +137,81 @@ fn orbit_counts_match_the_oracle() {
         }
     }
 }
+
+/// The oracle's orbits of closed tours that end on `end`: every closed tour
+/// from `end` rotated to end there, each counted by its least image under
+/// the board's symmetries that keep `end` in place, read either way round
+/// into `end`.
+fn closed_orbits_ending_on(rows: usize, cols: usize, end: usize) -> u64 {
+    let maps: Vec<Vec<usize>> = common::symmetries(rows, cols)
+        .into_iter()
+        .filter(|map| map[end] == end)
+        .collect();
+    let mut forms: Vec<Vec<usize>> = common::tours_from(rows, cols, true, end)
+        .into_iter()
+        .map(|mut tour| {
+            tour.rotate_left(1);
+            let mut backwards = tour.clone();
+            backwards.pop();
+            backwards.reverse();
+            backwards.push(end);
+            [tour, backwards]
+                .iter()
+                .flat_map(|variant| {
+                    maps.iter()
+                        .map(|map| variant.iter().map(|&s| map[s]).collect::<Vec<_>>())
+                })
+                .min()
+                .unwrap()
+        })
+        .collect();
+    forms.sort();
+    forms.dedup();
+    forms.len() as u64
+}
+
+#[test]
+fn orbit_counts_of_closed_tours_with_an_end_match_the_oracle() {
+    use knightsat::count::enumerate_by;
+    use knightsat::encoding::SuccessorConfig;
+    use knightsat::solve::{Method, Request};
+    let up_to_symmetry = CountOptions {
+        limit: None,
+        up_to_symmetry: true,
+    };
+    let mut failures = Vec::new();
+    for (rows, cols, end) in [(3, 10, "a1"), (3, 10, "b2"), (5, 6, "a1"), (5, 6, "b1")] {
+        let board = knightsat::board::Board::new(rows, cols).unwrap();
+        let end = board.parse_square(end).unwrap();
+        let expected = closed_orbits_ending_on(rows, cols, end);
+        let problem = Problem::new(board)
+            .closed(true)
+            .with_end(Some(end))
+            .unwrap();
+        let requests = [
+            (Method::Sat, EncodingConfig::default()),
+            (
+                Method::Sat,
+                EncodingConfig::from(SuccessorConfig::default()),
+            ),
+            (Method::Backtrack, EncodingConfig::default()),
+        ];
+        for (method, config) in requests {
+            let request = Request {
+                config: config.clone(),
+                every_tour: true,
+                ..Request::default()
+            };
+            let found =
+                enumerate_by(&problem, method, &request, up_to_symmetry, |_| Ok(())).unwrap();
+            if found != expected {
+                failures.push(format!(
+                    "{rows}x{cols} closed, end {}, {method:?} {}: counted {found}, oracle {expected}",
+                    problem.board().name(end),
+                    config.name()
+                ));
+            }
+        }
+    }
+    common::assert_none(&failures);
+}

@@ -610,3 +610,306 @@ fn sizes_that_cannot_work_are_refused_or_answered_at_once() {
     let (code, _) = run(&["puzzle", "--board", "2x4096"], dir.path());
     assert_eq!(code, Some(20));
 }
+
+#[test]
+fn constraints_that_contradict_each_other_are_bad_input_on_every_path() {
+    // One rule: two squares for one move, or two moves on one square
+    // (--start is move 1, --end move N), is bad input, exit 2, before any
+    // search; constraints that agree but leave no tour are answered 20.
+    let dir = tempfile::tempdir().unwrap();
+    let contradictions: [&[&str]; 4] = [
+        &["--at", "1=a1", "--at", "25=a1"],
+        &["--start", "a1", "--end", "a1"],
+        &["--start", "a1", "--at", "25=a1"],
+        &["--end", "a1", "--at", "1=a1"],
+    ];
+    for constraints in contradictions {
+        for command in [
+            &["solve", "--size", "5"][..],
+            &["solve", "--size", "5", "--method", "backtrack"],
+            &["solve", "--size", "5", "--closed"],
+            &["count", "--size", "5"],
+            &["encode", "--size", "5"],
+        ] {
+            let args: Vec<&str> = command.iter().chain(constraints).copied().collect();
+            refused(&args, dir.path(), "a1 has two move numbers, 1 and 25");
+        }
+    }
+    refused(
+        &["solve", "--size", "5", "--start", "a1", "--at", "1=b1"],
+        dir.path(),
+        "two squares for move 1: a1 and b1",
+    );
+    // Agreeing constraints with no tour (b1 is of the colour 5x5 has 12 of).
+    for method in ["sat", "backtrack"] {
+        let args = [
+            "solve", "--size", "5", "--start", "a1", "--end", "b1", "--method", method,
+        ];
+        assert_eq!(run(&args, dir.path()).0, Some(20), "{args:?}");
+    }
+}
+
+#[test]
+fn count_cnf_refuses_the_options_the_file_decides() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, stderr) = run(&["encode", "--size", "5", "-o", "f.cnf"], dir.path());
+    assert_eq!(code, Some(0), "{stderr}");
+    let given: [&[&str]; 13] = [
+        &["--start", "c3"],
+        &["--size", "6"],
+        &["--board", "5x6"],
+        &["--closed"],
+        &["--holes", "c3"],
+        &["--at", "3=b3"],
+        &["--end", "a1"],
+        &["--leaper", "2,3"],
+        &["--method", "backtrack"],
+        &["--encoding", "successor"],
+        &["--amo", "pairwise"],
+        &["--no-parity"],
+        &["--preset", "naive"],
+    ];
+    for options in given {
+        let args: Vec<&str> = ["count", "--cnf", "f.cnf"]
+            .iter()
+            .chain(options)
+            .copied()
+            .collect();
+        refused(&args, dir.path(), "cannot be used with");
+    }
+    let output = knightsat()
+        .args(["count", "--cnf", "f.cnf"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&output.stdout).trim(), "1728");
+}
+
+#[test]
+fn a_sample_of_quick_cubes_shows_their_time_in_its_unit() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = knightsat()
+        .args([
+            "count", "--board", "3x4", "--sample", "100000", "--depth", "2",
+        ])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let time = stdout.lines().find(|l| l.starts_with("time:")).unwrap();
+    assert!(
+        !time.contains(" 0 seconds") && !time.contains("-0"),
+        "{time}"
+    );
+    // "every cube would take about 4.2 ms on 1 thread": a positive number
+    // in a unit that shows it.
+    let words = time.split("every cube would take about ").nth(1).unwrap();
+    let mut parts = words.split_whitespace();
+    let value: f64 = parts.next().unwrap().parse().unwrap();
+    let unit = parts.next().unwrap();
+    assert!(value > 0.0 && ["s", "ms", "µs"].contains(&unit), "{time}");
+}
+
+#[test]
+fn time_limits_too_short_to_measure_are_refused_alike_by_every_method() {
+    let dir = tempfile::tempdir().unwrap();
+    for method in ["sat", "backtrack", "warnsdorff"] {
+        for limit in ["1e-300", "1e-10", "0.0009", "0"] {
+            refused(
+                &[
+                    "solve",
+                    "--size",
+                    "8",
+                    "--method",
+                    method,
+                    "--timeout",
+                    limit,
+                ],
+                dir.path(),
+                "is not a number of seconds from 0.001",
+            );
+        }
+    }
+    // A millisecond is a limit: 8x8 by SAT takes longer.
+    let (code, stderr) = run(&["solve", "--size", "8", "--timeout", "0.001"], dir.path());
+    assert_eq!(code, Some(124), "{stderr}");
+    assert!(stderr.contains("no answer within 0.001 s"), "{stderr}");
+}
+
+#[test]
+fn orbits_are_counted_by_one_solver_and_cubes_are_refused_in_words() {
+    let dir = tempfile::tempdir().unwrap();
+    for extra in [&["--jobs", "2"][..], &["--jobs", "0"], &["--depth", "3"]] {
+        let args: Vec<&str> = ["count", "--size", "5", "--up-to-symmetry"]
+            .iter()
+            .chain(extra)
+            .copied()
+            .collect();
+        refused(
+            &args,
+            dir.path(),
+            "--up-to-symmetry counts orbits with one solver, without cubes",
+        );
+    }
+    // --jobs 1 is the default: one solver, the oracle's orbits.
+    let output = knightsat()
+        .args(["count", "--size", "5", "--up-to-symmetry", "--jobs", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout).trim(),
+        common::count_orbits(5, 5, false, None).to_string()
+    );
+}
+
+/// Runs kissat on `cnf` in `dir`, its output saved as `out`; whether it
+/// found a model.
+fn kissat_model(dir: &Path, cnf: &str, out: &str) -> bool {
+    let output = Process::new("kissat")
+        .arg(cnf)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    std::fs::write(dir.join(out), &output.stdout).unwrap();
+    output.status.code() == Some(10)
+}
+
+#[test]
+#[cfg_attr(not(has_kissat), ignore = "kissat is not installed")]
+fn decode_refuses_a_model_of_another_cubes_cnf() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, stderr) = run(
+        &["cubes", "--size", "5", "--depth", "3", "--split", "S"],
+        dir.path(),
+    );
+    assert_eq!(code, Some(0), "{stderr}");
+    // The first satisfiable cube after cube 1 (cube 2 on 5x5).
+    let sat = (2..40)
+        .map(|i| format!("S/cube-{i:06}.cnf"))
+        .find(|cnf| kissat_model(dir.path(), cnf, "model.out"))
+        .unwrap();
+    let (code, stderr) = run(&["decode", "--cnf", &sat, "model.out"], dir.path());
+    assert_eq!(code, Some(0), "{sat}: {stderr}");
+    // The same model with its false literals left out, as MiniSat may.
+    let model = std::fs::read_to_string(dir.path().join("model.out")).unwrap();
+    let positive: Vec<&str> = model
+        .lines()
+        .filter(|line| line.starts_with("v "))
+        .flat_map(|line| line[2..].split_whitespace())
+        .filter(|lit| !lit.starts_with('-'))
+        .collect();
+    let text = format!("s SATISFIABLE\nv {}\n", positive.join(" "));
+    std::fs::write(dir.path().join("positive.out"), text).unwrap();
+    let (code, stderr) = run(&["decode", "--cnf", &sat, "positive.out"], dir.path());
+    assert_eq!(code, Some(0), "{sat}: {stderr}");
+    // Either decodes to a tour of the same problem, outside cube 1.
+    for model in ["model.out", "positive.out"] {
+        for other in ["S/cube-000001.cnf", "S/cube-000040.cnf"] {
+            refused(
+                &["decode", "--cnf", other, model],
+                dir.path(),
+                "it is not a model of this CNF",
+            );
+        }
+    }
+}
+
+#[test]
+fn a_timed_out_list_of_every_tour_says_it_is_partial_for_every_method() {
+    let dir = tempfile::tempdir().unwrap();
+    for method in ["sat", "backtrack"] {
+        // Listing every tour of 8x8 takes far longer than a second.
+        let output = knightsat()
+            .args(["solve", "--size", "8", "--all", "--format", "moves"])
+            .args(["--method", method, "--timeout", "1"])
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(124), "{method}: {stderr}");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let tours: Vec<Vec<usize>> = stdout
+            .lines()
+            .map(|line| {
+                let board = knightsat::board::Board::new(8, 8).unwrap();
+                line.split_whitespace()
+                    .map(|name| board.parse_square(name).unwrap())
+                    .collect()
+            })
+            .collect();
+        assert!(!tours.is_empty(), "{method}: tours found before the limit");
+        assert!(tours.iter().all(|t| common::is_tour(8, 8, false, t)));
+        assert_eq!(stderr.lines().count(), 1, "{method}: {stderr}");
+        let said = format!(
+            "the --timeout of 1 s ran out after {} tours: the tours printed are a partial list",
+            tours.len()
+        );
+        assert!(stderr.contains(&said), "{method}: {stderr}");
+    }
+}
+
+#[test]
+fn a_split_directory_is_all_old_or_all_new_after_a_rerun_or_a_signal() {
+    let dir = tempfile::tempdir().unwrap();
+    let split = |depth: &str, into: &str| {
+        let args = ["cubes", "--size", "5", "--depth", depth, "--split", into];
+        let (code, stderr) = run(&args, dir.path());
+        assert_eq!(code, Some(0), "{args:?}: {stderr}");
+    };
+    let x = dir.path().join("X");
+    split("3", "X");
+    assert_eq!(common::split_in(&x).unwrap().len(), 488);
+    // A shallower split replaces the deeper one whole: no stale cube files.
+    split("2", "X");
+    let mut before = common::split_in(&x).unwrap();
+    assert_eq!(before.len(), 168);
+    // A signal at any moment of a deeper split (4176 files) leaves the old
+    // split or the new one, never a mix, and nothing beside it.
+    for delay in [30, 120, 400, 5000] {
+        let mut child = Process::new(binary())
+            .args(["cubes", "--size", "5", "--depth", "5", "--split", "X"])
+            .current_dir(dir.path())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let started = Instant::now();
+        while child.try_wait().unwrap().is_none()
+            && started.elapsed() < Duration::from_millis(delay)
+        {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        send(&child, libc::SIGTERM);
+        let status = child.wait().unwrap();
+        assert!(matches!(status.code(), Some(0 | 143)), "{status}");
+        let after = common::split_in(&x).unwrap();
+        assert!(
+            after == before || after.len() == 4176,
+            "{delay} ms: {} cubes",
+            after.len()
+        );
+        assert_eq!(entries(dir.path()), ["X"], "{delay} ms");
+        before = after;
+    }
+    // A directory holding anything else is left alone.
+    std::fs::write(x.join("notes.txt"), "mine").unwrap();
+    refused(
+        &["cubes", "--size", "5", "--depth", "1", "--split", "X"],
+        dir.path(),
+        "X holds notes.txt",
+    );
+    assert_eq!(
+        std::fs::read_to_string(x.join("notes.txt")).unwrap(),
+        "mine"
+    );
+    std::fs::remove_file(x.join("notes.txt")).unwrap();
+    assert_eq!(common::split_in(&x).unwrap(), before);
+    // A link to a split stays a link; its target is replaced.
+    std::os::unix::fs::symlink("X", dir.path().join("L")).unwrap();
+    split("1", "L");
+    assert!(std::fs::symlink_metadata(dir.path().join("L"))
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert_eq!(common::split_in(&x).unwrap().len(), 48);
+}

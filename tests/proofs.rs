@@ -166,3 +166,88 @@ fn certify_needs_the_files() {
         .code(2)
         .stderr(contains("cannot read /no/such.cnf"));
 }
+
+#[test]
+#[cfg_attr(
+    not(all(has_rate, has_kissat)),
+    ignore = "rate or kissat is not on PATH: run scripts/install-solvers.sh"
+)]
+fn formulas_that_unit_propagation_refutes_are_certified() {
+    // a1 and f6 are of one colour, so the parity pruning leaves the end no
+    // square: unit propagation refutes the CNF, varisat's proof is empty
+    // and rate panics on it (and on any proof of it).
+    let dir = tempfile::tempdir().unwrap();
+    proves_no_tour(
+        &["--size", "6", "--start", "a1", "--end", "f6"],
+        dir.path(),
+        "q",
+    );
+    let cnf = dir.path().join("q.cnf");
+    assert_eq!(std::fs::read(dir.path().join("q.drat")).unwrap(), b"");
+    std::fs::write(dir.path().join("zero.drat"), "0\n").unwrap();
+    let kissat = std::process::Command::new("kissat")
+        .arg("-q")
+        .arg(&cnf)
+        .arg(dir.path().join("kissat.drat"))
+        .status()
+        .unwrap();
+    assert_eq!(kissat.code(), Some(20));
+    for proof in ["q.drat", "zero.drat", "kissat.drat"] {
+        knightsat()
+            .args(["certify", "--cnf"])
+            .arg(&cnf)
+            .arg("--proof")
+            .arg(dir.path().join(proof))
+            .assert()
+            .success()
+            .stdout(contains("verified: unit propagation alone refutes"));
+    }
+}
+
+#[test]
+fn a_checker_that_crashes_is_no_rejection() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    // 4x4 open needs search: propagation alone does not refute it.
+    proves_no_tour_unchecked(&["--size", "4"], dir.path());
+    for (how, body, status) in [
+        (
+            "panic",
+            "echo \"thread 'main' panicked at rate.rs:1470:5:\" >&2\necho 'stack backtrace:' >&2\necho 'note: run with RUST_BACKTRACE=full' >&2\nexit 101",
+            "crashed (exit status 101)",
+        ),
+        ("signal", "kill -SEGV $$", "crashed (killed by signal 11)"),
+    ] {
+        let bin = dir.path().join(how);
+        std::fs::create_dir(&bin).unwrap();
+        let rate = bin.join("rate");
+        std::fs::write(&rate, format!("#!/bin/sh\n{body}\n")).unwrap();
+        std::fs::set_permissions(&rate, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
+        let output = knightsat()
+            .args(["certify", "--cnf", "p.cnf", "--proof", "p.drat"])
+            .current_dir(dir.path())
+            .env("PATH", path)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{how}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{how}: {stderr}");
+        assert!(stderr.contains(status), "{how}: {stderr}");
+        assert!(stderr.contains("neither verified nor rejected"), "{how}: {stderr}");
+        for leaked in ["panicked", "backtrace", "BACKTRACE", "rejected by"] {
+            assert!(!stderr.contains(leaked), "{how}: {stderr}");
+        }
+    }
+}
+
+/// `solve --proof p.drat` in `dir` for an impossible board (no rate needed).
+fn proves_no_tour_unchecked(args: &[&str], dir: &Path) {
+    knightsat()
+        .arg("solve")
+        .args(args)
+        .args(["--proof", "p.drat"])
+        .current_dir(dir)
+        .assert()
+        .code(20);
+}

@@ -176,7 +176,7 @@ fn a_puzzle_grid_can_be_typed_by_hand() {
 fn bad_puzzles_are_refused_in_one_line() {
     let cases = [
         ("1 . .\n. . . .\n. . .\n", "wrong shape"),
-        ("1 . .\n. 1 .\n. . .\n", "two clues for move 1: a3 and b2"),
+        ("1 . .\n. 1 .\n. . .\n", "two squares for move 1: a3 and b2"),
         ("1 . .\n. . .\n. . 10\n", "move numbers run from 1"),
         ("1 . x\n. . .\n. . .\n", "holds 'x'"),
         (

@@ -1,6 +1,6 @@
 //! DIMACS clause lines out, and the readers for what SAT solvers print.
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, Read, Write};
 
 use super::{ClauseSink, Lit, Var, VarCounter};
 use crate::error::Error;
@@ -184,6 +184,68 @@ pub fn read_answer(input: impl BufRead, declared_vars: usize) -> Result<Answer, 
         }),
         _ => Ok(Answer::Sat(model)),
     }
+}
+
+/// The longest line of clauses read: far beyond any clause knightsat writes.
+const MAX_CLAUSE_LINE: u64 = 64 << 20;
+
+/// Reads the clauses of a DIMACS CNF, calling `on_clause` with each (its
+/// literals as DIMACS numbers, without the terminating 0), and returns how
+/// many there were. Comment lines (`c …`) and the `p cnf` header are
+/// skipped wherever they are, so the reader may start anywhere before the
+/// first clause (after [`read_cnf_info`](crate::cnf_file::read_cnf_info),
+/// say); a clause may span lines; `%` ends the formula (an old SATLIB
+/// convention). Memory stays bounded by the longest line.
+pub fn for_each_clause(
+    mut input: impl BufRead,
+    mut on_clause: impl FnMut(&[i32]) -> Result<(), Error>,
+) -> Result<usize, Error> {
+    let bad = |message: String| Error::BadCnf(message);
+    let mut line = Vec::new();
+    let mut clause: Vec<i32> = Vec::new();
+    let mut clauses = 0;
+    loop {
+        line.clear();
+        (&mut input)
+            .take(MAX_CLAUSE_LINE + 1)
+            .read_until(b'\n', &mut line)
+            .map_err(|e| Error::io("reading the CNF", e))?;
+        if line.is_empty() {
+            break;
+        }
+        if line.len() as u64 > MAX_CLAUSE_LINE {
+            return Err(bad(format!(
+                "a line of clauses is longer than {} MiB",
+                MAX_CLAUSE_LINE >> 20
+            )));
+        }
+        let text = String::from_utf8_lossy(&line);
+        match text.trim_start().bytes().next() {
+            Some(b'c' | b'p') | None => continue,
+            Some(b'%') => break,
+            Some(_) => {}
+        }
+        for word in text.split_ascii_whitespace() {
+            let literal: i32 = word
+                .parse()
+                .ok()
+                .filter(|l: &i32| l.unsigned_abs() < 1 << 28)
+                .ok_or_else(|| bad(format!("'{}' in a clause is not a literal", shown(word))))?;
+            if literal == 0 {
+                on_clause(&clause)?;
+                clauses += 1;
+                clause.clear();
+            } else {
+                clause.push(literal);
+            }
+        }
+    }
+    if !clause.is_empty() {
+        return Err(bad(
+            "the last clause has no terminating 0: the CNF looks truncated".to_string(),
+        ));
+    }
+    Ok(clauses)
 }
 
 /// The longest token kept whole: longer than any literal or status word.

@@ -7,7 +7,7 @@ pub mod session;
 use std::ops::ControlFlow;
 use std::time::Duration;
 
-use crate::cubes::{automatic_depth, cubes, on_cubes, resolve_jobs, Cube};
+use crate::cubes::{automatic_depth, cubes_within, on_cubes, resolve_jobs, Cube};
 use crate::encoding::{Encoding, EncodingConfig};
 use crate::error::{Error, Unsupported};
 use crate::problem::Problem;
@@ -160,13 +160,12 @@ impl Request {
 
     /// Checks that this request's solver can write a proof of
     /// impossibility (`proof`) or enumerate every tour (`every_tour`): only
-    /// the built-in solvers do either, and enumeration has no time limit.
+    /// the built-in solvers do either.
     fn check_solver_supports(&self) -> Result<(), Error> {
         let external = !self.backend.is_built_in();
         let refused = match (self.proof, self.every_tour) {
             (true, _) if external => Some(Unsupported::ProofWithExternalSolver),
             (_, true) if external => Some(Unsupported::AllWithExternalSolver),
-            (_, true) if self.timeout.is_some() => Some(Unsupported::AllWithTimeout),
             _ => None,
         };
         refused.map_or(Ok(()), |what| Err(Error::Unsupported(what)))
@@ -276,7 +275,7 @@ pub fn solve_parallel(
             Some(depth) => depth,
             None => automatic_depth(problem, config, jobs, SOLVE_CUBES_PER_JOB)?,
         };
-        let cubes = cubes(problem, config, depth)?;
+        let cubes = cubes_within(problem, config, depth, request.memory_budget_mib << 20)?;
         request.check_budget_for_threads(problem, resolve_jobs(jobs).min(cubes.len()))?;
         let found = on_cubes(&cubes, jobs, &stop, |_, cube| {
             let mut session = request.cube_session(problem, cube, Setup::new(&stop))?;

@@ -537,3 +537,50 @@ pub fn kissat_strict_accepts(path: &std::path::Path) -> bool {
         .unwrap();
     matches!(status.code(), Some(10 | 20))
 }
+
+/// Checks a `cubes --split` directory: a manifest (header, then file name
+/// and squares per line) and exactly the cube CNFs it lists, each naming
+/// its manifest squares in its `c cube` comment, and nothing else. Returns
+/// the cubes' squares in manifest order, or what disagrees.
+pub fn split_in(dir: &std::path::Path) -> Result<Vec<String>, String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    let manifest = std::fs::read_to_string(dir.join("manifest.tsv"))
+        .map_err(|e| format!("manifest.tsv: {e} (entries {names:?})"))?;
+    let mut lines = manifest.lines();
+    if lines.next() != Some("file\tsquares") {
+        return Err("the manifest has no header".into());
+    }
+    let mut listed = Vec::new();
+    let mut squares = Vec::new();
+    for (i, line) in lines.enumerate() {
+        let (file, cube) = line
+            .split_once('\t')
+            .ok_or(format!("manifest line {line:?}"))?;
+        if file != format!("cube-{:06}.cnf", i + 1) {
+            return Err(format!("manifest line {} names {file}", i + 2));
+        }
+        let text = std::fs::read_to_string(dir.join(file)).map_err(|e| format!("{file}: {e}"))?;
+        let comment = text.lines().find_map(|l| l.strip_prefix("c cube "));
+        if comment != Some(cube) {
+            return Err(format!(
+                "{file} holds cube {comment:?}, the manifest says {cube}"
+            ));
+        }
+        if !text.ends_with(" 0\n") {
+            return Err(format!("{file} is not complete"));
+        }
+        listed.push(file.to_string());
+        squares.push(cube.to_string());
+    }
+    listed.push("manifest.tsv".into());
+    listed.sort();
+    if listed != names {
+        let extra: Vec<&String> = names.iter().filter(|n| !listed.contains(n)).collect();
+        return Err(format!("files the manifest does not list: {extra:?}"));
+    }
+    Ok(squares)
+}

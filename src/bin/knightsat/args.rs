@@ -29,7 +29,9 @@ Exit status:
   0   a tour was found, or the command succeeded
   20  no tour exists for these constraints (unsatisfiable, or searched exhaustively)
   1   verify rejected the tour, or another failure
-  2   bad usage or bad input, or the solver program cannot be found
+  2   bad usage or bad input (constraints that contradict each other too:
+      two squares for one move or two moves on one square, --start being
+      move 1 and --end move N), or the solver program cannot be found
   3   --method warnsdorff gave up: it found no tour, which proves nothing
   124 no answer within the --timeout";
 
@@ -43,8 +45,9 @@ pub struct Cli {
     pub command: Command,
     /// Memory the in-process solvers (varisat, cadical) may use together,
     /// in MiB: `solve`, `count` and `puzzle` refuse a formula whose estimate
-    /// is larger, before building it. Solver programs read the CNF from disk
-    /// and are not limited.
+    /// is larger, before building it, and cubes held for --jobs or --depth
+    /// that would take more. Solver programs read the CNF from disk and are
+    /// not limited.
     #[arg(long, global = true, value_name = "MiB", default_value_t = DEFAULT_MEMORY_BUDGET_MIB, value_parser = clap::value_parser!(u64).range(1..))]
     pub memory_budget: u64,
 }
@@ -72,7 +75,9 @@ pub enum Command {
     },
     /// Check a DRAT proof that a CNF has no solution, with the independent
     /// checker `rate`. Accepts proofs by varisat (`solve --proof`), kissat and
-    /// CaDiCaL. Exit 0 when verified, 1 when rejected.
+    /// CaDiCaL. Exit 0 when verified, 1 when rejected (or when the checker
+    /// crashes, which is said). A CNF that unit propagation alone refutes
+    /// needs no proof and is verified by knightsat's own propagation.
     #[command(after_help = EXIT_STATUSES)]
     Certify {
         /// The CNF.
@@ -104,13 +109,20 @@ pub enum Command {
         /// Count orbits under the board's symmetries (rotations, reflections)
         /// that keep the given start and end in place; a closed tour's
         /// rotations and reverse, and an open tour's reverse when neither end
-        /// is fixed, count as one too.
-        #[arg(long, conflicts_with_all = ["jobs", "depth", "cnf"])]
+        /// is fixed, count as one too. One solver counts them, without
+        /// cubes: not with --jobs N (N > 1) or --depth.
+        #[arg(long, conflicts_with_all = ["cnf"])]
         up_to_symmetry: bool,
         /// Count the tours of a knightsat CNF (from `encode` or `cubes
         /// --split`), taking the problem, options and cube from its
-        /// comments; the board and rule flags are not used.
-        #[arg(long, value_name = "FILE", conflicts_with_all = ["jobs", "depth", "limit"])]
+        /// comments; the board, rule, encoding and method flags are refused
+        /// with it (the file says what they are).
+        #[arg(long, value_name = "FILE", conflicts_with_all = [
+            "jobs", "depth", "limit", "method", "board", "size", "board_file", "holes",
+            "leaper", "closed", "start", "end", "at", "puzzle", "encoding", "subtours",
+            "no_patching", "max_clause_len", "amo", "no_predecessor", "no_parity",
+            "no_reachability", "no_symmetry_breaking", "preset", "blocks",
+        ])]
         cnf: Option<PathBuf>,
         /// Threads, each solving cubes (see `cubes`) in a solver of its own;
         /// 0 means one per core. The per-cube counts add up exactly.
@@ -253,11 +265,14 @@ pub struct SolveArgs {
     /// An extra argument for the solver program (repeatable).
     #[arg(long, value_name = "ARG", allow_hyphen_values = true)]
     pub solver_arg: Vec<String>,
-    /// Give up after this many seconds (the solver is stopped).
+    /// Give up after this many seconds (the solver is stopped); at least
+    /// 0.001. With --all, the tours printed by then are a partial list:
+    /// stderr says how many, and the exit status is 124.
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub timeout: Option<Duration>,
     /// Print every tour, not just one (built-in solvers only; JSON Lines with
-    /// --format json). Tours are sequences: see `count`.
+    /// --format json). Tours are sequences: see `count`. With --timeout, a
+    /// list cut short by it is partial (exit 124), whatever the method.
     #[arg(long)]
     pub all: bool,
     /// With --all: stop after this many tours (at least 1).
@@ -589,11 +604,20 @@ fn parse_blocks(text: &str) -> Result<(usize, usize), String> {
     parsed.ok_or_else(|| format!("'{text}' is not RxC, e.g. 2x2"))
 }
 
+/// The shortest time limit taken: a millisecond. Anything shorter ends
+/// before any method has started (1e-10 s and 1e-300 s both round to no
+/// time at all), so it is refused rather than read differently by each.
+const SHORTEST_TIMEOUT: f64 = 1e-3;
+
 fn parse_seconds(text: &str) -> Result<Duration, String> {
-    let seconds = text.trim().parse::<f64>().ok().filter(|s| *s > 0.0);
+    let seconds = text
+        .trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|s| *s >= SHORTEST_TIMEOUT);
     let duration = seconds.and_then(|s| Duration::try_from_secs_f64(s).ok());
     duration.ok_or_else(|| {
-        format!("'{text}' is not a positive number of seconds (at most about 5.8e11)")
+        format!("'{text}' is not a number of seconds from {SHORTEST_TIMEOUT} to about 5.8e11")
     })
 }
 

@@ -12,15 +12,15 @@ use indicatif::{HumanDuration, ProgressBar, ProgressStyle};
 use knightsat::certify::{check_proof, solve_with_proof, Verdict};
 use knightsat::cnf::dimacs::{read_answer, Answer};
 use knightsat::cnf_file::{
-    read_cnf_info, stats, write_cnf, write_cnf_file, write_icnf, write_icnf_file, write_split,
-    MANIFEST,
+    read_cnf_info, stats, write_cnf, write_cnf_file, write_icnf_stream, write_icnf_stream_file,
+    write_split_stream, CubeStream, MANIFEST,
 };
 use knightsat::count::{
     count_parallel, count_recorded, enumerate_by, estimate_count, CountOptions, ParallelOptions,
     Progress,
 };
-use knightsat::cubes::{cubes as make_cubes, resolve_jobs};
-use knightsat::decode::tour_from_model;
+use knightsat::cubes::{cube_count, effective_depth, for_each_cube, resolve_jobs, Cube};
+use knightsat::decode::{check_model_satisfies, tour_from_model};
 use knightsat::encoding::Model;
 use knightsat::error::{Error, Unsupported};
 use knightsat::input;
@@ -160,14 +160,19 @@ pub fn solve(
 
 /// `decode`: a solver's output for a knightsat CNF, as a verified tour.
 pub fn decode(cnf: &Path, solver_output: &Path, format: FormatArg) -> anyhow::Result<ExitCode> {
-    let info = read_cnf_info(input::open(cnf)?).with_context(|| cnf.display().to_string())?;
+    let mut clauses = input::open(cnf)?;
+    let info = read_cnf_info(&mut clauses).with_context(|| cnf.display().to_string())?;
     let outcome = match read_answer(input::open(solver_output)?, info.vars)? {
         Answer::Unsat => Outcome::NoTour,
         Answer::Unknown => return Err(Error::NoAnswer.into()),
         Answer::Sat(values) => {
             let encoding = info.encoding.prepare(&info.problem)?;
             let model = Model::new(values);
-            Outcome::Tour(tour_from_model(&*encoding, &model, Some(info.vars))?)
+            let tour = tour_from_model(&*encoding, &model, Some(info.vars))?;
+            // The tour may be one of the problem's and the model still be
+            // another CNF's (another cube's): the clauses decide.
+            check_model_satisfies(clauses, &model, encoding.primary_vars())?;
+            Outcome::Tour(tour)
         }
     };
     print_outcome(outcome, format.into())
@@ -269,7 +274,11 @@ pub fn count(
         ..sat.clone()
     };
     method.check_supports(&problem, &request)?;
-    let found = if jobs == 1 && depth.is_none() {
+    let one_solver = jobs == 1 && depth.is_none();
+    if up_to_symmetry && !one_solver {
+        return Err(Error::Unsupported(Unsupported::OrbitsWithCubes).into());
+    }
+    let found = if one_solver {
         let progress = progress_bar("tours");
         let count = CountOptions {
             limit,
@@ -331,7 +340,7 @@ pub fn estimate(
     })?;
     progress.finish_and_clear();
     let threads = resolve_jobs(jobs);
-    let duration = |seconds: f64| HumanDuration(Duration::from_secs_f64(seconds));
+    let duration = seconds_in_words;
     emit(|out| {
         let margin = match estimate.margin {
             Some(margin) => format!("± {margin:.0} tours (95%)"),
@@ -344,8 +353,8 @@ pub fn estimate(
         )?;
         write!(
             out,
-            "time: the sample took {:.1} s of solving; every cube would take about {} on 1 thread",
-            estimate.sample_seconds,
+            "time: the sample took {} of solving; every cube would take about {} on 1 thread",
+            duration(estimate.sample_seconds),
             duration(estimate.seconds)
         )?;
         if threads > 1 {
@@ -358,6 +367,26 @@ pub fn estimate(
         writeln!(out)
     })?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// A duration for people: below a minute in seconds, milliseconds or
+/// microseconds with two or three significant digits (a cube of a small
+/// board takes microseconds, which "0 seconds" would hide), from a minute
+/// on in the largest whole unit ("5 minutes").
+fn seconds_in_words(seconds: f64) -> String {
+    let seconds = seconds.max(0.0);
+    if seconds >= 60.0 {
+        return HumanDuration(Duration::from_secs_f64(seconds)).to_string();
+    }
+    let (value, unit) = if seconds == 0.0 || seconds >= 1.0 {
+        (seconds, "s")
+    } else if seconds >= 1e-3 {
+        (seconds * 1e3, "ms")
+    } else {
+        (seconds * 1e6, "µs")
+    };
+    let digits = usize::from(value > 0.0 && value < 10.0);
+    format!("{value:.digits$} {unit}")
 }
 
 /// Shows how far a count over cubes has got on its bar: cubes done of all,
@@ -398,7 +427,9 @@ fn cube_progress_bar() -> ProgressBar {
     bar
 }
 
-/// `cubes`: the formula with its cubes, as an iCNF.
+/// `cubes`: the formula with its cubes, as an iCNF or split into one CNF
+/// per cube. The cubes are counted, then handed out one at a time as they
+/// are written, never all held: any depth fits in memory.
 pub fn cubes(
     encoding: &EncodingArgs,
     depth: usize,
@@ -407,30 +438,40 @@ pub fn cubes(
 ) -> anyhow::Result<ExitCode> {
     let (problem, config, encoding) = encoding.problem_and_encoding()?;
     note_default_start(&problem);
-    if let Some(dir) = split {
+    let (config, encoding) = if split.is_some() {
         let config = config.keeping_every_tour();
         let encoding = config.prepare(&problem)?;
-        let cubes = make_cubes(&problem, &config, depth)?;
-        let files = write_split(&*encoding, &cubes, dir)?;
+        (config, encoding)
+    } else {
+        (config, encoding)
+    };
+    let count = cube_count(&problem, &config, depth, usize::MAX)?;
+    let walk = |visit: &mut dyn FnMut(&Cube) -> Result<(), Error>| {
+        for_each_cube(&problem, &config, depth, visit)
+    };
+    let stream = CubeStream {
+        count,
+        depth: effective_depth(depth, problem.board().squares()),
+        each: &walk,
+    };
+    if let Some(dir) = split {
+        let files = write_split_stream(&*encoding, stream, dir)?;
         note!(
-            "wrote {} cube CNFs and {} into {}",
-            files.len(),
+            "wrote {files} cube CNFs and {} into {}",
             MANIFEST,
             dir.display()
         );
         return Ok(ExitCode::SUCCESS);
     }
-    let cubes = make_cubes(&problem, &config, depth)?;
     if output.as_os_str() == "-" {
-        write_icnf(&*encoding, &cubes, io::stdout().lock())?;
+        write_icnf_stream(&*encoding, stream, io::stdout().lock())?;
     } else {
-        let stats = write_icnf_file(&*encoding, &cubes, output)?;
+        let stats = write_icnf_stream_file(&*encoding, stream, output)?;
         note!(
-            "wrote {}: {} variables, {} clauses, {} cubes",
+            "wrote {}: {} variables, {} clauses, {count} cubes",
             output.display(),
             stats.vars,
             stats.clauses,
-            cubes.len()
         );
     }
     Ok(ExitCode::SUCCESS)
@@ -446,6 +487,17 @@ pub fn certify(cnf: &Path, proof: &Path) -> anyhow::Result<ExitCode> {
                     "verified: {} proves {} unsatisfiable",
                     proof.display(),
                     cnf.display()
+                )
+            })?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Verdict::RefutedByPropagation => {
+            emit(|out| {
+                writeln!(
+                    out,
+                    "verified: unit propagation alone refutes {}, so it is unsatisfiable whatever {} says (rate cannot check proofs of such formulas)",
+                    cnf.display(),
+                    proof.display()
                 )
             })?;
             Ok(ExitCode::SUCCESS)
@@ -582,4 +634,26 @@ fn emit(write: impl FnOnce(&mut io::StdoutLock<'_>) -> io::Result<()>) -> anyhow
 fn print_tour(out: &mut impl Write, tour: &Tour, format: Format) -> io::Result<()> {
     out.write_all(render(tour, format).as_bytes())?;
     out.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::seconds_in_words;
+
+    #[test]
+    fn durations_read_in_their_unit() {
+        for (seconds, words) in [
+            (0.0, "0 s"),
+            (-0.0, "0 s"),
+            (3.2e-7, "0.3 µs"),
+            (4.25e-5, "42 µs"),
+            (0.0042, "4.2 ms"),
+            (0.5, "500 ms"),
+            (1.26, "1.3 s"),
+            (42.4, "42 s"),
+            (300.0, "5 minutes"),
+        ] {
+            assert_eq!(seconds_in_words(seconds), words, "{seconds}");
+        }
+    }
 }

@@ -172,9 +172,23 @@ fn describe(error: &anyhow::Error) -> String {
             return "cannot read the tour: a move list needs --board (JSON tours carry their own)"
                 .into();
         }
+        Error::TimedOutPartway { seconds, found } => {
+            return format!(
+                "the --timeout of {seconds} s ran out after {found} tours: the tours printed are a partial list, not every tour (exit 124)"
+            );
+        }
         Error::OverMemoryBudget { .. } => {
             return format!(
                 "{library} (--memory-budget): try a smaller board, fewer --jobs, a solver program (--solver kissat reads the CNF from disk), or write the CNF with `knightsat encode -o FILE`"
+            );
+        }
+        Error::CubesOverMemoryBudget { smaller_depth, .. } => {
+            let instead = match smaller_depth {
+                Some(depth) => format!("--depth {depth} or less fits"),
+                None => "no smaller --depth fits".to_string(),
+            };
+            return format!(
+                "{library} (--memory-budget): {instead}; `cubes -o FILE` and `cubes --split DIR` write any number of cubes without holding them"
             );
         }
         Error::SameOutputTwice { path } => {
@@ -190,8 +204,8 @@ fn describe(error: &anyhow::Error) -> String {
             Unsupported::ProofWithExternalSolver => {
                 "--proof uses a built-in solver: --solver varisat or --solver cadical".into()
             }
-            Unsupported::AllWithExternalSolver | Unsupported::AllWithTimeout => {
-                "--all uses a built-in solver (--solver varisat or cadical), without --timeout".into()
+            Unsupported::AllWithExternalSolver => {
+                "--all uses a built-in solver: --solver varisat or --solver cadical".into()
             }
             Unsupported::JobsWithExternalSolver => {
                 "--jobs and --depth solve cubes with a built-in solver: --solver varisat or --solver cadical".into()
@@ -222,6 +236,9 @@ fn describe(error: &anyhow::Error) -> String {
             }
             Unsupported::CubesWithSuccessor => {
                 "cubes (`cubes`, --jobs, --depth) need --encoding time-indexed: they fix the first moves in time, which --encoding successor does not number".into()
+            }
+            Unsupported::OrbitsWithCubes => {
+                "--up-to-symmetry counts orbits with one solver, without cubes: not with --jobs N (N > 1) or --depth, since a tour and its images fall in different cubes".into()
             }
             Unsupported::CluesWithSuccessor => {
                 "clues (--at, --puzzle) need --encoding time-indexed: --encoding successor has no positions in time".into()

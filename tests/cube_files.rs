@@ -1,0 +1,107 @@
+//! Property tests of the cube files (`cubes --split`): on random boards and
+//! depths, with a signal at a random moment and a rerun into the same
+//! directory, the manifest and the files always agree and their counts
+//! (`count --cnf`, each file by itself) add up to the oracle's count.
+
+mod common;
+
+use std::os::unix::process::ExitStatusExt;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use knightsat::cnf_file::read_cnf_info;
+use knightsat::count::count_recorded;
+use proptest::prelude::*;
+
+/// Splits `board` (`--start a1` or not) at `depth` into `dir`/X; with
+/// `signal_after`, sends SIGTERM that long after the start (if it is still
+/// running). Returns whether it finished.
+fn split(dir: &Path, board: &str, start: bool, depth: usize, signal_after: Option<u64>) -> bool {
+    let depth = depth.to_string();
+    let mut args = vec!["cubes", "--board", board, "--depth", &depth, "--split", "X"];
+    if start {
+        args.extend(["--start", "a1"]);
+    }
+    let mut child = Command::new(env!("CARGO_BIN_EXE_knightsat"))
+        .args(&args)
+        .current_dir(dir)
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    if let Some(after) = signal_after {
+        let started = Instant::now();
+        while child.try_wait().unwrap().is_none()
+            && started.elapsed() < Duration::from_millis(after)
+        {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        // SAFETY: kill(2) on a child we own (a finished one ignores it).
+        unsafe {
+            libc::kill(i32::try_from(child.id()).unwrap(), libc::SIGTERM);
+        }
+    }
+    let status = child.wait().unwrap();
+    // Before the handler is in place (the first moments, before any file)
+    // the signal ends the process itself.
+    let stopped = status.code() == Some(143) || status.signal() == Some(libc::SIGTERM);
+    match status.code() {
+        Some(0) => true,
+        _ if stopped && signal_after.is_some() => false,
+        _ => panic!("{args:?}: {status}"),
+    }
+}
+
+/// The split in `dir`/X, checked whole, with the sum of its files' counts.
+fn split_total(dir: &Path) -> Result<(Vec<String>, u64), TestCaseError> {
+    let x = dir.join("X");
+    let cubes = common::split_in(&x).map_err(TestCaseError::fail)?;
+    let mut total = 0;
+    for i in 1..=cubes.len() {
+        let file = std::fs::File::open(x.join(format!("cube-{i:06}.cnf"))).unwrap();
+        let info = read_cnf_info(std::io::BufReader::new(file)).unwrap();
+        total += count_recorded(&info, &knightsat::solve::Request::default()).unwrap();
+    }
+    let mut entries: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    entries.sort();
+    prop_assert_eq!(entries, ["X"], "nothing beside the split");
+    Ok((cubes, total))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 12,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn split_files_agree_and_add_up_after_signals_and_reruns(
+        (rows, cols) in proptest::sample::select(vec![(3, 4), (4, 4), (4, 5), (3, 7), (5, 5)]),
+        start in any::<bool>(),
+        first in 1..=3usize,
+        second in 1..=4usize,
+        signal_after in 0..60u64,
+    ) {
+        let dir = tempfile::tempdir().unwrap();
+        let board = format!("{rows}x{cols}");
+        let oracle = common::count_tours(rows, cols, false, start.then_some(0));
+        prop_assert!(split(dir.path(), &board, start, first, None));
+        let (old, total) = split_total(dir.path())?;
+        prop_assert_eq!(total, oracle);
+        let finished = split(dir.path(), &board, start, second, Some(signal_after));
+        let (after, total) = split_total(dir.path())?;
+        prop_assert_eq!(total, oracle);
+        prop_assert!(split(dir.path(), &board, start, second, None));
+        let (new, total) = split_total(dir.path())?;
+        prop_assert_eq!(total, oracle);
+        let depth = second.min(rows * cols - 1);
+        prop_assert!(new.iter().all(|cube| cube.split(' ').count() == depth + 1));
+        // Stopped before the swap, the old split; after it (or finished),
+        // the new one; never a mix.
+        prop_assert!(after == new || (!finished && after == old));
+    }
+}
