@@ -180,9 +180,6 @@ pub enum Backend {
     External(ExternalSolver),
 }
 
-/// The built-in solvers' names, as `--solver` takes them.
-pub const BUILT_IN: [&str; 2] = ["varisat", "cadical"];
-
 impl Backend {
     /// `varisat` and `cadical` name the built-in solvers; any other name is
     /// a solver program: a path if it holds a `/`, else found on PATH
