@@ -40,6 +40,31 @@ fn proves_no_tour(args: &[&str], dir: &Path, name: &str) {
     not(has_rate),
     ignore = "rate is not on PATH: run scripts/install-solvers.sh"
 )]
+fn built_in_cadical_proofs_of_impossible_boards_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let cadical = ["--solver", "cadical"];
+    proves_no_tour(
+        &[&["--size", "4"][..], &cadical].concat(),
+        dir.path(),
+        "4x4-open",
+    );
+    proves_no_tour(
+        &[&["--size", "5", "--closed", "--no-parity"][..], &cadical].concat(),
+        dir.path(),
+        "5x5-closed-no-parity",
+    );
+    proves_no_tour(
+        &[&["--board", "4x5", "--closed"][..], &cadical].concat(),
+        dir.path(),
+        "4x5-closed",
+    );
+}
+
+#[test]
+#[cfg_attr(
+    not(has_rate),
+    ignore = "rate is not on PATH: run scripts/install-solvers.sh"
+)]
 fn varisat_proofs_of_the_classic_impossible_boards_check() {
     let dir = tempfile::tempdir().unwrap();
     proves_no_tour(&["--size", "4"], dir.path(), "4x4-open");

@@ -1,7 +1,7 @@
 //! The solver seam: the built-in solvers run in this process (a decoy
-//! program of the same name never runs), built-in `CaDiCaL`'s proofs check,
-//! and each session reports its own subtour-loop figures, even beside
-//! another session on another thread.
+//! program of the same name never runs), and each session reports its own
+//! subtour-loop figures, even beside another session on another thread.
+//! (Built-in `CaDiCaL`'s proofs are checked in tests/proofs.rs.)
 
 mod common;
 
@@ -65,45 +65,6 @@ fn built_in_cadical_spawns_no_program() {
         .assert()
         .code(1);
     assert!(mark.exists(), "the decoy leaves its mark");
-}
-
-#[test]
-#[cfg_attr(
-    not(has_rate),
-    ignore = "rate is not on PATH: run scripts/install-solvers.sh"
-)]
-fn built_in_cadical_proofs_of_impossible_boards_check() {
-    let dir = tempfile::tempdir().unwrap();
-    for (name, args) in [
-        ("4x4-open", &["--size", "4"][..]),
-        (
-            "5x5-closed-no-parity",
-            &["--size", "5", "--closed", "--no-parity"],
-        ),
-        ("4x5-closed", &["--board", "4x5", "--closed"]),
-    ] {
-        let proof = dir.path().join(format!("{name}.drat"));
-        let cnf = dir.path().join(format!("{name}.cnf"));
-        knightsat()
-            .arg("solve")
-            .args(args)
-            .args(["--solver", "cadical", "--proof"])
-            .arg(&proof)
-            .assert()
-            .code(20);
-        assert!(
-            std::fs::metadata(&proof).unwrap().len() > 0,
-            "{name}: CaDiCaL wrote a proof"
-        );
-        knightsat()
-            .args(["certify", "--cnf"])
-            .arg(&cnf)
-            .arg("--proof")
-            .arg(&proof)
-            .assert()
-            .success()
-            .stdout(predicates::str::contains("verified"));
-    }
 }
 
 /// Lazy successor searches whose subtour loops (by cuts alone, without
