@@ -234,13 +234,17 @@ pub fn solve(problem: &Problem, request: &Request) -> Result<Solved, Error> {
             stoppable: request.timeout.is_some(),
             ..Setup::new(&stop)
         };
-        let mut session = request.session(encoding, setup)?;
-        session.allow_patching();
-        let outcome = session.next_tour()?.map_or(Outcome::NoTour, Outcome::Tour);
-        Ok(Solved {
-            outcome,
-            subtours: session.subtour_loop(),
-        })
+        first_tour(request.session(encoding, setup)?)
+    })
+}
+
+/// A session's first tour (patching allowed), with what its loop did.
+fn first_tour(mut session: Session) -> Result<Solved, Error> {
+    session.allow_patching();
+    let outcome = session.next_tour()?.map_or(Outcome::NoTour, Outcome::Tour);
+    Ok(Solved {
+        outcome,
+        subtours: session.subtour_loop(),
     })
 }
 
@@ -278,14 +282,10 @@ pub fn solve_parallel(
         let cubes = cubes_within(problem, config, depth, request.memory_budget_mib << 20)?;
         request.check_budget_for_threads(problem, resolve_jobs(jobs).min(cubes.len()))?;
         let found = on_cubes(&cubes, jobs, &stop, |_, cube| {
-            let mut session = request.cube_session(problem, cube, Setup::new(&stop))?;
-            session.allow_patching();
-            Ok(match session.next_tour()? {
-                Some(tour) => ControlFlow::Break(Solved {
-                    outcome: Outcome::Tour(tour),
-                    subtours: session.subtour_loop(),
-                }),
-                None => ControlFlow::Continue(()),
+            let solved = first_tour(request.cube_session(problem, cube, Setup::new(&stop))?)?;
+            Ok(match solved.outcome {
+                Outcome::Tour(_) => ControlFlow::Break(solved),
+                Outcome::NoTour => ControlFlow::Continue(()),
             })
         })?;
         Ok(found.unwrap_or_else(|| Solved::plain(Outcome::NoTour)))
