@@ -102,7 +102,7 @@ impl SatSolver for Cadical {
     }
 
     fn solve(&mut self, assumptions: &[Lit]) -> Result<SatResult, Error> {
-        if self.intake.stop().is_stopped() {
+        if self.intake.is_stopped() {
             return Ok(SatResult::Stopped);
         }
         let assumptions: Vec<CadicalLit> = assumptions.iter().copied().map(convert).collect();

@@ -158,7 +158,7 @@ impl SatSolver for ExternalRun {
 
     fn solve(&mut self, assumptions: &[Lit]) -> Result<SatResult, Error> {
         self.model = None;
-        if self.intake.stop().is_stopped() {
+        if self.intake.is_stopped() {
             return Ok(SatResult::Stopped);
         }
         let cnf = self.dir.path().join("tour.cnf");
@@ -287,7 +287,7 @@ impl ExternalRun {
             {
                 return Ok(Some(status));
             }
-            if self.intake.stop().is_stopped() {
+            if self.intake.is_stopped() {
                 return Ok(None);
             }
             std::thread::sleep(POLL);

@@ -283,8 +283,9 @@ impl Intake {
         !self.stop.is_stopped()
     }
 
-    pub(crate) fn stop(&self) -> &Stop {
-        &self.stop
+    /// Whether the solver's stop has been raised.
+    pub(crate) fn is_stopped(&self) -> bool {
+        self.stop.is_stopped()
     }
 
     pub(crate) fn fresh(&mut self) -> crate::cnf::Var {

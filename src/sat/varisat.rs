@@ -114,7 +114,7 @@ impl SatSolver for Varisat {
     }
 
     fn solve(&mut self, assumptions: &[Lit]) -> Result<SatResult, Error> {
-        if self.intake.stop().is_stopped() {
+        if self.intake.is_stopped() {
             return Ok(SatResult::Stopped);
         }
         if !assumptions.is_empty() {
@@ -126,7 +126,7 @@ impl SatSolver for Varisat {
         match self.solver.solve() {
             Ok(true) => Ok(SatResult::Sat),
             Ok(false) => Ok(SatResult::Unsat),
-            Err(_) if self.intake.stop().is_stopped() => Ok(SatResult::Stopped),
+            Err(_) if self.intake.is_stopped() => Ok(SatResult::Stopped),
             Err(error) => Err(Error::Solver(error.to_string())),
         }
     }
