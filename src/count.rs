@@ -19,11 +19,11 @@ use crate::cubes::{
 };
 use crate::encoding::EncodingConfig;
 use crate::error::{Error, Unsupported};
+use crate::gate::refute;
 use crate::problem::Problem;
 use crate::sat::{Setup, Stop, Workload};
 use crate::search;
-use crate::solve::{Method, Request};
-use crate::theory::no_tour_because;
+use crate::solve::{auto, Method, Request};
 use crate::tour::Tour;
 
 /// What to count.
@@ -58,6 +58,10 @@ pub fn enumerate_by(
         Method::Sat => enumerate(problem, request, count, on_tour),
         Method::Backtrack => enumerate_by_backtracking(problem, count, request, on_tour),
         Method::Warnsdorff => Err(Error::Unsupported(Unsupported::EveryTourByWarnsdorff)),
+        Method::Auto => {
+            let step = auto::every_tour_step(problem, request);
+            enumerate_by(problem, step.method, &step.request, count, on_tour)
+        }
     }
 }
 
@@ -84,8 +88,8 @@ pub fn enumerate(
         request.config.keeping_every_tour()
     };
     let mut report = Report::new(problem, count, on_tour);
-    // A theorem that rules out every tour answers at once, on any size.
-    if report.is_done() || no_tour_because(problem).is_some() {
+    // The gate answers at once where a rule proves there is no tour.
+    if report.is_done() || (request.gate && refute(problem).is_some()) {
         return Ok(0);
     }
     let stop = Stop::new();
@@ -132,7 +136,7 @@ fn enumerate_by_backtracking(
     on_tour: impl FnMut(&Tour) -> Result<(), Error>,
 ) -> Result<u64, Error> {
     let mut report = Report::new(problem, count, on_tour);
-    if report.is_done() {
+    if report.is_done() || (request.gate && refute(problem).is_some()) {
         return Ok(0);
     }
     let searched = search::each_tour(problem, request.timeout, |tour| {
@@ -396,7 +400,7 @@ pub fn count_parallel(
 ) -> Result<u64, Error> {
     let request = every_tour(request);
     let limit = options.limit.unwrap_or(u64::MAX);
-    if limit == 0 || no_tour_because(problem).is_some() {
+    if limit == 0 || refute(problem).is_some() {
         return Ok(0);
     }
     let (_, cubes) = cubes_for(problem, &request, options)?;
@@ -544,7 +548,7 @@ pub fn estimate_count(
         let sampled = choose(all.len()).iter().map(|&i| all[i].clone()).collect();
         (depth, all.len(), sampled)
     };
-    let counts = if no_tour_because(problem).is_some() {
+    let counts = if refute(problem).is_some() {
         vec![CubeCount::default(); sampled.len()]
     } else {
         count_cubes(
@@ -604,7 +608,7 @@ pub fn count_recorded(info: &CnfInfo, request: &Request) -> Result<u64, Error> {
         Some(squares) => {
             let request = every_tour(&request);
             let cube = cube_of(&info.problem, &request.config, squares)?;
-            if no_tour_because(&info.problem).is_some() {
+            if refute(&info.problem).is_some() {
                 return Ok(0);
             }
             count_in_cube(&info.problem, &request, &cube, &Stop::new(), |_| true)

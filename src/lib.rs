@@ -38,6 +38,7 @@ pub mod cubes;
 pub mod decode;
 pub mod encoding;
 pub mod error;
+pub mod gate;
 pub mod input;
 pub mod output;
 pub mod problem;

@@ -7,10 +7,10 @@ use serde::{Deserialize, Serialize};
 use crate::board::{file_name, Board, Leaper, Square};
 use crate::count::{enumerate, CountOptions};
 use crate::error::Error;
+use crate::gate::refute;
 use crate::problem::{clue_list, parse_clue, Clue, Problem};
 use crate::render::{grid, Picture};
 use crate::solve::{solve, Outcome, Request};
-use crate::theory::no_tour_because;
 use crate::tour::{BoardJson, Tour};
 
 /// The puzzle's grid in the `--format board` layout: clue numbers, `.`
@@ -245,7 +245,7 @@ pub fn generate(
     request: &Request,
     mut on_step: impl FnMut(usize, usize),
 ) -> Result<Option<Generated>, Error> {
-    if no_tour_because(&Problem::new(board.clone()).closed(closed)).is_some() {
+    if refute(&Problem::new(board.clone()).closed(closed)).is_some() {
         return Ok(None);
     }
     let mut rng = fastrand::Rng::with_seed(seed);

@@ -377,7 +377,9 @@ fn decode_rejects_bad_models_with_one_line() {
         .arg(&naive)
         .assert()
         .success();
-    let moves = stdout_of(&["solve", "--board", "3x4", "--format", "moves"]);
+    let moves = stdout_of(&[
+        "solve", "--board", "3x4", "--method", "sat", "--format", "moves",
+    ]);
     let mut tour = parse_moves(&moves, 4);
     tour.swap(2, 3);
     let n = 12;
@@ -856,7 +858,7 @@ fn warnsdorff_tours_a_million_squares_and_sat_refuses_them_in_one_line() {
     ]);
     assert_eq!(moves.split_whitespace().count(), 1_000_000);
     let output = knightsat()
-        .args(["solve", "--size", "1000"])
+        .args(["solve", "--size", "1000", "--method", "sat"])
         .assert()
         .code(2)
         .get_output()
@@ -864,6 +866,9 @@ fn warnsdorff_tours_a_million_squares_and_sat_refuses_them_in_one_line() {
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(stderr.contains("at most 8192 squares"), "{stderr}");
+    // The refusal names the routes that take the board.
+    assert!(stderr.contains("--encoding successor"), "{stderr}");
+    assert!(stderr.contains("--method warnsdorff"), "{stderr}");
 }
 
 #[test]
@@ -1031,7 +1036,7 @@ fn methods_refuse_what_they_cannot_do_in_one_line_with_exit_2() {
             "are for --method sat",
         ),
         (
-            &["solve", "--size", "5", "--seed", "3"],
+            &["solve", "--size", "5", "--method", "sat", "--seed", "3"],
             "--seed is for --method warnsdorff",
         ),
         (
@@ -1046,7 +1051,10 @@ fn methods_refuse_what_they_cannot_do_in_one_line_with_exit_2() {
             ],
             "--seed is for --method warnsdorff",
         ),
-        (&["count", "--size", "100"], "at most 8192 squares"),
+        (
+            &["count", "--size", "100", "--method", "sat"],
+            "at most 8192 squares",
+        ),
         (&["encode", "--size", "91"], "at most 8192 squares"),
     ] {
         let output = knightsat().args(args).assert().code(2).get_output().clone();

@@ -580,20 +580,47 @@ fn a_model_of_a_tour_the_cnf_rules_out_is_named_in_the_users_terms() {
 #[test]
 fn sizes_that_cannot_work_are_refused_or_answered_at_once() {
     let dir = tempfile::tempdir().unwrap();
-    // In-process solving of 64x64 would need gigabytes: refused up front,
-    // with the estimate and what to do instead.
+    // In-process solving of 64x64 by the time-indexed encoding would need
+    // gigabytes: refused up front, with the estimate and the routes that
+    // would work, in options the command takes.
     for args in [
-        &["solve", "--size", "64"][..],
-        &["count", "--size", "64"],
-        &["solve", "--size", "30", "--memory-budget", "50"],
+        &["solve", "--size", "64", "--method", "sat"][..],
+        &[
+            "solve",
+            "--size",
+            "30",
+            "--method",
+            "sat",
+            "--memory-budget",
+            "50",
+        ],
     ] {
         refused(args, dir.path(), "--memory-budget");
         let (_, stderr) = run(args, dir.path());
-        assert!(
-            stderr.contains("MiB") && stderr.contains("--solver kissat"),
-            "{stderr}"
-        );
+        for way_out in [
+            "MiB",
+            "--solver kissat",
+            "--encoding successor",
+            "--method warnsdorff",
+        ] {
+            assert!(stderr.contains(way_out), "{way_out}: {stderr}");
+        }
+        assert!(!stderr.contains("--jobs"), "no --jobs were given: {stderr}");
     }
+    refused(
+        &["count", "--size", "64", "--method", "sat"],
+        dir.path(),
+        "--memory-budget",
+    );
+    let (_, stderr) = run(&["count", "--size", "64", "--method", "sat"], dir.path());
+    assert!(stderr.contains("--method backtrack"), "{stderr}");
+    assert!(
+        !stderr.contains("--solver"),
+        "count takes no solver programs: {stderr}"
+    );
+    // The default route needs no such memory.
+    let (code, stderr) = run(&["solve", "--size", "64"], dir.path());
+    assert_eq!(code, Some(0), "{stderr}");
     // The knight cannot move on 1x8192: the CNF is a few empty clauses.
     let stats = common::cli::stdout_of(&["stats", "--board", "1x8192", "--format", "json"]);
     let value: serde_json::Value = serde_json::from_str(&stats).unwrap();
@@ -732,7 +759,18 @@ fn time_limits_too_short_to_measure_are_refused_alike_by_every_method() {
         }
     }
     // A millisecond is a limit: 8x8 by SAT takes longer.
-    let (code, stderr) = run(&["solve", "--size", "8", "--timeout", "0.001"], dir.path());
+    let (code, stderr) = run(
+        &[
+            "solve",
+            "--size",
+            "8",
+            "--method",
+            "sat",
+            "--timeout",
+            "0.001",
+        ],
+        dir.path(),
+    );
     assert_eq!(code, Some(124), "{stderr}");
     assert!(stderr.contains("no answer within 0.001 s"), "{stderr}");
 }

@@ -78,6 +78,8 @@ fn a_timed_out_call_stops_its_solver() {
     for backend in common::sat::built_in() {
         let request = Request {
             timeout: Some(limit),
+            // The gate would answer at once.
+            gate: false,
             ..common::sat::request(knightsat::encoding::EncodingConfig::default(), &backend)
         };
         stops(&format!("{} --jobs 2", backend.name()), limit, || {

@@ -108,6 +108,9 @@ fn search(
     let n = searched.board().squares();
     let mut tour = Vec::with_capacity(n);
     for start in start_squares(&searched, starts) {
+        // Each start builds a graph of the board, so on large boards the
+        // starts alone take long.
+        clock.check()?;
         let Some(mut graph) = Graph::new(&searched, start) else {
             continue;
         };

@@ -32,26 +32,26 @@ const MAX_MOVES: usize = 8;
 
 /// The leaper's moves from any square, worked out from coordinates when
 /// asked: no table, so memory stays a few bytes per square on any board.
-struct Moves<'a> {
+pub(crate) struct Moves<'a> {
     board: &'a Board,
     deltas: Vec<(isize, isize)>,
 }
 
 /// The squares one move away from a square: at most [`MAX_MOVES`].
 #[derive(Clone, Copy)]
-struct Neighbours {
+pub(crate) struct Neighbours {
     len: usize,
     squares: [usize; MAX_MOVES],
 }
 
 impl Neighbours {
-    fn as_slice(&self) -> &[usize] {
+    pub(crate) fn as_slice(&self) -> &[usize] {
         &self.squares[..self.len]
     }
 }
 
 impl<'a> Moves<'a> {
-    fn new(board: &'a Board) -> Moves<'a> {
+    pub(crate) fn new(board: &'a Board) -> Moves<'a> {
         Moves {
             board,
             deltas: board.leaper().deltas(),
@@ -59,7 +59,7 @@ impl<'a> Moves<'a> {
     }
 
     /// The squares one move from `square`, in the leaper's fixed move order.
-    fn of(&self, square: usize) -> Neighbours {
+    pub(crate) fn of(&self, square: usize) -> Neighbours {
         let from = self.board.square(square);
         let mut out = Neighbours {
             len: 0,

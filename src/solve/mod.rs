@@ -2,6 +2,7 @@
 //! emitted CNF. Either way the model is decoded and verified. [`Method`]
 //! chooses between SAT and the searches without it ([`crate::search`]).
 
+pub mod auto;
 pub mod session;
 
 use std::ops::ControlFlow;
@@ -10,9 +11,10 @@ use std::time::Duration;
 use crate::cubes::{automatic_depth, cubes_within, on_cubes, resolve_jobs, Cube};
 use crate::encoding::{Encoding, EncodingConfig};
 use crate::error::{Error, Unsupported};
+use crate::gate;
 use crate::problem::Problem;
 use crate::sat::{Backend, Setup, Stop, DEFAULT_MEMORY_BUDGET_MIB};
-use crate::search::{self, Warnsdorff};
+use crate::search::{self, warnsdorff, Warnsdorff};
 use crate::tour::Tour;
 
 pub use session::{Session, SubtourLoop};
@@ -34,13 +36,17 @@ pub struct Solved {
     /// What the subtour loop of the session that answered did (SAT with
     /// lazy subtours; zeros otherwise).
     pub subtours: SubtourLoop,
+    /// The route that answered, in words (for `-v`): the method, and for
+    /// SAT its encoding and solver; for [`Method::Auto`] each step it took.
+    pub route: String,
 }
 
 impl Solved {
-    fn plain(outcome: Outcome) -> Solved {
+    fn plain(outcome: Outcome, route: String) -> Solved {
         Solved {
             outcome,
             subtours: SubtourLoop::default(),
+            route,
         }
     }
 }
@@ -59,23 +65,33 @@ pub enum Method {
     /// Backtracking in Warnsdorff's order ([`search::backtrack`]): complete,
     /// clues included, and it counts.
     Backtrack,
+    /// The fastest of the others for the problem, by the rule of
+    /// [`auto`] (measured by `scripts/bench-auto.sh`): complete, since
+    /// every route it takes ends in a complete method.
+    Auto,
 }
 
 impl Method {
     /// Every method.
-    pub const ALL: [Method; 3] = [Method::Sat, Method::Warnsdorff, Method::Backtrack];
+    pub const ALL: [Method; 4] = [
+        Method::Sat,
+        Method::Warnsdorff,
+        Method::Backtrack,
+        Method::Auto,
+    ];
 
-    /// The method's name: `sat`, `warnsdorff`, `backtrack`.
+    /// The method's name: `sat`, `warnsdorff`, `backtrack`, `auto`.
     pub fn name(self) -> &'static str {
         match self {
             Method::Sat => "sat",
             Method::Warnsdorff => "warnsdorff",
             Method::Backtrack => "backtrack",
+            Method::Auto => "auto",
         }
     }
 
     /// Whether the method always answers (a tour, or that there is none),
-    /// given time: SAT and backtracking do; Warnsdorff's rule may give up.
+    /// given time: all do but Warnsdorff's rule, which may give up.
     pub fn is_complete(self) -> bool {
         self != Method::Warnsdorff
     }
@@ -84,6 +100,9 @@ impl Method {
     /// any work starts: a typed [`Error::Unsupported`] names what it cannot do.
     pub fn check_supports(self, problem: &Problem, request: &Request) -> Result<(), Error> {
         let refuse = |what| Err(Error::Unsupported(what));
+        if self == Method::Auto {
+            return auto::check_supports(problem, request);
+        }
         if self != Method::Warnsdorff && request.seed.is_some() {
             return refuse(Unsupported::SeedWithoutWarnsdorff(self.name()));
         }
@@ -132,6 +151,10 @@ pub struct Request {
     pub proof: bool,
     /// Every tour is wanted, or their number (not Warnsdorff's rule).
     pub every_tour: bool,
+    /// Pass the feasibility gate ([`crate::gate`]) first, which answers
+    /// "no tour" at once where one of its rules proves it; `false`
+    /// searches anyway, to test a route or to have a proof written.
+    pub gate: bool,
 }
 
 impl Default for Request {
@@ -144,6 +167,7 @@ impl Default for Request {
             timeout: None,
             proof: false,
             every_tour: false,
+            gate: true,
         }
     }
 }
@@ -169,6 +193,15 @@ impl Request {
             _ => None,
         };
         refused.map_or(Ok(()), |what| Err(Error::Unsupported(what)))
+    }
+
+    /// The SAT route in words: the encoding and the solver.
+    pub fn describe_sat(&self) -> String {
+        format!(
+            "SAT, {} encoding, solver {}",
+            self.config.name(),
+            self.backend.name()
+        )
     }
 
     /// Starts a session of this request's solver on `encoding`.
@@ -206,7 +239,18 @@ impl Request {
 /// (check it first with [`Method::check_supports`]). SAT and backtracking
 /// answer [`Outcome::NoTour`] only when they have proved it; Warnsdorff's
 /// rule never does, and gives up with [`Error::GaveUp`] instead.
+///
+/// The feasibility gate comes first (unless `request.gate` is off): where
+/// it proves there is no tour, the answer is [`Outcome::NoTour`] at once.
 pub fn find_tour(problem: &Problem, method: Method, request: &Request) -> Result<Solved, Error> {
+    if request.gate {
+        if let Some(refutation) = gate::refute(problem) {
+            return Ok(Solved::plain(
+                Outcome::NoTour,
+                format!("the feasibility gate: {refutation}"),
+            ));
+        }
+    }
     match method {
         Method::Sat => solve(problem, request),
         Method::Warnsdorff => {
@@ -215,11 +259,13 @@ pub fn find_tour(problem: &Problem, method: Method, request: &Request) -> Result
                 ..Warnsdorff::default()
             };
             search::warnsdorff(problem, &options, request.timeout)
-                .map(|tour| Solved::plain(Outcome::Tour(tour)))
+                .map(|tour| Solved::plain(Outcome::Tour(tour), warnsdorff::NAME.into()))
         }
         Method::Backtrack => Ok(Solved::plain(
             search::backtrack(problem, request.timeout)?.map_or(Outcome::NoTour, Outcome::Tour),
+            "backtracking".into(),
         )),
+        Method::Auto => auto::find_tour(problem, request),
     }
 }
 
@@ -234,17 +280,18 @@ pub fn solve(problem: &Problem, request: &Request) -> Result<Solved, Error> {
             stoppable: request.timeout.is_some(),
             ..Setup::new(&stop)
         };
-        first_tour(request.session(encoding, setup)?)
+        first_tour(request.session(encoding, setup)?, request.describe_sat())
     })
 }
 
 /// A session's first tour (patching allowed), with what its loop did.
-fn first_tour(mut session: Session) -> Result<Solved, Error> {
+fn first_tour(mut session: Session, route: String) -> Result<Solved, Error> {
     session.allow_patching();
     let outcome = session.next_tour()?.map_or(Outcome::NoTour, Outcome::Tour);
     Ok(Solved {
         outcome,
         subtours: session.subtour_loop(),
+        route,
     })
 }
 
@@ -272,6 +319,14 @@ pub fn solve_parallel(
     jobs: usize,
     depth: Option<usize>,
 ) -> Result<Solved, Error> {
+    if request.gate {
+        if let Some(refutation) = gate::refute(problem) {
+            return Ok(Solved::plain(
+                Outcome::NoTour,
+                format!("the feasibility gate: {refutation}"),
+            ));
+        }
+    }
     let stop = Stop::new();
     stop.within(request.timeout, || {
         let config = &request.config;
@@ -282,12 +337,18 @@ pub fn solve_parallel(
         let cubes = cubes_within(problem, config, depth, request.memory_budget_mib << 20)?;
         request.check_budget_for_threads(problem, resolve_jobs(jobs).min(cubes.len()))?;
         let found = on_cubes(&cubes, jobs, &stop, |_, cube| {
-            let solved = first_tour(request.cube_session(problem, cube, Setup::new(&stop))?)?;
+            let session = request.cube_session(problem, cube, Setup::new(&stop))?;
+            let solved = first_tour(session, format!("SAT on cubes: {}", request.describe_sat()))?;
             Ok(match solved.outcome {
                 Outcome::Tour(_) => ControlFlow::Break(solved),
                 Outcome::NoTour => ControlFlow::Continue(()),
             })
         })?;
-        Ok(found.unwrap_or_else(|| Solved::plain(Outcome::NoTour)))
+        Ok(found.unwrap_or_else(|| {
+            Solved::plain(
+                Outcome::NoTour,
+                format!("SAT on every cube: {}", request.describe_sat()),
+            )
+        }))
     })
 }

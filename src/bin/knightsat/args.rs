@@ -97,12 +97,22 @@ pub enum Command {
     Count {
         #[command(flatten)]
         encoding: EncodingArgs,
-        /// How to find the tours: sat or backtrack (the same numbers).
+        /// How to find the tours: auto (the default: backtracking, or SAT
+        /// with clues or any SAT option), sat or backtrack (the same
+        /// numbers). Not warnsdorff, which finds one tour.
         #[arg(long, value_enum, default_value_t)]
         method: MethodArg,
-        /// The built-in SAT solver for --method sat.
-        #[arg(long, value_enum, default_value_t)]
-        solver: BuiltInSolver,
+        /// The built-in SAT solver for --method sat (giving it means
+        /// --method sat) [default: varisat].
+        #[arg(long, value_enum)]
+        solver: Option<BuiltInSolver>,
+        /// Give up after this many seconds (at least 0.001): the count so
+        /// far is printed on stderr as a lower bound, exit 124.
+        #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+        timeout: Option<Duration>,
+        /// Print on stderr the route that counts (method, encoding, solver).
+        #[arg(short, long)]
+        verbose: bool,
         /// Stop after this many (at least 1).
         #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
         limit: Option<u64>,
@@ -225,9 +235,9 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = PuzzleFormat::Board)]
         format: PuzzleFormat,
         /// The built-in SAT solver that finds the tour and proves each
-        /// clue set unique.
-        #[arg(long, value_enum, default_value_t)]
-        solver: BuiltInSolver,
+        /// clue set unique [default: varisat].
+        #[arg(long, value_enum)]
+        solver: Option<BuiltInSolver>,
     },
     /// Count variables, clauses and literals per constraint family, without solving.
     #[command(after_help = EXIT_STATUSES)]
@@ -260,8 +270,9 @@ pub struct SolveArgs {
     /// `--solver /usr/bin/cadical` runs CaDiCaL's program), else found on
     /// PATH (`kissat`, `minisat`, `picosat`, …); it reads DIMACS and prints
     /// SAT-competition output.
-    #[arg(long, value_name = "SOLVER", default_value = "varisat")]
-    pub solver: String,
+    /// Giving it means --method sat [default: varisat].
+    #[arg(long, value_name = "SOLVER")]
+    pub solver: Option<String>,
     /// An extra argument for the solver program (repeatable).
     #[arg(long, value_name = "ARG", allow_hyphen_values = true)]
     pub solver_arg: Vec<String>,
@@ -287,8 +298,10 @@ pub struct SolveArgs {
     /// path with the extension .cnf).
     #[arg(long, value_name = "FILE", requires = "proof")]
     pub cnf_out: Option<PathBuf>,
-    /// Search even where a theorem (Schwenk's for closed tours, the
-    /// classification of open ones) already says no tour exists.
+    /// Search even where the feasibility gate already proves that no tour
+    /// exists (by a theorem: Schwenk's for closed tours, the
+    /// classification of open ones; by colour counts, the move graph's
+    /// shape, forced moves or distances between clues).
     #[arg(long)]
     pub no_theory: bool,
     /// Threads, each solving cubes (see `cubes`) with the built-in solver
@@ -296,9 +309,10 @@ pub struct SolveArgs {
     /// others. 0 means one per core. Without --all or --proof.
     #[arg(long, value_name = "N", default_value_t = 1, conflicts_with_all = ["all", "proof"])]
     pub jobs: usize,
-    /// Print on stderr how the search went: with --encoding successor and
-    /// lazy subtours, the models solved, subtour cuts added, and whether
-    /// the tour was patched together from subtours.
+    /// Print on stderr how the search went: the route that answered (the
+    /// gate's reason, the method, encoding and solver), and with the
+    /// successor encoding's lazy subtours the models solved, subtour cuts
+    /// added, and whether the tour was patched together from subtours.
     #[arg(short, long)]
     pub verbose: bool,
     /// Cube depth in moves for --jobs (default: the smallest depth giving
@@ -374,8 +388,8 @@ pub struct EncodingArgs {
     /// knight is on s": N² variables, clues, cubes) or `successor` (one
     /// variable per move, "the move after s goes to w": linear in the
     /// board, for large boards; no clues).
-    #[arg(long, value_enum, default_value_t)]
-    encoding: EncodingArg,
+    #[arg(long, value_enum)]
+    encoding: Option<EncodingArg>,
     /// With --encoding successor, how subtours (cycles that miss squares)
     /// are ruled out: `lazy` solves, forbids the model's subtours with
     /// clauses and solves again (solve and count; stats shows the formula
@@ -473,9 +487,15 @@ pub struct SwitchOfOtherEncoding {
 /// How tours are found (mirrors [`Method`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
 pub enum MethodArg {
+    /// The fastest route for the problem (the default): one tour by
+    /// Warnsdorff's rule, then SAT (successor encoding, built-in CaDiCaL)
+    /// if it gives up; clues by SAT (time-indexed encoding); counts by
+    /// backtracking, or SAT with clues. Any SAT option (--encoding and its
+    /// switches, --solver, --proof, --jobs, --depth) means --method sat.
+    #[default]
+    Auto,
     /// The SAT encoding, solved by --solver: complete (a tour or a proof
     /// that there is none).
-    #[default]
     Sat,
     /// Warnsdorff's greedy rule: linear time, boards of millions of
     /// squares; it may give up (exit 3) and never proves that there is no
@@ -489,6 +509,7 @@ pub enum MethodArg {
 impl From<MethodArg> for Method {
     fn from(method: MethodArg) -> Method {
         match method {
+            MethodArg::Auto => Method::Auto,
             MethodArg::Sat => Method::Sat,
             MethodArg::Warnsdorff => Method::Warnsdorff,
             MethodArg::Backtrack => Method::Backtrack,
@@ -766,7 +787,7 @@ impl EncodingArgs {
         subtours: Subtours,
     ) -> anyhow::Result<(Problem, EncodingConfig)> {
         let problem = self.problem.problem()?;
-        let config = match self.encoding {
+        let config = match self.encoding.unwrap_or_default() {
             EncodingArg::TimeIndexed => {
                 let only_successor = [
                     (self.subtours.is_some(), "--subtours"),
@@ -808,6 +829,22 @@ impl EncodingArgs {
             }
         };
         Ok((problem, config))
+    }
+
+    /// Whether any encoding option is given: --encoding or one of its
+    /// switches, which mean --method sat.
+    pub fn names_encoding(&self) -> bool {
+        self.encoding.is_some()
+            || self.subtours.is_some()
+            || self.no_patching
+            || self.max_clause_len.is_some()
+            || self.amo.is_some()
+            || self.no_predecessor
+            || self.no_parity
+            || self.no_reachability
+            || self.no_symmetry_breaking
+            || self.preset.is_some()
+            || self.blocks.is_some()
     }
 
     /// The time-indexed switches the options give.

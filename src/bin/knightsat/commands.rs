@@ -21,15 +21,16 @@ use knightsat::count::{
 };
 use knightsat::cubes::{cube_count, effective_depth, for_each_cube, resolve_jobs, Cube};
 use knightsat::decode::{check_model_satisfies, tour_from_model};
-use knightsat::encoding::Model;
+use knightsat::encoding::{EncodingConfig, Model};
 use knightsat::error::{Error, Unsupported};
+use knightsat::gate::refute;
 use knightsat::input;
 use knightsat::problem::Problem;
 use knightsat::puzzle::{generate, puzzle_grid, puzzle_picture, Generated, PuzzleJson};
 use knightsat::render::{board_grid, render, stats_table, svg, Format};
 use knightsat::sat::Backend;
-use knightsat::solve::{find_tour, solve_parallel, Method, Outcome, Request};
-use knightsat::theory;
+use knightsat::solve::auto::{every_tour_step, Step};
+use knightsat::solve::{find_tour, solve_parallel, Method, Outcome, Request, Solved};
 use knightsat::tour::{check_tour, Tour};
 
 use crate::args::{
@@ -74,33 +75,43 @@ pub fn solve(
     args: SolveArgs,
     budget_mib: u64,
 ) -> anyhow::Result<ExitCode> {
-    let method = Method::from(args.method);
+    let names_sat = encoding.names_encoding()
+        || args.solver.is_some()
+        || !args.solver_arg.is_empty()
+        || args.proof.is_some()
+        || args.jobs != 1
+        || args.depth.is_some();
+    let method = match Method::from(args.method) {
+        Method::Auto if names_sat => Method::Sat,
+        method => method,
+    };
     let (problem, config) = encoding.problem_and_config()?;
-    if method == Method::Sat {
-        // Options that do not fit the problem are refused before any work.
-        config.check(&problem)?;
-    }
     let format = Format::from(args.format);
-    if !args.no_theory && !args.all && args.proof.is_none() {
-        if let Some(theorem) = theory::no_tour_because(&problem) {
-            note!("note: answered without search, by {theorem} (--no-theory searches)");
-            return print_outcome(Outcome::NoTour, format);
-        }
+    if !args.no_theory && args.proof.is_none() && answered_by_gate(&problem) {
+        return print_outcome(Outcome::NoTour, format);
     }
+    let solver = args.solver.as_deref().unwrap_or("varisat");
     let request = Request {
         config,
-        backend: Backend::from_name(&args.solver, args.solver_arg)?,
+        backend: Backend::from_name(solver, args.solver_arg)?,
         memory_budget_mib: budget_mib,
         seed: args.seed,
         timeout: args.timeout,
         proof: args.proof.is_some(),
         every_tour: args.all,
+        // Passed above (or skipped on purpose).
+        gate: false,
     };
+    let way_out = |error| solve_way_out(error, &problem, method, &request, args.jobs);
+    if method == Method::Sat {
+        // Options that do not fit the problem are refused before any work.
+        request.config.check(&problem).map_err(way_out)?;
+    }
     method.check_supports(&problem, &request)?;
     if let Some(proof) = args.proof {
         let cnf = args.cnf_out.unwrap_or_else(|| default_cnf_path(&proof));
         note_default_start(&problem);
-        let outcome = solve_with_proof(&problem, &request, &proof, &cnf)?;
+        let outcome = solve_with_proof(&problem, &request, &proof, &cnf).map_err(way_out)?;
         match outcome {
             Outcome::NoTour => note!(
                 "wrote {} (DRAT proof) for {}; check with: knightsat certify --cnf {} --proof {}",
@@ -114,16 +125,24 @@ pub fn solve(
         return print_outcome(outcome, format);
     }
     if args.all {
-        return print_all(&problem, method, &request, args.limit, format);
+        if args.verbose && method == Method::Auto {
+            let step = every_tour_step(&problem, &request);
+            note!("route: {}", route_in_words(step.method, &step.request));
+        }
+        return print_all(&problem, method, &request, args.limit, format).map_err(
+            |error| match error.downcast::<Error>() {
+                Ok(error) => way_out(error),
+                Err(other) => other,
+            },
+        );
     }
     note_default_start(&problem);
     let started = Instant::now();
     let progress = io::stderr().is_terminal();
     if progress {
         let by = match method {
-            Method::Sat => args.solver.as_str(),
-            Method::Warnsdorff => "Warnsdorff's rule",
-            Method::Backtrack => "backtracking",
+            Method::Sat => solver.to_string(),
+            method => route_in_words(method, &request),
         };
         let _ = write!(
             io::stderr(),
@@ -145,9 +164,19 @@ pub fn solve(
     if progress {
         note!(" {:.2} s", started.elapsed().as_secs_f64());
     }
-    let solved = solved?;
-    if args.verbose && method == Method::Sat && !request.config.is_complete() {
-        let rounds = solved.subtours;
+    let solved = solved.map_err(way_out)?;
+    if args.verbose {
+        note_how(&solved);
+    }
+    print_outcome(solved.outcome, format)
+}
+
+/// Says on stderr how a search went (`-v`): the route, and the subtour
+/// loop's figures where it ran.
+fn note_how(solved: &Solved) {
+    note!("route: {}", solved.route);
+    let rounds = solved.subtours;
+    if rounds.rounds > 0 {
         note!(
             "subtour loop: models solved {}, subtour cuts added {}, tour patched together from subtours: {}",
             rounds.rounds,
@@ -155,7 +184,95 @@ pub fn solve(
             if rounds.patched > 0 { "yes" } else { "no" }
         );
     }
-    print_outcome(solved.outcome, format)
+}
+
+/// Runs the feasibility gate on `problem`; where it proves that there is
+/// no tour, says why on stderr and returns true.
+fn answered_by_gate(problem: &Problem) -> bool {
+    match refute(problem) {
+        Some(refutation) => {
+            note!("note: no tour, proved without search by the feasibility gate: {refutation}");
+            true
+        }
+        None => false,
+    }
+}
+
+/// A route in words, as `-v` prints it.
+fn route_in_words(method: Method, request: &Request) -> String {
+    match method {
+        Method::Sat => request.describe_sat(),
+        Method::Warnsdorff => "Warnsdorff's rule".into(),
+        Method::Backtrack => "backtracking".into(),
+        Method::Auto => "the default route".into(),
+    }
+}
+
+/// `error` from `solve`, with the route that would work where there is
+/// one: only options `solve` takes, and only those that apply.
+fn solve_way_out(
+    error: Error,
+    problem: &Problem,
+    method: Method,
+    request: &Request,
+    jobs: usize,
+) -> anyhow::Error {
+    let plain = problem.clues().is_empty();
+    let time_indexed = request.config == EncodingConfig::default();
+    let hint = match &error {
+        Error::Timeout { .. } | Error::TimedOutPartway { .. } => match method {
+            Method::Sat | Method::Backtrack if plain && !request.every_tour => Some(
+                "without --method and encoding options, the default route (Warnsdorff's rule, then the successor encoding on built-in CaDiCaL) finds plain tours fastest"
+                    .to_string(),
+            ),
+            Method::Sat if plain => Some("--method backtrack lists plain tours fastest".into()),
+            _ => Some("try a longer --timeout".into()),
+        },
+        Error::BoardTooLargeForEncoding { encoding, .. } => Some(match *encoding {
+            "successor" => "--subtours lazy and --method warnsdorff take larger boards".to_string(),
+            _ if plain && !request.every_tour => {
+                "--encoding successor and --method warnsdorff take larger boards".to_string()
+            }
+            _ => "--encoding successor takes larger boards".to_string(),
+        }),
+        Error::OverMemoryBudget { .. } => {
+            let mut ways = Vec::new();
+            if plain && time_indexed && !request.every_tour {
+                ways.push("--encoding successor (linear in the board)".to_string());
+                ways.push("--method warnsdorff".into());
+            }
+            if jobs != 1 {
+                ways.push("fewer --jobs".into());
+            }
+            if !request.every_tour && !request.proof {
+                ways.push("a solver program (--solver kissat reads the CNF from disk)".into());
+            }
+            ways.push("a larger --memory-budget".into());
+            Some(format!("try {}", ways.join(", ")))
+        }
+        _ => None,
+    };
+    with_way_out(error, hint)
+}
+
+/// `error` with a hint that names the way out, when there is one.
+fn with_way_out(error: Error, hint: Option<String>) -> anyhow::Error {
+    match hint {
+        Some(hint) => WayOut { error, hint }.into(),
+        None => error.into(),
+    }
+}
+
+/// A library error and the route that would work instead, worded for the
+/// command that failed.
+#[derive(Debug, thiserror::Error)]
+#[error("{error}")]
+pub struct WayOut {
+    /// What went wrong.
+    #[source]
+    pub error: Error,
+    /// What to try instead, in the command's options.
+    pub hint: String,
 }
 
 /// `decode`: a solver's output for a knightsat CNF, as a verified tour.
@@ -255,58 +372,109 @@ pub fn puzzle(shape: &ShapeArgs, args: PuzzleArgs, request: &Request) -> anyhow:
     Ok(ExitCode::SUCCESS)
 }
 
-/// `count`: how many tours (or orbits); `sat` gives the solver and budget
-/// for --method sat.
+/// `count`: how many tours (or orbits); `sat` gives the solver, budget
+/// and time limit for --method sat, the time limit for the others.
 pub fn count(
     encoding: &EncodingArgs,
     method: MethodArg,
     sat: &Request,
-    limit: Option<u64>,
-    up_to_symmetry: bool,
+    options: CountOptions,
     jobs: usize,
     depth: Option<usize>,
+    verbose: bool,
 ) -> anyhow::Result<ExitCode> {
     let (problem, config) = encoding.problem_and_config()?;
     let method = Method::from(method);
+    if answered_by_gate(&problem) {
+        emit(|out| writeln!(out, "0"))?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let request = Request {
         config,
         every_tour: true,
+        gate: false,
         ..sat.clone()
     };
     method.check_supports(&problem, &request)?;
     let one_solver = jobs == 1 && depth.is_none();
-    if up_to_symmetry && !one_solver {
+    if options.up_to_symmetry && !one_solver {
         return Err(Error::Unsupported(Unsupported::OrbitsWithCubes).into());
     }
+    let route = match method {
+        Method::Auto => every_tour_step(&problem, &request),
+        method => Step {
+            method,
+            request: request.clone(),
+        },
+    };
+    if verbose {
+        note!("route: {}", route_in_words(route.method, &route.request));
+    }
+    let way_out = |error| count_way_out(error, &problem, route.method, jobs);
+    let progress = progress_bar("tours");
     let found = if one_solver {
-        let progress = progress_bar("tours");
-        let count = CountOptions {
-            limit,
-            up_to_symmetry,
-        };
-        let found = enumerate_by(&problem, method, &request, count, |_| {
+        enumerate_by(&problem, route.method, &route.request, options, |_| {
             progress.inc(1);
             Ok(())
-        })?;
-        progress.finish_and_clear();
-        found
+        })
+    } else if route.method != Method::Sat {
+        Err(Error::Unsupported(Unsupported::CubesWithoutSat(
+            route.method.name(),
+        )))
     } else {
-        if method != Method::Sat {
-            return Err(Error::Unsupported(Unsupported::CubesWithoutSat(method.name())).into());
-        }
         let progress = cube_progress_bar();
-        let options = ParallelOptions { jobs, depth, limit };
-        let found = count_parallel(&problem, &request, options, |done| {
+        let parallel = ParallelOptions {
+            jobs,
+            depth,
+            limit: options.limit,
+        };
+        count_parallel(&problem, &route.request, parallel, |done| {
             show_cube_progress(&progress, done);
-        })?;
-        progress.finish_and_clear();
-        found
+        })
+    };
+    progress.finish_and_clear();
+    let found = match found {
+        Err(Error::TimedOutPartway { seconds, found }) => {
+            note!(
+                "knightsat: the --timeout of {seconds} s ran out after {found} tours: there are at least {found}, maybe more (exit 124)"
+            );
+            return Ok(ExitCode::from(crate::EXIT_TIMEOUT));
+        }
+        other => other.map_err(way_out)?,
     };
     emit(|out| writeln!(out, "{found}"))?;
-    if limit == Some(found) {
+    if options.limit == Some(found) {
         note!("note: stopped at the limit of {found}; there may be more");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `error` from `count`, with the route that would work where there is
+/// one: only options `count` takes (no solver programs).
+fn count_way_out(error: Error, problem: &Problem, method: Method, jobs: usize) -> anyhow::Error {
+    let plain = problem.clues().is_empty();
+    let hint = match &error {
+        Error::Timeout { .. } if method == Method::Sat && plain => {
+            Some("without --method and SAT options, the default route counts plain tours by backtracking, fastest".to_string())
+        }
+        Error::Timeout { .. } => Some("try a longer --timeout".to_string()),
+        Error::BoardTooLargeForEncoding { .. } if plain => {
+            Some("--method backtrack counts without a formula, on any board".to_string())
+        }
+        Error::OverMemoryBudget { .. } | Error::CubesOverMemoryBudget { .. } => {
+            let mut ways = Vec::new();
+            if plain && method == Method::Sat {
+                ways.push("--method backtrack (no memory to speak of)".to_string());
+            }
+            if jobs != 1 {
+                ways.push("fewer --jobs".into());
+            }
+            ways.push("a larger --memory-budget".into());
+            Some(format!("try {}", ways.join(", ")))
+        }
+        _ => None,
+    };
+    with_way_out(error, hint)
 }
 
 /// `count --sample`: the count and its time estimated from a random sample

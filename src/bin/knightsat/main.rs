@@ -10,17 +10,18 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+use knightsat::count::CountOptions;
 use knightsat::error::{ErrorClass, Unsupported};
 use knightsat::solve::Request;
 use knightsat::Error;
 
-use args::{BuiltInSolver, Cli, Command, NoBoard, SwitchOfOtherEncoding};
-use commands::{PuzzleArgs, EXIT_FAILURE};
+use args::{BuiltInSolver, Cli, Command, MethodArg, NoBoard, SwitchOfOtherEncoding};
+use commands::{PuzzleArgs, WayOut, EXIT_FAILURE};
 
 /// Exit status for bad usage or bad input.
 const EXIT_BAD_INPUT: u8 = 2;
 /// Exit status when the time limit runs out, as `timeout(1)` uses.
-const EXIT_TIMEOUT: u8 = 124;
+pub const EXIT_TIMEOUT: u8 = 124;
 /// Exit status when an incomplete method (Warnsdorff's rule) gives up: no
 /// tour found, and nothing proved.
 const EXIT_GAVE_UP: u8 = 3;
@@ -89,52 +90,66 @@ fn run(command: Command, budget_mib: u64) -> anyhow::Result<ExitCode> {
                 solution,
                 format,
             },
-            &sat_request(solver, budget_mib),
+            &sat_request(solver, budget_mib, None),
         ),
         Command::Count {
             cnf: Some(cnf),
             solver,
+            timeout,
             ..
-        } => commands::count_cnf(&cnf, &sat_request(solver, budget_mib)),
+        } => commands::count_cnf(&cnf, &sat_request(solver, budget_mib, timeout)),
         Command::Count {
             encoding,
             method,
             solver,
+            timeout,
             jobs,
             depth,
             cnf: None,
             sample: Some(sample),
             seed,
             ..
-        } => commands::estimate(
-            &encoding,
-            method,
-            &sat_request(solver, budget_mib),
-            jobs,
-            depth.map(usize::try_from).transpose()?,
-            usize::try_from(sample)?,
-            seed,
-        ),
+        } => {
+            let method = sat_if_named(method, solver.is_some() || encoding.names_encoding(), true);
+            commands::estimate(
+                &encoding,
+                method,
+                &sat_request(solver, budget_mib, timeout),
+                jobs,
+                depth.map(usize::try_from).transpose()?,
+                usize::try_from(sample)?,
+                seed,
+            )
+        }
         Command::Count {
             encoding,
             method,
             solver,
+            timeout,
             limit,
             up_to_symmetry,
             jobs,
             depth,
+            verbose,
             cnf: None,
             sample: None,
             ..
-        } => commands::count(
-            &encoding,
-            method,
-            &sat_request(solver, budget_mib),
-            limit,
-            up_to_symmetry,
-            jobs,
-            depth.map(usize::try_from).transpose()?,
-        ),
+        } => {
+            let cubes = jobs != 1 || depth.is_some();
+            let method = sat_if_named(method, solver.is_some() || encoding.names_encoding(), cubes);
+            commands::count(
+                &encoding,
+                method,
+                &sat_request(solver, budget_mib, timeout),
+                CountOptions {
+                    limit,
+                    up_to_symmetry,
+                },
+                jobs,
+                depth.map(usize::try_from).transpose()?,
+                verbose,
+            )
+        }
         Command::Cubes {
             encoding,
             depth,
@@ -151,11 +166,26 @@ fn run(command: Command, budget_mib: u64) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// A request for SAT by a built-in solver within the memory budget; the
-/// command fills in the encoding.
-fn sat_request(solver: BuiltInSolver, budget_mib: u64) -> Request {
+/// `--method auto` becomes `--method sat` where an option that only SAT
+/// takes is `named`, or where cubes are asked for (`cubes`: only SAT
+/// splits into cubes); explicit choices win over the default route.
+fn sat_if_named(method: MethodArg, named: bool, cubes: bool) -> MethodArg {
+    match method {
+        MethodArg::Auto if named || cubes => MethodArg::Sat,
+        other => other,
+    }
+}
+
+/// A request for SAT by a built-in solver (varisat unless named) within
+/// the memory budget and the time limit; the command fills in the encoding.
+fn sat_request(
+    solver: Option<BuiltInSolver>,
+    budget_mib: u64,
+    timeout: Option<std::time::Duration>,
+) -> Request {
     Request {
-        backend: solver.into(),
+        backend: solver.unwrap_or_default().into(),
+        timeout,
         memory_budget_mib: budget_mib,
         ..Request::default()
     }
@@ -164,9 +194,20 @@ fn sat_request(solver: BuiltInSolver, budget_mib: u64) -> Request {
 /// The error in one line, in the command line's words: the library's
 /// errors carry values, and those that concern a flag are worded with it.
 fn describe(error: &anyhow::Error) -> String {
+    if let Some(WayOut { error, hint }) = error.downcast_ref::<WayOut>() {
+        return format!("{}; {hint}", describe_library(error, None));
+    }
     let Some(library) = error.downcast_ref::<Error>() else {
         return format!("{error:#}");
     };
+    // Context the command added (a file name) stays in front.
+    let context = (error.chain().count() > 1).then(|| error.to_string());
+    describe_library(library, context)
+}
+
+/// A library error in one line, in the command line's words, after the
+/// `context` the command added.
+fn describe_library(library: &Error, context: Option<String>) -> String {
     let worded = match library {
         Error::MoveListNeedsBoard => {
             return "cannot read the tour: a move list needs --board (JSON tours carry their own)"
@@ -177,11 +218,7 @@ fn describe(error: &anyhow::Error) -> String {
                 "the --timeout of {seconds} s ran out after {found} tours: the tours printed are a partial list, not every tour (exit 124)"
             );
         }
-        Error::OverMemoryBudget { .. } => {
-            return format!(
-                "{library} (--memory-budget): try a smaller board, fewer --jobs, a solver program (--solver kissat reads the CNF from disk), or write the CNF with `knightsat encode -o FILE`"
-            );
-        }
+        Error::OverMemoryBudget { .. } => return format!("{library} (--memory-budget)"),
         Error::CubesOverMemoryBudget { smaller_depth, .. } => {
             let instead = match smaller_depth {
                 Some(depth) => format!("--depth {depth} or less fits"),
@@ -250,20 +287,21 @@ fn describe(error: &anyhow::Error) -> String {
                 "--proof needs the complete formula: add --subtours complete (lazy subtour cuts do not follow from the clauses)".into()
             }
         },
-        Error::BoardTooLargeForEncoding { encoding, .. } => match *encoding {
-            "successor" => format!(
-                "{library}; --subtours lazy (solve, count) and --method warnsdorff take larger boards"
-            ),
-            _ => format!(
-                "{library}; --encoding successor and --method warnsdorff take larger boards"
-            ),
-        },
-        _ => return format!("{error:#}"),
+        Error::BoardTooLargeForEncoding { .. } => library.to_string(),
+        _ => {
+            let mut text = context.map_or_else(String::new, |context| format!("{context}: "));
+            text.push_str(&library.to_string());
+            let mut source = std::error::Error::source(library);
+            while let Some(cause) = source {
+                let _ = std::fmt::Write::write_fmt(&mut text, format_args!(": {cause}"));
+                source = cause.source();
+            }
+            return text;
+        }
     };
-    // Context the command added (a file name) stays in front.
-    match error.chain().count() {
-        1 => format!("bad option: {worded}"),
-        _ => format!("{error}: bad option: {worded}"),
+    match context {
+        None => format!("bad option: {worded}"),
+        Some(context) => format!("{context}: bad option: {worded}"),
     }
 }
 
@@ -274,7 +312,11 @@ fn exit_status(error: &anyhow::Error) -> u8 {
     {
         return EXIT_BAD_INPUT;
     }
-    match error.downcast_ref::<Error>().map(Error::class) {
+    let library = match error.downcast_ref::<WayOut>() {
+        Some(way_out) => Some(&way_out.error),
+        None => error.downcast_ref::<Error>(),
+    };
+    match library.map(Error::class) {
         Some(ErrorClass::BadInput) => EXIT_BAD_INPUT,
         Some(ErrorClass::Timeout) => EXIT_TIMEOUT,
         Some(ErrorClass::GaveUp) => EXIT_GAVE_UP,

@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# Benchmarks the default route (--method auto) against the routes it picks
+# from, and prints markdown tables (docs/benchmarks.md, "The default
+# route"). Release build; whole-process wall times, median of RUNS runs.
+#
+#   scripts/bench-auto.sh                       # every section
+#   SECTIONS="choice" scripts/bench-auto.sh
+#
+# Sections:
+#   default  `solve --size N [--closed]` with no other flags, N in SIZES,
+#            plus holed boards and leapers (goal: a verified tour within
+#            1 s up to 200x200, 10 s up to 2000x2000)
+#   count    default `count` against --method sat and --method backtrack
+#            on the counting table's boards and puzzles (goal: never more
+#            than 1.2x the faster)
+#   choice   the evidence for the rule: where Warnsdorff's rule gives up,
+#            and on clued boards, each candidate route side by side
+# TIMEOUT: seconds per run (default 30).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SECTIONS=${SECTIONS:-"default count choice"}
+SIZES=${SIZES:-"8 12 16 20 30 50 64 100 200 500 1000 2000"}
+RUNS=${RUNS:-3}
+TIMEOUT=${TIMEOUT:-30}
+
+cargo build --quiet --release
+ks=$PWD/target/release/knightsat
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# Seconds of one run of knightsat with the arguments (stdout discarded),
+# or "timeout", "gave up" (exit 3), or "error N".
+run_once() {
+  local start end rc=0
+  start=$(date +%s.%N)
+  timeout "$TIMEOUT" "$ks" "$@" > /dev/null 2> "$tmp/err" || rc=$?
+  end=$(date +%s.%N)
+  case "$rc" in
+    0 | 20) printf "%.3f\n" "$(echo "$end - $start" | bc)" ;;
+    124) echo "timeout" ;;
+    3) echo "gave up" ;;
+    *) echo "error $rc" ;;
+  esac
+}
+
+# The median of RUNS runs, or the first non-number.
+median_of() {
+  local times=() t
+  for _ in $(seq "$RUNS"); do
+    t=$(run_once "$@")
+    if ! [[ $t =~ ^[0-9.]+$ ]]; then
+      [ "$t" = timeout ] && t="> $TIMEOUT s"
+      echo "$t"
+      return
+    fi
+    times+=("$t")
+  done
+  printf "%s\n" "${times[@]}" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
+
+# The route -v names for the arguments.
+route_of() {
+  timeout "$TIMEOUT" "$ks" "$@" -v 2>&1 > /dev/null | sed -n 's/^route: //p;s/^note: no tour, proved without search by the feasibility gate.*/the feasibility gate/p' | head -n 1
+}
+
+if [[ " $SECTIONS " == *" default "* ]]; then
+  echo "### solve with no flags (median of $RUNS, seconds)"
+  echo
+  echo "| board | open | closed | route (open; closed) |"
+  echo "| --- | ---: | ---: | --- |"
+  for n in $SIZES; do
+    open=$(median_of solve --size "$n")
+    closed=$(median_of solve --size "$n" --closed)
+    echo "| ${n}x$n | $open | $closed | $(route_of solve --size "$n"); $(route_of solve --size "$n" --closed) |"
+  done
+  for args in "--size 30 --holes a1,b1,c5,c6" "--size 100 --holes e5,f5" "--size 500 --holes d4,d5" \
+    "--size 50 --leaper 2,3" "--size 40 --leaper 1,4"; do
+    # shellcheck disable=SC2086
+    open=$(median_of solve $args)
+    # shellcheck disable=SC2086
+    closed=$(median_of solve $args --closed)
+    # shellcheck disable=SC2086
+    echo "| \`$args\` | $open | $closed | $(route_of solve $args); $(route_of solve $args --closed) |"
+  done
+  echo
+fi
+
+# Puzzles for the count and choice sections.
+"$ks" puzzle --size 8 --seed 1 > "$tmp/p8o.txt" 2> /dev/null
+"$ks" puzzle --size 8 --closed --seed 2 > "$tmp/p8c.txt" 2> /dev/null
+"$ks" puzzle --size 10 --seed 1 > "$tmp/p10.txt" 2> /dev/null
+
+if [[ " $SECTIONS " == *" count "* ]]; then
+  echo "### count: default against each method (median of $RUNS, seconds)"
+  echo
+  echo "| problem | default | sat | backtrack | default / faster | route |"
+  echo "| --- | ---: | ---: | ---: | ---: | --- |"
+  for args in "--size 5" "--board 3x10" "--board 5x6 --closed" "--size 5 --start a1" \
+    "--board 3x12 --closed" "--puzzle $tmp/p8o.txt" "--puzzle $tmp/p8c.txt --closed" "--puzzle $tmp/p10.txt"; do
+    # shellcheck disable=SC2086
+    auto=$(median_of count $args)
+    # shellcheck disable=SC2086
+    sat=$(median_of count $args --method sat)
+    # shellcheck disable=SC2086
+    back=$(median_of count $args --method backtrack)
+    ratio=$(awk -v a="$auto" -v s="$sat" -v b="$back" 'BEGIN {
+      f = ""; if (s ~ /^[0-9.]+$/) f = s; if (b ~ /^[0-9.]+$/ && (f == "" || b < f)) f = b;
+      if (f == "" || a !~ /^[0-9.]+$/) print "-"; else printf "%.2f", a / f }')
+    shown=${args//$tmp\//}
+    # shellcheck disable=SC2086
+    echo "| \`$shown\` | $auto | $sat | $back | $ratio | $(route_of count $args) |"
+  done
+  echo
+fi
+
+# Clues along a Warnsdorff tour of the N x N board: one every N/2 moves.
+clues_along() {
+  local n=$1
+  "$ks" solve --size "$n" --method warnsdorff --format moves 2> /dev/null |
+    tr ' ' '\n' | awk -v step=$((n / 2)) 'NR % step == 1 { printf "--at %d=%s ", NR, $1 }'
+}
+
+if [[ " $SECTIONS " == *" choice "* ]]; then
+  echo "### Where Warnsdorff's rule gives up: the complete routes (median of $RUNS, seconds)"
+  echo
+  echo "| problem | warnsdorff | successor, cadical | successor, varisat | time-indexed, varisat | backtrack |"
+  echo "| --- | ---: | ---: | ---: | ---: | ---: |"
+  for args in "--board 5x6 --start b1 --end c3" "--board 3x10 --start a1 --end d1" \
+    "--board 4x7 --start b1 --end c1" "--size 10 --holes c3,d3 --start a1 --end j1" \
+    "--size 20 --start a1 --end b1" "--size 40 --start a1 --end t20" "--size 16 --holes e5,e6 --closed --start h8"; do
+    # shellcheck disable=SC2086
+    w=$(median_of solve $args --method warnsdorff)
+    # shellcheck disable=SC2086
+    sc=$(median_of solve $args --encoding successor --solver cadical)
+    # shellcheck disable=SC2086
+    sv=$(median_of solve $args --encoding successor --solver varisat)
+    # shellcheck disable=SC2086
+    tv=$(median_of solve $args --method sat)
+    # shellcheck disable=SC2086
+    bt=$(median_of solve $args --method backtrack)
+    echo "| \`$args\` | $w | $sc | $sv | $tv | $bt |"
+  done
+  echo
+  echo "### Clued problems: one tour and the count (median of $RUNS, seconds)"
+  echo
+  echo "| problem | solve: varisat | solve: cadical | solve: backtrack | count: varisat | count: cadical | count: backtrack |"
+  echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+  for p in p8o p8c p10; do
+    closed=""
+    [ "$p" = p8c ] && closed="--closed"
+    args="--puzzle $tmp/$p.txt $closed"
+    # shellcheck disable=SC2086
+    echo "| puzzle \`$p\` | $(median_of solve $args --solver varisat) | $(median_of solve $args --solver cadical) | $(median_of solve $args --method backtrack) | $(median_of count $args --solver varisat) | $(median_of count $args --solver cadical) | $(median_of count $args --method backtrack) |"
+  done
+  for n in 16 20 24; do
+    args="--size $n $(clues_along "$n")"
+    # shellcheck disable=SC2086
+    echo "| ${n}x$n, clue every $((n / 2)) moves | $(median_of solve $args --solver varisat) | $(median_of solve $args --solver cadical) | $(median_of solve $args --method backtrack) | - | - | - |"
+  done
+  echo
+fi

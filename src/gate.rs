@@ -1,0 +1,686 @@
+//! The feasibility gate: cheap, sound checks that every route (each
+//! method, encoding and solver; `count`, `cubes`, `--jobs`, `puzzle`)
+//! passes before any search. [`refute`] either proves that a problem has
+//! no tour, with the reason as a [`Refutation`], or lets the problem on to
+//! the route; it never says "no tour" where one exists.
+//!
+//! Every rule below is a necessary condition for a tour. A constraint added
+//! to a problem can only remove tours, so a rule about the bare board (a
+//! theorem, colour counts, the move graph's shape) holds whatever start,
+//! end and clues are given too.
+//!
+//! - **Theorems** on the knight's plain rectangles ([`crate::theory`]):
+//!   Schwenk's for closed tours, the classification of open ones.
+//! - **Colours**: a leaper with a + b odd changes colour at every move, so
+//!   a closed tour has as many squares of each colour (and an even number
+//!   in all), an open one at most one more of one colour, on which it
+//!   starts and ends; a start, end or clue fixes the colour of every step.
+//!   A leaper with a + b even never changes colour.
+//! - **The move graph**: it must be connected; no square may be without
+//!   moves; a square with one move is an end of the tour (so a closed tour
+//!   has none, an open one at most two, and not at a clue's inner step); a
+//!   square whose removal splits the board into three parts (two for a
+//!   closed tour or a given end) cannot be crossed by one path.
+//! - **Forced moves**: where every square with two moves must use both (a
+//!   closed tour, or an open one with both ends given), a square may take
+//!   at most two forced moves (one at a given end), and the forced moves
+//!   may not close a cycle short of the whole tour.
+//! - **Distances**: two anchored steps (start, end, clues) i < j must be at
+//!   most j − i moves apart; around a closed tour, at most N − (j − i) too.
+
+use std::collections::VecDeque;
+use std::fmt;
+
+use crate::board::Board;
+use crate::problem::{Clue, Problem};
+use crate::search::Moves;
+use crate::theory::{closed_tour_exists, open_tour_exists};
+
+/// Why a problem has no tour: the rule the gate applied, with the squares
+/// and numbers it applied to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refutation {
+    /// Schwenk's theorem: the knight's m x n board has no closed tour.
+    Schwenk {
+        /// The board's ranks.
+        rows: usize,
+        /// The board's files.
+        cols: usize,
+    },
+    /// The classification of open tours: the knight's m x n board has none.
+    NoOpenTour {
+        /// The board's ranks.
+        rows: usize,
+        /// The board's files.
+        cols: usize,
+    },
+    /// A closed tour of one square: there is no move to close it.
+    ClosedSingleSquare,
+    /// A colour-changing leaper's closed tour needs an even number of squares.
+    OddClosed {
+        /// The squares on the board.
+        squares: usize,
+        /// The leaper's name.
+        leaper: String,
+    },
+    /// The colours of a colour-changing leaper's squares are too uneven.
+    ColourCounts {
+        /// Squares of a1's colour.
+        first: usize,
+        /// Squares of the other colour.
+        second: usize,
+        /// The tour is closed (equal counts needed) or open (at most one apart).
+        closed: bool,
+        /// The leaper's name.
+        leaper: String,
+    },
+    /// A leaper that keeps its colour on a board of both colours.
+    KeepsColour {
+        /// The leaper's name.
+        leaper: String,
+    },
+    /// Two anchored steps on squares whose colours the leaper cannot join.
+    AnchorColours {
+        /// The first (move number from 1, square).
+        first: (usize, String),
+        /// The second.
+        second: (usize, String),
+    },
+    /// An anchored step on the colour an open tour with one more square of
+    /// the other colour cannot use at that step.
+    AnchorOnMinority {
+        /// The move number (from 1).
+        number: usize,
+        /// The square.
+        square: String,
+    },
+    /// A square with no move, on a board of more than one square.
+    Isolated {
+        /// The square.
+        square: String,
+    },
+    /// Two squares no sequence of moves joins.
+    Disconnected {
+        /// One square.
+        from: String,
+        /// A square it cannot reach.
+        to: String,
+    },
+    /// A square with one move, which only an open tour's end can be.
+    DeadEndInClosed {
+        /// The square.
+        square: String,
+    },
+    /// More squares with one move than an open tour has free ends.
+    TooManyDeadEnds {
+        /// The squares with one move that are not given ends.
+        squares: Vec<String>,
+        /// How many ends are free.
+        free_ends: usize,
+    },
+    /// A square with one move pinned to a step inside the tour.
+    DeadEndInside {
+        /// The move number (from 1).
+        number: usize,
+        /// The square.
+        square: String,
+    },
+    /// A square whose removal leaves more parts than one path can join.
+    CutSquare {
+        /// The square.
+        square: String,
+        /// The parts the rest of the board falls into.
+        parts: usize,
+        /// Why that many parts are too many here.
+        why: &'static str,
+    },
+    /// A square that must take more forced moves than a tour allows there.
+    ForcedMoves {
+        /// The square.
+        square: String,
+        /// Its neighbours with only two moves (both forced).
+        forced: Vec<String>,
+    },
+    /// Forced moves that close a cycle short of a tour.
+    ForcedCycle {
+        /// A square on the cycle.
+        square: String,
+        /// The cycle's length.
+        length: usize,
+    },
+    /// Two anchored steps further apart in moves than in steps.
+    TooFar {
+        /// The earlier (move number from 1, square).
+        from: (usize, String),
+        /// The later.
+        to: (usize, String),
+        /// The steps between them along the tour.
+        steps: usize,
+    },
+}
+
+impl fmt::Display for Refutation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Refutation::Schwenk { rows, cols } => write!(
+                f,
+                "Schwenk's theorem (1991): an m x n board, m <= n, has no closed tour when m and n are both odd, m is 1, 2 or 4, or m = 3 and n is 4, 6 or 8 (here {rows}x{cols}); a start, end or clue only removes tours"
+            ),
+            Refutation::NoOpenTour { rows, cols } => write!(
+                f,
+                "the classification of open tours (Conrad et al. 1994): an m x n board, m <= n, has an open tour only if it is 1x1, 3x4, 3xn with n >= 7, 4xn with n >= 5, or m >= 5 (here {rows}x{cols}); a start, end or clue only removes tours"
+            ),
+            Refutation::ClosedSingleSquare => {
+                write!(f, "a closed tour of one square has no move to close it")
+            }
+            Refutation::OddClosed { squares, leaper } => write!(
+                f,
+                "colours: the {leaper} changes colour with every move, so a closed tour has an even number of squares, and this board has {squares}"
+            ),
+            Refutation::ColourCounts {
+                first,
+                second,
+                closed,
+                leaper,
+            } => write!(
+                f,
+                "colours: the {leaper} changes colour with every move, so {}; this board has {first} of a1's colour and {second} of the other",
+                if *closed {
+                    "a closed tour has as many squares of each colour"
+                } else {
+                    "an open tour has at most one square more of one colour"
+                }
+            ),
+            Refutation::KeepsColour { leaper } => write!(
+                f,
+                "colours: the {leaper} never changes colour, and the board has squares of both"
+            ),
+            Refutation::AnchorColours { first, second } => write!(
+                f,
+                "colours: move {} on {} and move {} on {} are an {} number of moves apart, but their squares are {} colour",
+                first.0,
+                first.1,
+                second.0,
+                second.1,
+                if (second.0 - first.0) % 2 == 1 { "odd" } else { "even" },
+                if (second.0 - first.0) % 2 == 1 { "of the same" } else { "not of the same" },
+            ),
+            Refutation::AnchorOnMinority { number, square } => write!(
+                f,
+                "colours: the board has one square more of one colour, so an open tour starts and ends on it and moves of odd number land on it; move {number} on {square} does not"
+            ),
+            Refutation::Isolated { square } => {
+                write!(f, "the move graph: {square} has no move to or from it")
+            }
+            Refutation::Disconnected { from, to } => write!(
+                f,
+                "the move graph is not connected: no sequence of moves leads from {from} to {to}"
+            ),
+            Refutation::DeadEndInClosed { square } => write!(
+                f,
+                "dead end: {square} has a single move, so it can only be an end of an open tour"
+            ),
+            Refutation::TooManyDeadEnds { squares, free_ends } => write!(
+                f,
+                "dead ends: {} have a single move each, so each must be an end of the tour, and only {free_ends} end{} {} free",
+                squares.join(", "),
+                if *free_ends == 1 { "" } else { "s" },
+                if *free_ends == 1 { "is" } else { "are" },
+            ),
+            Refutation::DeadEndInside { number, square } => write!(
+                f,
+                "dead end: {square} has a single move, so it can only be an end of the tour, not move {number}"
+            ),
+            Refutation::CutSquare { square, parts, why } => write!(
+                f,
+                "the move graph: without {square} the board falls into {parts} parts, {why}"
+            ),
+            Refutation::ForcedMoves { square, forced } => write!(
+                f,
+                "forced moves: {} each have two moves, both of which the tour must use, and {} of them lead to {square}, more than the tour can take there",
+                forced.join(", "),
+                forced.len()
+            ),
+            Refutation::ForcedCycle { square, length } => write!(
+                f,
+                "forced moves: squares with two moves force a cycle of {length} squares through {square}, short of a tour"
+            ),
+            Refutation::TooFar { from, to, steps } => write!(
+                f,
+                "distance: move {} on {} and move {} on {} are {steps} steps apart along the tour, but more moves apart on the board",
+                from.0, from.1, to.0, to.1
+            ),
+        }
+    }
+}
+
+/// Proves that `problem` has no tour, when one of the gate's rules (see the
+/// [module](self) docs) does; `None` sends the problem on to a search.
+/// Linear in the board's squares, or a little more with anchors far apart.
+pub fn refute(problem: &Problem) -> Option<Refutation> {
+    let board = problem.board();
+    let n = board.squares();
+    if problem.is_closed() && n == 1 {
+        return Some(Refutation::ClosedSingleSquare);
+    }
+    let plain_knight = !board.has_holes() && board.leaper() == crate::board::Leaper::KNIGHT;
+    if plain_knight {
+        let (rows, cols) = (board.rows(), board.cols());
+        if problem.is_closed() && !closed_tour_exists(rows, cols) {
+            return Some(Refutation::Schwenk { rows, cols });
+        }
+        if !problem.is_closed() && !open_tour_exists(rows, cols) {
+            return Some(Refutation::NoOpenTour { rows, cols });
+        }
+        if !problem.is_anchored() {
+            // The theorems decide plain rectangles exactly.
+            return None;
+        }
+    }
+    let anchors = anchors(problem);
+    colours(problem, &anchors)
+        .or_else(|| {
+            // A plain rectangle with a tour passes every rule about its
+            // graph alone; large ones are not worth walking.
+            let small = n <= 1 << 16;
+            (!plain_knight || small)
+                .then(|| shape(problem, &anchors))
+                .flatten()
+        })
+        .or_else(|| distances(problem, &anchors))
+}
+
+/// The anchored steps, sorted by step: the start, the end and the clues.
+fn anchors(problem: &Problem) -> Vec<Clue> {
+    let last = problem.board().squares() - 1;
+    let mut anchors: Vec<Clue> = problem.clues().to_vec();
+    anchors.extend(problem.start().map(|square| Clue { step: 0, square }));
+    anchors.extend(problem.end().map(|square| Clue { step: last, square }));
+    anchors.sort_unstable();
+    anchors.dedup();
+    anchors
+}
+
+/// A step and its square, as messages name them: the move number from 1.
+fn named(board: &Board, clue: Clue) -> (usize, String) {
+    (clue.step + 1, board.name(clue.square))
+}
+
+/// The colour rules.
+fn colours(problem: &Problem, anchors: &[Clue]) -> Option<Refutation> {
+    let board = problem.board();
+    let n = board.squares();
+    let leaper = board.leaper();
+    let second = (0..n).filter(|&s| board.colour(s)).count();
+    let first = n - second;
+    if !leaper.changes_colour() {
+        return (first > 0 && second > 0).then(|| Refutation::KeepsColour {
+            leaper: leaper.name(),
+        });
+    }
+    if problem.is_closed() && n % 2 == 1 {
+        return Some(Refutation::OddClosed {
+            squares: n,
+            leaper: leaper.name(),
+        });
+    }
+    let allowed = usize::from(!problem.is_closed());
+    if first.abs_diff(second) > allowed {
+        return Some(Refutation::ColourCounts {
+            first,
+            second,
+            closed: problem.is_closed(),
+            leaper: leaper.name(),
+        });
+    }
+    // The colour of step 0 that each anchor implies.
+    let start_colour = |clue: &Clue| board.colour(clue.square) ^ (clue.step % 2 == 1);
+    let (&earliest, rest) = anchors.split_first()?;
+    if let Some(&other) = rest
+        .iter()
+        .find(|clue| start_colour(clue) != start_colour(&earliest))
+    {
+        return Some(Refutation::AnchorColours {
+            first: named(board, earliest),
+            second: named(board, other),
+        });
+    }
+    if first != second && start_colour(&earliest) != (second > first) {
+        return Some(Refutation::AnchorOnMinority {
+            number: earliest.step + 1,
+            square: board.name(earliest.square),
+        });
+    }
+    None
+}
+
+/// The rules about the move graph's shape: connected, no isolated
+/// squares, dead ends only at free ends, no square cutting the board into
+/// more parts than the tour can join, forced moves that fit.
+fn shape(problem: &Problem, anchors: &[Clue]) -> Option<Refutation> {
+    let board = problem.board();
+    let n = board.squares();
+    if n < 2 {
+        return None;
+    }
+    let graph = MoveGraph::new(board);
+    let name = |s: usize| board.name(s);
+    if let Some(s) = (0..n).find(|&s| graph.degree(s) == 0) {
+        return Some(Refutation::Isolated { square: name(s) });
+    }
+    let reached = graph.reachable_from(0);
+    if let Some(s) = (0..n).find(|&s| !reached[s]) {
+        return Some(Refutation::Disconnected {
+            from: name(0),
+            to: name(s),
+        });
+    }
+    let closed = problem.is_closed();
+    let last = n - 1;
+    let given_ends: Vec<usize> = anchors
+        .iter()
+        .filter(|clue| clue.step == 0 || clue.step == last)
+        .map(|clue| clue.square)
+        .collect();
+    let dead_ends: Vec<usize> = (0..n).filter(|&s| graph.degree(s) == 1).collect();
+    if closed && n > 2 {
+        if let Some(&s) = dead_ends.first() {
+            return Some(Refutation::DeadEndInClosed { square: name(s) });
+        }
+    }
+    if !closed {
+        if let Some(clue) = anchors
+            .iter()
+            .find(|clue| clue.step != 0 && clue.step != last && graph.degree(clue.square) == 1)
+        {
+            return Some(Refutation::DeadEndInside {
+                number: clue.step + 1,
+                square: name(clue.square),
+            });
+        }
+        let free_ends = 2 - given_ends.len().min(2);
+        let loose: Vec<String> = dead_ends
+            .iter()
+            .filter(|s| !given_ends.contains(s))
+            .map(|&s| name(s))
+            .collect();
+        if loose.len() > free_ends {
+            return Some(Refutation::TooManyDeadEnds {
+                squares: loose,
+                free_ends,
+            });
+        }
+    }
+    if n > 2 {
+        if let Some(refutation) = cut_squares(problem, &graph, &given_ends) {
+            return Some(refutation);
+        }
+    }
+    let every_end_given = closed || given_ends.len() == 2;
+    if every_end_given && n > 2 {
+        return forced_moves(board, &graph, closed, &given_ends);
+    }
+    None
+}
+
+/// The rule about squares that cut the board (articulation points, found
+/// by Hopcroft and Tarjan's depth-first search, iteratively): removing a
+/// square of a Hamiltonian path leaves at most two pieces of the path (one
+/// when it is an end), of a Hamiltonian cycle one.
+fn cut_squares(problem: &Problem, graph: &MoveGraph, given_ends: &[usize]) -> Option<Refutation> {
+    let board = problem.board();
+    let n = board.squares();
+    let closed = problem.is_closed();
+    let mut order = vec![UNREACHED; n];
+    let mut low = vec![0usize; n];
+    let mut parts = vec![1usize; n];
+    let mut stack: Vec<(usize, usize)> = vec![(0, 0)];
+    order[0] = 0;
+    let mut next_order = 1;
+    // The root's parts are its children in the search tree.
+    parts[0] = 0;
+    while let Some(&mut (square, ref mut next)) = stack.last_mut() {
+        let neighbours = graph.of(square);
+        if *next < neighbours.len() {
+            let to = neighbours[*next];
+            *next += 1;
+            if order[to] == UNREACHED {
+                order[to] = next_order;
+                low[to] = next_order;
+                next_order += 1;
+                stack.push((to, 0));
+            } else {
+                low[square] = low[square].min(order[to]);
+            }
+            continue;
+        }
+        stack.pop();
+        if let Some(&(parent, _)) = stack.last() {
+            low[parent] = low[parent].min(low[square]);
+            if low[square] >= order[parent] {
+                parts[parent] += 1;
+            }
+        }
+    }
+    // A non-root square counted one part for the rest of the board and one
+    // for each child subtree that hangs on it alone.
+    for (s, &parts) in parts.iter().enumerate() {
+        let (limit, why) = if closed {
+            (
+                1,
+                "and a closed tour leaves one piece when any square is taken out",
+            )
+        } else if given_ends.contains(&s) {
+            (1, "and a tour's end leaves one piece of it when taken out")
+        } else {
+            (
+                2,
+                "and taking one square out of a path leaves at most two pieces",
+            )
+        };
+        if parts > limit {
+            return Some(Refutation::CutSquare {
+                square: board.name(s),
+                parts,
+                why,
+            });
+        }
+    }
+    None
+}
+
+/// The rules about forced moves, where every square with two moves that is
+/// not a given end must use both.
+fn forced_moves(
+    board: &Board,
+    graph: &MoveGraph,
+    closed: bool,
+    given_ends: &[usize],
+) -> Option<Refutation> {
+    let n = board.squares();
+    let is_forced = |s: usize| graph.degree(s) == 2 && (closed || !given_ends.contains(&s));
+    for s in (0..n).filter(|&s| !is_forced(s)) {
+        let forced: Vec<usize> = graph
+            .of(s)
+            .iter()
+            .copied()
+            .filter(|&w| is_forced(w))
+            .collect();
+        let takes = if !closed && given_ends.contains(&s) {
+            1
+        } else {
+            2
+        };
+        if forced.len() > takes {
+            return Some(Refutation::ForcedMoves {
+                square: board.name(s),
+                forced: forced.into_iter().map(|w| board.name(w)).collect(),
+            });
+        }
+    }
+    let mut pieces = Pieces::new(n);
+    for s in (0..n).filter(|&s| is_forced(s)) {
+        for &w in graph.of(s) {
+            // Each forced move once: from its forced square, or from the
+            // lower of two forced squares.
+            if is_forced(w) && w < s {
+                continue;
+            }
+            if let Some(length) = pieces.join(s, w) {
+                if !closed || length < n {
+                    return Some(Refutation::ForcedCycle {
+                        square: board.name(s),
+                        length,
+                    });
+                }
+            }
+        }
+    }
+    None
+}
+
+/// The distance rule for consecutive anchors (the triangle inequality
+/// covers the others), and around a closed tour for the last and the first.
+fn distances(problem: &Problem, anchors: &[Clue]) -> Option<Refutation> {
+    let board = problem.board();
+    let n = board.squares();
+    if anchors.len() < 2 {
+        return None;
+    }
+    let moves = Moves::new(board);
+    let mut pairs: Vec<(Clue, Clue, usize)> = anchors
+        .windows(2)
+        .map(|pair| (pair[0], pair[1], pair[1].step - pair[0].step))
+        .collect();
+    if problem.is_closed() {
+        let (first, last) = (anchors[0], anchors[anchors.len() - 1]);
+        pairs.push((last, first, n - (last.step - first.step)));
+    }
+    for (from, to, steps) in pairs {
+        let distance = bounded_distance(&moves, n, from.square, to.square, steps);
+        if distance.is_none() {
+            return Some(Refutation::TooFar {
+                from: named(board, from),
+                to: named(board, to),
+                steps,
+            });
+        }
+    }
+    None
+}
+
+/// The moves from `from` to `to` when at most `limit`, by breadth-first
+/// search that stops at `to` or at the limit.
+fn bounded_distance(
+    moves: &Moves,
+    n: usize,
+    from: usize,
+    to: usize,
+    limit: usize,
+) -> Option<usize> {
+    let mut distance = vec![UNREACHED; n];
+    distance[from] = 0;
+    let mut queue = VecDeque::from([from]);
+    while let Some(s) = queue.pop_front() {
+        if s == to {
+            return Some(distance[s]);
+        }
+        if distance[s] == limit {
+            continue;
+        }
+        for &w in moves.of(s).as_slice() {
+            if distance[w] == UNREACHED {
+                distance[w] = distance[s] + 1;
+                queue.push_back(w);
+            }
+        }
+    }
+    None
+}
+
+/// Marks a square no search has reached.
+const UNREACHED: usize = usize::MAX;
+
+/// The move graph, as compact adjacency lists.
+struct MoveGraph {
+    starts: Vec<usize>,
+    neighbours: Vec<usize>,
+}
+
+impl MoveGraph {
+    fn new(board: &Board) -> MoveGraph {
+        let moves = Moves::new(board);
+        let mut starts = Vec::with_capacity(board.squares() + 1);
+        let mut neighbours = Vec::new();
+        starts.push(0);
+        for s in 0..board.squares() {
+            neighbours.extend_from_slice(moves.of(s).as_slice());
+            starts.push(neighbours.len());
+        }
+        MoveGraph { starts, neighbours }
+    }
+
+    fn of(&self, square: usize) -> &[usize] {
+        &self.neighbours[self.starts[square]..self.starts[square + 1]]
+    }
+
+    fn degree(&self, square: usize) -> usize {
+        self.of(square).len()
+    }
+
+    /// Which squares some sequence of moves leads to from `from`.
+    fn reachable_from(&self, from: usize) -> Vec<bool> {
+        let mut reached = vec![false; self.starts.len() - 1];
+        reached[from] = true;
+        let mut stack = vec![from];
+        while let Some(s) = stack.pop() {
+            for &w in self.of(s) {
+                if !reached[w] {
+                    reached[w] = true;
+                    stack.push(w);
+                }
+            }
+        }
+        reached
+    }
+}
+
+/// Union-find over squares, for the pieces forced moves make.
+struct Pieces {
+    parent: Vec<usize>,
+    size: Vec<usize>,
+}
+
+impl Pieces {
+    fn new(n: usize) -> Pieces {
+        Pieces {
+            parent: (0..n).collect(),
+            size: vec![1; n],
+        }
+    }
+
+    fn root(&mut self, mut s: usize) -> usize {
+        while self.parent[s] != s {
+            self.parent[s] = self.parent[self.parent[s]];
+            s = self.parent[s];
+        }
+        s
+    }
+
+    /// Joins the pieces of `a` and `b`; when they were one piece already,
+    /// the move closes a cycle, and its length (the piece's size) is returned.
+    fn join(&mut self, a: usize, b: usize) -> Option<usize> {
+        let (ra, rb) = (self.root(a), self.root(b));
+        if ra == rb {
+            return Some(self.size[ra]);
+        }
+        let (big, small) = if self.size[ra] >= self.size[rb] {
+            (ra, rb)
+        } else {
+            (rb, ra)
+        };
+        self.parent[small] = big;
+        self.size[big] += self.size[small];
+        None
+    }
+}

@@ -1,0 +1,163 @@
+//! [`Method::Auto`], the default: the route that answers a problem
+//! fastest, by a rule measured with `scripts/bench-auto.sh` (the figures
+//! are in `docs/benchmarks.md`, "The default route"):
+//!
+//! | problem | one tour (`solve`) | every tour (`count`, `solve --all`) |
+//! | --- | --- | --- |
+//! | no clues | Warnsdorff's rule; if it gives up, SAT: successor encoding, built-in `CaDiCaL` | backtracking |
+//! | clues | SAT: time-indexed encoding, [`CLUED_SOLVER`] | SAT: time-indexed encoding, [`CLUED_SOLVER`] |
+//!
+//! Warnsdorff's rule tours the largest boards in linear time and never
+//! says "no tour", so a complete method always follows it; clues are where
+//! SAT beats search by orders of magnitude, and counting plain boards is
+//! where backtracking does.
+//!
+//! A request that names its SAT route (an encoding or solver other than
+//! the defaults, or a proof) is solved by SAT exactly as it asks: explicit
+//! choices win, so that an encoding can be regression-tested.
+
+use std::time::Instant;
+
+use super::{find_tour as find_by, Method, Request, Solved};
+use crate::encoding::{EncodingConfig, SuccessorConfig};
+use crate::error::Error;
+use crate::problem::Problem;
+use crate::sat::Backend;
+
+/// The solver for clued problems (the time-indexed encoding).
+pub const CLUED_SOLVER: Backend = Backend::Varisat;
+
+/// The solver for the successor encoding's lazy loop, when Warnsdorff's
+/// rule gives up.
+pub const SUCCESSOR_SOLVER: Backend = Backend::Cadical;
+
+/// Whether `request` names its SAT route: a non-default encoding or
+/// solver, or a proof.
+pub fn names_sat_route(request: &Request) -> bool {
+    request.config != EncodingConfig::default()
+        || request.backend != Backend::default()
+        || request.proof
+}
+
+/// One step of a route: a method and what it is given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// The method.
+    pub method: Method,
+    /// Its request (the caller's, with the encoding and solver the rule picks).
+    pub request: Request,
+}
+
+/// The steps [`Method::Auto`] takes for `problem` and `request`: each is
+/// tried in turn while the one before gives up ([`Error::GaveUp`]); the
+/// last is complete.
+pub fn route(problem: &Problem, request: &Request) -> Vec<Step> {
+    let sat = |config: EncodingConfig, backend: Backend| Step {
+        method: Method::Sat,
+        request: Request {
+            config,
+            backend,
+            seed: None,
+            ..request.clone()
+        },
+    };
+    if names_sat_route(request) {
+        return vec![Step {
+            method: Method::Sat,
+            request: request.clone(),
+        }];
+    }
+    if !problem.clues().is_empty() {
+        return vec![sat(EncodingConfig::default(), CLUED_SOLVER)];
+    }
+    if request.every_tour {
+        return vec![Step {
+            method: Method::Backtrack,
+            request: Request {
+                seed: None,
+                ..request.clone()
+            },
+        }];
+    }
+    vec![
+        Step {
+            method: Method::Warnsdorff,
+            request: request.clone(),
+        },
+        sat(
+            EncodingConfig::from(SuccessorConfig::default()),
+            SUCCESSOR_SOLVER,
+        ),
+    ]
+}
+
+/// Checks that [`Method::Auto`] can serve `request` for `problem`: each
+/// step of its route can. A seed is for Warnsdorff's rule, so it is
+/// refused where the route has none.
+pub fn check_supports(problem: &Problem, request: &Request) -> Result<(), Error> {
+    let steps = route(problem, request);
+    if request.seed.is_some() && steps.iter().all(|step| step.method != Method::Warnsdorff) {
+        return Err(Error::Unsupported(
+            crate::error::Unsupported::SeedWithoutWarnsdorff(steps[0].method.name()),
+        ));
+    }
+    for step in &steps {
+        step.method.check_supports(problem, &step.request)?;
+    }
+    Ok(())
+}
+
+/// Finds one tour by [`Method::Auto`]'s route, within `request.timeout`
+/// for the whole route. The gate has been passed.
+pub(super) fn find_tour(problem: &Problem, request: &Request) -> Result<Solved, Error> {
+    let deadline = request.timeout.map(|limit| (Instant::now() + limit, limit));
+    let mut before = String::new();
+    let steps = route(problem, request);
+    let last = steps.len() - 1;
+    for (index, step) in steps.into_iter().enumerate() {
+        let timeout = match deadline {
+            Some((deadline, limit)) => {
+                let left = deadline.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    return Err(Error::Timeout {
+                        seconds: limit.as_secs_f64(),
+                    });
+                }
+                Some(left)
+            }
+            None => None,
+        };
+        let step_request = Request {
+            timeout,
+            gate: false,
+            ..step.request
+        };
+        match find_by(problem, step.method, &step_request) {
+            Err(Error::GaveUp { method, attempts }) if index < last => {
+                before = format!("{before}{method} gave up after {attempts} attempts; then ");
+            }
+            Err(Error::Timeout { .. }) => {
+                let seconds = deadline.map_or(0.0, |(_, limit)| limit.as_secs_f64());
+                return Err(Error::Timeout { seconds });
+            }
+            Ok(solved) => {
+                return Ok(Solved {
+                    route: format!("{before}{}", solved.route),
+                    ..solved
+                })
+            }
+            Err(other) => return Err(other),
+        }
+    }
+    Err(Error::NoAnswer)
+}
+
+/// The method and request [`Method::Auto`] enumerates every tour of
+/// `problem` with (`count`, `solve --all`): the one step of its route.
+pub fn every_tour_step(problem: &Problem, request: &Request) -> Step {
+    let request = Request {
+        every_tour: true,
+        ..request.clone()
+    };
+    route(problem, &request).pop().expect("a route has a step")
+}

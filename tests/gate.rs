@@ -1,0 +1,335 @@
+//! The feasibility gate: it never says "no tour" where the oracle finds
+//! one (boards with holes, leapers, closed or open, starts, ends and
+//! clues), it answers the problems that used to hang on every route at
+//! once with its reason, and the default route picks each of its routes.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{has_tour, tours_of, Demands, Sequence, Shape};
+use knightsat::gate::refute;
+use knightsat::problem::{Clue, Problem};
+use predicates::prelude::PredicateBooleanExt;
+use predicates::str::contains;
+
+/// The library's problem for `shape` with `demands`, or `None` when the
+/// demands contradict each other on their face (bad input, not a question).
+fn problem_of(shape: &Shape, demands: &Demands) -> Option<Problem> {
+    let n = shape.squares();
+    let mut problem = Problem::new(shape.board()).closed(demands.closed);
+    let mut clues = Vec::new();
+    for &(step, square) in &demands.clues {
+        match step {
+            0 => problem = problem.with_start(Some(square)).ok()?,
+            s if s == n - 1 && n > 1 && !demands.closed => {
+                problem = problem.with_end(Some(square)).ok()?;
+            }
+            _ => clues.push(Clue { step, square }),
+        }
+    }
+    problem.with_clues(clues).ok()
+}
+
+/// Shapes of at most `max` squares: every rectangle, each with no holes
+/// and with a few holes drawn at random, for the knight and other leapers.
+fn shapes(max: usize, sequence: &mut Sequence) -> Vec<Shape> {
+    let mut shapes = Vec::new();
+    for rows in 1..=max {
+        for cols in rows..=max / rows {
+            for leaper in [(1, 2), (1, 3), (2, 3), (0, 1), (1, 1), (1, 4)] {
+                let plain = Shape {
+                    rows,
+                    cols,
+                    holes: Vec::new(),
+                    leaper,
+                };
+                shapes.push(plain.clone());
+                let cells = rows * cols;
+                // (Holes are named by file letter: a to z.)
+                let most_holes = if cols <= 26 { 3 } else { 0 };
+                for holes in 1..=most_holes.min(cells.saturating_sub(2)) {
+                    let mut chosen = Vec::new();
+                    while chosen.len() < holes {
+                        let cell = sequence.below(cells);
+                        if !chosen.contains(&cell) {
+                            chosen.push(cell);
+                        }
+                    }
+                    chosen.sort_unstable();
+                    shapes.push(Shape {
+                        holes: chosen,
+                        ..plain.clone()
+                    });
+                }
+            }
+        }
+    }
+    shapes
+}
+
+/// Demands to try on a shape: open and closed, with nothing, a start, an
+/// end, a start and end, and clues at random steps.
+fn demands_for(shape: &Shape, sequence: &mut Sequence) -> Vec<Demands> {
+    let n = shape.squares();
+    let mut all = Vec::new();
+    for closed in [false, true] {
+        all.push(Demands {
+            closed,
+            clues: Vec::new(),
+        });
+        if n < 2 {
+            continue;
+        }
+        for _ in 0..3 {
+            let start = sequence.below(n);
+            let end = sequence.below(n);
+            let step = sequence.below(n);
+            let square = sequence.below(n);
+            all.push(Demands {
+                closed,
+                clues: vec![(0, start)],
+            });
+            if end != start {
+                all.push(Demands {
+                    closed,
+                    clues: vec![(0, start), (n - 1, end)],
+                });
+            }
+            if step != 0 && square != start {
+                all.push(Demands {
+                    closed,
+                    clues: vec![(0, start), (step, square)],
+                });
+            }
+            if step != n - 1 && square != end {
+                all.push(Demands {
+                    closed,
+                    clues: vec![(step, square), (n - 1, end)],
+                });
+            }
+        }
+    }
+    all
+}
+
+#[test]
+fn the_gate_never_refutes_a_problem_the_oracle_solves() {
+    let mut sequence = Sequence(20);
+    let (mut refuted, mut checked) = (0, 0);
+    let mut failures = Vec::new();
+    for shape in shapes(20, &mut sequence) {
+        if shape.squares() == 0 {
+            continue;
+        }
+        for demands in demands_for(&shape, &mut sequence) {
+            let Some(problem) = problem_of(&shape, &demands) else {
+                continue;
+            };
+            checked += 1;
+            if let Some(refutation) = refute(&problem) {
+                refuted += 1;
+                if has_tour(&shape, &demands) {
+                    failures.push(format!("{shape:?} {demands:?}: {refutation}"));
+                }
+            }
+        }
+    }
+    common::assert_none(&failures);
+    // The sweep must exercise the gate, not pass it by.
+    assert!(checked > 5000, "{checked} problems checked");
+    assert!(refuted * 3 > checked, "{refuted} of {checked} refuted");
+}
+
+#[test]
+fn the_gate_never_refutes_a_board_of_up_to_30_squares_with_a_tour() {
+    // Whole boards only (the oracle finds a tour quickly where there is
+    // one; the sweep above covers constraints): each tour the oracle finds
+    // must pass the gate with its own start, end and a clue of it.
+    let mut sequence = Sequence(30);
+    let mut failures = Vec::new();
+    for shape in shapes(30, &mut sequence) {
+        let n = shape.squares();
+        if n < 21 {
+            continue;
+        }
+        for closed in [false, true] {
+            let free = Demands {
+                closed,
+                clues: Vec::new(),
+            };
+            let Some(tour) = tours_of(&shape, &free, 1).pop() else {
+                continue;
+            };
+            let step = sequence.below(n);
+            let pinned = Demands {
+                closed,
+                clues: vec![(0, tour[0]), (step, tour[step]), (n - 1, tour[n - 1])],
+            };
+            for demands in [free, pinned] {
+                let problem = problem_of(&shape, &demands).expect("a tour's own squares agree");
+                if let Some(refutation) = refute(&problem) {
+                    failures.push(format!("{shape:?} {demands:?}: {refutation}"));
+                }
+            }
+        }
+    }
+    common::assert_none(&failures);
+}
+
+/// The problems that used to hang on some route, with a word of the
+/// reason `-v` must give.
+const HUNG: [(&[&str], &str); 9] = [
+    (&["--size", "12", "--holes", "a1,l12"], "colour"),
+    (&["--size", "13", "--closed", "--start", "a1"], "Schwenk"),
+    (&["--size", "40", "--leaper", "1,3"], "colour"),
+    (&["--size", "40", "--leaper", "0,2"], "colour"),
+    (&["--board", "4x14", "--closed", "--start", "a1"], "Schwenk"),
+    (&["--board", "4x14", "--closed", "--end", "a1"], "Schwenk"),
+    (&["--board", "4x14", "--closed", "--at", "5=c3"], "Schwenk"),
+    (&["--size", "120", "--holes", "a1,c1"], "colour"),
+    (&["--size", "200", "--leaper", "1,3"], "colour"),
+];
+
+/// Every route, as `solve` options.
+const ROUTES: [&[&str]; 7] = [
+    &[],
+    &["--method", "sat"],
+    &["--encoding", "successor"],
+    &["--method", "warnsdorff"],
+    &["--method", "backtrack"],
+    &["--solver", "cadical"],
+    &["--jobs", "2"],
+];
+
+#[test]
+fn every_route_answers_the_problems_that_hung_at_once_with_the_reason() {
+    for (problem, word) in HUNG {
+        for route in ROUTES {
+            // Clues are for SAT and backtracking only.
+            if route.contains(&"warnsdorff") && problem.contains(&"--at") {
+                continue;
+            }
+            common::cli::knightsat()
+                .arg("solve")
+                .args(problem)
+                .args(route)
+                .arg("-v")
+                .timeout(Duration::from_secs(30))
+                .assert()
+                .code(20)
+                .stdout("no tour exists for these constraints\n")
+                .stderr(contains("feasibility gate").and(contains(word)));
+        }
+        common::cli::knightsat()
+            .arg("count")
+            .args(problem)
+            .assert()
+            .success()
+            .stdout("0\n")
+            .stderr(contains("feasibility gate").and(contains(word)));
+    }
+}
+
+#[test]
+fn two_boards_joined_by_no_move_are_refuted_by_connectivity() {
+    // Two 8x8 boards side by side, two files of holes between them.
+    let row = "........##........\n";
+    common::cli::knightsat()
+        .args([
+            "solve",
+            "--board-file",
+            "-",
+            "--encoding",
+            "successor",
+            "-v",
+        ])
+        .write_stdin(row.repeat(8))
+        .assert()
+        .code(20)
+        .stderr(contains("not connected"));
+}
+
+/// Whether `--method auto`'s answer agrees with the oracle on every small
+/// problem, for one tour and for every tour.
+#[test]
+fn the_default_route_agrees_with_the_oracle() {
+    use knightsat::count::{enumerate_by, CountOptions};
+    use knightsat::solve::{find_tour, Method, Outcome, Request};
+    let mut sequence = Sequence(16);
+    let mut failures = Vec::new();
+    for shape in shapes(16, &mut sequence) {
+        if shape.squares() == 0 {
+            continue;
+        }
+        for demands in demands_for(&shape, &mut sequence) {
+            let Some(problem) = problem_of(&shape, &demands) else {
+                continue;
+            };
+            let expected = tours_of(&shape, &demands, usize::MAX).len() as u64;
+            let found = find_tour(&problem, Method::Auto, &Request::default());
+            match (&found, expected) {
+                (Ok(solved), _) if matches!(solved.outcome, Outcome::Tour(_)) == (expected > 0) => {
+                }
+                _ => failures.push(format!(
+                    "{shape:?} {demands:?}: find_tour {found:?}, oracle {expected} tours"
+                )),
+            }
+            let counted = enumerate_by(
+                &problem,
+                Method::Auto,
+                &Request::default(),
+                CountOptions::default(),
+                |_| Ok(()),
+            );
+            if counted.as_ref().ok() != Some(&expected) {
+                failures.push(format!(
+                    "{shape:?} {demands:?}: count {counted:?}, oracle {expected}"
+                ));
+            }
+        }
+    }
+    common::assert_none(&failures);
+}
+
+/// Runs `solve` or `count` with `-v` and returns the route it names.
+fn route_of(args: &[&str]) -> String {
+    let output = common::cli::knightsat()
+        .args(args)
+        .arg("-v")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    stderr
+        .lines()
+        .find_map(|line| line.strip_prefix("route: "))
+        .unwrap_or_else(|| panic!("{args:?}: no route in {stderr}"))
+        .to_string()
+}
+
+#[test]
+fn the_default_route_picks_each_of_its_routes_and_explicit_flags_win() {
+    let plain = route_of(&["solve", "--size", "8"]);
+    assert_eq!(plain, "Warnsdorff's rule");
+    // Warnsdorff's rule gives up on this one, which has tours.
+    let fallback = route_of(&["solve", "--board", "5x6", "--start", "b1", "--end", "c3"]);
+    assert!(
+        fallback.starts_with("Warnsdorff's rule gave up") && fallback.contains("successor"),
+        "{fallback}"
+    );
+    let clued = route_of(&["solve", "--size", "6", "--at", "10=c3"]);
+    assert!(clued.contains("time-indexed"), "{clued}");
+    let counted = route_of(&["count", "--size", "5"]);
+    assert_eq!(counted, "backtracking");
+    let counted_clues = route_of(&["count", "--size", "5", "--at", "3=c3"]);
+    assert!(counted_clues.contains("time-indexed"), "{counted_clues}");
+    let explicit = route_of(&["solve", "--size", "8", "--encoding", "time-indexed"]);
+    assert!(
+        explicit.contains("time-indexed") && explicit.contains("varisat"),
+        "{explicit}"
+    );
+    let solver = route_of(&["solve", "--size", "8", "--solver", "cadical"]);
+    assert!(solver.contains("cadical"), "{solver}");
+    let counted_sat = route_of(&["count", "--size", "5", "--solver", "varisat"]);
+    assert!(counted_sat.contains("SAT"), "{counted_sat}");
+}
