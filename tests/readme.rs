@@ -17,7 +17,8 @@
 //!   something else to a reader's shell than to this test.
 //! - `knightsat` is the binary under test; any other program is looked up
 //!   on PATH. An example needing a program that is missing (the command
-//!   itself, or `--solver NAME` for a solver program) is skipped with a
+//!   itself, `--solver NAME` for a solver program, or `rate` for
+//!   `knightsat certify`) is skipped with a
 //!   note, and so is the rest of its block, which may need its files; under
 //!   `CI=true` nothing is skipped.
 //! - The exit status must be 0, unless the `$` line ends with the comment
@@ -322,12 +323,22 @@ fn on_path(program: &str) -> Option<PathBuf> {
 }
 
 /// The programs a pipeline needs that are not on PATH: each command's
-/// program, and the solver program a `knightsat … --solver NAME` runs.
+/// program, the solver program a `knightsat … --solver NAME` runs, and the
+/// proof checker `knightsat certify` runs.
 fn missing_programs(stages: &[Stage]) -> Vec<String> {
     let mut missing = Vec::new();
     for stage in stages {
         let program = &stage.argv[0];
         if program == "knightsat" {
+            // `certify` runs the DRAT checker `rate`.
+            if stage
+                .argv
+                .get(1)
+                .is_some_and(|command| command == "certify")
+                && on_path("rate").is_none()
+            {
+                missing.push("rate".to_string());
+            }
             let mut args = stage.argv.iter();
             while let Some(arg) = args.next() {
                 let solver = match arg.strip_prefix("--solver=") {
