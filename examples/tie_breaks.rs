@@ -1,5 +1,5 @@
-//! Compares Warnsdorff's tie-break rules (the README's "Choosing the
-//! tie-break" table comes from it). Release build:
+//! Compares Warnsdorff's tie-break rules (the table in docs/search.md,
+//! "Warnsdorff's rule", comes from it). Release build:
 //!
 //! ```sh
 //! cargo run --release --example tie_breaks          # one attempt, boards up to 60x60

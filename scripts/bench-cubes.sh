@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmarks counting by cubes (README, Cubes: Figures), release build:
+# Benchmarks counting by cubes (docs/cubes.md, Figures), release build:
 #
 # 1. `count --size 6 --closed --start a1` (19,724 tours) on one and on two
 #    threads, the same cubes (--depth 6), alternating, RUNS runs each: median

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Benchmarks the methods side by side (README, "Search without SAT"): prints
-# markdown tables. Release build, whole-process times (/usr/bin/time: wall
-# seconds and peak resident memory).
+# Benchmarks the methods side by side (docs/benchmarks.md, "Search
+# without SAT against SAT"): prints markdown tables. Release build,
+# whole-process times (/usr/bin/time: wall seconds and peak resident memory).
 #
 #   scripts/bench-methods.sh                          # every section
 #   SECTIONS="warnsdorff closed" scripts/bench-methods.sh

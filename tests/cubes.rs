@@ -667,7 +667,7 @@ fn gnu_parallel_over_the_split_files_sums_to_count() {
         .assert()
         .success();
     let knightsat = assert_cmd::cargo::cargo_bin("knightsat");
-    // The README's recipe: one job per manifest line, counts summed.
+    // The recipe of docs/cubes.md: one job per manifest line, counts summed.
     let output = std::process::Command::new("parallel")
         .current_dir(dir.path())
         .args([

@@ -67,7 +67,7 @@ impl Varisat {
 /// 15,000 and 10,000) keeps the clause database small, which the frequent
 /// simplifications at level 0 go through in full. Measured on
 /// `count --size 6 --closed --start a1 --jobs 1 --depth 6`: 14.5 s against
-/// 23.8 s with the defaults (README, Cubes); the whole 6x6 count without
+/// 23.8 s with the defaults (docs/cubes.md, Figures); the whole 6x6 count without
 /// cubes was slower with them (272 s against 209 s), so only cubes get them.
 fn enumeration_tuning() -> SolverConfigUpdate {
     let mut tuning = SolverConfigUpdate::new();

@@ -11,8 +11,8 @@
 //! The rule leaves ties. [`TieBreak`] names the ways to break them that are
 //! implemented here. The default, [`TieBreak::LookaheadThenCentre`], is seed
 //! 004's rule (the smallest onward count one step further) and then the
-//! square farthest from the board's centre; it measured best (README, "Search
-//! without SAT"; `cargo run --release --example tie_breaks`). The ties left
+//! square farthest from the board's centre; it measured best (docs/search.md,
+//! "Warnsdorff's rule"; `cargo run --release --example tie_breaks`). The ties left
 //! after that go to the leaper's fixed move order, or with a seed to chance.
 //!
 //! Beyond the plain rule:
@@ -65,7 +65,7 @@ pub enum TieBreak {
     /// thumb: keep to the edge while the middle stays open).
     FarthestFromCentre,
     /// Seed 004's rule, then the square farthest from the centre: the
-    /// default, which measured best (README, "Search without SAT").
+    /// default, which measured best (docs/search.md, "Warnsdorff's rule").
     #[default]
     LookaheadThenCentre,
 }
