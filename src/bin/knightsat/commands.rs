@@ -176,7 +176,8 @@ pub fn solve(
 fn note_how(solved: &Solved) {
     note!("route: {}", solved.route);
     let rounds = solved.subtours;
-    if rounds.rounds > 0 {
+    // Only the successor encoding's lazy loop has rounds worth telling.
+    if rounds.rounds > 0 && solved.route.contains("successor") {
         note!(
             "subtour loop: models solved {}, subtour cuts added {}, tour patched together from subtours: {}",
             rounds.rounds,
