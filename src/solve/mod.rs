@@ -243,13 +243,8 @@ impl Request {
 /// The feasibility gate comes first (unless `request.gate` is off): where
 /// it proves there is no tour, the answer is [`Outcome::NoTour`] at once.
 pub fn find_tour(problem: &Problem, method: Method, request: &Request) -> Result<Solved, Error> {
-    if request.gate {
-        if let Some(refutation) = gate::refute(problem) {
-            return Ok(Solved::plain(
-                Outcome::NoTour,
-                format!("the feasibility gate: {refutation}"),
-            ));
-        }
+    if let Some(refuted) = refuted_by_gate(problem, request) {
+        return Ok(refuted);
     }
     match method {
         Method::Sat => solve(problem, request),
@@ -267,6 +262,16 @@ pub fn find_tour(problem: &Problem, method: Method, request: &Request) -> Result
         )),
         Method::Auto => auto::find_tour(problem, request),
     }
+}
+
+/// [`Outcome::NoTour`] when the request passes the feasibility gate and
+/// the gate proves it, saying which rule did.
+fn refuted_by_gate(problem: &Problem, request: &Request) -> Option<Solved> {
+    let refutation = gate::refute(problem).filter(|_| request.gate)?;
+    Some(Solved::plain(
+        Outcome::NoTour,
+        format!("the feasibility gate: {refutation}"),
+    ))
 }
 
 /// Solves by SAT with the request's encoding and solver, within its time
@@ -319,13 +324,8 @@ pub fn solve_parallel(
     jobs: usize,
     depth: Option<usize>,
 ) -> Result<Solved, Error> {
-    if request.gate {
-        if let Some(refutation) = gate::refute(problem) {
-            return Ok(Solved::plain(
-                Outcome::NoTour,
-                format!("the feasibility gate: {refutation}"),
-            ));
-        }
+    if let Some(refuted) = refuted_by_gate(problem, request) {
+        return Ok(refuted);
     }
     let stop = Stop::new();
     stop.within(request.timeout, || {

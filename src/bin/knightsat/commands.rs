@@ -412,12 +412,14 @@ pub fn count(
         note!("route: {}", route_in_words(route.method, &route.request));
     }
     let way_out = |error| count_way_out(error, &problem, route.method, jobs);
-    let progress = progress_bar("tours");
     let found = if one_solver {
-        enumerate_by(&problem, route.method, &route.request, options, |_| {
+        let progress = progress_bar("tours");
+        let found = enumerate_by(&problem, route.method, &route.request, options, |_| {
             progress.inc(1);
             Ok(())
-        })
+        });
+        progress.finish_and_clear();
+        found
     } else if route.method != Method::Sat {
         Err(Error::Unsupported(Unsupported::CubesWithoutSat(
             route.method.name(),
@@ -429,11 +431,12 @@ pub fn count(
             depth,
             limit: options.limit,
         };
-        count_parallel(&problem, &route.request, parallel, |done| {
+        let found = count_parallel(&problem, &route.request, parallel, |done| {
             show_cube_progress(&progress, done);
-        })
+        });
+        progress.finish_and_clear();
+        found
     };
-    progress.finish_and_clear();
     let found = match found {
         Err(Error::TimedOutPartway { seconds, found }) => {
             note!(
