@@ -14,6 +14,7 @@ use std::sync::{Mutex, PoisonError};
 use std::time::Instant;
 
 use crate::cnf_file::CnfInfo;
+use crate::cube_tally::{CubeRange, CubeTally};
 use crate::cubes::{
     cube_count, cube_of, cubes_at, cubes_within, effective_depth, on_cubes, resolve_jobs, Cube,
 };
@@ -394,14 +395,114 @@ pub fn count_parallel(
     options: ParallelOptions,
     on_progress: impl Fn(Progress) + Sync,
 ) -> Result<u64, Error> {
+    count_parallel_by(problem, Method::Sat, request, options, on_progress)
+}
+
+/// [`count_parallel`] by `method`: each cube counted by SAT in a session
+/// of its own, or by backtracking from the cube's last square
+/// ([`search::count_extending`]). Backtracking takes the cubes of the
+/// default time-indexed encoding (`request`'s configuration, which the
+/// search does not use otherwise), so that its cubes are those `cubes
+/// --split` numbers in its manifest. With backtracking the limit is
+/// checked as each cube ends (the count is then cut to it).
+pub fn count_parallel_by(
+    problem: &Problem,
+    method: Method,
+    request: &Request,
+    options: ParallelOptions,
+    on_progress: impl Fn(Progress) + Sync,
+) -> Result<u64, Error> {
     let request = every_tour(request);
     let limit = options.limit.unwrap_or(u64::MAX);
     if limit == 0 || no_tour_because(problem).is_some() {
         return Ok(0);
     }
     let (_, cubes) = cubes_for(problem, &request, options)?;
-    let counts = count_cubes(problem, &request, &cubes, options.jobs, limit, on_progress)?;
+    let counts = count_cubes(
+        problem,
+        CubeCounter::of(method)?,
+        &request,
+        &cubes,
+        options.jobs,
+        limit,
+        on_progress,
+    )?;
     Ok(counts.iter().map(|c| c.tours).sum::<u64>().min(limit))
+}
+
+/// How each cube of a count is counted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum CubeCounter {
+    /// By SAT, in a session of its own with the cube pinned as clues.
+    Sat,
+    /// By backtracking from the cube's last square.
+    Backtrack,
+}
+
+impl CubeCounter {
+    /// The counter for `method`: Warnsdorff's rule does not count.
+    fn of(method: Method) -> Result<CubeCounter, Error> {
+        match method {
+            Method::Sat => Ok(CubeCounter::Sat),
+            Method::Backtrack => Ok(CubeCounter::Backtrack),
+            Method::Warnsdorff => Err(Error::Unsupported(Unsupported::EveryTourByWarnsdorff)),
+        }
+    }
+}
+
+/// Counts the cubes numbered `range` (from 1, in the order of `cubes
+/// --split`'s files and manifest) of `depth` moves by `method`, on `jobs`
+/// threads, handing each cube's [`CubeTally`] to `on_cube` as it is
+/// counted (in any order); the cubes and their numbers are those of
+/// `request`'s encoding with symmetry breaking off, as the split writes
+/// them. Returns the tours in the range. A range ending past the last
+/// cube stops there; one starting past it is refused.
+pub fn count_cube_range(
+    problem: &Problem,
+    method: Method,
+    request: &Request,
+    depth: usize,
+    range: CubeRange,
+    jobs: usize,
+    on_cube: impl Fn(&CubeTally) + Sync,
+) -> Result<u64, Error> {
+    let counter = CubeCounter::of(method)?;
+    let request = every_tour(request);
+    let all = cube_count(problem, &request.config, depth, usize::MAX)?;
+    let range = range.within(all)?;
+    let indices: Vec<usize> = range.indices().collect();
+    let cubes = cubes_at(problem, &request.config, depth, &indices)?;
+    if counter == CubeCounter::Sat {
+        request.check_budget_for_threads(problem, resolve_jobs(jobs).min(cubes.len()))?;
+    }
+    let impossible = no_tour_because(problem).is_some();
+    let total = AtomicU64::new(0);
+    on_cubes(&cubes, jobs, &Stop::new(), |index, cube| {
+        let tours = match counter {
+            _ if impossible => 0,
+            CubeCounter::Sat => count_in_cube(problem, &request, cube, &Stop::new(), |_| true)?,
+            CubeCounter::Backtrack => backtrack_cube(problem, cube)?,
+        };
+        total.fetch_add(tours, Ordering::Relaxed);
+        on_cube(&CubeTally {
+            number: range.first + index,
+            cubes: all,
+            tours,
+            squares: cube
+                .squares
+                .iter()
+                .map(|&s| problem.board().name(s))
+                .collect(),
+        });
+        Ok(ControlFlow::<()>::Continue(()))
+    })?;
+    Ok(total.into_inner())
+}
+
+/// The tours of `problem` in `cube` by backtracking, weighted as
+/// [`enumerate`] counts them.
+fn backtrack_cube(problem: &Problem, cube: &Cube) -> Result<u64, Error> {
+    Ok(search::count_extending(problem, &cube.squares)? * weight(problem))
 }
 
 /// The cubes `options` asks for (its depth, or the automatic one) for
@@ -440,13 +541,16 @@ fn every_tour(request: &Request) -> Request {
 /// Returns the count of each cube, in order (zero for cubes not reached).
 fn count_cubes(
     problem: &Problem,
+    counter: CubeCounter,
     request: &Request,
     cubes: &[Cube],
     jobs: usize,
     limit: u64,
     on_progress: impl Fn(Progress) + Sync,
 ) -> Result<Vec<CubeCount>, Error> {
-    request.check_budget_for_threads(problem, resolve_jobs(jobs).min(cubes.len()))?;
+    if counter == CubeCounter::Sat {
+        request.check_budget_for_threads(problem, resolve_jobs(jobs).min(cubes.len()))?;
+    }
     let done = AtomicUsize::new(0);
     let total = AtomicU64::new(0);
     let stop = Stop::new();
@@ -459,12 +563,20 @@ fn count_cubes(
     on_cubes(cubes, jobs, &stop, |index, cube| {
         let started = Instant::now();
         let mut reached = false;
-        let tours = count_in_cube(problem, request, cube, &stop, |weight| {
-            let tours = total.fetch_add(weight, Ordering::Relaxed) + weight;
-            on_progress(progress(tours));
-            reached = tours >= limit;
-            !reached
-        })?;
+        let tours = match counter {
+            CubeCounter::Sat => count_in_cube(problem, request, cube, &stop, |weight| {
+                let tours = total.fetch_add(weight, Ordering::Relaxed) + weight;
+                on_progress(progress(tours));
+                reached = tours >= limit;
+                !reached
+            })?,
+            // Millions of tours a second: counted in the cube's total only.
+            CubeCounter::Backtrack => {
+                let tours = backtrack_cube(problem, cube)?;
+                reached = total.fetch_add(tours, Ordering::Relaxed) + tours >= limit;
+                tours
+            }
+        };
         lock(&counts)[index] = CubeCount {
             tours,
             seconds: started.elapsed().as_secs_f64(),
@@ -522,6 +634,30 @@ pub fn estimate_count(
     seed: u64,
     on_progress: impl Fn(Progress) + Sync,
 ) -> Result<Estimate, Error> {
+    estimate_count_by(
+        problem,
+        Method::Sat,
+        request,
+        options,
+        sample,
+        seed,
+        on_progress,
+    )
+}
+
+/// [`estimate_count`] with each cube counted by `method`, as
+/// [`count_parallel_by`] counts it: the same cubes, the same sample for the
+/// same seed, and for backtracking the time of its search.
+pub fn estimate_count_by(
+    problem: &Problem,
+    method: Method,
+    request: &Request,
+    options: ParallelOptions,
+    sample: usize,
+    seed: u64,
+    on_progress: impl Fn(Progress) + Sync,
+) -> Result<Estimate, Error> {
+    let counter = CubeCounter::of(method)?;
     let request = every_tour(request);
     let config = &request.config;
     let choose = |all: usize| {
@@ -549,6 +685,7 @@ pub fn estimate_count(
     } else {
         count_cubes(
             problem,
+            counter,
             &request,
             &sampled,
             options.jobs,

@@ -67,6 +67,37 @@ pub fn each_tour(
     })
 }
 
+/// How many tours of `problem`, rooted as [`each_tour`] lists them, begin
+/// with `prefix` (the squares after 0, 1, … moves): counted by the same
+/// search from the prefix's last square, without building or verifying
+/// each tour, which is what makes counting fast. A closed tour with nothing
+/// anchored is rooted on its default start, so a prefix starting elsewhere
+/// has none, and each tour counts once (not once per rotation, as
+/// [`each_tour`]'s caller reports it). A prefix that is no legal start of
+/// a tour (not joined by moves, repeating a square, against a clue) has
+/// none either. The prefixes of one length, over all legal ones, share
+/// out the tours: their counts add up to the number [`each_tour`] lists.
+pub fn count_extending(problem: &Problem, prefix: &[usize]) -> Result<u64, Error> {
+    let rooted = problem.rooted();
+    let n = rooted.board().squares();
+    let Some(&first) = prefix.first() else {
+        return Ok(0);
+    };
+    if first >= n || rooted.start().is_some_and(|start| start != first) {
+        return Ok(0);
+    }
+    let Some(mut graph) = Graph::new(&rooted, first) else {
+        return Ok(0);
+    };
+    let mut found = 0u64;
+    let walked = graph.walks_from(prefix, Clock::new(None), &mut |_| {
+        found += 1;
+        Ok(ControlFlow::Continue(()))
+    })?;
+    debug_assert!(walked.is_continue(), "counting never stops early");
+    Ok(found)
+}
+
 /// Which squares an open tour with no start may start on.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Starts {
@@ -411,15 +442,39 @@ impl Graph {
     /// the virtual square last).
     fn walks(&mut self, clock: Clock, on_walk: &mut OnWalk<'_>) -> Result<ControlFlow<()>, Error> {
         let start = self.pinned_at[0] as usize;
+        self.walks_from(&[start], clock, on_walk)
+    }
+
+    /// Every walk through all nodes that begins with `prefix` (nodes after
+    /// 0, 1, … moves) and keeps the pins, each handed to `on_walk`; none
+    /// when the prefix itself breaks a pin, repeats a node or is no walk.
+    fn walks_from(
+        &mut self,
+        prefix: &[usize],
+        clock: Clock,
+        on_walk: &mut OnWalk<'_>,
+    ) -> Result<ControlFlow<()>, Error> {
         self.reset();
         let mut path: Vec<u32> = Vec::with_capacity(self.length);
-        let mut frames = vec![Frame::default(); self.length];
-        self.visit(start);
-        path.push(start as u32);
-        if self.length == 1 {
+        for (step, &node) in prefix.iter().enumerate() {
+            if !self.may_enter(&path, step, node) {
+                return Ok(ControlFlow::Continue(()));
+            }
+            self.visit(node);
+            path.push(node as u32);
+        }
+        if path.is_empty() {
+            return Ok(ControlFlow::Continue(()));
+        }
+        if path.len() == self.length {
             return on_walk(&path);
         }
-        frames[0] = self.candidates(&path);
+        // The search below the prefix: frames[d] holds the candidates for
+        // the move after d moves, and it ends when the prefix's own frame
+        // has none left.
+        let base = path.len() - 1;
+        let mut frames = vec![Frame::default(); self.length];
+        frames[base] = self.candidates(&path);
         let mut nodes = 0u64;
         loop {
             let depth = path.len() - 1;
@@ -442,14 +497,28 @@ impl Graph {
                 if nodes.is_multiple_of(1 << 14) {
                     clock.check()?;
                 }
+            } else if depth == base {
+                return Ok(ControlFlow::Continue(()));
             } else {
-                let node = path.pop().expect("the walk has a start") as usize;
+                let node = path.pop().expect("the walk is longer than its prefix") as usize;
                 self.unvisit(node);
-                if path.is_empty() {
-                    return Ok(ControlFlow::Continue(()));
-                }
             }
         }
+    }
+
+    /// Whether the walk `path` may enter `node` at `step` (its length): a
+    /// node on the graph, unvisited, a move on from the walk's last node,
+    /// and keeping the pins of the step and of the node.
+    fn may_enter(&self, path: &[u32], step: usize, node: usize) -> bool {
+        let fits = |pin: u32, value: usize| pin == FREE || pin as usize == value;
+        step < self.length
+            && node < self.length
+            && !self.visited[node]
+            && fits(self.pinned_at[step], node)
+            && fits(self.step_of[node], step)
+            && path
+                .last()
+                .is_none_or(|&here| self.neighbours(here as usize).contains(&(node as u32)))
     }
 
     /// The moves worth trying from the end of `path`, best first; none when

@@ -11,6 +11,7 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use knightsat::board::{Board, Leaper};
+use knightsat::cube_tally::CubeRange;
 use knightsat::encoding::{
     Amo, Encoding, EncodingConfig, Subtours, SuccessorConfig, TimeIndexedConfig,
 };
@@ -124,8 +125,9 @@ pub enum Command {
             "no_reachability", "no_symmetry_breaking", "preset", "blocks",
         ])]
         cnf: Option<PathBuf>,
-        /// Threads, each solving cubes (see `cubes`) in a solver of its own;
-        /// 0 means one per core. The per-cube counts add up exactly.
+        /// Threads, each counting cubes (see `cubes`): by SAT in a solver of
+        /// its own, or by backtracking from the cube's last square. 0 means
+        /// one per core. The per-cube counts add up exactly.
         #[arg(long, value_name = "N", default_value_t = 1)]
         jobs: usize,
         /// Cube depth in moves for --jobs (default: the smallest depth giving
@@ -147,6 +149,26 @@ pub enum Command {
         /// Seed for drawing the --sample; the same seed draws the same cubes.
         #[arg(long, value_name = "S", default_value_t = 1, requires = "sample")]
         seed: u64,
+        /// Count only the cubes numbered A to B (or cube A alone) of
+        /// --depth D, numbered from 1 in the order of `cubes --split`'s
+        /// files and manifest lines: what one task of a cluster job counts.
+        /// Prints one line per cube, `cube N/CUBES<TAB>TOURS<TAB>SQUARES`,
+        /// as each is done; `knightsat sum` adds up the lines of every task
+        /// and refuses a missing or repeated cube. B past the last cube
+        /// stops at the last.
+        #[arg(long, value_name = "A-B", requires = "depth",
+              conflicts_with_all = ["limit", "up_to_symmetry", "cnf", "sample"])]
+        cubes: Option<CubeRange>,
+    },
+    /// Add up the lines `count --cubes A-B` prints (from FILEs, or stdin),
+    /// checking that every cube of the split was counted exactly once: a
+    /// missing cube, a cube counted twice, lines of two different splits
+    /// or any other line are refused (exit 2), naming them.
+    #[command(after_help = EXIT_STATUSES)]
+    Sum {
+        /// Files of cube counts; none, or `-`, reads stdin.
+        #[arg(value_name = "FILE")]
+        files: Vec<PathBuf>,
     },
     /// Write the formula with cubes for cube-and-conquer, as an incremental
     /// CNF (`p inccnf`, then one `a L1 … Lk 0` line per cube) that CaDiCaL
@@ -172,6 +194,10 @@ pub enum Command {
         /// `count`), and DIR/manifest.tsv listing them.
         #[arg(long, value_name = "DIR", conflicts_with = "output")]
         split: Option<PathBuf>,
+        /// Print how many cubes there are (the cube numbers `count --cubes`
+        /// takes run from 1 to it), and write nothing.
+        #[arg(long, conflicts_with_all = ["output", "split"])]
+        count: bool,
     },
     /// Turn a solver's output for a knightsat CNF back into a verified tour.
     ///

@@ -16,9 +16,10 @@ use knightsat::cnf_file::{
     write_split_stream, CubeStream, MANIFEST,
 };
 use knightsat::count::{
-    count_parallel, count_recorded, enumerate_by, estimate_count, CountOptions, ParallelOptions,
-    Progress,
+    count_cube_range as library_count_cube_range, count_parallel_by, count_recorded, enumerate_by,
+    estimate_count_by, CountOptions, ParallelOptions, Progress,
 };
+use knightsat::cube_tally::{CubeRange, CubeSum};
 use knightsat::cubes::{cube_count, effective_depth, for_each_cube, resolve_jobs, Cube};
 use knightsat::decode::{check_model_satisfies, tour_from_model};
 use knightsat::encoding::Model;
@@ -291,12 +292,9 @@ pub fn count(
         progress.finish_and_clear();
         found
     } else {
-        if method != Method::Sat {
-            return Err(Error::Unsupported(Unsupported::CubesWithoutSat(method.name())).into());
-        }
         let progress = cube_progress_bar();
         let options = ParallelOptions { jobs, depth, limit };
-        let found = count_parallel(&problem, &request, options, |done| {
+        let found = count_parallel_by(&problem, method, &request, options, |done| {
             show_cube_progress(&progress, done);
         })?;
         progress.finish_and_clear();
@@ -322,20 +320,19 @@ pub fn estimate(
 ) -> anyhow::Result<ExitCode> {
     let (problem, config) = encoding.problem_and_config()?;
     let method = Method::from(method);
-    if method != Method::Sat {
-        return Err(Error::Unsupported(Unsupported::CubesWithoutSat(method.name())).into());
-    }
     let request = Request {
         config,
+        every_tour: true,
         ..sat.clone()
     };
+    method.check_supports(&problem, &request)?;
     let progress = cube_progress_bar();
     let options = ParallelOptions {
         jobs,
         depth,
         limit: None,
     };
-    let estimate = estimate_count(&problem, &request, options, sample, seed, |done| {
+    let estimate = estimate_count_by(&problem, method, &request, options, sample, seed, |done| {
         show_cube_progress(&progress, done);
     })?;
     progress.finish_and_clear();
@@ -366,6 +363,71 @@ pub fn estimate(
         }
         writeln!(out)
     })?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `count --cubes A-B`: the tours of each cube numbered A to B, one line
+/// per cube as it is done (see [`CubeTally`]), for `sum` to add up.
+pub fn count_cube_range(
+    encoding: &EncodingArgs,
+    method: MethodArg,
+    sat: &Request,
+    jobs: usize,
+    depth: usize,
+    range: CubeRange,
+) -> anyhow::Result<ExitCode> {
+    let (problem, config) = encoding.problem_and_config()?;
+    let method = Method::from(method);
+    let request = Request {
+        config,
+        every_tour: true,
+        ..sat.clone()
+    };
+    method.check_supports(&problem, &request)?;
+    note_default_start(&problem);
+    // Lines go out whole as each cube ends, so that a task stopped midway
+    // leaves the cubes it finished (the sum then names the others).
+    let failed = std::sync::Mutex::new(None);
+    library_count_cube_range(&problem, method, &request, depth, range, jobs, |tally| {
+        let written = emit(|out| writeln!(out, "{tally}"));
+        if let Err(error) = written {
+            failed
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .get_or_insert(error);
+        }
+    })?;
+    match failed
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+    {
+        Some(error) => Err(error),
+        None => Ok(ExitCode::SUCCESS),
+    }
+}
+
+/// `sum`: the lines of `count --cubes` from `files` (stdin when there are
+/// none) added up, every cube counted exactly once.
+pub fn sum(files: &[PathBuf]) -> anyhow::Result<ExitCode> {
+    let stdin = [PathBuf::from("-")];
+    let files = if files.is_empty() { &stdin[..] } else { files };
+    let mut total = CubeSum::new();
+    for file in files {
+        let name = if file.as_os_str() == "-" {
+            "stdin".to_string()
+        } else {
+            file.display().to_string()
+        };
+        let reader = input::open(file)?;
+        for (number, line) in io::BufRead::lines(reader).enumerate() {
+            let line = line.map_err(|e| Error::io(format!("reading {name}"), e))?;
+            total
+                .add(&format!("{name} line {}", number + 1), &line)
+                .map_err(Error::from)?;
+        }
+    }
+    let tours = total.total().map_err(Error::from)?;
+    emit(|out| writeln!(out, "{tours}"))?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -435,10 +497,12 @@ pub fn cubes(
     depth: usize,
     output: &Path,
     split: Option<&Path>,
+    count_only: bool,
 ) -> anyhow::Result<ExitCode> {
     let (problem, config, encoding) = encoding.problem_and_encoding()?;
     note_default_start(&problem);
-    let (config, encoding) = if split.is_some() {
+    // --count counts the split's cubes, which `count --cubes` numbers.
+    let (config, encoding) = if split.is_some() || count_only {
         let config = config.keeping_every_tour();
         let encoding = config.prepare(&problem)?;
         (config, encoding)
@@ -446,6 +510,10 @@ pub fn cubes(
         (config, encoding)
     };
     let count = cube_count(&problem, &config, depth, usize::MAX)?;
+    if count_only {
+        emit(|out| writeln!(out, "{count}"))?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let walk = |visit: &mut dyn FnMut(&Cube) -> Result<(), Error>| {
         for_each_cube(&problem, &config, depth, visit)
     };
