@@ -7,13 +7,8 @@
 //! them, which is the order of the files `cubes --split` writes and of its
 //! manifest's lines: cube 7 is `cube-000007.cnf`, on line 7 after the
 //! header. A task that counts cubes 1200 to 1299 prints one line per cube,
-//!
-//! ```text
-//! cube 1200/4410	38	a1 b3 c5
-//! ```
-//!
-//! (the cube's number, the number of cubes, its tours and its squares,
-//! separated by tabs), so that [`CubeSum`] can tell a missing or a repeated
+//! `cube 1200/4410`, its tours and its squares, separated by tabs (the
+//! cube's number and the number of cubes come first), so that [`CubeSum`] can tell a missing or a repeated
 //! cube from the lines alone, whichever task printed them.
 
 use std::fmt;

@@ -89,6 +89,7 @@ pub fn count_extending(problem: &Problem, prefix: &[usize]) -> Result<u64, Error
     let Some(mut graph) = Graph::new(&rooted, first) else {
         return Ok(0);
     };
+    graph.ordered = false;
     let mut found = 0u64;
     let walked = graph.walks_from(prefix, Clock::new(None), &mut |_| {
         found += 1;
@@ -241,6 +242,9 @@ struct Graph {
     /// Each node's [`outward`] distance (the virtual square's is the start's).
     outward: Vec<u64>,
     changes_colour: bool,
+    /// Whether candidates are tried in Warnsdorff's order (for finding and
+    /// listing tours), or as they come (for counting them).
+    ordered: bool,
     /// The node pinned to each step, or [`FREE`].
     pinned_at: Vec<u32>,
     /// The step each node is pinned to, or [`FREE`].
@@ -330,6 +334,7 @@ impl Graph {
             colour,
             outward,
             changes_colour: board.leaper().changes_colour(),
+            ordered: true,
             pinned_at,
             step_of,
             reach: Vec::new(),
@@ -558,6 +563,11 @@ impl Graph {
         // rule: fewest unvisited neighbours first, then the fewest onward
         // moves one step further, then farthest from the centre, then the
         // move order (the sort is stable).
+        // A count visits every candidate whatever the order, so it skips
+        // the ordering (a fifth of the search's time).
+        if !self.ordered {
+            return frame;
+        }
         let candidates = &mut frame.candidates[..usize::from(frame.len)];
         candidates.sort_by_key(|&c| {
             let c = c as usize;

@@ -275,8 +275,12 @@ pub fn count(
         ..sat.clone()
     };
     method.check_supports(&problem, &request)?;
-    let one_solver = jobs == 1 && depth.is_none();
-    if up_to_symmetry && !one_solver {
+    // Backtracking counts by cubes on any number of threads: its cube
+    // counter skips building and verifying each tour, which listing them
+    // one by one (for orbits and limits) needs.
+    let cubes_by_backtracking = method == Method::Backtrack && !up_to_symmetry && limit.is_none();
+    let one_solver = jobs == 1 && depth.is_none() && !cubes_by_backtracking;
+    if up_to_symmetry && (jobs != 1 || depth.is_some()) {
         return Err(Error::Unsupported(Unsupported::OrbitsWithCubes).into());
     }
     let found = if one_solver {
