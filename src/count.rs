@@ -477,11 +477,12 @@ pub fn count_cube_range(
     }
     let impossible = no_tour_because(problem).is_some();
     let total = AtomicU64::new(0);
+    let counters = CounterPool::new(problem);
     on_cubes(&cubes, jobs, &Stop::new(), |index, cube| {
         let tours = match counter {
             _ if impossible => 0,
             CubeCounter::Sat => count_in_cube(problem, &request, cube, &Stop::new(), |_| true)?,
-            CubeCounter::Backtrack => backtrack_cube(problem, cube)?,
+            CubeCounter::Backtrack => counters.count(cube),
         };
         total.fetch_add(tours, Ordering::Relaxed);
         on_cube(&CubeTally {
@@ -499,10 +500,31 @@ pub fn count_cube_range(
     Ok(total.into_inner())
 }
 
-/// The tours of `problem` in `cube` by backtracking, weighted as
-/// [`enumerate`] counts them.
-fn backtrack_cube(problem: &Problem, cube: &Cube) -> Result<u64, Error> {
-    Ok(search::count_extending(problem, &cube.squares)? * weight(problem))
+/// Backtracking's counters for the cubes of one problem: one per thread at
+/// a time, each kept from cube to cube, since what a counter remembers of
+/// one cube's search saves work in the next ([`search::PrefixCounter`]).
+struct CounterPool<'a> {
+    problem: &'a Problem,
+    idle: Mutex<Vec<search::PrefixCounter>>,
+}
+
+impl<'a> CounterPool<'a> {
+    fn new(problem: &'a Problem) -> Self {
+        CounterPool {
+            problem,
+            idle: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// The tours of the problem in `cube`, weighted as [`enumerate`]
+    /// counts them.
+    fn count(&self, cube: &Cube) -> u64 {
+        let taken = lock(&self.idle).pop();
+        let mut counter = taken.unwrap_or_else(|| search::PrefixCounter::new(self.problem));
+        let tours = counter.count(&cube.squares) * weight(self.problem);
+        lock(&self.idle).push(counter);
+        tours
+    }
 }
 
 /// The cubes `options` asks for (its depth, or the automatic one) for
@@ -554,6 +576,7 @@ fn count_cubes(
     let done = AtomicUsize::new(0);
     let total = AtomicU64::new(0);
     let stop = Stop::new();
+    let counters = CounterPool::new(problem);
     let counts: Mutex<Vec<CubeCount>> = Mutex::new(vec![CubeCount::default(); cubes.len()]);
     let progress = |tours| Progress {
         cubes_done: done.load(Ordering::Relaxed),
@@ -572,7 +595,7 @@ fn count_cubes(
             })?,
             // Millions of tours a second: counted in the cube's total only.
             CubeCounter::Backtrack => {
-                let tours = backtrack_cube(problem, cube)?;
+                let tours = counters.count(cube);
                 reached = total.fetch_add(tours, Ordering::Relaxed) + tours >= limit;
                 tours
             }

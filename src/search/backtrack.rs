@@ -31,6 +31,8 @@
 //! order finishes) and rotates the tour to start on the first square.
 
 use std::cmp::Reverse;
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 use std::ops::ControlFlow;
 use std::time::Duration;
 
@@ -78,25 +80,104 @@ pub fn each_tour(
 /// none either. The prefixes of one length, over all legal ones, share
 /// out the tours: their counts add up to the number [`each_tour`] lists.
 pub fn count_extending(problem: &Problem, prefix: &[usize]) -> Result<u64, Error> {
-    let rooted = problem.rooted();
-    let n = rooted.board().squares();
-    let Some(&first) = prefix.first() else {
-        return Ok(0);
-    };
-    if first >= n || rooted.start().is_some_and(|start| start != first) {
-        return Ok(0);
+    Ok(PrefixCounter::new(problem).count(prefix))
+}
+
+/// Counts the tours that begin with each of many prefixes of one problem,
+/// as [`count_extending`] does, remembering between prefixes how many ways
+/// the last [`REMEMBERED_LEFT`] squares can be completed from each state
+/// it met (the squares visited and the knight's square determine that
+/// number): different prefixes end in the same few states. Use one counter
+/// per thread.
+pub struct PrefixCounter {
+    rooted: Problem,
+    /// Completions by state: the nodes visited (a bit each), the head, and
+    /// for a closed tour the start (whose neighbours the virtual last
+    /// square joins).
+    completions: HashMap<(u128, u32, u32), u64, BuildHasherDefault<StateHasher>>,
+}
+
+/// How many nodes a state has left to visit when its completions are
+/// remembered: deep enough that states repeat, shallow enough that each
+/// saves a subtree.
+pub const REMEMBERED_LEFT: usize = 18;
+
+/// The most states remembered (about 48 bytes each): beyond it the table
+/// is emptied and filled again.
+const MAX_REMEMBERED: usize = 1 << 22;
+
+impl PrefixCounter {
+    /// A counter for the tours of `problem`, rooted as [`each_tour`] lists them.
+    pub fn new(problem: &Problem) -> PrefixCounter {
+        PrefixCounter {
+            rooted: problem.rooted(),
+            completions: HashMap::default(),
+        }
     }
-    let Some(mut graph) = Graph::new(&rooted, first) else {
-        return Ok(0);
-    };
-    graph.ordered = false;
-    let mut found = 0u64;
-    let walked = graph.walks_from(prefix, Clock::new(None), &mut |_| {
-        found += 1;
-        Ok(ControlFlow::Continue(()))
-    })?;
-    debug_assert!(walked.is_continue(), "counting never stops early");
-    Ok(found)
+
+    /// The number of tours that begin with `prefix` (see [`count_extending`]).
+    pub fn count(&mut self, prefix: &[usize]) -> u64 {
+        let n = self.rooted.board().squares();
+        let Some(&first) = prefix.first() else {
+            return 0;
+        };
+        if first >= n || self.rooted.start().is_some_and(|start| start != first) {
+            return 0;
+        }
+        let Some(mut graph) = Graph::new(&self.rooted, first) else {
+            return 0;
+        };
+        graph.ordered = false;
+        if graph.length > 128 {
+            // No state fits a key: count without remembering.
+            let mut found = 0u64;
+            let walked = graph.walks_from(prefix, Clock::new(None), &mut |_| {
+                found += 1;
+                Ok(ControlFlow::Continue(()))
+            });
+            debug_assert!(matches!(walked, Ok(ControlFlow::Continue(()))));
+            return found;
+        }
+        if self.completions.len() > MAX_REMEMBERED {
+            self.completions.clear();
+        }
+        let start = if self.rooted.is_closed() {
+            first as u32
+        } else {
+            0
+        };
+        graph.count_from(prefix, start, &mut self.completions)
+    }
+}
+
+/// A fast hash for the counter's states (the standard library's hash
+/// resists attacks that do not concern a count, at several times the cost).
+#[derive(Default)]
+pub struct StateHasher(u64);
+
+impl std::hash::Hasher for StateHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.write_u64(u64::from(byte));
+        }
+    }
+
+    fn write_u32(&mut self, value: u32) {
+        self.write_u64(u64::from(value));
+    }
+
+    fn write_u64(&mut self, value: u64) {
+        self.0 = (self.0.rotate_left(5) ^ value).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    fn write_u128(&mut self, value: u128) {
+        self.write_u64(value as u64);
+        self.write_u64((value >> 64) as u64);
+    }
 }
 
 /// Which squares an open tour with no start may start on.
@@ -507,6 +588,83 @@ impl Graph {
             } else {
                 let node = path.pop().expect("the walk is longer than its prefix") as usize;
                 self.unvisit(node);
+            }
+        }
+    }
+
+    /// The number of walks through all nodes that begin with `prefix` and
+    /// keep the pins: the search of [`walks_from`](Self::walks_from),
+    /// counting instead of listing. A walk one node short is complete in as
+    /// many ways as it has candidates, and a state with [`REMEMBERED_LEFT`]
+    /// nodes left is looked up in `completions` (keyed with `start`), or
+    /// counted and remembered there.
+    fn count_from(
+        &mut self,
+        prefix: &[usize],
+        start: u32,
+        completions: &mut HashMap<(u128, u32, u32), u64, BuildHasherDefault<StateHasher>>,
+    ) -> u64 {
+        self.reset();
+        let mut path: Vec<u32> = Vec::with_capacity(self.length);
+        let mut visited = 0u128;
+        for (step, &node) in prefix.iter().enumerate() {
+            if !self.may_enter(&path, step, node) {
+                return 0;
+            }
+            self.visit(node);
+            path.push(node as u32);
+            visited |= 1 << node;
+        }
+        if path.len() == self.length {
+            return 1;
+        }
+        let base = path.len() - 1;
+        let mut frames = vec![Frame::default(); self.length];
+        // The count when the state at each depth was entered, for those
+        // to be remembered.
+        let mut found_before = vec![0u64; self.length];
+        let remembered_depth = self.length.checked_sub(REMEMBERED_LEFT + 1);
+        let mut found = 0u64;
+        let last_but_one = self.length - 2;
+        if base == last_but_one {
+            return u64::from(self.candidates(&path).len);
+        }
+        frames[base] = self.candidates(&path);
+        loop {
+            let depth = path.len() - 1;
+            let frame = &mut frames[depth];
+            if frame.tried < frame.len {
+                let node = frame.candidates[usize::from(frame.tried)] as usize;
+                frame.tried += 1;
+                if Some(depth + 1) == remembered_depth {
+                    let key = (visited | 1 << node, node as u32, start);
+                    if let Some(&known) = completions.get(&key) {
+                        found += known;
+                        continue;
+                    }
+                    found_before[depth + 1] = found;
+                }
+                self.visit(node);
+                path.push(node as u32);
+                visited |= 1 << node;
+                let next = self.candidates(&path);
+                if depth + 1 == last_but_one {
+                    // Every candidate is a last move.
+                    found += u64::from(next.len);
+                    frames[depth + 1] = Frame::default();
+                } else {
+                    frames[depth + 1] = next;
+                }
+            } else if depth == base {
+                return found;
+            } else {
+                if Some(depth) == remembered_depth {
+                    let key = (visited, path[depth], start);
+                    completions.insert(key, found - found_before[depth]);
+                }
+                let node = path.pop().expect("the walk is longer than its prefix") as usize;
+                self.unvisit(node);
+                visited &= !(1 << node);
             }
         }
     }
