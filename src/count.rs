@@ -16,7 +16,8 @@ use std::time::Instant;
 use crate::cnf_file::CnfInfo;
 use crate::cube_tally::{CubeRange, CubeTally};
 use crate::cubes::{
-    cube_count, cube_of, cubes_at, cubes_within, effective_depth, on_cubes, resolve_jobs, Cube,
+    cube_count, cube_of, cubes_at, cubes_within, effective_depth, on_cubes_in_runs, resolve_jobs,
+    Cube,
 };
 use crate::encoding::EncodingConfig;
 use crate::error::{Error, Unsupported};
@@ -440,6 +441,17 @@ enum CubeCounter {
 }
 
 impl CubeCounter {
+    /// How many neighbouring cubes a thread takes at a time: one for SAT
+    /// (each cube gets a session of its own); for backtracking a run of up
+    /// to 256 whose counter remembers what they share, as long as every
+    /// thread gets 16 runs or more to keep them finishing together.
+    fn run(self, cubes: usize, jobs: usize) -> usize {
+        match self {
+            CubeCounter::Sat => 1,
+            CubeCounter::Backtrack => (cubes / (16 * resolve_jobs(jobs))).clamp(1, 256),
+        }
+    }
+
     /// The counter for `method`: Warnsdorff's rule does not count.
     fn of(method: Method) -> Result<CubeCounter, Error> {
         match method {
@@ -477,8 +489,9 @@ pub fn count_cube_range(
     }
     let impossible = no_tour_because(problem).is_some();
     let total = AtomicU64::new(0);
-    let counters = CounterPool::new(problem);
-    on_cubes(&cubes, jobs, &Stop::new(), |index, cube| {
+    let counters = CubeBacktracker::new(problem);
+    let run = counter.run(cubes.len(), jobs);
+    on_cubes_in_runs(&cubes, jobs, run, &Stop::new(), |index, cube| {
         let tours = match counter {
             _ if impossible => 0,
             CubeCounter::Sat => count_in_cube(problem, &request, cube, &Stop::new(), |_| true)?,
@@ -500,30 +513,26 @@ pub fn count_cube_range(
     Ok(total.into_inner())
 }
 
-/// Backtracking's counters for the cubes of one problem: one per thread at
-/// a time, each kept from cube to cube, since what a counter remembers of
-/// one cube's search saves work in the next ([`search::PrefixCounter`]).
-struct CounterPool<'a> {
+/// Backtracking's counter for the cubes of one problem, shared by the
+/// threads: what it remembers of one cube's search saves work in the others
+/// ([`search::PrefixCounter`]).
+struct CubeBacktracker<'a> {
     problem: &'a Problem,
-    idle: Mutex<Vec<search::PrefixCounter>>,
+    counter: search::PrefixCounter,
 }
 
-impl<'a> CounterPool<'a> {
+impl<'a> CubeBacktracker<'a> {
     fn new(problem: &'a Problem) -> Self {
-        CounterPool {
+        CubeBacktracker {
             problem,
-            idle: Mutex::new(Vec::new()),
+            counter: search::PrefixCounter::new(problem),
         }
     }
 
     /// The tours of the problem in `cube`, weighted as [`enumerate`]
     /// counts them.
     fn count(&self, cube: &Cube) -> u64 {
-        let taken = lock(&self.idle).pop();
-        let mut counter = taken.unwrap_or_else(|| search::PrefixCounter::new(self.problem));
-        let tours = counter.count(&cube.squares) * weight(self.problem);
-        lock(&self.idle).push(counter);
-        tours
+        self.counter.count(&cube.squares) * weight(self.problem)
     }
 }
 
@@ -576,42 +585,48 @@ fn count_cubes(
     let done = AtomicUsize::new(0);
     let total = AtomicU64::new(0);
     let stop = Stop::new();
-    let counters = CounterPool::new(problem);
+    let counters = CubeBacktracker::new(problem);
     let counts: Mutex<Vec<CubeCount>> = Mutex::new(vec![CubeCount::default(); cubes.len()]);
     let progress = |tours| Progress {
         cubes_done: done.load(Ordering::Relaxed),
         cubes: cubes.len(),
         tours,
     };
-    on_cubes(cubes, jobs, &stop, |index, cube| {
-        let started = Instant::now();
-        let mut reached = false;
-        let tours = match counter {
-            CubeCounter::Sat => count_in_cube(problem, request, cube, &stop, |weight| {
-                let tours = total.fetch_add(weight, Ordering::Relaxed) + weight;
-                on_progress(progress(tours));
-                reached = tours >= limit;
-                !reached
-            })?,
-            // Millions of tours a second: counted in the cube's total only.
-            CubeCounter::Backtrack => {
-                let tours = counters.count(cube);
-                reached = total.fetch_add(tours, Ordering::Relaxed) + tours >= limit;
-                tours
-            }
-        };
-        lock(&counts)[index] = CubeCount {
-            tours,
-            seconds: started.elapsed().as_secs_f64(),
-        };
-        done.fetch_add(1, Ordering::Relaxed);
-        on_progress(progress(total.load(Ordering::Relaxed)));
-        Ok(if reached {
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
-        })
-    })?;
+    on_cubes_in_runs(
+        cubes,
+        jobs,
+        counter.run(cubes.len(), jobs),
+        &stop,
+        |index, cube| {
+            let started = Instant::now();
+            let mut reached = false;
+            let tours = match counter {
+                CubeCounter::Sat => count_in_cube(problem, request, cube, &stop, |weight| {
+                    let tours = total.fetch_add(weight, Ordering::Relaxed) + weight;
+                    on_progress(progress(tours));
+                    reached = tours >= limit;
+                    !reached
+                })?,
+                // Millions of tours a second: counted in the cube's total only.
+                CubeCounter::Backtrack => {
+                    let tours = counters.count(cube);
+                    reached = total.fetch_add(tours, Ordering::Relaxed) + tours >= limit;
+                    tours
+                }
+            };
+            lock(&counts)[index] = CubeCount {
+                tours,
+                seconds: started.elapsed().as_secs_f64(),
+            };
+            done.fetch_add(1, Ordering::Relaxed);
+            on_progress(progress(total.load(Ordering::Relaxed)));
+            Ok(if reached {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            })
+        },
+    )?;
     Ok(counts.into_inner().unwrap_or_else(PoisonError::into_inner))
 }
 

@@ -99,6 +99,9 @@ pub enum Command {
         #[command(flatten)]
         encoding: EncodingArgs,
         /// How to find the tours: sat or backtrack (the same numbers).
+        /// Backtracking counts cube by cube (see --depth) even on one
+        /// thread, remembering how the last squares complete; with --limit
+        /// or --up-to-symmetry it lists the tours one by one instead.
         #[arg(long, value_enum, default_value_t)]
         method: MethodArg,
         /// The built-in SAT solver for --method sat.
