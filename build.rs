@@ -1,7 +1,9 @@
 //! Tells the tests which real SAT solvers (and the proof checker `rate`, and
-//! `chromium` for rendering SVG, and GNU `parallel`) are on PATH, as
-//! `has_kissat`, `has_cadical`, `has_minisat`, `has_picosat`, `has_rate`,
-//! `has_chromium` and `has_parallel` cfgs. A test whose tool
+//! `chromium` for rendering SVG, GNU `parallel`, and `sshd` and `slurmctld`
+//! for the cluster recipes) are on PATH, as `has_kissat`, `has_cadical`,
+//! `has_minisat`, `has_picosat`, `has_rate`, `has_chromium`, `has_parallel`,
+//! `has_sshd` and `has_slurmctld` cfgs, and whether the build runs as root
+//! (`is_root`), which the cluster recipes' daemons need. A test whose tool
 //! is missing is marked ignored, so `cargo test` reports it as skipped rather
 //! than passed. Under CI (CI=true) the solvers must be there, so the cfgs are
 //! always set and a missing solver fails its tests.
@@ -9,14 +11,36 @@
 use std::env;
 use std::path::PathBuf;
 
-const SOLVERS: [&str; 7] = [
-    "kissat", "cadical", "minisat", "picosat", "rate", "chromium", "parallel",
+const SOLVERS: [&str; 9] = [
+    "kissat",
+    "cadical",
+    "minisat",
+    "picosat",
+    "rate",
+    "chromium",
+    "parallel",
+    "sshd",
+    "slurmctld",
 ];
 
 fn on_path(program: &str) -> Option<PathBuf> {
+    // sshd and slurmctld live in /usr/sbin, on root's PATH only.
     env::split_paths(&env::var_os("PATH")?)
+        .chain([PathBuf::from("/usr/sbin")])
         .map(|dir| dir.join(program))
         .find(|path| path.is_file())
+}
+
+/// Whether the build runs as root (the cluster scripts start sshd and
+/// slurmd, which need it): the effective uid in /proc/self/status.
+fn is_root() -> bool {
+    std::fs::read_to_string("/proc/self/status").is_ok_and(|status| {
+        status
+            .lines()
+            .find_map(|line| line.strip_prefix("Uid:"))
+            .and_then(|ids| ids.split_whitespace().nth(1))
+            == Some("0")
+    })
 }
 
 fn main() {
@@ -31,6 +55,10 @@ fn main() {
         }
     }
     let ci = env::var("CI").is_ok_and(|value| value == "true");
+    println!("cargo::rustc-check-cfg=cfg(is_root)");
+    if is_root() {
+        println!("cargo::rustc-cfg=is_root");
+    }
     for solver in SOLVERS {
         println!("cargo::rustc-check-cfg=cfg(has_{solver})");
         if ci || on_path(solver).is_some() {

@@ -96,7 +96,7 @@ if [[ " $SECTIONS " == *" count "* ]]; then
   echo
   echo "| problem | default | sat | backtrack | default / faster | route |"
   echo "| --- | ---: | ---: | ---: | ---: | --- |"
-  for args in "--size 5" "--board 3x10" "--board 5x6 --closed" "--size 5 --start a1" \
+  for args in "--size 5" "--board 3x10" "--board 5x6 --closed" "--size 5 --start a1" "--size 6" \
     "--board 3x12 --closed" "--puzzle $tmp/p8o.txt" "--puzzle $tmp/p8c.txt --closed" "--puzzle $tmp/p10.txt"; do
     # shellcheck disable=SC2086
     auto=$(median_of count $args)

@@ -3,7 +3,8 @@
 # which the rustsat-cadical crate compiles the CaDiCaL it links in and
 # generates its bindings (Debian's g++ and libclang-dev). Then the real SAT
 # solver programs the tests drive: minisat, cadical and picosat
-# from Debian's packages (and GNU parallel, for the cluster-recipe test),
+# from Debian's packages (and GNU parallel, openssh-server, slurm-wlm and
+# munge, for the cluster recipes' tests),
 # kissat 4 from the PyPI wheel passagemath-kissat, which carries a kissat
 # binary, and the DRAT proof checker rate from
 # crates.io (into cargo's bin directory); and chromium from Debian, which a
@@ -41,6 +42,13 @@ done
 # moreutils has a `parallel` too; the tests need GNU's (Debian's package
 # replaces moreutils' program).
 parallel --version 2> /dev/null | grep -q 'GNU parallel' || missing+=(parallel)
+# The cluster recipes' tests (scripts/ssh-run.sh, scripts/slurm-run.sh): an
+# ssh server and client, and a one-node Slurm with MUNGE.
+[ -x /usr/sbin/sshd ] || missing+=(openssh-server)
+command -v ssh-keygen > /dev/null && command -v ssh > /dev/null || missing+=(openssh-client)
+[ -x /usr/sbin/slurmctld ] && [ -x /usr/sbin/slurmd ] || missing+=(slurm-wlm)
+[ -x /usr/sbin/munged ] || missing+=(munge)
+command -v ss > /dev/null || missing+=(iproute2)
 if [ ${#missing[@]} -gt 0 ]; then
   say "installing ${missing[*]} from Debian's packages"
   export DEBIAN_FRONTEND=noninteractive

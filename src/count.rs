@@ -14,8 +14,10 @@ use std::sync::{Mutex, PoisonError};
 use std::time::Instant;
 
 use crate::cnf_file::CnfInfo;
+use crate::cube_tally::{CubeRange, CubeTally};
 use crate::cubes::{
-    cube_count, cube_of, cubes_at, cubes_within, effective_depth, on_cubes, resolve_jobs, Cube,
+    cube_count, cube_of, cubes_at, cubes_within, effective_depth, on_cubes_in_runs, resolve_jobs,
+    Cube,
 };
 use crate::encoding::EncodingConfig;
 use crate::error::{Error, Unsupported};
@@ -270,8 +272,8 @@ pub fn count_cube(problem: &Problem, request: &Request, cube: &Cube) -> Result<u
 /// Counts the tours in `cube` with `request` as given, in a session tuned
 /// for enumeration; `on_tours` hears the weight of each tour found and
 /// says whether to go on (a count stops between tours, so its sessions are
-/// not [stoppable](Setup::stoppable) mid-search). A session stopped by
-/// `stop` counts what it found.
+/// [stoppable](Setup::stoppable) mid-search only under a time limit). A
+/// session stopped by `stop` counts what it found.
 fn count_in_cube(
     problem: &Problem,
     request: &Request,
@@ -282,7 +284,7 @@ fn count_in_cube(
     let weight = weight(problem);
     let setup = Setup {
         workload: Workload::CubeEnumeration,
-        stoppable: false,
+        stoppable: request.timeout.is_some(),
         ..Setup::new(stop)
     };
     let mut session = request.cube_session(problem, cube, setup)?;
@@ -398,14 +400,168 @@ pub fn count_parallel(
     options: ParallelOptions,
     on_progress: impl Fn(Progress) + Sync,
 ) -> Result<u64, Error> {
-    let request = every_tour(request);
+    count_parallel_by(problem, Method::Sat, request, options, on_progress)
+}
+
+/// [`count_parallel`] by `method`: each cube counted by SAT in a session
+/// of its own, or by backtracking from the cube's last square
+/// ([`search::count_extending`]). Backtracking takes the cubes of the
+/// default time-indexed encoding (`request`'s configuration, which the
+/// search does not use otherwise), so that its cubes are those `cubes
+/// --split` numbers in its manifest. With backtracking the limit is
+/// checked as each cube ends (the count is then cut to it).
+pub fn count_parallel_by(
+    problem: &Problem,
+    method: Method,
+    request: &Request,
+    options: ParallelOptions,
+    on_progress: impl Fn(Progress) + Sync,
+) -> Result<u64, Error> {
+    let step = auto::every_tour_by(problem, method, request);
+    let counter = CubeCounter::of(step.method)?;
+    let request = every_tour(&step.request);
     let limit = options.limit.unwrap_or(u64::MAX);
-    if limit == 0 || refute(problem).is_some() {
+    if limit == 0 || (request.gate && refute(problem).is_some()) {
         return Ok(0);
     }
     let (_, cubes) = cubes_for(problem, &request, options)?;
-    let counts = count_cubes(problem, &request, &cubes, options.jobs, limit, on_progress)?;
+    let counts = count_cubes(
+        problem,
+        counter,
+        &request,
+        &cubes,
+        options.jobs,
+        limit,
+        on_progress,
+    )?;
     Ok(counts.iter().map(|c| c.tours).sum::<u64>().min(limit))
+}
+
+/// How each cube of a count is counted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum CubeCounter {
+    /// By SAT, in a session of its own with the cube pinned as clues.
+    Sat,
+    /// By backtracking from the cube's last square.
+    Backtrack,
+}
+
+impl CubeCounter {
+    /// How many neighbouring cubes a thread takes at a time: one for SAT
+    /// (each cube gets a session of its own); for backtracking a run of up
+    /// to 256 whose counter remembers what they share, as long as every
+    /// thread gets 16 runs or more to keep them finishing together.
+    fn run(self, cubes: usize, jobs: usize) -> usize {
+        match self {
+            CubeCounter::Sat => 1,
+            CubeCounter::Backtrack => (cubes / (16 * resolve_jobs(jobs))).clamp(1, 256),
+        }
+    }
+
+    /// The counter for `method`: Warnsdorff's rule does not count.
+    fn of(method: Method) -> Result<CubeCounter, Error> {
+        match method {
+            Method::Sat => Ok(CubeCounter::Sat),
+            Method::Backtrack => Ok(CubeCounter::Backtrack),
+            // The default route counts by one of the two above
+            // ([`auto::every_tour_by`] resolves it first): what is left
+            // finds one tour.
+            Method::Warnsdorff | Method::Auto => {
+                Err(Error::Unsupported(Unsupported::EveryTourByWarnsdorff))
+            }
+        }
+    }
+}
+
+/// Counts the cubes numbered `range` (from 1, in the order of `cubes
+/// --split`'s files and manifest) of `depth` moves by `method`, on `jobs`
+/// threads, handing each cube's [`CubeTally`] to `on_cube` as it is
+/// counted (in any order); the cubes and their numbers are those of
+/// `request`'s encoding with symmetry breaking off, as the split writes
+/// them. Returns the tours in the range. A range ending past the last
+/// cube stops there; one starting past it is refused.
+pub fn count_cube_range(
+    problem: &Problem,
+    method: Method,
+    request: &Request,
+    depth: usize,
+    range: CubeRange,
+    jobs: usize,
+    on_cube: impl Fn(&CubeTally) + Sync,
+) -> Result<u64, Error> {
+    let step = auto::every_tour_by(problem, method, request);
+    let counter = CubeCounter::of(step.method)?;
+    let request = every_tour(&step.request);
+    let all = cube_count(problem, &request.config, depth, usize::MAX)?;
+    let range = range.within(all)?;
+    let indices: Vec<usize> = range.indices().collect();
+    let cubes = cubes_at(problem, &request.config, depth, &indices)?;
+    if counter == CubeCounter::Sat {
+        request.check_budget_for_threads(problem, resolve_jobs(jobs).min(cubes.len()))?;
+    }
+    let impossible = request.gate && refute(problem).is_some();
+    let total = AtomicU64::new(0);
+    let counters = CubeBacktracker::new(problem);
+    let run = counter.run(cubes.len(), jobs);
+    let stop = Stop::new();
+    let counted = stop.within(request.timeout, || {
+        on_cubes_in_runs(&cubes, jobs, run, &stop, |index, cube| {
+            let tours = match counter {
+                _ if impossible => 0,
+                CubeCounter::Sat => count_in_cube(problem, &request, cube, &stop, |_| true)?,
+                CubeCounter::Backtrack => counters.count(cube, &stop).ok_or(Error::Stopped)?,
+            };
+            // A cube cut short by the time limit is left out, not printed
+            // with part of its count.
+            if stop.is_stopped() {
+                return Err(Error::Stopped);
+            }
+            total.fetch_add(tours, Ordering::Relaxed);
+            on_cube(&CubeTally {
+                number: range.first + index,
+                cubes: all,
+                tours,
+                squares: cube
+                    .squares
+                    .iter()
+                    .map(|&s| problem.board().name(s))
+                    .collect(),
+            });
+            Ok(ControlFlow::<()>::Continue(()))
+        })
+    });
+    let found = total.into_inner();
+    match counted {
+        Err(Error::Timeout { seconds }) => Err(Error::TimedOutPartway { seconds, found }),
+        Err(error) => Err(error),
+        Ok(_) => Ok(found),
+    }
+}
+
+/// Backtracking's counter for the cubes of one problem, shared by the
+/// threads: what it remembers of one cube's search saves work in the others
+/// ([`search::PrefixCounter`]).
+struct CubeBacktracker<'a> {
+    problem: &'a Problem,
+    counter: search::PrefixCounter,
+}
+
+impl<'a> CubeBacktracker<'a> {
+    fn new(problem: &'a Problem) -> Self {
+        CubeBacktracker {
+            problem,
+            counter: search::PrefixCounter::new(problem),
+        }
+    }
+
+    /// The tours of the problem in `cube`, weighted as [`enumerate`]
+    /// counts them; `None` once `stop` is raised.
+    fn count(&self, cube: &Cube, stop: &Stop) -> Option<u64> {
+        let tours = self
+            .counter
+            .count_unless_stopped(&cube.squares, stop.flag())?;
+        Some(tours * weight(self.problem))
+    }
 }
 
 /// The cubes `options` asks for (its depth, or the automatic one) for
@@ -441,34 +597,48 @@ fn every_tour(request: &Request) -> Request {
 
 /// Counts each of `cubes` in a session of its own, on `jobs` threads
 /// (0: one per core), stopping everything once `limit` tours are counted.
+/// When `request.timeout` runs out first: [`Error::TimedOutPartway`] with
+/// the tours counted so far.
 /// Returns the count of each cube, in order (zero for cubes not reached).
 fn count_cubes(
     problem: &Problem,
+    counter: CubeCounter,
     request: &Request,
     cubes: &[Cube],
     jobs: usize,
     limit: u64,
     on_progress: impl Fn(Progress) + Sync,
 ) -> Result<Vec<CubeCount>, Error> {
-    request.check_budget_for_threads(problem, resolve_jobs(jobs).min(cubes.len()))?;
+    if counter == CubeCounter::Sat {
+        request.check_budget_for_threads(problem, resolve_jobs(jobs).min(cubes.len()))?;
+    }
     let done = AtomicUsize::new(0);
     let total = AtomicU64::new(0);
     let stop = Stop::new();
+    let counters = CubeBacktracker::new(problem);
     let counts: Mutex<Vec<CubeCount>> = Mutex::new(vec![CubeCount::default(); cubes.len()]);
     let progress = |tours| Progress {
         cubes_done: done.load(Ordering::Relaxed),
         cubes: cubes.len(),
         tours,
     };
-    on_cubes(cubes, jobs, &stop, |index, cube| {
+    let work = |index, cube: &Cube| {
         let started = Instant::now();
         let mut reached = false;
-        let tours = count_in_cube(problem, request, cube, &stop, |weight| {
-            let tours = total.fetch_add(weight, Ordering::Relaxed) + weight;
-            on_progress(progress(tours));
-            reached = tours >= limit;
-            !reached
-        })?;
+        let tours = match counter {
+            CubeCounter::Sat => count_in_cube(problem, request, cube, &stop, |weight| {
+                let tours = total.fetch_add(weight, Ordering::Relaxed) + weight;
+                on_progress(progress(tours));
+                reached = tours >= limit;
+                !reached
+            })?,
+            // Millions of tours a second: counted in the cube's total only.
+            CubeCounter::Backtrack => {
+                let tours = counters.count(cube, &stop).ok_or(Error::Stopped)?;
+                reached = total.fetch_add(tours, Ordering::Relaxed) + tours >= limit;
+                tours
+            }
+        };
         lock(&counts)[index] = CubeCount {
             tours,
             seconds: started.elapsed().as_secs_f64(),
@@ -480,7 +650,25 @@ fn count_cubes(
         } else {
             ControlFlow::Continue(())
         })
-    })?;
+    };
+    let run = counter.run(cubes.len(), jobs);
+    let counted = stop.within(request.timeout, || {
+        on_cubes_in_runs(cubes, jobs, run, &stop, work)
+    });
+    let timed_out = |seconds| Error::TimedOutPartway {
+        seconds,
+        found: total.load(Ordering::Relaxed),
+    };
+    match counted {
+        Err(Error::Timeout { seconds }) => return Err(timed_out(seconds)),
+        // Every cube ended, but the limit did not stop them: the time
+        // limit cut the last ones short.
+        Ok(None) if stop.is_stopped() => {
+            let seconds = request.timeout.map_or(0.0, |limit| limit.as_secs_f64());
+            return Err(timed_out(seconds));
+        }
+        counted => counted?,
+    };
     Ok(counts.into_inner().unwrap_or_else(PoisonError::into_inner))
 }
 
@@ -526,13 +714,34 @@ pub fn estimate_count(
     seed: u64,
     on_progress: impl Fn(Progress) + Sync,
 ) -> Result<Estimate, Error> {
-    let request = every_tour(request);
+    estimate_count_by(
+        problem,
+        Method::Sat,
+        request,
+        options,
+        sample,
+        seed,
+        on_progress,
+    )
+}
+
+/// [`estimate_count`] with each cube counted by `method`, as
+/// [`count_parallel_by`] counts it: the same cubes, the same sample for the
+/// same seed, and for backtracking the time of its search.
+pub fn estimate_count_by(
+    problem: &Problem,
+    method: Method,
+    request: &Request,
+    options: ParallelOptions,
+    sample: usize,
+    seed: u64,
+    on_progress: impl Fn(Progress) + Sync,
+) -> Result<Estimate, Error> {
+    let step = auto::every_tour_by(problem, method, request);
+    let counter = CubeCounter::of(step.method)?;
+    let request = every_tour(&step.request);
     let config = &request.config;
-    let choose = |all: usize| {
-        let mut chosen = fastrand::Rng::with_seed(seed).choose_multiple(0..all, sample.min(all));
-        chosen.sort_unstable();
-        chosen
-    };
+    let choose = |all: usize| sample_of(0..all, sample, seed);
     // A depth given may have more cubes than memory holds: they are
     // counted, and only the sample's are made.
     let (depth, all, sampled) = if let Some(depth) = options.depth {
@@ -548,19 +757,75 @@ pub fn estimate_count(
         let sampled = choose(all.len()).iter().map(|&i| all[i].clone()).collect();
         (depth, all.len(), sampled)
     };
-    let counts = if refute(problem).is_some() {
-        vec![CubeCount::default(); sampled.len()]
-    } else {
-        count_cubes(
-            problem,
-            &request,
-            &sampled,
-            options.jobs,
-            u64::MAX,
-            on_progress,
-        )?
-    };
+    let counts = count_sample(
+        problem,
+        counter,
+        &request,
+        &sampled,
+        options.jobs,
+        on_progress,
+    )?;
     Ok(scale_up(depth, all, &counts))
+}
+
+/// [`estimate_count_by`] for the cubes numbered `range` (as
+/// [`count_cube_range`] numbers them) of `depth` moves alone: how many
+/// tours a cluster task of that range will count, and how long it will
+/// take. Over every cube, with the same seed, it draws the same sample.
+#[allow(clippy::too_many_arguments)]
+pub fn estimate_cube_range(
+    problem: &Problem,
+    method: Method,
+    request: &Request,
+    depth: usize,
+    range: CubeRange,
+    jobs: usize,
+    sample: usize,
+    seed: u64,
+    on_progress: impl Fn(Progress) + Sync,
+) -> Result<Estimate, Error> {
+    let step = auto::every_tour_by(problem, method, request);
+    let counter = CubeCounter::of(step.method)?;
+    let request = every_tour(&step.request);
+    let all = cube_count(problem, &request.config, depth, usize::MAX)?;
+    let range = range.within(all)?;
+    let chosen = sample_of(range.indices(), sample, seed);
+    let sampled = cubes_at(problem, &request.config, depth, &chosen)?;
+    let counts = count_sample(problem, counter, &request, &sampled, jobs, on_progress)?;
+    Ok(scale_up(depth, range.indices().len(), &counts))
+}
+
+/// A simple random sample of `size` of `indices` (all of them if there
+/// are no more), drawn with `seed`, in order.
+fn sample_of(indices: std::ops::Range<usize>, size: usize, seed: u64) -> Vec<usize> {
+    let size = size.min(indices.len());
+    let mut chosen = fastrand::Rng::with_seed(seed).choose_multiple(indices, size);
+    chosen.sort_unstable();
+    chosen
+}
+
+/// The counts of the `sampled` cubes, each in full (none where the gate
+/// proves there is no tour).
+fn count_sample(
+    problem: &Problem,
+    counter: CubeCounter,
+    request: &Request,
+    sampled: &[Cube],
+    jobs: usize,
+    on_progress: impl Fn(Progress) + Sync,
+) -> Result<Vec<CubeCount>, Error> {
+    if request.gate && refute(problem).is_some() {
+        return Ok(vec![CubeCount::default(); sampled.len()]);
+    }
+    count_cubes(
+        problem,
+        counter,
+        request,
+        sampled,
+        jobs,
+        u64::MAX,
+        on_progress,
+    )
 }
 
 /// The estimate a sample's per-cube counts give for `cubes` cubes.

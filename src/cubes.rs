@@ -364,7 +364,22 @@ pub fn on_cubes<T: Send>(
     stop: &Stop,
     work: impl Fn(usize, &Cube) -> Result<ControlFlow<T>, Error> + Sync,
 ) -> Result<Option<T>, Error> {
-    let threads = resolve_jobs(jobs).min(cubes.len());
+    on_cubes_in_runs(cubes, jobs, 1, stop, work)
+}
+
+/// [`on_cubes`], each thread taking the next `run` cubes not yet taken (at
+/// least one) instead of the next one: neighbouring cubes share their first
+/// moves, so a thread that remembers what it met in one cube's search
+/// (backtracking's counter) finds more of it again in the next.
+pub fn on_cubes_in_runs<T: Send>(
+    cubes: &[Cube],
+    jobs: usize,
+    run: usize,
+    stop: &Stop,
+    work: impl Fn(usize, &Cube) -> Result<ControlFlow<T>, Error> + Sync,
+) -> Result<Option<T>, Error> {
+    let run = run.max(1);
+    let threads = resolve_jobs(jobs).min(cubes.len().div_ceil(run));
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
     let ended: Mutex<Option<Result<T, Error>>> = Mutex::new(None);
@@ -377,17 +392,23 @@ pub fn on_cubes<T: Send>(
     };
     let worker = || {
         while !stop.is_stopped() {
-            let index = next.fetch_add(1, Ordering::Relaxed);
-            let Some(cube) = cubes.get(index) else {
+            let first = next.fetch_add(run, Ordering::Relaxed);
+            if first >= cubes.len() {
                 return;
-            };
-            match work(index, cube) {
-                Ok(ControlFlow::Continue(())) => {
-                    done.fetch_add(1, Ordering::Relaxed);
+            }
+            let taken = cubes.iter().enumerate().skip(first).take(run);
+            for (index, cube) in taken {
+                if stop.is_stopped() {
+                    return;
                 }
-                Ok(ControlFlow::Break(value)) => return end(Ok(value)),
-                Err(Error::Stopped) => return,
-                Err(error) => return end(Err(error)),
+                match work(index, cube) {
+                    Ok(ControlFlow::Continue(())) => {
+                        done.fetch_add(1, Ordering::Relaxed);
+                    }
+                    Ok(ControlFlow::Break(value)) => return end(Ok(value)),
+                    Err(Error::Stopped) => return,
+                    Err(error) => return end(Err(error)),
+                }
             }
         }
     };

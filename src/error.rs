@@ -6,6 +6,7 @@
 //! on it.
 
 use crate::board::BoardError;
+use crate::cube_tally::TallyError;
 use crate::problem::ProblemError;
 use crate::verify::Violation;
 
@@ -222,6 +223,10 @@ pub enum Error {
         /// `source`: the command line prints an error's sources after it).
         error: std::io::Error,
     },
+    /// Cube tallies that do not add up (a cube missing or counted twice), or
+    /// a range of cubes past the last.
+    #[error(transparent)]
+    Tally(#[from] TallyError),
 }
 
 impl From<ProblemError> for Error {
@@ -383,7 +388,8 @@ impl Error {
             | Error::MoveListNeedsBoard
             | Error::BadPuzzle(_)
             | Error::CannotRead { .. }
-            | Error::SolverMissing { .. } => ErrorClass::BadInput,
+            | Error::SolverMissing { .. }
+            | Error::Tally(_) => ErrorClass::BadInput,
             Error::Timeout { .. } | Error::TimedOutPartway { .. } => ErrorClass::Timeout,
             Error::GaveUp { .. } => ErrorClass::GaveUp,
             Error::InvalidTour(_)

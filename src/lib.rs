@@ -34,6 +34,7 @@ pub mod cleanup;
 pub mod cnf;
 pub mod cnf_file;
 pub mod count;
+pub mod cube_tally;
 pub mod cubes;
 pub mod decode;
 pub mod encoding;

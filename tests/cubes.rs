@@ -382,7 +382,7 @@ fn count_sample_prints_an_estimate() {
     for refused in [
         &["--sample", "5", "--limit", "3"][..],
         &["--seed", "3"],
-        &["--sample", "5", "--method", "backtrack"],
+        &["--sample", "5", "--method", "warnsdorff"],
         &["--sample", "0"],
     ] {
         common::cli::knightsat()
@@ -732,6 +732,8 @@ fn the_memory_budget_bounds_all_threads_together() {
         "3x4",
         "--depth",
         "2",
+        "--method",
+        "sat",
     ];
     common::cli::knightsat().args(count).assert().success();
     common::cli::knightsat()

@@ -320,7 +320,9 @@ fn the_default_route_picks_each_of_its_routes_and_explicit_flags_win() {
     let clued = route_of(&["solve", "--size", "6", "--at", "10=c3"]);
     assert!(clued.contains("time-indexed"), "{clued}");
     let counted = route_of(&["count", "--size", "5"]);
-    assert_eq!(counted, "backtracking");
+    assert_eq!(counted, "backtracking, cube by cube");
+    let listed = route_of(&["count", "--size", "5", "--limit", "3"]);
+    assert_eq!(listed, "backtracking");
     let counted_clues = route_of(&["count", "--size", "5", "--at", "3=c3"]);
     assert!(counted_clues.contains("time-indexed"), "{counted_clues}");
     let explicit = route_of(&["solve", "--size", "8", "--encoding", "time-indexed"]);

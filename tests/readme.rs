@@ -49,10 +49,6 @@ use std::time::{Duration, Instant};
 
 use wait_timeout::ChildExt;
 
-/// Files the docs may link to before they exist: each is being written
-/// elsewhere. Remove an entry once its file is in.
-const PENDING: [&str; 1] = ["docs/cluster.md"];
-
 /// The longest an example may take, even in a debug build.
 const EXAMPLE_LIMIT: Duration = Duration::from_secs(60);
 
@@ -802,9 +798,7 @@ fn every_relative_link_in_the_docs_leads_somewhere() {
                 normal(&file.parent().unwrap_or(Path::new("")).join(path))
             };
             if !root().join(&linked).exists() {
-                if !PENDING.iter().any(|pending| Path::new(pending) == linked) {
-                    failures.push(format!("{place}: {} does not exist", linked.display()));
-                }
+                failures.push(format!("{place}: {} does not exist", linked.display()));
                 continue;
             }
             let Some(anchor) = anchor else { continue };

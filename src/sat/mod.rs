@@ -84,6 +84,12 @@ impl Stop {
         self.0.load(Ordering::Relaxed)
     }
 
+    /// The flag itself, for code that knows nothing of solvers (the
+    /// backtracking counter).
+    pub fn flag(&self) -> &AtomicBool {
+        &self.0
+    }
+
     /// Runs `work` on this thread, raising this flag when `timeout` runs
     /// out. Work that was stopped by the time limit ([`Error::Stopped`])
     /// becomes [`Error::Timeout`]; an answer that arrives in time is kept.

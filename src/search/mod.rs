@@ -24,7 +24,7 @@ use crate::problem::Problem;
 use crate::tour::Tour;
 use crate::verify::verify;
 
-pub use backtrack::{backtrack, each_tour};
+pub use backtrack::{backtrack, count_extending, each_tour, PrefixCounter};
 pub use warnsdorff::{warnsdorff, TieBreak, Warnsdorff};
 
 /// The most moves a leaper has from one square.

@@ -161,3 +161,16 @@ pub fn every_tour_step(problem: &Problem, request: &Request) -> Step {
     };
     route(problem, &request).pop().expect("a route has a step")
 }
+
+/// The step that finds every tour of `problem` by `method`: for
+/// [`Method::Auto`] its [`every_tour_step`], for any other method that
+/// method with `request` as given.
+pub fn every_tour_by(problem: &Problem, method: Method, request: &Request) -> Step {
+    match method {
+        Method::Auto => every_tour_step(problem, request),
+        method => Step {
+            method,
+            request: request.clone(),
+        },
+    }
+}

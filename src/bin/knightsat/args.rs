@@ -11,6 +11,7 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use knightsat::board::{Board, Leaper};
+use knightsat::cube_tally::CubeRange;
 use knightsat::encoding::{
     Amo, Encoding, EncodingConfig, Subtours, SuccessorConfig, TimeIndexedConfig,
 };
@@ -99,7 +100,10 @@ pub enum Command {
         encoding: EncodingArgs,
         /// How to find the tours: auto (the default: backtracking, or SAT
         /// with clues or any SAT option), sat or backtrack (the same
-        /// numbers). Not warnsdorff, which finds one tour.
+        /// numbers). Not warnsdorff, which finds one tour. Backtracking
+        /// counts cube by cube (see --depth) even on one thread,
+        /// remembering how the last squares complete; with --limit or
+        /// --up-to-symmetry it lists the tours one by one instead.
         #[arg(long, value_enum, default_value_t)]
         method: MethodArg,
         /// The built-in SAT solver for --method sat (giving it means
@@ -134,8 +138,9 @@ pub enum Command {
             "no_reachability", "no_symmetry_breaking", "preset", "blocks",
         ])]
         cnf: Option<PathBuf>,
-        /// Threads, each solving cubes (see `cubes`) in a solver of its own;
-        /// 0 means one per core. The per-cube counts add up exactly.
+        /// Threads, each counting cubes (see `cubes`): by SAT in a solver of
+        /// its own, or by backtracking from the cube's last square. 0 means
+        /// one per core. The per-cube counts add up exactly.
         #[arg(long, value_name = "N", default_value_t = 1)]
         jobs: usize,
         /// Cube depth in moves for --jobs (default: the smallest depth giving
@@ -157,6 +162,31 @@ pub enum Command {
         /// Seed for drawing the --sample; the same seed draws the same cubes.
         #[arg(long, value_name = "S", default_value_t = 1, requires = "sample")]
         seed: u64,
+        /// Count only the cubes numbered A to B (or cube A alone) of
+        /// --depth D, numbered from 1 in the order of `cubes --split`'s
+        /// files and manifest lines: what one task of a cluster job counts.
+        /// Prints one line per cube, `cube N/CUBES<TAB>TOURS<TAB>SQUARES`,
+        /// as each is done; `knightsat sum` adds up the lines of every task
+        /// and refuses a missing or repeated cube. B past the last cube
+        /// stops at the last. With --sample K, estimates the range's count
+        /// and time from K of its cubes instead.
+        #[arg(long, value_name = "A-B", requires = "depth",
+              conflicts_with_all = ["limit", "up_to_symmetry", "cnf"])]
+        cubes: Option<CubeRange>,
+    },
+    /// Add up the lines `count --cubes A-B` prints (from FILEs, or stdin),
+    /// checking that every cube of the split was counted exactly once: a
+    /// missing cube, a cube counted twice, lines of two different splits
+    /// or any other line are refused (exit 2), naming them.
+    #[command(after_help = EXIT_STATUSES)]
+    Sum {
+        /// Files of cube counts; none, or `-`, reads stdin.
+        #[arg(value_name = "FILE")]
+        files: Vec<PathBuf>,
+        /// Add up the cubes numbered A to B only (B past the last cube
+        /// stops at the last): each of them exactly once, and no other.
+        #[arg(long, value_name = "A-B")]
+        cubes: Option<CubeRange>,
     },
     /// Write the formula with cubes for cube-and-conquer, as an incremental
     /// CNF (`p inccnf`, then one `a L1 … Lk 0` line per cube) that CaDiCaL
@@ -182,6 +212,10 @@ pub enum Command {
         /// `count`), and DIR/manifest.tsv listing them.
         #[arg(long, value_name = "DIR", conflicts_with = "output")]
         split: Option<PathBuf>,
+        /// Print how many cubes there are (the cube numbers `count --cubes`
+        /// takes run from 1 to it), and write nothing.
+        #[arg(long, conflicts_with_all = ["output", "split"])]
+        count: bool,
     },
     /// Turn a solver's output for a knightsat CNF back into a verified tour.
     ///
@@ -491,7 +525,9 @@ pub enum MethodArg {
     /// Warnsdorff's rule, then SAT (successor encoding, built-in CaDiCaL)
     /// if it gives up; clues by SAT (time-indexed encoding); counts by
     /// backtracking, or SAT with clues. Any SAT option (--encoding and its
-    /// switches, --solver, --proof, --jobs, --depth) means --method sat.
+    /// switches, --solver, --proof; for solve, --jobs and --depth) means
+    /// --method sat; count --jobs, --depth and --sample split the count
+    /// into cubes by the same rule.
     #[default]
     Auto,
     /// The SAT encoding, solved by --solver: complete (a tour or a proof

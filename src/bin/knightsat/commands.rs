@@ -16,9 +16,10 @@ use knightsat::cnf_file::{
     write_split_stream, CubeStream, MANIFEST,
 };
 use knightsat::count::{
-    count_parallel, count_recorded, enumerate_by, estimate_count, CountOptions, ParallelOptions,
-    Progress,
+    count_cube_range as library_count_cube_range, count_parallel_by, count_recorded, enumerate_by,
+    estimate_count_by, estimate_cube_range, CountOptions, ParallelOptions, Progress,
 };
+use knightsat::cube_tally::{CubeRange, CubeSum};
 use knightsat::cubes::{cube_count, effective_depth, for_each_cube, resolve_jobs, Cube};
 use knightsat::decode::{check_model_satisfies, tour_from_model};
 use knightsat::encoding::{EncodingConfig, Model};
@@ -29,7 +30,7 @@ use knightsat::problem::Problem;
 use knightsat::puzzle::{generate, puzzle_grid, puzzle_picture, Generated, PuzzleJson};
 use knightsat::render::{board_grid, render, stats_table, svg, Format};
 use knightsat::sat::Backend;
-use knightsat::solve::auto::{every_tour_step, Step};
+use knightsat::solve::auto::{every_tour_by, every_tour_step};
 use knightsat::solve::{find_tour, solve_parallel, Method, Outcome, Request, Solved};
 use knightsat::tour::{check_tour, Tour};
 
@@ -397,19 +398,22 @@ pub fn count(
         ..sat.clone()
     };
     method.check_supports(&problem, &request)?;
-    let one_solver = jobs == 1 && depth.is_none();
-    if options.up_to_symmetry && !one_solver {
+    if options.up_to_symmetry && (jobs != 1 || depth.is_some()) {
         return Err(Error::Unsupported(Unsupported::OrbitsWithCubes).into());
     }
-    let route = match method {
-        Method::Auto => every_tour_step(&problem, &request),
-        method => Step {
-            method,
-            request: request.clone(),
-        },
-    };
+    let route = every_tour_by(&problem, method, &request);
+    // Backtracking counts by cubes on any number of threads: its cube
+    // counter skips building and verifying each tour, which listing them
+    // one by one (for orbits and limits) needs.
+    let cubes_by_backtracking =
+        route.method == Method::Backtrack && !options.up_to_symmetry && options.limit.is_none();
+    let one_solver = jobs == 1 && depth.is_none() && !cubes_by_backtracking;
     if verbose {
-        note!("route: {}", route_in_words(route.method, &route.request));
+        let how = if one_solver { "" } else { ", cube by cube" };
+        note!(
+            "route: {}{how}",
+            route_in_words(route.method, &route.request)
+        );
     }
     let way_out = |error| count_way_out(error, &problem, route.method, jobs);
     let found = if one_solver {
@@ -420,10 +424,6 @@ pub fn count(
         });
         progress.finish_and_clear();
         found
-    } else if route.method != Method::Sat {
-        Err(Error::Unsupported(Unsupported::CubesWithoutSat(
-            route.method.name(),
-        )))
     } else {
         let progress = cube_progress_bar();
         let parallel = ParallelOptions {
@@ -431,7 +431,7 @@ pub fn count(
             depth,
             limit: options.limit,
         };
-        let found = count_parallel(&problem, &route.request, parallel, |done| {
+        let found = count_parallel_by(&problem, route.method, &route.request, parallel, |done| {
             show_cube_progress(&progress, done);
         });
         progress.finish_and_clear();
@@ -483,33 +483,57 @@ fn count_way_out(error: Error, problem: &Problem, method: Method, jobs: usize) -
 
 /// `count --sample`: the count and its time estimated from a random sample
 /// of the cubes.
+///
+/// With `range`, of the cubes numbered `range` of `depth` moves alone (a
+/// cluster task's share).
+#[allow(clippy::too_many_arguments)]
 pub fn estimate(
     encoding: &EncodingArgs,
     method: MethodArg,
     sat: &Request,
     jobs: usize,
     depth: Option<usize>,
+    range: Option<CubeRange>,
     sample: usize,
     seed: u64,
 ) -> anyhow::Result<ExitCode> {
     let (problem, config) = encoding.problem_and_config()?;
     let method = Method::from(method);
-    if method != Method::Sat {
-        return Err(Error::Unsupported(Unsupported::CubesWithoutSat(method.name())).into());
-    }
     let request = Request {
         config,
+        every_tour: true,
         ..sat.clone()
     };
+    method.check_supports(&problem, &request)?;
     let progress = cube_progress_bar();
     let options = ParallelOptions {
         jobs,
         depth,
         limit: None,
     };
-    let estimate = estimate_count(&problem, &request, options, sample, seed, |done| {
-        show_cube_progress(&progress, done);
-    })?;
+    let on_progress = |done| show_cube_progress(&progress, done);
+    let estimate = match (range, depth) {
+        (Some(range), Some(depth)) => estimate_cube_range(
+            &problem,
+            method,
+            &request,
+            depth,
+            range,
+            jobs,
+            sample,
+            seed,
+            on_progress,
+        )?,
+        _ => estimate_count_by(
+            &problem,
+            method,
+            &request,
+            options,
+            sample,
+            seed,
+            on_progress,
+        )?,
+    };
     progress.finish_and_clear();
     let threads = resolve_jobs(jobs);
     let duration = seconds_in_words;
@@ -518,10 +542,19 @@ pub fn estimate(
             Some(margin) => format!("± {margin:.0} tours (95%)"),
             None => "tours (one cube: no margin)".into(),
         };
+        let cubes = match range {
+            Some(range) => format!(
+                "the {} cubes numbered {}-{}",
+                estimate.cubes,
+                range.first,
+                range.first + estimate.cubes - 1
+            ),
+            None => format!("{} cubes", estimate.cubes),
+        };
         writeln!(
             out,
-            "estimate: {:.0} {margin}, from {} of {} cubes at depth {} ({} tours in the sample)",
-            estimate.tours, estimate.sampled, estimate.cubes, estimate.depth, estimate.sample_tours
+            "estimate: {:.0} {margin}, from {} of {cubes} at depth {} ({} tours in the sample)",
+            estimate.tours, estimate.sampled, estimate.depth, estimate.sample_tours
         )?;
         write!(
             out,
@@ -538,6 +571,87 @@ pub fn estimate(
         }
         writeln!(out)
     })?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `count --cubes A-B`: the tours of each cube numbered A to B, one line
+/// per cube as it is done (see [`CubeTally`]), for `sum` to add up.
+pub fn count_cube_range(
+    encoding: &EncodingArgs,
+    method: MethodArg,
+    sat: &Request,
+    jobs: usize,
+    depth: usize,
+    range: CubeRange,
+) -> anyhow::Result<ExitCode> {
+    let (problem, config) = encoding.problem_and_config()?;
+    let method = Method::from(method);
+    let request = Request {
+        config,
+        every_tour: true,
+        ..sat.clone()
+    };
+    method.check_supports(&problem, &request)?;
+    note_default_start(&problem);
+    // Lines go out whole as each cube ends, so that a task stopped midway
+    // leaves the cubes it finished (the sum then names the others).
+    let failed = std::sync::Mutex::new(None);
+    let printed = std::sync::atomic::AtomicUsize::new(0);
+    let counted =
+        library_count_cube_range(&problem, method, &request, depth, range, jobs, |tally| {
+            let written = emit(|out| writeln!(out, "{tally}"));
+            printed.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            if let Err(error) = written {
+                failed
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .get_or_insert(error);
+            }
+        });
+    if let Err(Error::TimedOutPartway { seconds, .. }) = counted {
+        note!(
+            "knightsat: the --timeout of {seconds} s ran out after {} cubes: each line printed is a whole cube; `knightsat sum` names the cubes left (exit 124)",
+            printed.into_inner()
+        );
+        return Ok(ExitCode::from(crate::EXIT_TIMEOUT));
+    }
+    counted?;
+    match failed
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+    {
+        Some(error) => Err(error),
+        None => Ok(ExitCode::SUCCESS),
+    }
+}
+
+/// `sum`: the lines of `count --cubes` from `files` (stdin when there are
+/// none) added up, every cube counted exactly once.
+/// With `range`, exactly the cubes numbered `range` are to be there.
+pub fn sum(files: &[PathBuf], range: Option<CubeRange>) -> anyhow::Result<ExitCode> {
+    let stdin = [PathBuf::from("-")];
+    let files = if files.is_empty() { &stdin[..] } else { files };
+    let mut total = CubeSum::new();
+    for file in files {
+        let name = if file.as_os_str() == "-" {
+            "stdin".to_string()
+        } else {
+            file.display().to_string()
+        };
+        let reader = input::open(file)?;
+        for (number, line) in io::BufRead::lines(reader).enumerate() {
+            let line = line.map_err(|e| Error::io(format!("reading {name}"), e))?;
+            total
+                .add(&format!("{name} line {}", number + 1), &line)
+                .map_err(Error::from)?;
+        }
+    }
+    let tours = match range {
+        Some(range) => total.total_of(range),
+        None => total.total(),
+    }
+    .map_err(Error::from)?;
+    emit(|out| writeln!(out, "{tours}"))?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -607,10 +721,12 @@ pub fn cubes(
     depth: usize,
     output: &Path,
     split: Option<&Path>,
+    count_only: bool,
 ) -> anyhow::Result<ExitCode> {
     let (problem, config, encoding) = encoding.problem_and_encoding()?;
     note_default_start(&problem);
-    let (config, encoding) = if split.is_some() {
+    // --count counts the split's cubes, which `count --cubes` numbers.
+    let (config, encoding) = if split.is_some() || count_only {
         let config = config.keeping_every_tour();
         let encoding = config.prepare(&problem)?;
         (config, encoding)
@@ -618,6 +734,10 @@ pub fn cubes(
         (config, encoding)
     };
     let count = cube_count(&problem, &config, depth, usize::MAX)?;
+    if count_only {
+        emit(|out| writeln!(out, "{count}"))?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let walk = |visit: &mut dyn FnMut(&Cube) -> Result<(), Error>| {
         for_each_cube(&problem, &config, depth, visit)
     };

@@ -65,6 +65,8 @@ fn main() -> ExitCode {
 }
 
 /// Runs one command; the in-process solvers may use `budget_mib` MiB.
+// One arm per command (and per form of `count`): long, but flat.
+#[allow(clippy::too_many_lines)]
 fn run(command: Command, budget_mib: u64) -> anyhow::Result<ExitCode> {
     match command {
         Command::Encode { encoding, output } => commands::encode(&encoding, &output),
@@ -104,19 +106,41 @@ fn run(command: Command, budget_mib: u64) -> anyhow::Result<ExitCode> {
             solver,
             timeout,
             jobs,
+            depth: Some(depth),
+            cnf: None,
+            cubes: Some(range),
+            sample: None,
+            ..
+        } => commands::count_cube_range(
+            &encoding,
+            sat_if_named(method, solver.is_some() || encoding.names_encoding()),
+            &sat_request(solver, budget_mib, timeout),
+            jobs,
+            usize::try_from(depth)?,
+            range,
+        ),
+        Command::Sum { files, cubes } => commands::sum(&files, cubes),
+        Command::Count {
+            encoding,
+            method,
+            solver,
+            timeout,
+            jobs,
             depth,
             cnf: None,
             sample: Some(sample),
             seed,
+            cubes,
             ..
         } => {
-            let method = sat_if_named(method, solver.is_some() || encoding.names_encoding(), true);
+            let method = sat_if_named(method, solver.is_some() || encoding.names_encoding());
             commands::estimate(
                 &encoding,
                 method,
                 &sat_request(solver, budget_mib, timeout),
                 jobs,
                 depth.map(usize::try_from).transpose()?,
+                cubes,
                 usize::try_from(sample)?,
                 seed,
             )
@@ -135,8 +159,7 @@ fn run(command: Command, budget_mib: u64) -> anyhow::Result<ExitCode> {
             sample: None,
             ..
         } => {
-            let cubes = jobs != 1 || depth.is_some();
-            let method = sat_if_named(method, solver.is_some() || encoding.names_encoding(), cubes);
+            let method = sat_if_named(method, solver.is_some() || encoding.names_encoding());
             commands::count(
                 &encoding,
                 method,
@@ -155,11 +178,13 @@ fn run(command: Command, budget_mib: u64) -> anyhow::Result<ExitCode> {
             depth,
             output,
             split,
+            count,
         } => commands::cubes(
             &encoding,
             usize::try_from(depth)?,
             &output,
             split.as_deref(),
+            count,
         ),
         Command::Certify { cnf, proof } => commands::certify(&cnf, &proof),
         Command::Stats { encoding, format } => commands::stats_of(&encoding, format),
@@ -167,11 +192,11 @@ fn run(command: Command, budget_mib: u64) -> anyhow::Result<ExitCode> {
 }
 
 /// `--method auto` becomes `--method sat` where an option that only SAT
-/// takes is `named`, or where cubes are asked for (`cubes`: only SAT
-/// splits into cubes); explicit choices win over the default route.
-fn sat_if_named(method: MethodArg, named: bool, cubes: bool) -> MethodArg {
+/// takes is `named`: explicit choices win over the default route. (Cubes
+/// are not such an option: backtracking splits into cubes too.)
+fn sat_if_named(method: MethodArg, named: bool) -> MethodArg {
     match method {
-        MethodArg::Auto if named || cubes => MethodArg::Sat,
+        MethodArg::Auto if named => MethodArg::Sat,
         other => other,
     }
 }

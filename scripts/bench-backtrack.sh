@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The counting figures of docs/cluster.md: backtracking's count of 6x6 open
+# tours with --jobs 1 and --jobs 2, alternating (RUNS times each), then the
+# 7x7 plan: a --sample of SAMPLE cubes at depth DEPTH, and a fixed range of
+# cubes counted in full (RANGE), whose sum is compared with the sample's
+# mean. Prints one line per run with its wall time, CPU time and peak
+# memory, and the load average, which matters on a shared machine.
+#
+#   RUNS=3 SAMPLE=2000 DEPTH=8 RANGE=1000001-1006000 scripts/bench-backtrack.sh
+#
+# Figures, not a test: nothing here passes or fails on time.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=${RUNS:-3}
+sample=${SAMPLE:-2000}
+depth=${DEPTH:-8}
+range=${RANGE:-1000001-1006000}
+cargo build --release --locked --quiet
+knightsat=${CARGO_TARGET_DIR:-target}/release/knightsat
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+line() { echo "$(date +%T) load $(cut -d' ' -f1-3 /proc/loadavg) | $*"; }
+timed() {
+  /usr/bin/time -f '%e s wall, %U s CPU, %M KB' -o "$out/time" "$@" > "$out/stdout"
+  cat "$out/time"
+}
+
+for run in $(seq "$runs"); do
+  for jobs in 1 2; do
+    took=$(timed "$knightsat" count --size 6 --method backtrack --jobs "$jobs")
+    line "6x6 open, --jobs $jobs, run $run: $(cat "$out/stdout") tours, $took"
+  done
+done
+
+took=$(timed "$knightsat" count --size 7 --method backtrack --depth "$depth" \
+  --sample "$sample" --seed 1 --jobs 2)
+line "7x7 open, --depth $depth --sample $sample --seed 1 --jobs 2: $took"
+sed 's/^/    /' "$out/stdout"
+estimate=$(head -n 1 "$out/stdout")
+
+took=$(timed "$knightsat" count --size 7 --method backtrack --depth "$depth" \
+  --cubes "$range" --jobs 2)
+cubes=$(wc -l < "$out/stdout")
+sum=$(awk -F'\t' '{ s += $2 } END { print s }' "$out/stdout")
+line "7x7 open, --depth $depth --cubes $range --jobs 2: $cubes cubes, $sum tours, $took"
+# The sample's mean per cube and its 95% margin, against the range's mean.
+awk -v estimate="$estimate" -v sum="$sum" -v cubes="$cubes" 'BEGIN {
+  split(estimate, word, " ")
+  total = word[2]; margin = word[4]
+  match(estimate, /of [0-9]+ cubes/); all = substr(estimate, RSTART + 3, RLENGTH - 9)
+  mean = total / all; half = margin / all
+  printf "    sampled mean %.0f ± %.0f tours per cube; the range'"'"'s mean %.0f: %s\n",
+    mean, half, sum / cubes,
+    (sum / cubes >= mean - half && sum / cubes <= mean + half) ? "within the interval" : "OUTSIDE the interval"
+}'

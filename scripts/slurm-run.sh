@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# Runs docs/cluster.md's Slurm array job verbatim on a one-node Slurm
+# cluster made on this machine, and prints its output (the sum).
+#
+#   scripts/slurm-run.sh [KNIGHTSAT]
+#
+# KNIGHTSAT is the binary to run (default: knightsat on PATH). The script
+# writes a one-node slurm.conf (node `localhost` at 127.0.0.1, as many CPUs
+# as this machine has) and a MUNGE key into a temporary directory, starts
+# munged (on a socket there), slurmctld and slurmd in the foreground on free
+# ports bound to 127.0.0.1 only, runs the recipe in that directory, then
+# cancels any job left, stops the three daemons and deletes the directory,
+# also when interrupted. Needs root (slurmd starts jobs as their user), and
+# Debian's slurm-wlm and munge (scripts/install-solvers.sh installs them).
+#
+# Plugins: no systemd and no cgroup hierarchy for Slurm are assumed (CI
+# runs in a container), so processes are tracked through /proc
+# (proctrack/linuxproc), tasks are not confined (task/none), and nothing is
+# accounted (jobacct_gather/none, accounting_storage/none).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+say() { echo "slurm-run: $*" >&2; }
+
+knightsat=$(command -v "${1:-knightsat}") || { say "no knightsat binary: ${1:-knightsat}"; exit 1; }
+knightsat=$(readlink -f "$knightsat")
+[ "$(id -u)" -eq 0 ] || { say "needs root: slurmd starts jobs as their user"; exit 1; }
+for daemon in munged slurmctld slurmd; do
+  command -v "$daemon" > /dev/null || { say "no $daemon: run scripts/install-solvers.sh"; exit 1; }
+done
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/knightsat-slurm.XXXXXX")
+chmod 755 "$work"
+pids=()
+cleanup() {
+  local status=$?
+  trap - EXIT INT TERM
+  if [ -n "${recipe:-}" ]; then
+    kill -TERM -- "-$recipe" 2> /dev/null || true
+    wait "$recipe" 2> /dev/null || true
+  fi
+  # Jobs first (while slurmctld and slurmd can still end them), then the
+  # daemons, newest first.
+  if [ ${#pids[@]} -ge 2 ]; then
+    scancel --quiet --user=root 2> /dev/null || true
+    for _ in $(seq 50); do
+      [ -z "$(squeue --noheader 2> /dev/null)" ] && break
+      sleep 0.2
+    done
+  fi
+  for ((i = ${#pids[@]} - 1; i >= 0; i--)); do
+    kill -TERM "${pids[i]}" 2> /dev/null || true
+    wait "${pids[i]}" 2> /dev/null || true
+  done
+  if [ "$status" -ne 0 ] && [ -d "$work" ]; then
+    for log in "$work"/*.log; do
+      [ -s "$log" ] && { say "$log:"; tail -n 20 "$log" >&2; }
+    done
+  fi
+  rm -rf "$work"
+  exit "$status"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+free_port() {
+  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+ctld_port=$(free_port)
+slurmd_port=$(free_port)
+while [ "$slurmd_port" = "$ctld_port" ]; do slurmd_port=$(free_port); done
+cpus=$(nproc)
+
+mkdir -p "$work/bin" "$work/state" "$work/spool" "$work/recipe"
+ln -s "$knightsat" "$work/bin/knightsat"
+# MUNGE: a fresh key, readable by root alone.
+dd if=/dev/urandom of="$work/munge.key" bs=1024 count=1 status=none
+chmod 400 "$work/munge.key"
+munged --foreground --force --socket="$work/munge.socket" --key-file="$work/munge.key" \
+  --pid-file="$work/munged.pid" --log-file="$work/munged.log" --seed-file="$work/munged.seed" \
+  2>> "$work/munged.log" &
+pids+=($!)
+
+export SLURM_CONF="$work/slurm.conf"
+cat > "$SLURM_CONF" << EOF
+ClusterName=knightsat
+SlurmctldHost=localhost(127.0.0.1)
+SlurmctldPort=$ctld_port
+SlurmdPort=$slurmd_port
+CommunicationParameters=NoCtldInAddrAny,NoInAddrAny
+AuthType=auth/munge
+AuthInfo=socket=$work/munge.socket
+CredType=cred/munge
+SlurmUser=root
+SlurmdUser=root
+StateSaveLocation=$work/state
+SlurmdSpoolDir=$work/spool
+SlurmctldPidFile=$work/slurmctld.pid
+SlurmdPidFile=$work/slurmd.pid
+SlurmctldLogFile=$work/slurmctld.log
+SlurmdLogFile=$work/slurmd.log
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+SelectType=select/cons_tres
+SelectTypeParameters=CR_CPU
+SchedulerType=sched/backfill
+MpiDefault=none
+MailProg=/bin/true
+ReturnToService=2
+SlurmctldTimeout=30
+SlurmdTimeout=30
+NodeName=localhost NodeAddr=127.0.0.1 CPUs=$cpus State=UNKNOWN
+PartitionName=local Nodes=localhost Default=YES MaxTime=INFINITE State=UP
+EOF
+for _ in $(seq 50); do
+  [ -S "$work/munge.socket" ] && break
+  sleep 0.1
+done
+# In the foreground, so that their process ids are ours; their messages go
+# to their logs (shown if the run fails).
+slurmctld -D -f "$SLURM_CONF" 2>> "$work/slurmctld.log" &
+pids+=($!)
+slurmd -D -f "$SLURM_CONF" -N localhost 2>> "$work/slurmd.log" &
+pids+=($!)
+# The cluster is up once the node is idle.
+for _ in $(seq 150); do
+  state=$(sinfo --noheader --nodes=localhost --format=%t 2> /dev/null || true)
+  [ "$state" = idle ] && break
+  sleep 0.2
+done
+[ "$state" = idle ] || { say "the node did not come up (state: '${state:-none}')"; exit 1; }
+# Nothing listens beyond loopback.
+listening=$(ss -Hltn "( sport = :$ctld_port or sport = :$slurmd_port )" | awk '{print $4}' | sort -u)
+if [ -z "$listening" ] || grep -qv '^127\.0\.0\.1:' <<< "$listening"; then
+  say "the daemons listen on: ${listening:-nothing}; expected 127.0.0.1 only"
+  exit 1
+fi
+say "one-node Slurm cluster up: slurmctld on 127.0.0.1:$ctld_port, slurmd on 127.0.0.1:$slurmd_port, $cpus CPUs"
+
+export PATH="$work/bin:$PATH"
+cd "$work/recipe"
+"$root/scripts/recipe.sh" slurm > recipe.sh
+# The recipe runs in a process group of its own, waited for here so that a
+# signal is handled at once, and the whole group is ended on the way out.
+set -m
+bash -euo pipefail recipe.sh &
+recipe=$!
+set +m
+wait "$recipe"
+say "array tasks: $(ls cubes-*.txt | wc -l) output files"

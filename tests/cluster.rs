@@ -1,0 +1,114 @@
+//! The cluster recipes of docs/cluster.md, run for real: GNU parallel over
+//! two ssh hosts on loopback (`scripts/ssh-run.sh`) and a Slurm array job
+//! on a one-node cluster (`scripts/slurm-run.sh`), each running its block
+//! of the documentation verbatim; each sum must be `knightsat count`'s and
+//! the oracle's. The scripts start daemons, which needs root.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+/// Runs `script` with the knightsat under test; its stdout's last line (the
+/// recipe's sum) and its stderr.
+fn run(script: &str) -> (String, String) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let output = Command::new(root.join("scripts").join(script))
+        .arg(env!("CARGO_BIN_EXE_knightsat"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout).to_string();
+    let stderr = String::from_utf8_lossy(&output.stderr).to_string();
+    assert!(output.status.success(), "{script}: {stdout}\n{stderr}");
+    let sum = stdout.lines().last().unwrap_or_default().to_string();
+    (sum, stderr)
+}
+
+/// What the recipes count: 5x5 open tours from every square.
+fn expected() -> String {
+    let count = common::cli::stdout_of(&["count", "--size", "5"]);
+    assert_eq!(
+        count.trim(),
+        common::count_tours(5, 5, false, None).to_string()
+    );
+    count.trim().to_string()
+}
+
+#[test]
+#[cfg_attr(
+    not(all(has_sshd, has_parallel, is_root)),
+    ignore = "needs root, sshd and GNU parallel: run scripts/install-solvers.sh as root"
+)]
+fn the_ssh_recipe_sums_to_count_over_two_hosts() {
+    let (sum, stderr) = run("ssh-run.sh");
+    assert_eq!(sum, expected(), "{stderr}");
+    // Both hosts took tasks.
+    for host in ["127.0.0.2", "127.0.0.3"] {
+        let sessions: usize = stderr
+            .lines()
+            .find_map(|line| line.strip_prefix(&format!("ssh-run: {host}: ")))
+            .and_then(|rest| rest.split_whitespace().next()?.parse().ok())
+            .unwrap_or_else(|| panic!("no sessions reported for {host}: {stderr}"));
+        assert!(sessions >= 1, "{host}: {stderr}");
+    }
+}
+
+#[test]
+#[cfg_attr(
+    not(all(has_slurmctld, is_root)),
+    ignore = "needs root, slurm-wlm and munge: run scripts/install-solvers.sh as root"
+)]
+fn the_slurm_array_job_sums_to_count() {
+    let (sum, stderr) = run("slurm-run.sh");
+    assert_eq!(sum, expected(), "{stderr}");
+    // One output file per array task: 488 cubes in tasks of 100.
+    assert!(
+        stderr.contains("slurm-run: array tasks: 5 output files"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn each_recipe_is_in_the_documentation() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for name in ["local", "ssh", "slurm"] {
+        let output = Command::new(root.join("scripts/recipe.sh"))
+            .arg(name)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{name}");
+        let block = String::from_utf8(output.stdout).unwrap();
+        assert!(block.contains("knightsat sum"), "{name}: {block}");
+    }
+}
+
+#[test]
+#[cfg_attr(
+    not(has_parallel),
+    ignore = "GNU parallel is not on PATH: run scripts/install-solvers.sh"
+)]
+fn the_local_recipe_sums_to_count() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let recipe = Command::new(root.join("scripts/recipe.sh"))
+        .arg("local")
+        .output()
+        .unwrap();
+    let bin = Path::new(env!("CARGO_BIN_EXE_knightsat")).parent().unwrap();
+    let path = std::env::join_paths(
+        std::iter::once(bin.to_path_buf())
+            .chain(std::env::split_paths(&std::env::var_os("PATH").unwrap())),
+    )
+    .unwrap();
+    let output = Command::new("bash")
+        .args(["-euo", "pipefail", "-c"])
+        .arg(String::from_utf8(recipe.stdout).unwrap())
+        .env("PATH", path)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(String::from_utf8(output.stdout).unwrap().trim(), expected());
+}
