@@ -7,6 +7,8 @@
 //! variables only, so auxiliary variables never multiply the count. Both
 //! methods report through the same code, so they count the same way.
 
+use std::collections::hash_map::Entry;
+use std::collections::HashMap;
 use std::ops::ControlFlow;
 
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -425,16 +427,57 @@ pub fn count_parallel_by(
         return Ok(0);
     }
     let (_, cubes) = cubes_for(problem, &request, options)?;
+    // Without a limit, backtracking counts one cube of each class that the
+    // problem's symmetries map onto each other; SAT counts every cube, an
+    // independent check of the numbers.
+    let by_class = counter == CubeCounter::Backtrack && options.limit.is_none();
+    let (cubes, stand_for) = if by_class {
+        let (cubes, stand_for) = one_cube_per_class(problem, &cubes);
+        (cubes, Some(stand_for))
+    } else {
+        (cubes, None)
+    };
     let counts = count_cubes(
         problem,
         counter,
         &request,
-        &cubes,
+        (&cubes, stand_for.as_deref()),
         options.jobs,
         limit,
         on_progress,
     )?;
     Ok(counts.iter().map(|c| c.tours).sum::<u64>().min(limit))
+}
+
+/// One cube of each class of `cubes` that a symmetry of the rooted problem
+/// (a rotation or reflection keeping the board, its holes, the root and
+/// every anchor: [`Problem::symmetries`]) maps onto each other, in the
+/// order of `cubes`, with how many of `cubes` each stands for. Such a
+/// symmetry maps the tours that begin with a cube one-to-one onto the
+/// tours that begin with its image, so every cube of a class has the same
+/// count: counting one and multiplying counts them all (6x6 open: 8 cubes
+/// of a class for almost every class).
+fn one_cube_per_class(problem: &Problem, cubes: &[Cube]) -> (Vec<Cube>, Vec<u64>) {
+    let symmetries = problem.rooted().symmetries();
+    let mut class_of: HashMap<Vec<u32>, usize> = HashMap::new();
+    let mut chosen = Vec::new();
+    let mut stand_for = Vec::new();
+    for cube in cubes {
+        let least_image = symmetries
+            .iter()
+            .map(|map| cube.squares.iter().map(|&s| map[s] as u32).collect())
+            .min()
+            .unwrap_or_default();
+        match class_of.entry(least_image) {
+            Entry::Occupied(class) => stand_for[*class.get()] += 1,
+            Entry::Vacant(class) => {
+                class.insert(chosen.len());
+                chosen.push(cube.clone());
+                stand_for.push(1);
+            }
+        }
+    }
+    (chosen, stand_for)
 }
 
 /// How each cube of a count is counted.
@@ -596,7 +639,9 @@ fn every_tour(request: &Request) -> Request {
 }
 
 /// Counts each of `cubes` in a session of its own, on `jobs` threads
-/// (0: one per core), stopping everything once `limit` tours are counted.
+/// (0: one per core), stopping everything once `limit` tours are counted;
+/// a backtracking count is multiplied by the cubes each one stands for
+/// (`stand_for`, when given: see [`one_cube_per_class`]).
 /// When `request.timeout` runs out first: [`Error::TimedOutPartway`] with
 /// the tours counted so far.
 /// Returns the count of each cube, in order (zero for cubes not reached).
@@ -604,7 +649,7 @@ fn count_cubes(
     problem: &Problem,
     counter: CubeCounter,
     request: &Request,
-    cubes: &[Cube],
+    (cubes, stand_for): (&[Cube], Option<&[u64]>),
     jobs: usize,
     limit: u64,
     on_progress: impl Fn(Progress) + Sync,
@@ -634,7 +679,8 @@ fn count_cubes(
             })?,
             // Millions of tours a second: counted in the cube's total only.
             CubeCounter::Backtrack => {
-                let tours = counters.count(cube, &stop).ok_or(Error::Stopped)?;
+                let cubes_like_it = stand_for.map_or(1, |stand_for| stand_for[index]);
+                let tours = counters.count(cube, &stop).ok_or(Error::Stopped)? * cubes_like_it;
                 reached = total.fetch_add(tours, Ordering::Relaxed) + tours >= limit;
                 tours
             }
@@ -821,7 +867,7 @@ fn count_sample(
         problem,
         counter,
         request,
-        sampled,
+        (sampled, None),
         jobs,
         u64::MAX,
         on_progress,

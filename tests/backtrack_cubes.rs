@@ -126,6 +126,26 @@ fn check(shape: &Shape, closed: bool, start: Option<usize>, depths: &[usize]) ->
                 tours.len() as u64 * weight
             ));
         }
+        // The whole count counts one cube per class of symmetric cubes.
+        let options = ParallelOptions {
+            jobs: 1,
+            depth: Some(depth),
+            limit: None,
+        };
+        let whole = count_parallel_by(
+            &problem,
+            Method::Backtrack,
+            &Request::default(),
+            options,
+            |_| (),
+        )
+        .unwrap();
+        if whole != tours.len() as u64 * weight {
+            failures.push(format!(
+                "{shape:?} closed={closed} start={start:?} depth {depth}: the count by classes of cubes is {whole}, the oracle's {}",
+                tours.len() as u64 * weight
+            ));
+        }
     }
     failures
 }
@@ -159,6 +179,15 @@ fn cube_counts_are_the_oracles_with_holes_and_leapers() {
         Shape {
             holes: vec![0, 7],
             ..Shape::knight(4, 5)
+        },
+        // Holes that keep some or all of the board's symmetries.
+        Shape {
+            holes: vec![0, 24],
+            ..Shape::knight(5, 5)
+        },
+        Shape {
+            holes: vec![6, 8, 16, 18],
+            ..Shape::knight(5, 5)
         },
         Shape {
             leaper: (1, 4),
