@@ -16,10 +16,10 @@ use std::sync::{Mutex, PoisonError};
 use std::time::Instant;
 
 use crate::cnf_file::CnfInfo;
-use crate::cube_tally::{CubeRange, CubeTally};
+use crate::cube_tally::{CubeRange, CubeTally, CubeTours};
 use crate::cubes::{
-    cube_count, cube_of, cubes_at, cubes_within, effective_depth, on_cubes_in_runs, resolve_jobs,
-    Cube,
+    cube_count, cube_of, cubes_at, cubes_within, effective_depth, for_each_cube, on_cubes_in_runs,
+    resolve_jobs, Cube,
 };
 use crate::encoding::EncodingConfig;
 use crate::error::{Error, Unsupported};
@@ -463,12 +463,7 @@ fn one_cube_per_class(problem: &Problem, cubes: &[Cube]) -> (Vec<Cube>, Vec<u64>
     let mut chosen = Vec::new();
     let mut stand_for = Vec::new();
     for cube in cubes {
-        let least_image = symmetries
-            .iter()
-            .map(|map| cube.squares.iter().map(|&s| map[s] as u32).collect())
-            .min()
-            .unwrap_or_default();
-        match class_of.entry(least_image) {
+        match class_of.entry(least_image(&symmetries, cube)) {
             Entry::Occupied(class) => stand_for[*class.get()] += 1,
             Entry::Vacant(class) => {
                 class.insert(chosen.len());
@@ -478,6 +473,50 @@ fn one_cube_per_class(problem: &Problem, cubes: &[Cube]) -> (Vec<Cube>, Vec<u64>
         }
     }
     (chosen, stand_for)
+}
+
+/// The class of `cube` under `symmetries` (square permutations, the
+/// identity among them): its least image, as a sequence of squares.
+fn least_image(symmetries: &[Vec<usize>], cube: &Cube) -> Vec<u32> {
+    symmetries
+        .iter()
+        .map(|map| cube.squares.iter().map(|&s| map[s] as u32).collect())
+        .min()
+        .unwrap_or_default()
+}
+
+/// For each cube numbered `range` of `depth` moves (with `config`'s
+/// numbering), the lowest-numbered cube of its class ([`one_cube_per_class`])
+/// when that is another one: its count is that cube's. Walks every cube
+/// once, holding one number per class.
+fn first_of_class(
+    problem: &Problem,
+    config: &EncodingConfig,
+    depth: usize,
+    range: CubeRange,
+) -> Result<Vec<Option<usize>>, Error> {
+    let symmetries = problem.rooted().symmetries();
+    let mut first: HashMap<Vec<u32>, usize> = HashMap::new();
+    let mut same_as = Vec::with_capacity(range.indices().len());
+    let mut number = 0;
+    for_each_cube(problem, config, depth, |cube| {
+        number += 1;
+        if number > range.last {
+            return Err(Error::Stopped);
+        }
+        let first = *first
+            .entry(least_image(&symmetries, cube))
+            .or_insert(number);
+        if number >= range.first {
+            same_as.push((first != number).then_some(first));
+        }
+        Ok(())
+    })
+    .or_else(|error| match error {
+        Error::Stopped => Ok(()),
+        error => Err(error),
+    })?;
+    Ok(same_as)
 }
 
 /// How each cube of a count is counted.
@@ -521,7 +560,10 @@ impl CubeCounter {
 /// threads, handing each cube's [`CubeTally`] to `on_cube` as it is
 /// counted (in any order); the cubes and their numbers are those of
 /// `request`'s encoding with symmetry breaking off, as the split writes
-/// them. Returns the tours in the range. A range ending past the last
+/// them. Backtracking counts one cube per class of symmetric cubes, the
+/// lowest-numbered: the others' tallies say which cube's count is theirs
+/// ([`CubeTours::SameAs`]), wherever that cube is, and `sum` adds it in.
+/// Returns the tours of the cubes counted. A range ending past the last
 /// cube stops there; one starting past it is refused.
 pub fn count_cube_range(
     problem: &Problem,
@@ -543,6 +585,12 @@ pub fn count_cube_range(
         request.check_budget_for_threads(problem, resolve_jobs(jobs).min(cubes.len()))?;
     }
     let impossible = request.gate && refute(problem).is_some();
+    // Backtracking counts one cube per class of symmetric cubes; SAT, the
+    // independent check, counts each.
+    let same_as = match counter {
+        CubeCounter::Backtrack => first_of_class(problem, &request.config, depth, range)?,
+        CubeCounter::Sat => vec![None; cubes.len()],
+    };
     let total = AtomicU64::new(0);
     let counters = CubeBacktracker::new(problem);
     let run = counter.run(cubes.len(), jobs);
@@ -551,6 +599,7 @@ pub fn count_cube_range(
         on_cubes_in_runs(&cubes, jobs, run, &stop, |index, cube| {
             let tours = match counter {
                 _ if impossible => 0,
+                _ if same_as[index].is_some() => 0,
                 CubeCounter::Sat => count_in_cube(problem, &request, cube, &stop, |_| true)?,
                 CubeCounter::Backtrack => counters.count(cube, &stop).ok_or(Error::Stopped)?,
             };
@@ -563,7 +612,10 @@ pub fn count_cube_range(
             on_cube(&CubeTally {
                 number: range.first + index,
                 cubes: all,
-                tours,
+                tours: match same_as[index] {
+                    Some(other) => CubeTours::SameAs(other),
+                    None => CubeTours::Counted(tours),
+                },
                 squares: cube
                     .squares
                     .iter()

@@ -8,8 +8,11 @@
 //! manifest's lines: cube 7 is `cube-000007.cnf`, on line 7 after the
 //! header. A task that counts cubes 1200 to 1299 prints one line per cube,
 //! `cube 1200/4410`, its tours and its squares, separated by tabs (the
-//! cube's number and the number of cubes come first), so that [`CubeSum`] can tell a missing or a repeated
-//! cube from the lines alone, whichever task printed them.
+//! cube's number and the number of cubes come first), so that [`CubeSum`]
+//! can tell a missing or a repeated cube from the lines alone, whichever
+//! task printed them. A cube that a symmetry of the problem maps onto a
+//! lower-numbered one has as many tours: its line says `=K` instead of a
+//! count (see [`CubeTours::SameAs`]), and the sum takes cube K's count.
 
 use std::fmt;
 use std::str::FromStr;
@@ -72,36 +75,52 @@ pub struct CubeTally {
     pub number: usize,
     /// The number of cubes in the split.
     pub cubes: usize,
-    /// The tours in the cube.
-    pub tours: u64,
+    /// The tours in the cube, or the cube it has as many as.
+    pub tours: CubeTours,
     /// The cube's squares by name (after 0, 1, … moves).
     pub squares: Vec<String>,
 }
 
+/// A cube's tours as a task reports them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CubeTours {
+    /// Counted: this many.
+    Counted(u64),
+    /// As many as the cube of this number, which a symmetry of the problem
+    /// maps onto this one, and which is counted instead (printed `=K`).
+    SameAs(usize),
+}
+
 impl fmt::Display for CubeTally {
-    /// `cube N/M`, the tours and the squares, separated by tabs (no newline).
+    /// `cube N/M`, the tours (or `=K`) and the squares, separated by tabs
+    /// (no newline).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "cube {}/{}\t{}\t{}",
-            self.number,
-            self.cubes,
-            self.tours,
-            self.squares.join(" ")
-        )
+        write!(f, "cube {}/{}\t", self.number, self.cubes)?;
+        match self.tours {
+            CubeTours::Counted(tours) => write!(f, "{tours}")?,
+            CubeTours::SameAs(other) => write!(f, "={other}")?,
+        }
+        write!(f, "\t{}", self.squares.join(" "))
     }
 }
 
 /// What the sum of a tally's lines needs of each: the cube's number, the
 /// number of cubes and the tours (the squares are for people).
-fn parse_line(text: &str) -> Option<(usize, usize, u64)> {
+fn parse_line(text: &str) -> Option<(usize, usize, CubeTours)> {
     let mut fields = text.trim_end_matches(['\r', '\n']).split('\t');
     let (number, cubes) = fields.next()?.strip_prefix("cube ")?.split_once('/')?;
     let (number, cubes) = (number.parse().ok()?, cubes.parse().ok()?);
-    let tours = fields.next()?.parse().ok()?;
-    (1..=cubes)
-        .contains(&number)
-        .then_some((number, cubes, tours))
+    let tours = fields.next()?;
+    let tours = match tours.strip_prefix('=') {
+        Some(other) => CubeTours::SameAs(other.parse().ok()?),
+        None => CubeTours::Counted(tours.parse().ok()?),
+    };
+    let valid = |n: usize| (1..=cubes).contains(&n);
+    let tours_valid = match tours {
+        CubeTours::Counted(_) => true,
+        CubeTours::SameAs(other) => valid(other) && other != number,
+    };
+    (valid(number) && tours_valid).then_some((number, cubes, tours))
 }
 
 /// Adds up the lines of cube tallies, from any number of tasks' outputs in
@@ -113,7 +132,8 @@ pub struct CubeSum {
     cubes: Option<usize>,
     /// Where each cube was counted, by number − 1 (empty: not yet).
     seen: Vec<Option<String>>,
-    tours: u64,
+    /// What each cube seen reported, by number − 1.
+    reported: Vec<CubeTours>,
 }
 
 impl CubeSum {
@@ -146,6 +166,7 @@ impl CubeSum {
         }
         if self.seen.is_empty() {
             self.seen = vec![None; cubes];
+            self.reported = vec![CubeTours::Counted(0); cubes];
         }
         let seen = &mut self.seen[number - 1];
         if let Some(first) = seen {
@@ -157,11 +178,32 @@ impl CubeSum {
             });
         }
         *seen = Some(place.to_string());
-        self.tours = self
-            .tours
-            .checked_add(tours)
-            .ok_or(TallyError::TooManyTours)?;
+        self.reported[number - 1] = tours;
         Ok(())
+    }
+
+    /// The tours of the cubes numbered `inside` (indices from 0), each
+    /// reported once; a cube reported as having as many as another takes
+    /// that one's count, which must be among the lines and counted itself.
+    fn tours_of(&self, inside: std::ops::Range<usize>) -> Result<u64, TallyError> {
+        let mut tours = 0u64;
+        for i in inside {
+            let counted = match self.reported[i] {
+                CubeTours::Counted(counted) => counted,
+                CubeTours::SameAs(other) => match self.reported.get(other - 1) {
+                    Some(&CubeTours::Counted(counted)) if self.seen[other - 1].is_some() => counted,
+                    _ => {
+                        return Err(TallyError::SameAsUncounted {
+                            place: self.seen[i].clone().unwrap_or_default(),
+                            number: i + 1,
+                            other,
+                        })
+                    }
+                },
+            };
+            tours = tours.checked_add(counted).ok_or(TallyError::TooManyTours)?;
+        }
+        Ok(tours)
     }
 
     /// The total, when every cube of the split was counted.
@@ -175,34 +217,28 @@ impl CubeSum {
         if !missing.is_empty() {
             return Err(TallyError::Missing { cubes, missing });
         }
-        Ok(self.tours)
+        self.tours_of(0..cubes)
     }
 
     /// The total of the cubes numbered `range` (cut to the split's last
-    /// cube), when each of them was counted exactly once and no other cube
-    /// was: the sum of one task's share, or of several tasks'.
+    /// cube), when each of them was counted exactly once: the sum of one
+    /// task's share, or of several tasks'. Lines of other cubes may be
+    /// there too (other tasks' outputs), for the cubes of the range that
+    /// take their count from one of them.
     pub fn total_of(&self, range: CubeRange) -> Result<u64, TallyError> {
         let Some(cubes) = self.cubes else {
             return Err(TallyError::Nothing);
         };
         let range = range.within(cubes)?;
-        let inside = range.indices();
-        if let Some(outside) = (0..cubes).find(|i| !inside.contains(i) && self.seen[*i].is_some()) {
-            return Err(TallyError::OutsideRange {
-                number: outside + 1,
-                place: self.seen[outside].clone().unwrap_or_default(),
-                first: range.first,
-                last: range.last,
-            });
-        }
-        let missing: Vec<usize> = inside
+        let missing: Vec<usize> = range
+            .indices()
             .filter(|&i| self.seen[i].is_none())
             .map(|i| i + 1)
             .collect();
         if !missing.is_empty() {
             return Err(TallyError::Missing { cubes, missing });
         }
-        Ok(self.tours)
+        self.tours_of(range.indices())
     }
 }
 
@@ -247,17 +283,16 @@ pub enum TallyError {
         /// The missing cubes' numbers, ascending.
         missing: Vec<usize>,
     },
-    /// A cube outside the range summed.
-    #[error("{place} counts cube {number}, outside the cubes {first}-{last} to add up")]
-    OutsideRange {
+    /// A cube reported as having as many tours as another, which is not
+    /// counted among the lines summed.
+    #[error("{place} gives cube {number} as many tours as cube {other}, which no line counts: add the output of the task that counted cube {other}")]
+    SameAsUncounted {
+        /// Where the cube was reported.
+        place: String,
         /// The cube's number.
         number: usize,
-        /// Where it was counted.
-        place: String,
-        /// The range's first cube.
-        first: usize,
-        /// The range's last cube.
-        last: usize,
+        /// The cube it refers to.
+        other: usize,
     },
     /// No line to add.
     #[error("no cube counts to add up")]
@@ -328,13 +363,61 @@ mod tests {
         let tally = CubeTally {
             number: 3,
             cubes: 10,
-            tours: 42,
+            tours: CubeTours::Counted(42),
             squares: vec!["a1".into(), "b3".into()],
         };
         assert_eq!(tally.to_string(), "cube 3/10\t42\ta1 b3");
-        assert_eq!(parse_line(&tally.to_string()), Some((3, 10, 42)));
-        assert_eq!(parse_line("cube 11/10\t42"), None);
-        assert_eq!(parse_line("cube 0/10\t42"), None);
+        let counted = Some((3, 10, CubeTours::Counted(42)));
+        assert_eq!(parse_line(&tally.to_string()), counted);
+        let same = CubeTally {
+            tours: CubeTours::SameAs(1),
+            ..tally
+        };
+        assert_eq!(same.to_string(), "cube 3/10\t=1\ta1 b3");
+        let same_as_one = Some((3, 10, CubeTours::SameAs(1)));
+        assert_eq!(parse_line(&same.to_string()), same_as_one);
+        for bad in [
+            "cube 11/10\t42",
+            "cube 0/10\t42",
+            "cube 3/10\t=3",
+            "cube 3/10\t=11",
+        ] {
+            assert_eq!(parse_line(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_cube_given_as_many_tours_as_another_takes_its_count() {
+        let mut sum = CubeSum::new();
+        for (i, line) in ["cube 1/3\t5", "cube 2/3\t=1", "cube 3/3\t=1"]
+            .iter()
+            .enumerate()
+        {
+            sum.add(&format!("line {i}"), line).unwrap();
+        }
+        assert_eq!(sum.total(), Ok(15));
+        let one_two = CubeRange { first: 1, last: 2 };
+        let mut part = CubeSum::new();
+        part.add("a", "cube 1/3\t5").unwrap();
+        part.add("b", "cube 2/3\t=1").unwrap();
+        assert_eq!(part.total_of(one_two), Ok(10));
+        // The cube referred to outside the range summed, or itself a reference.
+        let mut outside = CubeSum::new();
+        outside.add("a", "cube 2/3\t=1").unwrap();
+        let two = CubeRange { first: 2, last: 2 };
+        assert!(matches!(
+            outside.total_of(two),
+            Err(TallyError::SameAsUncounted {
+                number: 2,
+                other: 1,
+                ..
+            })
+        ));
+        let mut chain = CubeSum::new();
+        for line in ["cube 1/3\t=2", "cube 2/3\t=3", "cube 3/3\t4"] {
+            chain.add(line, line).unwrap();
+        }
+        assert!(chain.total().is_err());
     }
 
     #[test]

@@ -166,7 +166,8 @@ pub enum Command {
         /// --depth D, numbered from 1 in the order of `cubes --split`'s
         /// files and manifest lines: what one task of a cluster job counts.
         /// Prints one line per cube, `cube N/CUBES<TAB>TOURS<TAB>SQUARES`,
-        /// as each is done; `knightsat sum` adds up the lines of every task
+        /// as each is done (backtracking counts one cube of each class of
+        /// symmetric cubes; the others' TOURS read `=K`, as many as cube K); `knightsat sum` adds up the lines of every task
         /// and refuses a missing or repeated cube. B past the last cube
         /// stops at the last. With --sample K, estimates the range's count
         /// and time from K of its cubes instead.
