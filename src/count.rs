@@ -419,9 +419,7 @@ pub fn count_parallel_by(
     options: ParallelOptions,
     on_progress: impl Fn(Progress) + Sync,
 ) -> Result<u64, Error> {
-    let step = auto::every_tour_by(problem, method, request);
-    let counter = CubeCounter::of(step.method)?;
-    let request = every_tour(&step.request);
+    let (counter, request) = CubeCounter::for_route(problem, method, request)?;
     let limit = options.limit.unwrap_or(u64::MAX);
     if limit == 0 || (request.gate && refute(problem).is_some()) {
         return Ok(0);
@@ -540,6 +538,18 @@ impl CubeCounter {
         }
     }
 
+    /// The counter `method` counts `problem`'s cubes with (the default
+    /// route's choice for [`Method::Auto`]), and the request it counts
+    /// them under: every tour, no symmetry breaking.
+    fn for_route(
+        problem: &Problem,
+        method: Method,
+        request: &Request,
+    ) -> Result<(CubeCounter, Request), Error> {
+        let step = auto::every_tour_by(problem, method, request);
+        Ok((CubeCounter::of(step.method)?, every_tour(&step.request)))
+    }
+
     /// The counter for `method`: Warnsdorff's rule does not count.
     fn of(method: Method) -> Result<CubeCounter, Error> {
         match method {
@@ -574,9 +584,7 @@ pub fn count_cube_range(
     jobs: usize,
     on_cube: impl Fn(&CubeTally) + Sync,
 ) -> Result<u64, Error> {
-    let step = auto::every_tour_by(problem, method, request);
-    let counter = CubeCounter::of(step.method)?;
-    let request = every_tour(&step.request);
+    let (counter, request) = CubeCounter::for_route(problem, method, request)?;
     let all = cube_count(problem, &request.config, depth, usize::MAX)?;
     let range = range.within(all)?;
     let indices: Vec<usize> = range.indices().collect();
@@ -835,9 +843,7 @@ pub fn estimate_count_by(
     seed: u64,
     on_progress: impl Fn(Progress) + Sync,
 ) -> Result<Estimate, Error> {
-    let step = auto::every_tour_by(problem, method, request);
-    let counter = CubeCounter::of(step.method)?;
-    let request = every_tour(&step.request);
+    let (counter, request) = CubeCounter::for_route(problem, method, request)?;
     let config = &request.config;
     let choose = |all: usize| sample_of(0..all, sample, seed);
     // A depth given may have more cubes than memory holds: they are
@@ -882,9 +888,7 @@ pub fn estimate_cube_range(
     seed: u64,
     on_progress: impl Fn(Progress) + Sync,
 ) -> Result<Estimate, Error> {
-    let step = auto::every_tour_by(problem, method, request);
-    let counter = CubeCounter::of(step.method)?;
-    let request = every_tour(&step.request);
+    let (counter, request) = CubeCounter::for_route(problem, method, request)?;
     let all = cube_count(problem, &request.config, depth, usize::MAX)?;
     let range = range.within(all)?;
     let chosen = sample_of(range.indices(), sample, seed);

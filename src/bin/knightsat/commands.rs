@@ -481,6 +481,25 @@ fn count_way_out(error: Error, problem: &Problem, method: Method, jobs: usize) -
     with_way_out(error, hint)
 }
 
+/// The problem, method and request of a count by cubes (`count --sample`,
+/// `count --cubes`), checked: every tour, with `sat`'s solver, budget and
+/// time limit.
+fn counting(
+    encoding: &EncodingArgs,
+    method: MethodArg,
+    sat: &Request,
+) -> anyhow::Result<(Problem, Method, Request)> {
+    let (problem, config) = encoding.problem_and_config()?;
+    let method = Method::from(method);
+    let request = Request {
+        config,
+        every_tour: true,
+        ..sat.clone()
+    };
+    method.check_supports(&problem, &request)?;
+    Ok((problem, method, request))
+}
+
 /// `count --sample`: the count and its time estimated from a random sample
 /// of the cubes.
 ///
@@ -497,14 +516,7 @@ pub fn estimate(
     sample: usize,
     seed: u64,
 ) -> anyhow::Result<ExitCode> {
-    let (problem, config) = encoding.problem_and_config()?;
-    let method = Method::from(method);
-    let request = Request {
-        config,
-        every_tour: true,
-        ..sat.clone()
-    };
-    method.check_supports(&problem, &request)?;
+    let (problem, method, request) = counting(encoding, method, sat)?;
     let progress = cube_progress_bar();
     let options = ParallelOptions {
         jobs,
@@ -584,14 +596,7 @@ pub fn count_cube_range(
     depth: usize,
     range: CubeRange,
 ) -> anyhow::Result<ExitCode> {
-    let (problem, config) = encoding.problem_and_config()?;
-    let method = Method::from(method);
-    let request = Request {
-        config,
-        every_tour: true,
-        ..sat.clone()
-    };
-    method.check_supports(&problem, &request)?;
+    let (problem, method, request) = counting(encoding, method, sat)?;
     note_default_start(&problem);
     // Lines go out whole as each cube ends, so that a task stopped midway
     // leaves the cubes it finished (the sum then names the others).
