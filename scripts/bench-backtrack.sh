@@ -6,7 +6,7 @@
 # in full, the count compared with the estimate's interval. Prints one line per run with its wall time, CPU time and peak
 # memory, and the load average, which matters on a shared machine.
 #
-#   RUNS=3 SAMPLE=2000 DEPTH=8 RANGE=70001-90000 RANGE_SAMPLE=400 \
+#   RUNS=3 SAMPLE=2000 DEPTH=8 RANGE=70001-72000 RANGE_SAMPLE=200 \
 #     scripts/bench-backtrack.sh
 #
 # Figures, not a test: nothing here passes or fails on time.
@@ -15,8 +15,8 @@ cd "$(dirname "$0")/.."
 runs=${RUNS:-3}
 sample=${SAMPLE:-2000}
 depth=${DEPTH:-8}
-range=${RANGE:-70001-90000}
-range_sample=${RANGE_SAMPLE:-400}
+range=${RANGE:-70001-72000}
+range_sample=${RANGE_SAMPLE:-200}
 cargo build --release --locked --quiet
 knightsat=${CARGO_TARGET_DIR:-target}/release/knightsat
 out=$(mktemp -d)
