@@ -25,8 +25,10 @@ fn cpu_ticks() -> u64 {
     fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap()
 }
 
-/// Asserts that `call` times out within `limit` plus a second, and that
-/// afterwards no thread of it remains and nothing burns CPU.
+/// Asserts that `call` times out within `limit` plus a few seconds (a
+/// hung solver would run for minutes; a loaded machine stretches the
+/// moment it takes to stop and clean up), and that afterwards no thread of
+/// it remains and nothing burns CPU.
 fn stops(what: &str, limit: Duration, call: impl FnOnce() -> Result<(), Error>) {
     let before = threads();
     let started = Instant::now();
@@ -37,7 +39,7 @@ fn stops(what: &str, limit: Duration, call: impl FnOnce() -> Result<(), Error>) 
         "{what}: {result:?}"
     );
     assert!(
-        took < limit + Duration::from_secs(1),
+        took < limit + Duration::from_secs(5),
         "{what}: took {took:?}"
     );
     // A scoped thread is joined when its work is done; the system thread
