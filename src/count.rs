@@ -483,18 +483,20 @@ fn least_image(symmetries: &[Vec<usize>], cube: &Cube) -> Vec<u32> {
         .unwrap_or_default()
 }
 
-/// For each cube numbered `range` of `depth` moves (with `config`'s
-/// numbering), the lowest-numbered cube of its class ([`one_cube_per_class`])
-/// when that is another one: its count is that cube's. Walks every cube
-/// once, holding one number per class.
-fn first_of_class(
+/// The cubes numbered `range` of `depth` moves (with `config`'s
+/// numbering), each with the lowest-numbered cube of its class
+/// ([`one_cube_per_class`]) when that is another one: its count is that
+/// cube's. One walk over the cubes up to the range's end, holding one
+/// number per class.
+fn cubes_with_classes(
     problem: &Problem,
     config: &EncodingConfig,
     depth: usize,
     range: CubeRange,
-) -> Result<Vec<Option<usize>>, Error> {
+) -> Result<(Vec<Cube>, Vec<Option<usize>>), Error> {
     let symmetries = problem.rooted().symmetries();
     let mut first: HashMap<Vec<u32>, usize> = HashMap::new();
+    let mut cubes = Vec::with_capacity(range.indices().len());
     let mut same_as = Vec::with_capacity(range.indices().len());
     let mut number = 0;
     for_each_cube(problem, config, depth, |cube| {
@@ -506,6 +508,7 @@ fn first_of_class(
             .entry(least_image(&symmetries, cube))
             .or_insert(number);
         if number >= range.first {
+            cubes.push(cube.clone());
             same_as.push((first != number).then_some(first));
         }
         Ok(())
@@ -514,7 +517,7 @@ fn first_of_class(
         Error::Stopped => Ok(()),
         error => Err(error),
     })?;
-    Ok(same_as)
+    Ok((cubes, same_as))
 }
 
 /// How each cube of a count is counted.
@@ -587,18 +590,19 @@ pub fn count_cube_range(
     let (counter, request) = CubeCounter::for_route(problem, method, request)?;
     let all = cube_count(problem, &request.config, depth, usize::MAX)?;
     let range = range.within(all)?;
-    let indices: Vec<usize> = range.indices().collect();
-    let cubes = cubes_at(problem, &request.config, depth, &indices)?;
-    if counter == CubeCounter::Sat {
-        request.check_budget_for_threads(problem, resolve_jobs(jobs).min(cubes.len()))?;
-    }
-    let impossible = request.gate && refute(problem).is_some();
     // Backtracking counts one cube per class of symmetric cubes; SAT, the
     // independent check, counts each.
-    let same_as = match counter {
-        CubeCounter::Backtrack => first_of_class(problem, &request.config, depth, range)?,
-        CubeCounter::Sat => vec![None; cubes.len()],
+    let (cubes, same_as) = match counter {
+        CubeCounter::Backtrack => cubes_with_classes(problem, &request.config, depth, range)?,
+        CubeCounter::Sat => {
+            let indices: Vec<usize> = range.indices().collect();
+            let cubes = cubes_at(problem, &request.config, depth, &indices)?;
+            request.check_budget_for_threads(problem, resolve_jobs(jobs).min(cubes.len()))?;
+            let each_its_own = vec![None; cubes.len()];
+            (cubes, each_its_own)
+        }
     };
+    let impossible = request.gate && refute(problem).is_some();
     let total = AtomicU64::new(0);
     let counters = CubeBacktracker::new(problem);
     let run = counter.run(cubes.len(), jobs);
