@@ -276,8 +276,6 @@ pub enum Unsupported {
     /// Orbits are counted by one search: a tour and its images under the
     /// board's symmetries begin differently, so they fall in different cubes.
     OrbitsWithCubes,
-    /// Clues fix positions in time, which the successor encoding does not have.
-    CluesWithSuccessor,
     /// A formula with lazy subtours has models that are not tours: it is
     /// solved in a loop, never written alone.
     LazyFormulaWritten,
@@ -336,9 +334,6 @@ impl std::fmt::Display for Unsupported {
             ),
             Unsupported::OrbitsWithCubes => f.write_str(
                 "orbits are counted by one search, without cubes: a tour and its images fall in different cubes",
-            ),
-            Unsupported::CluesWithSuccessor => f.write_str(
-                "clues fix squares in time, which the successor encoding does not number",
             ),
             Unsupported::LazyFormulaWritten => f.write_str(
                 "a formula with lazy subtours has models that are not tours, so it is not written alone",

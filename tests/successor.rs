@@ -471,15 +471,6 @@ fn bad_combinations_get_one_line_errors() {
             "5",
             "--encoding",
             "successor",
-            "--at",
-            "3=c3",
-        ],
-        &[
-            "solve",
-            "--size",
-            "5",
-            "--encoding",
-            "successor",
             "--blocks",
             "2x2",
         ],
@@ -639,4 +630,227 @@ fn a_model_that_is_no_cover_by_cycles_is_a_clear_error() {
     values[a1_out.to_dimacs() as usize] = Some(true);
     let error = encoding.squares_of(&Model::new(values)).unwrap_err();
     assert!(error.to_string().contains("two moves leave a1"), "{error}");
+}
+
+/// Clue sets for `shape`: from a real tour where there is one (so some
+/// cases have tours), and random ones (so some contradict each other or
+/// the board). Each is (step, square) pairs with distinct steps and
+/// squares, sorted by step.
+fn clue_sets(
+    shape: &Shape,
+    closed: bool,
+    random: &mut common::Sequence,
+) -> Vec<Vec<(usize, usize)>> {
+    let n = shape.squares();
+    let tours = common::tours_of(
+        shape,
+        &Demands {
+            closed,
+            clues: vec![],
+        },
+        50,
+    );
+    let mut sets = Vec::new();
+    for case in 0..3 {
+        let count = 1 + random.below(3);
+        let mut clues: Vec<(usize, usize)> = if case < 2 && !tours.is_empty() {
+            let tour = &tours[random.below(tours.len())];
+            (0..count)
+                .map(|_| {
+                    let t = random.below(n);
+                    (t, tour[t])
+                })
+                .collect()
+        } else {
+            (0..count)
+                .map(|_| (random.below(n), random.below(n)))
+                .collect()
+        };
+        clues.sort_unstable();
+        clues.dedup_by_key(|clue| clue.0);
+        let mut squares: Vec<usize> = clues.iter().map(|clue| clue.1).collect();
+        squares.sort_unstable();
+        squares.dedup();
+        if squares.len() == clues.len() {
+            sets.push(clues);
+        }
+    }
+    sets
+}
+
+/// The problem with `clues`; the last step's clue becomes `--end` when
+/// `end_as_end`, so that a closed tour is rooted at its end.
+fn clued_problem(
+    rows: usize,
+    cols: usize,
+    closed: bool,
+    clues: &[(usize, usize)],
+    end_as_end: bool,
+) -> Problem {
+    let n = rows * cols;
+    let mut end = None;
+    let mut rest = Vec::new();
+    for &(step, square) in clues {
+        if end_as_end && step == n - 1 {
+            end = Some(square);
+        } else {
+            rest.push(knightsat::problem::Clue { step, square });
+        }
+    }
+    common::plain_problem(rows, cols, closed, None)
+        .with_end(end)
+        .and_then(|problem| problem.with_clues(rest))
+        .unwrap()
+}
+
+#[test]
+fn clues_pinned_through_positions_agree_with_the_oracle_and_the_time_indexed_encoding() {
+    // The feasibility gate is off, so that the formula itself must refute
+    // the contradictory clue sets.
+    let mut random = common::Sequence(23);
+    let mut failures = Vec::new();
+    let (mut cases, mut with_tours) = (0, 0);
+    for (rows, cols) in common::small_boards(30) {
+        let shape = Shape::knight(rows, cols);
+        for closed in [false, true] {
+            for (i, clues) in clue_sets(&shape, closed, &mut random)
+                .into_iter()
+                .enumerate()
+            {
+                let problem = clued_problem(rows, cols, closed, &clues, i % 2 == 0);
+                let demands = Demands {
+                    closed,
+                    clues: clues.clone(),
+                };
+                let expected = common::tours_of(&shape, &demands, usize::MAX).len() as u64;
+                cases += 1;
+                with_tours += usize::from(expected > 0);
+                for (j, subtours) in [Subtours::Lazy, Subtours::Complete].into_iter().enumerate() {
+                    let config = successor(subtours, true);
+                    let backend = &common::sat::built_in()[(i + j) % 2];
+                    let mut request = common::sat::request(config.clone(), backend);
+                    request.gate = false;
+                    let case = format!(
+                        "{rows}x{cols} closed={closed} clues={clues:?} {subtours:?} {}",
+                        backend.name()
+                    );
+                    let outcome = solve(&problem, &request)
+                        .map(|solved| solved.outcome)
+                        .map_err(|e| e.to_string());
+                    judge(&case, outcome, &shape, &demands, &mut failures);
+                }
+                let counted = count_clued(
+                    &problem,
+                    &successor(Subtours::Complete, true),
+                    &shape,
+                    &demands,
+                );
+                if counted != expected {
+                    failures.push(format!("{rows}x{cols} closed={closed} clues={clues:?}: successor counted {counted}, oracle {expected}"));
+                }
+                if i == 0 {
+                    let time_indexed =
+                        count_clued(&problem, &EncodingConfig::default(), &shape, &demands);
+                    if time_indexed != counted {
+                        failures.push(format!("{rows}x{cols} closed={closed} clues={clues:?}: successor counted {counted}, time-indexed {time_indexed}"));
+                    }
+                }
+            }
+        }
+    }
+    common::assert_none(&failures);
+    assert!(
+        cases > 100 && with_tours > 20,
+        "{cases} cases, {with_tours} with tours: too few to test"
+    );
+}
+
+/// Counts every tour of the clued `problem` with `config` on varisat,
+/// without the feasibility gate, checking each tour with the oracle.
+fn count_clued(
+    problem: &Problem,
+    config: &EncodingConfig,
+    shape: &Shape,
+    demands: &Demands,
+) -> u64 {
+    let mut request = common::sat::request(config.clone(), &Backend::Varisat);
+    request.gate = false;
+    enumerate(problem, &request, CountOptions::default(), |tour| {
+        assert!(
+            common::is_tour_of(shape, demands, &tour.squares),
+            "{config:?}: {:?}",
+            tour.names()
+        );
+        Ok(())
+    })
+    .unwrap()
+}
+
+#[test]
+#[cfg_attr(
+    not(has_kissat),
+    ignore = "kissat is not on PATH: run scripts/install-solvers.sh"
+)]
+fn clued_successor_files_pass_kissat_strict_and_decode_into_tours_that_keep_the_clues() {
+    let dir = tempfile::tempdir().unwrap();
+    let shape = Shape::knight(6, 6);
+    for closed in [false, true] {
+        // Clues from a tour the oracle finds: steps 4 and 17, and the
+        // last step's square as the clue of move 36 for closed tours.
+        let tour = &common::tours_of(
+            &shape,
+            &Demands {
+                closed,
+                clues: vec![],
+            },
+            1,
+        )[0];
+        let clues = [(4, tour[4]), (17, tour[17]), (35, tour[35])];
+        let names = |square: usize| Board::new(6, 6).unwrap().name(square);
+        let cnf = dir.path().join(format!("clued-{closed}.cnf"));
+        let mut encode = common::cli::knightsat();
+        encode.args(["encode", "--size", "6", "--encoding", "successor", "-o"]);
+        encode.arg(&cnf);
+        if closed {
+            encode.arg("--closed");
+        }
+        for (step, square) in clues {
+            encode.arg(format!("--at={}={}", step + 1, names(square)));
+        }
+        encode.assert().success();
+        assert!(common::kissat_strict_accepts(&cnf), "closed={closed}");
+        let answer = std::process::Command::new("kissat")
+            .arg("-q")
+            .arg(&cnf)
+            .output()
+            .unwrap();
+        assert_eq!(answer.status.code(), Some(10), "closed={closed}");
+        let result = dir.path().join(format!("clued-{closed}.out"));
+        std::fs::write(&result, &answer.stdout).unwrap();
+        let moves = common::cli::knightsat()
+            .args(["decode", "--format", "moves", "--cnf"])
+            .arg(&cnf)
+            .arg(&result)
+            .output()
+            .unwrap();
+        assert!(
+            moves.status.success(),
+            "{}",
+            String::from_utf8_lossy(&moves.stderr)
+        );
+        let board = Board::new(6, 6).unwrap();
+        let squares: Vec<usize> = String::from_utf8(moves.stdout)
+            .unwrap()
+            .split_whitespace()
+            .map(|n| board.parse_square(n).unwrap())
+            .collect();
+        let demands = Demands {
+            closed,
+            clues: clues.to_vec(),
+        };
+        assert!(
+            common::is_tour_of(&shape, &demands, &squares),
+            "closed={closed}: {squares:?}"
+        );
+    }
 }

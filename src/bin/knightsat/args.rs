@@ -422,7 +422,8 @@ pub struct EncodingArgs {
     /// The SAT encoding: `time-indexed` (x(t, s), "after t moves the
     /// knight is on s": N² variables, clues, cubes) or `successor` (one
     /// variable per move, "the move after s goes to w": linear in the
-    /// board, for large boards; no clues).
+    /// board, for large boards; clues pin positions through the Chinese
+    /// remainder counters, which then make the formula complete).
     #[arg(long, value_enum)]
     encoding: Option<EncodingArg>,
     /// With --encoding successor, how subtours (cycles that miss squares)

@@ -324,9 +324,6 @@ fn describe_library(library: &Error, context: Option<String>) -> String {
             Unsupported::OrbitsWithCubes => {
                 "--up-to-symmetry counts orbits with one solver, without cubes: not with --jobs N (N > 1) or --depth, since a tour and its images fall in different cubes".into()
             }
-            Unsupported::CluesWithSuccessor => {
-                "clues (--at, --puzzle) need --encoding time-indexed: --encoding successor has no positions in time".into()
-            }
             Unsupported::LazyFormulaWritten => {
                 "--subtours lazy is for solving in a loop: a file of it would have models that are not tours; encode writes --subtours complete".into()
             }

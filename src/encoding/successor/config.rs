@@ -75,15 +75,10 @@ impl SuccessorConfig {
         }
     }
 
-    /// Checks that the switches fit `problem`: no clues (this encoding has
-    /// no positions in time), a clause-length bound of at least 3, and for
-    /// the complete formula a variable count varisat and DIMACS take.
+    /// Checks that the switches fit `problem`: a clause-length bound of at
+    /// least 3, and for a formula with positions a variable count varisat
+    /// and DIMACS take.
     pub fn check_fits(&self, problem: &Problem) -> Result<(), Error> {
-        if !problem.clues().is_empty() {
-            return Err(Error::Unsupported(
-                crate::error::Unsupported::CluesWithSuccessor,
-            ));
-        }
         if let Some(len) = self.max_clause_len.filter(|&len| len < 3) {
             return Err(Error::ClauseLengthTooShort { len });
         }
@@ -107,11 +102,20 @@ impl SuccessorConfig {
     /// share), the positions of the complete formula with as many
     /// auxiliaries again, and with clause splitting one auxiliary per
     /// literal of its clauses at most (about three times the rest).
+    /// Whether the formula for `problem` has position variables: the
+    /// complete formula always, and any formula with clues, which are
+    /// pinned through positions (so a clued formula is complete even with
+    /// lazy subtours asked for).
+    pub fn has_positions(&self, problem: &Problem) -> bool {
+        self.subtours == Subtours::Complete || !problem.clues().is_empty()
+    }
+
     fn vars_per_square_at_most(&self, problem: &Problem) -> usize {
         let nodes = problem.board().squares() + usize::from(!problem.is_closed());
-        let positions: usize = match self.subtours {
-            Subtours::Lazy => 0,
-            Subtours::Complete => super::crt::moduli(nodes).iter().sum(),
+        let positions: usize = if self.has_positions(problem) {
+            super::crt::moduli(nodes).iter().sum()
+        } else {
+            0
         };
         let unsplit = 10 + 4 * 8 + 2 * positions;
         match self.max_clause_len {

@@ -143,6 +143,13 @@ impl Positions {
         }
     }
 
+    /// Fixes `node` at `position`: a unit on its residue for each modulus.
+    pub fn fix(&self, node: usize, position: usize, sink: &mut impl ClauseSink) {
+        for (which, &m) in self.moduli.iter().enumerate() {
+            sink.add_clause(&[self.var(which, node, position % m)]);
+        }
+    }
+
     /// A move `step` from `from` to `to` (not the root) adds one:
     /// ¬step ∨ ¬p(m, from) = i ∨ p(m, to) = i + 1 mod m.
     pub fn advance(&self, step: Lit, from: usize, to: usize, sink: &mut impl ClauseSink) {
