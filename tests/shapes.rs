@@ -297,27 +297,11 @@ fn clues_agree_with_the_oracle_in_existence_and_count() {
             );
             for case in 0..8 {
                 let clue_count = 2 + random.below(3);
-                let mut clues: Vec<(usize, usize)> = if case % 2 == 0 && !tours.is_empty() {
-                    let tour = &tours[random.below(tours.len())];
-                    (0..clue_count)
-                        .map(|_| {
-                            let t = random.below(n);
-                            (t, tour[t])
-                        })
-                        .collect()
-                } else {
-                    (0..clue_count)
-                        .map(|_| (random.below(n), random.below(n)))
-                        .collect()
-                };
-                clues.sort_unstable();
-                clues.dedup_by_key(|clue| clue.0);
-                let mut squares: Vec<usize> = clues.iter().map(|c| c.1).collect();
-                squares.sort_unstable();
-                squares.dedup();
-                if squares.len() < clues.len() {
+                let tour = (case % 2 == 0 && !tours.is_empty())
+                    .then(|| tours[random.below(tours.len())].as_slice());
+                let Some(clues) = common::random_clues(n, clue_count, tour, &mut random) else {
                     continue; // a square with two numbers is rejected as bad input
-                }
+                };
                 let demands = Demands { closed, clues };
                 let expected = common::tours_of(shape, &demands, usize::MAX);
                 solvable += usize::from(!expected.is_empty());

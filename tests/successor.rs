@@ -577,10 +577,17 @@ fn encode_writes_the_complete_formula_and_decode_reads_it() {
         .stdout(std::process::Stdio::null())
         .status()
         .unwrap();
+    let squares = decoded_6x6(&cnf, &result);
+    assert!(common::is_tour(6, 6, true, &squares));
+}
+
+/// The squares `knightsat decode` reads from a solver's `result` for the
+/// 6x6 formula `cnf`, which it must decode.
+fn decoded_6x6(cnf: &std::path::Path, result: &std::path::Path) -> Vec<usize> {
     let moves = common::cli::knightsat()
         .args(["decode", "--format", "moves", "--cnf"])
-        .arg(&cnf)
-        .arg(&result)
+        .arg(cnf)
+        .arg(result)
         .output()
         .unwrap();
     assert!(
@@ -589,12 +596,11 @@ fn encode_writes_the_complete_formula_and_decode_reads_it() {
         String::from_utf8_lossy(&moves.stderr)
     );
     let board = Board::new(6, 6).unwrap();
-    let squares: Vec<usize> = String::from_utf8(moves.stdout)
+    String::from_utf8(moves.stdout)
         .unwrap()
         .split_whitespace()
         .map(|n| board.parse_square(n).unwrap())
-        .collect();
-    assert!(common::is_tour(6, 6, true, &squares));
+        .collect()
 }
 
 #[test]
@@ -653,27 +659,9 @@ fn clue_sets(
     let mut sets = Vec::new();
     for case in 0..3 {
         let count = 1 + random.below(3);
-        let mut clues: Vec<(usize, usize)> = if case < 2 && !tours.is_empty() {
-            let tour = &tours[random.below(tours.len())];
-            (0..count)
-                .map(|_| {
-                    let t = random.below(n);
-                    (t, tour[t])
-                })
-                .collect()
-        } else {
-            (0..count)
-                .map(|_| (random.below(n), random.below(n)))
-                .collect()
-        };
-        clues.sort_unstable();
-        clues.dedup_by_key(|clue| clue.0);
-        let mut squares: Vec<usize> = clues.iter().map(|clue| clue.1).collect();
-        squares.sort_unstable();
-        squares.dedup();
-        if squares.len() == clues.len() {
-            sets.push(clues);
-        }
+        let tour =
+            (case < 2 && !tours.is_empty()).then(|| tours[random.below(tours.len())].as_slice());
+        sets.extend(common::random_clues(n, count, tour, random));
     }
     sets
 }
@@ -827,23 +815,7 @@ fn clued_successor_files_pass_kissat_strict_and_decode_into_tours_that_keep_the_
         assert_eq!(answer.status.code(), Some(10), "closed={closed}");
         let result = dir.path().join(format!("clued-{closed}.out"));
         std::fs::write(&result, &answer.stdout).unwrap();
-        let moves = common::cli::knightsat()
-            .args(["decode", "--format", "moves", "--cnf"])
-            .arg(&cnf)
-            .arg(&result)
-            .output()
-            .unwrap();
-        assert!(
-            moves.status.success(),
-            "{}",
-            String::from_utf8_lossy(&moves.stderr)
-        );
-        let board = Board::new(6, 6).unwrap();
-        let squares: Vec<usize> = String::from_utf8(moves.stdout)
-            .unwrap()
-            .split_whitespace()
-            .map(|n| board.parse_square(n).unwrap())
-            .collect();
+        let squares = decoded_6x6(&cnf, &result);
         let demands = Demands {
             closed,
             clues: clues.to_vec(),

@@ -512,6 +512,31 @@ impl Sequence {
     }
 }
 
+/// `count` random clues (step, square) on a board of `n` squares, sorted by
+/// step with one clue per step: read off `tour` when one is given (so that
+/// a tour keeps them all), else anywhere (so that they may contradict each
+/// other or the board). `None` when two clues land on one square, which
+/// the problem rejects as bad input.
+pub fn random_clues(
+    n: usize,
+    count: usize,
+    tour: Option<&[usize]>,
+    random: &mut Sequence,
+) -> Option<Vec<(usize, usize)>> {
+    let mut clues: Vec<(usize, usize)> = (0..count)
+        .map(|_| {
+            let t = random.below(n);
+            (t, tour.map_or_else(|| random.below(n), |tour| tour[t]))
+        })
+        .collect();
+    clues.sort_unstable();
+    clues.dedup_by_key(|clue| clue.0);
+    let mut squares: Vec<usize> = clues.iter().map(|clue| clue.1).collect();
+    squares.sort_unstable();
+    squares.dedup();
+    (squares.len() == clues.len()).then_some(clues)
+}
+
 /// The library's problem for a plain knight board, open or closed, with an
 /// optional start.
 pub fn plain_problem(

@@ -24,8 +24,8 @@
 //! Clues ("step t is on square s") are pinned through the same positions
 //! ([`Successor::clues_by_position`]), so a clued formula always carries
 //! them and is complete. It is exact but, for the solvers, hard: 8x8 with
-//! 16 clues along a Warnsdorff tour takes 0.1 s on CaDiCaL, 12x12 with 24
-//! no answer in 60 s from CaDiCaL, varisat or kissat, where the
+//! 16 clues along a Warnsdorff tour takes 0.1 s on `CaDiCaL`, 12x12 with 24
+//! no answer in 60 s from `CaDiCaL`, varisat or kissat, where the
 //! time-indexed encoding takes 0.03 s (docs/benchmarks.md).
 
 mod config;
