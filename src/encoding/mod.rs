@@ -104,6 +104,14 @@ pub trait Encoding: Send + Sync {
         true
     }
 
+    /// Whether a solver's cheap guesses at a whole assignment
+    /// ([`Setup::guesses_first`](crate::sat::Setup::guesses_first)) tend
+    /// to find a model of this formula outright, so that trying them before
+    /// the search pays.
+    fn guesses_find_models(&self) -> bool {
+        false
+    }
+
     /// Clauses that every tour satisfies and `model` does not, when the
     /// model is no tour of an incomplete formula; empty when it is a tour.
     /// An error for a model that is not even a model of the formula.

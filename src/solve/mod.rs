@@ -283,8 +283,7 @@ pub fn solve(problem: &Problem, request: &Request) -> Result<Solved, Error> {
         let encoding = request.config.prepare(problem)?;
         let setup = Setup {
             stoppable: request.timeout.is_some(),
-            guesses_first: !problem.is_closed()
-                && matches!(request.config, EncodingConfig::Successor(_)),
+            guesses_first: encoding.guesses_find_models(),
             ..Setup::new(&stop)
         };
         first_tour(request.session(encoding, setup)?, request.describe_sat())

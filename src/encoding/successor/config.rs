@@ -95,13 +95,6 @@ impl SuccessorConfig {
         Ok(())
     }
 
-    /// A bound on the variables per square: at most 8 moves out of a
-    /// square, first and last, the at-most-one auxiliaries of its moves
-    /// out and in (at most 8 each, the sequential counter's n − 1 being
-    /// the most of any encoding, and as many again for the virtual node's
-    /// share), the positions of the complete formula with as many
-    /// auxiliaries again, and with clause splitting one auxiliary per
-    /// literal of its clauses at most (about three times the rest).
     /// Whether the formula for `problem` has position variables: the
     /// complete formula always, and any formula with clues, which are
     /// pinned through positions (so a clued formula is complete even with
@@ -110,6 +103,13 @@ impl SuccessorConfig {
         self.subtours == Subtours::Complete || !problem.clues().is_empty()
     }
 
+    /// A bound on the variables per square: at most 8 moves out of a
+    /// square, first and last, the at-most-one auxiliaries of its moves
+    /// out and in (at most 8 each, the sequential counter's n − 1 being
+    /// the most of any encoding, and as many again for the virtual node's
+    /// share), the positions (complete or clued formulas) with as many
+    /// auxiliaries again, and with clause splitting one auxiliary per
+    /// literal of its clauses at most (about three times the rest).
     fn vars_per_square_at_most(&self, problem: &Problem) -> usize {
         let nodes = problem.board().squares() + usize::from(!problem.is_closed());
         let positions: usize = if self.has_positions(problem) {

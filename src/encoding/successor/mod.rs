@@ -564,6 +564,13 @@ impl Encoding for Successor {
         self.positions.is_some()
     }
 
+    /// An open tour's formula: `CaDiCaL`'s lucky phases find its model
+    /// with no conflict (300x300 from a1: 2.4 s against 5.2 s without
+    /// them); a closed one's they do not.
+    fn guesses_find_models(&self) -> bool {
+        self.moves.open
+    }
+
     fn subtour_cuts(&self, model: &Model) -> Result<Vec<Vec<Lit>>, Error> {
         Ok(cuts_for(self, &self.successors(model)?))
     }
