@@ -13,26 +13,6 @@ use knightsat::search::{backtrack, warnsdorff, Warnsdorff};
 use knightsat::solve::{Method, Request};
 use knightsat::Error;
 
-/// The library's problem for `shape` and `demands`: a step-0 clue becomes
-/// the start, a step-(N−1) clue the end, the rest clues.
-fn problem_for(shape: &Shape, demands: &Demands) -> Problem {
-    let n = shape.squares();
-    let (mut start, mut end, mut clues) = (None, None, Vec::new());
-    for &(step, square) in &demands.clues {
-        match step {
-            0 => start = Some(square),
-            t if t == n - 1 => end = Some(square),
-            _ => clues.push(Clue { step, square }),
-        }
-    }
-    Problem::new(shape.board())
-        .closed(demands.closed)
-        .with_start(start)
-        .and_then(|problem| problem.with_end(end))
-        .and_then(|problem| problem.with_clues(clues))
-        .unwrap()
-}
-
 /// Open and closed, with no start and with the first square as start.
 fn rule_sets() -> Vec<Demands> {
     let mut sets = Vec::new();
@@ -85,7 +65,7 @@ fn backtracking_finds_a_tour_exactly_when_the_oracle_does() {
     let (mut cases, mut with_tours) = (0, 0);
     for shape in shapes(30) {
         for demands in rule_sets() {
-            let problem = problem_for(&shape, &demands);
+            let problem = common::problem_of(&shape, &demands, true);
             let expected = common::has_tour(&shape, &demands);
             let case = format!("{shape:?} {demands:?}");
             cases += 1;
@@ -118,7 +98,7 @@ fn every_tour_warnsdorff_reports_passes_the_oracle() {
     let mut found = 0;
     for shape in shapes(30) {
         for demands in rule_sets() {
-            let problem = problem_for(&shape, &demands);
+            let problem = common::problem_of(&shape, &demands, true);
             let case = format!("{shape:?} {demands:?}");
             match warnsdorff(&problem, &Warnsdorff::default(), None) {
                 Ok(tour) if common::is_tour_of(&shape, &demands, &tour.squares) => found += 1,
@@ -164,7 +144,7 @@ fn backtracking_counts_what_the_oracle_counts() {
             if shape.rows * shape.cols > 25 && demands.clues.is_empty() {
                 continue;
             }
-            let problem = problem_for(&shape, &demands);
+            let problem = common::problem_of(&shape, &demands, true);
             let expected = common::tours_of(&shape, &demands, usize::MAX).len() as u64;
             let found = backtrack_count(&shape, &demands, &problem);
             total += found;
@@ -194,7 +174,7 @@ fn backtracking_counts_larger_boards_and_orbits() {
             clues: start.map(|s| (0, s)).into_iter().collect(),
         };
         assert_eq!(common::count_tours(rows, cols, closed, start), expected);
-        let problem = problem_for(&shape, &demands);
+        let problem = common::problem_of(&shape, &demands, true);
         assert_eq!(backtrack_count(&shape, &demands, &problem), expected);
     }
     let closed = Demands {
@@ -203,7 +183,7 @@ fn backtracking_counts_larger_boards_and_orbits() {
     };
     let shape = Shape::knight(5, 6);
     assert_eq!(
-        backtrack_count(&shape, &closed, &problem_for(&shape, &closed)),
+        backtrack_count(&shape, &closed, &common::problem_of(&shape, &closed, true)),
         480
     );
     for (rows, cols, closed, start) in [
@@ -270,7 +250,7 @@ fn backtracking_follows_clues_and_ends_as_the_oracle_does() {
                 let demands = Demands { closed, clues };
                 let expected = common::has_tour(&shape, &demands);
                 with_tours += usize::from(expected);
-                let problem = problem_for(&shape, &demands);
+                let problem = common::problem_of(&shape, &demands, true);
                 let found = backtrack(&problem, None).unwrap();
                 let valid = found
                     .as_ref()

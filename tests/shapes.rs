@@ -7,28 +7,8 @@ mod common;
 use common::{Demands, Sequence, Shape, Variant};
 use knightsat::count::{enumerate, CountOptions};
 use knightsat::encoding::{EncodingConfig, TimeIndexedConfig};
-use knightsat::problem::{Clue, Problem};
+use knightsat::problem::Problem;
 use knightsat::solve::{solve, solve_in_process, Outcome};
-
-/// The problem for `shape` and `demands`: the oracle's step-0 and step-N−1
-/// clues become --start and --end half of the time, so both routes are tested.
-fn problem_for(shape: &Shape, demands: &Demands, as_ends: bool) -> Problem {
-    let n = shape.squares();
-    let (mut start, mut end, mut clues) = (None, None, Vec::new());
-    for &(step, square) in &demands.clues {
-        match step {
-            0 if as_ends => start = Some(square),
-            t if as_ends && t == n - 1 => end = Some(square),
-            _ => clues.push(Clue { step, square }),
-        }
-    }
-    Problem::new(shape.board())
-        .closed(demands.closed)
-        .with_start(start)
-        .and_then(|problem| problem.with_end(end))
-        .and_then(|problem| problem.with_clues(clues))
-        .unwrap()
-}
 
 /// Counts every tour of `problem` with the default encoding and each
 /// built-in solver (which must agree), calling `check` on each tour.
@@ -68,7 +48,7 @@ fn check_existence(
     for (i, variant) in variants.iter().enumerate() {
         // The built-in solvers take the variants in turn.
         let backend = &common::sat::built_in()[(i / 2) % 2];
-        let problem = problem_for(shape, demands, i % 2 == 0);
+        let problem = common::problem_of(shape, demands, i % 2 == 0);
         let case = format!("{shape:?} {demands:?} {variant:?} {}", backend.name());
         let request = common::sat::request(*variant, backend);
         match solve(&problem, &request).map(|solved| solved.outcome) {
@@ -242,7 +222,7 @@ fn leaper_tour_counts_match_the_oracle() {
                 };
                 let expected = common::tours_of(&shape, &demands, usize::MAX).len() as u64;
                 total += expected;
-                let problem = problem_for(&shape, &demands, true);
+                let problem = common::problem_of(&shape, &demands, true);
                 let counted = count(&problem, |tour| {
                     assert!(common::is_tour_of(&shape, &demands, &tour.squares));
                 });
@@ -306,7 +286,7 @@ fn clues_agree_with_the_oracle_in_existence_and_count() {
                 let expected = common::tours_of(shape, &demands, usize::MAX);
                 solvable += usize::from(!expected.is_empty());
                 check_existence(shape, &demands, &variants, &mut failures);
-                let counted = count(&problem_for(shape, &demands, false), |_| {});
+                let counted = count(&common::problem_of(shape, &demands, false), |_| {});
                 if counted != expected.len() as u64 {
                     failures.push(format!(
                         "{shape:?} {demands:?}: counted {counted}, oracle {}",

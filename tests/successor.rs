@@ -666,31 +666,6 @@ fn clue_sets(
     sets
 }
 
-/// The problem with `clues`; the last step's clue becomes `--end` when
-/// `end_as_end`, so that a closed tour is rooted at its end.
-fn clued_problem(
-    rows: usize,
-    cols: usize,
-    closed: bool,
-    clues: &[(usize, usize)],
-    end_as_end: bool,
-) -> Problem {
-    let n = rows * cols;
-    let mut end = None;
-    let mut rest = Vec::new();
-    for &(step, square) in clues {
-        if end_as_end && step == n - 1 {
-            end = Some(square);
-        } else {
-            rest.push(knightsat::problem::Clue { step, square });
-        }
-    }
-    common::plain_problem(rows, cols, closed, None)
-        .with_end(end)
-        .and_then(|problem| problem.with_clues(rest))
-        .unwrap()
-}
-
 #[test]
 fn clues_pinned_through_positions_agree_with_the_oracle_and_the_time_indexed_encoding() {
     // The feasibility gate is off, so that the formula itself must refute
@@ -705,11 +680,11 @@ fn clues_pinned_through_positions_agree_with_the_oracle_and_the_time_indexed_enc
                 .into_iter()
                 .enumerate()
             {
-                let problem = clued_problem(rows, cols, closed, &clues, i % 2 == 0);
                 let demands = Demands {
                     closed,
                     clues: clues.clone(),
                 };
+                let problem = common::problem_of(&shape, &demands, i % 2 == 0);
                 let expected = common::tours_of(&shape, &demands, usize::MAX).len() as u64;
                 cases += 1;
                 with_tours += usize::from(expected > 0);

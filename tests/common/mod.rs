@@ -512,6 +512,27 @@ impl Sequence {
     }
 }
 
+/// The library's problem for `shape` and `demands`. With `as_ends`, a
+/// step-0 clue becomes the start and a step-(N−1) clue the end, so that
+/// both ways of saying them are tested; the rest stay clues.
+pub fn problem_of(shape: &Shape, demands: &Demands, as_ends: bool) -> knightsat::problem::Problem {
+    let n = shape.squares();
+    let (mut start, mut end, mut clues) = (None, None, Vec::new());
+    for &(step, square) in &demands.clues {
+        match step {
+            0 if as_ends => start = Some(square),
+            t if as_ends && t == n - 1 => end = Some(square),
+            _ => clues.push(knightsat::problem::Clue { step, square }),
+        }
+    }
+    knightsat::problem::Problem::new(shape.board())
+        .closed(demands.closed)
+        .with_start(start)
+        .and_then(|problem| problem.with_end(end))
+        .and_then(|problem| problem.with_clues(clues))
+        .unwrap()
+}
+
 /// `count` random clues (step, square) on a board of `n` squares, sorted by
 /// step with one clue per step: read off `tour` when one is given (so that
 /// a tour keeps them all), else anywhere (so that they may contradict each
