@@ -199,8 +199,16 @@ fn tseytin_auxiliaries_are_fresh_and_used_by_one_clause_chain_each() {
     // Seed 003's auxiliaries collided between clauses. Every auxiliary of a
     // split must occur exactly twice: positively closing one link, negatively
     // opening the next.
-    // Pairwise: no auxiliaries but the splitter's.
-    let o = prepared(5, 5, false, config(Some(3), Amo::Pairwise));
+    // Pairwise and no move variables: no auxiliaries but the splitter's.
+    let o = prepared(
+        5,
+        5,
+        false,
+        TimeIndexedConfig {
+            moves: false,
+            ..config(Some(3), Amo::Pairwise)
+        },
+    );
     let mut formula = Formula::default();
     o.encode(&mut formula);
     let x_vars = 25 * 25;

@@ -72,6 +72,7 @@ fn a_proof_honours_the_time_limit_and_leaves_nothing() {
             "--size",
             "16",
             "--no-predecessor",
+            "--no-moves",
             "--proof",
             "p.drat",
             "--timeout",
@@ -97,6 +98,7 @@ fn a_signal_during_a_proof_run_leaves_the_old_files_alone() {
             "--size",
             "16",
             "--no-predecessor",
+            "--no-moves",
             "--proof",
             "my.drat",
         ])

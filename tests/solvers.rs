@@ -396,7 +396,7 @@ fn timeouts_stop_external_solvers_and_leave_nothing_behind() {
 
 #[test]
 fn timeouts_abandon_varisat() {
-    // 12x12 open without predecessor clauses takes varisat far longer than 0.2 s.
+    // 12x12 open without predecessor clauses and move variables takes varisat far longer than 0.2 s.
     Command::cargo_bin("knightsat")
         .unwrap()
         .args([
@@ -404,6 +404,7 @@ fn timeouts_abandon_varisat() {
             "--size",
             "12",
             "--no-predecessor",
+            "--no-moves",
             "--timeout",
             "0.2",
         ])

@@ -247,7 +247,9 @@ pub fn count_orbits_of(shape: &Shape, closed: bool, start: Option<usize>) -> usi
 /// blocks (which may lose tours).
 pub type Variant = knightsat::encoding::TimeIndexedConfig;
 
-/// Every combination: 5 at-most-one encodings x split or not x 2^4 switches.
+/// Every combination: 5 at-most-one encodings x split or not x 2^4 switches,
+/// with the move variables on in half of the switch combinations (on where
+/// an odd number of the four is on), so that each switch meets both.
 pub fn all_variants() -> Vec<Variant> {
     let mut all = Vec::new();
     for amo in knightsat::encoding::Amo::ALL {
@@ -260,6 +262,7 @@ pub fn all_variants() -> Vec<Variant> {
                     parity: bits & 2 != 0,
                     reachability: bits & 4 != 0,
                     symmetry_breaking: bits & 8 != 0,
+                    moves: bits.count_ones() % 2 == 1,
                     ..Variant::default()
                 });
             }
@@ -281,6 +284,10 @@ pub fn key_variants() -> Vec<Variant> {
     variants.extend([
         Variant {
             predecessor: false,
+            ..default
+        },
+        Variant {
+            moves: false,
             ..default
         },
         Variant {

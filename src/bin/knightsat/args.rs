@@ -134,7 +134,7 @@ pub enum Command {
         #[arg(long, value_name = "FILE", conflicts_with_all = [
             "jobs", "depth", "limit", "method", "board", "size", "board_file", "holes",
             "leaper", "closed", "start", "end", "at", "puzzle", "encoding", "subtours",
-            "no_patching", "max_clause_len", "amo", "no_predecessor", "no_parity",
+            "no_patching", "max_clause_len", "amo", "no_predecessor", "no_moves", "no_parity",
             "no_reachability", "no_symmetry_breaking", "preset", "blocks",
         ])]
         cnf: Option<PathBuf>,
@@ -452,6 +452,11 @@ pub struct EncodingArgs {
     /// neighbour of s at step t), which speed solving up a great deal.
     #[arg(long)]
     no_predecessor: bool,
+    /// Leave out the redundant move variables m(a, b) linked to the steps,
+    /// with exactly one move into and out of each square; they make clued
+    /// boards from 24x24 up solve many times faster.
+    #[arg(long)]
+    no_moves: bool,
     /// Do not prune by colour (a knight alternates colours, so a square can
     /// only be reached at steps of one parity; a leaper with A+B even keeps
     /// its colour).
@@ -839,6 +844,7 @@ impl EncodingArgs {
             EncodingArg::Successor => {
                 let only_time_indexed = [
                     (self.no_predecessor, "--no-predecessor"),
+                    (self.no_moves, "--no-moves"),
                     (self.no_parity, "--no-parity"),
                     (self.no_reachability, "--no-reachability"),
                     (self.blocks.is_some(), "--blocks"),
@@ -878,6 +884,7 @@ impl EncodingArgs {
             || self.max_clause_len.is_some()
             || self.amo.is_some()
             || self.no_predecessor
+            || self.no_moves
             || self.no_parity
             || self.no_reachability
             || self.no_symmetry_breaking
@@ -895,6 +902,7 @@ impl EncodingArgs {
             max_clause_len: self.max_clause_len,
             amo: self.amo.map_or(base.amo, Amo::from),
             predecessor: base.predecessor && !self.no_predecessor,
+            moves: base.moves && !self.no_moves,
             parity: base.parity && !self.no_parity,
             reachability: base.reachability && !self.no_reachability,
             symmetry_breaking: base.symmetry_breaking && !self.no_symmetry_breaking,

@@ -304,7 +304,7 @@ fn describe_library(library: &Error, context: Option<String>) -> String {
                 "--solver is for --method sat: --method {method} searches without a SAT solver"
             ),
             Unsupported::EncodingOptionsWithoutSat(method) => format!(
-                "the encoding options (--encoding, --subtours, --amo, --max-clause-len, --no-predecessor, --no-parity, --no-reachability, --no-symmetry-breaking, --preset, --blocks) are for --method sat, not --method {method}"
+                "the encoding options (--encoding, --subtours, --amo, --max-clause-len, --no-predecessor, --no-moves, --no-parity, --no-reachability, --no-symmetry-breaking, --preset, --blocks) are for --method sat, not --method {method}"
             ),
             Unsupported::EveryTourByWarnsdorff => {
                 "--method warnsdorff finds one tour: --all and count need --method backtrack or sat".into()

@@ -16,6 +16,8 @@ pub struct TimeIndexedConfig {
     pub amo: Amo,
     /// Add the redundant predecessor clauses (see [`super::predecessor`]).
     pub predecessor: bool,
+    /// Add the redundant move variables linked to the steps (see [`super::moves`]).
+    pub moves: bool,
     /// Prune x(t, s) whose colour cannot match step t's (see [`super::Domain`]).
     pub parity: bool,
     /// Prune x(t, s) too far by moves from the start, end or a clue (see [`super::Domain`]).
@@ -41,6 +43,7 @@ impl Default for TimeIndexedConfig {
             max_clause_len: None,
             amo: Amo::default(),
             predecessor: true,
+            moves: true,
             parity: true,
             reachability: true,
             symmetry_breaking: true,
@@ -56,6 +59,7 @@ impl TimeIndexedConfig {
         TimeIndexedConfig {
             amo: Amo::Pairwise,
             predecessor: false,
+            moves: false,
             parity: false,
             reachability: false,
             symmetry_breaking: false,
@@ -160,6 +164,7 @@ pub const SETTINGS: &[Setting] = &[
         },
     },
     switch!("predecessor", predecessor),
+    switch!("moves", moves),
     switch!("parity", parity),
     switch!("reachability", reachability),
     switch!("symmetry-breaking", symmetry_breaking),
@@ -195,6 +200,7 @@ mod tests {
             max_clause_len: Some(4),
             amo: Amo::Product,
             predecessor: !defaults.predecessor,
+            moves: !defaults.moves,
             parity: !defaults.parity,
             reachability: !defaults.reachability,
             symmetry_breaking: !defaults.symmetry_breaking,
