@@ -15,12 +15,20 @@
 #            than 1.2x the faster)
 #   choice   the evidence for the rule: where Warnsdorff's rule gives up,
 #            and on clued boards, each candidate route side by side
+#   clues    clued boards from 8x8 to 50x50 (unique puzzles from seeds, and
+#            one clue every N/2 moves of a Warnsdorff tour, N in CLUE_SIZES)
+#            on each route, the time-indexed encoding with and without its
+#            move variables; then the time to make a unique puzzle, N in
+#            PUZZLE_SIZES (goals: 30x30 <= 10 s, 50x50 <= 60 s, a unique
+#            20x20 puzzle <= 60 s)
 # TIMEOUT: seconds per run (default 30).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 SECTIONS=${SECTIONS:-"default count choice"}
 SIZES=${SIZES:-"8 12 16 20 30 50 64 100 200 500 1000 2000"}
+CLUE_SIZES=${CLUE_SIZES:-"16 20 24 30 36 40 50"}
+PUZZLE_SIZES=${PUZZLE_SIZES:-"12 16 20"}
 RUNS=${RUNS:-3}
 TIMEOUT=${TIMEOUT:-30}
 
@@ -157,6 +165,42 @@ if [[ " $SECTIONS " == *" choice "* ]]; then
     args="--size $n $(clues_along "$n")"
     # shellcheck disable=SC2086
     echo "| ${n}x$n, clue every $((n / 2)) moves | $(median_of solve $args --solver varisat) | $(median_of solve $args --solver cadical) | $(median_of solve $args --method backtrack) | - | - | - |"
+  done
+  echo
+fi
+
+if [[ " $SECTIONS " == *" clues "* ]]; then
+  "$ks" puzzle --size 12 --seed 1 > "$tmp/p12.txt" 2> /dev/null
+  kissat=$(command -v kissat || true)
+  echo "### Clued boards on each route (median of $RUNS, seconds)"
+  echo
+  echo "| problem | default | time-indexed, varisat, --no-moves | time-indexed, cadical | successor, cadical | time-indexed, kissat program | default route |"
+  echo "| --- | ---: | ---: | ---: | ---: | ---: | --- |"
+  problems=("--puzzle $tmp/p8o.txt" "--puzzle $tmp/p10.txt" "--puzzle $tmp/p12.txt")
+  for n in $CLUE_SIZES; do
+    problems+=("--size $n $(clues_along "$n")")
+  done
+  for args in "${problems[@]}"; do
+    case "$args" in
+      --puzzle*) shown="puzzle \`$(basename "${args#--puzzle }")\` (seed 1)" ;;
+      *)
+        n=$(echo "$args" | awk '{ print $2 }')
+        shown="${n}x$n, $(($(echo "$args" | wc -w) / 2 - 1)) clues"
+        ;;
+    esac
+    k="-"
+    # shellcheck disable=SC2086
+    [ -n "$kissat" ] && k=$(median_of solve $args --solver "$kissat")
+    # shellcheck disable=SC2086
+    echo "| $shown | $(median_of solve $args) | $(median_of solve $args --solver varisat --no-moves) | $(median_of solve $args --solver cadical) | $(median_of solve $args --encoding successor --solver cadical) | $k | $(route_of solve $args) |"
+  done
+  echo
+  echo "### A unique puzzle (median of $RUNS, seconds)"
+  echo
+  echo "| board | puzzle --seed 1 | puzzle --seed 2 |"
+  echo "| --- | ---: | ---: |"
+  for n in $PUZZLE_SIZES; do
+    echo "| ${n}x$n | $(median_of puzzle --size "$n" --seed 1) | $(median_of puzzle --size "$n" --seed 2) |"
   done
   echo
 fi
