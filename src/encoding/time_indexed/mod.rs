@@ -421,14 +421,14 @@ pub fn moves(encoding: &TimeIndexed, sink: &mut impl ClauseSink) {
     };
     let live = |step, square| encoding.domain.is_live(step, square);
     let x = |step, square| encoding.vars.x(step, square);
-    let links = |a: usize, b: usize| {
-        (0..n).filter(move |&t| live(t, a) && next(t).is_some_and(|after| live(after, b)))
-    };
+    // The step after t when x(t, a) and x(t+1, b) are both live.
+    let linked =
+        |t: usize, a: usize, b: usize| next(t).filter(|&after| live(t, a) && live(after, b));
     let mut outs: Vec<Vec<(usize, Lit)>> = vec![Vec::new(); n];
     let mut ins: Vec<Vec<Lit>> = vec![Vec::new(); n];
     for (a, neighbours) in encoding.graph.iter().enumerate() {
         for &b in neighbours {
-            if links(a, b).next().is_some() {
+            if (0..n).any(|t| linked(t, a, b).is_some()) {
                 let m = sink.new_var().positive();
                 outs[a].push((b, m));
                 ins[b].push(m);
@@ -437,18 +437,14 @@ pub fn moves(encoding: &TimeIndexed, sink: &mut impl ClauseSink) {
     }
     for (a, moves_out) in outs.iter().enumerate() {
         for &(b, m) in moves_out {
-            for t in links(a, b) {
-                let after = next(t).expect("a linked step has a next one");
-                sink.add_clause(&[x(t, a).negative(), x(after, b).negative(), m]);
-            }
             for t in (0..n).filter(|&t| live(t, a)) {
-                let mut clause = vec![!m, x(t, a).negative()];
-                clause.extend(
-                    next(t)
-                        .filter(|&after| live(after, b))
-                        .map(|after| x(after, b).positive()),
-                );
-                sink.add_clause(&clause);
+                match linked(t, a, b) {
+                    Some(after) => {
+                        sink.add_clause(&[x(t, a).negative(), x(after, b).negative(), m]);
+                        sink.add_clause(&[!m, x(t, a).negative(), x(after, b).positive()]);
+                    }
+                    None => sink.add_clause(&[!m, x(t, a).negative()]),
+                }
             }
             if n > 2 && a < b {
                 if let Some(&(_, back)) = outs[b].iter().find(|&&(to, _)| to == a) {
