@@ -6,10 +6,12 @@ use serde::{Deserialize, Serialize};
 
 use crate::board::{file_name, Board, Leaper, Square};
 use crate::count::{enumerate, CountOptions};
+use crate::encoding::{EncodingConfig, TimeIndexed};
 use crate::error::Error;
 use crate::gate::refute;
 use crate::problem::{clue_list, parse_clue, Clue, Problem};
 use crate::render::{grid, Picture};
+use crate::sat::{Setup, Stop};
 use crate::solve::{solve, Outcome, Request};
 use crate::tour::{BoardJson, Tour};
 
@@ -229,13 +231,52 @@ pub fn has_unique_solution(puzzle: &Problem, request: &Request) -> Result<bool, 
     Ok(enumerate(puzzle, request, limit, |_| Ok(()))? == 1)
 }
 
+/// Whether `solution` is still the only solution of `puzzle`, which is a
+/// puzzle whose only solution it was before `dropped` was taken from its
+/// clues. Any other solution then breaks `dropped` (one that kept it would
+/// meet every clue of the unique puzzle), so the search is for a tour
+/// meeting `puzzle`'s clues with step `dropped.step` off `dropped.square`:
+/// one unit clause in the time-indexed encoding, stronger than blocking
+/// the whole solution, which the successor encoding does instead.
+fn only_solution_without(
+    puzzle: &Problem,
+    dropped: Clue,
+    solution: &Tour,
+    request: &Request,
+) -> Result<bool, Error> {
+    let config = request.config.keeping_every_tour();
+    let stop = Stop::new();
+    stop.within(request.timeout, || {
+        let setup = Setup {
+            stoppable: request.timeout.is_some(),
+            ..Setup::new(&stop)
+        };
+        let mut session = match config {
+            EncodingConfig::TimeIndexed(config) => {
+                let encoding = TimeIndexed::new(puzzle, config)?;
+                let off_the_clue = encoding.vars().x(dropped.step, dropped.square).negative();
+                let mut session = request.session(Box::new(encoding), setup)?;
+                session.restrict(&[off_the_clue]);
+                session
+            }
+            EncodingConfig::Successor(_) => {
+                let mut session = request.session(config.prepare(puzzle)?, setup)?;
+                session.block(&solution.squares);
+                session
+            }
+        };
+        Ok(session.next_tour()?.is_none())
+    })
+}
+
 /// Makes a puzzle on `board` with exactly one solution, or `None` when the
 /// board has no tour. The same seed gives the same puzzle.
 ///
 /// A tour is found from a random start through a random opening walk
 /// (shortened until a tour extends it); every square is a clue at first;
 /// then, in random order, each clue is dropped if the rest still have only
-/// that tour as solution (SAT with the tour blocked proves it). What is left
+/// that tour as solution (SAT proves that no tour meets the rest with that
+/// step elsewhere, see [`only_solution_without`]). What is left
 /// is minimal: no clue can go. Every search is SAT with `request`'s
 /// encoding and built-in solver. `on_step(done, total)` reports progress.
 pub fn generate(
@@ -263,12 +304,16 @@ pub fn generate(
     };
     for (done, step) in order.into_iter().enumerate() {
         on_step(done, n);
+        let dropped = Clue {
+            step,
+            square: solution.squares[step],
+        };
         let fewer: Vec<Clue> = clues
             .iter()
             .copied()
             .filter(|clue| clue.step != step)
             .collect();
-        if has_unique_solution(&with_clues(&fewer)?, request)? {
+        if only_solution_without(&with_clues(&fewer)?, dropped, &solution, request)? {
             clues = fewer;
         }
     }
