@@ -21,6 +21,12 @@
 #            move variables; then the time to make a unique puzzle, N in
 #            PUZZLE_SIZES (goals: 30x30 <= 10 s, 50x50 <= 60 s, a unique
 #            20x20 puzzle <= 60 s)
+#   race     the default route on clued boards, which races two formulations
+#            (bimander and pairwise at-most-ones), against each alone
+#            (--method sat): clue sets from a SAT tour (the successor
+#            encoding's on CaDiCaL, which backtracking does not follow), one
+#            clue every N/2 moves from move R, R in RACE_OFFSETS, and the
+#            Warnsdorff clue set; N in RACE_SIZES
 # TIMEOUT: seconds per run (default 30).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,6 +35,8 @@ SECTIONS=${SECTIONS:-"default count choice"}
 SIZES=${SIZES:-"8 12 16 20 30 50 64 100 200 500 1000 2000"}
 CLUE_SIZES=${CLUE_SIZES:-"16 20 24 30 36 40 50"}
 PUZZLE_SIZES=${PUZZLE_SIZES:-"12 16 20"}
+RACE_SIZES=${RACE_SIZES:-"16 20 24 30"}
+RACE_OFFSETS=${RACE_OFFSETS:-"1 3 6 9"}
 RUNS=${RUNS:-3}
 TIMEOUT=${TIMEOUT:-30}
 
@@ -129,6 +137,14 @@ clues_along() {
     tr ' ' '\n' | awk -v step=$((n / 2)) 'NR % step == 1 { printf "--at %d=%s ", NR, $1 }'
 }
 
+# Clues along a SAT tour of the N x N board (the successor encoding's, on
+# CaDiCaL): one every N/2 moves from move R.
+clues_from_sat() {
+  local n=$1 r=$2
+  "$ks" solve --size "$n" --encoding successor --solver cadical --format moves 2> /dev/null |
+    tr ' ' '\n' | awk -v step=$((n / 2)) -v r="$r" 'NR % step == r % step { printf "--at %d=%s ", NR, $1 }'
+}
+
 if [[ " $SECTIONS " == *" choice "* ]]; then
   echo "### Where Warnsdorff's rule gives up: the complete routes (median of $RUNS, seconds)"
   echo
@@ -201,6 +217,39 @@ if [[ " $SECTIONS " == *" clues "* ]]; then
   echo "| --- | ---: | ---: |"
   for n in $PUZZLE_SIZES; do
     echo "| ${n}x$n | $(median_of puzzle --size "$n" --seed 1) | $(median_of puzzle --size "$n" --seed 2) |"
+  done
+  echo
+fi
+
+if [[ " $SECTIONS " == *" race "* ]]; then
+  echo "### The race on clued boards (median of $RUNS, seconds)"
+  echo
+  echo "| problem | default (race) | bimander alone | pairwise alone | default / bimander | default / faster alone | winner |"
+  echo "| --- | ---: | ---: | ---: | ---: | ---: | --- |"
+  for n in $RACE_SIZES; do
+    sets=("warnsdorff:$(clues_along "$n")")
+    for r in $RACE_OFFSETS; do
+      sets+=("sat tour, from move $r:$(clues_from_sat "$n" "$r")")
+    done
+    for set in "${sets[@]}"; do
+      args="--size $n ${set#*:}"
+      # shellcheck disable=SC2086
+      race=$(median_of solve $args)
+      # shellcheck disable=SC2086
+      bim=$(median_of solve $args --method sat)
+      # shellcheck disable=SC2086
+      pair=$(median_of solve $args --method sat --amo pairwise)
+      to_bim="-" to_faster="-"
+      if [[ $race =~ ^[0-9.]+$ && $bim =~ ^[0-9.]+$ ]]; then
+        to_bim=$(awk -v a="$race" -v b="$bim" 'BEGIN { printf "%.2f", a / b }')
+      fi
+      if [[ $race =~ ^[0-9.]+$ && $bim =~ ^[0-9.]+$ && $pair =~ ^[0-9.]+$ ]]; then
+        to_faster=$(awk -v a="$race" -v b="$bim" -v c="$pair" 'BEGIN { printf "%.2f", a / (b < c ? b : c) }')
+      fi
+      # shellcheck disable=SC2086
+      winner=$(route_of solve $args | sed -n 's/.*solver varisat, \([a-z]*\) at-most-ones.*/\1/p')
+      echo "| ${n}x$n, $(($(echo "$args" | wc -w) / 2 - 1)) clues along the ${set%%:*} | $race | $bim | $pair | $to_bim | $to_faster | ${winner:--} |"
+    done
   done
   echo
 fi

@@ -335,3 +335,57 @@ fn the_default_route_picks_each_of_its_routes_and_explicit_flags_win() {
     let counted_sat = route_of(&["count", "--size", "5", "--solver", "varisat"]);
     assert!(counted_sat.contains("SAT"), "{counted_sat}");
 }
+
+/// From 16x16 up the default route races two formulations of a clued
+/// board (on a machine with two cores); whichever wins, its tour honours
+/// every clue, as the oracle's own check says, and `--method sat` runs one
+/// formulation alone.
+#[test]
+fn clued_boards_from_16x16_race_two_formulations_and_the_winner_honours_the_clues() {
+    let shape = Shape::knight(16, 16);
+    let walk = common::cli::stdout_of(&[
+        "solve",
+        "--size",
+        "16",
+        "--method",
+        "warnsdorff",
+        "--format",
+        "moves",
+    ]);
+    let walk: Vec<&str> = walk.split_whitespace().collect();
+    assert_eq!(walk.len(), 256, "{walk:?}");
+    let demands = Demands {
+        closed: false,
+        clues: (0..256)
+            .step_by(8)
+            .map(|step| (step, shape.index_of(walk[step])))
+            .collect(),
+    };
+    let clue_args: Vec<String> = (0..256)
+        .step_by(8)
+        .flat_map(|step| ["--at".to_string(), format!("{}={}", step + 1, walk[step])])
+        .collect();
+    let mut args = vec!["solve", "--size", "16", "--format", "moves"];
+    args.extend(clue_args.iter().map(String::as_str));
+    let output = common::cli::knightsat()
+        .args(&args)
+        .arg("-v")
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let two_cores = std::thread::available_parallelism().map_or(1, usize::from) >= 2;
+    assert_eq!(
+        stderr.contains("(the first of 2 formulations raced)"),
+        two_cores,
+        "{stderr}"
+    );
+    let tour: Vec<usize> = String::from_utf8_lossy(&output.stdout)
+        .split_whitespace()
+        .map(|name| shape.index_of(name))
+        .collect();
+    assert!(common::is_tour_of(&shape, &demands, &tour), "{tour:?}");
+    args.extend(["--method", "sat"]);
+    let alone = route_of(&args);
+    assert!(!alone.contains("raced"), "{alone}");
+}

@@ -222,6 +222,16 @@ impl EncodingConfig {
         }
     }
 
+    /// What sets this formulation apart from others of the same encoding,
+    /// in words: the at-most-one encoding of the time-indexed one, the
+    /// subtour rule of the successor one.
+    pub fn formulation(&self) -> String {
+        match self {
+            EncodingConfig::TimeIndexed(config) => format!("{} at-most-ones", config.amo),
+            EncodingConfig::Successor(config) => format!("{} subtours", config.subtours.name()),
+        }
+    }
+
     /// The same encoding keeping every tour: symmetry breaking, which keeps
     /// one tour per orbit, turned off (for counting).
     #[must_use]

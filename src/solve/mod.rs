@@ -3,6 +3,7 @@
 //! chooses between SAT and the searches without it ([`crate::search`]).
 
 pub mod auto;
+pub mod race;
 pub mod session;
 
 use std::ops::ControlFlow;
@@ -287,6 +288,65 @@ pub fn solve(problem: &Problem, request: &Request) -> Result<Solved, Error> {
             ..Setup::new(&stop)
         };
         first_tour(request.session(encoding, setup)?, request.describe_sat())
+    })
+}
+
+/// Solves by SAT with each of `requests` at once, a thread each, within
+/// the first one's time limit: the first answer wins and stops the other
+/// sessions (see [`race`]). Where the machine has fewer cores than
+/// requests, or the sessions together would exceed the first request's
+/// memory budget, only the first request is solved.
+pub fn solve_racing(problem: &Problem, requests: &[Request]) -> Result<Solved, Error> {
+    let Some(first) = requests.first() else {
+        return Err(Error::NoAnswer);
+    };
+    if requests.len() == 1 || !race::cores_for(requests.len()) {
+        return solve(problem, first);
+    }
+    let stop = Stop::new();
+    stop.within(first.timeout, || {
+        let encodings = requests
+            .iter()
+            .map(|request| request.config.prepare(problem))
+            .collect::<Result<Vec<_>, _>>()?;
+        let together: u64 = requests
+            .iter()
+            .zip(&encodings)
+            .map(|(request, encoding)| request.backend.estimated_memory_mib(&**encoding))
+            .sum();
+        let entrants = if together > first.memory_budget_mib {
+            1
+        } else {
+            requests.len()
+        };
+        let racers = requests
+            .iter()
+            .zip(encodings)
+            .take(entrants)
+            .map(|(request, encoding)| -> race::Racer<'_, Solved> {
+                let stop = &stop;
+                Box::new(move || {
+                    let setup = Setup {
+                        guesses_first: encoding.guesses_find_models(),
+                        ..Setup::new(stop)
+                    };
+                    let route = format!(
+                        "{}, {}",
+                        request.describe_sat(),
+                        request.config.formulation()
+                    );
+                    let solved = first_tour(request.session(encoding, setup)?, route)?;
+                    Ok(Solved {
+                        route: format!(
+                            "{} (the first of {entrants} formulations raced)",
+                            solved.route
+                        ),
+                        ..solved
+                    })
+                })
+            })
+            .collect();
+        race::first_answer(&stop, racers)
     })
 }
 

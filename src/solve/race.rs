@@ -1,0 +1,126 @@
+//! A race: one question put to several searches at once, each on a thread
+//! of its own; the first answer wins and stops the others.
+//!
+//! A SAT solver's time on a clued board swings by a factor of ten with
+//! changes that keep the formula's meaning, such as the at-most-one
+//! encoding: bimander is faster on some clue sets, pairwise on others, and
+//! neither wins on all (docs/benchmarks.md, "The race on clued boards").
+//! Racing the formulations on two cores answers in about the time of the
+//! faster one, slowed by what two searches sharing the memory cost each
+//! other: the idea of parallel portfolio solvers (Hamadi, Jabbour and
+//! Sais, "`ManySAT`: a parallel SAT solver", JSAT 6, 2009).
+
+use std::sync::{Mutex, PoisonError};
+
+use crate::error::Error;
+use crate::sat::Stop;
+
+/// One entrant: a search that watches the race's [`Stop`] and ends with
+/// [`Error::Stopped`] once it is raised.
+pub type Racer<'a, T> = Box<dyn FnOnce() -> Result<T, Error> + Send + 'a>;
+
+/// Runs `racers` at once and returns the first answer, after raising
+/// `stop` so that the others end; every thread has ended when this
+/// returns. An entrant's error does not end the race while another may
+/// still answer: the first error comes back only when no entrant
+/// answered, and [`Error::Stopped`] when every one was stopped (by a time
+/// limit raising `stop` from outside).
+pub fn first_answer<T: Send>(stop: &Stop, racers: Vec<Racer<'_, T>>) -> Result<T, Error> {
+    let answer: Mutex<Option<T>> = Mutex::new(None);
+    let failure: Mutex<Option<Error>> = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for racer in racers {
+            let (answer, failure) = (&answer, &failure);
+            scope.spawn(move || match racer() {
+                Ok(value) => {
+                    answer
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .get_or_insert(value);
+                    stop.stop();
+                }
+                Err(Error::Stopped) => {}
+                Err(error) => {
+                    failure
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .get_or_insert(error);
+                }
+            });
+        }
+    });
+    let failure = failure.into_inner().unwrap_or_else(PoisonError::into_inner);
+    match answer.into_inner().unwrap_or_else(PoisonError::into_inner) {
+        Some(value) => Ok(value),
+        None => Err(failure.unwrap_or(Error::Stopped)),
+    }
+}
+
+/// Whether racing `entrants` searches is worth it here: this machine has
+/// a core for each of them.
+pub fn cores_for(entrants: usize) -> bool {
+    std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get) >= entrants
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    /// An entrant that waits for the stop, as a long search would.
+    fn until_stopped(stop: &Stop) -> Racer<'_, u32> {
+        Box::new(move || {
+            while !stop.is_stopped() {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            Err(Error::Stopped)
+        })
+    }
+
+    #[test]
+    fn the_first_answer_wins_and_stops_the_rest() {
+        let stop = Stop::new();
+        let answer = first_answer(&stop, vec![until_stopped(&stop), Box::new(|| Ok(7))]);
+        assert_eq!(answer.unwrap(), 7);
+        assert!(stop.is_stopped());
+    }
+
+    #[test]
+    fn an_error_waits_for_the_other_entrants() {
+        let stop = Stop::new();
+        let answer = first_answer(
+            &stop,
+            vec![
+                Box::new(|| Err(Error::NoAnswer)),
+                Box::new(|| {
+                    std::thread::sleep(Duration::from_millis(20));
+                    Ok(3)
+                }),
+            ],
+        );
+        assert_eq!(answer.unwrap(), 3);
+    }
+
+    #[test]
+    fn with_no_answer_the_error_comes_back() {
+        let stop = Stop::new();
+        let limit = Some(Duration::from_millis(20));
+        let answer = stop.within(limit, || {
+            first_answer(
+                &stop,
+                vec![Box::new(|| Err(Error::NoAnswer)), until_stopped(&stop)],
+            )
+        });
+        assert!(matches!(answer, Err(Error::NoAnswer)), "{answer:?}");
+    }
+
+    #[test]
+    fn a_race_that_runs_out_of_time_is_a_timeout() {
+        let stop = Stop::new();
+        let limit = Some(Duration::from_millis(20));
+        let answer = stop.within(limit, || {
+            first_answer(&stop, vec![until_stopped(&stop), until_stopped(&stop)])
+        });
+        assert!(matches!(answer, Err(Error::Timeout { .. })), "{answer:?}");
+    }
+}
