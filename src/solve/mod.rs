@@ -281,21 +281,29 @@ fn refuted_by_gate(problem: &Problem, request: &Request) -> Option<Solved> {
 pub fn solve(problem: &Problem, request: &Request) -> Result<Solved, Error> {
     let stop = Stop::new();
     stop.within(request.timeout, || {
-        let encoding = request.config.prepare(problem)?;
-        let setup = Setup {
-            stoppable: request.timeout.is_some(),
-            guesses_first: encoding.guesses_find_models(),
-            ..Setup::new(&stop)
-        };
-        first_tour(request.session(encoding, setup)?, request.describe_sat())
+        solve_encoded(request.config.prepare(problem)?, request, &stop)
     })
+}
+
+/// [`solve`] for a problem already encoded, watching `stop`.
+fn solve_encoded(
+    encoding: Box<dyn Encoding>,
+    request: &Request,
+    stop: &Stop,
+) -> Result<Solved, Error> {
+    let setup = Setup {
+        stoppable: request.timeout.is_some(),
+        guesses_first: encoding.guesses_find_models(),
+        ..Setup::new(stop)
+    };
+    first_tour(request.session(encoding, setup)?, request.describe_sat())
 }
 
 /// Solves by SAT with each of `requests` at once, a thread each, within
 /// the first one's time limit: the first answer wins and stops the other
 /// sessions (see [`race`]). Where the machine has fewer cores than
 /// requests, or the sessions together would exceed the first request's
-/// memory budget, only the first request is solved.
+/// memory budget, only the first request is solved, as [`solve`] does.
 pub fn solve_racing(problem: &Problem, requests: &[Request]) -> Result<Solved, Error> {
     let Some(first) = requests.first() else {
         return Err(Error::NoAnswer);
@@ -314,15 +322,14 @@ pub fn solve_racing(problem: &Problem, requests: &[Request]) -> Result<Solved, E
             .zip(&encodings)
             .map(|(request, encoding)| request.backend.estimated_memory_mib(&**encoding))
             .sum();
-        let entrants = if together > first.memory_budget_mib {
-            1
-        } else {
-            requests.len()
-        };
+        if together > first.memory_budget_mib {
+            let encoding = encodings.into_iter().next().expect("one per request");
+            return solve_encoded(encoding, first, &stop);
+        }
+        let entrants = requests.len();
         let racers = requests
             .iter()
             .zip(encodings)
-            .take(entrants)
             .map(|(request, encoding)| -> race::Racer<'_, Solved> {
                 let stop = &stop;
                 Box::new(move || {
