@@ -153,20 +153,17 @@ pub(super) fn find_tour(problem: &Problem, request: &Request) -> Result<Solved, 
             }
             None => None,
         };
-        let step_request = Request {
+        let within_route = |request: Request| Request {
             timeout,
             gate: false,
-            ..step.request
+            ..request
         };
+        let step_request = within_route(step.request);
         let found = if step.rivals.is_empty() {
             find_by(problem, step.method, &step_request)
         } else {
             let entrants: Vec<Request> = std::iter::once(step_request)
-                .chain(step.rivals.into_iter().map(|rival| Request {
-                    timeout,
-                    gate: false,
-                    ..rival
-                }))
+                .chain(step.rivals.into_iter().map(within_route))
                 .collect();
             solve_racing(problem, &entrants)
         };

@@ -281,18 +281,21 @@ fn refuted_by_gate(problem: &Problem, request: &Request) -> Option<Solved> {
 pub fn solve(problem: &Problem, request: &Request) -> Result<Solved, Error> {
     let stop = Stop::new();
     stop.within(request.timeout, || {
-        solve_encoded(request.config.prepare(problem)?, request, &stop)
+        let stoppable = request.timeout.is_some();
+        solve_encoded(request.config.prepare(problem)?, request, &stop, stoppable)
     })
 }
 
-/// [`solve`] for a problem already encoded, watching `stop`.
+/// [`solve`] for a problem already encoded, watching `stop`; a solver that
+/// pays to be stoppable is so only when asked (see [`Setup::stoppable`]).
 fn solve_encoded(
     encoding: Box<dyn Encoding>,
     request: &Request,
     stop: &Stop,
+    stoppable: bool,
 ) -> Result<Solved, Error> {
     let setup = Setup {
-        stoppable: request.timeout.is_some(),
+        stoppable,
         guesses_first: encoding.guesses_find_models(),
         ..Setup::new(stop)
     };
@@ -324,7 +327,7 @@ pub fn solve_racing(problem: &Problem, requests: &[Request]) -> Result<Solved, E
             .sum();
         if together > first.memory_budget_mib {
             let encoding = encodings.into_iter().next().expect("one per request");
-            return solve_encoded(encoding, first, &stop);
+            return solve_encoded(encoding, first, &stop, first.timeout.is_some());
         }
         let entrants = requests.len();
         let racers = requests
@@ -332,21 +335,14 @@ pub fn solve_racing(problem: &Problem, requests: &[Request]) -> Result<Solved, E
             .zip(encodings)
             .map(|(request, encoding)| -> race::Racer<'_, Solved> {
                 let stop = &stop;
+                // The loser must stop when the winner answers.
                 Box::new(move || {
-                    let setup = Setup {
-                        guesses_first: encoding.guesses_find_models(),
-                        ..Setup::new(stop)
-                    };
-                    let route = format!(
-                        "{}, {}",
-                        request.describe_sat(),
-                        request.config.formulation()
-                    );
-                    let solved = first_tour(request.session(encoding, setup)?, route)?;
+                    let solved = solve_encoded(encoding, request, stop, true)?;
                     Ok(Solved {
                         route: format!(
-                            "{} (the first of {entrants} formulations raced)",
-                            solved.route
+                            "{}, {} (the first of {entrants} formulations raced)",
+                            solved.route,
+                            request.config.formulation()
                         ),
                         ..solved
                     })
