@@ -10,6 +10,7 @@ use std::time::Duration;
 use common::{has_tour, tours_of, Demands, Sequence, Shape};
 use knightsat::gate::refute;
 use knightsat::problem::{Clue, Problem};
+use knightsat::solve::auto::RACE_FROM_SQUARES;
 use predicates::prelude::PredicateBooleanExt;
 use predicates::str::contains;
 
@@ -336,56 +337,60 @@ fn the_default_route_picks_each_of_its_routes_and_explicit_flags_win() {
     assert!(counted_sat.contains("SAT"), "{counted_sat}");
 }
 
-/// From 16x16 up the default route races two formulations of a clued
-/// board (on a machine with two cores); whichever wins, its tour honours
-/// every clue, as the oracle's own check says, and `--method sat` runs one
-/// formulation alone.
+/// From `RACE_FROM_SQUARES` up the default route races two formulations
+/// of a clued board (on a machine with two cores), below it one runs
+/// alone; whichever wins, its tour honours every clue, as the oracle's own
+/// check says, and `--method sat` runs one formulation alone.
 #[test]
-fn clued_boards_from_16x16_race_two_formulations_and_the_winner_honours_the_clues() {
-    let shape = Shape::knight(16, 16);
-    let walk = common::cli::stdout_of(&[
-        "solve",
-        "--size",
-        "16",
-        "--method",
-        "warnsdorff",
-        "--format",
-        "moves",
-    ]);
-    let walk: Vec<&str> = walk.split_whitespace().collect();
-    assert_eq!(walk.len(), 256, "{walk:?}");
-    let demands = Demands {
-        closed: false,
-        clues: (0..256)
+fn clued_boards_from_12x12_race_two_formulations_and_the_winner_honours_the_clues() {
+    for n in [10, 12] {
+        let squares = n * n;
+        let size = n.to_string();
+        let shape = Shape::knight(n, n);
+        let walk = common::cli::stdout_of(&[
+            "solve",
+            "--size",
+            &size,
+            "--method",
+            "warnsdorff",
+            "--format",
+            "moves",
+        ]);
+        let walk: Vec<&str> = walk.split_whitespace().collect();
+        assert_eq!(walk.len(), squares, "{walk:?}");
+        let demands = Demands {
+            closed: false,
+            clues: (0..squares)
+                .step_by(8)
+                .map(|step| (step, shape.index_of(walk[step])))
+                .collect(),
+        };
+        let clue_args: Vec<String> = (0..squares)
             .step_by(8)
-            .map(|step| (step, shape.index_of(walk[step])))
-            .collect(),
-    };
-    let clue_args: Vec<String> = (0..256)
-        .step_by(8)
-        .flat_map(|step| ["--at".to_string(), format!("{}={}", step + 1, walk[step])])
-        .collect();
-    let mut args = vec!["solve", "--size", "16", "--format", "moves"];
-    args.extend(clue_args.iter().map(String::as_str));
-    let output = common::cli::knightsat()
-        .args(&args)
-        .arg("-v")
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "{output:?}");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    let two_cores = std::thread::available_parallelism().map_or(1, usize::from) >= 2;
-    assert_eq!(
-        stderr.contains("(the first of 2 formulations raced)"),
-        two_cores,
-        "{stderr}"
-    );
-    let tour: Vec<usize> = String::from_utf8_lossy(&output.stdout)
-        .split_whitespace()
-        .map(|name| shape.index_of(name))
-        .collect();
-    assert!(common::is_tour_of(&shape, &demands, &tour), "{tour:?}");
-    args.extend(["--method", "sat"]);
-    let alone = route_of(&args);
-    assert!(!alone.contains("raced"), "{alone}");
+            .flat_map(|step| ["--at".to_string(), format!("{}={}", step + 1, walk[step])])
+            .collect();
+        let mut args = vec!["solve", "--size", &size, "--format", "moves"];
+        args.extend(clue_args.iter().map(String::as_str));
+        let output = common::cli::knightsat()
+            .args(&args)
+            .arg("-v")
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{output:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let two_cores = std::thread::available_parallelism().map_or(1, usize::from) >= 2;
+        assert_eq!(
+            stderr.contains("(the first of 2 formulations raced)"),
+            two_cores && squares >= RACE_FROM_SQUARES,
+            "{n}x{n}: {stderr}"
+        );
+        let tour: Vec<usize> = String::from_utf8_lossy(&output.stdout)
+            .split_whitespace()
+            .map(|name| shape.index_of(name))
+            .collect();
+        assert!(common::is_tour_of(&shape, &demands, &tour), "{tour:?}");
+        args.extend(["--method", "sat"]);
+        let alone = route_of(&args);
+        assert!(!alone.contains("raced"), "{alone}");
+    }
 }

@@ -28,15 +28,17 @@ use crate::sat::Backend;
 /// The solver for clued problems (the time-indexed encoding).
 pub const CLUED_SOLVER: Backend = Backend::Varisat;
 
-/// From this many squares up, a clued problem's one tour is searched by a
-/// race of two formulations (the default bimander at-most-ones and
-/// pairwise ones, see [`super::race`]): on 20 clue sets from 16x16 to
-/// 30x30 the race took 95 s in all against 149 s for bimander alone, 0.65
-/// times as long in geometric mean, and 1.09 times the faster formulation
-/// alone (docs/benchmarks.md, "The race on clued boards"). Below it a
-/// search takes tenths of a second, and a single one gives the same tour
-/// on every run.
-pub const RACE_FROM_SQUARES: usize = 256;
+/// From this many squares (12x12) up, a clued problem's one tour is
+/// searched by a race of two formulations (the default bimander
+/// at-most-ones and pairwise ones, see [`super::race`]): on 20 clue sets
+/// from 16x16 to 30x30 the race took 95 s in all against 149 s for
+/// bimander alone, 0.65 times as long in geometric mean, and 1.09 times the
+/// faster formulation alone; on four 12x12 puzzles it took half as long as
+/// bimander alone or the same, on four 10x10 ones the same or a little
+/// longer (docs/benchmarks.md, "The race on clued boards"). Below it a
+/// search takes a tenth of a second or less, and a single one gives the
+/// same tour on every run.
+pub const RACE_FROM_SQUARES: usize = 144;
 
 /// The solver for the successor encoding's lazy loop, when Warnsdorff's
 /// rule gives up.
