@@ -2,9 +2,12 @@
 //! completed into a tour. Reading them, and making ones with exactly one
 //! solution.
 
+use std::time::{Duration, Instant};
+
 use serde::{Deserialize, Serialize};
 
 use crate::board::{file_name, Board, Leaper, Square};
+use crate::cnf::Lit;
 use crate::count::{enumerate, CountOptions};
 use crate::encoding::{EncodingConfig, TimeIndexed};
 use crate::error::Error;
@@ -218,6 +221,9 @@ pub struct Generated {
     pub puzzle: Problem,
     /// Its one solution.
     pub solution: Tour,
+    /// The clues neither dropped nor proved needed because the time limit
+    /// ran out first: with none, no clue of the puzzle can go.
+    pub untried: usize,
 }
 
 /// Whether the puzzle has exactly one solution: a tour meets the clues,
@@ -232,15 +238,15 @@ pub fn has_unique_solution(puzzle: &Problem, request: &Request) -> Result<bool, 
 }
 
 /// Whether `solution` is still the only solution of `puzzle`, which is a
-/// puzzle whose only solution it was before `dropped` was taken from its
-/// clues. Any other solution then breaks `dropped` (one that kept it would
-/// meet every clue of the unique puzzle), so the search is for a tour
-/// meeting `puzzle`'s clues with step `dropped.step` off `dropped.square`:
-/// one unit clause in the time-indexed encoding, stronger than blocking
-/// the whole solution, which the successor encoding does instead.
+/// puzzle whose only solution it was before the clues `dropped` were taken
+/// from it. Any other solution then breaks one of `dropped` (one that kept
+/// them would meet every clue of the unique puzzle), so the search is for
+/// a tour meeting `puzzle`'s clues with some dropped step off its square:
+/// one clause in the time-indexed encoding, stronger than blocking the
+/// whole solution, which the successor encoding does instead.
 fn only_solution_without(
     puzzle: &Problem,
-    dropped: Clue,
+    dropped: &[Clue],
     solution: &Tour,
     request: &Request,
 ) -> Result<bool, Error> {
@@ -254,9 +260,12 @@ fn only_solution_without(
         let mut session = match config {
             EncodingConfig::TimeIndexed(config) => {
                 let encoding = TimeIndexed::new(puzzle, config)?;
-                let off_the_clue = encoding.vars().x(dropped.step, dropped.square).negative();
+                let off_a_clue: Vec<Lit> = dropped
+                    .iter()
+                    .map(|clue| encoding.vars().x(clue.step, clue.square).negative())
+                    .collect();
                 let mut session = request.session(Box::new(encoding), setup)?;
-                session.restrict(&[off_the_clue]);
+                session.require_one_of(&off_a_clue);
                 session
             }
             EncodingConfig::Successor(_) => {
@@ -276,9 +285,17 @@ fn only_solution_without(
 /// (shortened until a tour extends it); every square is a clue at first;
 /// then, in random order, each clue is dropped if the rest still have only
 /// that tour as solution (SAT proves that no tour meets the rest with that
-/// step elsewhere, see [`only_solution_without`]). What is left
-/// is minimal: no clue can go. Every search is SAT with `request`'s
+/// step elsewhere, see [`only_solution_without`]; runs of clues are tried
+/// in one search, see [`Batches`]). What is left is minimal: no clue can
+/// go. Every search is SAT with `request`'s
 /// encoding and built-in solver. `on_step(done, total)` reports progress.
+///
+/// `request.timeout` limits the whole generation. When it runs out while
+/// clues are being dropped, the puzzle so far is returned: it still has
+/// one solution (every clue dropped was proved unneeded), but the clues
+/// not yet tried, counted in [`Generated::untried`], may not be needed,
+/// and which clues were tried in time can differ from run to run. When it
+/// runs out before a tour is found, the error is [`Error::Timeout`].
 pub fn generate(
     board: &Board,
     closed: bool,
@@ -289,8 +306,9 @@ pub fn generate(
     if refute(&Problem::new(board.clone()).closed(closed)).is_some() {
         return Ok(None);
     }
+    let deadline = Deadline::new(request.timeout);
     let mut rng = fastrand::Rng::with_seed(seed);
-    let Some(solution) = random_tour(board, closed, request, &mut rng)? else {
+    let Some(solution) = random_tour(board, closed, request, &deadline, &mut rng)? else {
         return Ok(None);
     };
     let n = board.squares();
@@ -302,24 +320,145 @@ pub fn generate(
             .closed(closed)
             .with_clues(clues.iter().copied())
     };
-    for (done, step) in order.into_iter().enumerate() {
+    let mut batches = Batches::default();
+    let mut done = 0;
+    let mut untried = 0;
+    while done < n {
         on_step(done, n);
-        let dropped = Clue {
-            step,
-            square: solution.squares[step],
-        };
+        let batch = &order[done..(done + batches.size(clues.len())).min(n)];
+        let dropped: Vec<Clue> = batch
+            .iter()
+            .map(|&step| Clue {
+                step,
+                square: solution.squares[step],
+            })
+            .collect();
         let fewer: Vec<Clue> = clues
             .iter()
             .copied()
-            .filter(|clue| clue.step != step)
+            .filter(|clue| !batch.contains(&clue.step))
             .collect();
-        if only_solution_without(&with_clues(&fewer)?, dropped, &solution, request)? {
-            clues = fewer;
+        let unique = match deadline.remaining(request) {
+            None => None,
+            Some(request) => {
+                match only_solution_without(&with_clues(&fewer)?, &dropped, &solution, &request) {
+                    Err(Error::Timeout { .. }) => None,
+                    other => Some(other?),
+                }
+            }
+        };
+        match unique {
+            Some(true) => {
+                clues = fewer;
+                done += batch.len();
+            }
+            // A single clue is needed; of a batch, some clue is: try
+            // them one at a time.
+            Some(false) => done += usize::from(batch.len() == 1),
+            None => {
+                untried = n - done;
+                break;
+            }
         }
+        batches.record(batch.len(), unique == Some(true));
     }
     let puzzle = with_clues(&clues)?;
     on_step(n, n);
-    Ok(Some(Generated { puzzle, solution }))
+    Ok(Some(Generated {
+        puzzle,
+        solution,
+        untried,
+    }))
+}
+
+/// How many clues to try to drop at once. Dropping a batch takes one
+/// search where one at a time takes one per clue, and gives the same
+/// puzzle: if the clues left without the whole batch have one solution, so
+/// do all the sets in between, which dropping one at a time would have
+/// kept. A failed batch proves nothing about any single clue of it, so its
+/// clues are then tried one at a time. Batches start after a run of clues
+/// dropped one after another and double while they go; each failed batch
+/// doubles the run needed before the next, since late in a puzzle, where
+/// about every other clue is needed, a failed batch is a long search that
+/// decides nothing.
+struct Batches {
+    /// The next batch's size, before [`Batches::size`]'s cap.
+    size: usize,
+    /// Clues dropped in a row since the last failed search.
+    dropped_in_a_row: usize,
+    /// The run of dropped clues that starts batches.
+    run_to_start: usize,
+}
+
+impl Default for Batches {
+    fn default() -> Batches {
+        Batches {
+            size: 1,
+            dropped_in_a_row: 0,
+            run_to_start: 4,
+        }
+    }
+}
+
+impl Batches {
+    /// The next batch's size, with `clues` left: never more than a quarter
+    /// of them, since a search with few clues is slow, and a batch that
+    /// leaves few is slow to fail.
+    fn size(&self, clues: usize) -> usize {
+        self.size.min(clues / 4).max(1)
+    }
+
+    /// Records that a batch of `size` clues was dropped or not.
+    fn record(&mut self, size: usize, dropped: bool) {
+        if dropped {
+            self.dropped_in_a_row += size;
+            if self.dropped_in_a_row >= self.run_to_start {
+                self.size = size * 2;
+            }
+        } else {
+            if size > 1 {
+                self.run_to_start *= 2;
+            }
+            self.dropped_in_a_row = 0;
+            self.size = 1;
+        }
+    }
+}
+
+/// When a time limit for a whole task runs out.
+struct Deadline {
+    limit: Option<Duration>,
+    end: Option<Instant>,
+}
+
+impl Deadline {
+    /// A deadline `limit` from now; none without a limit.
+    fn new(limit: Option<Duration>) -> Deadline {
+        Deadline {
+            limit,
+            end: limit.map(|limit| Instant::now() + limit),
+        }
+    }
+
+    /// `request` with the time left as its time limit, or `None` once
+    /// none is left.
+    fn remaining(&self, request: &Request) -> Option<Request> {
+        let Some(end) = self.end else {
+            return Some(request.clone());
+        };
+        let left = end.saturating_duration_since(Instant::now());
+        (!left.is_zero()).then(|| Request {
+            timeout: Some(left),
+            ..request.clone()
+        })
+    }
+
+    /// The error for a task the deadline cut short: the whole limit.
+    fn timeout(&self) -> Error {
+        Error::Timeout {
+            seconds: self.limit.unwrap_or_default().as_secs_f64(),
+        }
+    }
 }
 
 /// A tour chosen with `rng`: a random start and a random opening walk of up
@@ -328,6 +467,7 @@ fn random_tour(
     board: &Board,
     closed: bool,
     request: &Request,
+    deadline: &Deadline,
     rng: &mut fastrand::Rng,
 ) -> Result<Option<Tour>, Error> {
     let graph = board.move_graph();
@@ -351,7 +491,14 @@ fn random_tour(
         let problem = Problem::new(board.clone())
             .closed(closed)
             .with_clues(clues_along(&walk[..length]))?;
-        if let Outcome::Tour(tour) = solve(&problem, request)?.outcome {
+        let request = deadline
+            .remaining(request)
+            .ok_or_else(|| deadline.timeout())?;
+        let solved = solve(&problem, &request).map_err(|error| match error {
+            Error::Timeout { .. } => deadline.timeout(),
+            other => other,
+        })?;
+        if let Outcome::Tour(tour) = solved.outcome {
             return Ok(Some(tour));
         }
         if length == 0 {

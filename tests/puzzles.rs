@@ -145,6 +145,68 @@ fn generated_puzzles_have_one_solution_the_tour_they_came_from() {
     }
 }
 
+/// `--timeout` limits the whole generation. Cut short while clues are
+/// dropped, it prints the puzzle so far: its one solution is still the
+/// tour it came from, and stderr counts the clues not tried. Too short for
+/// the first tour, it is exit 124.
+#[test]
+fn a_timeout_prints_the_puzzle_so_far_or_exit_124() {
+    let dir = tempfile::tempdir().unwrap();
+    let shape = Shape::knight(8, 8);
+    // 8x8 takes most of a second in all here; its first tour, hundredths.
+    let output = knightsat()
+        .args(["puzzle", "--size", "8", "--seed", "1", "--timeout", "0.2"])
+        .args(["--format", "json", "--solution"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let json = String::from_utf8(output.stdout).unwrap();
+    let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let clue = |text: &serde_json::Value| {
+        let (n, square) = text.as_str().unwrap().split_once('=').unwrap();
+        (n.parse::<usize>().unwrap() - 1, shape.index_of(square))
+    };
+    let demands = Demands {
+        closed: false,
+        clues: value["clues"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(clue)
+            .collect(),
+    };
+    let path: Vec<usize> = value["solution"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|square| shape.index_of(square.as_str().unwrap()))
+        .collect();
+    assert!(common::is_tour_of(&shape, &demands, &path), "{json}");
+    let file = dir.path().join("cut-short.json");
+    std::fs::write(&file, &json).unwrap();
+    let count = stdout_of(&["count", "--puzzle", file.to_str().unwrap()]);
+    assert_eq!(count.trim(), "1", "{json}");
+    let full = make(&["--size", "8", "--seed", "1"]);
+    if stderr.contains("untried") {
+        assert!(stderr.contains("of 64 clues untried"), "{stderr}");
+        // The same drops in the same order, cut short: every clue of the
+        // whole run's puzzle is still there.
+        for (n, square) in &full.clues {
+            let clue = (n - 1, shape.index_of(square));
+            assert!(demands.clues.contains(&clue), "{clue:?}: {stderr}");
+        }
+    } else {
+        // A machine fast enough to try every clue in time.
+        assert_eq!(json, full.json, "{stderr}");
+    }
+    knightsat()
+        .args(["puzzle", "--size", "20", "--timeout", "0.001"])
+        .assert()
+        .code(124)
+        .stderr(predicate::str::contains("no answer within 0.001 s"));
+}
+
 #[test]
 fn a_puzzle_grid_can_be_typed_by_hand() {
     // Unlabelled cells, `0` and `.` for blanks, a hole; read from stdin.

@@ -130,6 +130,12 @@ impl Session {
         }
     }
 
+    /// Adds `literals` as one clause: from now on, every tour makes one of
+    /// them true.
+    pub fn require_one_of(&mut self, literals: &[Lit]) {
+        self.solver.add_clause(literals);
+    }
+
     /// Forbids the tour visiting `squares` in this order from now on.
     pub fn block(&mut self, squares: &[usize]) {
         let clause = self.encoding.blocking_clause(squares);

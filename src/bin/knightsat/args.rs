@@ -249,8 +249,9 @@ pub enum Command {
     /// Make a numbered-grid puzzle with exactly one solution and few clues.
     ///
     /// A tour is found from a random start, every square of it made a clue,
-    /// and clues dropped in random order while SAT (with the tour blocked)
-    /// proves the solution stays unique; no clue left can be dropped.
+    /// and clues dropped in random order while SAT proves that no tour meets
+    /// the rest with the dropped clue's step elsewhere; no clue left can be
+    /// dropped (unless --timeout cut the dropping short).
     /// Solve it with `knightsat solve --puzzle FILE`.
     #[command(after_help = EXIT_STATUSES)]
     Puzzle {
@@ -273,6 +274,13 @@ pub enum Command {
         /// clue set unique [default: varisat].
         #[arg(long, value_enum)]
         solver: Option<BuiltInSolver>,
+        /// Stop dropping clues after this many seconds (at least 0.001) and
+        /// print the puzzle so far: its solution is still unique, but the
+        /// clues not tried may be unneeded (stderr says how many), and the
+        /// same seed may then give another puzzle. Exit 124 if no tour is
+        /// found in time.
+        #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+        timeout: Option<Duration>,
     },
     /// Count variables, clauses and literals per constraint family, without solving.
     #[command(after_help = EXIT_STATUSES)]

@@ -350,17 +350,29 @@ pub fn puzzle(shape: &ShapeArgs, args: PuzzleArgs, request: &Request) -> anyhow:
     let Some(Generated {
         puzzle,
         solution: tour,
+        untried,
     }) = generated
     else {
         return print_outcome(Outcome::NoTour, Format::Board);
     };
     note!(
-        "{} {} puzzle on the {} board: {} clues (seed {seed}; --seed {seed} makes it again)",
+        "{} {} puzzle on the {} board: {} clues (seed {seed}{})",
         if args.closed { "closed" } else { "open" },
         board.leaper().name(),
         board,
-        puzzle.clues().len()
+        puzzle.clues().len(),
+        if untried == 0 {
+            format!("; --seed {seed} makes it again")
+        } else {
+            String::new()
+        }
     );
+    if untried > 0 {
+        note!(
+            "the time limit ran out with {untried} of {} clues untried: the solution is unique, but some clues may be unneeded (without --timeout, --seed {seed} makes a puzzle where none is)",
+            board.squares()
+        );
+    }
     let answer = args.solution.then_some(&tour);
     let text = match args.format {
         PuzzleFormat::Board => match answer {

@@ -106,6 +106,7 @@ fn run(command: Command, budget_mib: u64) -> anyhow::Result<ExitCode> {
             solution,
             format,
             solver,
+            timeout,
         } => commands::puzzle(
             &shape,
             PuzzleArgs {
@@ -114,7 +115,7 @@ fn run(command: Command, budget_mib: u64) -> anyhow::Result<ExitCode> {
                 solution,
                 format,
             },
-            &sat_request(solver, budget_mib, None),
+            &sat_request(solver, budget_mib, timeout),
         ),
         Command::Count {
             cnf: Some(cnf),
