@@ -36,6 +36,7 @@ pub mod cnf_file;
 pub mod count;
 pub mod cube_tally;
 pub mod cubes;
+pub mod deadline;
 pub mod decode;
 pub mod encoding;
 pub mod error;

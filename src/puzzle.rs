@@ -2,13 +2,12 @@
 //! completed into a tour. Reading them, and making ones with exactly one
 //! solution.
 
-use std::time::{Duration, Instant};
-
 use serde::{Deserialize, Serialize};
 
 use crate::board::{file_name, Board, Leaper, Square};
 use crate::cnf::Lit;
 use crate::count::{enumerate, CountOptions};
+use crate::deadline::Deadline;
 use crate::encoding::{EncodingConfig, TimeIndexed};
 use crate::error::Error;
 use crate::gate::refute;
@@ -308,7 +307,7 @@ pub fn generate(
     }
     let deadline = Deadline::new(request.timeout);
     let mut rng = fastrand::Rng::with_seed(seed);
-    let Some(solution) = random_tour(board, closed, request, &deadline, &mut rng)? else {
+    let Some(solution) = random_tour(board, closed, request, deadline, &mut rng)? else {
         return Ok(None);
     };
     let n = board.squares();
@@ -338,9 +337,13 @@ pub fn generate(
             .copied()
             .filter(|clue| !batch.contains(&clue.step))
             .collect();
-        let unique = match deadline.remaining(request) {
-            None => None,
-            Some(request) => {
+        let unique = match deadline.left() {
+            Err(Error::Timeout { .. }) => None,
+            left => {
+                let request = Request {
+                    timeout: left?,
+                    ..request.clone()
+                };
                 match only_solution_without(&with_clues(&fewer)?, &dropped, &solution, &request) {
                     Err(Error::Timeout { .. }) => None,
                     other => Some(other?),
@@ -425,49 +428,13 @@ impl Batches {
     }
 }
 
-/// When a time limit for a whole task runs out.
-struct Deadline {
-    limit: Option<Duration>,
-    end: Option<Instant>,
-}
-
-impl Deadline {
-    /// A deadline `limit` from now; none without a limit.
-    fn new(limit: Option<Duration>) -> Deadline {
-        Deadline {
-            limit,
-            end: limit.map(|limit| Instant::now() + limit),
-        }
-    }
-
-    /// `request` with the time left as its time limit, or `None` once
-    /// none is left.
-    fn remaining(&self, request: &Request) -> Option<Request> {
-        let Some(end) = self.end else {
-            return Some(request.clone());
-        };
-        let left = end.saturating_duration_since(Instant::now());
-        (!left.is_zero()).then(|| Request {
-            timeout: Some(left),
-            ..request.clone()
-        })
-    }
-
-    /// The error for a task the deadline cut short: the whole limit.
-    fn timeout(&self) -> Error {
-        Error::Timeout {
-            seconds: self.limit.unwrap_or_default().as_secs_f64(),
-        }
-    }
-}
-
 /// A tour chosen with `rng`: a random start and a random opening walk of up
 /// to a quarter of the board, halved until some tour continues it.
 fn random_tour(
     board: &Board,
     closed: bool,
     request: &Request,
-    deadline: &Deadline,
+    deadline: Deadline,
     rng: &mut fastrand::Rng,
 ) -> Result<Option<Tour>, Error> {
     let graph = board.move_graph();
@@ -491,11 +458,12 @@ fn random_tour(
         let problem = Problem::new(board.clone())
             .closed(closed)
             .with_clues(clues_along(&walk[..length]))?;
-        let request = deadline
-            .remaining(request)
-            .ok_or_else(|| deadline.timeout())?;
+        let request = Request {
+            timeout: deadline.left()?,
+            ..request.clone()
+        };
         let solved = solve(&problem, &request).map_err(|error| match error {
-            Error::Timeout { .. } => deadline.timeout(),
+            Error::Timeout { .. } => deadline.expired(),
             other => other,
         })?;
         if let Outcome::Tour(tour) = solved.outcome {

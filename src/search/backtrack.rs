@@ -38,8 +38,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
-use super::{forced_start_colour, verified, Clock, Moves};
+use super::{forced_start_colour, verified, Moves};
 use crate::board::{Board, Square};
+use crate::deadline::Deadline;
 use crate::error::Error;
 use crate::problem::{Clue, Problem};
 use crate::tour::Tour;
@@ -149,7 +150,7 @@ impl PrefixCounter {
         if graph.length > 128 {
             // No state fits a key: count without remembering.
             let mut found = 0u64;
-            let walked = graph.walks_from(prefix, Clock::new(None), &mut |_| {
+            let walked = graph.walks_from(prefix, Deadline::new(None), &mut |_| {
                 found += 1;
                 Ok(if stop.load(Ordering::Relaxed) {
                     ControlFlow::Break(())
@@ -237,7 +238,7 @@ fn search(
     starts: Starts,
     mut on_tour: impl FnMut(&[usize]) -> Result<ControlFlow<()>, Error>,
 ) -> Result<(), Error> {
-    let clock = Clock::new(timeout);
+    let clock = Deadline::new(timeout);
     // An open tour with only its end fixed is searched from the end.
     let reversed = !problem.is_closed() && problem.start().is_none() && problem.end().is_some();
     // To find one closed tour with nothing anchored, start in the middle
@@ -568,7 +569,11 @@ impl Graph {
     /// Every walk from the start (the node pinned to step 0) through all
     /// nodes that keeps the pins, each handed to `on_walk` (node numbers,
     /// the virtual square last).
-    fn walks(&mut self, clock: Clock, on_walk: &mut OnWalk<'_>) -> Result<ControlFlow<()>, Error> {
+    fn walks(
+        &mut self,
+        clock: Deadline,
+        on_walk: &mut OnWalk<'_>,
+    ) -> Result<ControlFlow<()>, Error> {
         let start = self.pinned_at[0] as usize;
         self.walks_from(&[start], clock, on_walk)
     }
@@ -579,7 +584,7 @@ impl Graph {
     fn walks_from(
         &mut self,
         prefix: &[usize],
-        clock: Clock,
+        clock: Deadline,
         on_walk: &mut OnWalk<'_>,
     ) -> Result<ControlFlow<()>, Error> {
         self.reset();

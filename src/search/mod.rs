@@ -16,8 +16,6 @@
 pub mod backtrack;
 pub mod warnsdorff;
 
-use std::time::{Duration, Instant};
-
 use crate::board::{Board, Square};
 use crate::error::Error;
 use crate::problem::Problem;
@@ -78,30 +76,6 @@ impl<'a> Moves<'a> {
             }
         }
         out
-    }
-}
-
-/// A time limit, checked now and then by the searches.
-#[derive(Clone, Copy)]
-struct Clock {
-    limit: Option<(Instant, Duration)>,
-}
-
-impl Clock {
-    fn new(timeout: Option<Duration>) -> Clock {
-        Clock {
-            limit: timeout.map(|limit| (Instant::now() + limit, limit)),
-        }
-    }
-
-    /// [`Error::Timeout`] once the time is up.
-    fn check(self) -> Result<(), Error> {
-        match self.limit {
-            Some((deadline, limit)) if Instant::now() >= deadline => Err(Error::Timeout {
-                seconds: limit.as_secs_f64(),
-            }),
-            _ => Ok(()),
-        }
     }
 }
 

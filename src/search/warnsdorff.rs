@@ -36,8 +36,9 @@
 
 use std::time::Duration;
 
-use super::{forced_start_colour, verified, Clock, Moves};
+use super::{forced_start_colour, verified, Moves};
 use crate::board::Board;
+use crate::deadline::Deadline;
 use crate::error::{Error, Unsupported};
 use crate::problem::Problem;
 use crate::tour::Tour;
@@ -141,7 +142,7 @@ pub fn warnsdorff(
     if !problem.clues().is_empty() {
         return Err(Error::Unsupported(Unsupported::CluesByWarnsdorff));
     }
-    let clock = Clock::new(timeout);
+    let clock = Deadline::new(timeout);
     let board = problem.board();
     let attempts = options
         .attempts
@@ -353,7 +354,7 @@ impl<'a> Walker<'a> {
         plan: &Plan,
         tie_break: TieBreak,
         mut rng: Option<&mut fastrand::Rng>,
-        clock: Clock,
+        clock: Deadline,
     ) -> Result<bool, Error> {
         let n = self.board.squares();
         self.free.copy_from_slice(&self.degree);

@@ -16,7 +16,7 @@
 //! the defaults, or a proof) is solved by SAT exactly as it asks: explicit
 //! choices win, so that an encoding can be regression-tested.
 
-use std::time::Instant;
+use crate::deadline::Deadline;
 
 use super::{find_tour as find_by, solve_racing, Method, Request, Solved};
 use crate::encoding::amo::Amo;
@@ -138,23 +138,12 @@ pub fn check_supports(problem: &Problem, request: &Request) -> Result<(), Error>
 /// Finds one tour by [`Method::Auto`]'s route, within `request.timeout`
 /// for the whole route. The gate has been passed.
 pub(super) fn find_tour(problem: &Problem, request: &Request) -> Result<Solved, Error> {
-    let deadline = request.timeout.map(|limit| (Instant::now() + limit, limit));
+    let deadline = Deadline::new(request.timeout);
     let mut before = String::new();
     let steps = route(problem, request);
     let last = steps.len() - 1;
     for (index, step) in steps.into_iter().enumerate() {
-        let timeout = match deadline {
-            Some((deadline, limit)) => {
-                let left = deadline.saturating_duration_since(Instant::now());
-                if left.is_zero() {
-                    return Err(Error::Timeout {
-                        seconds: limit.as_secs_f64(),
-                    });
-                }
-                Some(left)
-            }
-            None => None,
-        };
+        let timeout = deadline.left()?;
         let within_route = |request: Request| Request {
             timeout,
             gate: false,
@@ -173,10 +162,7 @@ pub(super) fn find_tour(problem: &Problem, request: &Request) -> Result<Solved, 
             Err(Error::GaveUp { method, attempts }) if index < last => {
                 before = format!("{before}{method} gave up after {attempts} attempts; then ");
             }
-            Err(Error::Timeout { .. }) => {
-                let seconds = deadline.map_or(0.0, |(_, limit)| limit.as_secs_f64());
-                return Err(Error::Timeout { seconds });
-            }
+            Err(Error::Timeout { .. }) => return Err(deadline.expired()),
             Ok(solved) => {
                 return Ok(Solved {
                     route: format!("{before}{}", solved.route),
