@@ -43,7 +43,23 @@ pub struct TempPath {
 impl TempPath {
     /// Registers `path` (a file or a directory tree).
     pub fn register(path: &Path) -> TempPath {
+        Self::add(&mut registry(), path)
+    }
+
+    /// Creates a temporary file or directory with `create` and registers
+    /// it, holding the registry in between: a signal that arrives right
+    /// after `create` finds it registered once its cleaner gets the
+    /// registry, where registering afterwards would leave it behind.
+    pub fn create<T: AsRef<Path>, E>(
+        create: impl FnOnce() -> Result<T, E>,
+    ) -> Result<(T, TempPath), E> {
         let mut registry = registry();
+        let made = create()?;
+        let registered = Self::add(&mut registry, made.as_ref());
+        Ok((made, registered))
+    }
+
+    fn add(registry: &mut Registry, path: &Path) -> TempPath {
         registry.next += 1;
         let id = registry.next;
         registry.paths.push((id, path.to_path_buf()));

@@ -79,13 +79,14 @@ impl PendingFile {
             || "output".into(),
             |name| name.to_string_lossy().into_owned(),
         );
-        let temp = tempfile::Builder::new()
-            .prefix(&format!(".{name}."))
-            .suffix(".knightsat-tmp")
-            .tempfile_in(dir)
-            .map_err(|error| fail(plain_os_error(&error)))?;
+        let (temp, registered) = TempPath::create(|| {
+            tempfile::Builder::new()
+                .prefix(&format!(".{name}."))
+                .suffix(".knightsat-tmp")
+                .tempfile_in(dir)
+        })
+        .map_err(|error| fail(plain_os_error(&error)))?;
         let mode = existing.map_or_else(|| 0o666 & !umask(), |meta| meta.permissions().mode());
-        let registered = TempPath::register(temp.path());
         Ok(PendingFile {
             shown: path.to_path_buf(),
             kind: Pending::Replace {
@@ -219,12 +220,13 @@ pub fn write_directory_atomically<T>(
         return Err(fail(io::Error::other("not a name for a new directory")));
     };
     std::fs::create_dir_all(parent).map_err(fail)?;
-    let temp = tempfile::Builder::new()
-        .prefix(&format!(".{}.", name.to_string_lossy()))
-        .suffix(".knightsat-tmp")
-        .tempdir_in(parent)
-        .map_err(|error| fail(plain_os_error(&error)))?;
-    let registered = TempPath::register(temp.path());
+    let (temp, registered) = TempPath::create(|| {
+        tempfile::Builder::new()
+            .prefix(&format!(".{}.", name.to_string_lossy()))
+            .suffix(".knightsat-tmp")
+            .tempdir_in(parent)
+    })
+    .map_err(|error| fail(plain_os_error(&error)))?;
     let result = fill(temp.path())?;
     let mode = existing
         .as_ref()

@@ -105,11 +105,9 @@ impl ExternalSolver {
     /// Starts a run of this program: a private temporary directory for
     /// its files, removed when the run ends (or the process is stopped).
     pub fn start(&self, setup: Setup) -> Result<ExternalRun, Error> {
-        let dir = tempfile::Builder::new()
-            .prefix("knightsat-")
-            .tempdir()
-            .map_err(|e| Error::io("creating a temporary directory", e))?;
-        let registered = TempPath::register(dir.path());
+        let (dir, registered) =
+            TempPath::create(|| tempfile::Builder::new().prefix("knightsat-").tempdir())
+                .map_err(|e| Error::io("creating a temporary directory", e))?;
         std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o700))
             .map_err(|e| Error::io("creating a temporary directory", e))?;
         Ok(ExternalRun {
