@@ -337,33 +337,28 @@ pub fn generate(
             .copied()
             .filter(|clue| !batch.contains(&clue.step))
             .collect();
-        let unique = match deadline.left() {
-            Err(Error::Timeout { .. }) => None,
-            left => {
-                let request = Request {
-                    timeout: left?,
-                    ..request.clone()
-                };
-                match only_solution_without(&with_clues(&fewer)?, &dropped, &solution, &request) {
-                    Err(Error::Timeout { .. }) => None,
-                    other => Some(other?),
-                }
-            }
-        };
-        match unique {
-            Some(true) => {
+        let unique = request.within(deadline).and_then(|request| {
+            only_solution_without(&with_clues(&fewer)?, &dropped, &solution, &request)
+        });
+        let dropped_all = match unique {
+            Ok(true) => {
                 clues = fewer;
                 done += batch.len();
+                true
             }
             // A single clue is needed; of a batch, some clue is: try
             // them one at a time.
-            Some(false) => done += usize::from(batch.len() == 1),
-            None => {
+            Ok(false) => {
+                done += usize::from(batch.len() == 1);
+                false
+            }
+            Err(Error::Timeout { .. }) => {
                 untried = n - done;
                 break;
             }
-        }
-        batches.record(batch.len(), unique == Some(true));
+            Err(error) => return Err(error),
+        };
+        batches.record(batch.len(), dropped_all);
     }
     let puzzle = with_clues(&clues)?;
     on_step(n, n);
@@ -458,11 +453,7 @@ fn random_tour(
         let problem = Problem::new(board.clone())
             .closed(closed)
             .with_clues(clues_along(&walk[..length]))?;
-        let request = Request {
-            timeout: deadline.left()?,
-            ..request.clone()
-        };
-        let solved = solve(&problem, &request).map_err(|error| match error {
+        let solved = solve(&problem, &request.within(deadline)?).map_err(|error| match error {
             Error::Timeout { .. } => deadline.expired(),
             other => other,
         })?;

@@ -10,6 +10,7 @@ use std::ops::ControlFlow;
 use std::time::Duration;
 
 use crate::cubes::{automatic_depth, cubes_within, on_cubes, resolve_jobs, Cube};
+use crate::deadline::Deadline;
 use crate::encoding::{Encoding, EncodingConfig};
 use crate::error::{Error, Unsupported};
 use crate::gate;
@@ -174,6 +175,15 @@ impl Default for Request {
 }
 
 impl Request {
+    /// This request with the time `deadline` leaves as its time limit, for
+    /// one step of a longer task; [`Error::Timeout`] once none is left.
+    pub fn within(&self, deadline: Deadline) -> Result<Request, Error> {
+        Ok(Request {
+            timeout: deadline.left()?,
+            ..self.clone()
+        })
+    }
+
     /// A request to solve by SAT with `config` and `backend`, the rest as default.
     pub fn sat(config: EncodingConfig, backend: Backend) -> Request {
         Request {
