@@ -21,7 +21,12 @@
 #            move variables; then the time to make a unique puzzle, N in
 #            PUZZLE_SIZES, and the clues of one made with --timeout 60
 #            (goals: 30x30 <= 10 s, 50x50 <= 60 s, a unique 20x20 puzzle
-#            <= 60 s)
+#            <= 60 s); beside them the peers OR-Tools CP-SAT, one worker,
+#            timed inside Python (scripts/cpsat_clues.py: AddCircuit plus a
+#            position per square, and seed 002's position model), on boards
+#            up to CPSAT_MAX x CPSAT_MAX (default 30; larger models take
+#            minutes to build); ortools goes into target/bench-venv
+#            (scripts/bench-venv.sh). SKIP_CPSAT=1 leaves them out.
 #   race     the default route on clued boards, which races two formulations
 #            (bimander and pairwise at-most-ones), against each alone
 #            (--method sat): clue sets from a SAT tour (the successor
@@ -40,6 +45,8 @@ RACE_SIZES=${RACE_SIZES:-"16 20 24 30"}
 RACE_OFFSETS=${RACE_OFFSETS:-"1 3 6 9"}
 RUNS=${RUNS:-3}
 TIMEOUT=${TIMEOUT:-30}
+CPSAT_MAX=${CPSAT_MAX:-30}
+SKIP_CPSAT=${SKIP_CPSAT:-0}
 
 cargo build --quiet --release
 ks=$PWD/target/release/knightsat
@@ -85,6 +92,31 @@ route_of() {
 # untried when the minute ran out (none: the puzzle is minimal).
 within_a_minute() {
   "$ks" puzzle "$@" --timeout 60 2>&1 > /dev/null | sed -n 's/.*board: \([0-9]*\) clues.*/\1/p;s/.*ran out with \([0-9]*\) of.*/(\1 untried)/p' | tr '\n' ' '
+}
+
+# CP-SAT's seconds with MODEL (circuit or position) on the N x N board with
+# the clue arguments (--at K=SQ ... or --puzzle FILE): one run, timed inside
+# Python; "> TIMEOUT s", "none" or "-" (not run: SKIP_CPSAT, or N over
+# CPSAT_MAX).
+cpsat() {
+  local model=$1 n=$2 rc=0 out
+  shift 2
+  if [ -z "${py:-}" ] || [ "$n" -gt "$CPSAT_MAX" ]; then
+    echo "-"
+    return
+  fi
+  out=$(timeout $((TIMEOUT + 120)) "$py" scripts/cpsat_clues.py "$model" "$n" "$@" --timeout "$TIMEOUT" 2> "$tmp/err") || rc=$?
+  case "$rc" in
+    0) echo "$out" ;;
+    20) echo "none" ;;
+    124) echo "> $TIMEOUT s" ;;
+    *) echo "error $rc" ;;
+  esac
+}
+
+# The number of clues in a puzzle grid.
+clue_count() {
+  awk 'NF > 1 && $1 ~ /^[0-9]+$/ { for (i = 2; i <= NF; i++) if ($i != ".") c++ } END { print c }' "$1"
 }
 
 if [[ " $SECTIONS " == *" default "* ]]; then
@@ -195,27 +227,34 @@ fi
 if [[ " $SECTIONS " == *" clues "* ]]; then
   "$ks" puzzle --size 12 --seed 1 > "$tmp/p12.txt" 2> /dev/null
   kissat=$(command -v kissat || true)
-  echo "### Clued boards on each route (median of $RUNS, seconds)"
+  py=""
+  [ "$SKIP_CPSAT" = 1 ] || py=$(scripts/bench-venv.sh)
+  echo "### Clued boards on each route (median of $RUNS, seconds; CP-SAT one run)"
   echo
-  echo "| problem | default | time-indexed, varisat, --no-moves | time-indexed, cadical | successor, cadical | time-indexed, kissat program | default route |"
-  echo "| --- | ---: | ---: | ---: | ---: | ---: | --- |"
-  problems=("--puzzle $tmp/p8o.txt" "--puzzle $tmp/p10.txt" "--puzzle $tmp/p12.txt")
+  echo "| problem | default | time-indexed, varisat, --no-moves | time-indexed, cadical | successor, cadical | time-indexed, kissat program | CP-SAT circuit + positions | CP-SAT position model | default route |"
+  echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
+  problems=("8:--puzzle $tmp/p8o.txt" "10:--puzzle $tmp/p10.txt" "12:--puzzle $tmp/p12.txt")
   for n in $CLUE_SIZES; do
-    problems+=("--size $n $(clues_along "$n")")
+    problems+=("$n:--size $n $(clues_along "$n")")
   done
-  for args in "${problems[@]}"; do
+  for problem in "${problems[@]}"; do
+    n=${problem%%:*} args=${problem#*:}
     case "$args" in
-      --puzzle*) shown="puzzle \`$(basename "${args#--puzzle }")\` (seed 1)" ;;
+      --puzzle*)
+        file=${args#--puzzle }
+        shown="${n}x$n puzzle (seed 1), $(clue_count "$file") clues"
+        peer=(--puzzle "$file")
+        ;;
       *)
-        n=$(echo "$args" | awk '{ print $2 }')
         shown="${n}x$n, $(($(echo "$args" | wc -w) / 2 - 1)) clues"
+        read -ra peer <<< "${args#--size "$n" }"
         ;;
     esac
     k="-"
     # shellcheck disable=SC2086
     [ -n "$kissat" ] && k=$(median_of solve $args --solver "$kissat")
     # shellcheck disable=SC2086
-    echo "| $shown | $(median_of solve $args) | $(median_of solve $args --solver varisat --no-moves) | $(median_of solve $args --solver cadical) | $(median_of solve $args --encoding successor --solver cadical) | $k | $(route_of solve $args) |"
+    echo "| $shown | $(median_of solve $args) | $(median_of solve $args --solver varisat --no-moves) | $(median_of solve $args --solver cadical) | $(median_of solve $args --encoding successor --solver cadical) | $k | $(cpsat circuit "$n" "${peer[@]}") | $(cpsat position "$n" "${peer[@]}") | $(route_of solve $args) |"
   done
   echo
   echo "### A unique puzzle (median of $RUNS, seconds)"

@@ -57,7 +57,6 @@ KS=${KS:-target/release/knightsat}
 TI_MAX=${TI_MAX:-30}
 CPSAT_WORKERS=${CPSAT_WORKERS:-1}
 NO_BUILD=${NO_BUILD:-0}
-venv=target/bench-venv
 
 say() { echo "bench-successor: $*" >&2; }
 fail() { say "$*"; exit 1; }
@@ -73,17 +72,9 @@ skipped() { [[ " $SKIP " == *" $1 "* ]]; }
 if [ "$NO_BUILD" != 1 ]; then cargo build --quiet --release; fi
 [ -x "$KS" ] || fail "no knightsat binary at $KS"
 
-py=$venv/bin/python
+py=""
 if ! skipped cpsat; then
-  if [ ! -x "$py" ]; then
-    say "making the virtual environment $venv"
-    python3 -m venv "$venv" ||
-      fail "python3 -m venv failed (on Debian: apt-get install -y python3-venv)"
-  fi
-  if ! "$py" -c 'import ortools' 2> /dev/null; then
-    say "installing ortools from PyPI into $venv"
-    "$py" -m pip install --quiet --disable-pip-version-check ortools || fail "pip install ortools"
-  fi
+  py=$(scripts/bench-venv.sh) || fail "no Python with ortools"
 fi
 
 kissat=""
