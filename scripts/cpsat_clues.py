@@ -42,7 +42,7 @@ import time
 
 from ortools.sat.python import cp_model
 
-from cpsat_tour import file_name, knight_moves
+from cpsat_tour import file_name, knight_moves, tour_problems
 
 
 def square_number(n, name):
@@ -136,19 +136,9 @@ def build_position(n, closed, clues):
 
 def check(n, closed, clues, tour):
     """Fails loudly unless tour is a knight's tour that honours the clues."""
-    problems = []
-    if len(tour) != n * n or sorted(tour) != list(range(n * n)):
-        problems.append(f"visits {len(set(tour))} distinct of {n * n} squares")
-    for i in range(len(tour) - 1):
-        if tour[i + 1] not in knight_moves(n, tour[i]):
-            problems.append(f"move {i + 2} is not a knight move from move {i + 1}")
-            break
-    if closed and tour[0] not in knight_moves(n, tour[-1]):
-        problems.append("the last square is not a knight move from the first")
-    for step, square in clues:
-        if step >= len(tour) or tour[step] != square:
-            problems.append(f"move {step + 1} is not on the clue's square")
-            break
+    problems = tour_problems(n, closed, tour)
+    problems += [f"move {step + 1} is not on its clue's square" for step, square in clues
+                 if tour[step] != square]
     if problems:
         raise SystemExit("cpsat_clues: CP-SAT's answer is not a clued tour: " + "; ".join(problems))
 

@@ -88,19 +88,26 @@ def tour_from(solver, n, closed, arcs):
     return tour
 
 
-def check(n, closed, tour):
-    """Fails loudly unless tour is a knight's tour of the n x n board."""
+def tour_problems(n, closed, tour):
+    """What keeps tour (squares in order) from being a knight's tour of the
+    n x n board, closed if asked: an empty list for a tour."""
     problems = []
     if len(tour) != n * n or sorted(tour) != list(range(n * n)):
         problems.append(f"visits {len(set(tour))} distinct of {n * n} squares in {len(tour)} steps")
-    if tour[0] != 0:
-        problems.append(f"starts on square {tour[0]}, not a1")
     for i in range(len(tour) - 1):
         if tour[i + 1] not in knight_moves(n, tour[i]):
             problems.append(f"step {i + 1} ({tour[i]} -> {tour[i + 1]}) is not a knight move")
             break
     if closed and tour[0] not in knight_moves(n, tour[-1]):
         problems.append("the last square is not a knight move from the first")
+    return problems
+
+
+def check(n, closed, tour):
+    """Fails loudly unless tour is a knight's tour of the n x n board from a1."""
+    problems = tour_problems(n, closed, tour)
+    if tour[0] != 0:
+        problems.append(f"starts on square {tour[0]}, not a1")
     if problems:
         raise SystemExit(f"cpsat_tour: CP-SAT's {n}x{n} answer is not a tour: " + "; ".join(problems))
 
