@@ -63,7 +63,9 @@ def square_number(n, name):
 def clues_of_grid(n, text):
     """The clues (move index from 0, square) of a puzzle grid."""
     rows = [line.split() for line in text.splitlines() if line.split()]
-    letters = rows[-1]
+    if any("#" in row for row in rows):
+        raise SystemExit("cpsat_clues: the puzzle has holes, which these models do not take")
+    letters = rows[-1] if rows else []
     if letters != [file_name(f) for f in range(n)]:
         raise SystemExit(f"cpsat_clues: the grid's last line should be the {n} file letters")
     clues = []
