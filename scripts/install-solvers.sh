@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Installs what building knightsat needs beyond Rust: g++ and libclang, with
-# which the rustsat-cadical crate compiles the CaDiCaL it links in and
-# generates its bindings (Debian's g++ and libclang-dev). Then the real SAT
+# Installs what building knightsat needs beyond Rust: a C++ compiler (Debian's
+# g++), with which the cadical-sys crate compiles the CaDiCaL it links in (no
+# libclang: its bindings are written by hand with cxx). Then the real SAT
 # solver programs the tests drive: minisat, cadical and picosat
 # from Debian's packages (and GNU parallel, openssh-server, slurm-wlm and
 # munge, for the cluster recipes' tests),
@@ -31,11 +31,6 @@ fi
 
 missing=()
 command -v g++ > /dev/null || missing+=(g++)
-# bindgen loads libclang at build time (clang-sys looks in LLVM's lib directories too)
-if ! ldconfig -p 2> /dev/null | grep -q 'libclang\(-[0-9.]*\)\?\.so' &&
-  ! compgen -G '/usr/lib/llvm-*/lib/libclang*.so*' > /dev/null; then
-  missing+=(libclang-dev)
-fi
 for package in minisat cadical picosat chromium; do
   command -v "$package" > /dev/null || missing+=("$package")
 done

@@ -1,14 +1,13 @@
-//! `CaDiCaL` (2.2, bundled and built by the `rustsat-cadical` crate) behind the
-//! seam, in this process: incremental, stopped through its terminate
-//! callback, and writing DRAT proofs itself.
+//! `CaDiCaL` (3.0, bundled and compiled by the `cadical-sys` crate with a C++
+//! compiler alone: its bindings are written with `cxx`, so building needs no
+//! libclang) behind the seam, in this process: incremental, stopped through
+//! its terminate callback, and writing DRAT proofs itself.
 
 use std::os::fd::AsRawFd;
 
-use rustsat::solvers::{ControlSignal, Solve, SolveIncremental, SolverResult, Terminate};
-use rustsat::types::{Lit as CadicalLit, TernaryVal};
-use rustsat_cadical::{CaDiCaL, Config, ProofFormat};
+use cadical_sys::{CaDiCal, Status, Terminator};
 
-use super::{sink_vars_by_intake, Intake, SatResult, SatSolver, Setup};
+use super::{sink_vars_by_intake, Intake, SatResult, SatSolver, Setup, Stop};
 use crate::cnf::{ClauseSink, Lit};
 use crate::encoding::Model;
 use crate::error::Error;
@@ -21,26 +20,38 @@ pub const BYTES_PER_LITERAL: u64 = 70;
 
 /// `CaDiCaL`, with the flag that stops it.
 pub struct Cadical {
-    solver: CaDiCaL<'static, 'static>,
+    solver: CaDiCal,
     intake: Intake,
     /// One clause converted, kept to save an allocation per clause.
-    buffer: Vec<CadicalLit>,
+    buffer: Vec<i32>,
 }
 
-fn failed(error: impl std::fmt::Display) -> Error {
-    Error::Solver(format!("CaDiCaL: {error}"))
+/// `CaDiCaL`'s terminate callback: asks the [`Stop`] each time `CaDiCaL`
+/// checks whether to go on.
+struct StopTerminator(Stop);
+
+impl Terminator for StopTerminator {
+    fn terminated(&mut self) -> bool {
+        self.0.is_stopped()
+    }
+}
+
+fn refused(what: &str) -> Error {
+    Error::Solver(format!("CaDiCaL: {what}"))
 }
 
 impl Cadical {
     /// A `CaDiCaL` with no clauses, writing the DRAT proof `setup` asks for.
     pub fn start(setup: Setup) -> Result<Cadical, Error> {
-        let mut solver = CaDiCaL::default();
+        let mut solver = CaDiCal::new();
         // Without preprocessing and inprocessing: on the successor
         // encoding's large, easy formulas they cost more than they save
         // (150x150 closed: 1.2 s plain against 3.3 to 4.5 s; 200x200 closed:
         // 2.4 s against 8.4 s), and on the small time-indexed ones they
         // make no difference worth keeping (docs/solvers.md).
-        solver.set_configuration(Config::Plain).map_err(failed)?;
+        if !solver.configure("plain") {
+            return Err(refused("no 'plain' configuration"));
+        }
         if !setup.guesses_first {
             // CaDiCaL's "lucky" assignments, tried at the start of every
             // solve, pay off only where the caller expects them to
@@ -48,26 +59,21 @@ impl Cadical {
             // closed spends 2.9 s in them against 0.5 s of search, and
             // `count --size 5`, a solve per tour, takes 1.56 s of CPU with
             // them against 0.58 s without.
-            solver.set_option("lucky", 0).map_err(failed)?;
+            solver.set("lucky", 0);
         }
         if let Some(file) = &setup.proof {
             // CaDiCaL opens the proof by name: the open file's own name
             // here, so that the caller keeps its temporary file and its
-            // atomic rename. CaDiCaL flushes and closes its handle when it
-            // is dropped.
+            // atomic rename. Text DRAT, which every checker reads (CaDiCaL
+            // writes binary DRAT by default). CaDiCaL flushes and closes
+            // its handle when it is dropped.
+            solver.set("binary", 0);
             let path = format!("/proc/self/fd/{}", file.as_raw_fd());
-            solver
-                .trace_proof(path, ProofFormat::Drat { binary: false })
-                .map_err(failed)?;
-        }
-        let stop = setup.stop.clone();
-        solver.attach_terminator(move || {
-            if stop.is_stopped() {
-                ControlSignal::Terminate
-            } else {
-                ControlSignal::Continue
+            if !solver.trace_proof2(&path) {
+                return Err(refused("cannot write the proof"));
             }
-        });
+        }
+        solver.connect_terminator(StopTerminator(setup.stop.clone()));
         Ok(Cadical {
             solver,
             intake: Intake::new(setup.stop),
@@ -76,9 +82,14 @@ impl Cadical {
     }
 }
 
-/// The same literal in rustsat's numbering (variables from 0).
-fn convert(lit: Lit) -> CadicalLit {
-    CadicalLit::new(lit.var().index() as u32, lit.is_negative())
+/// The same literal in DIMACS numbering, which `CaDiCaL` shares.
+fn convert(lit: Lit) -> i32 {
+    let var = lit.var().index() as i32 + 1;
+    if lit.is_negative() {
+        -var
+    } else {
+        var
+    }
 }
 
 impl ClauseSink for Cadical {
@@ -88,11 +99,7 @@ impl ClauseSink for Cadical {
         }
         self.buffer.clear();
         self.buffer.extend(clause.iter().copied().map(convert));
-        // CaDiCaL's only failure here is running out of memory, which
-        // aborts like any allocation in this process.
-        self.solver
-            .add_clause_ref(self.buffer.as_slice())
-            .expect("CaDiCaL takes every clause");
+        self.solver.clause6(&self.buffer);
     }
 
     sink_vars_by_intake!();
@@ -107,32 +114,27 @@ impl SatSolver for Cadical {
         if self.intake.is_stopped() {
             return Ok(SatResult::Stopped);
         }
-        let assumptions: Vec<CadicalLit> = assumptions.iter().copied().map(convert).collect();
-        let result = if assumptions.is_empty() {
-            self.solver.solve()
-        } else {
-            self.solver.solve_assumps(&assumptions)
-        };
-        match result.map_err(failed)? {
-            SolverResult::Sat => Ok(SatResult::Sat),
-            SolverResult::Unsat => Ok(SatResult::Unsat),
-            SolverResult::Interrupted => Ok(SatResult::Stopped),
+        for &lit in assumptions {
+            self.solver.assume(convert(lit));
         }
+        Ok(match self.solver.solve() {
+            Status::SATISFIABLE => SatResult::Sat,
+            Status::UNSATISFIABLE => SatResult::Unsat,
+            Status::UNKNOWN => SatResult::Stopped,
+        })
     }
 
-    fn model(&self) -> Result<Model, Error> {
+    fn model(&mut self) -> Result<Model, Error> {
         let vars = self.intake.count();
+        // `val` answers for every variable up to the largest the clauses
+        // named; one above it is free.
+        let named = self.solver.vars();
         let mut values = vec![None; vars + 1];
         for (index, value) in values.iter_mut().enumerate().skip(1) {
-            *value = match self
-                .solver
-                .lit_val(CadicalLit::positive(index as u32 - 1))
-                .map_err(failed)?
-            {
-                TernaryVal::True => Some(true),
-                TernaryVal::False => Some(false),
-                TernaryVal::DontCare => None,
-            };
+            let var = index as i32;
+            if var <= named {
+                *value = Some(self.solver.val(var) > 0);
+            }
         }
         Ok(Model::new(values))
     }

@@ -174,7 +174,7 @@ impl SatSolver for ExternalRun {
         }
     }
 
-    fn model(&self) -> Result<Model, Error> {
+    fn model(&mut self) -> Result<Model, Error> {
         self.model
             .clone()
             .ok_or_else(|| self.solver.failed("no model to read"))

@@ -53,7 +53,7 @@ pub trait SatSolver: ClauseSink {
 
     /// The model of the last call to [`solve`](Self::solve), which must
     /// have answered [`SatResult::Sat`].
-    fn model(&self) -> Result<Model, Error>;
+    fn model(&mut self) -> Result<Model, Error>;
 
     /// Finishes the proof the solver was started with (see [`Setup::proof`]),
     /// flushing it; nothing for a solver started without one.

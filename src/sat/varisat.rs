@@ -131,7 +131,7 @@ impl SatSolver for Varisat {
         }
     }
 
-    fn model(&self) -> Result<Model, Error> {
+    fn model(&mut self) -> Result<Model, Error> {
         self.solver
             .model()
             .map(|lits| Model::from_lits(&lits))
