@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Fails when the library's modules depend on each other in a cycle.
 
-Reads every file under src/ (the binary under src/bin/ is left out: nothing
-depends on it), finds the `crate::…` and `super::…` paths it names, and
+Reads every file of the library, crates/knightsat/src/ (the binary, src/,
+is another package: nothing in the library can use it), finds the `crate::…` and `super::…` paths it names, and
 builds the graph of dependencies between modules that are siblings: the
 top-level modules (`board`, `encoding`, …), and the children of one module
 (`cnf::dimacs`, `cnf::split`). A child using its parent, or a parent its
@@ -14,7 +14,7 @@ import re
 import sys
 from collections import defaultdict
 
-SRC = pathlib.Path(__file__).resolve().parent.parent / "src"
+SRC = pathlib.Path(__file__).resolve().parent.parent / "crates" / "knightsat" / "src"
 
 
 def module_of(path: pathlib.Path) -> tuple:

@@ -14,4 +14,4 @@ fi
 cargo fmt --check
 cargo clippy --locked --all-targets -- -D warnings
 python3 scripts/module-cycles.py
-cargo test --locked "$@"
+cargo test --workspace --locked "$@"

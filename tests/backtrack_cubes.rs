@@ -5,7 +5,7 @@
 //! partition of the cube numbers into ranges adds up to the whole, and the
 //! sum refuses a missing or a repeated cube.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::sync::Mutex;

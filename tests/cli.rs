@@ -1,6 +1,6 @@
 //! The command-line tool: every command, every format, every bad input.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

@@ -4,7 +4,7 @@
 //! of the documentation verbatim; each sum must be `knightsat count`'s and
 //! the oracle's. The scripts start daemons, which needs root.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Command;

@@ -1,7 +1,7 @@
 //! `count` agrees with the brute-force oracle's exact counts, for every
 //! encoding option combination on the small boards.
 
-mod common;
+use crate::common;
 
 use common::Variant;
 use knightsat::count::{enumerate, CountOptions};

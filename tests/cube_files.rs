@@ -3,7 +3,7 @@
 //! directory, the manifest and the files always agree and their counts
 //! (`count --cnf`, each file by itself) add up to the oracle's count.
 
-mod common;
+use crate::common;
 
 use std::os::unix::process::ExitStatusExt;
 use std::path::Path;

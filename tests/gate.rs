@@ -3,7 +3,7 @@
 //! clues), it answers the problems that used to hang on every route at
 //! once with its reason, and the default route picks each of its routes.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -4,7 +4,7 @@
 //! process groups and temporary files never outlive a run; inputs that used
 //! to crash give one line and exit 2.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::os::unix::fs::PermissionsExt;

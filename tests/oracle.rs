@@ -2,7 +2,7 @@
 //! small board, under every encoding option, and every tour it finds is a
 //! tour by the oracle's own check.
 
-mod common;
+use crate::common;
 
 use common::Variant;
 use knightsat::encoding::{EncodingConfig, TimeIndexedConfig};

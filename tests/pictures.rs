@@ -3,7 +3,7 @@
 //! closing move, the start); headless Chromium renders it to a picture that
 //! is not blank.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 

@@ -2,7 +2,7 @@
 //! (by `count`, and by the oracle on small boards), that solution is the
 //! tour it came from, no clue can be dropped, and bad puzzles are refused.
 
-mod common;
+use crate::common;
 
 use common::cli::{knightsat, stdout_of};
 use common::{Demands, Shape};

@@ -3,7 +3,7 @@
 //! subtour-loop figures, even beside another session on another thread.
 //! (Built-in `CaDiCaL`'s proofs are checked in tests/proofs.rs.)
 
-mod common;
+use crate::common;
 
 use std::os::unix::fs::PermissionsExt;
 

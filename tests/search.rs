@@ -3,7 +3,7 @@
 //! finds a tour exactly when the oracle does and counts what it counts;
 //! every tour Warnsdorff's rule reports is one by the oracle's check.
 
-mod common;
+use crate::common;
 
 use common::{Demands, Sequence, Shape};
 use knightsat::board::Board;

@@ -2,7 +2,7 @@
 //! clues, and closed tours with both ends fixed all agree with the
 //! independent oracle (tests/common), which has its own move table and search.
 
-mod common;
+use crate::common;
 
 use common::{Demands, Sequence, Shape, Variant};
 use knightsat::count::{enumerate, CountOptions};

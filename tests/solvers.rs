@@ -3,7 +3,7 @@
 //! makes its tests ignored (reported as such), except under CI=true, where
 //! scripts/install-solvers.sh must have installed them all.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::time::{Duration, Instant};

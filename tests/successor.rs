@@ -4,7 +4,7 @@
 //! cut loop, with and without patching) and complete (the Chinese remainder
 //! encoding), in-process and with every real solver.
 
-mod common;
+use crate::common;
 
 use common::{Demands, Shape};
 use knightsat::board::Board;

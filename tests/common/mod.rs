@@ -1,6 +1,5 @@
 //! An independent brute-force oracle for knight's tours: plain depth-first
 //! search over its own move table, sharing no code with the library.
-#![allow(dead_code)]
 
 pub mod cli;
 pub mod sat;

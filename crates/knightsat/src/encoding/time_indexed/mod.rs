@@ -17,7 +17,7 @@ mod config;
 pub mod domain;
 
 use crate::board::Board;
-use crate::cnf::{ClauseSink, Lit, Var};
+use crate::cnf::{family, ClauseSink, Lit, Var};
 use crate::encoding::amo::pairwise;
 use crate::encoding::{splitting, square_index_words, Amo, Encoding, Model};
 use crate::error::Error;
@@ -119,46 +119,50 @@ impl TimeIndexed {
         let problem = &self.problem;
         let config = &self.config;
         sink.reserve_vars(vars.count());
-        sink.begin_family("step-at-least-one");
-        step_at_least_one(self, sink);
-        sink.begin_family("step-at-most-one");
-        step_at_most_one(self, config.amo, sink);
-        sink.begin_family("square-at-least-one");
-        square_at_least_one(self, sink);
-        sink.begin_family("square-at-most-one");
-        square_at_most_one(self, config.amo, sink);
-        sink.begin_family("successor");
-        successor(self, sink);
+        family(sink, "step-at-least-one", |sink| {
+            step_at_least_one(self, sink);
+        });
+        family(sink, "step-at-most-one", |sink| {
+            step_at_most_one(self, config.amo, sink);
+        });
+        family(sink, "square-at-least-one", |sink| {
+            square_at_least_one(self, sink);
+        });
+        family(sink, "square-at-most-one", |sink| {
+            square_at_most_one(self, config.amo, sink);
+        });
+        family(sink, "successor", |sink| successor(self, sink));
         if problem.is_closed() {
-            sink.begin_family("closing-move");
-            closing_move(self, sink);
+            family(sink, "closing-move", |sink| closing_move(self, sink));
         }
         if config.predecessor {
-            sink.begin_family("predecessor");
-            predecessor(self, sink);
+            family(sink, "predecessor", |sink| predecessor(self, sink));
         }
         if config.moves {
-            sink.begin_family("moves");
-            moves(self, sink);
+            family(sink, "moves", |sink| moves(self, sink));
         }
         if let Some(start) = problem.effective_start() {
-            sink.begin_family("start");
-            sink.add_clause(&[vars.x(0, start).positive()]);
+            family(sink, "start", |sink| {
+                sink.add_clause(&[vars.x(0, start).positive()]);
+            });
         }
         if let Some(end) = problem.end() {
-            sink.begin_family("end");
-            sink.add_clause(&[vars.x(vars.squares - 1, end).positive()]);
+            family(sink, "end", |sink| {
+                sink.add_clause(&[vars.x(vars.squares - 1, end).positive()]);
+            });
         }
         if !problem.clues().is_empty() {
-            sink.begin_family("clues");
-            for &Clue { step, square } in problem.clues() {
-                sink.add_clause(&[vars.x(step, square).positive()]);
-            }
+            family(sink, "clues", |sink| {
+                for &Clue { step, square } in problem.clues() {
+                    sink.add_clause(&[vars.x(step, square).positive()]);
+                }
+            });
         }
         if config.symmetry_breaking && problem.is_closed() && problem.reversal_is_symmetry() {
             if let Some(start) = problem.effective_start() {
-                sink.begin_family("symmetry-breaking");
-                closed_reversal_broken(self, &self.graph[start], sink);
+                family(sink, "symmetry-breaking", |sink| {
+                    closed_reversal_broken(self, &self.graph[start], sink);
+                });
             }
         }
     }

@@ -160,7 +160,9 @@ impl SatSolver for ExternalRun {
             return Ok(SatResult::Stopped);
         }
         let cnf = self.dir.path().join("tour.cnf");
-        self.write_cnf(&cnf, assumptions)?;
+        if !self.write_cnf(&cnf, assumptions)? {
+            return Ok(SatResult::Stopped);
+        }
         let Some(answer) = self.run(&cnf)? else {
             return Ok(SatResult::Stopped);
         };
@@ -182,8 +184,11 @@ impl SatSolver for ExternalRun {
 }
 
 impl ExternalRun {
-    /// Writes the clauses so far, and `assumptions` as unit clauses.
-    fn write_cnf(&self, path: &Path, assumptions: &[Lit]) -> Result<(), Error> {
+    /// Writes the clauses so far, and `assumptions` as unit clauses;
+    /// `false` when the stop was raised before the file was whole (a large
+    /// board's file takes seconds to write, which a time limit must not wait
+    /// for).
+    fn write_cnf(&self, path: &Path, assumptions: &[Lit]) -> Result<bool, Error> {
         let fail = |e| Error::io(format!("writing {}", path.display()), e);
         let mut out = BufWriter::new(File::create(path).map_err(fail)?);
         let mut number = itoa::Buffer::new();
@@ -194,16 +199,22 @@ impl ExternalRun {
             self.clause_count + assumptions.len()
         )
         .map_err(fail)?;
-        for &lit in &self.clauses {
-            let text = number.format(lit);
-            out.write_all(text.as_bytes()).map_err(fail)?;
-            out.write_all(if lit == 0 { b"\n" } else { b" " })
-                .map_err(fail)?;
+        for chunk in self.clauses.chunks(1 << 16) {
+            if self.intake.is_stopped() {
+                return Ok(false);
+            }
+            for &lit in chunk {
+                let text = number.format(lit);
+                out.write_all(text.as_bytes()).map_err(fail)?;
+                out.write_all(if lit == 0 { b"\n" } else { b" " })
+                    .map_err(fail)?;
+            }
         }
         for lit in assumptions {
             writeln!(out, "{} 0", lit.to_dimacs()).map_err(fail)?;
         }
-        out.flush().map_err(fail)
+        out.flush().map_err(fail)?;
+        Ok(true)
     }
 
     /// Runs the program on `cnf` and reads its answer; `None` when the run

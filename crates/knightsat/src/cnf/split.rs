@@ -86,6 +86,10 @@ impl<S: ClauseSink> ClauseSink for Splitter<S> {
     fn begin_family(&mut self, name: &'static str) {
         self.inner.begin_family(name);
     }
+
+    fn is_closed(&self) -> bool {
+        self.inner.is_closed()
+    }
 }
 
 #[cfg(test)]

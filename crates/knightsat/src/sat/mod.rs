@@ -330,6 +330,10 @@ macro_rules! sink_vars_by_intake {
         fn var_count(&self) -> usize {
             self.intake.count()
         }
+
+        fn is_closed(&self) -> bool {
+            !self.intake.open()
+        }
     };
 }
 pub(crate) use sink_vars_by_intake;

@@ -1,8 +1,8 @@
 //! A timed-out library call returns soon after its limit, and leaves no
-//! thread behind it still solving. Alone in its test binary, so that the
-//! thread count it watches is its own.
+//! thread behind it still solving. In the `alone` binary, run with nothing
+//! beside it, so that the thread count and CPU time it watches are its own.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 
@@ -55,8 +55,7 @@ fn stops(what: &str, limit: Duration, call: impl FnOnce() -> Result<(), Error>) 
     );
 }
 
-#[test]
-fn a_timed_out_call_stops_its_solver() {
+pub fn a_timed_out_call_stops_its_solver() {
     let limit = Duration::from_secs(1);
     let hard = common::plain_problem(300, 300, false, None);
     let lazy = SuccessorConfig {

@@ -33,7 +33,7 @@ pub mod crt;
 mod cycles;
 
 use crate::board::Board;
-use crate::cnf::{ClauseSink, Lit, Stats, Var};
+use crate::cnf::{family, ClauseSink, Lit, Stats, Var};
 use crate::encoding::{splitting, square_index_words, Amo, Encoding, Model};
 use crate::error::Error;
 use crate::problem::Problem;
@@ -177,35 +177,41 @@ impl Successor {
         if let Some(positions) = &self.positions {
             sink.reserve_vars(self.moves.count() + positions.count());
         }
-        sink.begin_family("leave-exactly-one");
-        self.leave_exactly_one(sink);
-        sink.begin_family("enter-exactly-one");
-        self.enter_exactly_one(sink);
+        family(sink, "leave-exactly-one", |sink| {
+            self.leave_exactly_one(sink);
+        });
+        family(sink, "enter-exactly-one", |sink| {
+            self.enter_exactly_one(sink);
+        });
         if self.moves.nodes() > 2 {
-            sink.begin_family("no-two-cycles");
-            self.no_two_cycles(sink);
+            family(sink, "no-two-cycles", |sink| self.no_two_cycles(sink));
         }
-        sink.begin_family("start-and-end");
-        self.start_and_end(sink);
+        family(sink, "start-and-end", |sink| self.start_and_end(sink));
         if self.config.symmetry_breaking
             && self.problem.is_closed()
             && self.problem.reversal_is_symmetry()
         {
-            sink.begin_family("symmetry-breaking");
-            self.closed_reversal_broken(sink);
+            family(sink, "symmetry-breaking", |sink| {
+                self.closed_reversal_broken(sink);
+            });
         }
         if let Some(positions) = &self.positions {
-            sink.begin_family("position-exactly-one");
-            positions.exactly_one_position(|len| self.amo_for(len), sink);
-            sink.begin_family("position-root");
-            positions.root_at_zero(self.root, sink);
-            sink.begin_family("position-advance");
-            self.positions_advance(positions, sink);
-            sink.begin_family("position-closing");
-            self.positions_close(positions, sink);
+            family(sink, "position-exactly-one", |sink| {
+                positions.exactly_one_position(|len| self.amo_for(len), sink);
+            });
+            family(sink, "position-root", |sink| {
+                positions.root_at_zero(self.root, sink);
+            });
+            family(sink, "position-advance", |sink| {
+                self.positions_advance(positions, sink);
+            });
+            family(sink, "position-closing", |sink| {
+                self.positions_close(positions, sink);
+            });
             if !self.problem.clues().is_empty() {
-                sink.begin_family("clues");
-                self.clues_by_position(positions, sink);
+                family(sink, "clues", |sink| {
+                    self.clues_by_position(positions, sink);
+                });
             }
         }
     }

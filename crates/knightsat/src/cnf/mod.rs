@@ -31,6 +31,26 @@ pub trait ClauseSink {
 
     /// Announces that the following clauses belong to the named constraint family.
     fn begin_family(&mut self, _name: &'static str) {}
+
+    /// Whether the sink takes no more clauses (a solver that was stopped):
+    /// an encoding then stops writing, so that a time limit does not wait
+    /// for a large formula that nobody will read.
+    fn is_closed(&self) -> bool {
+        false
+    }
+}
+
+/// Writes one constraint family into `sink` under its `name`, unless the
+/// sink is closed ([`ClauseSink::is_closed`]).
+pub(crate) fn family<S: ClauseSink + ?Sized>(
+    sink: &mut S,
+    name: &'static str,
+    write: impl FnOnce(&mut S),
+) {
+    if !sink.is_closed() {
+        sink.begin_family(name);
+        write(sink);
+    }
 }
 
 /// The variable numbering every sink keeps: a count of variables in use.
@@ -225,5 +245,9 @@ impl<S: ClauseSink + ?Sized> ClauseSink for &mut S {
 
     fn begin_family(&mut self, name: &'static str) {
         (**self).begin_family(name);
+    }
+
+    fn is_closed(&self) -> bool {
+        (**self).is_closed()
     }
 }

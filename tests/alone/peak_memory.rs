@@ -1,0 +1,142 @@
+//! Cubes beyond the memory budget are streamed or refused in bounded
+//! memory, measured as each run's peak resident memory. The runs start from
+//! this small process: a child started from a large one (the integration
+//! tests' process) counts its parent's peak until it execs.
+
+use crate::common;
+
+/// What a run of the binary did: exit code, peak resident memory (KiB, from
+/// `wait4`, for this child alone), stdout and stderr. Fails the test when
+/// the run takes longer than `limit`.
+#[allow(
+    clippy::zombie_processes,
+    reason = "reaped by wait4, which also gives its peak memory"
+)]
+fn measured(args: &[&str], limit: std::time::Duration) -> (Option<i32>, i64, String, String) {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_knightsat"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let read = |mut pipe: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            pipe.read_to_string(&mut text).unwrap();
+            text
+        })
+    };
+    let stdout = read(Box::new(child.stdout.take().unwrap()));
+    let stderr = read(Box::new(child.stderr.take().unwrap()));
+    let pid = child.id() as libc::pid_t;
+    let started = std::time::Instant::now();
+    let (status, usage) = loop {
+        let mut status = 0;
+        // SAFETY: an all-zero rusage is valid, and wait4 writes only into
+        // the two values it is given, which outlive the call.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        let waited = unsafe { libc::wait4(pid, &raw mut status, libc::WNOHANG, &raw mut usage) };
+        if waited == pid {
+            break (status, usage);
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{args:?} ran longer than {limit:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    };
+    let code = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
+    (
+        code,
+        usage.ru_maxrss,
+        stdout.join().unwrap(),
+        stderr.join().unwrap(),
+    )
+}
+
+/// The oracle's number of knight paths of `moves` moves from a1 on
+/// `rows` x `cols` through distinct squares.
+fn paths_from_a1(rows: usize, cols: usize, moves: usize) -> usize {
+    fn walk(graph: &[Vec<usize>], here: usize, left: usize, seen: &mut [bool]) -> usize {
+        if left == 0 {
+            return 1;
+        }
+        let mut paths = 0;
+        for &next in &graph[here] {
+            if !seen[next] {
+                seen[next] = true;
+                paths += walk(graph, next, left - 1, seen);
+                seen[next] = false;
+            }
+        }
+        paths
+    }
+    let graph = common::knight_graph(rows, cols);
+    let mut seen = vec![false; rows * cols];
+    seen[0] = true;
+    walk(&graph, 0, moves, &mut seen)
+}
+
+pub fn cubes_beyond_the_memory_budget_are_streamed_or_refused_in_bounded_memory() {
+    use knightsat::cubes::bytes_per_cube;
+    // 9x9 closed from a1 without parity pruning: millions of cubes (no
+    // pruning reaches them at 10 moves, so they are exactly the knight
+    // paths from a1), and Schwenk's theorem answers each one at once.
+    let base = [
+        "--size",
+        "9",
+        "--closed",
+        "--no-parity",
+        "--memory-budget",
+        "100",
+    ];
+    let limit = std::time::Duration::from_secs(60);
+    let with = |args: &[&str]| -> Vec<String> {
+        args.iter().chain(&base).map(ToString::to_string).collect()
+    };
+    let run = |args: &[String]| {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        measured(&args, limit)
+    };
+    let counts: Vec<usize> = (0..=10).map(|d| paths_from_a1(9, 9, d)).collect();
+    let budget = 100 << 20;
+    assert!(counts[10] as u64 * bytes_per_cube(10) > 8 * budget);
+
+    // The sample: every cube counted, only three made.
+    let (code, peak_kib, stdout, stderr) = run(&with(&["count", "--depth", "10", "--sample", "3"]));
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        stdout.contains(&format!("from 3 of {} cubes at depth 10", counts[10])),
+        "{stdout}"
+    );
+    assert!(peak_kib < 50_000, "count --sample peaked at {peak_kib} KiB");
+
+    // The iCNF: every cube written, none held.
+    let (code, peak_kib, _, stderr) = run(&with(&["cubes", "--depth", "9", "-o", "/dev/null"]));
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        stderr.contains(&format!(", {} cubes", counts[9])),
+        "{stderr}"
+    );
+    assert!(peak_kib < 50_000, "cubes -o peaked at {peak_kib} KiB");
+
+    // Solving (or counting) on threads holds every cube: refused at once,
+    // naming the deepest depth whose cubes fit.
+    let fits = |d: usize| counts[d] as u64 * bytes_per_cube(d) <= budget;
+    let deepest = (1..10).rev().find(|&d| fits(d)).unwrap();
+    let command = ["solve", "--no-theory", "--jobs", "2", "--depth", "10"];
+    let (code, peak_kib, _, stderr) = run(&with(&command));
+    assert_eq!(code, Some(2), "{command:?}: {stderr}");
+    // One line, after solve's note that a closed tour starts on a1.
+    let errors = stderr.lines().filter(|line| !line.starts_with("note: "));
+    assert_eq!(errors.count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("over the budget of 100 MiB (--memory-budget)")
+            && stderr.contains(&format!("--depth {deepest} or less fits")),
+        "{command:?}: {stderr}"
+    );
+    assert!(peak_kib < 50_000, "{command:?} peaked at {peak_kib} KiB");
+}
