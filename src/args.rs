@@ -555,6 +555,12 @@ pub enum MethodArg {
     /// Backtracking in Warnsdorff's order with pruning: complete (exit 20
     /// proves there is no tour), clues included; exponential at worst.
     Backtrack,
+    /// count only: the frontier counter, which counts without listing a
+    /// tour (a dynamic program over the squares: its time grows with the
+    /// board's width and length, not with the number of tours). Any
+    /// rectangle, holes, leapers, --start and --end; no clues, no
+    /// --up-to-symmetry, no cubes; --jobs threads share its states.
+    Frontier,
 }
 
 impl From<MethodArg> for Method {
@@ -564,6 +570,7 @@ impl From<MethodArg> for Method {
             MethodArg::Sat => Method::Sat,
             MethodArg::Warnsdorff => Method::Warnsdorff,
             MethodArg::Backtrack => Method::Backtrack,
+            MethodArg::Frontier => Method::Frontier,
         }
     }
 }

@@ -15,6 +15,7 @@ use knightsat::cnf_file::{
     read_cnf_info, stats, write_cnf, write_cnf_file, write_icnf_stream, write_icnf_stream_file,
     write_split_stream, CubeStream, MANIFEST,
 };
+use knightsat::count::frontier::{self, Progress as FrontierProgress};
 use knightsat::count::{
     count_cube_range as library_count_cube_range, count_parallel_by, count_recorded, enumerate_by,
     estimate_count_by, estimate_cube_range, CountOptions, ParallelOptions, Progress,
@@ -30,7 +31,7 @@ use knightsat::problem::Problem;
 use knightsat::puzzle::{generate, puzzle_grid, puzzle_picture, Generated, PuzzleJson};
 use knightsat::render::{board_grid, render, stats_table, svg, Format};
 use knightsat::sat::Backend;
-use knightsat::solve::auto::{every_tour_by, every_tour_step};
+use knightsat::solve::auto::{every_tour_by, every_tour_step, tally_step};
 use knightsat::solve::{find_tour, solve_parallel, Method, Outcome, Request, Solved};
 use knightsat::tour::{check_tour, Tour};
 
@@ -207,6 +208,7 @@ fn route_in_words(method: Method, request: &Request) -> String {
         Method::Warnsdorff => "Warnsdorff's rule".into(),
         Method::Backtrack => "backtracking".into(),
         Method::Auto => "the default route".into(),
+        Method::Frontier => "the frontier counter".into(),
     }
 }
 
@@ -413,7 +415,12 @@ pub fn count(
     if options.up_to_symmetry && (jobs != 1 || depth.is_some()) {
         return Err(Error::Unsupported(Unsupported::OrbitsWithCubes).into());
     }
-    let route = every_tour_by(&problem, method, &request);
+    let tally_only = !options.up_to_symmetry && options.limit.is_none() && depth.is_none();
+    let route = if method == Method::Auto && tally_only {
+        tally_step(&problem, &request)
+    } else {
+        every_tour_by(&problem, method, &request)
+    };
     // Backtracking counts by cubes on any number of threads: its cube
     // counter skips building and verifying each tour, which listing them
     // one by one (for orbits and limits) needs.
@@ -428,6 +435,17 @@ pub fn count(
         );
     }
     let way_out = |error| count_way_out(error, &problem, route.method, jobs);
+    if route.method == Method::Frontier {
+        if options.up_to_symmetry {
+            return Err(Error::Unsupported(Unsupported::OrbitsByFrontier).into());
+        }
+        if options.limit.is_some() || depth.is_some() {
+            return Err(Error::Unsupported(Unsupported::PartsByFrontier).into());
+        }
+        let found = count_by_frontier(&problem, &route.request, jobs).map_err(way_out)?;
+        emit(|out| writeln!(out, "{found}"))?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let found = if one_solver {
         let progress = progress_bar("tours");
         let found = enumerate_by(&problem, route.method, &route.request, options, |_| {
@@ -463,6 +481,24 @@ pub fn count(
         note!("note: stopped at the limit of {found}; there may be more");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The frontier counter on `jobs` threads, with a bar over the squares
+/// that shows the live states and the memory they take.
+fn count_by_frontier(problem: &Problem, request: &Request, jobs: usize) -> Result<u128, Error> {
+    let bar = step_bar("squares");
+    let show = |done: FrontierProgress| {
+        bar.set_length(done.total as u64);
+        bar.set_position(done.done as u64);
+        bar.set_message(format!(
+            "{} states, {} MiB",
+            done.states,
+            done.bytes.div_ceil(1 << 20)
+        ));
+    };
+    let found = frontier::count_tours(problem, request, resolve_jobs(jobs), Some(&show));
+    bar.finish_and_clear();
+    found
 }
 
 /// `error` from `count`, with the route that would work where there is
@@ -864,8 +900,10 @@ fn step_bar(what: &str) -> ProgressBar {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::new(0).with_style(
-        ProgressStyle::with_template(&format!("{{bar:30}} {{pos}}/{{len}} {what}, {{elapsed}}"))
-            .expect("a valid template"),
+        ProgressStyle::with_template(&format!(
+            "{{bar:30}} {{pos}}/{{len}} {what}, {{elapsed}} {{msg}}"
+        ))
+        .expect("a valid template"),
     );
     bar.enable_steady_tick(Duration::from_millis(200));
     bar

@@ -12,6 +12,7 @@ mod cube_files;
 mod cubes;
 mod dependencies;
 mod encoding;
+mod frontier;
 mod gate;
 mod hardening;
 mod oracle;

@@ -106,6 +106,29 @@ pub enum Error {
     /// A combination of requests that cannot be served together.
     #[error("{0}")]
     Unsupported(Unsupported),
+    /// A frontier count whose state tables would pass the memory budget.
+    #[error("counting the {board} board by its frontier needs more than {needed_mib} MiB of states, over the budget of {budget_mib} MiB")]
+    FrontierOverMemoryBudget {
+        /// The board, as it prints.
+        board: String,
+        /// What the tables would have taken when the count stopped.
+        needed_mib: u64,
+        /// The budget.
+        budget_mib: u64,
+    },
+    /// A board whose frontier is wider than a frontier state holds.
+    #[error("the {board} board's frontier is {width} squares wide: the frontier counter holds at most {max}")]
+    FrontierTooWide {
+        /// The board, as it prints.
+        board: String,
+        /// The narrowest frontier of the board.
+        width: usize,
+        /// The widest a state holds.
+        max: usize,
+    },
+    /// A count past 2^128.
+    #[error("the count does not fit in 128 bits")]
+    CountOverflow,
     /// A CNF file that knightsat did not write (or whose comments were removed).
     #[error("{0}")]
     NotKnightsatCnf(String),
@@ -282,6 +305,16 @@ pub enum Unsupported {
     /// A proof of impossibility needs the whole formula: lazy subtour cuts
     /// are not derived from it.
     ProofWithLazySubtours,
+    /// The frontier counter counts tours without finding one.
+    TourByFrontier,
+    /// The frontier counter does not know a square's move number.
+    CluesByFrontier,
+    /// The frontier counter counts the whole board at once, with no cubes
+    /// and no limit to stop a listing at.
+    PartsByFrontier,
+    /// Orbits are counted by comparing tours, which the frontier counter
+    /// never lists.
+    OrbitsByFrontier,
 }
 
 impl std::fmt::Display for Unsupported {
@@ -341,6 +374,18 @@ impl std::fmt::Display for Unsupported {
             Unsupported::ProofWithLazySubtours => f.write_str(
                 "a proof needs the complete formula: lazy subtour cuts do not follow from the clauses",
             ),
+            Unsupported::TourByFrontier => {
+                f.write_str("the frontier counter counts tours without finding one")
+            }
+            Unsupported::CluesByFrontier => {
+                f.write_str("the frontier counter does not follow clues")
+            }
+            Unsupported::PartsByFrontier => f.write_str(
+                "the frontier counter counts the whole board at once: no cubes, samples or limit",
+            ),
+            Unsupported::OrbitsByFrontier => f.write_str(
+                "orbits are counted by comparing tours, which the frontier counter never lists",
+            ),
         }
     }
 }
@@ -374,6 +419,8 @@ impl Error {
             | Error::DirectoryNotOurs { .. }
             | Error::OverMemoryBudget { .. }
             | Error::CubesOverMemoryBudget { .. }
+            | Error::FrontierOverMemoryBudget { .. }
+            | Error::FrontierTooWide { .. }
             | Error::NotKnightsatCnf(_)
             | Error::SolverOutput { .. }
             | Error::BadModel(_)
@@ -388,6 +435,7 @@ impl Error {
             Error::Timeout { .. } | Error::TimedOutPartway { .. } => ErrorClass::Timeout,
             Error::GaveUp { .. } => ErrorClass::GaveUp,
             Error::InvalidTour(_)
+            | Error::CountOverflow
             | Error::Solver(_)
             | Error::Stopped
             | Error::SolverFailed { .. }

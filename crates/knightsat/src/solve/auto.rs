@@ -185,6 +185,48 @@ pub fn every_tour_step(problem: &Problem, request: &Request) -> Step {
     route(problem, &request).pop().expect("a route has a step")
 }
 
+/// The method and request [`Method::Auto`] counts `problem`'s tours with
+/// when only their number is wanted (a plain `count`: no tour listed,
+/// compared or counted up to a limit): the frontier counter where it is
+/// the fastest ([`frontier_is_fastest`]), else the step that enumerates
+/// them ([`every_tour_step`]).
+pub fn tally_step(problem: &Problem, request: &Request) -> Step {
+    let step = every_tour_step(problem, request);
+    if step.method == Method::Backtrack && frontier_is_fastest(problem) {
+        return Step {
+            method: Method::Frontier,
+            ..step
+        };
+    }
+    step
+}
+
+/// Whether the frontier counter counts this plain problem faster than
+/// backtracking, by the rule `scripts/bench-count.sh` measured
+/// (docs/benchmarks.md, "Counting"): the frontier's cost grows with the
+/// board's width and length, backtracking's with the number of tours,
+/// which grows much faster along the board. The frontier spans about as
+/// many files of the short side as the leaper's longer leg (a knight's
+/// two): up to four knight files wide it wins on every board; wider, on
+/// boards longer than wide, by one rank for closed tours and by three for
+/// open ones (whose count grows fastest).
+fn frontier_is_fastest(problem: &Problem) -> bool {
+    let board = problem.board();
+    let (short, long) = (
+        board.rows().min(board.cols()),
+        board.rows().max(board.cols()),
+    );
+    let reach = board.leaper().lengths().1.max(1);
+    if short * reach <= 8 {
+        return true;
+    }
+    if problem.is_closed() {
+        long > short
+    } else {
+        long >= short + 3
+    }
+}
+
 /// The step that finds every tour of `problem` by `method`: for
 /// [`Method::Auto`] its [`every_tour_step`], for any other method that
 /// method with `request` as given.

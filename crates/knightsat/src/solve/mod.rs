@@ -71,15 +71,21 @@ pub enum Method {
     /// [`auto`] (measured by `scripts/bench-auto.sh`): complete, since
     /// every route it takes ends in a complete method.
     Auto,
+    /// The frontier counter ([`crate::count::frontier`]): counts every
+    /// tour without listing one, by a dynamic program over the squares
+    /// whose cost grows with the board's width, not with the count. Finds
+    /// no tour; no clues.
+    Frontier,
 }
 
 impl Method {
     /// Every method.
-    pub const ALL: [Method; 4] = [
+    pub const ALL: [Method; 5] = [
         Method::Sat,
         Method::Warnsdorff,
         Method::Backtrack,
         Method::Auto,
+        Method::Frontier,
     ];
 
     /// The method's name: `sat`, `warnsdorff`, `backtrack`, `auto`.
@@ -89,6 +95,7 @@ impl Method {
             Method::Warnsdorff => "warnsdorff",
             Method::Backtrack => "backtrack",
             Method::Auto => "auto",
+            Method::Frontier => "frontier",
         }
     }
 
@@ -122,6 +129,14 @@ impl Method {
         }
         if request.config != EncodingConfig::default() {
             return refuse(Unsupported::EncodingOptionsWithoutSat(self.name()));
+        }
+        if self == Method::Frontier {
+            if !request.every_tour {
+                return refuse(Unsupported::TourByFrontier);
+            }
+            if !problem.clues().is_empty() {
+                return refuse(Unsupported::CluesByFrontier);
+            }
         }
         if self == Method::Warnsdorff {
             if request.every_tour {
@@ -272,6 +287,7 @@ pub fn find_tour(problem: &Problem, method: Method, request: &Request) -> Result
             "backtracking".into(),
         )),
         Method::Auto => auto::find_tour(problem, request),
+        Method::Frontier => Err(Error::Unsupported(Unsupported::TourByFrontier)),
     }
 }
 

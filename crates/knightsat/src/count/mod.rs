@@ -7,6 +7,8 @@
 //! variables only, so auxiliary variables never multiply the count. Both
 //! methods report through the same code, so they count the same way.
 
+pub mod frontier;
+
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::ops::ControlFlow;
@@ -62,6 +64,8 @@ pub fn enumerate_by(
         Method::Sat => enumerate(problem, request, count, on_tour),
         Method::Backtrack => enumerate_by_backtracking(problem, count, request, on_tour),
         Method::Warnsdorff => Err(Error::Unsupported(Unsupported::EveryTourByWarnsdorff)),
+        // It counts them without ever holding one.
+        Method::Frontier => Err(Error::Unsupported(Unsupported::TourByFrontier)),
         Method::Auto => {
             let step = auto::every_tour_step(problem, request);
             enumerate_by(problem, step.method, &step.request, count, on_tour)
@@ -564,6 +568,7 @@ impl CubeCounter {
             Method::Warnsdorff | Method::Auto => {
                 Err(Error::Unsupported(Unsupported::EveryTourByWarnsdorff))
             }
+            Method::Frontier => Err(Error::Unsupported(Unsupported::PartsByFrontier)),
         }
     }
 }

@@ -1,0 +1,352 @@
+//! Counts the tours of a leaper on a rectangular board with holes — the
+//! Hamiltonian paths or cycles of the leaper graph — without listing them,
+//! by a frontier-based dynamic program (the transfer-matrix method).
+//!
+//! The squares are processed one at a time in row-major order of the board
+//! or of its transpose, whichever keeps the frontier narrower (for a knight
+//! on a board `w` wide, about two rows: `2w + 1` squares). A state records,
+//! for each frontier square, whether it still needs tour edges and which
+//! other frontier square its path fragment ends at (see `state`); each step
+//! chooses the new square's edges to earlier squares, drops states that can
+//! no longer become a tour, and merges equal states by adding their counts.
+//!
+//! # What is counted
+//!
+//! Directed tours visiting every non-hole square once, as knightsat counts
+//! them. With `N` squares, `P` undirected Hamiltonian paths and `C`
+//! undirected Hamiltonian cycles:
+//!
+//! | spec | count |
+//! | --- | --- |
+//! | open | `2P` |
+//! | open, start `s` (or end `s`) | paths with an end at `s` |
+//! | open, start `s`, end `e` | paths with ends `s` and `e` (0 if `s == e`) |
+//! | closed | `2NC` |
+//! | closed, start or end only | `2C` |
+//! | closed, start `s`, end `e` | cycles through the edge `{s, e}` |
+//!
+//! Small boards follow the rule that a closed tour is a sequence of more
+//! than one square whose last square is a move from its first: one square
+//! has one open tour and no closed one; two squares a move apart have two
+//! open tours (one from each) and the same two closed ones.
+
+mod engine;
+mod plan;
+mod state;
+mod table;
+
+use std::fmt;
+use std::sync::atomic::AtomicBool;
+
+use plan::{Graph, Plan};
+use state::{Mode, MAX_WIDTH, MAX_WIDTH_U64};
+
+/// A counting problem: the board, its holes, the leaper, and the tour wanted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Spec {
+    /// Rows of the board (at least 1).
+    pub(crate) rows: usize,
+    /// Columns of the board (at least 1).
+    pub(crate) cols: usize,
+    /// Squares removed from the board, as `row * cols + col`.
+    pub(crate) holes: Vec<usize>,
+    /// The leaper `(a, b)`: moves `(±a, ±b)` and `(±b, ±a)`; the knight is
+    /// `(1, 2)`.
+    pub(crate) leap: (usize, usize),
+    /// Whether the tour must be closed (its last square a move from its
+    /// first).
+    pub(crate) closed: bool,
+    /// The tour's first square, if fixed.
+    pub(crate) start: Option<usize>,
+    /// The tour's last square, if fixed.
+    pub(crate) end: Option<usize>,
+}
+
+/// How to run a count.
+#[derive(Clone, Copy)]
+pub(crate) struct Options<'a> {
+    /// Threads to use (1 or more; 0 is taken as 1).
+    pub(crate) jobs: usize,
+    /// Set to `true` (by another thread) to stop with [`FrontierError::Stopped`].
+    pub(crate) stop: Option<&'a AtomicBool>,
+    /// The most bytes the state tables may take at once.
+    pub(crate) memory_budget: Option<u64>,
+    /// Called after each square is processed.
+    pub(crate) progress: Option<&'a (dyn Fn(Progress) + Sync)>,
+}
+
+impl Default for Options<'_> {
+    fn default() -> Self {
+        Options {
+            jobs: 1,
+            stop: None,
+            memory_budget: None,
+            progress: None,
+        }
+    }
+}
+
+/// Where a count is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Progress {
+    /// Squares processed.
+    pub done: usize,
+    /// Squares to process.
+    pub total: usize,
+    /// States in the table now.
+    pub states: usize,
+    /// Bytes the tables take now.
+    pub bytes: u64,
+}
+
+/// Why a count did not finish.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum FrontierError {
+    /// The stop flag was set.
+    Stopped,
+    /// A count passed `u128`.
+    Overflow,
+    /// The state tables would need more memory than the budget.
+    OverMemory {
+        /// Bytes that would have been in use.
+        needed: u64,
+        /// The budget.
+        budget: u64,
+    },
+    /// The frontier is wider than a state can hold.
+    TooWide {
+        /// The narrowest frontier found for this board.
+        width: usize,
+        /// The widest a state holds.
+        max: usize,
+    },
+    /// The spec is not a board problem: an empty or oversized board, a
+    /// square off the board, a start or end on a hole, or a leaper that does
+    /// not move.
+    InvalidSpec(String),
+}
+
+impl fmt::Display for FrontierError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FrontierError::Stopped => write!(f, "the count was stopped"),
+            FrontierError::Overflow => write!(f, "the count does not fit in 128 bits"),
+            FrontierError::OverMemory { needed, budget } => write!(
+                f,
+                "the count needs {needed} bytes of state tables, over the budget of {budget}"
+            ),
+            FrontierError::TooWide { width, max } => write!(
+                f,
+                "the frontier is {width} squares wide; at most {max} are supported"
+            ),
+            FrontierError::InvalidSpec(why) => write!(f, "invalid board: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for FrontierError {}
+
+/// Counts the directed tours `spec` asks for (see the crate documentation
+/// for exactly what is counted).
+///
+/// # Errors
+///
+/// [`FrontierError::InvalidSpec`] for a spec that is not a board problem,
+/// [`FrontierError::TooWide`] for a board whose frontier a state cannot
+/// hold, [`FrontierError::OverMemory`] when the tables would pass
+/// `options.memory_budget`, [`FrontierError::Stopped`] when `options.stop`
+/// is set, and [`FrontierError::Overflow`] for a count past `u128`.
+pub(crate) fn count(spec: &Spec, options: &Options) -> Result<u128, FrontierError> {
+    let board = Board::new(spec)?;
+    let n = board.squares;
+    if n == 1 {
+        // One tour of one square, never closed; start and end, if given,
+        // are that square.
+        return Ok(u128::from(!spec.closed));
+    }
+    if !board.graph.is_connected() {
+        return Ok(0);
+    }
+    // Two squares: every open tour also returns to its first square.
+    if spec.closed && n >= 3 {
+        count_closed(&board, spec, options)
+    } else {
+        count_open(&board, spec, options)
+    }
+}
+
+/// The board's graph and its number of squares, after checking the spec.
+struct Board {
+    graph: Graph,
+    squares: usize,
+}
+
+impl Board {
+    /// Checks the spec and builds the graph: at least one square, start and
+    /// end on the board and not on holes.
+    fn new(spec: &Spec) -> Result<Board, FrontierError> {
+        let graph = Graph::new(spec.rows, spec.cols, &spec.holes, spec.leap)?;
+        for (what, sq) in [("start", spec.start), ("end", spec.end)] {
+            if let Some(sq) = sq {
+                if graph.hole.get(sq).copied().unwrap_or(true) {
+                    return Err(FrontierError::InvalidSpec(format!(
+                        "the {what} square {sq} is off the board or a hole"
+                    )));
+                }
+            }
+        }
+        let squares = graph.squares().count();
+        if squares == 0 {
+            return Err(FrontierError::InvalidSpec("every square is a hole".into()));
+        }
+        Ok(Board { graph, squares })
+    }
+}
+
+/// The fixed path ends the spec names (start and end, once each).
+fn fixed_ends(spec: &Spec) -> Vec<usize> {
+    let mut ends: Vec<usize> = spec.start.into_iter().chain(spec.end).collect();
+    ends.dedup();
+    ends
+}
+
+/// Directed open tours: twice the paths when no end is fixed, else the
+/// paths with the fixed ends.
+fn count_open(board: &Board, spec: &Spec, options: &Options) -> Result<u128, FrontierError> {
+    if spec.start.is_some() && spec.start == spec.end {
+        return Ok(0);
+    }
+    let ends = fixed_ends(spec);
+    let paths = count_undirected(&board.graph, &ends, false, options)?;
+    if ends.is_empty() {
+        paths.checked_mul(2).ok_or(FrontierError::Overflow)
+    } else {
+        Ok(paths)
+    }
+}
+
+/// Directed closed tours on three or more squares.
+fn count_closed(board: &Board, spec: &Spec, options: &Options) -> Result<u128, FrontierError> {
+    match (spec.start, spec.end) {
+        // A tour s … e closed by the move e–s is a path with ends s and e.
+        (Some(s), Some(e)) => {
+            if s != e && board.graph.is_move(s, e) {
+                count_undirected(&board.graph, &[s, e], false, options)
+            } else {
+                Ok(0)
+            }
+        }
+        (Some(_), None) | (None, Some(_)) => count_undirected(&board.graph, &[], true, options)?
+            .checked_mul(2)
+            .ok_or(FrontierError::Overflow),
+        (None, None) => {
+            let n = u128::try_from(board.squares).map_err(|_| FrontierError::Overflow)?;
+            count_undirected(&board.graph, &[], true, options)?
+                .checked_mul(2 * n)
+                .ok_or(FrontierError::Overflow)
+        }
+    }
+}
+
+/// Undirected Hamiltonian cycles (`closed`), or undirected Hamiltonian
+/// paths whose ends include `ends`, on a graph of at least two squares.
+fn count_undirected(
+    graph: &Graph,
+    ends: &[usize],
+    closed: bool,
+    options: &Options,
+) -> Result<u128, FrontierError> {
+    let plan = Plan::best(graph, ends);
+    if plan.width > MAX_WIDTH {
+        return Err(FrontierError::TooWide {
+            width: plan.width,
+            max: MAX_WIDTH,
+        });
+    }
+    let free_ends = if closed {
+        0
+    } else {
+        2 - u8::try_from(ends.len()).unwrap_or(2)
+    };
+    let narrow = plan.width <= MAX_WIDTH_U64;
+    let mode = Mode {
+        closed,
+        free_ends,
+        used_shift: if narrow { 62 } else { 126 },
+    };
+    // Counts in 64 bits first; in 128 only if they overflow.
+    let run = |wide_counts: bool| match (narrow, wide_counts) {
+        (true, false) => engine::run::<u64, u64>(&plan, mode, options),
+        (true, true) => engine::run::<u64, u128>(&plan, mode, options),
+        (false, false) => engine::run::<u128, u64>(&plan, mode, options),
+        (false, true) => engine::run::<u128, u128>(&plan, mode, options),
+    };
+    match run(false) {
+        Err(FrontierError::Overflow) => run(true),
+        other => other,
+    }
+}
+
+/// Counts the tours of `problem` by its frontier, without listing one:
+/// exactly what `count` means by every other method (directed tours; from
+/// every start unless the problem fixes one). `jobs` threads share each
+/// step's states; `progress` hears after every square. `request.timeout`
+/// stops the count ([`Error::Timeout`]), and its memory budget bounds the
+/// state tables ([`Error::FrontierOverMemoryBudget`], raised as soon as
+/// they would pass it). Clues are refused: the frontier does not know a
+/// square's move number.
+pub fn count_tours(
+    problem: &crate::problem::Problem,
+    request: &crate::solve::Request,
+    jobs: usize,
+    progress: Option<&(dyn Fn(Progress) + Sync)>,
+) -> Result<u128, crate::error::Error> {
+    use crate::error::{Error, Unsupported};
+    if !problem.clues().is_empty() {
+        return Err(Error::Unsupported(Unsupported::CluesByFrontier));
+    }
+    let board = problem.board();
+    let cell = |index: usize| {
+        let square = board.square(index);
+        square.rank * board.cols() + square.file
+    };
+    let spec = Spec {
+        rows: board.rows(),
+        cols: board.cols(),
+        holes: board
+            .holes()
+            .iter()
+            .map(|square| square.rank * board.cols() + square.file)
+            .collect(),
+        leap: board.leaper().lengths(),
+        closed: problem.is_closed(),
+        start: problem.start().map(cell),
+        end: problem.end().map(cell),
+    };
+    let budget_mib = request.memory_budget_mib;
+    let stop = crate::sat::Stop::new();
+    stop.within(request.timeout, || {
+        let options = Options {
+            jobs: jobs.max(1),
+            stop: Some(stop.flag()),
+            memory_budget: Some(budget_mib.saturating_mul(1 << 20)),
+            progress,
+        };
+        count(&spec, &options).map_err(|error| match error {
+            FrontierError::Stopped => Error::Stopped,
+            FrontierError::Overflow => Error::CountOverflow,
+            FrontierError::OverMemory { needed, .. } => Error::FrontierOverMemoryBudget {
+                board: board.shape(),
+                needed_mib: needed.div_ceil(1 << 20),
+                budget_mib,
+            },
+            FrontierError::TooWide { width, max } => Error::FrontierTooWide {
+                board: board.shape(),
+                width,
+                max,
+            },
+            // The problem was checked when it was made.
+            FrontierError::InvalidSpec(why) => Error::Solver(format!("frontier: {why}")),
+        })
+    })
+}

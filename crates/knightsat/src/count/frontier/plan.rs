@@ -1,0 +1,405 @@
+//! The board as a graph, the order in which its squares are processed, and
+//! for each step which frontier slots the new square touches, which squares
+//! leave the frontier and how many unprocessed neighbours the others keep.
+//!
+//! Everything here depends on the board only, never on a state: the engine
+//! reads it once per step and applies it to every state of that step.
+
+use crate::count::frontier::FrontierError;
+
+/// The most squares a board may have (rows × cols, holes included).
+pub(crate) const MAX_SQUARES: usize = 1 << 20;
+
+/// The leaper graph of a board with holes: squares are original indices
+/// (`row * cols + col`), holes have no neighbours.
+pub(crate) struct Graph {
+    /// Rows of the board as given.
+    pub rows: usize,
+    /// Columns of the board as given.
+    pub cols: usize,
+    /// `true` for squares that are holes.
+    pub hole: Vec<bool>,
+    /// Neighbours (original indices) of each square; empty for holes.
+    pub adj: Vec<Vec<usize>>,
+}
+
+impl Graph {
+    /// Builds the graph of the (a, b)-leaper; refuses a board that is empty
+    /// or too big, a (0, 0) leaper, and holes off the board.
+    pub(crate) fn new(
+        rows: usize,
+        cols: usize,
+        holes: &[usize],
+        leap: (usize, usize),
+    ) -> Result<Graph, FrontierError> {
+        let squares = rows
+            .checked_mul(cols)
+            .filter(|&n| n > 0 && n <= MAX_SQUARES)
+            .ok_or_else(|| {
+                FrontierError::InvalidSpec(format!(
+                    "a {rows}x{cols} board: rows and columns must be at least 1 and the board at most {MAX_SQUARES} squares"
+                ))
+            })?;
+        if leap == (0, 0) {
+            return Err(FrontierError::InvalidSpec(
+                "the (0,0) leaper does not move".into(),
+            ));
+        }
+        let mut hole = vec![false; squares];
+        for &h in holes {
+            *hole.get_mut(h).ok_or_else(|| {
+                FrontierError::InvalidSpec(format!("hole {h} is off the {rows}x{cols} board"))
+            })? = true;
+        }
+        let deltas = leaper_deltas(leap);
+        let mut adj = vec![Vec::new(); squares];
+        for (sq, list) in adj.iter_mut().enumerate() {
+            if hole[sq] {
+                continue;
+            }
+            let (r, c) = (sq / cols, sq % cols);
+            for &(dr, dc) in &deltas {
+                let (Some(r2), Some(c2)) = (r.checked_add_signed(dr), c.checked_add_signed(dc))
+                else {
+                    continue;
+                };
+                if r2 < rows && c2 < cols && !hole[r2 * cols + c2] {
+                    list.push(r2 * cols + c2);
+                }
+            }
+        }
+        Ok(Graph {
+            rows,
+            cols,
+            hole,
+            adj,
+        })
+    }
+
+    /// The squares that are not holes, in index order.
+    pub(crate) fn squares(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.hole.len()).filter(|&s| !self.hole[s])
+    }
+
+    /// Whether every square can reach every other.
+    pub(crate) fn is_connected(&self) -> bool {
+        let Some(first) = self.squares().next() else {
+            return true;
+        };
+        let mut seen = vec![false; self.hole.len()];
+        seen[first] = true;
+        let mut stack = vec![first];
+        let mut reached = 1;
+        while let Some(s) = stack.pop() {
+            for &t in &self.adj[s] {
+                if !seen[t] {
+                    seen[t] = true;
+                    reached += 1;
+                    stack.push(t);
+                }
+            }
+        }
+        reached == self.squares().count()
+    }
+
+    /// A proper two-colouring (+1 / −1 per square, 0 on holes) if the graph
+    /// is bipartite, found by breadth-first search from each component.
+    pub(crate) fn two_colouring(&self) -> Option<Vec<i8>> {
+        let mut colour = vec![0i8; self.hole.len()];
+        for root in self.squares() {
+            if colour[root] != 0 {
+                continue;
+            }
+            colour[root] = 1;
+            let mut queue = std::collections::VecDeque::from([root]);
+            while let Some(s) = queue.pop_front() {
+                for &t in &self.adj[s] {
+                    if colour[t] == 0 {
+                        colour[t] = -colour[s];
+                        queue.push_back(t);
+                    } else if colour[t] == colour[s] {
+                        return None;
+                    }
+                }
+            }
+        }
+        Some(colour)
+    }
+
+    /// Whether squares `a` and `b` are a leaper move apart.
+    pub(crate) fn is_move(&self, a: usize, b: usize) -> bool {
+        self.adj.get(a).is_some_and(|l| l.contains(&b))
+    }
+}
+
+/// The distinct moves (±a, ±b), (±b, ±a) as (row, column) offsets.
+fn leaper_deltas((a, b): (usize, usize)) -> Vec<(isize, isize)> {
+    let (a, b) = (
+        isize::try_from(a).unwrap_or(isize::MAX),
+        isize::try_from(b).unwrap_or(isize::MAX),
+    );
+    let mut out = Vec::new();
+    for (x, y) in [(a, b), (b, a)] {
+        for (sx, sy) in [(1, 1), (1, -1), (-1, 1), (-1, -1)] {
+            let d = (x.saturating_mul(sx), y.saturating_mul(sy));
+            if !out.contains(&d) {
+                out.push(d);
+            }
+        }
+    }
+    out
+}
+
+/// An unprocessed square that has fewer than two unprocessed neighbours, so
+/// depends on frontier squares that can still take an edge.
+pub(crate) struct Watch {
+    /// Bit `j` for each kept slot `j` that is a neighbour.
+    pub slots: u32,
+    /// Its unprocessed neighbours.
+    pub unprocessed: u8,
+    /// Whether it is a fixed path end (it needs one edge, not two).
+    pub fixed_end: bool,
+}
+
+/// What the engine does when one square is added.
+pub(crate) struct Step {
+    /// Slots (indices into the frontier before the step) of the new square's
+    /// neighbours that were processed before it.
+    pub back: Vec<u8>,
+    /// Slots of the extended frontier (old frontier, then the new square
+    /// last) that leave the frontier after this step, ascending.
+    pub departs: Vec<u8>,
+    /// Slots of the extended frontier that stay, ascending: the frontier
+    /// after the step, in this order.
+    pub keep: Vec<u8>,
+    /// For each kept slot, how many of its neighbours are still unprocessed.
+    pub remaining: Vec<u8>,
+    /// For each kept slot, its colour (+1 or −1) in a two-colouring of a
+    /// bipartite graph; all 0 when the graph is not bipartite.
+    pub colour: Vec<i8>,
+    /// Whether `colour` is meaningful and `capacity` split by class.
+    pub bipartite: bool,
+    /// Edges still needed by the unprocessed squares (2 each, 1 for a fixed
+    /// path end), per colour class: `[+1 class, −1 class]`; on a graph that
+    /// is not bipartite, all in the first.
+    pub capacity: [i32; 2],
+    /// The most tour edges that can join two unprocessed squares: the
+    /// graph's edges among them, and fewer than their number (they lie on
+    /// paths of the tour).
+    pub inner_edges: i32,
+    /// Whether the new square is a fixed path end (it takes exactly one edge).
+    pub fixed_end: bool,
+    /// Unprocessed squares with fewer than two unprocessed neighbours that
+    /// neighbour the frontier.
+    pub watch: Vec<Watch>,
+    /// Whether this is the last square of the order.
+    pub last: bool,
+}
+
+/// The processing order and its steps.
+pub(crate) struct Plan {
+    /// One step per square, in processing order.
+    pub steps: Vec<Step>,
+    /// The widest frontier kept between two steps.
+    pub width: usize,
+}
+
+impl Plan {
+    /// The plan for the better of the two row-major orders (the board as
+    /// given, or transposed): the one whose widest frontier is smaller, the
+    /// frontier spanning the shorter side on a tie. `fixed_ends` are the
+    /// squares that must be path ends.
+    pub(crate) fn best(graph: &Graph, fixed_ends: &[usize]) -> Plan {
+        let by_rows = Plan::build(graph, &row_major(graph, false), fixed_ends);
+        let by_cols = Plan::build(graph, &row_major(graph, true), fixed_ends);
+        let prefer_cols =
+            (by_cols.width, graph.rows > graph.cols) < (by_rows.width, graph.cols > graph.rows);
+        if prefer_cols {
+            by_cols
+        } else {
+            by_rows
+        }
+    }
+
+    /// The plan for processing `order` (every non-hole square once).
+    pub(crate) fn build(graph: &Graph, order: &[usize], fixed_ends: &[usize]) -> Plan {
+        let mut position = vec![usize::MAX; graph.hole.len()];
+        for (p, &sq) in order.iter().enumerate() {
+            position[sq] = p;
+        }
+        // The position of the last-processed neighbour of each square.
+        let last_neighbour: Vec<usize> = order
+            .iter()
+            .map(|&sq| {
+                graph.adj[sq]
+                    .iter()
+                    .map(|&n| position[n])
+                    .max()
+                    .unwrap_or(0)
+            })
+            .collect();
+        let colouring = graph.two_colouring();
+        let colour_of = |sq: usize| colouring.as_ref().map_or(0, |c| c[sq]);
+        let need = |sq: usize| if fixed_ends.contains(&sq) { 1 } else { 2 };
+        let class = |sq: usize| usize::from(colour_of(sq) < 0);
+        let mut capacity = [0i32, 0];
+        for &sq in order {
+            capacity[class(sq)] += need(sq);
+        }
+        // Graph edges among unprocessed squares: all of them at first.
+        let mut inner: i32 = order
+            .iter()
+            .map(|&sq| i32::try_from(graph.adj[sq].len()).unwrap_or(i32::MAX))
+            .sum::<i32>()
+            / 2;
+        let mut frontier: Vec<usize> = Vec::new(); // positions, ascending
+        let mut steps = Vec::with_capacity(order.len());
+        let mut width = 0;
+        for (t, &sq) in order.iter().enumerate() {
+            let back = frontier
+                .iter()
+                .enumerate()
+                .filter(|&(_, &p)| graph.is_move(order[p], sq))
+                .map(|(i, _)| slot(i))
+                .collect();
+            frontier.push(t);
+            capacity[class(sq)] -= need(sq);
+            inner -= i32::try_from(graph.adj[sq].iter().filter(|&&n| position[n] > t).count())
+                .unwrap_or(i32::MAX);
+            let unprocessed = i32::try_from(order.len() - t - 1).unwrap_or(i32::MAX);
+            let (mut departs, mut keep, mut remaining) = (Vec::new(), Vec::new(), Vec::new());
+            let mut colour = Vec::new();
+            for (i, &p) in frontier.iter().enumerate() {
+                if last_neighbour[p] <= t {
+                    departs.push(slot(i));
+                } else {
+                    keep.push(slot(i));
+                    let later = graph.adj[order[p]]
+                        .iter()
+                        .filter(|&&n| position[n] > t)
+                        .count();
+                    remaining.push(u8::try_from(later).unwrap_or(u8::MAX));
+                    colour.push(colour_of(order[p]));
+                }
+            }
+            frontier.retain(|&p| last_neighbour[p] > t);
+            let watch = watch_list(graph, order, &position, &frontier, t, fixed_ends);
+            width = width.max(frontier.len());
+            steps.push(Step {
+                back,
+                departs,
+                keep,
+                remaining,
+                colour,
+                bipartite: colouring.is_some(),
+                capacity,
+                inner_edges: inner.min((unprocessed - 1).max(0)),
+                fixed_end: fixed_ends.contains(&sq),
+                watch,
+                last: t + 1 == order.len(),
+            });
+        }
+        Plan { steps, width }
+    }
+}
+
+/// The unprocessed squares after step `t` with fewer than two unprocessed
+/// neighbours and at least one in `frontier` (positions, as kept).
+fn watch_list(
+    graph: &Graph,
+    order: &[usize],
+    position: &[usize],
+    frontier: &[usize],
+    t: usize,
+    fixed_ends: &[usize],
+) -> Vec<Watch> {
+    let mut watch = Vec::new();
+    for &u in &order[t + 1..] {
+        let unprocessed = graph.adj[u].iter().filter(|&&n| position[n] > t).count();
+        if unprocessed >= 2 {
+            continue;
+        }
+        let mut slots = 0u32;
+        for (j, &p) in frontier.iter().enumerate() {
+            if j < 32 && graph.is_move(order[p], u) {
+                slots |= 1 << j;
+            }
+        }
+        if slots != 0 {
+            watch.push(Watch {
+                slots,
+                unprocessed: u8::try_from(unprocessed).unwrap_or(u8::MAX),
+                fixed_end: fixed_ends.contains(&u),
+            });
+        }
+    }
+    watch
+}
+
+/// A frontier slot index as stored in a step (frontiers wider than the
+/// engine's limit are refused before any state is built, so this saturates
+/// only on plans that are never run).
+fn slot(i: usize) -> u8 {
+    u8::try_from(i).unwrap_or(u8::MAX)
+}
+
+/// The non-hole squares in row-major order of the board, or of the
+/// transposed board (column by column) when `transposed`.
+pub(crate) fn row_major(graph: &Graph, transposed: bool) -> Vec<usize> {
+    let (outer, inner) = if transposed {
+        (graph.cols, graph.rows)
+    } else {
+        (graph.rows, graph.cols)
+    };
+    let mut order = Vec::new();
+    for o in 0..outer {
+        for i in 0..inner {
+            let sq = if transposed {
+                i * graph.cols + o
+            } else {
+                o * graph.cols + i
+            };
+            if !graph.hole[sq] {
+                order.push(sq);
+            }
+        }
+    }
+    order
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The knight's frontier on a board 8 wide is two rows and a square:
+    /// squares leave it once their last neighbour (two rows on, one column
+    /// right) is processed.
+    #[test]
+    fn knight_frontier_on_eight_wide_board_is_seventeen() {
+        let g = Graph::new(8, 8, &[], (1, 2)).unwrap();
+        let plan = Plan::best(&g, &[]);
+        assert_eq!(plan.width, 17);
+        assert_eq!(plan.steps.len(), 64);
+    }
+
+    /// A leaper's moves are its eight offsets, fewer when a is b or 0.
+    #[test]
+    fn leaper_deltas_are_distinct() {
+        assert_eq!(leaper_deltas((1, 2)).len(), 8);
+        assert_eq!(leaper_deltas((1, 1)).len(), 4);
+        assert_eq!(leaper_deltas((0, 1)).len(), 4);
+    }
+
+    /// The processing order runs along the longer side: on a 10x3 board
+    /// and on a 3x10 board alike the frontier spans the side of 3.
+    #[test]
+    fn frontier_spans_the_shorter_side() {
+        for (rows, cols) in [(10, 3), (3, 10)] {
+            let g = Graph::new(rows, cols, &[], (1, 2)).unwrap();
+            let along_rows = Plan::build(&g, &row_major(&g, false), &[]).width;
+            let along_cols = Plan::build(&g, &row_major(&g, true), &[]).width;
+            assert_eq!(Plan::best(&g, &[]).width, along_rows.min(along_cols));
+            assert_eq!(Plan::best(&g, &[]).width, 7);
+        }
+    }
+}

@@ -1,0 +1,317 @@
+//! An open-addressing hash table from packed states to counts, with linear
+//! probing, power-of-two capacity and a load of at most 3/4. Its memory is
+//! charged to a [`Budget`] shared by every table alive at once, so a count
+//! that would need more memory than allowed stops with an error instead of
+//! growing without bound.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// A packed state: the frontier slots' codes, four bits each, with the
+/// number of path ends already used in the top two bits. The all-ones word
+/// never is a state (it would say three ends were used).
+pub(crate) trait Key: Copy + Eq + Send + Sync {
+    /// The word that marks an empty table cell.
+    const VACANT: Self;
+    /// The low `BITS` bits of `x`.
+    fn from_u128(x: u128) -> Self;
+    /// The word, widened.
+    fn to_u128(self) -> u128;
+    /// A well-mixed 64-bit hash of the word.
+    fn hash(self) -> u64;
+}
+
+/// Mixes a 64-bit word (the finaliser of splitmix64).
+#[inline]
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+impl Key for u64 {
+    const VACANT: u64 = u64::MAX;
+    #[inline]
+    #[allow(clippy::cast_possible_truncation)]
+    fn from_u128(x: u128) -> u64 {
+        x as u64
+    }
+    #[inline]
+    fn to_u128(self) -> u128 {
+        u128::from(self)
+    }
+    #[inline]
+    fn hash(self) -> u64 {
+        mix(self)
+    }
+}
+
+impl Key for u128 {
+    const VACANT: u128 = u128::MAX;
+    #[inline]
+    fn from_u128(x: u128) -> u128 {
+        x
+    }
+    #[inline]
+    fn to_u128(self) -> u128 {
+        self
+    }
+    #[inline]
+    #[allow(clippy::cast_possible_truncation)]
+    fn hash(self) -> u64 {
+        mix((self as u64) ^ mix((self >> 64) as u64))
+    }
+}
+
+/// A number of tours (or partial tours) kept per state.
+pub(crate) trait Count: Copy + Send + Sync + Default {
+    /// `self + other`, or `None` on overflow.
+    fn checked_add(self, other: Self) -> Option<Self>;
+    /// The count, widened.
+    fn to_u128(self) -> u128;
+    /// The count `x`, or `None` if it does not fit.
+    fn from_u128(x: u128) -> Option<Self>;
+}
+
+impl Count for u64 {
+    #[inline]
+    fn checked_add(self, other: u64) -> Option<u64> {
+        u64::checked_add(self, other)
+    }
+    #[inline]
+    fn to_u128(self) -> u128 {
+        u128::from(self)
+    }
+    #[inline]
+    fn from_u128(x: u128) -> Option<u64> {
+        u64::try_from(x).ok()
+    }
+}
+
+impl Count for u128 {
+    #[inline]
+    fn checked_add(self, other: u128) -> Option<u128> {
+        u128::checked_add(self, other)
+    }
+    #[inline]
+    fn to_u128(self) -> u128 {
+        self
+    }
+    #[inline]
+    fn from_u128(x: u128) -> Option<u128> {
+        Some(x)
+    }
+}
+
+/// Bytes of table memory in use, and the most that may be.
+pub(crate) struct Budget {
+    used: AtomicU64,
+    limit: u64,
+}
+
+impl Budget {
+    /// A budget of `limit` bytes (`u64::MAX` for none).
+    pub(crate) fn new(limit: u64) -> Budget {
+        Budget {
+            used: AtomicU64::new(0),
+            limit,
+        }
+    }
+
+    /// Bytes in use now.
+    pub(crate) fn used(&self) -> u64 {
+        self.used.load(Ordering::Relaxed)
+    }
+
+    /// Takes `bytes` more, or refuses with the total that would be needed.
+    fn take(&self, bytes: u64) -> Result<(), u64> {
+        let before = self.used.fetch_add(bytes, Ordering::Relaxed);
+        let after = before.saturating_add(bytes);
+        if after > self.limit {
+            self.used.fetch_sub(bytes, Ordering::Relaxed);
+            return Err(after);
+        }
+        Ok(())
+    }
+
+    /// Gives back `bytes`.
+    fn give(&self, bytes: u64) {
+        self.used.fetch_sub(bytes, Ordering::Relaxed);
+    }
+}
+
+/// Why an insertion failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TableError {
+    /// A count no longer fits its type.
+    Overflow,
+    /// Growing the table would take the total past the budget; the total
+    /// that would have been needed.
+    OverMemory(u64),
+}
+
+/// States and their counts, keys and counts in two parallel arrays.
+pub(crate) struct Table<'b, K: Key, C: Count> {
+    keys: Vec<K>,
+    counts: Vec<C>,
+    len: usize,
+    budget: &'b Budget,
+}
+
+impl<'b, K: Key, C: Count> Table<'b, K, C> {
+    /// Bytes one cell takes.
+    pub(crate) const CELL: u64 = (std::mem::size_of::<K>() + std::mem::size_of::<C>()) as u64;
+
+    /// An empty table with room for about `expected` states (charged to
+    /// `budget`).
+    pub(crate) fn with_expected(expected: usize, budget: &'b Budget) -> Result<Self, TableError> {
+        let cells = capacity_for(expected);
+        budget
+            .take(Self::bytes_for(cells))
+            .map_err(TableError::OverMemory)?;
+        Ok(Table {
+            keys: vec![K::VACANT; cells],
+            counts: vec![C::default(); cells],
+            len: 0,
+            budget,
+        })
+    }
+
+    /// Bytes for a table of `cells` cells.
+    fn bytes_for(cells: usize) -> u64 {
+        (cells as u64).saturating_mul(Self::CELL)
+    }
+
+    /// Number of states held.
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Bytes the table takes.
+    pub(crate) fn bytes(&self) -> u64 {
+        Self::bytes_for(self.keys.len())
+    }
+
+    /// Adds `count` to the state `key` (whose hash is `hash`), inserting it
+    /// if new.
+    #[inline]
+    pub(crate) fn add(&mut self, key: K, hash: u64, count: C) -> Result<(), TableError> {
+        if (self.len + 1) * 4 > self.keys.len() * 3 {
+            self.grow()?;
+        }
+        let mask = self.keys.len() - 1;
+        #[allow(clippy::cast_possible_truncation)]
+        let mut i = hash as usize & mask;
+        loop {
+            let k = self.keys[i];
+            if k == key {
+                self.counts[i] = self.counts[i]
+                    .checked_add(count)
+                    .ok_or(TableError::Overflow)?;
+                return Ok(());
+            }
+            if k == K::VACANT {
+                self.keys[i] = key;
+                self.counts[i] = count;
+                self.len += 1;
+                return Ok(());
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Doubles the capacity, rehashing every state.
+    fn grow(&mut self) -> Result<(), TableError> {
+        let cells = self.keys.len() * 2;
+        self.budget
+            .take(Self::bytes_for(cells))
+            .map_err(TableError::OverMemory)?;
+        let old_keys = std::mem::replace(&mut self.keys, vec![K::VACANT; cells]);
+        let old_counts = std::mem::replace(&mut self.counts, vec![C::default(); cells]);
+        let mask = cells - 1;
+        for (k, c) in old_keys.iter().zip(&old_counts) {
+            if *k == K::VACANT {
+                continue;
+            }
+            #[allow(clippy::cast_possible_truncation)]
+            let mut i = k.hash() as usize & mask;
+            while self.keys[i] != K::VACANT {
+                i = (i + 1) & mask;
+            }
+            self.keys[i] = *k;
+            self.counts[i] = *c;
+        }
+        self.budget.give(Self::bytes_for(old_keys.len()));
+        Ok(())
+    }
+
+    /// Every (state, count) pair, in no particular order.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (K, C)> + '_ {
+        self.keys
+            .iter()
+            .zip(&self.counts)
+            .filter(|(k, _)| **k != K::VACANT)
+            .map(|(k, c)| (*k, *c))
+    }
+}
+
+impl<K: Key, C: Count> Drop for Table<'_, K, C> {
+    fn drop(&mut self) {
+        self.budget.give(self.bytes());
+    }
+}
+
+/// The power-of-two number of cells that holds `expected` states below
+/// the 3/4 load (at least 16).
+fn capacity_for(expected: usize) -> usize {
+    (expected.saturating_mul(4) / 3 + 1)
+        .max(16)
+        .checked_next_power_of_two()
+        .unwrap_or(1 << (usize::BITS - 1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Equal keys merge by adding their counts, through growth.
+    #[test]
+    fn equal_states_merge_and_survive_growth() {
+        let budget = Budget::new(u64::MAX);
+        let mut t: Table<u64, u64> = Table::with_expected(0, &budget).unwrap();
+        for round in 0..3 {
+            for k in 0..1000u64 {
+                t.add(k, k.hash(), k + round).unwrap();
+            }
+        }
+        assert_eq!(t.len(), 1000);
+        let total: u64 = t.iter().map(|(_, c)| c).sum();
+        assert_eq!(total, 3 * (999 * 1000 / 2) + 3 * 1000);
+        assert_eq!(budget.used(), t.bytes());
+        drop(t);
+        assert_eq!(budget.used(), 0);
+    }
+
+    /// A count past its type is an error, never a wrap.
+    #[test]
+    fn overflow_is_reported() {
+        let budget = Budget::new(u64::MAX);
+        let mut t: Table<u64, u64> = Table::with_expected(4, &budget).unwrap();
+        t.add(7, 7u64.hash(), u64::MAX).unwrap();
+        assert_eq!(t.add(7, 7u64.hash(), 1), Err(TableError::Overflow));
+    }
+
+    /// Growing past the budget is refused with the bytes it would need.
+    #[test]
+    fn budget_is_enforced() {
+        let budget = Budget::new(16 * 16 + 100);
+        let mut t: Table<u64, u64> = Table::with_expected(0, &budget).unwrap();
+        let mut err = None;
+        for k in 0..100u64 {
+            if let Err(e) = t.add(k, k.hash(), 1) {
+                err = Some(e);
+                break;
+            }
+        }
+        assert_eq!(err, Some(TableError::OverMemory(16 * 16 + 32 * 16)));
+    }
+}

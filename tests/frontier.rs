@@ -1,0 +1,151 @@
+//! The frontier counter counts what every other method counts: the
+//! brute-force oracle's numbers on every small board, open and closed, from
+//! any start or a corner, between two ends, with holes and with other
+//! leapers; and backtracking's numbers on the larger boards the oracle is too
+//! slow for.
+
+use crate::common;
+
+use common::{Demands, Shape};
+use knightsat::count::frontier::count_tours;
+use knightsat::problem::Problem;
+use knightsat::solve::Request;
+
+fn frontier(problem: &Problem, jobs: usize) -> u128 {
+    count_tours(problem, &Request::default(), jobs, None).unwrap()
+}
+
+#[test]
+fn counts_match_the_oracle_on_every_board_of_at_most_30_squares() {
+    let mut failures = Vec::new();
+    for (rows, cols) in common::small_boards(30) {
+        for closed in [false, true] {
+            for start in [None, Some(0)] {
+                let expected = u128::from(common::count_tours(rows, cols, closed, start));
+                let problem = common::plain_problem(rows, cols, closed, start);
+                // Two threads on every other board: the shards must add up the same.
+                let got = frontier(&problem, 1 + (rows + cols) % 2);
+                if got != expected {
+                    failures.push(format!(
+                        "{rows}x{cols} closed={closed} start={start:?}: frontier {got}, oracle {expected}"
+                    ));
+                }
+            }
+        }
+    }
+    common::assert_none(&failures);
+}
+
+/// A few hole sets for a board: none, a corner, a corner and a middle
+/// square, and two squares of one colour.
+fn hole_sets(rows: usize, cols: usize) -> Vec<Vec<usize>> {
+    let cells = rows * cols;
+    let mut sets = vec![Vec::new(), vec![0]];
+    if cells > 4 {
+        sets.push(vec![cells - 1, cells / 2]);
+        sets.push(vec![1, cols + 2]);
+    }
+    sets.retain(|set| set.iter().all(|&cell| cell < cells));
+    sets
+}
+
+#[test]
+fn counts_match_the_oracle_with_holes_leapers_and_both_ends() {
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for leaper in [(1, 2), (1, 3), (2, 3)] {
+        for (rows, cols) in common::small_boards(20).into_iter().filter(|&(r, _)| r > 1) {
+            for holes in hole_sets(rows, cols) {
+                let shape = Shape {
+                    rows,
+                    cols,
+                    holes,
+                    leaper,
+                };
+                let n = shape.squares();
+                if n < 2 {
+                    continue;
+                }
+                // No end, a start, a start and the last square as the end.
+                let ends = [vec![], vec![(0, 0)], vec![(0, 0), (n - 1, n - 1)]];
+                for closed in [false, true] {
+                    for clues in &ends {
+                        let demands = Demands {
+                            closed,
+                            clues: clues.clone(),
+                        };
+                        let expected = common::tours_of(&shape, &demands, usize::MAX).len() as u128;
+                        let problem = common::problem_of(&shape, &demands, true);
+                        let got = frontier(&problem, 1);
+                        checked += 1;
+                        if got != expected {
+                            failures.push(format!(
+                                "{shape:?} {demands:?}: frontier {got}, oracle {expected}"
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 1000, "{checked}");
+    common::assert_none(&failures);
+}
+
+#[test]
+fn counts_match_backtracking_beyond_the_oracle() {
+    for args in [
+        &["--board", "6x6", "--closed", "--start", "a1"][..],
+        &["--board", "5x6", "--start", "a1", "--end", "f5"],
+        &["--board", "4x9", "--holes", "i4", "--start", "a1"],
+        &["--board", "4x8", "--holes", "h4,a4"],
+    ] {
+        let by = |method: &str| {
+            let mut all = vec!["count", "--method", method];
+            all.extend(args);
+            common::cli::stdout_of(&all)
+        };
+        let backtracking = by("backtrack");
+        assert!(backtracking.trim().parse::<u64>().unwrap() > 0, "{args:?}");
+        assert_eq!(by("frontier"), backtracking, "{args:?}");
+    }
+}
+
+#[test]
+fn clues_tours_and_orbits_are_refused_in_one_line() {
+    for (args, says) in [
+        (
+            &[
+                "count", "--size", "5", "--method", "frontier", "--at", "2=c2",
+            ][..],
+            "does not take clues",
+        ),
+        (
+            &["solve", "--size", "5", "--method", "frontier"][..],
+            "counts tours without finding one",
+        ),
+        (
+            &[
+                "count",
+                "--size",
+                "5",
+                "--method",
+                "frontier",
+                "--up-to-symmetry",
+            ][..],
+            "never does",
+        ),
+        (
+            &[
+                "count", "--size", "5", "--method", "frontier", "--limit", "3",
+            ][..],
+            "the whole board at once",
+        ),
+    ] {
+        let output = common::cli::knightsat().args(args).output().unwrap();
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+    }
+}
