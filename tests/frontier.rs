@@ -149,3 +149,55 @@ fn clues_tours_and_orbits_are_refused_in_one_line() {
         assert!(stderr.contains(says), "{args:?}: {stderr}");
     }
 }
+
+/// The terms of a sequence in `fixtures/oeis/NAME.txt`: (rows, cols, term)
+/// per line `RxC<TAB>term`, `#` lines being its source and definition
+/// (terms past 128 bits stay text).
+fn terms(name: &str) -> Vec<(usize, usize, String)> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/oeis")
+        .join(format!("{name}.txt"));
+    std::fs::read_to_string(&path)
+        .unwrap()
+        .lines()
+        .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
+        .map(|line| {
+            let (board, term) = line.split_once('\t').unwrap();
+            let (rows, cols) = board.split_once('x').unwrap();
+            (
+                rows.parse().unwrap(),
+                cols.parse().unwrap(),
+                term.trim().to_string(),
+            )
+        })
+        .collect()
+}
+
+/// The published counts of closed tours (undirected cycles C: knightsat
+/// counts 2C from a1) on 6 x n, 8 x n and 7 x 2n boards, and of directed
+/// open tours on n x n, on the boards of at most 40 squares; the larger
+/// terms are benchmarks (`scripts/bench-count.sh`).
+#[test]
+fn counts_reproduce_the_published_sequences_on_small_boards() {
+    let mut checked = 0;
+    for (name, closed) in [
+        ("A175881", true),
+        ("A193055", true),
+        ("A193054", true),
+        ("A001230", true),
+        ("A165134", false),
+    ] {
+        for (rows, cols, term) in terms(name) {
+            if rows * cols > 40 {
+                continue;
+            }
+            let start = closed.then_some(0);
+            let problem = common::plain_problem(rows, cols, closed, start);
+            let term: u128 = term.parse().unwrap();
+            let expected = if closed { 2 * term } else { term };
+            assert_eq!(frontier(&problem, 2), expected, "{name} {rows}x{cols}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 20, "{checked}");
+}

@@ -322,6 +322,8 @@ fn the_default_route_picks_each_of_its_routes_and_explicit_flags_win() {
     assert!(clued.contains("time-indexed"), "{clued}");
     let counted = route_of(&["count", "--size", "5"]);
     assert_eq!(counted, "backtracking, cube by cube");
+    let narrow = route_of(&["count", "--board", "3x12"]);
+    assert_eq!(narrow, "the frontier counter");
     let listed = route_of(&["count", "--size", "5", "--limit", "3"]);
     assert_eq!(listed, "backtracking");
     let counted_clues = route_of(&["count", "--size", "5", "--at", "3=c3"]);
