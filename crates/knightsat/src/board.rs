@@ -68,7 +68,7 @@ impl Leaper {
     }
 
     /// The two jump lengths, shorter first.
-    pub fn lengths(&self) -> (usize, usize) {
+    pub(crate) fn lengths(&self) -> (usize, usize) {
         (self.short, self.long)
     }
 
@@ -92,13 +92,13 @@ impl Leaper {
 
     /// Whether every move lands on the other colour (a + b odd). A leaper
     /// with a + b even never leaves the colour it starts on.
-    pub fn changes_colour(&self) -> bool {
+    pub(crate) fn changes_colour(&self) -> bool {
         (self.short + self.long) % 2 == 1
     }
 
     /// The distinct moves as (file delta, rank delta): eight, or four when
     /// a = 0 or a = b.
-    pub fn deltas(&self) -> Vec<(isize, isize)> {
+    pub(crate) fn deltas(&self) -> Vec<(isize, isize)> {
         let (a, b) = (self.short as isize, self.long as isize);
         let mut deltas = Vec::with_capacity(8);
         for (df, dr) in [(a, b), (b, a)] {
@@ -312,7 +312,7 @@ impl Board {
     }
 
     /// Whether some cell of the rectangle is a hole.
-    pub fn has_holes(&self) -> bool {
+    pub(crate) fn has_holes(&self) -> bool {
         self.squares.len() < self.rows * self.cols
     }
 
@@ -340,7 +340,7 @@ impl Board {
 
     /// The index of the square at `square`, or `None` for a hole or a
     /// place outside the rectangle.
-    pub fn index_at(&self, square: Square) -> Option<usize> {
+    pub(crate) fn index_at(&self, square: Square) -> Option<usize> {
         (square.file < self.cols && square.rank < self.rows)
             .then(|| self.index_of_cell[square.rank * self.cols + square.file])
             .filter(|&index| index != NO_SQUARE)
@@ -390,7 +390,7 @@ impl Board {
     }
 
     /// The move graph: for each square index, its neighbours in ascending order.
-    pub fn move_graph(&self) -> Vec<Vec<usize>> {
+    pub(crate) fn move_graph(&self) -> Vec<Vec<usize>> {
         (0..self.squares())
             .map(|s| {
                 let mut moves: Vec<usize> = self.moves(s).collect();
@@ -440,7 +440,7 @@ impl Board {
     }
 
     /// Whether the leaper on square `a` attacks square `b`.
-    pub fn is_move(&self, a: usize, b: usize) -> bool {
+    pub(crate) fn is_move(&self, a: usize, b: usize) -> bool {
         let (a, b) = (self.square(a), self.square(b));
         self.leaper
             .jumps(a.file.abs_diff(b.file), a.rank.abs_diff(b.rank))

@@ -42,7 +42,7 @@ pub struct TempPath {
 
 impl TempPath {
     /// Registers `path` (a file or a directory tree).
-    pub fn register(path: &Path) -> TempPath {
+    pub(crate) fn register(path: &Path) -> TempPath {
         Self::add(&mut registry(), path)
     }
 
@@ -85,7 +85,7 @@ pub struct ProcessGroup {
 impl ProcessGroup {
     /// Registers the group led by the child with process id `pid` (spawned
     /// with `process_group(0)`).
-    pub fn register(pid: u32) -> ProcessGroup {
+    pub(crate) fn register(pid: u32) -> ProcessGroup {
         let group = i32::try_from(pid).expect("process ids fit in pid_t");
         let mut registry = registry();
         registry.next += 1;
@@ -122,7 +122,7 @@ fn kill_group(group: i32) {
 static CLEANING: Mutex<()> = Mutex::new(());
 
 /// Kills every registered process group and removes every registered path.
-pub fn clean_up_now() {
+pub(crate) fn clean_up_now() {
     let _cleaning = CLEANING
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);

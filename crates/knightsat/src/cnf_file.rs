@@ -109,7 +109,7 @@ enum Extra<'a> {
 /// Writes a standalone CNF for one cube: the formula [`write_cnf`] writes
 /// with the cube's literals as unit clauses after it, and a `c cube` comment
 /// naming its squares, which [`read_cnf_info`] reads back.
-pub fn write_cube_cnf(
+pub(crate) fn write_cube_cnf(
     encoding: &dyn Encoding,
     cube: &Cube,
     out: impl Write,

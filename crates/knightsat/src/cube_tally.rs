@@ -44,7 +44,7 @@ impl CubeRange {
     }
 
     /// The positions (from 0) of the range's cubes in the walk's order.
-    pub fn indices(self) -> std::ops::Range<usize> {
+    pub(crate) fn indices(self) -> std::ops::Range<usize> {
         self.first - 1..self.last
     }
 }

@@ -213,7 +213,7 @@ pub fn for_each_cube(
 
 /// The cubes of `depth` moves at the positions `indices` (ascending) of
 /// [`prefixes`]' order: a sample, without holding the others.
-pub fn cubes_at(
+pub(crate) fn cubes_at(
     problem: &Problem,
     config: &EncodingConfig,
     depth: usize,
@@ -263,7 +263,7 @@ pub fn cubes(problem: &Problem, config: &EncodingConfig, depth: usize) -> Result
 /// the deepest depth whose cubes fit) when they would need more
 /// ([`bytes_per_cube`] each). The process's budget is applied by
 /// [`crate::solve::cubes_within_budget`].
-pub fn cubes_within(
+pub(crate) fn cubes_within(
     problem: &Problem,
     config: &EncodingConfig,
     depth: usize,
@@ -299,7 +299,7 @@ pub fn cubes_within(
 
 /// The cube of the squares `squares` (after 0, 1, … moves), checked to be
 /// a legal prefix for `problem` encoded as `config` says.
-pub fn cube_of(
+pub(crate) fn cube_of(
     problem: &Problem,
     config: &EncodingConfig,
     squares: &[usize],
@@ -358,7 +358,7 @@ pub fn resolve_jobs(jobs: usize) -> usize {
 /// work continues, the answer is `None`. A `stop` raised from outside
 /// (a time limit) before every cube is done ends the run with
 /// [`Error::Stopped`].
-pub fn on_cubes<T: Send>(
+pub(crate) fn on_cubes<T: Send>(
     cubes: &[Cube],
     jobs: usize,
     stop: &Stop,
@@ -371,7 +371,7 @@ pub fn on_cubes<T: Send>(
 /// least one) instead of the next one: neighbouring cubes share their first
 /// moves, so a thread that remembers what it met in one cube's search
 /// (backtracking's counter) finds more of it again in the next.
-pub fn on_cubes_in_runs<T: Send>(
+pub(crate) fn on_cubes_in_runs<T: Send>(
     cubes: &[Cube],
     jobs: usize,
     run: usize,
@@ -427,7 +427,7 @@ pub fn on_cubes_in_runs<T: Send>(
 /// The depth chosen when none is given: the smallest that gives at least
 /// `per_job` × `jobs` cubes (so that threads finish close together and each
 /// cube keeps few blocking clauses), at most 12 moves.
-pub fn automatic_depth(
+pub(crate) fn automatic_depth(
     problem: &Problem,
     config: &EncodingConfig,
     jobs: usize,

@@ -47,7 +47,7 @@ impl Deadline {
 
     /// The error for a task the deadline cut short, with the whole limit
     /// (a step's own error has only the time that was left for it).
-    pub fn expired(self) -> Error {
+    pub(crate) fn expired(self) -> Error {
         Error::Timeout {
             seconds: self.limit.map_or(0.0, |(_, limit)| limit.as_secs_f64()),
         }

@@ -34,7 +34,10 @@ pub fn tour_from_model(
 /// The tour visiting `squares`, verified against the problem of
 /// `encoding`: squares that break a rule are an error ([`Error::BadModel`]),
 /// like a model that puts a step on no square.
-pub fn tour_from_squares(encoding: &dyn Encoding, squares: Vec<usize>) -> Result<Tour, Error> {
+pub(crate) fn tour_from_squares(
+    encoding: &dyn Encoding,
+    squares: Vec<usize>,
+) -> Result<Tour, Error> {
     let problem = encoding.problem();
     verify(&squares, &problem.rooted())
         .map_err(|violation| Error::BadModel(violation.to_string()))?;

@@ -107,7 +107,7 @@ impl PendingFile {
     }
 
     /// Puts the complete file under its name.
-    pub fn commit(self) -> Result<(), Error> {
+    pub(crate) fn commit(self) -> Result<(), Error> {
         let fail = |error: io::Error| Error::io(format!("writing {}", self.shown.display()), error);
         match self.kind {
             Pending::Direct(_) => Ok(()),
@@ -130,7 +130,7 @@ impl PendingFile {
 /// Commits several files as one: with every target directory locked
 /// (`flock`), so that concurrent runs writing the same names never leave a
 /// mix of one run's files and another's.
-pub fn commit_together(files: Vec<PendingFile>) -> Result<(), Error> {
+pub(crate) fn commit_together(files: Vec<PendingFile>) -> Result<(), Error> {
     let mut dirs: Vec<PathBuf> = files
         .iter()
         .filter_map(|pending| match &pending.kind {
@@ -164,7 +164,7 @@ pub fn commit_together(files: Vec<PendingFile>) -> Result<(), Error> {
 }
 
 /// Writes a file through `write`: complete under `path`, or not at all.
-pub fn write_atomically<T>(
+pub(crate) fn write_atomically<T>(
     path: &Path,
     write: impl FnOnce(&mut File) -> Result<T, Error>,
 ) -> Result<T, Error> {
@@ -187,7 +187,7 @@ pub fn write_atomically<T>(
 /// link to a directory keeps being a link: its target is replaced. The new
 /// directory keeps the old one's permissions (a new one gets 0777 less the
 /// umask).
-pub fn write_directory_atomically<T>(
+pub(crate) fn write_directory_atomically<T>(
     dir: &Path,
     replaceable: impl Fn(&str) -> bool,
     fill: impl FnOnce(&Path) -> Result<T, Error>,
@@ -293,7 +293,7 @@ fn swap_in(built: &Path, target: &Path) -> io::Result<()> {
 
 /// Whether two paths name the same file: the same path once made absolute,
 /// or the same file on disk.
-pub fn same_file(a: &Path, b: &Path) -> bool {
+pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
     use std::os::unix::fs::MetadataExt;
     let absolute = |path: &Path| std::path::absolute(path).ok();
     if absolute(a).is_some() && absolute(a) == absolute(b) {

@@ -241,7 +241,7 @@ impl Problem {
 
     /// Whether anything pins the tour to particular steps on particular
     /// squares: a start, an end or clues.
-    pub fn is_anchored(&self) -> bool {
+    pub(crate) fn is_anchored(&self) -> bool {
         self.start.is_some() || self.end.is_some() || !self.clues.is_empty()
     }
 
@@ -265,7 +265,7 @@ impl Problem {
     /// The same problem with the [effective start](Self::effective_start)
     /// made explicit: what a tour found by search must keep.
     #[must_use]
-    pub fn rooted(&self) -> Problem {
+    pub(crate) fn rooted(&self) -> Problem {
         Problem {
             start: self.effective_start(),
             ..self.clone()
@@ -275,7 +275,7 @@ impl Problem {
     /// Whether every symmetry of the board maps the problem's tours onto
     /// its tours: nothing anchors the tour, so an open tour may start on one
     /// square per orbit of the board's symmetries.
-    pub fn has_all_board_symmetries(&self) -> bool {
+    pub(crate) fn has_all_board_symmetries(&self) -> bool {
         !self.is_anchored()
     }
 
@@ -284,7 +284,7 @@ impl Problem {
     /// given end (see [`reversed`](Self::reversed)), keeps that square in
     /// place but moves every other step, so the clues and a second fixed end
     /// must be absent; an open tour reversed swaps its ends.
-    pub fn reversal_is_symmetry(&self) -> bool {
+    pub(crate) fn reversal_is_symmetry(&self) -> bool {
         if self.closed {
             self.clues.is_empty() && !(self.start.is_some() && self.end.is_some())
         } else {
@@ -314,7 +314,7 @@ impl Problem {
     /// (nothing anchored), one square per orbit of the board's symmetries
     /// (of a1's colour where the orbit has one, so that the start's colour
     /// is known); otherwise every square.
-    pub fn start_squares(&self, break_symmetry: bool) -> Vec<usize> {
+    pub(crate) fn start_squares(&self, break_symmetry: bool) -> Vec<usize> {
         let board = &self.board;
         if let Some(start) = self.effective_start() {
             return vec![start];
@@ -395,7 +395,7 @@ pub fn parse_clue(board: &Board, text: &str) -> Result<Clue, ProblemError> {
 }
 
 /// Formats clues as `N=SQUARE` joined by commas, the form [`parse_clue`] reads.
-pub fn clue_list(board: &Board, clues: &[Clue]) -> Vec<String> {
+pub(crate) fn clue_list(board: &Board, clues: &[Clue]) -> Vec<String> {
     clues
         .iter()
         .map(|clue| format!("{}={}", clue.step + 1, board.name(clue.square)))

@@ -69,7 +69,7 @@ pub fn grid(board: &Board, cell: impl Fn(usize) -> String) -> String {
 
 /// Square names separated by spaces, on one line (written straight into one
 /// string: a tour of millions of squares needs no string per square).
-pub fn move_list(tour: &Tour) -> String {
+pub(crate) fn move_list(tour: &Tour) -> String {
     let mut out = String::with_capacity(tour.squares.len() * 5);
     for (position, &square) in tour.squares.iter().enumerate() {
         if position > 0 {
@@ -105,7 +105,7 @@ pub struct Picture<'a> {
 
 impl<'a> Picture<'a> {
     /// A tour: every square numbered, the path drawn, the start marked.
-    pub fn of_tour(tour: &'a Tour) -> Picture<'a> {
+    pub(crate) fn of_tour(tour: &'a Tour) -> Picture<'a> {
         Picture {
             board: &tour.board,
             labels: tour.numbers().into_iter().map(Some).collect(),

@@ -196,7 +196,7 @@ const MAX_CLAUSE_LINE: u64 = 64 << 20;
 /// first clause (after [`read_cnf_info`](crate::cnf_file::read_cnf_info),
 /// say); a clause may span lines; `%` ends the formula (an old SATLIB
 /// convention). Memory stays bounded by the longest line.
-pub fn for_each_clause(
+pub(crate) fn for_each_clause(
     mut input: impl BufRead,
     mut on_clause: impl FnMut(&[i32]) -> Result<(), Error>,
 ) -> Result<usize, Error> {

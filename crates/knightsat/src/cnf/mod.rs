@@ -65,7 +65,7 @@ impl VarCounter {
     }
 
     /// Counts variables `1..=count` as in use.
-    pub fn reserve(&mut self, count: usize) {
+    pub(crate) fn reserve(&mut self, count: usize) {
         self.0 = self.0.max(count);
     }
 

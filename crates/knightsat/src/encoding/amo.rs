@@ -92,7 +92,7 @@ pub fn pairwise(sink: &mut impl ClauseSink, lits: &[Lit]) {
 ///
 /// Auxiliary sᵢ means "some of x₁…xᵢ is true": `xᵢ → sᵢ`, `sᵢ₋₁ → sᵢ`, and
 /// `¬(xᵢ ∧ sᵢ₋₁)`.
-pub fn sequential_counter(sink: &mut impl ClauseSink, lits: &[Lit]) {
+pub(crate) fn sequential_counter(sink: &mut impl ClauseSink, lits: &[Lit]) {
     if lits.len() <= 1 {
         return;
     }

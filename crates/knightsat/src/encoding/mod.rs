@@ -52,7 +52,7 @@ impl Model {
     }
 
     /// The highest variable number the model mentions (0 for none).
-    pub fn highest_var(&self) -> usize {
+    pub(crate) fn highest_var(&self) -> usize {
         self.values.len().saturating_sub(1)
     }
 }
@@ -155,7 +155,7 @@ pub(crate) fn splitting(
 }
 
 /// How a square's index is counted, in words for CNF comments.
-pub fn square_index_words(board: &Board) -> String {
+pub(crate) fn square_index_words(board: &Board) -> String {
     if board.has_holes() {
         "index(s) = position of s among the board's squares counted rank by rank from rank 1, files a to z, holes skipped".to_string()
     } else {
@@ -251,7 +251,7 @@ impl EncodingConfig {
     /// The configuration a CNF comment block starts from before its
     /// `c option` lines are read: every switch off, because a CNF that does
     /// not mention a switch was written before the switch existed.
-    pub fn before_any_setting() -> EncodingConfig {
+    pub(crate) fn before_any_setting() -> EncodingConfig {
         EncodingConfig::TimeIndexed(TimeIndexedConfig::naive())
     }
 
@@ -259,7 +259,7 @@ impl EncodingConfig {
     /// this encoding's. `encoding successor` (written first, and only for
     /// the successor encoding, so that time-indexed CNFs read as before)
     /// switches to that encoding with nothing set.
-    pub fn read_setting(&mut self, key: &str, value: &str) -> Result<bool, Error> {
+    pub(crate) fn read_setting(&mut self, key: &str, value: &str) -> Result<bool, Error> {
         if key == "encoding" {
             *self = match value {
                 "time-indexed" => EncodingConfig::before_any_setting(),
@@ -276,7 +276,7 @@ impl EncodingConfig {
 
     /// Whether every model of the formula is a tour (see
     /// [`Encoding::is_complete`]).
-    pub fn is_complete(&self) -> bool {
+    pub(crate) fn is_complete(&self) -> bool {
         !matches!(
             self,
             EncodingConfig::Successor(SuccessorConfig {

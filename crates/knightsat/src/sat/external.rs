@@ -39,7 +39,7 @@ pub enum SolverKind {
 impl SolverKind {
     /// Recognises a known solver by the program's file name (`kissat`,
     /// `/usr/bin/cadical`, `minisat-2.2`…).
-    pub fn of_program(program: &str) -> SolverKind {
+    pub(crate) fn of_program(program: &str) -> SolverKind {
         let name = Path::new(program)
             .file_name()
             .map(|n| n.to_string_lossy().to_lowercase())

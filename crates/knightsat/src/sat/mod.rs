@@ -80,7 +80,7 @@ impl Stop {
     }
 
     /// Whether the flag is raised.
-    pub fn is_stopped(&self) -> bool {
+    pub(crate) fn is_stopped(&self) -> bool {
         self.0.load(Ordering::Relaxed)
     }
 
@@ -246,14 +246,14 @@ impl Backend {
     }
 
     /// The memory the solver would need for `encoding`, in MiB.
-    pub fn estimated_memory_mib(&self, encoding: &dyn Encoding) -> u64 {
+    pub(crate) fn estimated_memory_mib(&self, encoding: &dyn Encoding) -> u64 {
         (encoding.estimated_literals() * self.bytes_per_literal()).div_ceil(1 << 20)
     }
 
     /// Refuses to run `sessions` solvers of `encoding` at once (one per
     /// thread of `--jobs`) when together they would need more than
     /// `budget_mib`: the budget bounds the process, not each solver.
-    pub fn check_budget(
+    pub(crate) fn check_budget(
         &self,
         encoding: &dyn Encoding,
         sessions: usize,

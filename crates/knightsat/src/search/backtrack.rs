@@ -62,7 +62,7 @@ pub fn backtrack(problem: &Problem, timeout: Option<Duration>) -> Result<Option<
 /// from its default start only ([`Problem::effective_start`]), once in each
 /// direction. Stops when `on_tour` breaks; [`Error::Timeout`] when `timeout`
 /// runs out first. Each tour is verified before `on_tour` sees it.
-pub fn each_tour(
+pub(crate) fn each_tour(
     problem: &Problem,
     timeout: Option<Duration>,
     mut on_tour: impl FnMut(&Tour) -> Result<ControlFlow<()>, Error>,
@@ -135,7 +135,7 @@ impl PrefixCounter {
 
     /// [`count`](Self::count), or `None` once `stop` is raised (checked
     /// every few thousand steps): a count cut short is no count.
-    pub fn count_unless_stopped(&self, prefix: &[usize], stop: &AtomicBool) -> Option<u64> {
+    pub(crate) fn count_unless_stopped(&self, prefix: &[usize], stop: &AtomicBool) -> Option<u64> {
         let n = self.rooted.board().squares();
         let Some(&first) = prefix.first() else {
             return Some(0);

@@ -22,7 +22,8 @@ use crate::problem::Problem;
 use crate::tour::Tour;
 use crate::verify::verify;
 
-pub use backtrack::{backtrack, count_extending, each_tour, PrefixCounter};
+pub(crate) use backtrack::each_tour;
+pub use backtrack::{backtrack, count_extending, PrefixCounter};
 pub use warnsdorff::{warnsdorff, TieBreak, Warnsdorff};
 
 /// The most moves a leaper has from one square.

@@ -120,7 +120,7 @@ pub const MOVE_BUDGET: usize = 20_000_000;
 /// squares before it gives up: [`MAX_ATTEMPTS`], or fewer where they would
 /// visit more than [`MOVE_BUDGET`] squares in all (20 on 1000x1000), but
 /// at least one.
-pub fn default_attempts(squares: usize) -> u32 {
+pub(crate) fn default_attempts(squares: usize) -> u32 {
     (MOVE_BUDGET / squares.max(1)).clamp(1, MAX_ATTEMPTS as usize) as u32
 }
 

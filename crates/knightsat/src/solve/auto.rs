@@ -46,7 +46,7 @@ pub const SUCCESSOR_SOLVER: Backend = Backend::Cadical;
 
 /// Whether `request` names its SAT route: a non-default encoding or
 /// solver, or a proof.
-pub fn names_sat_route(request: &Request) -> bool {
+pub(crate) fn names_sat_route(request: &Request) -> bool {
     request.config != EncodingConfig::default()
         || request.backend != Backend::default()
         || request.proof

@@ -238,7 +238,7 @@ impl Request {
     /// Starts a session on the tours of `problem` that extend `cube`: the
     /// problem with the cube's squares pinned as clues, encoded as this
     /// request says.
-    pub fn cube_session(
+    pub(crate) fn cube_session(
         &self,
         problem: &Problem,
         cube: &Cube,
@@ -249,7 +249,11 @@ impl Request {
 
     /// Refuses to run `threads` sessions of `problem` at once (the cube
     /// workers of `--jobs`) when together they would exceed the budget.
-    pub fn check_budget_for_threads(&self, problem: &Problem, threads: usize) -> Result<(), Error> {
+    pub(crate) fn check_budget_for_threads(
+        &self,
+        problem: &Problem,
+        threads: usize,
+    ) -> Result<(), Error> {
         if !self.backend.is_built_in() {
             return Err(Error::Unsupported(Unsupported::JobsWithExternalSolver));
         }
@@ -333,7 +337,7 @@ fn solve_encoded(
 /// sessions (see [`race`]). Where the machine has fewer cores than
 /// requests, or the sessions together would exceed the first request's
 /// memory budget, only the first request is solved, as [`solve`] does.
-pub fn solve_racing(problem: &Problem, requests: &[Request]) -> Result<Solved, Error> {
+pub(crate) fn solve_racing(problem: &Problem, requests: &[Request]) -> Result<Solved, Error> {
     let Some(first) = requests.first() else {
         return Err(Error::NoAnswer);
     };

@@ -25,7 +25,7 @@ pub type Racer<'a, T> = Box<dyn FnOnce() -> Result<T, Error> + Send + 'a>;
 /// still answer: the first error comes back only when no entrant
 /// answered, and [`Error::Stopped`] when every one was stopped (by a time
 /// limit raising `stop` from outside).
-pub fn first_answer<T: Send>(stop: &Stop, racers: Vec<Racer<'_, T>>) -> Result<T, Error> {
+pub(crate) fn first_answer<T: Send>(stop: &Stop, racers: Vec<Racer<'_, T>>) -> Result<T, Error> {
     let answer: Mutex<Option<T>> = Mutex::new(None);
     let failure: Mutex<Option<Error>> = Mutex::new(None);
     std::thread::scope(|scope| {
@@ -58,7 +58,7 @@ pub fn first_answer<T: Send>(stop: &Stop, racers: Vec<Racer<'_, T>>) -> Result<T
 
 /// Whether racing `entrants` searches is worth it here: this machine has
 /// a core for each of them.
-pub fn cores_for(entrants: usize) -> bool {
+pub(crate) fn cores_for(entrants: usize) -> bool {
     std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get) >= entrants
 }
 

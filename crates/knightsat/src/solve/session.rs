@@ -57,7 +57,7 @@ impl Session {
     /// together from a model's subtours ([`Encoding::patch`]) before it
     /// adds cuts: for a search for one tour, never for counting (a patched
     /// tour is not a model of the formula and may repeat a blocked one).
-    pub fn allow_patching(&mut self) {
+    pub(crate) fn allow_patching(&mut self) {
         self.patching = true;
     }
 
@@ -132,7 +132,7 @@ impl Session {
 
     /// Adds `literals` as one clause: from now on, every tour makes one of
     /// them true.
-    pub fn require_one_of(&mut self, literals: &[Lit]) {
+    pub(crate) fn require_one_of(&mut self, literals: &[Lit]) {
         self.solver.add_clause(literals);
     }
 
@@ -145,7 +145,7 @@ impl Session {
     /// Finishes the proof the session was started with and ends the
     /// session, so that the solver has flushed and closed the proof when
     /// this returns.
-    pub fn finish_proof(mut self) -> Result<(), Error> {
+    pub(crate) fn finish_proof(mut self) -> Result<(), Error> {
         self.solver.finish_proof()
     }
 }

@@ -291,8 +291,8 @@ fn count_undirected(
 /// exactly what `count` means by every other method (directed tours; from
 /// every start unless the problem fixes one). `jobs` threads share each
 /// step's states; `progress` hears after every square. `request.timeout`
-/// stops the count ([`Error::Timeout`]), and its memory budget bounds the
-/// state tables ([`Error::FrontierOverMemoryBudget`], raised as soon as
+/// stops the count ([`crate::error::Error::Timeout`]), and its memory budget bounds the
+/// state tables ([`crate::error::Error::FrontierOverMemoryBudget`], raised as soon as
 /// they would pass it). Clues are refused: the frontier does not know a
 /// square's move number.
 pub fn count_tours(

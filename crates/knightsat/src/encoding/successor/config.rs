@@ -67,7 +67,7 @@ impl Default for SuccessorConfig {
 impl SuccessorConfig {
     /// What a CNF's comments start from before its settings are read: a
     /// written formula is complete.
-    pub fn before_any_setting() -> SuccessorConfig {
+    pub(crate) fn before_any_setting() -> SuccessorConfig {
         SuccessorConfig {
             symmetry_breaking: false,
             subtours: Subtours::Complete,
@@ -78,7 +78,7 @@ impl SuccessorConfig {
     /// Checks that the switches fit `problem`: a clause-length bound of at
     /// least 3, and for a formula with positions a variable count varisat
     /// and DIMACS take.
-    pub fn check_fits(&self, problem: &Problem) -> Result<(), Error> {
+    pub(crate) fn check_fits(&self, problem: &Problem) -> Result<(), Error> {
         if let Some(len) = self.max_clause_len.filter(|&len| len < 3) {
             return Err(Error::ClauseLengthTooShort { len });
         }
@@ -99,7 +99,7 @@ impl SuccessorConfig {
     /// complete formula always, and any formula with clues, which are
     /// pinned through positions (so a clued formula is complete even with
     /// lazy subtours asked for).
-    pub fn has_positions(&self, problem: &Problem) -> bool {
+    pub(crate) fn has_positions(&self, problem: &Problem) -> bool {
         self.subtours == Subtours::Complete || !problem.clues().is_empty()
     }
 
@@ -126,7 +126,7 @@ impl SuccessorConfig {
 
     /// Every switch as `(key, value)`, as CNF comments record them after
     /// `encoding successor`.
-    pub fn settings(&self) -> Vec<(&'static str, String)> {
+    pub(crate) fn settings(&self) -> Vec<(&'static str, String)> {
         vec![
             ("encoding", "successor".to_string()),
             (
@@ -142,7 +142,7 @@ impl SuccessorConfig {
 
     /// Sets the switch `key` from its recorded `value`; `Ok(false)` when
     /// `key` is no switch of this encoding.
-    pub fn read_setting(&mut self, key: &str, value: &str) -> Result<bool, Error> {
+    pub(crate) fn read_setting(&mut self, key: &str, value: &str) -> Result<bool, Error> {
         let read = match key {
             "max-clause-len" => match value {
                 "none" => Some(None),

@@ -27,7 +27,7 @@ use crate::encoding::Amo;
 /// Searched over prime powers, at most one power per prime; for example
 /// 65 nodes (8x8 open) get 2, 5, 7 (product 70, 14 variables per node) and
 /// 4097 nodes (64x64 open) get 3, 4, 5, 7, 11 (product 4620, 30 variables).
-pub fn moduli(nodes: usize) -> Vec<usize> {
+pub(crate) fn moduli(nodes: usize) -> Vec<usize> {
     const PRIMES: [usize; 15] = [2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47];
     fn search(
         primes: &[usize],
@@ -124,7 +124,11 @@ impl Positions {
 
     /// Each node is at exactly one position for each modulus, with the
     /// at-most-one encoding `amo` chooses for a set of that many literals.
-    pub fn exactly_one_position(&self, amo: impl Fn(usize) -> Amo, sink: &mut impl ClauseSink) {
+    pub(crate) fn exactly_one_position(
+        &self,
+        amo: impl Fn(usize) -> Amo,
+        sink: &mut impl ClauseSink,
+    ) {
         let mut lits = Vec::new();
         for (which, &m) in self.moduli.iter().enumerate() {
             for node in 0..self.nodes {
@@ -137,7 +141,7 @@ impl Positions {
     }
 
     /// The root is at position 0 for every modulus.
-    pub fn root_at_zero(&self, root: usize, sink: &mut impl ClauseSink) {
+    pub(crate) fn root_at_zero(&self, root: usize, sink: &mut impl ClauseSink) {
         for which in 0..self.moduli.len() {
             sink.add_clause(&[self.var(which, root, 0)]);
         }
@@ -152,7 +156,7 @@ impl Positions {
 
     /// A move `step` from `from` to `to` (not the root) adds one:
     /// ¬step ∨ ¬p(m, from) = i ∨ p(m, to) = i + 1 mod m.
-    pub fn advance(&self, step: Lit, from: usize, to: usize, sink: &mut impl ClauseSink) {
+    pub(crate) fn advance(&self, step: Lit, from: usize, to: usize, sink: &mut impl ClauseSink) {
         for (which, &m) in self.moduli.iter().enumerate() {
             for i in 0..m {
                 sink.add_clause(&[

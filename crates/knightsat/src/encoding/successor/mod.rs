@@ -368,7 +368,7 @@ impl Successor {
     /// The successor of every node in `model`, or an error naming a node
     /// with no move out or two, or no move in or two (the moves must be a
     /// cover of the nodes by cycles).
-    pub fn successors(&self, model: &Model) -> Result<Vec<usize>, Error> {
+    pub(crate) fn successors(&self, model: &Model) -> Result<Vec<usize>, Error> {
         let successors = self.moves_out(model)?;
         let mut entered = vec![0u8; successors.len()];
         for &next in &successors {
@@ -641,12 +641,12 @@ impl MoveMap {
     }
 
     /// The number of nodes: the squares, and the virtual node of an open tour.
-    pub fn nodes(&self) -> usize {
+    pub(crate) fn nodes(&self) -> usize {
         self.squares + usize::from(self.open)
     }
 
     /// The virtual node of an open tour (numbered after the squares).
-    pub fn virtual_node(&self) -> usize {
+    pub(crate) fn virtual_node(&self) -> usize {
         self.squares
     }
 
@@ -669,7 +669,7 @@ impl MoveMap {
     }
 
     /// The moves out of square `s` as (neighbour, variable).
-    pub fn arcs_of(&self, s: usize) -> impl Iterator<Item = (usize, Var)> + '_ {
+    pub(crate) fn arcs_of(&self, s: usize) -> impl Iterator<Item = (usize, Var)> + '_ {
         let begin = self.offsets[s];
         self.targets[begin..self.offsets[s + 1]]
             .iter()

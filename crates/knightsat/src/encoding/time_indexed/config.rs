@@ -70,7 +70,7 @@ impl TimeIndexedConfig {
     /// Checks, without building anything, that these switches fit
     /// `problem`: a board within the encoding's size, a clause-length bound
     /// of at least 3, blocks that fit the board.
-    pub fn check_fits(&self, problem: &Problem) -> Result<(), Error> {
+    pub(crate) fn check_fits(&self, problem: &Problem) -> Result<(), Error> {
         let board = problem.board();
         if board.squares() > TimeIndexed::MAX_SQUARES {
             return Err(Error::BoardTooLargeForEncoding {
@@ -96,7 +96,7 @@ impl TimeIndexedConfig {
     }
 
     /// Every switch as `(key, value)`, in the order of [`SETTINGS`].
-    pub fn settings(&self) -> Vec<(&'static str, String)> {
+    pub(crate) fn settings(&self) -> Vec<(&'static str, String)> {
         SETTINGS
             .iter()
             .map(|setting| (setting.key, (setting.write)(self)))
@@ -105,7 +105,7 @@ impl TimeIndexedConfig {
 
     /// Sets the switch `key` from its recorded `value`; `Ok(false)` when
     /// `key` is no switch of this encoding.
-    pub fn read_setting(&mut self, key: &str, value: &str) -> Result<bool, Error> {
+    pub(crate) fn read_setting(&mut self, key: &str, value: &str) -> Result<bool, Error> {
         let Some(setting) = SETTINGS.iter().find(|setting| setting.key == key) else {
             return Ok(false);
         };

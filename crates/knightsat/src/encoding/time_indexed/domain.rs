@@ -87,12 +87,12 @@ impl Domain {
     }
 
     /// Whether x(step, square) may be true.
-    pub fn is_live(&self, step: usize, square: usize) -> bool {
+    pub(crate) fn is_live(&self, step: usize, square: usize) -> bool {
         self.live[step * self.squares + square]
     }
 
     /// Number of live x variables.
-    pub fn live_count(&self) -> usize {
+    pub(crate) fn live_count(&self) -> usize {
         self.live.iter().filter(|&&live| live).count()
     }
 }
@@ -102,7 +102,7 @@ impl Domain {
 /// toured one after another in snake order (the bottom band left to right,
 /// the next right to left, …), so consecutive blocks are neighbours. Returns
 /// for each square the window of steps during which its block is toured.
-pub fn block_windows(board: &Board, bands: (usize, usize)) -> Vec<std::ops::Range<usize>> {
+pub(crate) fn block_windows(board: &Board, bands: (usize, usize)) -> Vec<std::ops::Range<usize>> {
     let band_of = |index: usize, size: usize, count: usize| index * count / size;
     let (rows, cols) = (board.rows(), board.cols());
     let mut block_size = vec![0usize; bands.0 * bands.1];

@@ -69,7 +69,7 @@ impl TimeIndexed {
     }
 
     /// Which x(t, s) may be true.
-    pub fn domain(&self) -> &Domain {
+    pub(crate) fn domain(&self) -> &Domain {
         &self.domain
     }
 
@@ -348,7 +348,7 @@ pub fn successor(encoding: &TimeIndexed, sink: &mut impl ClauseSink) {
 }
 
 /// The tour closes: x(N−1, s) → OR over the knight-neighbours w of s of x(0, w).
-pub fn closing_move(encoding: &TimeIndexed, sink: &mut impl ClauseSink) {
+pub(crate) fn closing_move(encoding: &TimeIndexed, sink: &mut impl ClauseSink) {
     move_clauses(encoding, encoding.vars.squares - 1, 0, sink);
 }
 
@@ -373,7 +373,7 @@ pub fn predecessor(encoding: &TimeIndexed, sink: &mut impl ClauseSink) {
 /// neighbours on the cycle, the one visited first (after move 1) must have
 /// the smaller index than the one visited last (after move N−1). For every
 /// pair of the start's knight-neighbours a > b: ¬x(1, a) ∨ ¬x(N−1, b).
-pub fn closed_reversal_broken(
+pub(crate) fn closed_reversal_broken(
     encoding: &TimeIndexed,
     start_neighbours: &[usize],
     sink: &mut impl ClauseSink,
