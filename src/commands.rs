@@ -16,8 +16,9 @@ use knightsat::cnf_file::{
     write_split_stream, CubeStream, MANIFEST,
 };
 use knightsat::count::{
-    count_cube_range as library_count_cube_range, count_parallel_by, count_recorded, enumerate_by,
-    estimate_count_by, estimate_cube_range, CountOptions, ParallelOptions, Progress,
+    count_cube_range as library_count_cube_range, count_parallel_by, count_recorded, cube_task,
+    enumerate_by, estimate_count_by, estimate_cube_range, sum_tallies, CountOptions,
+    ParallelOptions, Progress,
 };
 use knightsat::cube_tally::{CubeRange, CubeSum};
 use knightsat::cubes::{cube_count, effective_depth, for_each_cube, resolve_jobs, Cube};
@@ -562,9 +563,19 @@ pub fn estimate(
     let threads = resolve_jobs(jobs);
     let duration = seconds_in_words;
     emit(|out| {
-        let margin = match estimate.margin {
-            Some(margin) => format!("± {margin:.0} tours (95%)"),
-            None => "tours (one cube: no margin)".into(),
+        let margin = match (estimate.margin, estimate.cubes_for_margin) {
+            (Some(margin), None) => format!("± {margin:.0} tours (95%)"),
+            (Some(margin), Some(needed)) => {
+                let needed = match needed {
+                    Some(needed) if needed as usize >= estimate.cubes => format!(
+                        "Cochran's rule, 25 × skewness², asks for {needed}, more than there are: count them all"
+                    ),
+                    Some(needed) => format!("Cochran's rule, 25 × skewness², asks for {needed}"),
+                    None => "every cube sampled has the same count, which says nothing of the others".into(),
+                };
+                format!("± {margin:.0} tours (not a 95% interval: too few cubes for counts this skewed; {needed}; take it as an order of magnitude)")
+            }
+            (None, _) => "tours (one cube: no margin)".into(),
         };
         let cubes = match range {
             Some(range) => format!(
@@ -610,13 +621,22 @@ pub fn count_cube_range(
 ) -> anyhow::Result<ExitCode> {
     let (problem, method, request) = counting(encoding, method, sat)?;
     note_default_start(&problem);
+    // The header before the first cube's line, so that `sum` knows what
+    // the cubes are cubes of (nothing when no cube is counted).
+    let header = format!(
+        "{}\n",
+        cube_task(&problem, method, &request, depth)?.header()
+    );
+    let header_once = std::sync::Once::new();
     // Lines go out whole as each cube ends, so that a task stopped midway
     // leaves the cubes it finished (the sum then names the others).
     let failed = std::sync::Mutex::new(None);
     let printed = std::sync::atomic::AtomicUsize::new(0);
     let counted =
         library_count_cube_range(&problem, method, &request, depth, range, jobs, |tally| {
-            let written = emit(|out| writeln!(out, "{tally}"));
+            let mut written = Ok(());
+            header_once.call_once(|| written = emit(|out| out.write_all(header.as_bytes())));
+            let written = written.and_then(|()| emit(|out| writeln!(out, "{tally}")));
             printed.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             if let Err(error) = written {
                 failed
@@ -655,19 +675,31 @@ pub fn sum(files: &[PathBuf], range: Option<CubeRange>) -> anyhow::Result<ExitCo
         } else {
             file.display().to_string()
         };
-        let reader = input::open(file)?;
-        for (number, line) in io::BufRead::lines(reader).enumerate() {
-            let line = line.map_err(|e| Error::io(format!("reading {name}"), e))?;
+        let mut reader = input::open(file)?;
+        let mut line = Vec::new();
+        for number in 1.. {
+            line.clear();
+            // Lines with their newline: a last line without one was cut.
+            // No line of a task's output is near 64 KiB: a longer one is
+            // refused at its first 64 KiB, whatever the file holds.
+            let read = io::BufRead::read_until(
+                &mut io::Read::take(&mut reader, 1 << 16),
+                b'\n',
+                &mut line,
+            )
+            .map_err(|e| Error::io(format!("reading {name}"), e))?;
+            if read == 0 {
+                break;
+            }
             total
-                .add(&format!("{name} line {}", number + 1), &line)
+                .add(
+                    &format!("{name} line {number}"),
+                    &String::from_utf8_lossy(&line),
+                )
                 .map_err(Error::from)?;
         }
     }
-    let tours = match range {
-        Some(range) => total.total_of(range),
-        None => total.total(),
-    }
-    .map_err(Error::from)?;
+    let tours = sum_tallies(&total, range)?;
     emit(|out| writeln!(out, "{tours}"))?;
     Ok(ExitCode::SUCCESS)
 }
