@@ -22,10 +22,11 @@ use knightsat::count::{
 };
 use knightsat::cube_tally::{CubeRange, CubeSum};
 use knightsat::cubes::{cube_count, effective_depth, for_each_cube, resolve_jobs, Cube};
+use knightsat::deadline::Deadline;
 use knightsat::decode::{check_model_satisfies, tour_from_model};
 use knightsat::encoding::{EncodingConfig, Model};
 use knightsat::error::{Error, Unsupported};
-use knightsat::gate::refute;
+use knightsat::gate::refute_until;
 use knightsat::input;
 use knightsat::problem::Problem;
 use knightsat::puzzle::{generate, puzzle_grid, puzzle_picture, Generated, PuzzleJson};
@@ -89,7 +90,11 @@ pub fn solve(
     };
     let (problem, config) = encoding.problem_and_config()?;
     let format = Format::from(args.format);
-    if !args.no_theory && args.proof.is_none() && answered_by_gate(&problem) {
+    // One time limit for the gate and the search: on a large holed board
+    // the gate alone walks the move graph for seconds, so it gives up at
+    // the limit and the search gets what is left.
+    let deadline = Deadline::new(args.timeout);
+    if !args.no_theory && args.proof.is_none() && answered_by_gate(&problem, deadline) {
         return print_outcome(Outcome::NoTour, format);
     }
     let solver = args.solver.as_deref().unwrap_or("varisat");
@@ -98,13 +103,17 @@ pub fn solve(
         backend: Backend::from_name(solver, args.solver_arg)?,
         memory_budget_mib: budget_mib,
         seed: args.seed,
-        timeout: args.timeout,
+        // No time left: a limit that has run out, which the search reports.
+        timeout: deadline.left().unwrap_or(Some(Duration::from_nanos(1))),
         proof: args.proof.is_some(),
         every_tour: args.all,
         // Passed above (or skipped on purpose).
         gate: false,
     };
-    let way_out = |error| solve_way_out(error, &problem, method, &request, args.jobs);
+    let way_out = |error| {
+        let error = with_whole_limit(error, deadline);
+        solve_way_out(error, &problem, method, &request, args.jobs)
+    };
     if method == Method::Sat {
         // Options that do not fit the problem are refused before any work.
         request.config.check(&problem).map_err(way_out)?;
@@ -173,6 +182,19 @@ pub fn solve(
     print_outcome(solved.outcome, format)
 }
 
+/// `error` with the whole time limit of `deadline` where it is a timeout,
+/// not what the gate left of it.
+fn with_whole_limit(error: Error, deadline: Deadline) -> Error {
+    match error {
+        Error::Timeout { .. } => deadline.expired(),
+        Error::TimedOutPartway { found, .. } => Error::TimedOutPartway {
+            seconds: deadline.seconds(),
+            found,
+        },
+        error => error,
+    }
+}
+
 /// Says on stderr how a search went (`-v`): the route, and the subtour
 /// loop's figures where it ran.
 fn note_how(solved: &Solved) {
@@ -191,8 +213,8 @@ fn note_how(solved: &Solved) {
 
 /// Runs the feasibility gate on `problem`; where it proves that there is
 /// no tour, says why on stderr and returns true.
-fn answered_by_gate(problem: &Problem) -> bool {
-    match refute(problem) {
+fn answered_by_gate(problem: &Problem, deadline: Deadline) -> bool {
+    match refute_until(problem, deadline.until()) {
         Some(refutation) => {
             note!("note: no tour, proved without search by the feasibility gate: {refutation}");
             true
@@ -400,16 +422,14 @@ pub fn count(
 ) -> anyhow::Result<ExitCode> {
     let (problem, config) = encoding.problem_and_config()?;
     let method = Method::from(method);
-    if answered_by_gate(&problem) {
-        emit(|out| writeln!(out, "0"))?;
-        return Ok(ExitCode::SUCCESS);
-    }
     let request = Request {
         config,
         every_tour: true,
         gate: false,
         ..sat.clone()
     };
+    // What the method cannot do is refused before the gate, which takes
+    // seconds on millions of squares.
     method.check_supports(&problem, &request)?;
     if options.up_to_symmetry && (jobs != 1 || depth.is_some()) {
         return Err(Error::Unsupported(Unsupported::OrbitsWithCubes).into());
@@ -420,6 +440,24 @@ pub fn count(
     // one by one (for orbits and limits) needs.
     let cubes_by_backtracking =
         route.method == Method::Backtrack && !options.up_to_symmetry && options.limit.is_none();
+    // A board too large for the encoding (or for numbering cubes by it)
+    // is refused, unless the gate proves first that it has no tour; the
+    // gate gets 0.1 s for that (it walks the move graph, seconds on
+    // millions of squares), so that a refusal is quick.
+    let refused = (route.method == Method::Sat || cubes_by_backtracking)
+        .then(|| route.request.config.check(&problem).err())
+        .flatten();
+    let gate_time = match refused {
+        Some(_) => Some(Duration::from_millis(100)),
+        None => sat.timeout,
+    };
+    if answered_by_gate(&problem, Deadline::new(gate_time)) {
+        emit(|out| writeln!(out, "0"))?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if let Some(error) = refused {
+        return Err(count_way_out(error, &problem, route.method, jobs));
+    }
     let one_solver = jobs == 1 && depth.is_none() && !cubes_by_backtracking;
     if verbose {
         let how = if one_solver { "" } else { ", cube by cube" };
