@@ -151,11 +151,13 @@ pub enum Command {
         depth: Option<u64>,
         /// Estimate instead of count: count a random sample of K cubes (with
         /// --jobs threads) and scale it up to all of them. Prints the
-        /// estimated count with its 95% margin and the time the whole count
+        /// estimated count with its margin and the time the whole count
         /// would take on 1 thread and on --jobs threads; comparing a few
         /// --depth values this way finds the fastest. Cubes are very uneven
-        /// (most hold no tour, a few hold many), so small samples scatter
-        /// more than the margin says.
+        /// (most hold no tour, a few hold many): the margin is a 95%
+        /// interval only when the sample is large enough for counts as
+        /// skewed as its own (Cochran's rule), and the line says so when
+        /// it is not.
         #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..),
               conflicts_with_all = ["limit", "up_to_symmetry", "cnf"])]
         sample: Option<u64>,

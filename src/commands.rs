@@ -17,15 +17,17 @@ use knightsat::cnf_file::{
 };
 use knightsat::count::frontier::{self, Progress as FrontierProgress};
 use knightsat::count::{
-    count_cube_range as library_count_cube_range, count_parallel_by, count_recorded, enumerate_by,
-    estimate_count_by, estimate_cube_range, CountOptions, ParallelOptions, Progress,
+    count_cube_range as library_count_cube_range, count_parallel_by, count_recorded, cube_task,
+    enumerate_by, estimate_count_by, estimate_cube_range, sum_tallies, CountOptions,
+    ParallelOptions, Progress,
 };
 use knightsat::cube_tally::{CubeRange, CubeSum};
 use knightsat::cubes::{cube_count, effective_depth, for_each_cube, resolve_jobs, Cube};
+use knightsat::deadline::Deadline;
 use knightsat::decode::{check_model_satisfies, tour_from_model};
 use knightsat::encoding::{EncodingConfig, Model};
 use knightsat::error::{Error, Unsupported};
-use knightsat::gate::refute;
+use knightsat::gate::refute_until;
 use knightsat::input;
 use knightsat::problem::Problem;
 use knightsat::puzzle::{generate, puzzle_grid, puzzle_picture, Generated, PuzzleJson};
@@ -89,7 +91,11 @@ pub fn solve(
     };
     let (problem, config) = encoding.problem_and_config()?;
     let format = Format::from(args.format);
-    if !args.no_theory && args.proof.is_none() && answered_by_gate(&problem) {
+    // One time limit for the gate and the search: on a large holed board
+    // the gate alone walks the move graph for seconds, so it gives up at
+    // the limit and the search gets what is left.
+    let deadline = Deadline::new(args.timeout);
+    if !args.no_theory && args.proof.is_none() && answered_by_gate(&problem, deadline) {
         return print_outcome(Outcome::NoTour, format);
     }
     let solver = args.solver.as_deref().unwrap_or("varisat");
@@ -98,13 +104,17 @@ pub fn solve(
         backend: Backend::from_name(solver, args.solver_arg)?,
         memory_budget_mib: budget_mib,
         seed: args.seed,
-        timeout: args.timeout,
+        // No time left: a limit that has run out, which the search reports.
+        timeout: deadline.left().unwrap_or(Some(Duration::from_nanos(1))),
         proof: args.proof.is_some(),
         every_tour: args.all,
         // Passed above (or skipped on purpose).
         gate: false,
     };
-    let way_out = |error| solve_way_out(error, &problem, method, &request, args.jobs);
+    let way_out = |error| {
+        let error = with_whole_limit(error, deadline);
+        solve_way_out(error, &problem, method, &request, args.jobs)
+    };
     if method == Method::Sat {
         // Options that do not fit the problem are refused before any work.
         request.config.check(&problem).map_err(way_out)?;
@@ -173,6 +183,19 @@ pub fn solve(
     print_outcome(solved.outcome, format)
 }
 
+/// `error` with the whole time limit of `deadline` where it is a timeout,
+/// not what the gate left of it.
+fn with_whole_limit(error: Error, deadline: Deadline) -> Error {
+    match error {
+        Error::Timeout { .. } => deadline.expired(),
+        Error::TimedOutPartway { found, .. } => Error::TimedOutPartway {
+            seconds: deadline.seconds(),
+            found,
+        },
+        error => error,
+    }
+}
+
 /// Says on stderr how a search went (`-v`): the route, and the subtour
 /// loop's figures where it ran.
 fn note_how(solved: &Solved) {
@@ -191,8 +214,8 @@ fn note_how(solved: &Solved) {
 
 /// Runs the feasibility gate on `problem`; where it proves that there is
 /// no tour, says why on stderr and returns true.
-fn answered_by_gate(problem: &Problem) -> bool {
-    match refute(problem) {
+fn answered_by_gate(problem: &Problem, deadline: Deadline) -> bool {
+    match refute_until(problem, deadline.until()) {
         Some(refutation) => {
             note!("note: no tour, proved without search by the feasibility gate: {refutation}");
             true
@@ -401,16 +424,14 @@ pub fn count(
 ) -> anyhow::Result<ExitCode> {
     let (problem, config) = encoding.problem_and_config()?;
     let method = Method::from(method);
-    if answered_by_gate(&problem) {
-        emit(|out| writeln!(out, "0"))?;
-        return Ok(ExitCode::SUCCESS);
-    }
     let request = Request {
         config,
         every_tour: true,
         gate: false,
         ..sat.clone()
     };
+    // What the method cannot do is refused before the gate, which takes
+    // seconds on millions of squares.
     method.check_supports(&problem, &request)?;
     if options.up_to_symmetry && (jobs != 1 || depth.is_some()) {
         return Err(Error::Unsupported(Unsupported::OrbitsWithCubes).into());
@@ -426,6 +447,24 @@ pub fn count(
     // one by one (for orbits and limits) needs.
     let cubes_by_backtracking =
         route.method == Method::Backtrack && !options.up_to_symmetry && options.limit.is_none();
+    // A board too large for the encoding (or for numbering cubes by it)
+    // is refused, unless the gate proves first that it has no tour; the
+    // gate gets 0.1 s for that (it walks the move graph, seconds on
+    // millions of squares), so that a refusal is quick.
+    let refused = (route.method == Method::Sat || cubes_by_backtracking)
+        .then(|| route.request.config.check(&problem).err())
+        .flatten();
+    let gate_time = match refused {
+        Some(_) => Some(Duration::from_millis(100)),
+        None => sat.timeout,
+    };
+    if answered_by_gate(&problem, Deadline::new(gate_time)) {
+        emit(|out| writeln!(out, "0"))?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if let Some(error) = refused {
+        return Err(count_way_out(error, &problem, route.method, jobs));
+    }
     let one_solver = jobs == 1 && depth.is_none() && !cubes_by_backtracking;
     if verbose {
         let how = if one_solver { "" } else { ", cube by cube" };
@@ -598,9 +637,19 @@ pub fn estimate(
     let threads = resolve_jobs(jobs);
     let duration = seconds_in_words;
     emit(|out| {
-        let margin = match estimate.margin {
-            Some(margin) => format!("± {margin:.0} tours (95%)"),
-            None => "tours (one cube: no margin)".into(),
+        let margin = match (estimate.margin, estimate.cubes_for_margin) {
+            (Some(margin), None) => format!("± {margin:.0} tours (95%)"),
+            (Some(margin), Some(needed)) => {
+                let needed = match needed {
+                    Some(needed) if needed as usize >= estimate.cubes => format!(
+                        "Cochran's rule, 25 × skewness², asks for {needed}, more than there are: count them all"
+                    ),
+                    Some(needed) => format!("Cochran's rule, 25 × skewness², asks for {needed}"),
+                    None => "every cube sampled has the same count, which says nothing of the others".into(),
+                };
+                format!("± {margin:.0} tours (not a 95% interval: too few cubes for counts this skewed; {needed}; take it as an order of magnitude)")
+            }
+            (None, _) => "tours (one cube: no margin)".into(),
         };
         let cubes = match range {
             Some(range) => format!(
@@ -646,13 +695,22 @@ pub fn count_cube_range(
 ) -> anyhow::Result<ExitCode> {
     let (problem, method, request) = counting(encoding, method, sat)?;
     note_default_start(&problem);
+    // The header before the first cube's line, so that `sum` knows what
+    // the cubes are cubes of (nothing when no cube is counted).
+    let header = format!(
+        "{}\n",
+        cube_task(&problem, method, &request, depth)?.header()
+    );
+    let header_once = std::sync::Once::new();
     // Lines go out whole as each cube ends, so that a task stopped midway
     // leaves the cubes it finished (the sum then names the others).
     let failed = std::sync::Mutex::new(None);
     let printed = std::sync::atomic::AtomicUsize::new(0);
     let counted =
         library_count_cube_range(&problem, method, &request, depth, range, jobs, |tally| {
-            let written = emit(|out| writeln!(out, "{tally}"));
+            let mut written = Ok(());
+            header_once.call_once(|| written = emit(|out| out.write_all(header.as_bytes())));
+            let written = written.and_then(|()| emit(|out| writeln!(out, "{tally}")));
             printed.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             if let Err(error) = written {
                 failed
@@ -691,19 +749,31 @@ pub fn sum(files: &[PathBuf], range: Option<CubeRange>) -> anyhow::Result<ExitCo
         } else {
             file.display().to_string()
         };
-        let reader = input::open(file)?;
-        for (number, line) in io::BufRead::lines(reader).enumerate() {
-            let line = line.map_err(|e| Error::io(format!("reading {name}"), e))?;
+        let mut reader = input::open(file)?;
+        let mut line = Vec::new();
+        for number in 1.. {
+            line.clear();
+            // Lines with their newline: a last line without one was cut.
+            // No line of a task's output is near 64 KiB: a longer one is
+            // refused at its first 64 KiB, whatever the file holds.
+            let read = io::BufRead::read_until(
+                &mut io::Read::take(&mut reader, 1 << 16),
+                b'\n',
+                &mut line,
+            )
+            .map_err(|e| Error::io(format!("reading {name}"), e))?;
+            if read == 0 {
+                break;
+            }
             total
-                .add(&format!("{name} line {}", number + 1), &line)
+                .add(
+                    &format!("{name} line {number}"),
+                    &String::from_utf8_lossy(&line),
+                )
                 .map_err(Error::from)?;
         }
     }
-    let tours = match range {
-        Some(range) => total.total_of(range),
-        None => total.total(),
-    }
-    .map_err(Error::from)?;
+    let tours = sum_tallies(&total, range)?;
     emit(|out| writeln!(out, "{tours}"))?;
     Ok(ExitCode::SUCCESS)
 }

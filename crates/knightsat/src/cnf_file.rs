@@ -326,10 +326,13 @@ fn none_or(values: &[String]) -> String {
     }
 }
 
-/// The comment lines: enough to rebuild problem and configuration with
-/// [`read_cnf_info`].
-fn write_comments(encoding: &dyn Encoding, stats: &Stats, out: &mut impl Write) -> io::Result<()> {
-    let problem = encoding.problem();
+/// The problem and the encoding's `settings` as `(key, value)` pairs, in
+/// the order of the `c option` comments: enough to rebuild both with
+/// [`problem_and_encoding`]. No value holds a space or a semicolon.
+pub(crate) fn options(
+    problem: &Problem,
+    settings: Vec<(&'static str, String)>,
+) -> Vec<(&'static str, String)> {
     let board = problem.board();
     let square = |square: Option<usize>| {
         none_or(
@@ -339,24 +342,35 @@ fn write_comments(encoding: &dyn Encoding, stats: &Stats, out: &mut impl Write) 
                 .collect::<Vec<_>>(),
         )
     };
+    let holes: Vec<String> = board.holes().iter().map(ToString::to_string).collect();
+    let mut options = vec![
+        ("board", board.shape()),
+        ("holes", none_or(&holes)),
+        ("leaper", board.leaper().to_string()),
+        ("closed", problem.is_closed().to_string()),
+        ("start", square(problem.start())),
+        ("end", square(problem.end())),
+    ];
+    options.extend(settings);
+    let clues = clue_list(board, problem.clues());
+    options.push(("clues", none_or(&clues)));
+    options
+}
+
+/// The comment lines: enough to rebuild problem and configuration with
+/// [`read_cnf_info`].
+fn write_comments(encoding: &dyn Encoding, stats: &Stats, out: &mut impl Write) -> io::Result<()> {
+    let problem = encoding.problem();
+    let board = problem.board();
     writeln!(
         out,
         "{SIGNATURE}{}: knight's tour, {} encoding",
         env!("CARGO_PKG_VERSION"),
         encoding.name()
     )?;
-    writeln!(out, "c option board {}", board.shape())?;
-    let holes: Vec<String> = board.holes().iter().map(ToString::to_string).collect();
-    writeln!(out, "c option holes {}", none_or(&holes))?;
-    writeln!(out, "c option leaper {}", board.leaper())?;
-    writeln!(out, "c option closed {}", problem.is_closed())?;
-    writeln!(out, "c option start {}", square(problem.start()))?;
-    writeln!(out, "c option end {}", square(problem.end()))?;
-    for (key, value) in encoding.settings() {
+    for (key, value) in options(problem, encoding.settings()) {
         writeln!(out, "c option {key} {value}")?;
     }
-    let clues = clue_list(board, problem.clues());
-    writeln!(out, "c option clues {}", none_or(&clues))?;
     if problem.start_fixed_by_default() {
         writeln!(
             out,
@@ -489,7 +503,7 @@ fn next_line(input: &mut impl BufRead) -> Result<Option<String>, Error> {
 
 /// The problem and configuration the `c option` lines record, or `None`
 /// when they name no board.
-fn problem_and_encoding(
+pub(crate) fn problem_and_encoding(
     values: &[(String, String)],
 ) -> Result<Option<(Problem, EncodingConfig)>, Error> {
     let value = |key: &str| {

@@ -13,6 +13,13 @@
 //! task printed them. A cube that a symmetry of the problem maps onto a
 //! lower-numbered one has as many tours: its line says `=K` instead of a
 //! count (see [`CubeTours::SameAs`]), and the sum takes cube K's count.
+//!
+//! What the cubes are cubes of travels with them: a task's output starts
+//! with a header line, `# knightsat cube counts F: …`, that records the
+//! problem, the encoding's switches, the depth and the method (see
+//! [`header_line`]), and every cube line ends with the same fingerprint F
+//! of that record, so that lines of two problems, or a line cut short,
+//! cannot be added up unnoticed.
 
 use std::fmt;
 use std::str::FromStr;
@@ -68,6 +75,64 @@ impl FromStr for CubeRange {
     }
 }
 
+/// The first words of the header line of a task's output.
+pub const HEADER: &str = "# knightsat cube counts ";
+
+/// A short fingerprint of a task's record (problem, switches, depth,
+/// method): FNV-1a, 64 bits, printed as 16 hexadecimal digits. It tells
+/// apart the outputs of different tasks by accident, not against forgery.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Fingerprint(pub u64);
+
+impl Fingerprint {
+    /// The fingerprint of `record`.
+    pub fn of(record: &str) -> Fingerprint {
+        Fingerprint(fnv1a(record.as_bytes()))
+    }
+}
+
+impl fmt::Display for Fingerprint {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:016x}", self.0)
+    }
+}
+
+impl FromStr for Fingerprint {
+    type Err = ();
+
+    /// Exactly 16 lowercase hexadecimal digits.
+    fn from_str(text: &str) -> Result<Fingerprint, ()> {
+        if text.len() != 16 || !text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
+            return Err(());
+        }
+        u64::from_str_radix(text, 16)
+            .map(Fingerprint)
+            .map_err(|_| ())
+    }
+}
+
+/// FNV-1a over `bytes`, 64 bits.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// The header line of a task's output for the task recorded as `record`
+/// (no newline): [`HEADER`], the record's [`Fingerprint`], a colon and
+/// the record.
+pub fn header_line(record: &str) -> String {
+    format!("{HEADER}{}: {record}", Fingerprint::of(record))
+}
+
+/// The record a header line carries, checked against its fingerprint;
+/// `None` when the line is no whole header.
+fn read_header(text: &str) -> Option<(Fingerprint, &str)> {
+    let (fingerprint, record) = text.strip_prefix(HEADER)?.split_once(": ")?;
+    let fingerprint: Fingerprint = fingerprint.parse().ok()?;
+    (Fingerprint::of(record) == fingerprint && !record.is_empty()).then_some((fingerprint, record))
+}
+
 /// One cube counted, as a task reports it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CubeTally {
@@ -79,6 +144,8 @@ pub struct CubeTally {
     pub tours: CubeTours,
     /// The cube's squares by name (after 0, 1, … moves).
     pub squares: Vec<String>,
+    /// The fingerprint of the task's record, as in its header line.
+    pub task: Fingerprint,
 }
 
 /// A cube's tours as a task reports them.
@@ -92,48 +159,88 @@ pub enum CubeTours {
 }
 
 impl fmt::Display for CubeTally {
-    /// `cube N/M`, the tours (or `=K`) and the squares, separated by tabs
-    /// (no newline).
+    /// `cube N/M`, the tours (or `=K`), the squares and the task's
+    /// fingerprint, separated by tabs (no newline).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "cube {}/{}\t", self.number, self.cubes)?;
         match self.tours {
             CubeTours::Counted(tours) => write!(f, "{tours}")?,
             CubeTours::SameAs(other) => write!(f, "={other}")?,
         }
-        write!(f, "\t{}", self.squares.join(" "))
+        write!(f, "\t{}\t{}", self.squares.join(" "), self.task)
     }
 }
 
-/// What the sum of a tally's lines needs of each: the cube's number, the
-/// number of cubes and the tours (the squares are for people).
-fn parse_line(text: &str) -> Option<(usize, usize, CubeTours)> {
-    let mut fields = text.trim_end_matches(['\r', '\n']).split('\t');
-    let (number, cubes) = fields.next()?.strip_prefix("cube ")?.split_once('/')?;
-    let (number, cubes) = (number.parse().ok()?, cubes.parse().ok()?);
-    let tours = fields.next()?;
+/// A cube's line as read: everything [`CubeTally`] prints.
+#[derive(Debug, PartialEq, Eq)]
+struct Line<'a> {
+    number: usize,
+    cubes: usize,
+    tours: CubeTours,
+    squares: &'a str,
+    task: Fingerprint,
+}
+
+/// A cube's line, without its line ending, read back in full: four fields,
+/// numbers written as [`CubeTally`] writes them (digits alone, no sign or
+/// leading zero), squares, the fingerprint; `None` for anything else.
+fn parse_line(text: &str) -> Option<Line<'_>> {
+    let number_in = |text: &str| -> Option<usize> {
+        let canonical = !text.is_empty()
+            && text.bytes().all(|b| b.is_ascii_digit())
+            && (text == "0" || !text.starts_with('0'));
+        canonical.then(|| text.parse().ok()).flatten()
+    };
+    let fields: Vec<&str> = text.split('\t').collect();
+    let [cube, tours, squares, task] = fields[..] else {
+        return None;
+    };
+    let (number, cubes) = cube.strip_prefix("cube ")?.split_once('/')?;
+    let (number, cubes) = (number_in(number)?, number_in(cubes)?);
     let tours = match tours.strip_prefix('=') {
-        Some(other) => CubeTours::SameAs(other.parse().ok()?),
-        None => CubeTours::Counted(tours.parse().ok()?),
+        Some(other) => CubeTours::SameAs(number_in(other)?),
+        None => CubeTours::Counted(number_in(tours)?.try_into().ok()?),
     };
     let valid = |n: usize| (1..=cubes).contains(&n);
     let tours_valid = match tours {
         CubeTours::Counted(_) => true,
         CubeTours::SameAs(other) => valid(other) && other != number,
     };
-    (valid(number) && tours_valid).then_some((number, cubes, tours))
+    let squares_valid = !squares.is_empty()
+        && squares
+            .split(' ')
+            .all(|name| !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric()));
+    let line = Line {
+        number,
+        cubes,
+        tours,
+        squares,
+        task: task.parse().ok()?,
+    };
+    (valid(number) && tours_valid && squares_valid).then_some(line)
 }
 
 /// Adds up the lines of cube tallies, from any number of tasks' outputs in
 /// any order, and refuses the sum unless every cube of the split was
-/// counted exactly once.
+/// counted exactly once, by tasks of one problem, each line whole.
+///
+/// The squares of each line are checked against the cube its number names
+/// by whoever knows the problem ([`CubeSum::check_cube`], which
+/// [`crate::count::sum_tallies`] does for every cube of the record).
 #[derive(Debug, Default)]
 pub struct CubeSum {
+    /// The task's record and fingerprint, from the first header line, and
+    /// where that line was.
+    task: Option<(String, Fingerprint, String)>,
     /// The number of cubes in the split, from the first line.
     cubes: Option<usize>,
     /// Where each cube was counted, by number − 1 (empty: not yet).
     seen: Vec<Option<String>>,
     /// What each cube seen reported, by number − 1.
     reported: Vec<CubeTours>,
+    /// The fingerprint of each cube's squares as its line gave them, by
+    /// number − 1.
+    squares: Vec<u64>,
 }
 
 impl CubeSum {
@@ -142,20 +249,54 @@ impl CubeSum {
         CubeSum::default()
     }
 
-    /// Adds one line, `place` saying where it was (file and line number, for
-    /// the message). Blank lines are skipped; anything else that is not a
-    /// cube's tally, a cube of another split or a cube seen before is
-    /// refused.
+    /// Adds one line, `text` with its line ending, `place` saying where it
+    /// was (file and line number, for the message). Blank lines are
+    /// skipped. A header line records the task, and must record the same
+    /// one as any header before it; a cube's line must be whole (its four
+    /// fields and its newline), come after a header, carry that header's
+    /// fingerprint, and name a cube of the same split not seen before.
+    /// Anything else is refused.
     pub fn add(&mut self, place: &str, text: &str) -> Result<(), TallyError> {
         if text.trim().is_empty() {
             return Ok(());
         }
-        let Some((number, cubes, tours)) = parse_line(text) else {
-            return Err(TallyError::NotATally {
+        let shown = || crate::text::shown(text.trim_end());
+        let Some(line) = text
+            .strip_suffix('\n')
+            .map(|line| line.strip_suffix('\r').unwrap_or(line))
+        else {
+            return Err(TallyError::CutShort {
                 place: place.to_string(),
-                text: text.trim_end().chars().take(80).collect(),
+                text: shown(),
             });
         };
+        if line.starts_with('#') {
+            return self.add_header(place, line);
+        }
+        let Some(Line {
+            number,
+            cubes,
+            tours,
+            squares,
+            task,
+        }) = parse_line(line)
+        else {
+            return Err(TallyError::NotATally {
+                place: place.to_string(),
+                text: shown(),
+            });
+        };
+        let Some((_, expected_task, header)) = &self.task else {
+            return Err(TallyError::NoHeader {
+                place: place.to_string(),
+            });
+        };
+        if task != *expected_task {
+            return Err(TallyError::TwoProblems {
+                place: place.to_string(),
+                header: header.clone(),
+            });
+        }
         let expected = *self.cubes.get_or_insert(cubes);
         if cubes != expected {
             return Err(TallyError::TwoSplits {
@@ -167,6 +308,7 @@ impl CubeSum {
         if self.seen.is_empty() {
             self.seen = vec![None; cubes];
             self.reported = vec![CubeTours::Counted(0); cubes];
+            self.squares = vec![0; cubes];
         }
         let seen = &mut self.seen[number - 1];
         if let Some(first) = seen {
@@ -179,7 +321,61 @@ impl CubeSum {
         }
         *seen = Some(place.to_string());
         self.reported[number - 1] = tours;
+        self.squares[number - 1] = fnv1a(squares.as_bytes());
         Ok(())
+    }
+
+    /// A header line (without its line ending): the first records the
+    /// task, any later one must record the same.
+    fn add_header(&mut self, place: &str, line: &str) -> Result<(), TallyError> {
+        let Some((fingerprint, record)) = read_header(line) else {
+            return Err(TallyError::NotATally {
+                place: place.to_string(),
+                text: crate::text::shown(line),
+            });
+        };
+        match &self.task {
+            None => {
+                self.task = Some((record.to_string(), fingerprint, place.to_string()));
+                Ok(())
+            }
+            Some((first, _, _)) if first == record => Ok(()),
+            Some((_, _, header)) => Err(TallyError::TwoProblems {
+                place: place.to_string(),
+                header: header.clone(),
+            }),
+        }
+    }
+
+    /// The task's record, from the first header line, and where that line
+    /// was.
+    pub fn task(&self) -> Option<(&str, &str)> {
+        self.task
+            .as_ref()
+            .map(|(record, _, place)| (record.as_str(), place.as_str()))
+    }
+
+    /// The number of cubes of the split the lines count, once a cube's
+    /// line was added.
+    pub fn cubes(&self) -> Option<usize> {
+        self.cubes
+    }
+
+    /// Checks the line of the cube at position `index` (from 0), if one
+    /// was added, against the cube's own squares, `squares` by name and
+    /// separated by spaces: a line whose squares are not its cube's is
+    /// refused.
+    pub fn check_cube(&self, index: usize, squares: &str) -> Result<(), TallyError> {
+        match self.seen.get(index) {
+            Some(Some(place)) if self.squares[index] != fnv1a(squares.as_bytes()) => {
+                Err(TallyError::WrongSquares {
+                    place: place.clone(),
+                    number: index + 1,
+                    squares: squares.to_string(),
+                })
+            }
+            _ => Ok(()),
+        }
     }
 
     /// The tours of the cubes numbered `inside` (indices from 0), each
@@ -245,13 +441,63 @@ impl CubeSum {
 /// Why cube tallies do not add up, or a range of cubes does not fit.
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TallyError {
-    /// A line that is not a cube's tally.
-    #[error("{place} is not a cube's count (cube N/CUBES, a tab, the tours): '{text}'")]
+    /// A line that is not a cube's tally or a task's header.
+    #[error("{place} is not a cube's count as `count --cubes` writes it (cube N/CUBES, the tours, the squares, the task's fingerprint, separated by tabs) nor its header: '{text}'")]
     NotATally {
         /// File and line.
         place: String,
-        /// The line (its first 80 characters).
+        /// The line (its first 60 characters, control characters escaped).
         text: String,
+    },
+    /// A last line without its newline: the task's output was cut.
+    #[error("{place} ends without a newline, so it may be cut short: '{text}'; rerun the task that printed it")]
+    CutShort {
+        /// File and line.
+        place: String,
+        /// The line (its first 60 characters, control characters escaped).
+        text: String,
+    },
+    /// A cube's line before any header line.
+    #[error("{place} counts a cube, but no header line (`# knightsat cube counts …`, which `count --cubes` prints first) came before it: which problem's cube it is is unknown")]
+    NoHeader {
+        /// File and line.
+        place: String,
+    },
+    /// Lines of tasks of two different problems (or depths, or methods).
+    #[error("{place} is from a count of another problem, depth or method than the header at {header}: the counts of two problems do not add up")]
+    TwoProblems {
+        /// File and line.
+        place: String,
+        /// Where the first header was.
+        header: String,
+    },
+    /// A line whose squares are not its cube's.
+    #[error("{place} gives cube {number} other squares than the cube's own ({squares}): it is not a line of this split")]
+    WrongSquares {
+        /// File and line.
+        place: String,
+        /// The cube's number.
+        number: usize,
+        /// The cube's squares.
+        squares: String,
+    },
+    /// The header's problem has another number of cubes than the lines say.
+    #[error("the lines count cubes of a split of {lines}, but the problem of the header at {header} has {cubes} cubes at its depth")]
+    WrongCubeCount {
+        /// Where the header was.
+        header: String,
+        /// The number of cubes the lines give.
+        lines: usize,
+        /// The number of cubes of the header's problem.
+        cubes: usize,
+    },
+    /// A header whose record cannot be read back.
+    #[error("the header at {header} records a task that cannot be read back: {reason}")]
+    BadHeader {
+        /// Where the header was.
+        header: String,
+        /// Why.
+        reason: String,
     },
     /// Lines from splits of different sizes.
     #[error("{place} counts a cube of {cubes}, the lines before it cubes of {expected}: these are counts of two different splits")]
@@ -358,66 +604,146 @@ mod tests {
         assert!(range.within(1199).is_err());
     }
 
+    const TASK: &str = "depth 1; method backtrack";
+
+    /// Lines as a task prints them: the header, then `lines`, each with
+    /// the task's fingerprint and a newline.
+    fn task_lines(lines: &[&str]) -> Vec<String> {
+        let task = Fingerprint::of(TASK);
+        std::iter::once(format!("{}\n", header_line(TASK)))
+            .chain(lines.iter().map(|line| format!("{line}\t{task}\n")))
+            .collect()
+    }
+
+    fn sum_of(lines: &[String]) -> Result<CubeSum, TallyError> {
+        let mut sum = CubeSum::new();
+        for (i, line) in lines.iter().enumerate() {
+            sum.add(&format!("line {}", i + 1), line)?;
+        }
+        Ok(sum)
+    }
+
     #[test]
     fn a_line_reads_back_as_it_was_written() {
+        let task = Fingerprint::of(TASK);
         let tally = CubeTally {
             number: 3,
             cubes: 10,
             tours: CubeTours::Counted(42),
             squares: vec!["a1".into(), "b3".into()],
+            task,
         };
-        assert_eq!(tally.to_string(), "cube 3/10\t42\ta1 b3");
-        let counted = Some((3, 10, CubeTours::Counted(42)));
-        assert_eq!(parse_line(&tally.to_string()), counted);
+        assert_eq!(tally.to_string(), format!("cube 3/10\t42\ta1 b3\t{task}"));
+        let line = |tours| Line {
+            number: 3,
+            cubes: 10,
+            tours,
+            squares: "a1 b3",
+            task,
+        };
+        assert_eq!(
+            parse_line(&tally.to_string()),
+            Some(line(CubeTours::Counted(42)))
+        );
         let same = CubeTally {
             tours: CubeTours::SameAs(1),
             ..tally
         };
-        assert_eq!(same.to_string(), "cube 3/10\t=1\ta1 b3");
-        let same_as_one = Some((3, 10, CubeTours::SameAs(1)));
-        assert_eq!(parse_line(&same.to_string()), same_as_one);
+        assert_eq!(same.to_string(), format!("cube 3/10\t=1\ta1 b3\t{task}"));
+        assert_eq!(
+            parse_line(&same.to_string()),
+            Some(line(CubeTours::SameAs(1)))
+        );
         for bad in [
-            "cube 11/10\t42",
-            "cube 0/10\t42",
-            "cube 3/10\t=3",
-            "cube 3/10\t=11",
+            "cube 11/10\t42\ta1",
+            "cube 0/10\t42\ta1",
+            "cube 3/10\t=3\ta1",
+            "cube 3/10\t=11\ta1",
+            "cube 3/10\t42",
+            "cube 3/10\t42\t",
+            "cube 3/10\t+42\ta1",
+            "cube 3/10\t042\ta1",
+            "cube 3/10\t42\ta1\textra",
         ] {
-            assert_eq!(parse_line(bad), None, "{bad}");
+            assert_eq!(parse_line(&format!("{bad}\t{task}")), None, "{bad}");
         }
+        assert_eq!(parse_line("cube 3/10\t42\ta1\t0123"), None);
+    }
+
+    #[test]
+    fn a_line_cut_short_or_without_a_header_or_of_another_task_is_refused() {
+        let whole = task_lines(&["cube 1/12\t12\ta1 b3", "cube 11/12\t=10\tc1 a2"]);
+        // Cut anywhere: at its newline, inside the fingerprint, the squares
+        // or the count ("=10" cut to "=1").
+        for cut in [1, 17, 20, whole[2].len() - 2] {
+            let mut lines = whole.clone();
+            lines[2].truncate(whole[2].len() - cut);
+            let error = sum_of(&lines).unwrap_err();
+            assert!(
+                matches!(
+                    error,
+                    TallyError::CutShort { .. } | TallyError::NotATally { .. }
+                ),
+                "{cut}: {error}"
+            );
+        }
+        // Without the header.
+        assert_eq!(
+            sum_of(&whole[1..]).unwrap_err(),
+            TallyError::NoHeader {
+                place: "line 1".into()
+            }
+        );
+        // Another task's header, or its lines.
+        let other = "depth 2; method backtrack";
+        let mut two = whole.clone();
+        two.push(format!("{}\n", header_line(other)));
+        assert!(matches!(
+            sum_of(&two).unwrap_err(),
+            TallyError::TwoProblems { .. }
+        ));
+        let mut stranger = whole.clone();
+        stranger[2] = format!("cube 11/12\t5\tc1 a2\t{}\n", Fingerprint::of(other));
+        assert!(matches!(
+            sum_of(&stranger).unwrap_err(),
+            TallyError::TwoProblems { .. }
+        ));
+        // A header edited after it was written.
+        let mut edited = whole.clone();
+        edited[0] = edited[0].replace("depth 1", "depth 2");
+        assert!(matches!(
+            sum_of(&edited).unwrap_err(),
+            TallyError::NotATally { .. }
+        ));
+        // The squares are checked against the cube's own.
+        let sum = sum_of(&whole).unwrap();
+        assert_eq!(sum.check_cube(0, "a1 b3"), Ok(()));
+        assert_eq!(sum.check_cube(10, "c1 a2"), Ok(()));
+        assert!(matches!(
+            sum.check_cube(10, "z9 z9"),
+            Err(TallyError::WrongSquares { number: 11, .. })
+        ));
     }
 
     #[test]
     fn a_cube_given_as_many_tours_as_another_takes_its_count() {
-        let mut sum = CubeSum::new();
-        for (i, line) in ["cube 1/3\t5", "cube 2/3\t=1", "cube 3/3\t=1"]
-            .iter()
-            .enumerate()
-        {
-            sum.add(&format!("line {i}"), line).unwrap();
-        }
-        assert_eq!(sum.total(), Ok(15));
+        let lines = task_lines(&["cube 1/3\t5\ta1", "cube 2/3\t=1\ta2", "cube 3/3\t=1\ta3"]);
+        assert_eq!(sum_of(&lines).unwrap().total(), Ok(15));
         let one_two = CubeRange { first: 1, last: 2 };
-        let mut part = CubeSum::new();
-        part.add("a", "cube 1/3\t5").unwrap();
-        part.add("b", "cube 2/3\t=1").unwrap();
-        assert_eq!(part.total_of(one_two), Ok(10));
+        assert_eq!(sum_of(&lines[..3]).unwrap().total_of(one_two), Ok(10));
         // The cube referred to outside the range summed, or itself a reference.
-        let mut outside = CubeSum::new();
-        outside.add("a", "cube 2/3\t=1").unwrap();
-        let two = CubeRange { first: 2, last: 2 };
+        let outside = sum_of(&[lines[0].clone(), lines[3].clone()]).unwrap();
+        let three = CubeRange { first: 3, last: 3 };
         assert!(matches!(
-            outside.total_of(two),
+            outside.total_of(three),
             Err(TallyError::SameAsUncounted {
-                number: 2,
+                number: 3,
                 other: 1,
                 ..
             })
         ));
-        let mut chain = CubeSum::new();
-        for line in ["cube 1/3\t=2", "cube 2/3\t=3", "cube 3/3\t4"] {
-            chain.add(line, line).unwrap();
-        }
-        assert!(chain.total().is_err());
+        let chain = task_lines(&["cube 1/3\t=2\ta1", "cube 2/3\t=3\ta2", "cube 3/3\t4\ta3"]);
+        assert!(sum_of(&chain).unwrap().total().is_err());
     }
 
     #[test]

@@ -37,6 +37,16 @@ impl Deadline {
         }
     }
 
+    /// The whole limit in seconds (0 without one).
+    pub fn seconds(self) -> f64 {
+        self.limit.map_or(0.0, |(_, limit)| limit.as_secs_f64())
+    }
+
+    /// The instant the time is up, if there is a limit.
+    pub fn until(self) -> Option<Instant> {
+        self.limit.map(|(end, _)| end)
+    }
+
     /// [`Error::Timeout`] once the time is up.
     pub fn check(self) -> Result<(), Error> {
         match self.limit {
@@ -49,7 +59,7 @@ impl Deadline {
     /// (a step's own error has only the time that was left for it).
     pub(crate) fn expired(self) -> Error {
         Error::Timeout {
-            seconds: self.limit.map_or(0.0, |(_, limit)| limit.as_secs_f64()),
+            seconds: self.seconds(),
         }
     }
 }

@@ -28,8 +28,10 @@
 //! - **Distances**: two anchored steps (start, end, clues) i < j must be at
 //!   most j − i moves apart; around a closed tour, at most N − (j − i) too.
 
+use std::cell::Cell;
 use std::collections::VecDeque;
 use std::fmt;
+use std::time::Instant;
 
 use crate::board::Board;
 use crate::problem::{Clue, Problem};
@@ -258,6 +260,53 @@ impl fmt::Display for Refutation {
 /// [module](self) docs) does; `None` sends the problem on to a search.
 /// Linear in the board's squares, or a little more with anchors far apart.
 pub fn refute(problem: &Problem) -> Option<Refutation> {
+    refute_until(problem, None)
+}
+
+/// [`refute`] that gives up at `until`: `None` then, as for a problem no
+/// rule refutes (the gate is sound, not complete), and the caller's own
+/// time limit says the rest. On 1000x1000 with a hole the gate walks the
+/// move graph for about 2 s; this keeps `--timeout` whole.
+pub fn refute_until(problem: &Problem, until: Option<Instant>) -> Option<Refutation> {
+    let clock = Clock::new(until);
+    let refutation = refute_on(problem, &clock);
+    refutation.filter(|_| !clock.ran_out.get())
+}
+
+/// A time limit checked every few thousand steps of the gate's loops.
+struct Clock {
+    until: Option<Instant>,
+    ticks: Cell<u32>,
+    ran_out: Cell<bool>,
+}
+
+impl Clock {
+    fn new(until: Option<Instant>) -> Clock {
+        Clock {
+            until,
+            ticks: Cell::new(0),
+            ran_out: Cell::new(false),
+        }
+    }
+
+    /// Whether the time is up (looked at every 4096th call).
+    fn out(&self) -> bool {
+        let Some(until) = self.until else {
+            return false;
+        };
+        if self.ran_out.get() {
+            return true;
+        }
+        let ticks = self.ticks.get().wrapping_add(1);
+        self.ticks.set(ticks);
+        if ticks.is_multiple_of(4096) && Instant::now() >= until {
+            self.ran_out.set(true);
+        }
+        self.ran_out.get()
+    }
+}
+
+fn refute_on(problem: &Problem, clock: &Clock) -> Option<Refutation> {
     let board = problem.board();
     let n = board.squares();
     if problem.is_closed() && n == 1 {
@@ -278,16 +327,16 @@ pub fn refute(problem: &Problem) -> Option<Refutation> {
         }
     }
     let anchors = anchors(problem);
-    colours(problem, &anchors)
+    colours(problem, &anchors, clock)
         .or_else(|| {
             // A plain rectangle with a tour passes every rule about its
             // graph alone; large ones are not worth walking.
             let small = n <= 1 << 16;
             (!plain_knight || small)
-                .then(|| shape(problem, &anchors))
+                .then(|| shape(problem, &anchors, clock))
                 .flatten()
         })
-        .or_else(|| distances(problem, &anchors))
+        .or_else(|| distances(problem, &anchors, clock))
 }
 
 /// The anchored steps, sorted by step: the start, the end and the clues.
@@ -307,11 +356,17 @@ fn named(board: &Board, clue: Clue) -> (usize, String) {
 }
 
 /// The colour rules.
-fn colours(problem: &Problem, anchors: &[Clue]) -> Option<Refutation> {
+fn colours(problem: &Problem, anchors: &[Clue], clock: &Clock) -> Option<Refutation> {
     let board = problem.board();
     let n = board.squares();
     let leaper = board.leaper();
-    let second = (0..n).filter(|&s| board.colour(s)).count();
+    let mut second = 0;
+    for s in 0..n {
+        if clock.out() {
+            return None;
+        }
+        second += usize::from(board.colour(s));
+    }
     let first = n - second;
     if !leaper.changes_colour() {
         return (first > 0 && second > 0).then(|| Refutation::KeepsColour {
@@ -357,18 +412,18 @@ fn colours(problem: &Problem, anchors: &[Clue]) -> Option<Refutation> {
 /// The rules about the move graph's shape: connected, no isolated
 /// squares, dead ends only at free ends, no square cutting the board into
 /// more parts than the tour can join, forced moves that fit.
-fn shape(problem: &Problem, anchors: &[Clue]) -> Option<Refutation> {
+fn shape(problem: &Problem, anchors: &[Clue], clock: &Clock) -> Option<Refutation> {
     let board = problem.board();
     let n = board.squares();
     if n < 2 {
         return None;
     }
-    let graph = MoveGraph::new(board);
+    let graph = MoveGraph::new(board, clock)?;
     let name = |s: usize| board.name(s);
     if let Some(s) = (0..n).find(|&s| graph.degree(s) == 0) {
         return Some(Refutation::Isolated { square: name(s) });
     }
-    let reached = graph.reachable_from(0);
+    let reached = graph.reachable_from(0, clock)?;
     if let Some(s) = (0..n).find(|&s| !reached[s]) {
         return Some(Refutation::Disconnected {
             from: name(0),
@@ -412,13 +467,13 @@ fn shape(problem: &Problem, anchors: &[Clue]) -> Option<Refutation> {
         }
     }
     if n > 2 {
-        if let Some(refutation) = cut_squares(problem, &graph, &given_ends) {
+        if let Some(refutation) = cut_squares(problem, &graph, &given_ends, clock) {
             return Some(refutation);
         }
     }
     let every_end_given = closed || given_ends.len() == 2;
     if every_end_given && n > 2 {
-        return forced_moves(board, &graph, closed, &given_ends);
+        return forced_moves(board, &graph, closed, &given_ends, clock);
     }
     None
 }
@@ -427,7 +482,12 @@ fn shape(problem: &Problem, anchors: &[Clue]) -> Option<Refutation> {
 /// by Hopcroft and Tarjan's depth-first search, iteratively): removing a
 /// square of a Hamiltonian path leaves at most two pieces of the path (one
 /// when it is an end), of a Hamiltonian cycle one.
-fn cut_squares(problem: &Problem, graph: &MoveGraph, given_ends: &[usize]) -> Option<Refutation> {
+fn cut_squares(
+    problem: &Problem,
+    graph: &MoveGraph,
+    given_ends: &[usize],
+    clock: &Clock,
+) -> Option<Refutation> {
     let board = problem.board();
     let n = board.squares();
     let closed = problem.is_closed();
@@ -440,6 +500,9 @@ fn cut_squares(problem: &Problem, graph: &MoveGraph, given_ends: &[usize]) -> Op
     // The root's parts are its children in the search tree.
     parts[0] = 0;
     while let Some(&mut (square, ref mut next)) = stack.last_mut() {
+        if clock.out() {
+            return None;
+        }
         let neighbours = graph.of(square);
         if *next < neighbours.len() {
             let to = neighbours[*next];
@@ -496,10 +559,14 @@ fn forced_moves(
     graph: &MoveGraph,
     closed: bool,
     given_ends: &[usize],
+    clock: &Clock,
 ) -> Option<Refutation> {
     let n = board.squares();
     let is_forced = |s: usize| graph.degree(s) == 2 && (closed || !given_ends.contains(&s));
     for s in (0..n).filter(|&s| !is_forced(s)) {
+        if clock.out() {
+            return None;
+        }
         let forced: Vec<usize> = graph
             .of(s)
             .iter()
@@ -520,6 +587,9 @@ fn forced_moves(
     }
     let mut pieces = Pieces::new(n);
     for s in (0..n).filter(|&s| is_forced(s)) {
+        if clock.out() {
+            return None;
+        }
         for &w in graph.of(s) {
             // Each forced move once: from its forced square, or from the
             // lower of two forced squares.
@@ -541,7 +611,7 @@ fn forced_moves(
 
 /// The distance rule for consecutive anchors (the triangle inequality
 /// covers the others), and around a closed tour for the last and the first.
-fn distances(problem: &Problem, anchors: &[Clue]) -> Option<Refutation> {
+fn distances(problem: &Problem, anchors: &[Clue], clock: &Clock) -> Option<Refutation> {
     let board = problem.board();
     let n = board.squares();
     if anchors.len() < 2 {
@@ -557,7 +627,7 @@ fn distances(problem: &Problem, anchors: &[Clue]) -> Option<Refutation> {
         pairs.push((last, first, n - (last.step - first.step)));
     }
     for (from, to, steps) in pairs {
-        let distance = bounded_distance(&moves, n, from.square, to.square, steps);
+        let distance = bounded_distance(&moves, n, (from.square, to.square, steps), clock);
         if distance.is_none() {
             return Some(Refutation::TooFar {
                 from: named(board, from),
@@ -570,18 +640,21 @@ fn distances(problem: &Problem, anchors: &[Clue]) -> Option<Refutation> {
 }
 
 /// The moves from `from` to `to` when at most `limit`, by breadth-first
-/// search that stops at `to` or at the limit.
+/// search that stops at `to` or at the limit; `None` also when the clock
+/// ran out first (and [`refute_until`] drops what the gate says then).
 fn bounded_distance(
     moves: &Moves,
     n: usize,
-    from: usize,
-    to: usize,
-    limit: usize,
+    (from, to, limit): (usize, usize, usize),
+    clock: &Clock,
 ) -> Option<usize> {
     let mut distance = vec![UNREACHED; n];
     distance[from] = 0;
     let mut queue = VecDeque::from([from]);
     while let Some(s) = queue.pop_front() {
+        if clock.out() {
+            return None;
+        }
         if s == to {
             return Some(distance[s]);
         }
@@ -608,16 +681,20 @@ struct MoveGraph {
 }
 
 impl MoveGraph {
-    fn new(board: &Board) -> MoveGraph {
+    /// The graph, unless the clock runs out first.
+    fn new(board: &Board, clock: &Clock) -> Option<MoveGraph> {
         let moves = Moves::new(board);
         let mut starts = Vec::with_capacity(board.squares() + 1);
         let mut neighbours = Vec::new();
         starts.push(0);
         for s in 0..board.squares() {
+            if clock.out() {
+                return None;
+            }
             neighbours.extend_from_slice(moves.of(s).as_slice());
             starts.push(neighbours.len());
         }
-        MoveGraph { starts, neighbours }
+        Some(MoveGraph { starts, neighbours })
     }
 
     fn of(&self, square: usize) -> &[usize] {
@@ -629,11 +706,14 @@ impl MoveGraph {
     }
 
     /// Which squares some sequence of moves leads to from `from`.
-    fn reachable_from(&self, from: usize) -> Vec<bool> {
+    fn reachable_from(&self, from: usize, clock: &Clock) -> Option<Vec<bool>> {
         let mut reached = vec![false; self.starts.len() - 1];
         reached[from] = true;
         let mut stack = vec![from];
         while let Some(s) = stack.pop() {
+            if clock.out() {
+                return None;
+            }
             for &w in self.of(s) {
                 if !reached[w] {
                     reached[w] = true;
@@ -641,7 +721,7 @@ impl MoveGraph {
                 }
             }
         }
-        reached
+        Some(reached)
     }
 }
 

@@ -273,9 +273,24 @@ impl Request {
 /// The feasibility gate comes first (unless `request.gate` is off): where
 /// it proves there is no tour, the answer is [`Outcome::NoTour`] at once.
 pub fn find_tour(problem: &Problem, method: Method, request: &Request) -> Result<Solved, Error> {
-    if let Some(refuted) = refuted_by_gate(problem, request) {
+    // One limit for the gate and the search after it: the gate gives up
+    // at the limit, and the search gets what is left.
+    let deadline = Deadline::new(request.timeout);
+    if let Some(refuted) = refuted_by_gate(problem, request, deadline) {
         return Ok(refuted);
     }
+    let request = &Request {
+        timeout: deadline.left()?,
+        ..request.clone()
+    };
+    find_after_gate(problem, method, request).map_err(|error| match error {
+        Error::Timeout { .. } => deadline.expired(),
+        error => error,
+    })
+}
+
+/// [`find_tour`] once the gate has had its say.
+fn find_after_gate(problem: &Problem, method: Method, request: &Request) -> Result<Solved, Error> {
     match method {
         Method::Sat => solve(problem, request),
         Method::Warnsdorff => {
@@ -297,8 +312,11 @@ pub fn find_tour(problem: &Problem, method: Method, request: &Request) -> Result
 
 /// [`Outcome::NoTour`] when the request passes the feasibility gate and
 /// the gate proves it, saying which rule did.
-fn refuted_by_gate(problem: &Problem, request: &Request) -> Option<Solved> {
-    let refutation = gate::refute(problem).filter(|_| request.gate)?;
+fn refuted_by_gate(problem: &Problem, request: &Request, deadline: Deadline) -> Option<Solved> {
+    if !request.gate {
+        return None;
+    }
+    let refutation = gate::refute_until(problem, deadline.until())?;
     Some(Solved::plain(
         Outcome::NoTour,
         format!("the feasibility gate: {refutation}"),
@@ -418,11 +436,12 @@ pub fn solve_parallel(
     jobs: usize,
     depth: Option<usize>,
 ) -> Result<Solved, Error> {
-    if let Some(refuted) = refuted_by_gate(problem, request) {
+    let deadline = Deadline::new(request.timeout);
+    if let Some(refuted) = refuted_by_gate(problem, request, deadline) {
         return Ok(refuted);
     }
     let stop = Stop::new();
-    stop.within(request.timeout, || {
+    stop.within(deadline.left()?, || {
         let config = &request.config;
         let depth = match depth {
             Some(depth) => depth,
