@@ -454,11 +454,12 @@ pub fn count(
     let refused = (route.method == Method::Sat || cubes_by_backtracking)
         .then(|| route.request.config.check(&problem).err())
         .flatten();
-    let gate_time = match refused {
-        Some(_) => Some(Duration::from_millis(100)),
-        None => sat.timeout,
+    let deadline = Deadline::new(sat.timeout);
+    let gate_deadline = match refused {
+        Some(_) => Deadline::new(Some(Duration::from_millis(100))),
+        None => deadline,
     };
-    if answered_by_gate(&problem, Deadline::new(gate_time)) {
+    if answered_by_gate(&problem, gate_deadline) {
         emit(|out| writeln!(out, "0"))?;
         return Ok(ExitCode::SUCCESS);
     }
@@ -481,7 +482,13 @@ pub fn count(
         if options.limit.is_some() || depth.is_some() {
             return Err(Error::Unsupported(Unsupported::PartsByFrontier).into());
         }
-        let found = count_by_frontier(&problem, &route.request, jobs).map_err(way_out)?;
+        // The gate's time counts against the limit.
+        let request = Request {
+            timeout: deadline.left().unwrap_or(Some(Duration::from_nanos(1))),
+            ..route.request.clone()
+        };
+        let found = count_by_frontier(&problem, &request, jobs)
+            .map_err(|error| way_out(with_whole_limit(error, deadline)))?;
         emit(|out| writeln!(out, "{found}"))?;
         return Ok(ExitCode::SUCCESS);
     }

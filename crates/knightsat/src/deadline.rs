@@ -57,7 +57,7 @@ impl Deadline {
 
     /// The error for a task the deadline cut short, with the whole limit
     /// (a step's own error has only the time that was left for it).
-    pub(crate) fn expired(self) -> Error {
+    pub fn expired(self) -> Error {
         Error::Timeout {
             seconds: self.seconds(),
         }
