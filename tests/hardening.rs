@@ -1131,3 +1131,23 @@ fn a_timeout_on_a_large_holed_board_is_kept_and_a_refusal_is_quick() {
         }
     }
 }
+
+#[test]
+fn the_gate_says_one_step_and_three_steps() {
+    let reason = |size: &str, clues: &[&str]| {
+        let mut args = vec!["solve", "--size", size];
+        for clue in clues {
+            args.extend(["--at", clue]);
+        }
+        let output = knightsat().args(&args).output().unwrap();
+        assert_eq!(output.status.code(), Some(20), "{clues:?}");
+        String::from_utf8(output.stderr).unwrap()
+    };
+    let one = reason("5", &["1=a1", "2=b1"]);
+    assert!(one.contains("are 1 step apart along the tour"), "{one}");
+    let three = reason("8", &["1=a1", "4=h7"]);
+    assert!(
+        three.contains("are 3 steps apart along the tour"),
+        "{three}"
+    );
+}

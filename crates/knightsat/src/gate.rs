@@ -249,8 +249,12 @@ impl fmt::Display for Refutation {
             ),
             Refutation::TooFar { from, to, steps } => write!(
                 f,
-                "distance: move {} on {} and move {} on {} are {steps} steps apart along the tour, but more moves apart on the board",
-                from.0, from.1, to.0, to.1
+                "distance: move {} on {} and move {} on {} are {steps} {} apart along the tour, but more moves apart on the board",
+                from.0,
+                from.1,
+                to.0,
+                to.1,
+                if *steps == 1 { "step" } else { "steps" }
             ),
         }
     }
