@@ -11,7 +11,7 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use knightsat::board::{Board, Leaper};
-use knightsat::cube_tally::CubeRange;
+use knightsat::count::tally::CubeRange;
 use knightsat::encoding::{
     Amo, Encoding, EncodingConfig, Subtours, SuccessorConfig, TimeIndexedConfig,
 };

@@ -4,6 +4,8 @@
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
@@ -15,13 +17,11 @@ use knightsat::cnf_file::{
     read_cnf_info, stats, write_cnf, write_cnf_file, write_icnf_stream, write_icnf_stream_file,
     write_split_stream, CubeStream, MANIFEST,
 };
-use knightsat::count::frontier::{self, Progress as FrontierProgress};
+use knightsat::count::tally::{CubeRange, CubeSum};
 use knightsat::count::{
-    count_cube_range as library_count_cube_range, count_parallel_by, count_recorded, cube_task,
-    enumerate_by, estimate_count_by, estimate_cube_range, sum_tallies, CountOptions,
-    ParallelOptions, Progress,
+    count_recorded, sum_tallies, CountJob, CountReport, CubeLine, CubeProgress, Estimate, Progress,
+    Sample,
 };
-use knightsat::cube_tally::{CubeRange, CubeSum};
 use knightsat::cubes::{cube_count, effective_depth, for_each_cube, resolve_jobs, Cube};
 use knightsat::deadline::Deadline;
 use knightsat::decode::{check_model_satisfies, tour_from_model};
@@ -33,7 +33,7 @@ use knightsat::problem::Problem;
 use knightsat::puzzle::{generate, puzzle_grid, puzzle_picture, Generated, PuzzleJson};
 use knightsat::render::{board_grid, render, stats_table, svg, Format};
 use knightsat::sat::Backend;
-use knightsat::solve::auto::{every_tour_by, every_tour_step, tally_step};
+use knightsat::solve::auto::every_tour_step;
 use knightsat::solve::{find_tour, solve_parallel, Method, Outcome, Request, Solved};
 use knightsat::tour::{check_tour, Tour};
 
@@ -411,140 +411,207 @@ pub fn puzzle(shape: &ShapeArgs, args: PuzzleArgs, request: &Request) -> anyhow:
     Ok(ExitCode::SUCCESS)
 }
 
-/// `count`: how many tours (or orbits); `sat` gives the solver, budget
-/// and time limit for --method sat, the time limit for the others.
+/// What `count` is asked besides the problem, the method and the request.
+pub struct CountArgs {
+    /// --limit.
+    pub limit: Option<u64>,
+    /// --up-to-symmetry.
+    pub up_to_symmetry: bool,
+    /// --jobs.
+    pub jobs: usize,
+    /// --depth.
+    pub depth: Option<usize>,
+    /// --sample and --seed.
+    pub sample: Option<Sample>,
+    /// --cubes.
+    pub cubes: Option<CubeRange>,
+    /// -v.
+    pub verbose: bool,
+}
+
+/// `count`: how many tours (or orbits), an estimate from a sample of the
+/// cubes (--sample; of the cubes numbered A to B alone with --cubes), or
+/// the tours of each cube numbered A to B (--cubes), one line per cube as
+/// it is done, for `sum` to add up (see [`CubeTally`]); `sat` gives the
+/// solver, budget and time limit for --method sat, the time limit for the
+/// others.
 pub fn count(
     encoding: &EncodingArgs,
     method: MethodArg,
     sat: &Request,
-    options: CountOptions,
-    jobs: usize,
-    depth: Option<usize>,
-    verbose: bool,
+    args: &CountArgs,
 ) -> anyhow::Result<ExitCode> {
     let (problem, config) = encoding.problem_and_config()?;
     let method = Method::from(method);
-    let request = Request {
-        config,
-        every_tour: true,
-        gate: false,
-        ..sat.clone()
+    let (whole, estimate) = (args.whole(), args.sample.is_some());
+    let show = CountShow::new(&problem, args);
+    let on_progress = |progress: Progress<'_>| show.progress(progress);
+    let on_cube = |line: CubeLine<'_>| show.line(line);
+    let job = CountJob {
+        method,
+        request: Request {
+            config,
+            ..sat.clone()
+        },
+        jobs: args.jobs,
+        depth: args.depth,
+        cubes: args.cubes,
+        sample: args.sample,
+        limit: args.limit,
+        up_to_symmetry: args.up_to_symmetry,
+        on_progress: Some(&on_progress),
+        on_cube: Some(&on_cube),
+        ..CountJob::new(&problem)
     };
-    // What the method cannot do is refused before the gate, which takes
-    // seconds on millions of squares.
-    method.check_supports(&problem, &request)?;
-    if options.up_to_symmetry && (jobs != 1 || depth.is_some()) {
-        return Err(Error::Unsupported(Unsupported::OrbitsWithCubes).into());
-    }
-    let tally_only = !options.up_to_symmetry && options.limit.is_none() && depth.is_none();
-    let route = if method == Method::Auto && tally_only {
-        tally_step(&problem, &request)
-    } else {
-        every_tour_by(&problem, method, &request)
-    };
-    // Backtracking counts by cubes on any number of threads: its cube
-    // counter skips building and verifying each tour, which listing them
-    // one by one (for orbits and limits) needs.
-    let cubes_by_backtracking =
-        route.method == Method::Backtrack && !options.up_to_symmetry && options.limit.is_none();
-    // A board too large for the encoding (or for numbering cubes by it)
-    // is refused, unless the gate proves first that it has no tour; the
-    // gate gets 0.1 s for that (it walks the move graph, seconds on
-    // millions of squares), so that a refusal is quick.
-    let refused = (route.method == Method::Sat || cubes_by_backtracking)
-        .then(|| route.request.config.check(&problem).err())
-        .flatten();
-    let deadline = Deadline::new(sat.timeout);
-    let gate_deadline = match refused {
-        Some(_) => Deadline::new(Some(Duration::from_millis(100))),
-        None => deadline,
-    };
-    if answered_by_gate(&problem, gate_deadline) {
-        emit(|out| writeln!(out, "0"))?;
-        return Ok(ExitCode::SUCCESS);
-    }
-    if let Some(error) = refused {
-        return Err(count_way_out(error, &problem, route.method, jobs));
-    }
-    let one_solver = jobs == 1 && depth.is_none() && !cubes_by_backtracking;
-    if verbose {
-        let how = if one_solver { "" } else { ", cube by cube" };
-        note!(
-            "route: {}{how}",
-            route_in_words(route.method, &route.request)
-        );
-    }
-    let way_out = |error| count_way_out(error, &problem, route.method, jobs);
-    if route.method == Method::Frontier {
-        if options.up_to_symmetry {
-            return Err(Error::Unsupported(Unsupported::OrbitsByFrontier).into());
-        }
-        if options.limit.is_some() || depth.is_some() {
-            return Err(Error::Unsupported(Unsupported::PartsByFrontier).into());
-        }
-        // The gate's time counts against the limit.
-        let request = Request {
-            timeout: deadline.left().unwrap_or(Some(Duration::from_nanos(1))),
-            ..route.request.clone()
-        };
-        let found = count_by_frontier(&problem, &request, jobs)
-            .map_err(|error| way_out(with_whole_limit(error, deadline)))?;
-        emit(|out| writeln!(out, "{found}"))?;
-        return Ok(ExitCode::SUCCESS);
-    }
-    let found = if one_solver {
-        let progress = progress_bar("tours");
-        let found = enumerate_by(&problem, route.method, &route.request, options, |_| {
-            progress.inc(1);
-            Ok(())
-        });
-        progress.finish_and_clear();
-        found
-    } else {
-        let progress = cube_progress_bar();
-        let parallel = ParallelOptions {
-            jobs,
-            depth,
-            limit: options.limit,
-        };
-        let found = count_parallel_by(&problem, route.method, &route.request, parallel, |done| {
-            show_cube_progress(&progress, done);
-        });
-        progress.finish_and_clear();
-        found
-    };
-    let found = match found {
-        Err(Error::TimedOutPartway { seconds, found }) => {
-            note!(
-                "knightsat: the --timeout of {seconds} s ran out after {found} tours: there are at least {found}, maybe more (exit 124)"
-            );
+    let report = job.run();
+    let (printed, failed) = show.finish();
+    let report = match report {
+        Err(Error::TimedOutPartway { seconds, found }) if whole => {
+            note!("knightsat: the --timeout of {seconds} s ran out after {found} tours: there are at least {found}, maybe more (exit 124)");
             return Ok(ExitCode::from(crate::EXIT_TIMEOUT));
         }
-        other => other.map_err(way_out)?,
+        Err(Error::TimedOutPartway { seconds, .. }) if !estimate => {
+            note!("knightsat: the --timeout of {seconds} s ran out after {printed} cubes: each line printed is a whole cube; `knightsat sum` names the cubes left (exit 124)");
+            return Ok(ExitCode::from(crate::EXIT_TIMEOUT));
+        }
+        Err(error) if whole => return Err(count_way_out(error, &problem, method, args.jobs)),
+        report => report?,
     };
-    emit(|out| writeln!(out, "{found}"))?;
-    if options.limit == Some(found) {
-        note!("note: stopped at the limit of {found}; there may be more");
+    match report {
+        CountReport::Tours(count) => {
+            if let Some(refutation) = &count.refuted {
+                note!("note: no tour, proved without search by the feasibility gate: {refutation}");
+            }
+            emit(|out| writeln!(out, "{}", count.tours))?;
+            if count.at_limit {
+                note!(
+                    "note: stopped at the limit of {}; there may be more",
+                    count.tours
+                );
+            }
+        }
+        CountReport::Estimate(estimate) => print_estimate(&estimate, args.cubes, args.jobs)?,
+        CountReport::Cubes(_) => {
+            if let Some(error) = failed {
+                return Err(error);
+            }
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
 
-/// The frontier counter on `jobs` threads, with a bar over the squares
-/// that shows the live states and the memory they take.
-fn count_by_frontier(problem: &Problem, request: &Request, jobs: usize) -> Result<u128, Error> {
-    let bar = step_bar("squares");
-    let show = |done: FrontierProgress| {
-        bar.set_length(done.total as u64);
-        bar.set_position(done.done as u64);
-        bar.set_message(format!(
-            "{} states, {} MiB",
-            done.states,
-            done.bytes.div_ceil(1 << 20)
-        ));
-    };
-    let found = frontier::count_tours(problem, request, resolve_jobs(jobs), Some(&show));
-    bar.finish_and_clear();
-    found
+impl CountArgs {
+    /// Whether this is a count of the whole problem (neither --sample nor
+    /// --cubes): the tours, with a route (-v) and a way out of errors.
+    fn whole(&self) -> bool {
+        self.sample.is_none() && self.cubes.is_none()
+    }
+}
+
+/// What `count` shows while it counts: the route (-v), the note on the
+/// default start before numbered cubes, a progress bar, and the lines of
+/// numbered cubes, each whole as its cube ends, so that a task stopped
+/// midway leaves the cubes it finished (the sum then names the others).
+struct CountShow<'a> {
+    problem: &'a Problem,
+    args: &'a CountArgs,
+    bar: OnceLock<ProgressBar>,
+    printed: AtomicUsize,
+    failed: Mutex<Option<anyhow::Error>>,
+}
+
+impl<'a> CountShow<'a> {
+    fn new(problem: &'a Problem, args: &'a CountArgs) -> Self {
+        CountShow {
+            problem,
+            args,
+            bar: OnceLock::new(),
+            printed: AtomicUsize::new(0),
+            failed: Mutex::new(None),
+        }
+    }
+
+    /// Shows how the count goes: the route starts the bar.
+    fn progress(&self, progress: Progress<'_>) {
+        let (whole, estimate) = (self.args.whole(), self.args.sample.is_some());
+        let Progress::Route {
+            method,
+            request,
+            cube_by_cube,
+        } = progress
+        else {
+            return show_count_progress(self.bar.get(), progress);
+        };
+        if whole && self.args.verbose {
+            let how = if cube_by_cube { ", cube by cube" } else { "" };
+            note!("route: {}{how}", route_in_words(method, request));
+        }
+        if !estimate && !whole {
+            note_default_start(self.problem);
+        }
+        let _ = self
+            .bar
+            .set(count_bar(estimate, whole, method, cube_by_cube));
+    }
+
+    /// Prints a line of numbered cubes; the first failure to is kept.
+    fn line(&self, line: CubeLine<'_>) {
+        if let CubeLine::Tally(_) = line {
+            self.printed.fetch_add(1, Ordering::Relaxed);
+        }
+        if let Err(error) = emit(|out| writeln!(out, "{line}")) {
+            let mut failed = self.failed.lock().unwrap_or_else(PoisonError::into_inner);
+            failed.get_or_insert(error);
+        }
+    }
+
+    /// Clears the bar; the cubes' lines printed, and the first failure to
+    /// print one.
+    fn finish(self) -> (usize, Option<anyhow::Error>) {
+        if let Some(bar) = self.bar.get() {
+            bar.finish_and_clear();
+        }
+        let failed = self.failed.into_inner();
+        (
+            self.printed.into_inner(),
+            failed.unwrap_or_else(PoisonError::into_inner),
+        )
+    }
+}
+
+/// The progress bar of a count whose route is `method` (cube by cube or
+/// not): squares for the frontier, cubes for a count by cubes or a
+/// sample, tours for one search; none for a count of numbered cubes,
+/// whose lines say how far it is.
+fn count_bar(estimate: bool, whole: bool, method: Method, cube_by_cube: bool) -> ProgressBar {
+    match (estimate, whole) {
+        (true, _) => cube_progress_bar(),
+        (false, false) => ProgressBar::hidden(),
+        _ if method == Method::Frontier => step_bar("squares"),
+        _ if cube_by_cube => cube_progress_bar(),
+        _ => progress_bar("tours"),
+    }
+}
+
+/// Shows how far a count has got on its bar: tours found by one search,
+/// cubes done (see [`show_cube_progress`]), or the squares the frontier
+/// counter has processed, with its live states and the memory they take.
+fn show_count_progress(bar: Option<&ProgressBar>, progress: Progress<'_>) {
+    let Some(bar) = bar else { return };
+    match progress {
+        Progress::Tours(found) => bar.set_position(found),
+        Progress::Cubes(done) => show_cube_progress(bar, done),
+        Progress::Squares(done) => {
+            bar.set_length(done.total as u64);
+            bar.set_position(done.done as u64);
+            bar.set_message(format!(
+                "{} states, {} MiB",
+                done.states,
+                done.bytes.div_ceil(1 << 20)
+            ));
+        }
+        Progress::Route { .. } => {}
+    }
 }
 
 /// `error` from `count`, with the route that would work where there is
@@ -575,72 +642,13 @@ fn count_way_out(error: Error, problem: &Problem, method: Method, jobs: usize) -
     with_way_out(error, hint)
 }
 
-/// The problem, method and request of a count by cubes (`count --sample`,
-/// `count --cubes`), checked: every tour, with `sat`'s solver, budget and
-/// time limit.
-fn counting(
-    encoding: &EncodingArgs,
-    method: MethodArg,
-    sat: &Request,
-) -> anyhow::Result<(Problem, Method, Request)> {
-    let (problem, config) = encoding.problem_and_config()?;
-    let method = Method::from(method);
-    let request = Request {
-        config,
-        every_tour: true,
-        ..sat.clone()
-    };
-    method.check_supports(&problem, &request)?;
-    Ok((problem, method, request))
-}
-
-/// `count --sample`: the count and its time estimated from a random sample
-/// of the cubes.
-///
-/// With `range`, of the cubes numbered `range` of `depth` moves alone (a
-/// cluster task's share).
-#[allow(clippy::too_many_arguments)]
-pub fn estimate(
-    encoding: &EncodingArgs,
-    method: MethodArg,
-    sat: &Request,
-    jobs: usize,
-    depth: Option<usize>,
+/// An estimate as `count --sample` prints it: the count with its margin,
+/// and the time, for the cubes numbered `range` alone when given.
+fn print_estimate(
+    estimate: &Estimate,
     range: Option<CubeRange>,
-    sample: usize,
-    seed: u64,
-) -> anyhow::Result<ExitCode> {
-    let (problem, method, request) = counting(encoding, method, sat)?;
-    let progress = cube_progress_bar();
-    let options = ParallelOptions {
-        jobs,
-        depth,
-        limit: None,
-    };
-    let on_progress = |done| show_cube_progress(&progress, done);
-    let estimate = match (range, depth) {
-        (Some(range), Some(depth)) => estimate_cube_range(
-            &problem,
-            method,
-            &request,
-            depth,
-            range,
-            jobs,
-            sample,
-            seed,
-            on_progress,
-        )?,
-        _ => estimate_count_by(
-            &problem,
-            method,
-            &request,
-            options,
-            sample,
-            seed,
-            on_progress,
-        )?,
-    };
-    progress.finish_and_clear();
+    jobs: usize,
+) -> anyhow::Result<()> {
     let threads = resolve_jobs(jobs);
     let duration = seconds_in_words;
     emit(|out| {
@@ -686,61 +694,7 @@ pub fn estimate(
             )?;
         }
         writeln!(out)
-    })?;
-    Ok(ExitCode::SUCCESS)
-}
-
-/// `count --cubes A-B`: the tours of each cube numbered A to B, one line
-/// per cube as it is done (see [`CubeTally`]), for `sum` to add up.
-pub fn count_cube_range(
-    encoding: &EncodingArgs,
-    method: MethodArg,
-    sat: &Request,
-    jobs: usize,
-    depth: usize,
-    range: CubeRange,
-) -> anyhow::Result<ExitCode> {
-    let (problem, method, request) = counting(encoding, method, sat)?;
-    note_default_start(&problem);
-    // The header before the first cube's line, so that `sum` knows what
-    // the cubes are cubes of (nothing when no cube is counted).
-    let header = format!(
-        "{}\n",
-        cube_task(&problem, method, &request, depth)?.header()
-    );
-    let header_once = std::sync::Once::new();
-    // Lines go out whole as each cube ends, so that a task stopped midway
-    // leaves the cubes it finished (the sum then names the others).
-    let failed = std::sync::Mutex::new(None);
-    let printed = std::sync::atomic::AtomicUsize::new(0);
-    let counted =
-        library_count_cube_range(&problem, method, &request, depth, range, jobs, |tally| {
-            let mut written = Ok(());
-            header_once.call_once(|| written = emit(|out| out.write_all(header.as_bytes())));
-            let written = written.and_then(|()| emit(|out| writeln!(out, "{tally}")));
-            printed.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            if let Err(error) = written {
-                failed
-                    .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner)
-                    .get_or_insert(error);
-            }
-        });
-    if let Err(Error::TimedOutPartway { seconds, .. }) = counted {
-        note!(
-            "knightsat: the --timeout of {seconds} s ran out after {} cubes: each line printed is a whole cube; `knightsat sum` names the cubes left (exit 124)",
-            printed.into_inner()
-        );
-        return Ok(ExitCode::from(crate::EXIT_TIMEOUT));
-    }
-    counted?;
-    match failed
-        .into_inner()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-    {
-        Some(error) => Err(error),
-        None => Ok(ExitCode::SUCCESS),
-    }
+    })
 }
 
 /// `sum`: the lines of `count --cubes` from `files` (stdin when there are
@@ -807,7 +761,7 @@ fn seconds_in_words(seconds: f64) -> String {
 
 /// Shows how far a count over cubes has got on its bar: cubes done of all,
 /// and in the message the tours so far and their rate.
-fn show_cube_progress(progress: &ProgressBar, done: Progress) {
+fn show_cube_progress(progress: &ProgressBar, done: CubeProgress) {
     progress.set_length(done.cubes as u64);
     progress.set_position(done.cubes_done as u64);
     let seconds = progress.elapsed().as_secs_f64().max(1e-3);
@@ -1011,20 +965,24 @@ fn print_all(
     format: Format,
 ) -> anyhow::Result<ExitCode> {
     let mut out = io::stdout().lock();
-    let count = CountOptions {
-        limit,
-        up_to_symmetry: false,
-    };
     let mut first = true;
-    let found = enumerate_by(problem, method, request, count, |tour| {
+    let mut on_tour = |tour: &Tour| {
         if format == Format::Board && !std::mem::take(&mut first) {
             out.write_all(b"\n")
                 .map_err(|e| Error::io("writing a tour", e))?;
         }
         print_tour(&mut out, tour, format).map_err(|e| Error::io("writing a tour", e))
-    })?;
+    };
+    let listed = CountJob {
+        method,
+        request: request.clone(),
+        limit,
+        on_tour: Some(&mut on_tour),
+        ..CountJob::new(problem)
+    }
+    .run()?;
     drop(out);
-    if found == 0 {
+    if listed.tours() == Some(0) {
         return print_outcome(Outcome::NoTour, format);
     }
     Ok(ExitCode::SUCCESS)

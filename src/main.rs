@@ -10,13 +10,13 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-use knightsat::count::CountOptions;
+use knightsat::count::Sample;
 use knightsat::error::{ErrorClass, Unsupported};
 use knightsat::solve::Request;
 use knightsat::Error;
 
 use args::{BuiltInSolver, Cli, Command, MethodArg, NoBoard, SwitchOfOtherEncoding};
-use commands::{PuzzleArgs, WayOut, EXIT_FAILURE};
+use commands::{CountArgs, PuzzleArgs, WayOut, EXIT_FAILURE};
 
 /// Exit status for bad usage or bad input.
 const EXIT_BAD_INPUT: u8 = 2;
@@ -87,7 +87,7 @@ fn main() -> ExitCode {
 }
 
 /// Runs one command; the in-process solvers may use `budget_mib` MiB.
-// One arm per command (and per form of `count`): long, but flat.
+// One arm per command (and `count --cnf`'s own): long, but flat.
 #[allow(clippy::too_many_lines)]
 fn run(command: Command, budget_mib: u64) -> anyhow::Result<ExitCode> {
     match command {
@@ -128,74 +128,34 @@ fn run(command: Command, budget_mib: u64) -> anyhow::Result<ExitCode> {
             method,
             solver,
             timeout,
-            jobs,
-            depth: Some(depth),
-            cnf: None,
-            cubes: Some(range),
-            sample: None,
-            ..
-        } => commands::count_cube_range(
-            &encoding,
-            sat_if_named(method, solver.is_some() || encoding.names_encoding()),
-            &sat_request(solver, budget_mib, timeout),
-            jobs,
-            usize::try_from(depth)?,
-            range,
-        ),
-        Command::Sum { files, cubes } => commands::sum(&files, cubes),
-        Command::Count {
-            encoding,
-            method,
-            solver,
-            timeout,
-            jobs,
-            depth,
-            cnf: None,
-            sample: Some(sample),
-            seed,
-            cubes,
-            ..
-        } => {
-            let method = sat_if_named(method, solver.is_some() || encoding.names_encoding());
-            commands::estimate(
-                &encoding,
-                method,
-                &sat_request(solver, budget_mib, timeout),
-                jobs,
-                depth.map(usize::try_from).transpose()?,
-                cubes,
-                usize::try_from(sample)?,
-                seed,
-            )
-        }
-        Command::Count {
-            encoding,
-            method,
-            solver,
-            timeout,
             limit,
             up_to_symmetry,
             jobs,
             depth,
             verbose,
             cnf: None,
-            sample: None,
-            ..
+            sample,
+            seed,
+            cubes,
         } => {
             let method = sat_if_named(method, solver.is_some() || encoding.names_encoding());
+            let sample = sample.map(usize::try_from).transpose()?;
             commands::count(
                 &encoding,
                 method,
                 &sat_request(solver, budget_mib, timeout),
-                CountOptions {
+                &CountArgs {
                     limit,
                     up_to_symmetry,
+                    jobs,
+                    depth: depth.map(usize::try_from).transpose()?,
+                    sample: sample.map(|cubes| Sample { cubes, seed }),
+                    cubes,
+                    verbose,
                 },
-                jobs,
-                depth.map(usize::try_from).transpose()?,
-                verbose,
             )
         }
+        Command::Sum { files, cubes } => commands::sum(&files, cubes),
         Command::Cubes {
             encoding,
             depth,
@@ -365,6 +325,9 @@ fn unsupported_in_words(what: Unsupported) -> String {
         }
         Unsupported::ProofWithLazySubtours => {
             "--proof needs the complete formula: add --subtours complete (lazy subtour cuts do not follow from the clauses)".into()
+        }
+        Unsupported::RangeWithoutDepth => {
+            "--cubes A-B numbers the cubes of one depth: give --depth".into()
         }
     }
 }

@@ -8,13 +8,11 @@
 use crate::common;
 
 use std::collections::HashMap;
-use std::sync::Mutex;
 
+use common::count::{count_range, count_split, estimate, Split};
 use common::{Demands, Sequence, Shape};
-use knightsat::count::{
-    count_cube_range, count_parallel_by, cube_task, estimate_count_by, sum_tallies, ParallelOptions,
-};
-use knightsat::cube_tally::{CubeRange, CubeSum, CubeTally, CubeTours, TallyError};
+use knightsat::count::sum_tallies;
+use knightsat::count::tally::{CubeRange, CubeSum, CubeTally, CubeTours, TallyError};
 use knightsat::cubes::{cube_count, effective_depth};
 use knightsat::encoding::EncodingConfig;
 use knightsat::problem::Problem;
@@ -30,20 +28,19 @@ fn problem_of(shape: &Shape, closed: bool, start: Option<usize>) -> Problem {
 /// Every cube of `depth` counted by backtracking, one range of cube numbers
 /// at a time as `ranges` splits them.
 fn tallies(problem: &Problem, depth: usize, ranges: &[CubeRange], jobs: usize) -> Vec<CubeTally> {
-    let found = Mutex::new(Vec::new());
+    let mut found = Vec::new();
     for &range in ranges {
-        count_cube_range(
+        let (_, tallies) = count_range(
             problem,
             Method::Backtrack,
             &Request::default(),
-            depth,
-            range,
+            (depth, range),
             jobs,
-            |tally| found.lock().unwrap().push(tally.clone()),
         )
         .unwrap();
+        found.extend(tallies);
     }
-    found.into_inner().unwrap()
+    found
 }
 
 /// The oracle's count; with no start, closed tours from a1, each standing
@@ -154,12 +151,12 @@ fn check(shape: &Shape, closed: bool, start: Option<usize>, depths: &[usize]) ->
             ));
         }
         // The whole count counts one cube per class of symmetric cubes.
-        let options = ParallelOptions {
+        let options = Split {
             jobs: 1,
             depth: Some(depth),
             limit: None,
         };
-        let whole = count_parallel_by(
+        let whole = count_split(
             &problem,
             Method::Backtrack,
             &Request::default(),
@@ -253,12 +250,12 @@ fn two_threads_count_what_one_does_and_the_oracle_does() {
         let expected = oracle_count(rows, cols, closed, start);
         for depth in [None, Some(2), Some(5)] {
             let count = |jobs| {
-                let options = ParallelOptions {
+                let options = Split {
                     jobs,
                     depth,
                     limit: None,
                 };
-                count_parallel_by(
+                count_split(
                     &problem,
                     Method::Backtrack,
                     &Request::default(),
@@ -307,9 +304,18 @@ fn partition(cubes: usize, random: &mut Sequence) -> Vec<CubeRange> {
 /// The sum of `tallies` under the header of `problem`'s task, as `sum`
 /// adds up a task's output.
 fn sum(problem: &Problem, depth: usize, tallies: &[CubeTally]) -> Result<u64, TallyError> {
-    let task = cube_task(problem, Method::Backtrack, &Request::default(), depth).unwrap();
+    // The header of the task, as a count of its first cube prints it.
+    let first = CubeRange { first: 1, last: 1 };
+    let (header, _) = count_range(
+        problem,
+        Method::Backtrack,
+        &Request::default(),
+        (depth, first),
+        1,
+    )
+    .unwrap();
     let mut sum = CubeSum::new();
-    sum.add("line 0", &format!("{}\n", task.header()))?;
+    sum.add("line 0", &format!("{header}\n"))?;
     for (line, tally) in tallies.iter().enumerate() {
         sum.add(&format!("line {}", line + 1), &format!("{tally}\n"))?;
     }
@@ -370,19 +376,18 @@ fn any_partition_of_the_cubes_sums_to_the_whole_and_gaps_or_repeats_are_refused(
 #[test]
 fn a_sample_of_every_cube_is_the_exact_count() {
     let problem = common::plain_problem(5, 5, false, None);
-    let options = ParallelOptions {
+    let options = Split {
         jobs: 2,
         depth: Some(3),
         limit: None,
     };
-    let estimate = estimate_count_by(
+    let estimate = estimate(
         &problem,
         Method::Backtrack,
         &Request::default(),
         options,
-        usize::MAX,
-        1,
-        |_| (),
+        (usize::MAX, 1),
+        None,
     )
     .unwrap();
     let expected = common::count_tours(5, 5, false, None) as f64;

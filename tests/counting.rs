@@ -3,8 +3,8 @@
 
 use crate::common;
 
+use common::count::{list_by_sat, Listing};
 use common::Variant;
-use knightsat::count::{enumerate, CountOptions};
 use knightsat::encoding::EncodingConfig;
 use knightsat::problem::Problem;
 use knightsat::sat::Backend;
@@ -12,7 +12,7 @@ use knightsat::sat::Backend;
 fn count(problem: &Problem, variant: Variant, backend: &Backend) -> u64 {
     let mut tours = 0;
     let request = common::sat::request(variant, backend);
-    let found = enumerate(problem, &request, CountOptions::default(), |tour| {
+    let found = list_by_sat(problem, &request, Listing::default(), |tour| {
         let (rows, cols) = (problem.board().rows(), problem.board().cols());
         assert!(
             common::is_tour(rows, cols, problem.is_closed(), &tour.squares),
@@ -93,10 +93,10 @@ fn counts_match_the_oracle_on_larger_rectangles() {
 #[test]
 fn the_limit_stops_the_count() {
     for backend in common::sat::built_in() {
-        let found = enumerate(
+        let found = list_by_sat(
             &common::plain_problem(5, 5, false, None),
             &common::sat::request(EncodingConfig::default(), &backend),
-            CountOptions {
+            Listing {
                 limit: Some(7),
                 up_to_symmetry: false,
             },
@@ -120,14 +120,14 @@ fn orbit_counts_match_the_oracle() {
         (5, 6, true, Some(0)),
     ] {
         let problem = common::plain_problem(rows, cols, closed, start);
-        let up_to_symmetry = CountOptions {
+        let up_to_symmetry = Listing {
             limit: None,
             up_to_symmetry: true,
         };
         let expected = common::count_orbits(rows, cols, closed, start) as u64;
         for backend in common::sat::built_in() {
             let request = common::sat::request(EncodingConfig::default(), &backend);
-            let found = enumerate(&problem, &request, up_to_symmetry, |_| Ok(())).unwrap();
+            let found = list_by_sat(&problem, &request, up_to_symmetry, |_| Ok(())).unwrap();
             assert_eq!(
                 found,
                 expected,
@@ -172,10 +172,10 @@ fn closed_orbits_ending_on(rows: usize, cols: usize, end: usize) -> u64 {
 
 #[test]
 fn orbit_counts_of_closed_tours_with_an_end_match_the_oracle() {
-    use knightsat::count::enumerate_by;
+    use common::count::list_by;
     use knightsat::encoding::SuccessorConfig;
     use knightsat::solve::{Method, Request};
-    let up_to_symmetry = CountOptions {
+    let up_to_symmetry = Listing {
         limit: None,
         up_to_symmetry: true,
     };
@@ -202,8 +202,7 @@ fn orbit_counts_of_closed_tours_with_an_end_match_the_oracle() {
                 every_tour: true,
                 ..Request::default()
             };
-            let found =
-                enumerate_by(&problem, method, &request, up_to_symmetry, |_| Ok(())).unwrap();
+            let found = list_by(&problem, method, &request, up_to_symmetry, |_| Ok(())).unwrap();
             if found != expected {
                 failures.push(format!(
                     "{rows}x{cols} closed, end {}, {method:?} {}: counted {found}, oracle {expected}",

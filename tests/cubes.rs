@@ -7,15 +7,13 @@ use crate::common;
 use common::{Demands, Shape};
 use std::sync::Mutex;
 
-use knightsat::count::{
-    count_cube, count_parallel, counting_cubes, estimate_count, ParallelOptions, CUBES_PER_JOB,
-    MAX_AUTOMATIC_CUBES, SQUARES_PER_MOVE_OF_DEPTH,
-};
+use common::count::{count_cube, count_split, estimate, Split};
+use knightsat::count::{CUBES_PER_JOB, MAX_AUTOMATIC_CUBES, SQUARES_PER_MOVE_OF_DEPTH};
 use knightsat::cubes::{cubes, effective_depth};
 use knightsat::encoding::EncodingConfig;
 use knightsat::problem::Problem;
 use knightsat::sat::{Setup, DEFAULT_MEMORY_BUDGET_MIB};
-use knightsat::solve::Request;
+use knightsat::solve::{Method, Request};
 
 fn cube_lines(icnf: &str) -> Vec<&str> {
     icnf.lines().filter(|line| line.starts_with("a ")).collect()
@@ -63,7 +61,10 @@ fn per_cube_total(shape: &Shape, demands: &Demands, problem: &Problem, depth: us
             session.block(&tour.squares);
         }
         let pinned = common::sat::request(config.clone(), pinning);
-        assert_eq!(in_cube, count_cube(problem, &pinned, cube).unwrap());
+        assert_eq!(
+            in_cube,
+            count_cube(problem, &pinned, depth, index + 1).unwrap()
+        );
         total += in_cube;
     }
     total
@@ -164,14 +165,15 @@ fn parallel_counts_equal_the_oracle() {
         let expected = oracle(&shape, closed, start);
         for jobs in [1, 2] {
             for depth in [None, Some(2)] {
-                let options = ParallelOptions {
+                let options = Split {
                     jobs,
                     depth,
                     limit: None,
                 };
                 for backend in common::sat::built_in() {
                     let request = common::sat::request(EncodingConfig::default(), &backend);
-                    let found = count_parallel(&problem, &request, options, |_| ()).unwrap();
+                    let found =
+                        count_split(&problem, Method::Sat, &request, options, |_| ()).unwrap();
                     assert_eq!(
                         found,
                         expected,
@@ -187,12 +189,12 @@ fn parallel_counts_equal_the_oracle() {
 #[test]
 fn a_parallel_count_stops_at_its_limit() {
     let problem = problem_of(&Shape::knight(5, 5), false, Some(0));
-    let options = ParallelOptions {
+    let options = Split {
         jobs: 2,
         depth: Some(2),
         limit: Some(7),
     };
-    let found = count_parallel(&problem, &Request::default(), options, |_| ()).unwrap();
+    let found = count_split(&problem, Method::Sat, &Request::default(), options, |_| ()).unwrap();
     assert_eq!(found, 7);
 }
 
@@ -210,9 +212,18 @@ fn the_automatic_depth_is_a_sixth_of_the_squares_within_the_cube_cap() {
         let n = rows * cols;
         let count_at = |depth| cubes(&problem, &config, depth).unwrap().len();
         for jobs in [1, 2] {
-            let (depth, chosen) =
-                counting_cubes(&problem, &config, jobs, DEFAULT_MEMORY_BUDGET_MIB).unwrap();
-            assert_eq!(chosen.len(), count_at(depth));
+            // A sample of no cube: the automatic depth and its cubes.
+            let request = Request {
+                memory_budget_mib: DEFAULT_MEMORY_BUDGET_MIB,
+                ..Request::default()
+            };
+            let split = Split {
+                jobs,
+                ..Split::default()
+            };
+            let chosen = estimate(&problem, Method::Sat, &request, split, (0, 0), None).unwrap();
+            let depth = chosen.depth;
+            assert_eq!(chosen.cubes, count_at(depth));
             let case = format!("{rows}x{cols} closed={closed} jobs {jobs}: depth {depth}");
             let deepest = effective_depth(12, n);
             assert!(
@@ -243,14 +254,20 @@ fn progress_is_reported_for_each_tour_and_each_cube() {
         .unwrap()
         .len();
     let reports = Mutex::new(Vec::new());
-    let options = ParallelOptions {
+    let options = Split {
         jobs: 2,
         depth: Some(2),
         limit: None,
     };
-    let found = count_parallel(&problem, &Request::default(), options, |progress| {
-        reports.lock().unwrap().push(progress);
-    })
+    let found = count_split(
+        &problem,
+        Method::Sat,
+        &Request::default(),
+        options,
+        |progress| {
+            reports.lock().unwrap().push(progress);
+        },
+    )
     .unwrap();
     let reports = reports.into_inner().unwrap();
     assert_eq!(found, expected);
@@ -314,18 +331,18 @@ fn a_sample_of_every_cube_is_the_exact_count() {
     ] {
         let shape = Shape::knight(rows, cols);
         let problem = problem_of(&shape, closed, start);
-        let options = ParallelOptions {
+        let options = Split {
             jobs: 2,
             depth: Some(2),
             limit: None,
         };
-        let estimate = estimate_count(
+        let estimate = estimate(
             &problem,
+            Method::Sat,
             &Request::default(),
             options,
-            usize::MAX,
-            1,
-            |_| (),
+            (usize::MAX, 1),
+            None,
         )
         .unwrap();
         let expected = oracle(&shape, closed, start);
@@ -345,13 +362,13 @@ fn a_sample_is_scaled_up_to_all_cubes() {
     let all = cubes(&problem, &config.keeping_every_tour(), 4)
         .unwrap()
         .len();
-    let options = ParallelOptions {
+    let options = Split {
         jobs: 2,
         depth: Some(4),
         limit: None,
     };
     let request = Request::sat(config.clone(), knightsat::sat::Backend::Cadical);
-    let draw = |seed| estimate_count(&problem, &request, options, 10, seed, |_| ()).unwrap();
+    let draw = |seed| estimate(&problem, Method::Sat, &request, options, (10, seed), None).unwrap();
     let (first, again, other) = (draw(1), draw(1), draw(2));
     assert_eq!(
         first.sample_tours, again.sample_tours,
@@ -451,9 +468,18 @@ fn cadical_agrees_with_knightsat_cube_by_cube() {
         .arg(&whole)
         .output()
         .unwrap();
-    let any_tour = cubes
-        .iter()
-        .any(|cube| count_cube(&problem, &Request::default(), cube).unwrap() > 0);
+    // The tours in a cube are those of the problem with the cube pinned.
+    let tours_in = |cube: &knightsat::cubes::Cube| {
+        let pinned = cube.pinned(&problem).unwrap();
+        let report = knightsat::count::CountJob {
+            method: Method::Sat,
+            ..knightsat::count::CountJob::new(&pinned)
+        }
+        .run()
+        .unwrap();
+        report.tours().unwrap()
+    };
+    let any_tour = cubes.iter().any(|cube| tours_in(cube) > 0);
     assert_eq!(status.status.code(), Some(if any_tour { 10 } else { 20 }));
     // One cube at a time: its answer is knightsat's.
     for (line, cube) in lines.iter().zip(&cubes) {
@@ -463,7 +489,7 @@ fn cadical_agrees_with_knightsat_cube_by_cube() {
             .arg(&path)
             .output()
             .unwrap();
-        let tours = count_cube(&problem, &Request::default(), cube).unwrap();
+        let tours = tours_in(cube);
         let expected = if tours > 0 { 10 } else { 20 };
         assert_eq!(
             output.status.code(),

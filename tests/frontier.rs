@@ -7,12 +7,17 @@
 use crate::common;
 
 use common::{Demands, Shape};
-use knightsat::count::frontier::count_tours;
+use knightsat::count::CountJob;
 use knightsat::problem::Problem;
-use knightsat::solve::Request;
+use knightsat::solve::Method;
 
 fn frontier(problem: &Problem, jobs: usize) -> u128 {
-    count_tours(problem, &Request::default(), jobs, None).unwrap()
+    let job = CountJob {
+        method: Method::Frontier,
+        jobs,
+        ..CountJob::new(problem)
+    };
+    job.run().unwrap().tours().unwrap()
 }
 
 #[test]

@@ -255,7 +255,7 @@ fn two_boards_joined_by_no_move_are_refuted_by_connectivity() {
 /// problem, for one tour and for every tour.
 #[test]
 fn the_default_route_agrees_with_the_oracle() {
-    use knightsat::count::{enumerate_by, CountOptions};
+    use common::count::{list_by, Listing};
     use knightsat::solve::{find_tour, Method, Outcome, Request};
     let mut sequence = Sequence(16);
     let mut failures = Vec::new();
@@ -276,11 +276,11 @@ fn the_default_route_agrees_with_the_oracle() {
                     "{shape:?} {demands:?}: find_tour {found:?}, oracle {expected} tours"
                 )),
             }
-            let counted = enumerate_by(
+            let counted = list_by(
                 &problem,
                 Method::Auto,
                 &Request::default(),
-                CountOptions::default(),
+                Listing::default(),
                 |_| Ok(()),
             );
             if counted.as_ref().ok() != Some(&expected) {

@@ -5,9 +5,9 @@
 
 use crate::common;
 
+use common::count::{list_by, Listing};
 use common::{Demands, Sequence, Shape};
 use knightsat::board::Board;
-use knightsat::count::{enumerate_by, CountOptions};
 use knightsat::problem::{Clue, Problem};
 use knightsat::search::{backtrack, warnsdorff, Warnsdorff};
 use knightsat::solve::{Method, Request};
@@ -116,11 +116,11 @@ fn every_tour_warnsdorff_reports_passes_the_oracle() {
 /// Counts by backtracking through `count`, with every tour checked by the oracle.
 fn backtrack_count(shape: &Shape, demands: &Demands, problem: &Problem) -> u64 {
     let mut invalid = 0;
-    let found = enumerate_by(
+    let found = list_by(
         problem,
         Method::Backtrack,
         &Request::default(),
-        CountOptions::default(),
+        Listing::default(),
         |tour| {
             invalid += usize::from(!common::is_tour_of(shape, demands, &tour.squares));
             Ok(())
@@ -195,11 +195,11 @@ fn backtracking_counts_larger_boards_and_orbits() {
         (5, 6, true, Some(0)),
     ] {
         let problem = common::plain_problem(rows, cols, closed, start);
-        let orbits = CountOptions {
+        let orbits = Listing {
             limit: None,
             up_to_symmetry: true,
         };
-        let found = enumerate_by(
+        let found = list_by(
             &problem,
             Method::Backtrack,
             &Request::default(),

@@ -4,8 +4,8 @@
 
 use crate::common;
 
+use common::count::{list_by_sat, Listing};
 use common::{Demands, Sequence, Shape, Variant};
-use knightsat::count::{enumerate, CountOptions};
 use knightsat::encoding::{EncodingConfig, TimeIndexedConfig};
 use knightsat::problem::Problem;
 use knightsat::solve::{solve, solve_in_process, Outcome};
@@ -17,10 +17,10 @@ fn count(problem: &Problem, check: impl FnMut(&knightsat::tour::Tour)) -> u64 {
     let counts: Vec<u64> = common::sat::built_in()
         .iter()
         .map(|backend| {
-            enumerate(
+            list_by_sat(
                 problem,
                 &common::sat::request(EncodingConfig::default(), backend),
-                CountOptions::default(),
+                Listing::default(),
                 |tour| {
                     check(tour);
                     Ok(())
@@ -355,10 +355,10 @@ fn orbits_on_holed_boards_and_for_other_leapers_match_the_oracle() {
         for closed in [false, true] {
             let expected = common::count_orbits_of(shape, closed, None) as u64;
             for backend in common::sat::built_in() {
-                let counted = enumerate(
+                let counted = list_by_sat(
                     &Problem::new(shape.board()).closed(closed),
                     &common::sat::request(EncodingConfig::default(), &backend),
-                    CountOptions {
+                    Listing {
                         limit: None,
                         up_to_symmetry: true,
                     },

@@ -6,9 +6,9 @@
 
 use crate::common;
 
+use common::count::{list_by_sat, Listing};
 use common::{Demands, Shape};
 use knightsat::board::Board;
-use knightsat::count::{enumerate, CountOptions};
 use knightsat::encoding::{EncodingConfig, Subtours, SuccessorConfig};
 use knightsat::problem::Problem;
 use knightsat::sat::{Backend, Setup};
@@ -216,7 +216,7 @@ fn count(problem: &Problem, config: &EncodingConfig, shape: &Shape, closed: bool
         .iter()
         .map(|backend| {
             let request = common::sat::request(config.clone(), backend);
-            enumerate(problem, &request, CountOptions::default(), |tour| {
+            list_by_sat(problem, &request, Listing::default(), |tour| {
                 assert!(
                     common::is_tour_of(shape, &demands, &tour.squares),
                     "{config:?} {}: {:?}",
@@ -290,13 +290,13 @@ fn orbit_counts_equal_the_oracle() {
             let problem = common::plain_problem(rows, cols, closed, start);
             for subtours in [Subtours::Lazy, Subtours::Complete] {
                 let config = successor(subtours, true);
-                let options = CountOptions {
+                let options = Listing {
                     up_to_symmetry: true,
-                    ..CountOptions::default()
+                    ..Listing::default()
                 };
                 for backend in common::sat::built_in() {
                     let request = common::sat::request(config.clone(), &backend);
-                    let found = enumerate(&problem, &request, options, |_| Ok(())).unwrap();
+                    let found = list_by_sat(&problem, &request, options, |_| Ok(())).unwrap();
                     assert_eq!(
                         found,
                         expected,
@@ -313,17 +313,17 @@ fn orbit_counts_equal_the_oracle() {
 fn the_two_encodings_count_the_same_tours() {
     for (rows, cols, closed) in [(3, 4, false), (4, 5, false), (3, 10, true), (5, 6, true)] {
         let problem = common::plain_problem(rows, cols, closed, None);
-        let time_indexed = enumerate(
+        let time_indexed = list_by_sat(
             &problem,
             &common::sat::request(EncodingConfig::default(), &Backend::Varisat),
-            CountOptions::default(),
+            Listing::default(),
             |_| Ok(()),
         )
         .unwrap();
-        let lazy = enumerate(
+        let lazy = list_by_sat(
             &problem,
             &common::sat::request(successor(Subtours::Lazy, true), &Backend::Cadical),
-            CountOptions::default(),
+            Listing::default(),
             |_| Ok(()),
         )
         .unwrap();
@@ -738,7 +738,7 @@ fn count_clued(
 ) -> u64 {
     let mut request = common::sat::request(config.clone(), &Backend::Varisat);
     request.gate = false;
-    enumerate(problem, &request, CountOptions::default(), |tour| {
+    list_by_sat(problem, &request, Listing::default(), |tour| {
         assert!(
             common::is_tour_of(shape, demands, &tour.squares),
             "{config:?}: {:?}",

@@ -2,6 +2,7 @@
 //! search over its own move table, sharing no code with the library.
 
 pub mod cli;
+pub mod count;
 pub mod sat;
 
 /// Fails with every collected disagreement listed, one per line.

@@ -3,10 +3,11 @@
 //!
 //! Modules below this one (board, problem, verify) have their own error
 //! types, wrapped here, so that no module depends on a module that depends
-//! on it.
+//! on it. Cube tallies, which live in the counting module above this one,
+//! have theirs here ([`TallyError`]), re-exported by
+//! [`crate::count::tally`].
 
 use crate::board::BoardError;
-use crate::cube_tally::TallyError;
 use crate::problem::ProblemError;
 use crate::verify::Violation;
 
@@ -315,6 +316,9 @@ pub enum Unsupported {
     /// Orbits are counted by comparing tours, which the frontier counter
     /// never lists.
     OrbitsByFrontier,
+    /// A range of numbered cubes is a range of the cubes of one depth,
+    /// which must be given.
+    RangeWithoutDepth,
 }
 
 impl std::fmt::Display for Unsupported {
@@ -386,6 +390,9 @@ impl std::fmt::Display for Unsupported {
             Unsupported::OrbitsByFrontier => f.write_str(
                 "orbits are counted by comparing tours, which the frontier counter never lists",
             ),
+            Unsupported::RangeWithoutDepth => {
+                f.write_str("a range of cubes numbers the cubes of one depth, which is not given")
+            }
         }
     }
 }
@@ -459,5 +466,159 @@ impl Error {
             Error::Io { error, .. } | Error::CannotRead { error, .. } => Some(error.kind()),
             _ => None,
         }
+    }
+}
+
+/// Why cube tallies do not add up, or a range of cubes does not fit.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TallyError {
+    /// A line that is not a cube's tally or a task's header.
+    #[error("{place} is not a cube's count as `count --cubes` writes it (cube N/CUBES, the tours, the squares, the task's fingerprint, separated by tabs) nor its header: '{text}'")]
+    NotATally {
+        /// File and line.
+        place: String,
+        /// The line (its first 60 characters, control characters escaped).
+        text: String,
+    },
+    /// A last line without its newline: the task's output was cut.
+    #[error("{place} ends without a newline, so it may be cut short: '{text}'; rerun the task that printed it")]
+    CutShort {
+        /// File and line.
+        place: String,
+        /// The line (its first 60 characters, control characters escaped).
+        text: String,
+    },
+    /// A cube's line before any header line.
+    #[error("{place} counts a cube, but no header line (`# knightsat cube counts …`, which `count --cubes` prints first) came before it: which problem's cube it is is unknown")]
+    NoHeader {
+        /// File and line.
+        place: String,
+    },
+    /// Lines of tasks of two different problems (or depths, or methods).
+    #[error("{place} is from a count of another problem, depth or method than the header at {header}: the counts of two problems do not add up")]
+    TwoProblems {
+        /// File and line.
+        place: String,
+        /// Where the first header was.
+        header: String,
+    },
+    /// A line whose squares are not its cube's.
+    #[error("{place} gives cube {number} other squares than the cube's own ({squares}): it is not a line of this split")]
+    WrongSquares {
+        /// File and line.
+        place: String,
+        /// The cube's number.
+        number: usize,
+        /// The cube's squares.
+        squares: String,
+    },
+    /// The header's problem has another number of cubes than the lines say.
+    #[error("the lines count cubes of a split of {lines}, but the problem of the header at {header} has {cubes} cubes at its depth")]
+    WrongCubeCount {
+        /// Where the header was.
+        header: String,
+        /// The number of cubes the lines give.
+        lines: usize,
+        /// The number of cubes of the header's problem.
+        cubes: usize,
+    },
+    /// A header whose record cannot be read back.
+    #[error("the header at {header} records a task that cannot be read back: {reason}")]
+    BadHeader {
+        /// Where the header was.
+        header: String,
+        /// Why.
+        reason: String,
+    },
+    /// Lines from splits of different sizes.
+    #[error("{place} counts a cube of {cubes}, the lines before it cubes of {expected}: these are counts of two different splits")]
+    TwoSplits {
+        /// File and line.
+        place: String,
+        /// The line's number of cubes.
+        cubes: usize,
+        /// The number of cubes before it.
+        expected: usize,
+    },
+    /// A cube counted twice: the sum would count its tours twice.
+    #[error("cube {number} of {cubes} is counted twice ({first} and {again}): its tours would count twice")]
+    CountedTwice {
+        /// The cube's number.
+        number: usize,
+        /// The number of cubes.
+        cubes: usize,
+        /// Where it was counted first.
+        first: String,
+        /// Where it was counted again.
+        again: String,
+    },
+    /// Cubes not counted: the sum would be short.
+    #[error("{} of {cubes} cubes are not counted ({}): the sum would be short", missing.len(), list(missing))]
+    Missing {
+        /// The number of cubes.
+        cubes: usize,
+        /// The missing cubes' numbers, ascending.
+        missing: Vec<usize>,
+    },
+    /// A cube reported as having as many tours as another, which is not
+    /// counted among the lines summed.
+    #[error("{place} gives cube {number} as many tours as cube {other}, which no line counts: add the output of the task that counted cube {other}")]
+    SameAsUncounted {
+        /// Where the cube was reported.
+        place: String,
+        /// The cube's number.
+        number: usize,
+        /// The cube it refers to.
+        other: usize,
+    },
+    /// No line to add.
+    #[error("no cube counts to add up")]
+    Nothing,
+    /// A sum beyond 2^64 − 1 tours.
+    #[error("the sum is more than 18446744073709551615 tours")]
+    TooManyTours,
+    /// A range of cubes that starts past the last cube.
+    #[error("cube {first} does not exist: there are {cubes} cubes")]
+    RangeBeyondCubes {
+        /// The range's first number.
+        first: usize,
+        /// The number of cubes.
+        cubes: usize,
+    },
+}
+
+/// Cube numbers as runs (`3-7, 12`), the first ten runs and how many more.
+fn list(numbers: &[usize]) -> String {
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    for &n in numbers {
+        match runs.last_mut() {
+            Some((_, last)) if *last + 1 == n => *last = n,
+            _ => runs.push((n, n)),
+        }
+    }
+    let mut words: Vec<String> = runs
+        .iter()
+        .take(10)
+        .map(|&(a, b)| {
+            if a == b {
+                a.to_string()
+            } else {
+                format!("{a}-{b}")
+            }
+        })
+        .collect();
+    if runs.len() > 10 {
+        words.push(format!("and {} more runs", runs.len() - 10));
+    }
+    format!("cube {}", words.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn missing_numbers_are_listed_as_runs() {
+        assert_eq!(list(&[1, 2, 3, 7, 9, 10]), "cube 1-3, 7, 9-10");
     }
 }

@@ -15,7 +15,7 @@
 //! moves to squares, and [puzzles](puzzle) are clue sets with one solution.
 //! Two methods find tours [without SAT](search): Warnsdorff's rule (fast,
 //! may give up) and backtracking (complete); [`solve::find_tour`] and
-//! [`count::enumerate_by`] choose between all three by [`solve::Method`].
+//! [`count::CountJob`] choose between all three by [`solve::Method`].
 //!
 //! ```
 //! use knightsat::{board::Board, encoding::EncodingConfig, problem::Problem};
@@ -34,7 +34,6 @@ pub mod cleanup;
 pub mod cnf;
 pub mod cnf_file;
 pub mod count;
-pub mod cube_tally;
 pub mod cubes;
 pub mod deadline;
 pub mod decode;

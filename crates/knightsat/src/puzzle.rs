@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::board::{file_name, Board, Leaper, Square};
 use crate::cnf::Lit;
-use crate::count::{enumerate, CountOptions};
+use crate::count::enumerate::{enumerate, CountOptions};
 use crate::deadline::Deadline;
 use crate::encoding::{EncodingConfig, TimeIndexed};
 use crate::error::Error;
@@ -233,6 +233,10 @@ pub fn has_unique_solution(puzzle: &Problem, request: &Request) -> Result<bool, 
         limit: Some(2),
         up_to_symmetry: false,
     };
+    // The gate answers at once where a rule proves there is no tour.
+    if request.gate && refute(puzzle).is_some() {
+        return Ok(false);
+    }
     Ok(enumerate(puzzle, request, limit, |_| Ok(()))? == 1)
 }
 

@@ -295,7 +295,7 @@ fn count_undirected(
 /// state tables ([`crate::error::Error::FrontierOverMemoryBudget`], raised as soon as
 /// they would pass it). Clues are refused: the frontier does not know a
 /// square's move number.
-pub fn count_tours(
+pub(crate) fn count_tours(
     problem: &crate::problem::Problem,
     request: &crate::solve::Request,
     jobs: usize,

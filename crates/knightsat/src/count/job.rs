@@ -1,0 +1,467 @@
+//! The one job of counting: a [`CountJob`] says what to count and how,
+//! and its [`run`](CountJob::run) checks the feasibility gate once, picks
+//! the route and counts, saying in a [`CountReport`] what it counted.
+
+use std::fmt;
+use std::sync::Once;
+use std::time::Duration;
+
+use super::enumerate::{enumerate_by, CountOptions};
+use super::estimate::{estimate_count, estimate_cube_range, Estimate};
+use super::frontier;
+use super::range::{count_cube_range, cube_task};
+use super::split::{count_by_cubes, CubeProgress, ParallelOptions};
+use super::tally::{CubeRange, CubeTally};
+use crate::cubes::resolve_jobs;
+use crate::deadline::Deadline;
+use crate::error::{Error, Unsupported};
+use crate::gate::{refute_until, Refutation};
+use crate::problem::Problem;
+use crate::solve::auto::{every_tour_by, tally_step};
+use crate::solve::{Method, Request};
+use crate::tour::Tour;
+
+/// A count to make: the problem and everything asked of the count. Build
+/// one with [`CountJob::new`] and struct update syntax, then
+/// [`run`](CountJob::run) it.
+///
+/// What is counted follows from the options:
+/// - neither `cubes` nor `sample`: the tours of the whole problem (or its
+///   orbits), up to `limit`, by one search or cube by cube on `jobs`
+///   threads ([`CountReport::Tours`]);
+/// - `sample`: an estimate from a random sample of the cubes (of the
+///   cubes numbered `cubes` alone, when given) ([`CountReport::Estimate`]);
+/// - `cubes` alone: the tours of each cube numbered so, one line each as
+///   it ends ([`CountReport::Cubes`]).
+pub struct CountJob<'a> {
+    /// The problem whose tours are counted.
+    pub problem: &'a Problem,
+    /// How: [`Method::Auto`] picks the route (the frontier counter for a
+    /// plain count where it is fastest, else the one that lists every
+    /// tour: [`crate::solve::auto`]). Warnsdorff's rule does not count.
+    pub method: Method,
+    /// The encoding, solver, memory budget and time limit, and whether to
+    /// check the feasibility gate first (`request.gate`). The job always
+    /// asks for every tour (`every_tour`).
+    pub request: Request,
+    /// Threads; 0 means one per core. More than one counts cube by cube.
+    pub jobs: usize,
+    /// Cube depth in moves; `None` chooses it from `jobs` and the board
+    /// ([`super::CUBES_PER_JOB`]). Given, the count goes cube by cube.
+    pub depth: Option<usize>,
+    /// Count the cubes numbered so (from 1) of `depth` moves alone, as a
+    /// cluster task does; needs `depth`.
+    pub cubes: Option<CubeRange>,
+    /// Estimate the count from a random sample of the cubes instead of
+    /// counting them all.
+    pub sample: Option<Sample>,
+    /// Stop once this many tours (or orbits) are counted (a count of the
+    /// whole problem only).
+    pub limit: Option<u64>,
+    /// Count orbits: tours that are images of each other under a symmetry
+    /// of the board that keeps the given start and end in place count once;
+    /// so do a closed tour's rotations and reverse, and an open tour's
+    /// reverse when neither end is fixed. One search, no cubes.
+    pub up_to_symmetry: bool,
+    /// Hears how the count goes, from any thread: the route, then tours
+    /// found, cubes done or squares processed.
+    pub on_progress: Option<&'a (dyn Fn(Progress<'_>) + Sync)>,
+    /// Hears each line of a count of numbered cubes (`cubes`) as its cube
+    /// ends: the task's header line first, once, then a tally per cube.
+    pub on_cube: Option<&'a (dyn Fn(CubeLine<'_>) + Sync)>,
+    /// Hears every tour (or orbit) as it is found, which lists them: the
+    /// count is then one search, whatever `jobs` and `depth` say. An error
+    /// ends the count with it.
+    pub on_tour: Option<&'a mut OnTour<'a>>,
+}
+
+/// What hears each tour a count lists ([`CountJob::on_tour`]).
+pub type OnTour<'a> = dyn FnMut(&Tour) -> Result<(), Error> + 'a;
+
+/// A simple random sample of cubes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sample {
+    /// How many cubes (all of them if there are no more).
+    pub cubes: usize,
+    /// The seed that draws them: one seed, one sample.
+    pub seed: u64,
+}
+
+/// How a count is going.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Progress<'a> {
+    /// The route the count takes, heard once before anything is counted:
+    /// for a count of the whole problem once the gate has let the problem
+    /// on, for a count of cubes (a sample or a range) before their cubes
+    /// are made.
+    Route {
+        /// The method the route counts by.
+        method: Method,
+        /// What it is given.
+        request: &'a Request,
+        /// Whether it counts cube by cube (else by one search).
+        cube_by_cube: bool,
+    },
+    /// One search: this many tours found so far, after each.
+    Tours(u64),
+    /// Cube by cube: after each tour and each cube.
+    Cubes(CubeProgress),
+    /// The frontier counter: after each square.
+    Squares(frontier::Progress),
+}
+
+/// One line of a count of numbered cubes, as a cluster task prints it
+/// (without its newline).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CubeLine<'a> {
+    /// The header line that records the task, before the first cube's.
+    Header(&'a str),
+    /// One cube's tally.
+    Tally(&'a CubeTally),
+}
+
+impl fmt::Display for CubeLine<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CubeLine::Header(header) => f.write_str(header),
+            CubeLine::Tally(tally) => write!(f, "{tally}"),
+        }
+    }
+}
+
+/// What a count counted.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CountReport {
+    /// The tours (or orbits) of the whole problem.
+    Tours(TourCount),
+    /// An estimate from a sample of the cubes.
+    Estimate(Estimate),
+    /// The tours of a range of numbered cubes.
+    Cubes(CubeRangeCount),
+}
+
+impl CountReport {
+    /// The exact number counted: the tours (or orbits), or the tours of
+    /// the cubes counted; `None` for an estimate.
+    pub fn tours(&self) -> Option<u128> {
+        match self {
+            CountReport::Tours(count) => Some(count.tours),
+            CountReport::Cubes(count) => Some(u128::from(count.tours)),
+            CountReport::Estimate(_) => None,
+        }
+    }
+
+    /// The estimate, if the count was one.
+    pub fn estimate(&self) -> Option<&Estimate> {
+        match self {
+            CountReport::Estimate(estimate) => Some(estimate),
+            _ => None,
+        }
+    }
+}
+
+/// The tours (or orbits) of a whole problem, and how they were counted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TourCount {
+    /// How many.
+    pub tours: u128,
+    /// The method of the route taken.
+    pub method: Method,
+    /// Why there is no tour, where the feasibility gate proved it without
+    /// a search.
+    pub refuted: Option<Refutation>,
+    /// Whether the count stopped at the limit (there may be more).
+    pub at_limit: bool,
+}
+
+/// The tours of a range of numbered cubes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CubeRangeCount {
+    /// The header line of the task's output (no newline).
+    pub header: String,
+    /// The cubes counted: the range asked for, cut to the last cube.
+    pub range: CubeRange,
+    /// Their tours, a cube that counts as another one counting nothing.
+    pub tours: u64,
+}
+
+/// The feasibility gate gets this long to prove there is no tour on a
+/// board that would be refused for its size: a refusal is quick.
+const GATE_BEFORE_REFUSAL: Duration = Duration::from_millis(100);
+
+impl<'a> CountJob<'a> {
+    /// A count of every tour of `problem` by the default route on one
+    /// thread, with the default request, nothing heard.
+    pub fn new(problem: &'a Problem) -> CountJob<'a> {
+        CountJob {
+            problem,
+            method: Method::Auto,
+            request: Request::default(),
+            jobs: 1,
+            depth: None,
+            cubes: None,
+            sample: None,
+            limit: None,
+            up_to_symmetry: false,
+            on_progress: None,
+            on_cube: None,
+            on_tour: None,
+        }
+    }
+
+    /// Counts. What the method cannot do is refused first; then the
+    /// feasibility gate is checked, once (unless `request.gate` is off),
+    /// and a problem it refutes has no tour; then the count.
+    ///
+    /// When `request.timeout` runs out: [`Error::TimedOutPartway`] with the
+    /// tours counted so far (the cube lines heard are whole cubes), or
+    /// [`Error::Timeout`] from the frontier counter, both with the whole
+    /// limit.
+    pub fn run(mut self) -> Result<CountReport, Error> {
+        let request = Request {
+            every_tour: true,
+            ..self.request.clone()
+        };
+        self.method.check_supports(self.problem, &request)?;
+        if self.up_to_symmetry && (self.cubes.is_some() || self.sample.is_some()) {
+            return Err(Error::Unsupported(Unsupported::OrbitsWithCubes));
+        }
+        let range = match (self.cubes, self.depth) {
+            (Some(range), Some(depth)) => Some((depth, range)),
+            (Some(_), None) => return Err(Error::Unsupported(Unsupported::RangeWithoutDepth)),
+            (None, _) => None,
+        };
+        match (self.sample, range) {
+            (Some(sample), range) => self.estimate(&request, sample, range),
+            (None, Some((depth, range))) => self.count_range(&request, depth, range),
+            (None, None) => {
+                let on_tour = self.on_tour.take();
+                self.count_whole(&request, on_tour)
+            }
+        }
+    }
+
+    /// The gate's refutation of the problem, within `deadline`, where the
+    /// request asks for the gate.
+    fn gate(&self, deadline: Deadline) -> Option<Refutation> {
+        if !self.request.gate {
+            return None;
+        }
+        refute_until(self.problem, deadline.until())
+    }
+
+    /// Tells `on_progress` how the count goes.
+    fn progress(&self) -> impl Fn(Progress<'_>) + Sync + 'a {
+        let on_progress = self.on_progress;
+        move |progress| {
+            if let Some(on_progress) = on_progress {
+                on_progress(progress);
+            }
+        }
+    }
+
+    /// Tells `progress` the route of a count of cubes.
+    fn cube_route(&self, request: &Request, progress: &impl Fn(Progress<'_>)) {
+        let step = every_tour_by(self.problem, self.method, request);
+        progress(Progress::Route {
+            method: step.method,
+            request: &step.request,
+            cube_by_cube: true,
+        });
+    }
+
+    /// The tours of the whole problem (or its orbits).
+    fn count_whole(
+        &self,
+        request: &Request,
+        mut on_tour: Option<&mut OnTour<'_>>,
+    ) -> Result<CountReport, Error> {
+        let problem = self.problem;
+        let orbits = self.up_to_symmetry;
+        if orbits && (self.jobs != 1 || self.depth.is_some()) {
+            return Err(Error::Unsupported(Unsupported::OrbitsWithCubes));
+        }
+        let listing = on_tour.is_some();
+        let tally_only = !orbits && self.limit.is_none() && self.depth.is_none() && !listing;
+        let route = if self.method == Method::Auto && tally_only {
+            tally_step(problem, request)
+        } else {
+            every_tour_by(problem, self.method, request)
+        };
+        // Backtracking counts by cubes on any number of threads: its cube
+        // counter skips building and verifying each tour, which listing
+        // them one by one (for orbits, limits and listeners) needs.
+        let cubes_by_backtracking =
+            route.method == Method::Backtrack && !orbits && self.limit.is_none() && !listing;
+        // A board too large for the encoding (or for numbering cubes by
+        // it) is refused, unless the gate proves first that it has no
+        // tour; the gate gets 0.1 s for that (it walks the move graph,
+        // seconds on millions of squares), so that a refusal is quick.
+        let refused = (route.method == Method::Sat || cubes_by_backtracking)
+            .then(|| route.request.config.check(problem).err())
+            .flatten();
+        let deadline = Deadline::new(request.timeout);
+        let gate_deadline = match refused {
+            Some(_) => Deadline::new(Some(GATE_BEFORE_REFUSAL)),
+            None => deadline,
+        };
+        let counted = |tours: u128, refuted: Option<Refutation>| {
+            Ok(CountReport::Tours(TourCount {
+                tours,
+                method: route.method,
+                at_limit: refuted.is_none() && self.limit.map(u128::from) == Some(tours),
+                refuted,
+            }))
+        };
+        if let Some(refutation) = self.gate(gate_deadline) {
+            return counted(0, Some(refutation));
+        }
+        if let Some(error) = refused {
+            return Err(error);
+        }
+        let one_search =
+            listing || (self.jobs == 1 && self.depth.is_none() && !cubes_by_backtracking);
+        let progress = self.progress();
+        progress(Progress::Route {
+            method: route.method,
+            request: &route.request,
+            cube_by_cube: !one_search,
+        });
+        if route.method == Method::Frontier {
+            if listing {
+                return Err(Error::Unsupported(Unsupported::TourByFrontier));
+            }
+            if orbits {
+                return Err(Error::Unsupported(Unsupported::OrbitsByFrontier));
+            }
+            if self.limit.is_some() || self.depth.is_some() {
+                return Err(Error::Unsupported(Unsupported::PartsByFrontier));
+            }
+            // The gate's time counts against the limit.
+            let request = Request {
+                timeout: deadline.left().unwrap_or(Some(Duration::from_nanos(1))),
+                ..route.request.clone()
+            };
+            let show = |squares| progress(Progress::Squares(squares));
+            let tours =
+                frontier::count_tours(problem, &request, resolve_jobs(self.jobs), Some(&show))
+                    .map_err(|error| with_whole_limit(error, deadline))?;
+            return counted(tours, None);
+        }
+        let tours = if one_search {
+            let options = CountOptions {
+                limit: self.limit,
+                up_to_symmetry: orbits,
+            };
+            let mut found = 0;
+            enumerate_by(problem, route.method, &route.request, options, |tour| {
+                if let Some(on_tour) = on_tour.as_mut() {
+                    on_tour(tour)?;
+                }
+                found += 1;
+                progress(Progress::Tours(found));
+                Ok(())
+            })?
+        } else {
+            let parallel = ParallelOptions {
+                jobs: self.jobs,
+                depth: self.depth,
+                limit: self.limit,
+            };
+            count_by_cubes(problem, route.method, &route.request, parallel, |done| {
+                progress(Progress::Cubes(done));
+            })?
+        };
+        counted(u128::from(tours), None)
+    }
+
+    /// An estimate from a sample of the cubes (of `range`'s alone, with
+    /// its depth, when given). The gate takes as long as it needs.
+    fn estimate(
+        &self,
+        request: &Request,
+        sample: Sample,
+        range: Option<(usize, CubeRange)>,
+    ) -> Result<CountReport, Error> {
+        let progress = self.progress();
+        self.cube_route(request, &progress);
+        let impossible = self.gate(Deadline::new(None)).is_some();
+        let on_progress = |done| progress(Progress::Cubes(done));
+        let route = (self.method, request);
+        let sample = (sample.cubes, sample.seed);
+        let estimate = match range {
+            Some((depth, range)) => estimate_cube_range(
+                self.problem,
+                route,
+                depth,
+                range,
+                self.jobs,
+                sample,
+                impossible,
+                on_progress,
+            )?,
+            None => estimate_count(
+                self.problem,
+                route,
+                self.depth,
+                self.jobs,
+                sample,
+                impossible,
+                on_progress,
+            )?,
+        };
+        Ok(CountReport::Estimate(estimate))
+    }
+
+    /// The tours of the cubes numbered `range` of `depth` moves, each
+    /// cube's line heard as it ends, after the header. The gate takes as
+    /// long as it needs; where it refutes the problem, every cube has 0.
+    fn count_range(
+        &self,
+        request: &Request,
+        depth: usize,
+        range: CubeRange,
+    ) -> Result<CountReport, Error> {
+        self.cube_route(request, &self.progress());
+        let task = cube_task(self.problem, self.method, request, depth)?;
+        let header = task.header();
+        let impossible = self.gate(Deadline::new(None)).is_some();
+        let on_cube = self.on_cube;
+        // The header goes out before the first cube's line, and not at all
+        // when no cube is counted.
+        let header_once = Once::new();
+        let (range, tours) = count_cube_range(
+            self.problem,
+            (self.method, request),
+            &task,
+            depth,
+            range,
+            self.jobs,
+            impossible,
+            |tally| {
+                if let Some(on_cube) = on_cube {
+                    header_once.call_once(|| on_cube(CubeLine::Header(&header)));
+                    on_cube(CubeLine::Tally(tally));
+                }
+            },
+        )?;
+        Ok(CountReport::Cubes(CubeRangeCount {
+            header,
+            range,
+            tours,
+        }))
+    }
+}
+
+/// `error` with the whole time limit of `deadline` where it is a timeout,
+/// not what the gate left of it.
+fn with_whole_limit(error: Error, deadline: Deadline) -> Error {
+    match error {
+        Error::Timeout { .. } => deadline.expired(),
+        Error::TimedOutPartway { found, .. } => Error::TimedOutPartway {
+            seconds: deadline.seconds(),
+            found,
+        },
+        error => error,
+    }
+}
