@@ -1,22 +1,21 @@
-//! The `knightsat` command: parses arguments, calls one function per
-//! command (in `commands.rs`), words errors in the command line's terms and
-//! maps them to exit statuses.
+//! The `knightsat` command: parses the arguments ([`args`]), turns them
+//! into one plan per command ([`plan`]), runs it ([`commands`]), and maps
+//! errors to exit statuses, worded in the command line's terms ([`words`]).
 
 mod args;
 mod commands;
+mod flags;
+mod plan;
+mod words;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use clap::Parser;
-
-use knightsat::count::Sample;
-use knightsat::error::{ErrorClass, Unsupported};
-use knightsat::solve::Request;
+use knightsat::error::ErrorClass;
 use knightsat::Error;
 
-use args::{BuiltInSolver, Cli, Command, MethodArg, NoBoard, SwitchOfOtherEncoding};
-use commands::{CountArgs, PuzzleArgs, WayOut, EXIT_FAILURE};
+use commands::{WayOut, EXIT_FAILURE};
+use plan::{NoBoard, Plan, SwitchOfOtherEncoding};
 
 /// Exit status for bad usage or bad input.
 const EXIT_BAD_INPUT: u8 = 2;
@@ -49,287 +48,65 @@ fn without_huge_pages() {
 
 fn main() -> ExitCode {
     without_huge_pages();
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
-        Err(error) if !error.use_stderr() => {
-            // --help and --version
-            let _ = error.print();
-            return ExitCode::SUCCESS;
-        }
-        Err(error) => {
-            // clap's message runs to the first blank line; usage and hints follow.
-            let rendered = error.render().to_string();
-            let message: Vec<&str> = rendered
-                .lines()
-                .take_while(|line| !line.trim().is_empty())
-                .map(str::trim)
-                .collect();
-            let message = message.join(" ");
-            let message = message.strip_prefix("error: ").unwrap_or(&message);
-            let _ = writeln!(io::stderr(), "knightsat: {message} (see --help)");
-            return ExitCode::from(EXIT_BAD_INPUT);
-        }
+    let (cli, matches) = match args::parse() {
+        Ok(parsed) => parsed,
+        Err(error) => return usage_error(&error),
     };
     if let Err(error) = knightsat::cleanup::exit_on_signals() {
         let _ = writeln!(io::stderr(), "knightsat: cannot watch for signals: {error}");
         return ExitCode::from(EXIT_FAILURE);
     }
-    let result = run(cli.command, cli.memory_budget);
+    let result = plan::plan(cli, &matches).and_then(run);
     knightsat::cleanup::exit_if_signalled();
     match result {
         Ok(code) => code,
         Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,
         Err(error) => {
-            let _ = writeln!(io::stderr(), "knightsat: {}", describe(&error));
+            let _ = writeln!(io::stderr(), "knightsat: {}", words::describe(&error));
             ExitCode::from(exit_status(&error))
         }
     }
 }
 
-/// Runs one command; the in-process solvers may use `budget_mib` MiB.
-// One arm per command (and `count --cnf`'s own): long, but flat.
-#[allow(clippy::too_many_lines)]
-fn run(command: Command, budget_mib: u64) -> anyhow::Result<ExitCode> {
-    match command {
-        Command::Encode { encoding, output } => commands::encode(&encoding, &output),
-        Command::Solve { encoding, options } => commands::solve(&encoding, options, budget_mib),
-        Command::Decode {
+/// Runs one command's plan.
+fn run(plan: Plan) -> anyhow::Result<ExitCode> {
+    match plan {
+        Plan::Encode(plan) => commands::formula::encode(&plan),
+        Plan::Solve(plan) => commands::solve::solve(&plan),
+        Plan::Count(plan) => commands::count::count(&plan),
+        Plan::CountCnf { cnf, request } => commands::count::count_cnf(&cnf, &request),
+        Plan::Sum { files, cubes } => commands::count::sum(&files, cubes),
+        Plan::Cubes(plan) => commands::formula::cubes(plan),
+        Plan::Decode {
             cnf,
             solver_output,
             format,
-        } => commands::decode(&cnf, &solver_output, format),
-        Command::Verify { problem, tour } => commands::verify(&problem, &tour),
-        Command::Puzzle {
-            shape,
-            closed,
-            seed,
-            solution,
-            format,
-            solver,
-            timeout,
-        } => commands::puzzle(
-            &shape,
-            PuzzleArgs {
-                closed,
-                seed,
-                solution,
-                format,
-            },
-            &sat_request(solver, budget_mib, timeout),
-        ),
-        Command::Count {
-            cnf: Some(cnf),
-            solver,
-            timeout,
-            ..
-        } => commands::count_cnf(&cnf, &sat_request(solver, budget_mib, timeout)),
-        Command::Count {
-            encoding,
-            method,
-            solver,
-            timeout,
-            limit,
-            up_to_symmetry,
-            jobs,
-            depth,
-            verbose,
-            cnf: None,
-            sample,
-            seed,
-            cubes,
-        } => {
-            let method = sat_if_named(method, solver.is_some() || encoding.names_encoding());
-            let sample = sample.map(usize::try_from).transpose()?;
-            commands::count(
-                &encoding,
-                method,
-                &sat_request(solver, budget_mib, timeout),
-                &CountArgs {
-                    limit,
-                    up_to_symmetry,
-                    jobs,
-                    depth: depth.map(usize::try_from).transpose()?,
-                    sample: sample.map(|cubes| Sample { cubes, seed }),
-                    cubes,
-                    verbose,
-                },
-            )
-        }
-        Command::Sum { files, cubes } => commands::sum(&files, cubes),
-        Command::Cubes {
-            encoding,
-            depth,
-            output,
-            split,
-            count,
-        } => commands::cubes(
-            &encoding,
-            usize::try_from(depth)?,
-            &output,
-            split.as_deref(),
-            count,
-        ),
-        Command::Certify { cnf, proof } => commands::certify(&cnf, &proof),
-        Command::Stats { encoding, format } => commands::stats_of(&encoding, format),
+        } => commands::check::decode(&cnf, &solver_output, format),
+        Plan::Verify { problem, tour } => commands::check::verify(&problem, &tour),
+        Plan::Puzzle(plan) => commands::puzzle::puzzle(&plan),
+        Plan::Certify { cnf, proof } => commands::check::certify(&cnf, &proof),
+        Plan::Stats { encoding, format } => commands::formula::stats_of(&*encoding, format),
     }
 }
 
-/// `--method auto` becomes `--method sat` where an option that only SAT
-/// takes is `named`: explicit choices win over the default route. (Cubes
-/// are not such an option: backtracking splits into cubes too.)
-fn sat_if_named(method: MethodArg, named: bool) -> MethodArg {
-    match method {
-        MethodArg::Auto if named => MethodArg::Sat,
-        other => other,
+/// `--help` and `--version` print and succeed; any other error of clap's
+/// is bad usage, said in one line: clap's message runs to the first blank
+/// line, usage and hints follow.
+fn usage_error(error: &clap::Error) -> ExitCode {
+    if !error.use_stderr() {
+        let _ = error.print();
+        return ExitCode::SUCCESS;
     }
-}
-
-/// A request for SAT by a built-in solver (varisat unless named) within
-/// the memory budget and the time limit; the command fills in the encoding.
-fn sat_request(
-    solver: Option<BuiltInSolver>,
-    budget_mib: u64,
-    timeout: Option<std::time::Duration>,
-) -> Request {
-    Request {
-        backend: solver.unwrap_or_default().into(),
-        timeout,
-        memory_budget_mib: budget_mib,
-        ..Request::default()
-    }
-}
-
-/// The error in one line, in the command line's words: the library's
-/// errors carry values, and those that concern a flag are worded with it.
-fn describe(error: &anyhow::Error) -> String {
-    if let Some(WayOut { error, hint }) = error.downcast_ref::<WayOut>() {
-        return format!("{}; {hint}", describe_library(error, None));
-    }
-    let Some(library) = error.downcast_ref::<Error>() else {
-        return format!("{error:#}");
-    };
-    // Context the command added (a file name) stays in front.
-    let context = (error.chain().count() > 1).then(|| error.to_string());
-    describe_library(library, context)
-}
-
-/// A library error in one line, in the command line's words, after the
-/// `context` the command added.
-fn describe_library(library: &Error, context: Option<String>) -> String {
-    let worded = match library {
-        Error::MoveListNeedsBoard => {
-            return "cannot read the tour: a move list needs --board (JSON tours carry their own)"
-                .into();
-        }
-        Error::TimedOutPartway { seconds, found } => {
-            return format!(
-                "the --timeout of {seconds} s ran out after {found} tours: the tours printed are a partial list, not every tour (exit 124)"
-            );
-        }
-        Error::OverMemoryBudget { .. } | Error::FrontierOverMemoryBudget { .. } => {
-            return format!("{library} (--memory-budget)");
-        }
-        Error::CubesOverMemoryBudget { smaller_depth, .. } => {
-            let instead = match smaller_depth {
-                Some(depth) => format!("--depth {depth} or less fits"),
-                None => "no smaller --depth fits".to_string(),
-            };
-            return format!(
-                "{library} (--memory-budget): {instead}; `cubes -o FILE` and `cubes --split DIR` write any number of cubes without holding them"
-            );
-        }
-        Error::SameOutputTwice { path } => {
-            format!("--proof and --cnf-out both name {path}: give them different files")
-        }
-        Error::ClauseLengthTooShort { len } => {
-            format!("--max-clause-len must be at least 3, got {len}")
-        }
-        Error::BlocksDoNotFit { rows, cols, board } => format!(
-            "--blocks {rows}x{cols} does not fit the {board} board: each block needs a rank and a file"
-        ),
-        Error::Unsupported(what) => unsupported_in_words(*what),
-        Error::BoardTooLargeForEncoding { .. } => library.to_string(),
-        _ => {
-            let mut text = context.map_or_else(String::new, |context| format!("{context}: "));
-            text.push_str(&library.to_string());
-            let mut source = std::error::Error::source(library);
-            while let Some(cause) = source {
-                let _ = std::fmt::Write::write_fmt(&mut text, format_args!(": {cause}"));
-                source = cause.source();
-            }
-            return text;
-        }
-    };
-    match context {
-        None => format!("bad option: {worded}"),
-        Some(context) => format!("{context}: bad option: {worded}"),
-    }
-}
-
-/// A request the library cannot serve, in the command line's words.
-fn unsupported_in_words(what: Unsupported) -> String {
-    match what {
-        Unsupported::ProofWithExternalSolver => {
-            "--proof uses a built-in solver: --solver varisat or --solver cadical".into()
-        }
-        Unsupported::AllWithExternalSolver => {
-            "--all uses a built-in solver: --solver varisat or --solver cadical".into()
-        }
-        Unsupported::JobsWithExternalSolver => {
-            "--jobs and --depth solve cubes with a built-in solver: --solver varisat or --solver cadical".into()
-        }
-        Unsupported::ArgumentsForBuiltIn(solver) => {
-            format!("--solver-arg is for solver programs, not the built-in {solver}")
-        }
-        Unsupported::ProofWithoutSat(method) => {
-            format!("--proof needs --method sat: only SAT writes proofs, not --method {method}")
-        }
-        Unsupported::SolverWithoutSat(method) => format!(
-            "--solver is for --method sat: --method {method} searches without a SAT solver"
-        ),
-        Unsupported::EncodingOptionsWithoutSat(method) => format!(
-            "the encoding options (--encoding, --subtours, --amo, --max-clause-len, --no-predecessor, --no-moves, --no-parity, --no-reachability, --no-symmetry-breaking, --preset, --blocks) are for --method sat, not --method {method}"
-        ),
-        Unsupported::EveryTourByWarnsdorff => {
-            "--method warnsdorff finds one tour: --all and count need --method backtrack or sat".into()
-        }
-        Unsupported::CluesByWarnsdorff => {
-            "--method warnsdorff does not take clues (--at, --puzzle): use --method backtrack or sat".into()
-        }
-        Unsupported::SeedWithoutWarnsdorff(method) => {
-            format!("--seed is for --method warnsdorff, not --method {method}")
-        }
-        Unsupported::CubesWithoutSat(method) => {
-            format!("--jobs and --depth split the SAT encoding into cubes: not for --method {method}")
-        }
-        Unsupported::CubesWithSuccessor => {
-            "cubes (`cubes`, --jobs, --depth) need --encoding time-indexed: they fix the first moves in time, which --encoding successor does not number".into()
-        }
-        Unsupported::OrbitsWithCubes => {
-            "--up-to-symmetry counts orbits with one solver, without cubes: not with --jobs N (N > 1) or --depth, since a tour and its images fall in different cubes".into()
-        }
-        Unsupported::LazyFormulaWritten => {
-            "--subtours lazy is for solving in a loop: a file of it would have models that are not tours; encode writes --subtours complete".into()
-        }
-        Unsupported::TourByFrontier => {
-            "--method frontier counts tours without finding one: it is for count".into()
-        }
-        Unsupported::CluesByFrontier => {
-            "--method frontier does not take clues (--at, --puzzle): count them with --method backtrack or sat".into()
-        }
-        Unsupported::PartsByFrontier => {
-            "--method frontier counts the whole board at once: not with --depth, --cubes, --sample or --limit".into()
-        }
-        Unsupported::OrbitsByFrontier => {
-            "--up-to-symmetry compares the tours it lists, which --method frontier never does: use --method backtrack or sat".into()
-        }
-        Unsupported::ProofWithLazySubtours => {
-            "--proof needs the complete formula: add --subtours complete (lazy subtour cuts do not follow from the clauses)".into()
-        }
-        Unsupported::RangeWithoutDepth => {
-            "--cubes A-B numbers the cubes of one depth: give --depth".into()
-        }
-    }
+    let rendered = error.render().to_string();
+    let message: Vec<&str> = rendered
+        .lines()
+        .take_while(|line| !line.trim().is_empty())
+        .map(str::trim)
+        .collect();
+    let message = message.join(" ");
+    let message = message.strip_prefix("error: ").unwrap_or(&message);
+    let _ = writeln!(io::stderr(), "knightsat: {message} (see --help)");
+    ExitCode::from(EXIT_BAD_INPUT)
 }
 
 /// The exit status for an error.

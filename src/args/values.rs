@@ -1,0 +1,214 @@
+//! The values flags take, as clap parses them, and the library values
+//! they stand for.
+#![allow(clippy::doc_markdown)]
+
+use std::time::Duration;
+
+use clap::ValueEnum;
+
+use knightsat::encoding::{Amo, Subtours};
+use knightsat::render::Format;
+use knightsat::sat::Backend;
+use knightsat::solve::Method;
+
+/// The encodings (mirrors [`EncodingConfig`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum EncodingArg {
+    /// x(t, s): after t moves the knight is on square s.
+    #[default]
+    TimeIndexed,
+    /// m(s→w): the move after square s goes to square w.
+    Successor,
+}
+
+/// How the successor encoding rules out subtours (mirrors [`Subtours`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SubtoursArg {
+    /// Cuts added in a loop of solves.
+    Lazy,
+    /// In the formula (Chinese remainder encoding).
+    Complete,
+}
+
+impl From<SubtoursArg> for Subtours {
+    fn from(subtours: SubtoursArg) -> Subtours {
+        match subtours {
+            SubtoursArg::Lazy => Subtours::Lazy,
+            SubtoursArg::Complete => Subtours::Complete,
+        }
+    }
+}
+
+/// How tours are found (mirrors [`Method`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum MethodArg {
+    /// The fastest route for the problem (the default): one tour by
+    /// Warnsdorff's rule, then SAT (successor encoding, built-in CaDiCaL)
+    /// if it gives up; clues by SAT (time-indexed encoding); counts by
+    /// backtracking, or SAT with clues. Any SAT option (--encoding and its
+    /// switches, --solver, --proof; for solve, --jobs and --depth) means
+    /// --method sat; count --jobs, --depth and --sample split the count
+    /// into cubes by the same rule.
+    #[default]
+    Auto,
+    /// The SAT encoding, solved by --solver: complete (a tour or a proof
+    /// that there is none).
+    Sat,
+    /// Warnsdorff's greedy rule: linear time, boards of millions of
+    /// squares; it may give up (exit 3) and never proves that there is no
+    /// tour. No clues.
+    Warnsdorff,
+    /// Backtracking in Warnsdorff's order with pruning: complete (exit 20
+    /// proves there is no tour), clues included; exponential at worst.
+    Backtrack,
+    /// count only: the frontier counter, which counts without listing a
+    /// tour (a dynamic program over the squares: its time grows with the
+    /// board's width and length, not with the number of tours). Any
+    /// rectangle, holes, leapers, --start and --end; no clues, no
+    /// --up-to-symmetry, no cubes; --jobs threads share its states.
+    Frontier,
+}
+
+impl From<MethodArg> for Method {
+    fn from(method: MethodArg) -> Method {
+        match method {
+            MethodArg::Auto => Method::Auto,
+            MethodArg::Sat => Method::Sat,
+            MethodArg::Warnsdorff => Method::Warnsdorff,
+            MethodArg::Backtrack => Method::Backtrack,
+            MethodArg::Frontier => Method::Frontier,
+        }
+    }
+}
+
+/// A built-in SAT solver (mirrors the built-in [`Backend`]s).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum BuiltInSolver {
+    /// varisat, in Rust.
+    #[default]
+    Varisat,
+    /// CaDiCaL 2.2, in C++, linked in.
+    Cadical,
+}
+
+impl From<BuiltInSolver> for Backend {
+    fn from(solver: BuiltInSolver) -> Backend {
+        match solver {
+            BuiltInSolver::Varisat => Backend::Varisat,
+            BuiltInSolver::Cadical => Backend::Cadical,
+        }
+    }
+}
+
+/// How a tour is printed (mirrors [`Format`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    /// Numbered grid, highest rank at the top, moves numbered from 1, `#` for a hole.
+    #[default]
+    Board,
+    /// Square names on one line: `a1 c2 b4 …`.
+    Moves,
+    /// `{"rows":8,"cols":8,"closed":false,"tour":["a1",…]}`.
+    Json,
+    /// A standalone SVG picture: the board, move numbers and the path.
+    Svg,
+}
+
+impl From<FormatArg> for Format {
+    fn from(format: FormatArg) -> Format {
+        match format {
+            FormatArg::Board => Format::Board,
+            FormatArg::Moves => Format::Moves,
+            FormatArg::Json => Format::Json,
+            FormatArg::Svg => Format::Svg,
+        }
+    }
+}
+
+/// The at-most-one encodings (mirrors [`Amo`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum AmoArg {
+    /// One binary clause per pair: n(n−1)/2 clauses, no auxiliary variables.
+    Pairwise,
+    /// Sinz's sequential counter: 3n−4 clauses, n−1 auxiliary variables.
+    Sequential,
+    /// Klieber and Kwon's commander encoding, groups of 3, recursive.
+    Commander,
+    /// Chen's 2-product encoding: a √n x √n grid, recursive.
+    Product,
+    /// Nguyen and Mai's bimander encoding: pairs with binary commanders.
+    /// The default: in the benchmark (docs/benchmarks.md) it is the one that meets every
+    /// varisat target with a tenth of the naive encoding's clauses on 8x8.
+    Bimander,
+}
+
+impl From<AmoArg> for Amo {
+    fn from(amo: AmoArg) -> Amo {
+        match amo {
+            AmoArg::Pairwise => Amo::Pairwise,
+            AmoArg::Sequential => Amo::Sequential,
+            AmoArg::Commander => Amo::Commander,
+            AmoArg::Product => Amo::Product,
+            AmoArg::Bimander => Amo::Bimander,
+        }
+    }
+}
+
+/// How `stats` prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum StatsFormat {
+    /// Aligned columns.
+    Table,
+    /// One JSON object: vars, clauses, literals, families.
+    Json,
+}
+
+/// How `puzzle` prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PuzzleFormat {
+    /// The numbered grid with `.` for blanks (and the solved grid after a
+    /// blank line, with --solution).
+    Board,
+    /// One JSON object: board, clues as N=SQUARE, and the solution with --solution.
+    Json,
+    /// An SVG picture of the clues (the solved tour with the clues in bold, with --solution).
+    Svg,
+}
+
+/// Named sets of encoding options.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum Preset {
+    /// Pairwise at-most-one; no pruning, predecessor clauses or symmetry breaking.
+    Naive,
+}
+
+pub(super) fn parse_blocks(text: &str) -> Result<(usize, usize), String> {
+    let parsed = text
+        .split_once(['x', 'X'])
+        .and_then(|(r, c)| Some((r.parse().ok()?, c.parse().ok()?)));
+    parsed.ok_or_else(|| format!("'{text}' is not RxC, e.g. 2x2"))
+}
+
+/// The shortest time limit taken: a millisecond. Anything shorter ends
+/// before any method has started (1e-10 s and 1e-300 s both round to no
+/// time at all), so it is refused rather than read differently by each.
+const SHORTEST_TIMEOUT: f64 = 1e-3;
+
+pub(super) fn parse_seconds(text: &str) -> Result<Duration, String> {
+    let seconds = text
+        .trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|s| *s >= SHORTEST_TIMEOUT);
+    let duration = seconds.and_then(|s| Duration::try_from_secs_f64(s).ok());
+    duration.ok_or_else(|| {
+        format!("'{text}' is not a number of seconds from {SHORTEST_TIMEOUT} to about 5.8e11")
+    })
+}
+
+/// A whole number, with white space around it allowed as `--board` allows it.
+pub(super) fn parse_count(text: &str) -> Result<usize, String> {
+    text.trim()
+        .parse()
+        .map_err(|_| format!("'{text}' is not a whole number"))
+}

@@ -1,0 +1,100 @@
+//! The commands that check what others made: `decode`, `verify`, `certify`.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
+
+use anyhow::Context;
+
+use knightsat::certify::{check_proof, Verdict};
+use knightsat::cnf::dimacs::{read_answer, Answer};
+use knightsat::cnf_file::read_cnf_info;
+use knightsat::decode::{check_model_satisfies, tour_from_model};
+use knightsat::encoding::Model;
+use knightsat::error::Error;
+use knightsat::input;
+use knightsat::problem::Problem;
+use knightsat::render::Format;
+use knightsat::solve::Outcome;
+use knightsat::tour::check_tour;
+
+use super::{emit, print_outcome, EXIT_FAILURE};
+use crate::args::ProblemArgs;
+
+/// `decode`: a solver's output for a knightsat CNF, as a verified tour.
+pub fn decode(cnf: &Path, solver_output: &Path, format: Format) -> anyhow::Result<ExitCode> {
+    let mut clauses = input::open(cnf)?;
+    let info = read_cnf_info(&mut clauses).with_context(|| cnf.display().to_string())?;
+    let outcome = match read_answer(input::open(solver_output)?, info.vars)? {
+        Answer::Unsat => Outcome::NoTour,
+        Answer::Unknown => return Err(Error::NoAnswer.into()),
+        Answer::Sat(values) => {
+            let encoding = info.encoding.prepare(&info.problem)?;
+            let model = Model::new(values);
+            let tour = tour_from_model(&*encoding, &model, Some(info.vars))?;
+            // The tour may be one of the problem's and the model still be
+            // another CNF's (another cube's): the clauses decide.
+            check_model_satisfies(clauses, &model, encoding.primary_vars())?;
+            Outcome::Tour(tour)
+        }
+    };
+    print_outcome(outcome, format)
+}
+
+/// `verify`: a tour handed in, checked without SAT.
+pub fn verify(problem: &ProblemArgs, tour: &Path) -> anyhow::Result<ExitCode> {
+    let given = problem.given()?;
+    let text = input::read_text(tour)?;
+    let closed = given.as_ref().map_or(problem.closed(), Problem::is_closed);
+    let board = problem.given_board(given.as_ref())?;
+    let tour = check_tour(&text, &board, closed, |board, closed| {
+        let base = match &given {
+            Some(given) => given.clone(),
+            None => Problem::new(board),
+        };
+        problem.complete(base.closed(closed))
+    })?;
+    emit(|out| {
+        writeln!(
+            out,
+            "valid {} {} tour of the {} board ({} squares)",
+            if tour.closed { "closed" } else { "open" },
+            tour.board.leaper().name(),
+            tour.board,
+            tour.squares.len()
+        )
+    })?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `certify`: a DRAT proof checked by `rate`.
+pub fn certify(cnf: &Path, proof: &Path) -> anyhow::Result<ExitCode> {
+    match check_proof(cnf, proof)? {
+        Verdict::Verified => {
+            emit(|out| {
+                writeln!(
+                    out,
+                    "verified: {} proves {} unsatisfiable",
+                    proof.display(),
+                    cnf.display()
+                )
+            })?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Verdict::RefutedByPropagation => {
+            emit(|out| {
+                writeln!(
+                    out,
+                    "verified: unit propagation alone refutes {}, so it is unsatisfiable whatever {} says (rate cannot check proofs of such formulas)",
+                    cnf.display(),
+                    proof.display()
+                )
+            })?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Verdict::Rejected(why) => {
+            note!("knightsat: proof rejected by rate: {why}");
+            Ok(ExitCode::from(EXIT_FAILURE))
+        }
+    }
+}

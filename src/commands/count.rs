@@ -1,0 +1,334 @@
+//! `count` in all its forms, and `sum`, which adds up a split count.
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, OnceLock, PoisonError};
+
+use anyhow::Context;
+use indicatif::ProgressBar;
+
+use knightsat::cnf_file::read_cnf_info;
+use knightsat::count::tally::{CubeRange, CubeSum};
+use knightsat::count::{
+    count_recorded, sum_tallies, CountJob, CountReport, CubeLine, Estimate, Progress,
+};
+use knightsat::cubes::resolve_jobs;
+use knightsat::error::Error;
+use knightsat::input;
+use knightsat::problem::Problem;
+use knightsat::solve::{Method, Request};
+
+use super::{
+    cube_progress_bar, emit, note_default_start, progress_bar, route_in_words, seconds_in_words,
+    show_cube_progress, step_bar, with_way_out,
+};
+use crate::plan::{Count, CountArgs};
+use crate::EXIT_TIMEOUT;
+
+/// `count`: how many tours (or orbits), an estimate from a sample of the
+/// cubes (--sample; of the cubes numbered A to B alone with --cubes), or
+/// the tours of each cube numbered A to B (--cubes), one line per cube as
+/// it is done, for `sum` to add up.
+pub fn count(plan: &Count) -> anyhow::Result<ExitCode> {
+    let Count {
+        problem,
+        method,
+        request,
+        args,
+    } = plan;
+    let method = *method;
+    let (whole, estimate) = (args.whole(), args.sample.is_some());
+    let show = CountShow::new(problem, args);
+    let on_progress = |progress: Progress<'_>| show.progress(progress);
+    let on_cube = |line: CubeLine<'_>| show.line(line);
+    let job = CountJob {
+        method,
+        request: request.clone(),
+        jobs: args.jobs,
+        depth: args.depth,
+        cubes: args.cubes,
+        sample: args.sample,
+        limit: args.limit,
+        up_to_symmetry: args.up_to_symmetry,
+        on_progress: Some(&on_progress),
+        on_cube: Some(&on_cube),
+        ..CountJob::new(problem)
+    };
+    let report = job.run();
+    let (printed, failed) = show.finish();
+    let report = match report {
+        Err(Error::TimedOutPartway { seconds, found }) if whole => {
+            note!("knightsat: the --timeout of {seconds} s ran out after {found} tours: there are at least {found}, maybe more (exit 124)");
+            return Ok(ExitCode::from(EXIT_TIMEOUT));
+        }
+        Err(Error::TimedOutPartway { seconds, .. }) if !estimate => {
+            note!("knightsat: the --timeout of {seconds} s ran out after {printed} cubes: each line printed is a whole cube; `knightsat sum` names the cubes left (exit 124)");
+            return Ok(ExitCode::from(EXIT_TIMEOUT));
+        }
+        Err(error) if whole => return Err(count_way_out(error, problem, method, args.jobs)),
+        report => report?,
+    };
+    match report {
+        CountReport::Tours(count) => {
+            if let Some(refutation) = &count.refuted {
+                note!("note: no tour, proved without search by the feasibility gate: {refutation}");
+            }
+            emit(|out| writeln!(out, "{}", count.tours))?;
+            if count.at_limit {
+                note!(
+                    "note: stopped at the limit of {}; there may be more",
+                    count.tours
+                );
+            }
+        }
+        CountReport::Estimate(estimate) => print_estimate(&estimate, args.cubes, args.jobs)?,
+        CountReport::Cubes(_) => {
+            if let Some(error) = failed {
+                return Err(error);
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// What `count` shows while it counts: the route (-v), the note on the
+/// default start before numbered cubes, a progress bar, and the lines of
+/// numbered cubes, each whole as its cube ends, so that a task stopped
+/// midway leaves the cubes it finished (the sum then names the others).
+struct CountShow<'a> {
+    problem: &'a Problem,
+    args: &'a CountArgs,
+    bar: OnceLock<ProgressBar>,
+    printed: AtomicUsize,
+    failed: Mutex<Option<anyhow::Error>>,
+}
+
+impl<'a> CountShow<'a> {
+    fn new(problem: &'a Problem, args: &'a CountArgs) -> Self {
+        CountShow {
+            problem,
+            args,
+            bar: OnceLock::new(),
+            printed: AtomicUsize::new(0),
+            failed: Mutex::new(None),
+        }
+    }
+
+    /// Shows how the count goes: the route starts the bar.
+    fn progress(&self, progress: Progress<'_>) {
+        let (whole, estimate) = (self.args.whole(), self.args.sample.is_some());
+        let Progress::Route {
+            method,
+            request,
+            cube_by_cube,
+        } = progress
+        else {
+            return show_count_progress(self.bar.get(), progress);
+        };
+        if whole && self.args.verbose {
+            let how = if cube_by_cube { ", cube by cube" } else { "" };
+            note!("route: {}{how}", route_in_words(method, request));
+        }
+        if !estimate && !whole {
+            note_default_start(self.problem);
+        }
+        let _ = self
+            .bar
+            .set(count_bar(estimate, whole, method, cube_by_cube));
+    }
+
+    /// Prints a line of numbered cubes; the first failure to is kept.
+    fn line(&self, line: CubeLine<'_>) {
+        if let CubeLine::Tally(_) = line {
+            self.printed.fetch_add(1, Ordering::Relaxed);
+        }
+        if let Err(error) = emit(|out| writeln!(out, "{line}")) {
+            let mut failed = self.failed.lock().unwrap_or_else(PoisonError::into_inner);
+            failed.get_or_insert(error);
+        }
+    }
+
+    /// Clears the bar; the cubes' lines printed, and the first failure to
+    /// print one.
+    fn finish(self) -> (usize, Option<anyhow::Error>) {
+        if let Some(bar) = self.bar.get() {
+            bar.finish_and_clear();
+        }
+        let failed = self.failed.into_inner();
+        (
+            self.printed.into_inner(),
+            failed.unwrap_or_else(PoisonError::into_inner),
+        )
+    }
+}
+
+/// The progress bar of a count whose route is `method` (cube by cube or
+/// not): squares for the frontier, cubes for a count by cubes or a
+/// sample, tours for one search; none for a count of numbered cubes,
+/// whose lines say how far it is.
+fn count_bar(estimate: bool, whole: bool, method: Method, cube_by_cube: bool) -> ProgressBar {
+    match (estimate, whole) {
+        (true, _) => cube_progress_bar(),
+        (false, false) => ProgressBar::hidden(),
+        _ if method == Method::Frontier => step_bar("squares"),
+        _ if cube_by_cube => cube_progress_bar(),
+        _ => progress_bar("tours"),
+    }
+}
+
+/// Shows how far a count has got on its bar: tours found by one search,
+/// cubes done (see [`show_cube_progress`]), or the squares the frontier
+/// counter has processed, with its live states and the memory they take.
+fn show_count_progress(bar: Option<&ProgressBar>, progress: Progress<'_>) {
+    let Some(bar) = bar else { return };
+    match progress {
+        Progress::Tours(found) => bar.set_position(found),
+        Progress::Cubes(done) => show_cube_progress(bar, done),
+        Progress::Squares(done) => {
+            bar.set_length(done.total as u64);
+            bar.set_position(done.done as u64);
+            bar.set_message(format!(
+                "{} states, {} MiB",
+                done.states,
+                done.bytes.div_ceil(1 << 20)
+            ));
+        }
+        Progress::Route { .. } => {}
+    }
+}
+
+/// `error` from `count`, with the route that would work where there is
+/// one: only options `count` takes (no solver programs).
+fn count_way_out(error: Error, problem: &Problem, method: Method, jobs: usize) -> anyhow::Error {
+    let plain = problem.clues().is_empty();
+    let hint = match &error {
+        Error::Timeout { .. } if method == Method::Sat && plain => {
+            Some("without --method and SAT options, the default route counts plain tours by backtracking, fastest".to_string())
+        }
+        Error::Timeout { .. } => Some("try a longer --timeout".to_string()),
+        Error::BoardTooLargeForEncoding { .. } if plain => {
+            Some("--method backtrack counts without a formula, on any board".to_string())
+        }
+        Error::OverMemoryBudget { .. } | Error::CubesOverMemoryBudget { .. } => {
+            let mut ways = Vec::new();
+            if plain && method == Method::Sat {
+                ways.push("--method backtrack (no memory to speak of)".to_string());
+            }
+            if jobs != 1 {
+                ways.push("fewer --jobs".into());
+            }
+            ways.push("a larger --memory-budget".into());
+            Some(format!("try {}", ways.join(", ")))
+        }
+        _ => None,
+    };
+    with_way_out(error, hint)
+}
+
+/// An estimate as `count --sample` prints it: the count with its margin,
+/// and the time, for the cubes numbered `range` alone when given.
+fn print_estimate(
+    estimate: &Estimate,
+    range: Option<CubeRange>,
+    jobs: usize,
+) -> anyhow::Result<()> {
+    let threads = resolve_jobs(jobs);
+    let duration = seconds_in_words;
+    emit(|out| {
+        let margin = match (estimate.margin, estimate.cubes_for_margin) {
+            (Some(margin), None) => format!("± {margin:.0} tours (95%)"),
+            (Some(margin), Some(needed)) => {
+                let needed = match needed {
+                    Some(needed) if needed as usize >= estimate.cubes => format!(
+                        "Cochran's rule, 25 × skewness², asks for {needed}, more than there are: count them all"
+                    ),
+                    Some(needed) => format!("Cochran's rule, 25 × skewness², asks for {needed}"),
+                    None => "every cube sampled has the same count, which says nothing of the others".into(),
+                };
+                format!("± {margin:.0} tours (not a 95% interval: too few cubes for counts this skewed; {needed}; take it as an order of magnitude)")
+            }
+            (None, _) => "tours (one cube: no margin)".into(),
+        };
+        let cubes = match range {
+            Some(range) => format!(
+                "the {} cubes numbered {}-{}",
+                estimate.cubes,
+                range.first,
+                range.first + estimate.cubes - 1
+            ),
+            None => format!("{} cubes", estimate.cubes),
+        };
+        writeln!(
+            out,
+            "estimate: {:.0} {margin}, from {} of {cubes} at depth {} ({} tours in the sample)",
+            estimate.tours, estimate.sampled, estimate.depth, estimate.sample_tours
+        )?;
+        write!(
+            out,
+            "time: the sample took {} of solving; every cube would take about {} on 1 thread",
+            duration(estimate.sample_seconds),
+            duration(estimate.seconds)
+        )?;
+        if threads > 1 {
+            write!(
+                out,
+                ", {} on {threads}",
+                duration(estimate.seconds / threads as f64)
+            )?;
+        }
+        writeln!(out)
+    })
+}
+
+/// `sum`: the lines of `count --cubes` from `files` (stdin when there are
+/// none) added up, every cube counted exactly once.
+/// With `range`, exactly the cubes numbered `range` are to be there.
+pub fn sum(files: &[PathBuf], range: Option<CubeRange>) -> anyhow::Result<ExitCode> {
+    let stdin = [PathBuf::from("-")];
+    let files = if files.is_empty() { &stdin[..] } else { files };
+    let mut total = CubeSum::new();
+    for file in files {
+        let name = if file.as_os_str() == "-" {
+            "stdin".to_string()
+        } else {
+            file.display().to_string()
+        };
+        let mut reader = input::open(file)?;
+        let mut line = Vec::new();
+        for number in 1.. {
+            line.clear();
+            // Lines with their newline: a last line without one was cut.
+            // No line of a task's output is near 64 KiB: a longer one is
+            // refused at its first 64 KiB, whatever the file holds.
+            let read = io::BufRead::read_until(
+                &mut io::Read::take(&mut reader, 1 << 16),
+                b'\n',
+                &mut line,
+            )
+            .map_err(|e| Error::io(format!("reading {name}"), e))?;
+            if read == 0 {
+                break;
+            }
+            total
+                .add(
+                    &format!("{name} line {number}"),
+                    &String::from_utf8_lossy(&line),
+                )
+                .map_err(Error::from)?;
+        }
+    }
+    let tours = sum_tallies(&total, range)?;
+    emit(|out| writeln!(out, "{tours}"))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `count --cnf`: the tours of a knightsat CNF, cube CNFs included, by
+/// the solver `sat` names.
+pub fn count_cnf(cnf: &Path, sat: &Request) -> anyhow::Result<ExitCode> {
+    let info = read_cnf_info(input::open(cnf)?).with_context(|| cnf.display().to_string())?;
+    let found = count_recorded(&info, sat).with_context(|| cnf.display().to_string())?;
+    emit(|out| writeln!(out, "{found}"))?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,236 @@
+//! One module per command, each running its plan; what they share
+//! (printing, progress bars, the gate's note, hints) is here.
+
+/// Writes a line to stderr; a closed stderr loses the note, not the run.
+macro_rules! note {
+    ($($arg:tt)*) => {{
+        let _ = ::std::io::Write::write_fmt(&mut ::std::io::stderr(), format_args!("{}\n", format_args!($($arg)*)));
+    }};
+}
+
+pub mod check;
+pub mod count;
+pub mod formula;
+pub mod puzzle;
+pub mod solve;
+
+use std::io::{self, IsTerminal, Write};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use indicatif::{HumanDuration, ProgressBar, ProgressStyle};
+
+use knightsat::count::CubeProgress;
+use knightsat::deadline::Deadline;
+use knightsat::error::Error;
+use knightsat::gate::refute_until;
+use knightsat::problem::Problem;
+use knightsat::render::{render, Format};
+use knightsat::solve::{Method, Outcome, Request};
+use knightsat::tour::Tour;
+
+/// Exit status when no tour exists (the formula is unsatisfiable), as SAT solvers use.
+pub const EXIT_NO_TOUR: u8 = 20;
+
+/// Exit status for a rejected tour or another failure.
+pub const EXIT_FAILURE: u8 = 1;
+
+/// `error` with the whole time limit of `deadline` where it is a timeout,
+/// not what the gate left of it.
+pub fn with_whole_limit(error: Error, deadline: Deadline) -> Error {
+    match error {
+        Error::Timeout { .. } => deadline.expired(),
+        Error::TimedOutPartway { found, .. } => Error::TimedOutPartway {
+            seconds: deadline.seconds(),
+            found,
+        },
+        error => error,
+    }
+}
+
+/// Runs the feasibility gate on `problem`; where it proves that there is
+/// no tour, says why on stderr and returns true.
+pub fn answered_by_gate(problem: &Problem, deadline: Deadline) -> bool {
+    match refute_until(problem, deadline.until()) {
+        Some(refutation) => {
+            note!("note: no tour, proved without search by the feasibility gate: {refutation}");
+            true
+        }
+        None => false,
+    }
+}
+
+/// A route in words, as `-v` prints it.
+pub fn route_in_words(method: Method, request: &Request) -> String {
+    match method {
+        Method::Sat => request.describe_sat(),
+        Method::Warnsdorff => "Warnsdorff's rule".into(),
+        Method::Backtrack => "backtracking".into(),
+        Method::Auto => "the default route".into(),
+        Method::Frontier => "the frontier counter".into(),
+    }
+}
+
+/// `error` with a hint that names the way out, when there is one.
+pub fn with_way_out(error: Error, hint: Option<String>) -> anyhow::Error {
+    match hint {
+        Some(hint) => WayOut { error, hint }.into(),
+        None => error.into(),
+    }
+}
+
+/// A library error and the route that would work instead, worded for the
+/// command that failed.
+#[derive(Debug, thiserror::Error)]
+#[error("{error}")]
+pub struct WayOut {
+    /// What went wrong.
+    #[source]
+    pub error: Error,
+    /// What to try instead, in the command's options.
+    pub hint: String,
+}
+
+/// A duration for people: below a minute in seconds, milliseconds or
+/// microseconds with two or three significant digits (a cube of a small
+/// board takes microseconds, which "0 seconds" would hide), from a minute
+/// on in the largest whole unit ("5 minutes").
+pub fn seconds_in_words(seconds: f64) -> String {
+    let seconds = seconds.max(0.0);
+    if seconds >= 60.0 {
+        return HumanDuration(Duration::from_secs_f64(seconds)).to_string();
+    }
+    let (value, unit) = if seconds == 0.0 || seconds >= 1.0 {
+        (seconds, "s")
+    } else if seconds >= 1e-3 {
+        (seconds * 1e3, "ms")
+    } else {
+        (seconds * 1e6, "µs")
+    };
+    let digits = usize::from(value > 0.0 && value < 10.0);
+    format!("{value:.digits$} {unit}")
+}
+
+/// Shows how far a count over cubes has got on its bar: cubes done of all,
+/// and in the message the tours so far and their rate.
+pub fn show_cube_progress(progress: &ProgressBar, done: CubeProgress) {
+    progress.set_length(done.cubes as u64);
+    progress.set_position(done.cubes_done as u64);
+    let seconds = progress.elapsed().as_secs_f64().max(1e-3);
+    progress.set_message(format!(
+        "{} tours, {:.0} tours/s",
+        done.tours,
+        done.tours as f64 / seconds
+    ));
+}
+
+/// Progress of a count over cubes: cubes done of all, tours, rate and ETA
+/// (on stderr, when it is a terminal).
+pub fn cube_progress_bar() -> ProgressBar {
+    if !io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(0).with_style(
+        ProgressStyle::with_template(
+            "{bar:30} {pos}/{len} cubes, {msg}, {elapsed} elapsed, ETA {eta}",
+        )
+        .expect("a valid template"),
+    );
+    bar.enable_steady_tick(Duration::from_millis(200));
+    bar
+}
+
+/// Says on stderr where a closed tour with nothing fixed starts.
+pub fn note_default_start(problem: &Problem) {
+    if problem.start_fixed_by_default() {
+        note!(
+            "note: closed tour with no --start, --end or clue: start fixed at {}, which loses no tour",
+            problem.board().name(0)
+        );
+    }
+}
+
+/// A bar with position, length and elapsed time on stderr, or nothing
+/// when stderr is not a terminal.
+pub fn step_bar(what: &str) -> ProgressBar {
+    if !io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(0).with_style(
+        ProgressStyle::with_template(&format!(
+            "{{bar:30}} {{pos}}/{{len}} {what}, {{elapsed}} {{msg}}"
+        ))
+        .expect("a valid template"),
+    );
+    bar.enable_steady_tick(Duration::from_millis(200));
+    bar
+}
+
+/// A spinner with the count, rate and elapsed time on stderr, or nothing
+/// when stderr is not a terminal.
+pub fn progress_bar(what: &str) -> ProgressBar {
+    if !io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new_spinner().with_style(
+        ProgressStyle::with_template(&format!(
+            "{{spinner}} {{human_pos}} {what} found, {{per_sec}}, {{elapsed}}"
+        ))
+        .expect("a valid template"),
+    );
+    bar.enable_steady_tick(Duration::from_millis(200));
+    bar
+}
+
+/// Prints the outcome; the exit status is the verdict, whether or not
+/// anyone still reads the output.
+pub fn print_outcome(outcome: Outcome, format: Format) -> anyhow::Result<ExitCode> {
+    match outcome {
+        Outcome::Tour(tour) => {
+            emit(|out| print_tour(out, &tour, format))?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Outcome::NoTour => {
+            emit(|out| writeln!(out, "no tour exists for these constraints"))?;
+            Ok(ExitCode::from(EXIT_NO_TOUR))
+        }
+    }
+}
+
+/// Writes to stdout and flushes: a closed pipe quietly ends the output (the
+/// reader has all it wanted), any other failure is an error.
+pub fn emit(write: impl FnOnce(&mut io::StdoutLock<'_>) -> io::Result<()>) -> anyhow::Result<()> {
+    let mut out = io::stdout().lock();
+    match write(&mut out).and_then(|()| out.flush()) {
+        Err(error) if error.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        result => Ok(result.map_err(|e| Error::io("writing the output", e))?),
+    }
+}
+
+/// Writes one tour in `format`.
+pub fn print_tour(out: &mut impl Write, tour: &Tour, format: Format) -> io::Result<()> {
+    out.write_all(render(tour, format).as_bytes())?;
+    out.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::seconds_in_words;
+
+    #[test]
+    fn durations_read_in_their_unit() {
+        for (seconds, words) in [
+            (0.0, "0 s"),
+            (-0.0, "0 s"),
+            (3.2e-7, "0.3 µs"),
+            (4.25e-5, "42 µs"),
+            (0.0042, "4.2 ms"),
+            (0.5, "500 ms"),
+            (1.26, "1.3 s"),
+            (42.4, "42 s"),
+            (300.0, "5 minutes"),
+        ] {
+            assert_eq!(seconds_in_words(seconds), words, "{seconds}");
+        }
+    }
+}

@@ -1,0 +1,62 @@
+//! `puzzle`: a numbered grid with one solution.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use knightsat::puzzle::{generate, puzzle_grid, puzzle_picture, Generated, PuzzleJson};
+use knightsat::render::{board_grid, svg, Format};
+use knightsat::solve::Outcome;
+
+use super::{emit, print_outcome, step_bar};
+use crate::args::PuzzleFormat;
+use crate::plan::Puzzle;
+
+/// `puzzle`: a numbered grid with one solution, made by SAT as `request`
+/// says.
+pub fn puzzle(args: &Puzzle) -> anyhow::Result<ExitCode> {
+    let Puzzle { board, request, .. } = args;
+    let seed = args.seed.unwrap_or_else(|| fastrand::u64(..));
+    let bar = step_bar("clues tried");
+    let generated = generate(board, args.closed, seed, request, |done, total| {
+        bar.set_length(total as u64);
+        bar.set_position(done as u64);
+    })?;
+    bar.finish_and_clear();
+    let Some(Generated {
+        puzzle,
+        solution: tour,
+        untried,
+    }) = generated
+    else {
+        return print_outcome(Outcome::NoTour, Format::Board);
+    };
+    note!(
+        "{} {} puzzle on the {} board: {} clues (seed {seed}{})",
+        if args.closed { "closed" } else { "open" },
+        board.leaper().name(),
+        board,
+        puzzle.clues().len(),
+        if untried == 0 {
+            format!("; --seed {seed} makes it again")
+        } else {
+            String::new()
+        }
+    );
+    if untried > 0 {
+        note!(
+            "the time limit ran out with {untried} of {} clues untried: the solution is unique, but some clues may be unneeded (without --timeout, --seed {seed} makes a puzzle where none is)",
+            board.squares()
+        );
+    }
+    let answer = args.solution.then_some(&tour);
+    let text = match args.format {
+        PuzzleFormat::Board => match answer {
+            Some(tour) => format!("{}\n{}", puzzle_grid(&puzzle), board_grid(tour)),
+            None => puzzle_grid(&puzzle),
+        },
+        PuzzleFormat::Json => serde_json::to_string(&PuzzleJson::new(&puzzle, answer))? + "\n",
+        PuzzleFormat::Svg => svg(&puzzle_picture(&puzzle, answer)),
+    };
+    emit(|out| out.write_all(text.as_bytes()))?;
+    Ok(ExitCode::SUCCESS)
+}

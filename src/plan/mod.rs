@@ -1,0 +1,393 @@
+//! The command line turned into what to do (the high stage): one plan per
+//! command, made in one function, [`plan`], from clap's structs. Every
+//! rule about what a flag means is applied here, once: which method a
+//! SAT option chooses, which solver and limits a request carries, and
+//! what the library refuses before any work starts.
+
+mod problem;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::ArgMatches;
+
+use knightsat::board::Board;
+use knightsat::count::tally::CubeRange;
+use knightsat::count::Sample;
+use knightsat::encoding::{Encoding, EncodingConfig};
+use knightsat::problem::Problem;
+use knightsat::render::Format;
+use knightsat::sat::Backend;
+use knightsat::solve::{Method, Request};
+
+use crate::args::{
+    BuiltInSolver, Cli, Command, MethodArg, ProblemArgs, PuzzleFormat, SolveArgs, StatsFormat,
+};
+use crate::flags;
+
+pub use problem::{NoBoard, SwitchOfOtherEncoding};
+
+/// What one command is to do, every flag read.
+pub enum Plan {
+    /// Write the formula.
+    Encode(Encode),
+    /// Find a tour, every tour, or a proof that there is none.
+    Solve(Solve),
+    /// Count the tours of a problem.
+    Count(Count),
+    /// Count the models of a knightsat CNF by `request`'s solver.
+    CountCnf { cnf: PathBuf, request: Request },
+    /// Add up the lines of `count --cubes`.
+    Sum {
+        files: Vec<PathBuf>,
+        cubes: Option<CubeRange>,
+    },
+    /// Write the formula with its cubes.
+    Cubes(Cubes),
+    /// Turn a solver's output into a verified tour.
+    Decode {
+        cnf: PathBuf,
+        solver_output: PathBuf,
+        format: Format,
+    },
+    /// Check a tour without SAT, against the rules `problem` gives.
+    Verify { problem: ProblemArgs, tour: PathBuf },
+    /// Make a puzzle.
+    Puzzle(Puzzle),
+    /// Check a DRAT proof.
+    Certify { cnf: PathBuf, proof: PathBuf },
+    /// The formula's size per family.
+    Stats {
+        encoding: Box<dyn Encoding>,
+        format: StatsFormat,
+    },
+}
+
+/// `encode`: the formula and where it goes.
+pub struct Encode {
+    /// The problem encoded.
+    pub problem: Problem,
+    /// Its encoding, prepared.
+    pub encoding: Box<dyn Encoding>,
+    /// The file, or `-` for stdout.
+    pub output: PathBuf,
+}
+
+/// `solve`: the problem, the route and what to print.
+pub struct Solve {
+    /// The problem.
+    pub problem: Problem,
+    /// The method, `auto` resolved where a SAT option is named.
+    pub method: Method,
+    /// The request; its time limit is [`Solve::timeout`], which the gate
+    /// shares.
+    pub request: Request,
+    /// The whole time limit.
+    pub timeout: Option<Duration>,
+    /// The DRAT proof's path and the CNF's beside it, with `--proof`.
+    pub proof: Option<(PathBuf, PathBuf)>,
+    /// `--all`: every tour, up to `limit`.
+    pub all: bool,
+    /// `--limit`.
+    pub limit: Option<u64>,
+    /// How to print tours.
+    pub format: Format,
+    /// Skip the feasibility gate.
+    pub no_theory: bool,
+    /// Threads solving cubes.
+    pub jobs: usize,
+    /// Cube depth.
+    pub depth: Option<usize>,
+    /// Say how the search went.
+    pub verbose: bool,
+}
+
+/// `count`: the problem and how to count it.
+pub struct Count {
+    /// The problem.
+    pub problem: Problem,
+    /// The method, `auto` resolved where a SAT option is named.
+    pub method: Method,
+    /// The request: the solver, budget and time limit.
+    pub request: Request,
+    /// How to count: limits, threads, cubes, sample.
+    pub args: CountArgs,
+}
+
+/// What `count` is asked besides the problem, the method and the request.
+pub struct CountArgs {
+    /// --limit.
+    pub limit: Option<u64>,
+    /// --up-to-symmetry.
+    pub up_to_symmetry: bool,
+    /// --jobs.
+    pub jobs: usize,
+    /// --depth.
+    pub depth: Option<usize>,
+    /// --sample and --seed.
+    pub sample: Option<Sample>,
+    /// --cubes.
+    pub cubes: Option<CubeRange>,
+    /// -v.
+    pub verbose: bool,
+}
+
+impl CountArgs {
+    /// Whether this is a count of the whole problem (neither --sample nor
+    /// --cubes): the tours, with a route (-v) and a way out of errors.
+    pub fn whole(&self) -> bool {
+        self.sample.is_none() && self.cubes.is_none()
+    }
+}
+
+/// `cubes`: the formula and its cubes.
+pub struct Cubes {
+    /// The problem.
+    pub problem: Problem,
+    /// The encoding's configuration.
+    pub config: EncodingConfig,
+    /// The encoding, prepared.
+    pub encoding: Box<dyn Encoding>,
+    /// Moves each cube fixes.
+    pub depth: usize,
+    /// The iCNF's file, or `-`.
+    pub output: PathBuf,
+    /// `--split DIR`.
+    pub split: Option<PathBuf>,
+    /// `--count`: only say how many cubes there are.
+    pub count_only: bool,
+}
+
+/// `puzzle`: the board and how to make and print the puzzle.
+pub struct Puzzle {
+    /// The board.
+    pub board: Board,
+    /// The solution is a closed tour.
+    pub closed: bool,
+    /// The random seed, if given.
+    pub seed: Option<u64>,
+    /// Print the solution too.
+    pub solution: bool,
+    /// How to print.
+    pub format: PuzzleFormat,
+    /// The built-in solver, budget and time limit.
+    pub request: Request,
+}
+
+/// Turns the command line as given into its plan: the one place where
+/// flags become library values and combinations are refused.
+pub fn plan(cli: Cli, matches: &ArgMatches) -> anyhow::Result<Plan> {
+    let budget = cli.memory_budget;
+    let (name, given) = matches.subcommand().expect("clap requires a command");
+    let command = crate::args::command();
+    let command = command
+        .find_subcommand(name)
+        .expect("the matches name one of its commands");
+    let names = |ids: &[&str]| flags::any_set(command, given, ids);
+    Ok(match cli.command {
+        Command::Encode { encoding, output } => {
+            let (problem, _, encoding) = encoding.problem_and_encoding()?;
+            Plan::Encode(Encode {
+                problem,
+                encoding,
+                output,
+            })
+        }
+        Command::Solve { encoding, options } => {
+            let names_sat = names(flags::ENCODING) || names(flags::SAT_ONLY_IN_SOLVE);
+            let (problem, config) = encoding.problem_and_config()?;
+            Plan::Solve(solve(problem, config, options, names_sat, budget)?)
+        }
+        command @ Command::Count { .. } => count(
+            command,
+            names(flags::ENCODING) || names(flags::SAT_ONLY_IN_COUNT),
+            budget,
+        )?,
+        Command::Sum { files, cubes } => Plan::Sum { files, cubes },
+        Command::Cubes {
+            encoding,
+            depth,
+            output,
+            split,
+            count,
+        } => {
+            let (problem, config, encoding) = encoding.problem_and_encoding()?;
+            Plan::Cubes(Cubes {
+                problem,
+                config,
+                encoding,
+                depth: usize::try_from(depth)?,
+                output,
+                split,
+                count_only: count,
+            })
+        }
+        Command::Decode {
+            cnf,
+            solver_output,
+            format,
+        } => Plan::Decode {
+            cnf,
+            solver_output,
+            format: format.into(),
+        },
+        Command::Verify { problem, tour } => Plan::Verify { problem, tour },
+        Command::Puzzle {
+            shape,
+            closed,
+            seed,
+            solution,
+            format,
+            solver,
+            timeout,
+        } => Plan::Puzzle(Puzzle {
+            board: shape.required_board()?,
+            closed,
+            seed,
+            solution,
+            format,
+            request: sat_request(solver, budget, timeout),
+        }),
+        Command::Certify { cnf, proof } => Plan::Certify { cnf, proof },
+        Command::Stats { encoding, format } => Plan::Stats {
+            encoding: encoding.problem_and_encoding()?.2,
+            format,
+        },
+    })
+}
+
+/// The plan of `count`: a count of a CNF file, or of a problem by the
+/// method chosen (SAT where a SAT option is named), with what the method
+/// cannot do refused before any work.
+fn count(command: Command, names_sat: bool, budget: u64) -> anyhow::Result<Plan> {
+    Ok(match command {
+        Command::Count {
+            cnf: Some(cnf),
+            solver,
+            timeout,
+            ..
+        } => Plan::CountCnf {
+            cnf,
+            request: sat_request(solver, budget, timeout),
+        },
+        Command::Count {
+            encoding,
+            method,
+            solver,
+            timeout,
+            verbose,
+            limit,
+            up_to_symmetry,
+            cnf: None,
+            jobs,
+            depth,
+            sample,
+            seed,
+            cubes,
+        } => {
+            let (problem, config) = encoding.problem_and_config()?;
+            let method = chosen_method(method, names_sat);
+            let request = Request {
+                config,
+                every_tour: true,
+                ..sat_request(solver, budget, timeout)
+            };
+            method.check_supports(&problem, &request)?;
+            let sample = sample.map(usize::try_from).transpose()?;
+            Plan::Count(Count {
+                problem,
+                method,
+                request,
+                args: CountArgs {
+                    limit,
+                    up_to_symmetry,
+                    jobs,
+                    depth: depth.map(usize::try_from).transpose()?,
+                    sample: sample.map(|cubes| Sample { cubes, seed }),
+                    cubes,
+                    verbose,
+                },
+            })
+        }
+        _ => unreachable!("plan::count is called with count"),
+    })
+}
+
+/// The plan of `solve`: the method (SAT where a SAT option is named), the
+/// solver by name, and the request the search gets.
+fn solve(
+    problem: Problem,
+    config: EncodingConfig,
+    args: SolveArgs,
+    names_sat: bool,
+    budget_mib: u64,
+) -> anyhow::Result<Solve> {
+    let request = Request {
+        config,
+        backend: Backend::from_name(args.solver.as_deref().unwrap_or("varisat"), args.solver_arg)?,
+        memory_budget_mib: budget_mib,
+        seed: args.seed,
+        timeout: args.timeout,
+        proof: args.proof.is_some(),
+        every_tour: args.all,
+        // The command runs the gate itself (or skips it on purpose).
+        gate: false,
+    };
+    let proof = args.proof.map(|proof| {
+        let cnf = args.cnf_out.unwrap_or_else(|| default_cnf_path(&proof));
+        (proof, cnf)
+    });
+    Ok(Solve {
+        problem,
+        method: chosen_method(args.method, names_sat),
+        request,
+        timeout: args.timeout,
+        proof,
+        all: args.all,
+        limit: args.limit,
+        format: args.format.into(),
+        no_theory: args.no_theory,
+        jobs: args.jobs,
+        depth: args.depth.map(usize::try_from).transpose()?,
+        verbose: args.verbose,
+    })
+}
+
+/// The method asked for: `--method auto` becomes `--method sat` where an
+/// option that only SAT takes is named (explicit choices win over the
+/// default route; cubes are not such an option for `count`, since
+/// backtracking splits into cubes too).
+fn chosen_method(method: MethodArg, names_sat: bool) -> Method {
+    match method {
+        MethodArg::Auto if names_sat => Method::Sat,
+        other => other.into(),
+    }
+}
+
+/// A request for SAT by a built-in solver (varisat unless named) within
+/// the memory budget and the time limit; the command fills in the encoding.
+fn sat_request(
+    solver: Option<BuiltInSolver>,
+    budget_mib: u64,
+    timeout: Option<Duration>,
+) -> Request {
+    Request {
+        backend: solver.unwrap_or_default().into(),
+        timeout,
+        memory_budget_mib: budget_mib,
+        ..Request::default()
+    }
+}
+
+/// The proof's path with the extension `.cnf`, or with `.cnf` appended when
+/// that would be the proof itself.
+fn default_cnf_path(proof: &std::path::Path) -> PathBuf {
+    let cnf = proof.with_extension("cnf");
+    if cnf == proof {
+        let mut name = proof.as_os_str().to_owned();
+        name.push(".cnf");
+        PathBuf::from(name)
+    } else {
+        cnf
+    }
+}

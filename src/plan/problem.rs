@@ -1,0 +1,245 @@
+//! The problem and its encoding from the options that describe them.
+
+use knightsat::board::Board;
+use knightsat::encoding::{
+    Amo, Encoding, EncodingConfig, Subtours, SuccessorConfig, TimeIndexedConfig,
+};
+use knightsat::error::Error;
+use knightsat::input;
+use knightsat::problem::{parse_clue, Problem};
+use knightsat::puzzle::parse_puzzle;
+use knightsat::tour::GivenBoard;
+
+use crate::args::{EncodingArg, EncodingArgs, Preset, ProblemArgs, ShapeArgs};
+
+/// A switch given for the encoding it does not belong to (a command-line
+/// matter, so worded here).
+#[derive(Debug, thiserror::Error)]
+#[error("bad option: {switch} is for --encoding {belongs}, not --encoding {given}")]
+pub struct SwitchOfOtherEncoding {
+    /// The switch, as typed.
+    pub switch: &'static str,
+    /// The encoding it belongs to.
+    pub belongs: &'static str,
+    /// The encoding chosen.
+    pub given: &'static str,
+}
+
+/// No board option was given (a command-line matter, so worded here).
+#[derive(Debug, thiserror::Error)]
+#[error("bad option: no board: give --board ROWSxCOLS, --size N{}", if *.puzzle_allowed { ", --board-file FILE or --puzzle FILE" } else { " or --board-file FILE" })]
+pub struct NoBoard {
+    /// Whether the command takes --puzzle.
+    pub puzzle_allowed: bool,
+}
+
+impl ShapeArgs {
+    /// The board the options describe, or `None` when none of --board,
+    /// --size, --board-file is given.
+    pub fn board(&self) -> Result<Option<Board>, Error> {
+        let args = &self.board;
+        let rectangle = match (&args.board, args.size, &args.board_file) {
+            (Some(board), _, _) => board.clone(),
+            (None, Some(n), _) => Board::new(n, n)?,
+            (None, None, Some(path)) => Board::from_ascii(&input::read_text(path)?)?,
+            (None, None, None) => return Ok(None),
+        };
+        Ok(Some(
+            rectangle
+                .with_holes(&self.holes)?
+                .with_leaper(self.leaper.unwrap_or_default()),
+        ))
+    }
+
+    /// What the options say about the board, for a tour that may carry its own.
+    pub fn given_board(&self) -> Result<GivenBoard, Error> {
+        Ok(GivenBoard {
+            board: self.board()?,
+            leaper: self.leaper,
+            holes: self.holes.clone(),
+        })
+    }
+
+    /// The board, which must be given.
+    pub fn required_board(&self) -> anyhow::Result<Board> {
+        Ok(self.board()?.ok_or(NoBoard {
+            puzzle_allowed: false,
+        })?)
+    }
+}
+
+impl ProblemArgs {
+    /// What the board options and any `--puzzle` give: the puzzle's problem
+    /// (its board, closedness and clues), or an open problem on the board;
+    /// `None` when no board is given.
+    pub fn given(&self) -> Result<Option<Problem>, Error> {
+        if let Some(path) = &self.puzzle {
+            let text = input::read_text(path)?;
+            return parse_puzzle(&text, self.shape.leaper, self.closed)
+                .map(Some)
+                .map_err(|error| match error {
+                    Error::BadPuzzle(why) => Error::BadPuzzle(format!("{}: {why}", path.display())),
+                    Error::Problem(why) => Error::BadPuzzle(format!("{}: {why}", path.display())),
+                    other => other,
+                });
+        }
+        Ok(self
+            .shape
+            .board()?
+            .map(|board| Problem::new(board).closed(self.closed)))
+    }
+
+    /// `given` (a problem from the board options or a puzzle) with --start,
+    /// --end and the clues of --at added.
+    pub fn complete(&self, given: Problem) -> Result<Problem, Error> {
+        let board = given.board().clone();
+        let square = |name: &Option<String>| {
+            name.as_deref()
+                .map(|name| board.parse_square(name))
+                .transpose()
+        };
+        let clues = self
+            .at
+            .iter()
+            .map(|clue| parse_clue(&board, clue))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(given
+            .with_start(square(&self.start)?)?
+            .with_end(square(&self.end)?)?
+            .with_clues(clues)?)
+    }
+
+    /// The whole problem; a board must be given.
+    pub fn problem(&self) -> anyhow::Result<Problem> {
+        let given = self.given()?.ok_or(NoBoard {
+            puzzle_allowed: true,
+        })?;
+        Ok(self.complete(given)?)
+    }
+
+    /// What the options say about the board (a puzzle's board counts as
+    /// given whole).
+    pub fn given_board(&self, given: Option<&Problem>) -> Result<GivenBoard, Error> {
+        match given {
+            Some(problem) if self.puzzle.is_some() => Ok(GivenBoard {
+                board: Some(problem.board().clone()),
+                ..GivenBoard::default()
+            }),
+            _ => self.shape.given_board(),
+        }
+    }
+
+    /// Whether --closed was given.
+    pub fn closed(&self) -> bool {
+        self.closed
+    }
+}
+
+impl EncodingArgs {
+    /// The problem, the encoding configuration the options describe, and
+    /// the encoding prepared for the problem (which checks that the options
+    /// fit it before any work starts), for a formula that is written or
+    /// measured: the successor encoding's subtours complete unless
+    /// --subtours says otherwise.
+    pub fn problem_and_encoding(
+        &self,
+    ) -> anyhow::Result<(Problem, EncodingConfig, Box<dyn Encoding>)> {
+        let (problem, config) = self.problem_and_config_with(Subtours::Complete)?;
+        let encoding = config.prepare(&problem)?;
+        Ok((problem, config, encoding))
+    }
+
+    /// The problem and the encoding configuration the options describe,
+    /// not yet prepared (searches without SAT never prepare it); the
+    /// successor encoding's subtours lazy unless --subtours says otherwise.
+    pub fn problem_and_config(&self) -> anyhow::Result<(Problem, EncodingConfig)> {
+        self.problem_and_config_with(Subtours::Lazy)
+    }
+
+    /// [`problem_and_config`](Self::problem_and_config) with the successor
+    /// encoding's subtours `subtours` unless --subtours says otherwise.
+    pub fn problem_and_config_with(
+        &self,
+        subtours: Subtours,
+    ) -> anyhow::Result<(Problem, EncodingConfig)> {
+        let problem = self.problem.problem()?;
+        let config = match self.encoding.unwrap_or_default() {
+            EncodingArg::TimeIndexed => {
+                let only_successor = [
+                    (self.subtours.is_some(), "--subtours"),
+                    (self.no_patching, "--no-patching"),
+                ];
+                for (given, switch) in only_successor {
+                    Self::refuse(given, switch, "successor", "time-indexed")?;
+                }
+                EncodingConfig::from(self.time_indexed())
+            }
+            EncodingArg::Successor => {
+                let only_time_indexed = [
+                    (self.no_predecessor, "--no-predecessor"),
+                    (self.no_moves, "--no-moves"),
+                    (self.no_parity, "--no-parity"),
+                    (self.no_reachability, "--no-reachability"),
+                    (self.blocks.is_some(), "--blocks"),
+                ];
+                for (given, switch) in only_time_indexed {
+                    Self::refuse(given, switch, "time-indexed", "successor")?;
+                }
+                let naive = matches!(self.preset, Some(Preset::Naive));
+                let base = SuccessorConfig::default();
+                let subtours = self.subtours.map_or(subtours, Subtours::from);
+                if subtours == Subtours::Complete {
+                    Self::refuse(
+                        self.no_patching,
+                        "--no-patching",
+                        "successor --subtours lazy",
+                        "successor --subtours complete",
+                    )?;
+                }
+                EncodingConfig::from(SuccessorConfig {
+                    max_clause_len: self.max_clause_len,
+                    amo: self.amo.map_or(base.amo, Amo::from),
+                    symmetry_breaking: !naive && !self.no_symmetry_breaking,
+                    subtours,
+                    patching: !self.no_patching,
+                })
+            }
+        };
+        Ok((problem, config))
+    }
+
+    /// The time-indexed switches the options give.
+    fn time_indexed(&self) -> TimeIndexedConfig {
+        let base = match self.preset {
+            Some(Preset::Naive) => TimeIndexedConfig::naive(),
+            None => TimeIndexedConfig::default(),
+        };
+        TimeIndexedConfig {
+            max_clause_len: self.max_clause_len,
+            amo: self.amo.map_or(base.amo, Amo::from),
+            predecessor: base.predecessor && !self.no_predecessor,
+            moves: base.moves && !self.no_moves,
+            parity: base.parity && !self.no_parity,
+            reachability: base.reachability && !self.no_reachability,
+            symmetry_breaking: base.symmetry_breaking && !self.no_symmetry_breaking,
+            blocks: self.blocks,
+        }
+    }
+
+    /// Refuses a switch given for the encoding it does not belong to.
+    fn refuse(
+        given: bool,
+        switch: &'static str,
+        belongs: &'static str,
+        chosen: &'static str,
+    ) -> Result<(), SwitchOfOtherEncoding> {
+        if given {
+            return Err(SwitchOfOtherEncoding {
+                switch,
+                belongs,
+                given: chosen,
+            });
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,143 @@
+//! Errors in the command line's words: the library's errors carry values
+//! and name no flag; this is the one place that words them for a user of
+//! the command.
+
+use knightsat::error::Unsupported;
+use knightsat::Error;
+
+use crate::commands::WayOut;
+use crate::flags;
+
+/// The error in one line, in the command line's words: the library's
+/// errors carry values, and those that concern a flag are worded with it.
+pub fn describe(error: &anyhow::Error) -> String {
+    if let Some(WayOut { error, hint }) = error.downcast_ref::<WayOut>() {
+        return format!("{}; {hint}", describe_library(error, None));
+    }
+    let Some(library) = error.downcast_ref::<Error>() else {
+        return format!("{error:#}");
+    };
+    // Context the command added (a file name) stays in front.
+    let context = (error.chain().count() > 1).then(|| error.to_string());
+    describe_library(library, context)
+}
+
+/// A library error in one line, in the command line's words, after the
+/// `context` the command added.
+fn describe_library(library: &Error, context: Option<String>) -> String {
+    let worded = match library {
+        Error::MoveListNeedsBoard => {
+            return "cannot read the tour: a move list needs --board (JSON tours carry their own)"
+                .into();
+        }
+        Error::TimedOutPartway { seconds, found } => {
+            return format!(
+                "the --timeout of {seconds} s ran out after {found} tours: the tours printed are a partial list, not every tour (exit 124)"
+            );
+        }
+        Error::OverMemoryBudget { .. } | Error::FrontierOverMemoryBudget { .. } => {
+            return format!("{library} (--memory-budget)");
+        }
+        Error::CubesOverMemoryBudget { smaller_depth, .. } => {
+            let instead = match smaller_depth {
+                Some(depth) => format!("--depth {depth} or less fits"),
+                None => "no smaller --depth fits".to_string(),
+            };
+            return format!(
+                "{library} (--memory-budget): {instead}; `cubes -o FILE` and `cubes --split DIR` write any number of cubes without holding them"
+            );
+        }
+        Error::SameOutputTwice { path } => {
+            format!("--proof and --cnf-out both name {path}: give them different files")
+        }
+        Error::ClauseLengthTooShort { len } => {
+            format!("--max-clause-len must be at least 3, got {len}")
+        }
+        Error::BlocksDoNotFit { rows, cols, board } => format!(
+            "--blocks {rows}x{cols} does not fit the {board} board: each block needs a rank and a file"
+        ),
+        Error::Unsupported(what) => unsupported_in_words(*what),
+        Error::BoardTooLargeForEncoding { .. } => library.to_string(),
+        _ => {
+            let mut text = context.map_or_else(String::new, |context| format!("{context}: "));
+            text.push_str(&library.to_string());
+            let mut source = std::error::Error::source(library);
+            while let Some(cause) = source {
+                let _ = std::fmt::Write::write_fmt(&mut text, format_args!(": {cause}"));
+                source = cause.source();
+            }
+            return text;
+        }
+    };
+    match context {
+        None => format!("bad option: {worded}"),
+        Some(context) => format!("{context}: bad option: {worded}"),
+    }
+}
+
+/// A request the library cannot serve, in the command line's words.
+fn unsupported_in_words(what: Unsupported) -> String {
+    match what {
+        Unsupported::ProofWithExternalSolver => {
+            "--proof uses a built-in solver: --solver varisat or --solver cadical".into()
+        }
+        Unsupported::AllWithExternalSolver => {
+            "--all uses a built-in solver: --solver varisat or --solver cadical".into()
+        }
+        Unsupported::JobsWithExternalSolver => {
+            "--jobs and --depth solve cubes with a built-in solver: --solver varisat or --solver cadical".into()
+        }
+        Unsupported::ArgumentsForBuiltIn(solver) => {
+            format!("--solver-arg is for solver programs, not the built-in {solver}")
+        }
+        Unsupported::ProofWithoutSat(method) => {
+            format!("--proof needs --method sat: only SAT writes proofs, not --method {method}")
+        }
+        Unsupported::SolverWithoutSat(method) => format!(
+            "--solver is for --method sat: --method {method} searches without a SAT solver"
+        ),
+        Unsupported::EncodingOptionsWithoutSat(method) => format!(
+            "the encoding options ({}) are for --method sat, not --method {method}",
+            flags::listed(flags::ENCODING)
+        ),
+        Unsupported::EveryTourByWarnsdorff => {
+            "--method warnsdorff finds one tour: --all and count need --method backtrack or sat".into()
+        }
+        Unsupported::CluesByWarnsdorff => {
+            "--method warnsdorff does not take clues (--at, --puzzle): use --method backtrack or sat".into()
+        }
+        Unsupported::SeedWithoutWarnsdorff(method) => {
+            format!("--seed is for --method warnsdorff, not --method {method}")
+        }
+        Unsupported::CubesWithoutSat(method) => {
+            format!("--jobs and --depth split the SAT encoding into cubes: not for --method {method}")
+        }
+        Unsupported::CubesWithSuccessor => {
+            "cubes (`cubes`, --jobs, --depth) need --encoding time-indexed: they fix the first moves in time, which --encoding successor does not number".into()
+        }
+        Unsupported::OrbitsWithCubes => {
+            "--up-to-symmetry counts orbits with one solver, without cubes: not with --jobs N (N > 1) or --depth, since a tour and its images fall in different cubes".into()
+        }
+        Unsupported::LazyFormulaWritten => {
+            "--subtours lazy is for solving in a loop: a file of it would have models that are not tours; encode writes --subtours complete".into()
+        }
+        Unsupported::TourByFrontier => {
+            "--method frontier counts tours without finding one: it is for count".into()
+        }
+        Unsupported::CluesByFrontier => {
+            "--method frontier does not take clues (--at, --puzzle): count them with --method backtrack or sat".into()
+        }
+        Unsupported::PartsByFrontier => {
+            "--method frontier counts the whole board at once: not with --depth, --cubes, --sample or --limit".into()
+        }
+        Unsupported::OrbitsByFrontier => {
+            "--up-to-symmetry compares the tours it lists, which --method frontier never does: use --method backtrack or sat".into()
+        }
+        Unsupported::RangeWithoutDepth => {
+            "--cubes A-B numbers the cubes of one depth: give --depth".into()
+        }
+        Unsupported::ProofWithLazySubtours => {
+            "--proof needs the complete formula: add --subtours complete (lazy subtour cuts do not follow from the clauses)".into()
+        }
+    }
+}
