@@ -447,13 +447,13 @@ impl Board {
     }
 
     /// The square's colour: `false` for a1's, `true` for the other.
-    pub fn colour(&self, index: usize) -> bool {
+    pub(crate) fn colour(&self, index: usize) -> bool {
         let s = self.square(index);
         (s.file + s.rank) % 2 == 1
     }
 
     /// The rectangle as `ROWSxCOLS`, without holes or leaper.
-    pub fn shape(&self) -> String {
+    pub(crate) fn shape(&self) -> String {
         format!("{}x{}", self.rows, self.cols)
     }
 }

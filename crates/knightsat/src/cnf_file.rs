@@ -8,7 +8,7 @@ use std::path::Path;
 
 use crate::board::Board;
 use crate::cnf::dimacs::DimacsWriter;
-use crate::cnf::{Lit, Stats};
+use crate::cnf::Stats;
 use crate::cubes::Cube;
 use crate::encoding::{Encoding, EncodingConfig};
 use crate::error::{Error, Unsupported};
@@ -39,18 +39,6 @@ pub fn stats(encoding: &dyn Encoding) -> Stats {
 /// need not be tours, and a file of it would be a trap.
 pub fn write_cnf(encoding: &dyn Encoding, out: impl Write) -> Result<Stats, Error> {
     write_formula(encoding, Extra::Nothing, out)
-}
-
-/// Writes the formula with `cuts` added after it, complete or not: the
-/// round of a subtour loop an external solver is given
-/// ([`ExternalSolver`](crate::solve::ExternalSolver)). The counts returned
-/// include the cuts.
-pub fn write_cnf_with_cuts(
-    encoding: &dyn Encoding,
-    cuts: &[Vec<Lit>],
-    out: impl Write,
-) -> Result<Stats, Error> {
-    write_formula(encoding, Extra::Cuts(cuts), out)
 }
 
 /// Something that hands every cube, in order, to a visitor, stopping at the
@@ -84,16 +72,6 @@ impl CubeStream<'_> {
     }
 }
 
-/// Hands `cubes` to a [`CubeStream`]'s visitor.
-fn each_of(cubes: &[Cube]) -> Box<EachCube<'_>> {
-    Box::new(move |visit| cubes.iter().try_for_each(&mut *visit))
-}
-
-/// The depth of `cubes` (0 for none).
-fn depth_of(cubes: &[Cube]) -> usize {
-    cubes.first().map_or(0, |cube| cube.squares.len() - 1)
-}
-
 /// What follows the formula.
 #[derive(Clone, Copy)]
 enum Extra<'a> {
@@ -102,8 +80,6 @@ enum Extra<'a> {
     Cubes(CubeStream<'a>),
     /// One cube as unit clauses.
     Units(&'a Cube),
-    /// Subtour cuts, in a loop's round.
-    Cuts(&'a [Vec<Lit>]),
 }
 
 /// Writes a standalone CNF for one cube: the formula [`write_cnf`] writes
@@ -117,23 +93,6 @@ pub(crate) fn write_cube_cnf(
     write_formula(encoding, Extra::Units(cube), out)
 }
 
-/// Writes an incremental CNF (iCNF, as `CaDiCaL` reads it): the comments and
-/// clauses [`write_cnf`] writes, under a `p inccnf` header, then one
-/// `a L1 … Lk 0` line per cube. Returns the formula's counts.
-pub fn write_icnf(
-    encoding: &dyn Encoding,
-    cubes: &[Cube],
-    out: impl Write,
-) -> Result<Stats, Error> {
-    let each = each_of(cubes);
-    let stream = CubeStream {
-        count: cubes.len(),
-        depth: depth_of(cubes),
-        each: &*each,
-    };
-    write_icnf_stream(encoding, stream, out)
-}
-
 /// [`write_icnf`] with the cubes handed out one at a time, never all held.
 pub fn write_icnf_stream(
     encoding: &dyn Encoding,
@@ -141,15 +100,6 @@ pub fn write_icnf_stream(
     out: impl Write,
 ) -> Result<Stats, Error> {
     write_formula(encoding, Extra::Cubes(cubes), out)
-}
-
-/// Writes the iCNF to `path`, complete or not at all.
-pub fn write_icnf_file(
-    encoding: &dyn Encoding,
-    cubes: &[Cube],
-    path: &Path,
-) -> Result<Stats, Error> {
-    write_atomically(path, |file| write_icnf(encoding, cubes, file))
 }
 
 /// [`write_icnf_file`] with the cubes handed out one at a time.
@@ -163,30 +113,6 @@ pub fn write_icnf_stream_file(
 
 /// The manifest `cubes --split` writes beside the cube CNFs.
 pub const MANIFEST: &str = "manifest.tsv";
-
-/// Writes one standalone CNF per cube into `dir` (created if missing),
-/// `cube-000001.cnf` and on, and `manifest.tsv` (a header line, then file
-/// name and squares for each cube). Returns the file names.
-///
-/// The directory is complete or absent, and the manifest and the files
-/// always agree: it is built beside `dir` and swapped in whole (see
-/// [`write_directory_atomically`]), replacing an earlier split there, so a
-/// rerun or a signal never leaves a mix of two splits. A `dir` that holds
-/// anything else is refused ([`Error::DirectoryNotOurs`]).
-pub fn write_split(
-    encoding: &dyn Encoding,
-    cubes: &[Cube],
-    dir: &Path,
-) -> Result<Vec<String>, Error> {
-    let each = each_of(cubes);
-    let stream = CubeStream {
-        count: cubes.len(),
-        depth: depth_of(cubes),
-        each: &*each,
-    };
-    write_split_stream(encoding, stream, dir)?;
-    Ok((1..=cubes.len()).map(cube_file_name).collect())
-}
 
 /// [`write_split`] with the cubes handed out one at a time, never all
 /// held; returns how many files were written besides the manifest.
@@ -235,14 +161,10 @@ fn is_split_file(name: &str) -> bool {
 }
 
 fn write_formula(encoding: &dyn Encoding, extra: Extra, out: impl Write) -> Result<Stats, Error> {
-    if !encoding.is_complete() && !matches!(extra, Extra::Cuts(_)) {
+    if !encoding.is_complete() {
         return Err(Error::Unsupported(Unsupported::LazyFormulaWritten));
     }
-    let mut stats = stats(encoding);
-    if let Extra::Cuts(cuts) = extra {
-        // The cuts, split as the formula is, count in the header.
-        encoding.add_cuts(cuts, &mut stats);
-    }
+    let stats = stats(encoding);
     let io_error = |e| Error::io("writing the CNF", e);
     let mut out = io::BufWriter::with_capacity(1 << 16, out);
     write_comments(encoding, &stats, &mut out).map_err(io_error)?;
@@ -265,13 +187,6 @@ fn write_formula(encoding: &dyn Encoding, extra: Extra, out: impl Write) -> Resu
                 )
             })
         }
-        Extra::Cuts(cuts) => writeln!(
-            out,
-            "c with {} subtour cuts after the formula\np cnf {} {}",
-            cuts.len(),
-            stats.vars,
-            stats.clauses
-        ),
         Extra::Cubes(cubes) => writeln!(
             out,
             "c cubes {} of depth {}: the legal prefixes of the first {} moves, one `a` line each, disjoint and exhaustive",
@@ -282,9 +197,6 @@ fn write_formula(encoding: &dyn Encoding, extra: Extra, out: impl Write) -> Resu
     .map_err(io_error)?;
     let mut writer = DimacsWriter::new(out);
     encoding.encode(&mut writer);
-    if let Extra::Cuts(cuts) = extra {
-        encoding.add_cuts(cuts, &mut writer);
-    }
     let (mut out, written) = writer.finish().map_err(io_error)?;
     assert_eq!(written, stats.clauses, "the encoder is not deterministic");
     let mut write_cube = |cube: &Cube, prefix: &str| {
@@ -304,7 +216,7 @@ fn write_formula(encoding: &dyn Encoding, extra: Extra, out: impl Write) -> Resu
         out.write_all(line.as_bytes()).map_err(io_error)
     };
     match extra {
-        Extra::Nothing | Extra::Cuts(_) => {}
+        Extra::Nothing => {}
         Extra::Cubes(cubes) => cubes.visit(|cube| write_cube(cube, "a "))?,
         Extra::Units(cube) => write_cube(cube, "")?,
     }

@@ -6,7 +6,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::board::{file_name, Board, Leaper, Square};
 use crate::cnf::Lit;
-use crate::count::enumerate::{enumerate, CountOptions};
 use crate::deadline::Deadline;
 use crate::encoding::{EncodingConfig, TimeIndexed};
 use crate::error::Error;
@@ -223,21 +222,6 @@ pub struct Generated {
     /// The clues neither dropped nor proved needed because the time limit
     /// ran out first: with none, no clue of the puzzle can go.
     pub untried: usize,
-}
-
-/// Whether the puzzle has exactly one solution: a tour meets the clues,
-/// and with it blocked, none does (by SAT with `request`'s encoding and
-/// built-in solver).
-pub fn has_unique_solution(puzzle: &Problem, request: &Request) -> Result<bool, Error> {
-    let limit = CountOptions {
-        limit: Some(2),
-        up_to_symmetry: false,
-    };
-    // The gate answers at once where a rule proves there is no tour.
-    if request.gate && refute(puzzle).is_some() {
-        return Ok(false);
-    }
-    Ok(enumerate(puzzle, request, limit, |_| Ok(()))? == 1)
 }
 
 /// Whether `solution` is still the only solution of `puzzle`, which is a

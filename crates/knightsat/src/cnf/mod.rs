@@ -59,7 +59,7 @@ pub struct VarCounter(usize);
 
 impl VarCounter {
     /// The next variable, counted as in use.
-    pub fn fresh(&mut self) -> Var {
+    pub(crate) fn fresh(&mut self) -> Var {
         self.0 += 1;
         Var::from_dimacs(self.0 as isize)
     }
@@ -175,7 +175,8 @@ impl ClauseSink for Formula {
 impl Formula {
     /// Whether every clause has a literal that `value` makes true; variables
     /// are given by their DIMACS number.
-    pub fn is_satisfied_by(&self, value: impl Fn(usize) -> bool) -> bool {
+    #[cfg(test)]
+    pub(crate) fn is_satisfied_by(&self, value: impl Fn(usize) -> bool) -> bool {
         self.clauses.iter().all(|clause| {
             clause
                 .iter()

@@ -33,11 +33,6 @@ impl<S: ClauseSink> Splitter<S> {
     pub fn into_inner(self) -> S {
         self.inner
     }
-
-    /// The wrapped sink, borrowed.
-    pub fn inner(&self) -> &S {
-        &self.inner
-    }
 }
 
 impl<S: ClauseSink> ClauseSink for Splitter<S> {

@@ -152,7 +152,7 @@ impl CubeTask {
 
     /// The task a [`record`](CubeTask::record) describes; the error says
     /// why it is none.
-    pub fn from_record(record: &str) -> Result<CubeTask, String> {
+    pub(crate) fn from_record(record: &str) -> Result<CubeTask, String> {
         let mut depth = None;
         let mut method = None;
         let mut values = Vec::new();

@@ -123,7 +123,7 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 /// The header line of a task's output for the task recorded as `record`
 /// (no newline): [`HEADER`], the record's [`Fingerprint`], a colon and
 /// the record.
-pub fn header_line(record: &str) -> String {
+pub(crate) fn header_line(record: &str) -> String {
     format!("{HEADER}{}: {record}", Fingerprint::of(record))
 }
 
@@ -367,7 +367,7 @@ impl CubeSum {
     /// was added, against the cube's own squares, `squares` by name and
     /// separated by spaces: a line whose squares are not its cube's is
     /// refused.
-    pub fn check_cube(&self, index: usize, squares: &str) -> Result<(), TallyError> {
+    pub(crate) fn check_cube(&self, index: usize, squares: &str) -> Result<(), TallyError> {
         match self.seen.get(index) {
             Some(Some(place)) if self.squares[index] != fnv1a(squares.as_bytes()) => {
                 Err(TallyError::WrongSquares {
@@ -423,7 +423,7 @@ impl CubeSum {
     /// task's share, or of several tasks'. Lines of other cubes may be
     /// there too (other tasks' outputs), for the cubes of the range that
     /// take their count from one of them.
-    pub fn total_of(&self, range: CubeRange) -> Result<u64, TallyError> {
+    pub(crate) fn total_of(&self, range: CubeRange) -> Result<u64, TallyError> {
         let Some(cubes) = self.cubes else {
             return Err(TallyError::Nothing);
         };

@@ -42,7 +42,7 @@ fn refused(what: &str) -> Error {
 
 impl Cadical {
     /// A `CaDiCaL` with no clauses, writing the DRAT proof `setup` asks for.
-    pub fn start(setup: Setup) -> Result<Cadical, Error> {
+    pub(crate) fn start(setup: Setup) -> Result<Cadical, Error> {
         let mut solver = CaDiCal::new();
         // Without preprocessing and inprocessing: on the successor
         // encoding's large, easy formulas they cost more than they save

@@ -69,7 +69,7 @@ pub struct ExternalSolver {
 
 impl ExternalSolver {
     /// A solver program, its kind recognised from its name.
-    pub fn new(program: &str, extra_args: Vec<String>) -> ExternalSolver {
+    pub(crate) fn new(program: &str, extra_args: Vec<String>) -> ExternalSolver {
         ExternalSolver {
             program: program.to_string(),
             kind: SolverKind::of_program(program),
@@ -104,7 +104,7 @@ impl ExternalSolver {
 
     /// Starts a run of this program: a private temporary directory for
     /// its files, removed when the run ends (or the process is stopped).
-    pub fn start(&self, setup: Setup) -> Result<ExternalRun, Error> {
+    pub(crate) fn start(&self, setup: Setup) -> Result<ExternalRun, Error> {
         let (dir, registered) =
             TempPath::create(|| tempfile::Builder::new().prefix("knightsat-").tempdir())
                 .map_err(|e| Error::io("creating a temporary directory", e))?;

@@ -94,7 +94,7 @@ impl Stop {
     /// out. Work that was stopped by the time limit ([`Error::Stopped`])
     /// becomes [`Error::Timeout`]; an answer that arrives in time is kept.
     /// When this returns, the work has returned: nothing is left running.
-    pub fn within<T>(
+    pub(crate) fn within<T>(
         &self,
         timeout: Option<Duration>,
         work: impl FnOnce() -> Result<T, Error>,
@@ -164,12 +164,7 @@ pub enum Workload {
     CubeEnumeration,
 }
 
-impl Workload {
-    /// Whether the solver will be asked for many solutions.
-    pub fn enumerates(self) -> bool {
-        self != Workload::Search
-    }
-}
+impl Workload {}
 
 impl Setup {
     /// A plain start with `stop`, which may be raised at any time.

@@ -35,7 +35,7 @@ pub struct Varisat {
 
 impl Varisat {
     /// A varisat with no clauses, writing the DRAT proof `setup` asks for.
-    pub fn start(setup: Setup) -> Result<Varisat, Error> {
+    pub(crate) fn start(setup: Setup) -> Result<Varisat, Error> {
         let mut solver = Solver::new();
         let proof = setup.proof.is_some();
         let target: Option<(Box<dyn Write + Send>, _)> = match setup.proof {

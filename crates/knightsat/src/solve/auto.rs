@@ -190,7 +190,7 @@ pub fn every_tour_step(problem: &Problem, request: &Request) -> Step {
 /// compared or counted up to a limit): the frontier counter where it is
 /// the fastest ([`frontier_is_fastest`]), else the step that enumerates
 /// them ([`every_tour_step`]).
-pub fn tally_step(problem: &Problem, request: &Request) -> Step {
+pub(crate) fn tally_step(problem: &Problem, request: &Request) -> Step {
     let step = every_tour_step(problem, request);
     if step.method == Method::Backtrack && frontier_is_fastest(problem) {
         return Step {
@@ -230,7 +230,7 @@ fn frontier_is_fastest(problem: &Problem) -> bool {
 /// The step that finds every tour of `problem` by `method`: for
 /// [`Method::Auto`] its [`every_tour_step`], for any other method that
 /// method with `request` as given.
-pub fn every_tour_by(problem: &Problem, method: Method, request: &Request) -> Step {
+pub(crate) fn every_tour_by(problem: &Problem, method: Method, request: &Request) -> Step {
     match method {
         Method::Auto => every_tour_step(problem, request),
         method => Step {

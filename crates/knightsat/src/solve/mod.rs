@@ -99,12 +99,6 @@ impl Method {
         }
     }
 
-    /// Whether the method always answers (a tour, or that there is none),
-    /// given time: all do but Warnsdorff's rule, which may give up.
-    pub fn is_complete(self) -> bool {
-        self != Method::Warnsdorff
-    }
-
     /// Checks that this method can serve `request` for `problem`, before
     /// any work starts: a typed [`Error::Unsupported`] names what it cannot do.
     pub fn check_supports(self, problem: &Problem, request: &Request) -> Result<(), Error> {
@@ -192,7 +186,7 @@ impl Default for Request {
 impl Request {
     /// This request with the time `deadline` leaves as its time limit, for
     /// one step of a longer task; [`Error::Timeout`] once none is left.
-    pub fn within(&self, deadline: Deadline) -> Result<Request, Error> {
+    pub(crate) fn within(&self, deadline: Deadline) -> Result<Request, Error> {
         Ok(Request {
             timeout: deadline.left()?,
             ..self.clone()

@@ -89,7 +89,7 @@ pub struct Positions {
 
 impl Positions {
     /// The positions of `nodes` nodes, numbered from variable `first`.
-    pub fn new(nodes: usize, first: usize) -> Positions {
+    pub(crate) fn new(nodes: usize, first: usize) -> Positions {
         Positions {
             moduli: moduli(nodes),
             nodes,
@@ -98,7 +98,7 @@ impl Positions {
     }
 
     /// The number of position variables: nodes × the sum of the moduli.
-    pub fn count(&self) -> usize {
+    pub(crate) fn count(&self) -> usize {
         self.nodes * self.moduli.iter().sum::<usize>()
     }
 
@@ -111,7 +111,7 @@ impl Positions {
     }
 
     /// The formula in words, for CNF comments; `root` names the root node.
-    pub fn describe(&self, root: &str) -> String {
+    pub(crate) fn describe(&self, root: &str) -> String {
         let moduli: Vec<String> = self.moduli.iter().map(ToString::to_string).collect();
         format!(
             "position variables (Chinese remainder encoding, Heule SAT 2021, one-hot) from {}: moduli {}; for the k-th modulus m, p(m,v)=i is {} + nodes*(sum of the moduli before m) + v*m + i, nodes = {} (v = index(s) for square s, and N for the virtual node of an open tour); the root, at position 0, is {root}",
@@ -148,7 +148,7 @@ impl Positions {
     }
 
     /// Fixes `node` at `position`: a unit on its residue for each modulus.
-    pub fn fix(&self, node: usize, position: usize, sink: &mut impl ClauseSink) {
+    pub(crate) fn fix(&self, node: usize, position: usize, sink: &mut impl ClauseSink) {
         for (which, &m) in self.moduli.iter().enumerate() {
             sink.add_clause(&[self.var(which, node, position % m)]);
         }
@@ -170,7 +170,7 @@ impl Positions {
 
     /// A move `step` from `from` into the root closes the cycle, so `from`
     /// is the last node: ¬step ∨ p(m, from) = (nodes − 1) mod m.
-    pub fn closes(&self, step: Lit, from: usize, sink: &mut impl ClauseSink) {
+    pub(crate) fn closes(&self, step: Lit, from: usize, sink: &mut impl ClauseSink) {
         for (which, &m) in self.moduli.iter().enumerate() {
             sink.add_clause(&[!step, self.var(which, from, (self.nodes - 1) % m)]);
         }

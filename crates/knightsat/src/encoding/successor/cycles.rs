@@ -17,7 +17,7 @@ pub(crate) struct Cycles {
 impl Cycles {
     /// The cycles of `successors`; a node reached twice (not a
     /// permutation) ends its cycle where it is reached again.
-    pub fn of(successors: &[usize]) -> Cycles {
+    pub(crate) fn of(successors: &[usize]) -> Cycles {
         let unlabelled = usize::MAX;
         let mut label = vec![unlabelled; successors.len()];
         let mut members = Vec::new();
@@ -39,7 +39,7 @@ impl Cycles {
     }
 
     /// How many cycles.
-    pub fn count(&self) -> usize {
+    pub(crate) fn count(&self) -> usize {
         self.members.len()
     }
 }

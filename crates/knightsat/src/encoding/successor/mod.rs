@@ -651,7 +651,7 @@ impl MoveMap {
     }
 
     /// A, the number of moves between squares.
-    pub fn arcs(&self) -> usize {
+    pub(crate) fn arcs(&self) -> usize {
         self.targets.len()
     }
 
