@@ -4,6 +4,7 @@
 
 mod args;
 mod commands;
+mod signals;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -70,12 +71,12 @@ fn main() -> ExitCode {
             return ExitCode::from(EXIT_BAD_INPUT);
         }
     };
-    if let Err(error) = knightsat::cleanup::exit_on_signals() {
+    if let Err(error) = signals::exit_on_signals() {
         let _ = writeln!(io::stderr(), "knightsat: cannot watch for signals: {error}");
         return ExitCode::from(EXIT_FAILURE);
     }
     let result = run(cli.command, cli.memory_budget);
-    knightsat::cleanup::exit_if_signalled();
+    signals::exit_if_signalled();
     match result {
         Ok(code) => code,
         Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,
