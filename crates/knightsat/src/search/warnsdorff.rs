@@ -134,7 +134,7 @@ pub const NAME: &str = "Warnsdorff's rule";
 /// ([`Unsupported::CluesByWarnsdorff`]).
 ///
 /// Each attempt takes time linear in the number of squares and memory of a
-/// few bytes per square. The tour is verified before it is returned.
+/// few words per square (the move graph, 4 bytes a move, and the walk's state). The tour is verified before it is returned.
 pub fn warnsdorff(
     problem: &Problem,
     options: &Warnsdorff,
