@@ -6,6 +6,7 @@ mod args;
 mod commands;
 mod flags;
 mod plan;
+mod signals;
 mod words;
 
 use std::io::{self, Write};
@@ -52,12 +53,12 @@ fn main() -> ExitCode {
         Ok(parsed) => parsed,
         Err(error) => return usage_error(&error),
     };
-    if let Err(error) = knightsat::cleanup::exit_on_signals() {
+    if let Err(error) = signals::exit_on_signals() {
         let _ = writeln!(io::stderr(), "knightsat: cannot watch for signals: {error}");
         return ExitCode::from(EXIT_FAILURE);
     }
     let result = plan::plan(cli, &matches).and_then(run);
-    knightsat::cleanup::exit_if_signalled();
+    signals::exit_if_signalled();
     match result {
         Ok(code) => code,
         Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,

@@ -377,27 +377,21 @@ impl Board {
     }
 
     /// Indices of the squares the leaper on `index` attacks, in a fixed order.
+    /// For the whole board at once, see [`MoveGraph`](crate::graph::MoveGraph).
     pub fn moves(&self, index: usize) -> impl Iterator<Item = usize> + '_ {
         let from = self.square(index);
         self.leaper
             .deltas()
             .into_iter()
-            .filter_map(move |(df, dr)| {
-                let file = from.file.checked_add_signed(df)?;
-                let rank = from.rank.checked_add_signed(dr)?;
-                self.index_at(Square { file, rank })
-            })
+            .filter_map(move |delta| self.leap(from, delta))
     }
 
-    /// The move graph: for each square index, its neighbours in ascending order.
-    pub(crate) fn move_graph(&self) -> Vec<Vec<usize>> {
-        (0..self.squares())
-            .map(|s| {
-                let mut moves: Vec<usize> = self.moves(s).collect();
-                moves.sort_unstable();
-                moves
-            })
-            .collect()
+    /// The index of the square `(files, ranks)` away from `from`, or `None`
+    /// for a hole or a place outside the rectangle.
+    pub(crate) fn leap(&self, from: Square, (files, ranks): (isize, isize)) -> Option<usize> {
+        let file = from.file.checked_add_signed(files)?;
+        let rank = from.rank.checked_add_signed(ranks)?;
+        self.index_at(Square { file, rank })
     }
 
     /// The board's symmetries as permutations of square indices (`map[s]` is
@@ -665,10 +659,9 @@ mod tests {
             .unwrap()
             .with_leaper(Leaper::new(0, 1).unwrap());
         let c3 = board.parse_square("c3").unwrap();
-        let names: Vec<String> = board.move_graph()[c3]
-            .iter()
-            .map(|&s| board.name(s))
-            .collect();
+        let mut moves: Vec<usize> = board.moves(c3).collect();
+        moves.sort_unstable();
+        let names: Vec<String> = moves.iter().map(|&s| board.name(s)).collect();
         assert_eq!(names, ["c2", "b3", "d3", "c4"]);
     }
 
@@ -685,8 +678,8 @@ mod tests {
     fn knight_moves_match_the_geometric_definition() {
         for (rows, cols) in [(1, 1), (3, 4), (8, 8), (5, 7)] {
             let board = Board::new(rows, cols).unwrap();
-            let graph = board.move_graph();
-            for (a, neighbours) in graph.iter().enumerate() {
+            for a in 0..board.squares() {
+                let neighbours: Vec<usize> = board.moves(a).collect();
                 for b in 0..board.squares() {
                     assert_eq!(neighbours.contains(&b), board.is_move(a, b));
                 }
@@ -694,10 +687,9 @@ mod tests {
         }
         let board = Board::new(8, 8).unwrap();
         let a1 = board.parse_square("a1").unwrap();
-        let names: Vec<String> = board.move_graph()[a1]
-            .iter()
-            .map(|&s| board.name(s))
-            .collect();
+        let mut moves: Vec<usize> = board.moves(a1).collect();
+        moves.sort_unstable();
+        let names: Vec<String> = moves.iter().map(|&s| board.name(s)).collect();
         assert_eq!(names, ["c2", "b3"]);
         let d4 = board.parse_square("d4").unwrap();
         assert_eq!(board.moves(d4).count(), 8);

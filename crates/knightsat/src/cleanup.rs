@@ -5,11 +5,11 @@
 //! ([`TempPath`], [`ProcessGroup`]); dropping the guard removes it in the
 //! ordinary course. When the process is stopped early (a signal, a time
 //! limit it gives up on), [`clean_up_now`] removes every registered path and
-//! kills every registered group, and [`exit_on_signals`] does that for
-//! SIGINT, SIGTERM and SIGHUP before exiting with the conventional status.
+//! kills every registered group. The library neither watches for signals
+//! nor exits: a program that does (the `knightsat` command, on SIGINT,
+//! SIGTERM and SIGHUP) calls [`clean_up_now`] before it exits.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::Mutex;
 
 /// Everything registered and not yet released.
@@ -122,7 +122,13 @@ fn kill_group(group: i32) {
 static CLEANING: Mutex<()> = Mutex::new(());
 
 /// Kills every registered process group and removes every registered path.
-pub(crate) fn clean_up_now() {
+///
+/// Not async-signal-safe (it locks, allocates and removes files): call it
+/// from an ordinary thread, such as one that waits for signals and then
+/// exits the process, never from a signal handler. A second call while one
+/// is under way waits for the first to finish, so a thread that exits
+/// because of the same signal does not end the process mid-cleanup.
+pub fn clean_up_now() {
     let _cleaning = CLEANING
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -152,39 +158,6 @@ pub(crate) fn clean_up_now() {
         } else {
             let _ = std::fs::remove_file(&path);
         }
-    }
-}
-
-/// The signal received, once one has been (0 before).
-static SIGNALLED: AtomicI32 = AtomicI32::new(0);
-
-/// On SIGINT, SIGTERM or SIGHUP: [`clean_up_now`], then exit with status
-/// 128 + the signal's number (130, 143, 129), as shells report a process
-/// ended by that signal. Call once, early, from a program's `main`, and
-/// [`exit_if_signalled`] before it returns.
-pub fn exit_on_signals() -> std::io::Result<()> {
-    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])?;
-    std::thread::Builder::new()
-        .name("signals".into())
-        .spawn(move || {
-            if let Some(signal) = signals.forever().next() {
-                SIGNALLED.store(signal, Ordering::SeqCst);
-                clean_up_now();
-                std::process::exit(128 + signal);
-            }
-        })?;
-    Ok(())
-}
-
-/// Exits as [`exit_on_signals`] would if a signal has arrived: the work
-/// that ended because of it (a killed solver, say) must not report that as
-/// its own failure.
-pub fn exit_if_signalled() {
-    let signal = SIGNALLED.load(Ordering::SeqCst);
-    if signal != 0 {
-        clean_up_now();
-        std::process::exit(128 + signal);
     }
 }
 

@@ -28,6 +28,7 @@ use crate::cnf::Lit;
 use crate::encoding::time_indexed::TimeIndexed;
 use crate::encoding::EncodingConfig;
 use crate::error::{Error, Unsupported};
+use crate::graph::MoveGraph;
 use crate::problem::{Clue, Problem};
 use crate::sat::Stop;
 
@@ -105,7 +106,7 @@ fn walk(encoding: &TimeIndexed, depth: usize, emit: &mut dyn FnMut(&[usize]) -> 
         return;
     }
     let depth = effective_depth(depth, n);
-    let graph = board.move_graph();
+    let graph = MoveGraph::ascending(board);
     let live = live_in_cubes(encoding);
     let mut path: Vec<usize> = Vec::with_capacity(depth + 1);
     let mut visited = vec![false; n];
@@ -131,7 +132,7 @@ fn live_in_cubes(encoding: &TimeIndexed) -> impl Fn(usize, usize) -> bool + '_ {
 }
 
 fn extend(
-    graph: &[Vec<usize>],
+    graph: &MoveGraph,
     live: &dyn Fn(usize, usize) -> bool,
     depth: usize,
     path: &mut Vec<usize>,
@@ -143,7 +144,7 @@ fn extend(
         return emit(path);
     }
     let here = path[step - 1];
-    for &next in &graph[here] {
+    for next in graph.neighbours(here).iter().map(|&s| s as usize) {
         if !visited[next] && live(step, next) {
             visited[next] = true;
             path.push(next);

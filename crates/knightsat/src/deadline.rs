@@ -48,7 +48,7 @@ impl Deadline {
     }
 
     /// [`Error::Timeout`] once the time is up.
-    pub fn check(self) -> Result<(), Error> {
+    pub(crate) fn check(self) -> Result<(), Error> {
         match self.limit {
             Some((end, _)) if Instant::now() >= end => Err(self.expired()),
             _ => Ok(()),

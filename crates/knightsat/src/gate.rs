@@ -28,14 +28,13 @@
 //! - **Distances**: two anchored steps (start, end, clues) i < j must be at
 //!   most j − i moves apart; around a closed tour, at most N − (j − i) too.
 
-use std::cell::Cell;
-use std::collections::VecDeque;
+use std::cell::{Cell, OnceCell};
 use std::fmt;
 use std::time::Instant;
 
 use crate::board::Board;
+use crate::graph::{MoveGraph, UNREACHED};
 use crate::problem::{Clue, Problem};
-use crate::search::Moves;
 use crate::theory::{closed_tour_exists, open_tour_exists};
 
 /// Why a problem has no tour: the rule the gate applied, with the squares
@@ -331,16 +330,41 @@ fn refute_on(problem: &Problem, clock: &Clock) -> Option<Refutation> {
         }
     }
     let anchors = anchors(problem);
+    let graph = Graph::new(board, clock);
     colours(problem, &anchors, clock)
         .or_else(|| {
             // A plain rectangle with a tour passes every rule about its
             // graph alone; large ones are not worth walking.
             let small = n <= 1 << 16;
             (!plain_knight || small)
-                .then(|| shape(problem, &anchors, clock))
+                .then(|| shape(problem, &anchors, &graph, clock))
                 .flatten()
         })
-        .or_else(|| distances(problem, &anchors, clock))
+        .or_else(|| distances(problem, &anchors, &graph, clock))
+}
+
+/// The board's move graph, built when a rule first needs it (the colour
+/// rules do not), unless the clock runs out first.
+struct Graph<'a> {
+    board: &'a Board,
+    clock: &'a Clock,
+    built: OnceCell<Option<MoveGraph>>,
+}
+
+impl<'a> Graph<'a> {
+    fn new(board: &'a Board, clock: &'a Clock) -> Graph<'a> {
+        Graph {
+            board,
+            clock,
+            built: OnceCell::new(),
+        }
+    }
+
+    fn get(&self) -> Option<&MoveGraph> {
+        self.built
+            .get_or_init(|| MoveGraph::new_unless(self.board, || self.clock.out()))
+            .as_ref()
+    }
 }
 
 /// The anchored steps, sorted by step: the start, the end and the clues.
@@ -416,19 +440,25 @@ fn colours(problem: &Problem, anchors: &[Clue], clock: &Clock) -> Option<Refutat
 /// The rules about the move graph's shape: connected, no isolated
 /// squares, dead ends only at free ends, no square cutting the board into
 /// more parts than the tour can join, forced moves that fit.
-fn shape(problem: &Problem, anchors: &[Clue], clock: &Clock) -> Option<Refutation> {
+fn shape(problem: &Problem, anchors: &[Clue], graph: &Graph, clock: &Clock) -> Option<Refutation> {
     let board = problem.board();
     let n = board.squares();
     if n < 2 {
         return None;
     }
-    let graph = MoveGraph::new(board, clock)?;
+    let graph = graph.get()?;
     let name = |s: usize| board.name(s);
     if let Some(s) = (0..n).find(|&s| graph.degree(s) == 0) {
         return Some(Refutation::Isolated { square: name(s) });
     }
-    let reached = graph.reachable_from(0, clock)?;
-    if let Some(s) = (0..n).find(|&s| !reached[s]) {
+    let mut search = graph.bfs(&[0]);
+    while search.next().is_some() {
+        if clock.out() {
+            return None;
+        }
+    }
+    let reached = search.into_distances();
+    if let Some(s) = (0..n).find(|&s| reached[s] == UNREACHED) {
         return Some(Refutation::Disconnected {
             from: name(0),
             to: name(s),
@@ -471,13 +501,13 @@ fn shape(problem: &Problem, anchors: &[Clue], clock: &Clock) -> Option<Refutatio
         }
     }
     if n > 2 {
-        if let Some(refutation) = cut_squares(problem, &graph, &given_ends, clock) {
+        if let Some(refutation) = cut_squares(problem, graph, &given_ends, clock) {
             return Some(refutation);
         }
     }
     let every_end_given = closed || given_ends.len() == 2;
     if every_end_given && n > 2 {
-        return forced_moves(board, &graph, closed, &given_ends, clock);
+        return forced_moves(board, graph, closed, &given_ends, clock);
     }
     None
 }
@@ -495,7 +525,7 @@ fn cut_squares(
     let board = problem.board();
     let n = board.squares();
     let closed = problem.is_closed();
-    let mut order = vec![UNREACHED; n];
+    let mut order = vec![UNORDERED; n];
     let mut low = vec![0usize; n];
     let mut parts = vec![1usize; n];
     let mut stack: Vec<(usize, usize)> = vec![(0, 0)];
@@ -507,11 +537,11 @@ fn cut_squares(
         if clock.out() {
             return None;
         }
-        let neighbours = graph.of(square);
+        let neighbours = graph.neighbours(square);
         if *next < neighbours.len() {
-            let to = neighbours[*next];
+            let to = neighbours[*next] as usize;
             *next += 1;
-            if order[to] == UNREACHED {
+            if order[to] == UNORDERED {
                 order[to] = next_order;
                 low[to] = next_order;
                 next_order += 1;
@@ -572,9 +602,9 @@ fn forced_moves(
             return None;
         }
         let forced: Vec<usize> = graph
-            .of(s)
+            .neighbours(s)
             .iter()
-            .copied()
+            .map(|&w| w as usize)
             .filter(|&w| is_forced(w))
             .collect();
         let takes = if !closed && given_ends.contains(&s) {
@@ -594,7 +624,8 @@ fn forced_moves(
         if clock.out() {
             return None;
         }
-        for &w in graph.of(s) {
+        for &w in graph.neighbours(s) {
+            let w = w as usize;
             // Each forced move once: from its forced square, or from the
             // lower of two forced squares.
             if is_forced(w) && w < s {
@@ -615,13 +646,18 @@ fn forced_moves(
 
 /// The distance rule for consecutive anchors (the triangle inequality
 /// covers the others), and around a closed tour for the last and the first.
-fn distances(problem: &Problem, anchors: &[Clue], clock: &Clock) -> Option<Refutation> {
+fn distances(
+    problem: &Problem,
+    anchors: &[Clue],
+    graph: &Graph,
+    clock: &Clock,
+) -> Option<Refutation> {
     let board = problem.board();
     let n = board.squares();
     if anchors.len() < 2 {
         return None;
     }
-    let moves = Moves::new(board);
+    let graph = graph.get()?;
     let mut pairs: Vec<(Clue, Clue, usize)> = anchors
         .windows(2)
         .map(|pair| (pair[0], pair[1], pair[1].step - pair[0].step))
@@ -631,7 +667,7 @@ fn distances(problem: &Problem, anchors: &[Clue], clock: &Clock) -> Option<Refut
         pairs.push((last, first, n - (last.step - first.step)));
     }
     for (from, to, steps) in pairs {
-        let distance = bounded_distance(&moves, n, (from.square, to.square, steps), clock);
+        let distance = bounded_distance(graph, (from.square, to.square, steps), clock);
         if distance.is_none() {
             return Some(Refutation::TooFar {
                 from: named(board, from),
@@ -647,87 +683,23 @@ fn distances(problem: &Problem, anchors: &[Clue], clock: &Clock) -> Option<Refut
 /// search that stops at `to` or at the limit; `None` also when the clock
 /// ran out first (and [`refute_until`] drops what the gate says then).
 fn bounded_distance(
-    moves: &Moves,
-    n: usize,
+    graph: &MoveGraph,
     (from, to, limit): (usize, usize, usize),
     clock: &Clock,
 ) -> Option<usize> {
-    let mut distance = vec![UNREACHED; n];
-    distance[from] = 0;
-    let mut queue = VecDeque::from([from]);
-    while let Some(s) = queue.pop_front() {
+    for (s, distance) in graph.bfs(&[from]).within(limit) {
         if clock.out() {
             return None;
         }
         if s == to {
-            return Some(distance[s]);
-        }
-        if distance[s] == limit {
-            continue;
-        }
-        for &w in moves.of(s).as_slice() {
-            if distance[w] == UNREACHED {
-                distance[w] = distance[s] + 1;
-                queue.push_back(w);
-            }
+            return Some(distance as usize);
         }
     }
     None
 }
 
-/// Marks a square no search has reached.
-const UNREACHED: usize = usize::MAX;
-
-/// The move graph, as compact adjacency lists.
-struct MoveGraph {
-    starts: Vec<usize>,
-    neighbours: Vec<usize>,
-}
-
-impl MoveGraph {
-    /// The graph, unless the clock runs out first.
-    fn new(board: &Board, clock: &Clock) -> Option<MoveGraph> {
-        let moves = Moves::new(board);
-        let mut starts = Vec::with_capacity(board.squares() + 1);
-        let mut neighbours = Vec::new();
-        starts.push(0);
-        for s in 0..board.squares() {
-            if clock.out() {
-                return None;
-            }
-            neighbours.extend_from_slice(moves.of(s).as_slice());
-            starts.push(neighbours.len());
-        }
-        Some(MoveGraph { starts, neighbours })
-    }
-
-    fn of(&self, square: usize) -> &[usize] {
-        &self.neighbours[self.starts[square]..self.starts[square + 1]]
-    }
-
-    fn degree(&self, square: usize) -> usize {
-        self.of(square).len()
-    }
-
-    /// Which squares some sequence of moves leads to from `from`.
-    fn reachable_from(&self, from: usize, clock: &Clock) -> Option<Vec<bool>> {
-        let mut reached = vec![false; self.starts.len() - 1];
-        reached[from] = true;
-        let mut stack = vec![from];
-        while let Some(s) = stack.pop() {
-            if clock.out() {
-                return None;
-            }
-            for &w in self.of(s) {
-                if !reached[w] {
-                    reached[w] = true;
-                    stack.push(w);
-                }
-            }
-        }
-        Some(reached)
-    }
-}
+/// Marks a square the depth-first search has not reached.
+const UNORDERED: usize = usize::MAX;
 
 /// Union-find over squares, for the pieces forced moves make.
 struct Pieces {

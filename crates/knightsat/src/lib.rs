@@ -40,6 +40,7 @@ pub mod decode;
 pub mod encoding;
 pub mod error;
 pub mod gate;
+pub mod graph;
 pub mod input;
 pub mod output;
 pub mod problem;

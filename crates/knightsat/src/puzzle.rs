@@ -10,6 +10,7 @@ use crate::deadline::Deadline;
 use crate::encoding::{EncodingConfig, TimeIndexed};
 use crate::error::Error;
 use crate::gate::refute;
+use crate::graph::MoveGraph;
 use crate::problem::{clue_list, parse_clue, Clue, Problem};
 use crate::render::{grid, Picture};
 use crate::sat::{Setup, Stop};
@@ -420,15 +421,16 @@ fn random_tour(
     deadline: Deadline,
     rng: &mut fastrand::Rng,
 ) -> Result<Option<Tour>, Error> {
-    let graph = board.move_graph();
+    let graph = MoveGraph::ascending(board);
     let n = board.squares();
     let start = rng.usize(..n);
     let mut walk = vec![start];
     while walk.len() < n.div_ceil(4) {
         let here = *walk.last().expect("the walk has a start");
-        let next: Vec<usize> = graph[here]
+        let next: Vec<usize> = graph
+            .neighbours(here)
             .iter()
-            .copied()
+            .map(|&s| s as usize)
             .filter(|s| !walk.contains(s))
             .collect();
         if next.is_empty() {

@@ -38,10 +38,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
-use super::{forced_start_colour, verified, Moves};
+use super::{forced_start_colour, verified};
 use crate::board::{Board, Square};
 use crate::deadline::Deadline;
 use crate::error::Error;
+use crate::graph::{MoveGraph, UNREACHED};
 use crate::problem::{Clue, Problem};
 use crate::tour::Tour;
 
@@ -94,6 +95,8 @@ pub fn count_extending(problem: &Problem, prefix: &[usize]) -> Result<u64, Error
 /// serves every thread: what one thread works out, the others look up.
 pub struct PrefixCounter {
     rooted: Problem,
+    /// The rooted problem's move graph.
+    moves: MoveGraph,
     /// Completions by state, in shards (by the state's hash) that threads
     /// lock one at a time.
     shards: Vec<Mutex<Completions>>,
@@ -121,8 +124,10 @@ const SHARDS: usize = 64;
 impl PrefixCounter {
     /// A counter for the tours of `problem`, rooted as [`each_tour`] lists them.
     pub fn new(problem: &Problem) -> PrefixCounter {
+        let rooted = problem.rooted();
         PrefixCounter {
-            rooted: problem.rooted(),
+            moves: MoveGraph::new(rooted.board()),
+            rooted,
             shards: (0..SHARDS).map(|_| Mutex::default()).collect(),
         }
     }
@@ -143,7 +148,7 @@ impl PrefixCounter {
         if first >= n || self.rooted.start().is_some_and(|start| start != first) {
             return Some(0);
         }
-        let Some(mut graph) = Graph::new(&self.rooted, first) else {
+        let Some(mut graph) = Graph::new(&self.rooted, &self.moves, first) else {
             return Some(0);
         };
         graph.ordered = false;
@@ -260,11 +265,12 @@ fn search(
     };
     let n = searched.board().squares();
     let mut tour = Vec::with_capacity(n);
-    for start in start_squares(&searched, starts) {
+    let moves = MoveGraph::new(searched.board());
+    for start in start_squares(&searched, &moves, starts) {
         // Each start builds a graph of the board, so on large boards the
         // starts alone take long.
         clock.check()?;
-        let Some(mut graph) = Graph::new(&searched, start) else {
+        let Some(mut graph) = Graph::new(&searched, &moves, start) else {
             continue;
         };
         let flow = graph.walks(clock, &mut |path| {
@@ -302,7 +308,7 @@ fn reverse(problem: &Problem) -> Problem {
 }
 
 /// The squares to search from, in Warnsdorff's order (fewest moves first).
-fn start_squares(problem: &Problem, starts: Starts) -> Vec<usize> {
+fn start_squares(problem: &Problem, moves: &MoveGraph, starts: Starts) -> Vec<usize> {
     let board = problem.board();
     if let Some(start) = problem.start() {
         return vec![start];
@@ -310,11 +316,10 @@ fn start_squares(problem: &Problem, starts: Starts) -> Vec<usize> {
     if let Some(clue) = problem.clues().first().filter(|clue| clue.step == 0) {
         return vec![clue.square];
     }
-    let moves = Moves::new(board);
-    let degree: Vec<usize> = (0..board.squares()).map(|s| moves.of(s).len).collect();
+    let degree: Vec<usize> = (0..board.squares()).map(|s| moves.degree(s)).collect();
     let mut squares: Vec<usize> = match (problem.is_closed(), problem.end()) {
         // A closed tour starts a move after its end.
-        (true, Some(end)) => moves.of(end).as_slice().to_vec(),
+        (true, Some(end)) => moves.neighbours(end).iter().map(|&w| w as usize).collect(),
         (closed, _) => {
             let colour = forced_start_colour(board, closed);
             (0..board.squares())
@@ -359,9 +364,8 @@ struct Graph {
     /// The walk's length: the board's squares, or one more for a closed
     /// tour (the virtual square is the last node).
     length: usize,
-    /// Neighbours of node v: `next[offset[v]..offset[v + 1]]`, in move order.
-    offset: Vec<u32>,
-    next: Vec<u32>,
+    /// The board's move graph, with the virtual square as the start's twin.
+    moves: MoveGraph,
     colour: Vec<bool>,
     /// Each node's [`outward`] distance (the virtual square's is the start's).
     outward: Vec<u64>,
@@ -408,29 +412,24 @@ struct Frame {
 }
 
 impl Graph {
-    /// The graph for the walks of `problem` from `start`, or `None` when
-    /// the pins contradict each other (no walk keeps them all).
-    fn new(problem: &Problem, start: usize) -> Option<Graph> {
+    /// The graph for the walks of `problem` (whose move graph is `moves`)
+    /// from `start`, or `None` when the pins contradict each other (no
+    /// walk keeps them all).
+    fn new(problem: &Problem, moves: &MoveGraph, start: usize) -> Option<Graph> {
         let board = problem.board();
         let n = board.squares();
-        let moves = Moves::new(board);
         let closed = problem.is_closed();
         let length = n + usize::from(closed);
-        let mut neighbours: Vec<Vec<u32>> = (0..n)
-            .map(|s| moves.of(s).as_slice().iter().map(|&w| w as u32).collect())
-            .collect();
         let mut colour: Vec<bool> = (0..n).map(|s| board.colour(s)).collect();
         let mut outward: Vec<u64> = (0..n).map(|s| outward(board, s)).collect();
-        if closed {
+        let moves = if closed {
             // The virtual square: after the last square, standing for the start.
-            let joined = neighbours[start].clone();
-            for &w in &joined {
-                neighbours[w as usize].push(n as u32);
-            }
-            neighbours.push(joined);
             colour.push(board.colour(start));
             outward.push(outward[start]);
-        }
+            moves.with_twin(start)
+        } else {
+            moves.clone()
+        };
         let mut pinned_at = vec![FREE; length];
         let mut step_of = vec![FREE; length];
         let clues = problem.clues().iter().map(|clue| (clue.step, clue.square));
@@ -444,17 +443,9 @@ impl Graph {
             pinned_at[step] = node as u32;
             step_of[node] = step as u32;
         }
-        let mut offset = Vec::with_capacity(neighbours.len() + 1);
-        offset.push(0u32);
-        let mut next = Vec::new();
-        for list in &neighbours {
-            next.extend_from_slice(list);
-            offset.push(next.len() as u32);
-        }
         let mut graph = Graph {
             length,
-            offset,
-            next,
+            moves,
             colour,
             outward,
             changes_colour: board.leaper().changes_colour(),
@@ -470,12 +461,15 @@ impl Graph {
         };
         graph.reach = (1..length)
             .filter(|&step| graph.pinned_at[step] != FREE)
-            .map(|step| (step, graph.distances(graph.pinned_at[step] as usize)))
+            .map(|step| {
+                let pinned = graph.pinned_at[step] as usize;
+                (step, graph.moves.distances_from(&[pinned]))
+            })
             .collect();
         // Every node must be reachable, and each pinned node within reach
         // of the one pinned before it.
-        let from_start = graph.distances(start);
-        if from_start.contains(&FREE) {
+        let from_start = graph.moves.distances_from(&[start]);
+        if from_start.contains(&UNREACHED) {
             return None;
         }
         let mut before = (0, &from_start);
@@ -489,23 +483,7 @@ impl Graph {
     }
 
     fn neighbours(&self, node: usize) -> &[u32] {
-        &self.next[self.offset[node] as usize..self.offset[node + 1] as usize]
-    }
-
-    /// Moves from `source` to every node (`FREE` where unreachable).
-    fn distances(&self, source: usize) -> Vec<u32> {
-        let mut distance = vec![FREE; self.length];
-        let mut queue = std::collections::VecDeque::from([source]);
-        distance[source] = 0;
-        while let Some(node) = queue.pop_front() {
-            for &w in self.neighbours(node) {
-                if distance[w as usize] == FREE {
-                    distance[w as usize] = distance[node] + 1;
-                    queue.push_back(w as usize);
-                }
-            }
-        }
-        distance
+        self.moves.neighbours(node)
     }
 
     /// Clears the walk: nothing visited.
@@ -523,8 +501,8 @@ impl Graph {
     fn visit(&mut self, node: usize) {
         self.visited[node] = true;
         self.leave(node);
-        for i in self.offset[node] as usize..self.offset[node + 1] as usize {
-            let w = self.next[i] as usize;
+        for &w in self.moves.neighbours(node) {
+            let w = w as usize;
             self.free[w] -= 1;
             if !self.visited[w] {
                 match self.free[w] {
@@ -537,8 +515,8 @@ impl Graph {
     }
 
     fn unvisit(&mut self, node: usize) {
-        for i in self.offset[node] as usize..self.offset[node + 1] as usize {
-            let w = self.next[i] as usize;
+        for &w in self.moves.neighbours(node) {
+            let w = w as usize;
             if !self.visited[w] {
                 match self.free[w] {
                     1 => self.low -= 1,

@@ -16,7 +16,7 @@
 pub mod backtrack;
 pub mod warnsdorff;
 
-use crate::board::{Board, Square};
+use crate::board::Board;
 use crate::error::Error;
 use crate::problem::Problem;
 use crate::tour::Tour;
@@ -28,57 +28,6 @@ pub use warnsdorff::{warnsdorff, TieBreak, Warnsdorff};
 
 /// The most moves a leaper has from one square.
 const MAX_MOVES: usize = 8;
-
-/// The leaper's moves from any square, worked out from coordinates when
-/// asked: no table, so memory stays a few bytes per square on any board.
-pub(crate) struct Moves<'a> {
-    board: &'a Board,
-    deltas: Vec<(isize, isize)>,
-}
-
-/// The squares one move away from a square: at most [`MAX_MOVES`].
-#[derive(Clone, Copy)]
-pub(crate) struct Neighbours {
-    len: usize,
-    squares: [usize; MAX_MOVES],
-}
-
-impl Neighbours {
-    pub(crate) fn as_slice(&self) -> &[usize] {
-        &self.squares[..self.len]
-    }
-}
-
-impl<'a> Moves<'a> {
-    pub(crate) fn new(board: &'a Board) -> Moves<'a> {
-        Moves {
-            board,
-            deltas: board.leaper().deltas(),
-        }
-    }
-
-    /// The squares one move from `square`, in the leaper's fixed move order.
-    pub(crate) fn of(&self, square: usize) -> Neighbours {
-        let from = self.board.square(square);
-        let mut out = Neighbours {
-            len: 0,
-            squares: [0; MAX_MOVES],
-        };
-        for &(df, dr) in &self.deltas {
-            let (Some(file), Some(rank)) = (
-                from.file.checked_add_signed(df),
-                from.rank.checked_add_signed(dr),
-            ) else {
-                continue;
-            };
-            if let Some(to) = self.board.index_at(Square { file, rank }) {
-                out.squares[out.len] = to;
-                out.len += 1;
-            }
-        }
-        out
-    }
-}
 
 /// The tour `squares`, verified against `problem` (with the start a closed
 /// tour gets by default).

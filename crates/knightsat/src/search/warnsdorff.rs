@@ -36,10 +36,11 @@
 
 use std::time::Duration;
 
-use super::{forced_start_colour, verified, Moves};
+use super::{forced_start_colour, verified};
 use crate::board::Board;
 use crate::deadline::Deadline;
 use crate::error::{Error, Unsupported};
+use crate::graph::MoveGraph;
 use crate::problem::Problem;
 use crate::tour::Tour;
 
@@ -133,7 +134,7 @@ pub const NAME: &str = "Warnsdorff's rule";
 /// ([`Unsupported::CluesByWarnsdorff`]).
 ///
 /// Each attempt takes time linear in the number of squares and memory of a
-/// few bytes per square. The tour is verified before it is returned.
+/// few words per square (the move graph, 4 bytes a move, and the walk's state). The tour is verified before it is returned.
 pub fn warnsdorff(
     problem: &Problem,
     options: &Warnsdorff,
@@ -273,7 +274,7 @@ impl Plan {
 /// The state of one walk, reused across attempts.
 struct Walker<'a> {
     board: &'a Board,
-    moves: Moves<'a>,
+    moves: MoveGraph,
     /// Each square's number of neighbours.
     degree: Vec<u8>,
     /// Each square's number of unvisited neighbours.
@@ -294,9 +295,9 @@ const LAST_RESORT: u32 = 64;
 
 impl<'a> Walker<'a> {
     fn new(board: &'a Board) -> Walker<'a> {
-        let moves = Moves::new(board);
+        let moves = MoveGraph::new(board);
         let n = board.squares();
-        let degree: Vec<u8> = (0..n).map(|s| moves.of(s).len as u8).collect();
+        let degree: Vec<u8> = (0..n).map(|s| moves.degree(s) as u8).collect();
         Walker {
             board,
             moves,
@@ -342,8 +343,8 @@ impl<'a> Walker<'a> {
     fn visit(&mut self, square: usize) {
         self.visited[square] = true;
         self.path.push(square);
-        for &next in self.moves.of(square).as_slice() {
-            self.free[next] -= 1;
+        for &next in self.moves.neighbours(square) {
+            self.free[next as usize] -= 1;
         }
     }
 
@@ -372,7 +373,8 @@ impl<'a> Walker<'a> {
             let last = plan.last.or_else(|| self.closing_square(first, plan));
             let mut best: Option<(Key, usize)> = None;
             let mut ties = 0;
-            for &candidate in self.moves.of(head).as_slice() {
+            for &candidate in self.moves.neighbours(head) {
+                let candidate = candidate as usize;
                 if self.visited[candidate] || (last == Some(candidate) && step < n - 1) {
                     continue;
                 }
@@ -416,10 +418,9 @@ impl<'a> Walker<'a> {
             return None;
         }
         self.moves
-            .of(first)
-            .as_slice()
+            .neighbours(first)
             .iter()
-            .copied()
+            .map(|&s| s as usize)
             .find(|&s| !self.visited[s])
     }
 
@@ -461,7 +462,8 @@ impl<'a> Walker<'a> {
     fn lookahead(&self, candidate: usize, sum: bool) -> i64 {
         let mut total = 0;
         let mut least = i64::from(u8::MAX);
-        for &w in self.moves.of(candidate).as_slice() {
+        for &w in self.moves.neighbours(candidate) {
+            let w = w as usize;
             if !self.visited[w] {
                 let count = i64::from(self.free[w]) - 1;
                 total += count;

@@ -36,6 +36,7 @@ use crate::board::Board;
 use crate::cnf::{family, ClauseSink, Lit, Stats, Var};
 use crate::encoding::{splitting, square_index_words, Amo, Encoding, Model};
 use crate::error::Error;
+use crate::graph::MoveGraph;
 use crate::problem::Problem;
 
 pub use config::{Subtours, SuccessorConfig};
@@ -611,32 +612,17 @@ pub struct MoveMap {
     pub squares: usize,
     /// Whether the tour is open (with the virtual node and its moves).
     pub open: bool,
-    /// The neighbours of every square in ascending order, square after square.
-    targets: Vec<u32>,
-    /// Where each square's neighbours begin in `targets` (N + 1 entries).
-    offsets: Vec<usize>,
+    /// The move graph, each square's neighbours in ascending order.
+    graph: MoveGraph,
 }
 
 impl MoveMap {
     /// The moves of `board`'s leaper, with the virtual node's if `open`.
     pub fn new(board: &Board, open: bool) -> MoveMap {
-        let squares = board.squares();
-        let mut targets = Vec::with_capacity(squares * 8);
-        let mut offsets = Vec::with_capacity(squares + 1);
-        let mut neighbours = Vec::with_capacity(8);
-        for s in 0..squares {
-            offsets.push(targets.len());
-            neighbours.clear();
-            neighbours.extend(board.moves(s).map(|w| w as u32));
-            neighbours.sort_unstable();
-            targets.extend_from_slice(&neighbours);
-        }
-        offsets.push(targets.len());
         MoveMap {
-            squares,
+            squares: board.squares(),
             open,
-            targets,
-            offsets,
+            graph: MoveGraph::ascending(board),
         }
     }
 
@@ -652,7 +638,7 @@ impl MoveMap {
 
     /// A, the number of moves between squares.
     pub(crate) fn arcs(&self) -> usize {
-        self.targets.len()
+        self.graph.arcs()
     }
 
     /// The number of move variables: A, and 2N more for an open tour.
@@ -662,7 +648,8 @@ impl MoveMap {
 
     /// The neighbours of square `s`, ascending.
     pub fn neighbours(&self, s: usize) -> Vec<usize> {
-        self.targets[self.offsets[s]..self.offsets[s + 1]]
+        self.graph
+            .neighbours(s)
             .iter()
             .map(|&w| w as usize)
             .collect()
@@ -670,8 +657,9 @@ impl MoveMap {
 
     /// The moves out of square `s` as (neighbour, variable).
     pub(crate) fn arcs_of(&self, s: usize) -> impl Iterator<Item = (usize, Var)> + '_ {
-        let begin = self.offsets[s];
-        self.targets[begin..self.offsets[s + 1]]
+        let begin = self.graph.arcs_of(s).start;
+        self.graph
+            .neighbours(s)
             .iter()
             .enumerate()
             .map(move |(k, &w)| (w as usize, Var::from_dimacs((1 + begin + k) as isize)))
@@ -682,10 +670,8 @@ impl MoveMap {
         if s >= self.squares || w >= self.squares {
             return None;
         }
-        let begin = self.offsets[s];
-        let k = self.targets[begin..self.offsets[s + 1]]
-            .binary_search(&(w as u32))
-            .ok()?;
+        let begin = self.graph.arcs_of(s).start;
+        let k = self.graph.neighbours(s).binary_search(&(w as u32)).ok()?;
         Some(Var::from_dimacs((1 + begin + k) as isize))
     }
 

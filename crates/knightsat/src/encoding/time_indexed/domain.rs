@@ -6,10 +6,9 @@
 //! give them any value (`MiniSat` leaves them out of its model), and decoding
 //! reads only live variables.
 
-use std::collections::VecDeque;
-
 use super::TimeIndexedConfig;
 use crate::board::Board;
+use crate::graph::MoveGraph;
 use crate::problem::{Clue, Problem};
 
 /// The live x variables of a problem under a configuration.
@@ -26,7 +25,7 @@ impl Domain {
     /// The start, end and clues restrict their steps always (they are
     /// constraints, not pruning); parity and reachability prune further when
     /// asked.
-    pub fn new(problem: &Problem, config: &TimeIndexedConfig, graph: &[Vec<usize>]) -> Domain {
+    pub(crate) fn new(problem: &Problem, config: &TimeIndexedConfig, graph: &MoveGraph) -> Domain {
         let board = problem.board();
         let n = board.squares();
         let mut domain = Domain {
@@ -58,8 +57,8 @@ impl Domain {
         }
         if config.reachability {
             for (step, squares) in anchors(problem, starts) {
-                let distance = distances(graph, &squares);
-                domain.retain(|t, s| distance[s] <= moves_between(problem, t, step));
+                let distance = graph.distances_from(&squares);
+                domain.retain(|t, s| distance[s] as usize <= moves_between(problem, t, step));
             }
         }
         domain
@@ -168,17 +167,14 @@ fn moves_between(problem: &Problem, a: usize, b: usize) -> usize {
 /// one move (a closed tour of more than two squares: two squares close
 /// through their one move) leaves none. Cheap, and it settles boards like
 /// 1xN or 2xN for the knight before any clause is written.
-fn dead_ends_forbid_a_tour(problem: &Problem, graph: &[Vec<usize>]) -> bool {
-    if graph.len() < 2 {
+fn dead_ends_forbid_a_tour(problem: &Problem, graph: &MoveGraph) -> bool {
+    let n = graph.nodes();
+    if n < 2 {
         return false;
     }
-    let ends = graph.iter().filter(|moves| moves.len() < 2).count();
-    let allowed = if problem.is_closed() && graph.len() > 2 {
-        0
-    } else {
-        2
-    };
-    graph.iter().any(Vec::is_empty) || ends > allowed
+    let ends = (0..n).filter(|&s| graph.degree(s) < 2).count();
+    let allowed = if problem.is_closed() && n > 2 { 0 } else { 2 };
+    (0..n).any(|s| graph.degree(s) == 0) || ends > allowed
 }
 
 /// How many squares the board has of a1's colour and of the other.
@@ -248,24 +244,4 @@ fn start_colour(problem: &Problem, starts: &[usize], counts: ColourCounts) -> Op
         (false, _) if a1s == 0 => Some(true),
         _ => None,
     }
-}
-
-/// Distance in moves from the nearest of `sources` to every square
-/// (`usize::MAX` where unreachable).
-pub fn distances(graph: &[Vec<usize>], sources: &[usize]) -> Vec<usize> {
-    let mut distance = vec![usize::MAX; graph.len()];
-    let mut queue = VecDeque::new();
-    for &source in sources {
-        distance[source] = 0;
-        queue.push_back(source);
-    }
-    while let Some(square) = queue.pop_front() {
-        for &next in &graph[square] {
-            if distance[next] == usize::MAX {
-                distance[next] = distance[square] + 1;
-                queue.push_back(next);
-            }
-        }
-    }
-    distance
 }

@@ -21,6 +21,7 @@ use crate::cnf::{family, ClauseSink, Lit, Var};
 use crate::encoding::amo::pairwise;
 use crate::encoding::{splitting, square_index_words, Amo, Encoding, Model};
 use crate::error::Error;
+use crate::graph::MoveGraph;
 use crate::problem::{Clue, Problem};
 
 pub use config::{Setting, TimeIndexedConfig, SETTINGS};
@@ -33,7 +34,7 @@ pub struct TimeIndexed {
     problem: Problem,
     config: TimeIndexedConfig,
     vars: VarMap,
-    graph: Vec<Vec<usize>>,
+    graph: MoveGraph,
     domain: Domain,
 }
 
@@ -50,7 +51,7 @@ impl TimeIndexed {
     pub fn new(problem: &Problem, config: TimeIndexedConfig) -> Result<TimeIndexed, Error> {
         config.check_fits(problem)?;
         let board = problem.board();
-        let graph = board.move_graph();
+        let graph = MoveGraph::ascending(board);
         let domain = Domain::new(problem, &config, &graph);
         Ok(TimeIndexed {
             vars: VarMap {
@@ -161,7 +162,13 @@ impl TimeIndexed {
         if config.symmetry_breaking && problem.is_closed() && problem.reversal_is_symmetry() {
             if let Some(start) = problem.effective_start() {
                 family(sink, "symmetry-breaking", |sink| {
-                    closed_reversal_broken(self, &self.graph[start], sink);
+                    let neighbours: Vec<usize> = self
+                        .graph
+                        .neighbours(start)
+                        .iter()
+                        .map(|&w| w as usize)
+                        .collect();
+                    closed_reversal_broken(self, &neighbours, sink);
                 });
             }
         }
@@ -430,11 +437,12 @@ pub fn moves(encoding: &TimeIndexed, sink: &mut impl ClauseSink) {
         |t: usize, a: usize, b: usize| next(t).filter(|&after| live(t, a) && live(after, b));
     let mut outs: Vec<Vec<(usize, Lit)>> = vec![Vec::new(); n];
     let mut ins: Vec<Vec<Lit>> = vec![Vec::new(); n];
-    for (a, neighbours) in encoding.graph.iter().enumerate() {
-        for &b in neighbours {
+    for (a, outs_a) in outs.iter_mut().enumerate() {
+        for &b in encoding.graph.neighbours(a) {
+            let b = b as usize;
             if (0..n).any(|t| linked(t, a, b).is_some()) {
                 let m = sink.new_var().positive();
-                outs[a].push((b, m));
+                outs_a.push((b, m));
                 ins[b].push(m);
             }
         }
@@ -480,17 +488,20 @@ pub fn moves(encoding: &TimeIndexed, sink: &mut impl ClauseSink) {
 /// x(from, s) → OR over the live neighbours w of s of x(to, w), for every live x(from, s).
 fn move_clauses(encoding: &TimeIndexed, from: usize, to: usize, sink: &mut impl ClauseSink) {
     let mut clause = Vec::with_capacity(9);
-    for (square, neighbours) in encoding.graph.iter().enumerate() {
+    for square in 0..encoding.graph.nodes() {
         if !encoding.domain.is_live(from, square) {
             continue;
         }
         clause.clear();
         clause.push(encoding.vars.x(from, square).negative());
         clause.extend(
-            neighbours
+            encoding
+                .graph
+                .neighbours(square)
                 .iter()
-                .filter(|&&w| encoding.domain.is_live(to, w))
-                .map(|&w| encoding.vars.x(to, w).positive()),
+                .map(|&w| w as usize)
+                .filter(|&w| encoding.domain.is_live(to, w))
+                .map(|w| encoding.vars.x(to, w).positive()),
         );
         sink.add_clause(&clause);
     }
