@@ -3,10 +3,10 @@
 
 use divan::counter::BytesCount;
 use divan::Bencher;
-use knightsat::board::Board;
 use knightsat::cnf_file::write_cnf;
 use knightsat::encoding::{Encoding, EncodingConfig, TimeIndexedConfig};
-use knightsat::problem::Problem;
+use knightsat::model::board::Board;
+use knightsat::model::problem::Problem;
 
 fn main() {
     divan::main();

@@ -10,8 +10,8 @@
 use std::fmt::Write;
 use std::time::Instant;
 
-use knightsat::board::Board;
-use knightsat::problem::Problem;
+use knightsat::model::board::Board;
+use knightsat::model::problem::Problem;
 use knightsat::search::warnsdorff::{warnsdorff, TieBreak, Warnsdorff};
 
 /// Whether `attempts` (one by default) with these ties and seed find a tour.

@@ -8,6 +8,12 @@ top-level modules (`board`, `encoding`, …), and the children of one module
 (`cnf::dimacs`, `cnf::split`). A child using its parent, or a parent its
 child, is how Rust modules are built and is not counted. Prints the cycles
 and exits 1 if there are any, else prints the order and exits 0.
+
+It also keeps the layers honest: the top-level modules are grouped in
+LAYERS, from the bottom up (docs/architecture.md draws them), and a module
+may use only modules of the groups below its own. A use that climbs, or
+one between two modules of one group, fails the check, naming it; a new
+top-level module must be given a layer here.
 """
 import pathlib
 import re
@@ -15,6 +21,36 @@ import sys
 from collections import defaultdict
 
 SRC = pathlib.Path(__file__).resolve().parent.parent / "crates" / "knightsat" / "src"
+
+
+LAYERS = [
+    ["model"],
+    ["error"],
+    ["runtime"],
+    ["tour", "graph", "cnf"],
+    ["gate", "search", "render"],
+    ["encoding"],
+    ["sat"],
+    ["cubes"],
+    ["solve", "cnf_file"],
+    ["certify", "count", "puzzle"],
+]
+LAYER_OF = {name: level for level, names in enumerate(LAYERS) for name in names}
+
+
+def layer_violations(modules, edges):
+    """The uses between top-level modules that do not go down a layer."""
+    problems = []
+    for module in sorted({m[0] for m in modules if m}):
+        if module not in LAYER_OF:
+            problems.append(f"{module} has no layer in LAYERS (scripts/module-cycles.py)")
+    for source in sorted(edges):
+        if len(source) != 1 or source[0] not in LAYER_OF:
+            continue
+        for target in sorted(edges[source]):
+            if len(target) == 1 and target[0] in LAYER_OF and LAYER_OF[target[0]] >= LAYER_OF[source[0]]:
+                problems.append(f"{source[0]} (layer {LAYER_OF[source[0]]}) uses {target[0]} (layer {LAYER_OF[target[0]]})")
+    return problems
 
 
 def module_of(path: pathlib.Path) -> tuple:
@@ -101,7 +137,12 @@ def main() -> int:
                 inside = sorted(name(t) for t in edges[m] if t in cycle)
                 print(f"  {name(m)} uses {', '.join(inside)}")
         return 1
-    print(f"no module cycles among {len(modules)} modules")
+    problems = layer_violations(modules, edges)
+    for problem in problems:
+        print("layer broken: " + problem)
+    if problems:
+        return 1
+    print(f"no module cycles among {len(modules)} modules, and {len(LAYERS)} layers kept")
     return 0
 
 

@@ -1,6 +1,6 @@
 //! Signals and the exits they cause: on SIGINT, SIGTERM or SIGHUP the
 //! command cleans up what the library registered (temporary files, solver
-//! process groups: [`knightsat::cleanup`]) and exits with status 128 + the
+//! process groups: [`knightsat::runtime::cleanup`]) and exits with status 128 + the
 //! signal's number (130, 143, 129), as shells report a process ended by
 //! that signal. The library itself never exits.
 
@@ -22,7 +22,7 @@ pub fn exit_on_signals() -> std::io::Result<()> {
         .spawn(move || {
             if let Some(signal) = signals.forever().next() {
                 SIGNALLED.store(signal, Ordering::SeqCst);
-                knightsat::cleanup::clean_up_now();
+                knightsat::runtime::cleanup::clean_up_now();
                 std::process::exit(128 + signal);
             }
         })?;
@@ -35,7 +35,7 @@ pub fn exit_on_signals() -> std::io::Result<()> {
 pub fn exit_if_signalled() {
     let signal = SIGNALLED.load(Ordering::SeqCst);
     if signal != 0 {
-        knightsat::cleanup::clean_up_now();
+        knightsat::runtime::cleanup::clean_up_now();
         std::process::exit(128 + signal);
     }
 }

@@ -15,7 +15,7 @@ use knightsat::count::sum_tallies;
 use knightsat::count::tally::{CubeRange, CubeSum, CubeTally, CubeTours, TallyError};
 use knightsat::cubes::{cube_count, effective_depth};
 use knightsat::encoding::EncodingConfig;
-use knightsat::problem::Problem;
+use knightsat::model::problem::Problem;
 use knightsat::solve::{Method, Request};
 
 fn problem_of(shape: &Shape, closed: bool, start: Option<usize>) -> Problem {

@@ -6,7 +6,7 @@ use crate::common;
 use common::count::{list_by_sat, Listing};
 use common::Variant;
 use knightsat::encoding::EncodingConfig;
-use knightsat::problem::Problem;
+use knightsat::model::problem::Problem;
 use knightsat::sat::Backend;
 
 fn count(problem: &Problem, variant: Variant, backend: &Backend) -> u64 {
@@ -181,7 +181,7 @@ fn orbit_counts_of_closed_tours_with_an_end_match_the_oracle() {
     };
     let mut failures = Vec::new();
     for (rows, cols, end) in [(3, 10, "a1"), (3, 10, "b2"), (5, 6, "a1"), (5, 6, "b1")] {
-        let board = knightsat::board::Board::new(rows, cols).unwrap();
+        let board = knightsat::model::board::Board::new(rows, cols).unwrap();
         let end = board.parse_square(end).unwrap();
         let expected = closed_orbits_ending_on(rows, cols, end);
         let problem = Problem::new(board)

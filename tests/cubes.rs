@@ -11,7 +11,7 @@ use common::count::{count_cube, count_split, estimate, Split};
 use knightsat::count::{CUBES_PER_JOB, MAX_AUTOMATIC_CUBES, SQUARES_PER_MOVE_OF_DEPTH};
 use knightsat::cubes::{cubes, effective_depth};
 use knightsat::encoding::EncodingConfig;
-use knightsat::problem::Problem;
+use knightsat::model::problem::Problem;
 use knightsat::sat::{Setup, DEFAULT_MEMORY_BUDGET_MIB};
 use knightsat::solve::{Method, Request};
 

@@ -1,13 +1,13 @@
 //! The encoding avoids each defect of the careless generator in seed 003,
 //! writes an exact header, and round-trips through varisat's own DIMACS parser.
 
-use knightsat::board::Board;
 use knightsat::cnf::{ClauseSink, Formula, Lit, Stats};
 use knightsat::cnf_file::write_cnf;
-use knightsat::decode::tour_from_model;
+use knightsat::encoding::decode::tour_from_model;
 use knightsat::encoding::time_indexed::{self, TimeIndexed, TimeIndexedConfig};
 use knightsat::encoding::{Amo, Encoding, Model};
-use knightsat::problem::Problem;
+use knightsat::model::board::Board;
+use knightsat::model::problem::Problem;
 use varisat::ExtendFormula;
 
 /// The time-indexed encoding of a plain board, open or closed.
@@ -254,7 +254,7 @@ fn round_trip_through_varisats_dimacs_parser() {
         let model = Model::from_lits(&solver.model().unwrap());
         let tour = tour_from_model(&o, &model, Some(formula.var_count())).unwrap();
         assert_eq!(
-            knightsat::verify::verify(&tour.squares, o.problem()),
+            knightsat::model::verify::verify(&tour.squares, o.problem()),
             Ok(())
         );
     }

@@ -8,7 +8,7 @@ use crate::common;
 
 use common::{Demands, Shape};
 use knightsat::count::CountJob;
-use knightsat::problem::Problem;
+use knightsat::model::problem::Problem;
 use knightsat::solve::Method;
 
 fn frontier(problem: &Problem, jobs: usize) -> u128 {

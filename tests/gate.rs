@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use common::{has_tour, tours_of, Demands, Sequence, Shape};
 use knightsat::gate::refute;
-use knightsat::problem::{Clue, Problem};
+use knightsat::model::problem::{Clue, Problem};
 use knightsat::solve::auto::RACE_FROM_SQUARES;
 use predicates::prelude::PredicateBooleanExt;
 use predicates::str::contains;

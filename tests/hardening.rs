@@ -558,7 +558,7 @@ fn a_model_of_a_tour_the_cnf_rules_out_is_named_in_the_users_terms() {
         .success();
     let moves =
         common::cli::stdout_of(&["solve", "--board", "5x6", "--closed", "--format", "moves"]);
-    let board = knightsat::board::Board::new(5, 6).unwrap();
+    let board = knightsat::model::board::Board::new(5, 6).unwrap();
     let mut squares: Vec<usize> = moves
         .split_whitespace()
         .map(|name| board.parse_square(name).unwrap())
@@ -872,7 +872,7 @@ fn a_timed_out_list_of_every_tour_says_it_is_partial_for_every_method() {
         let tours: Vec<Vec<usize>> = stdout
             .lines()
             .map(|line| {
-                let board = knightsat::board::Board::new(8, 8).unwrap();
+                let board = knightsat::model::board::Board::new(8, 8).unwrap();
                 line.split_whitespace()
                     .map(|name| board.parse_square(name).unwrap())
                     .collect()

@@ -3,10 +3,10 @@
 //! and random text built from each format's own alphabet, so that they get
 //! past the first check and into the parser's depths.
 
-use knightsat::board::{Board, Leaper};
 use knightsat::cnf::dimacs::read_answer;
 use knightsat::cnf_file::read_cnf_info;
-use knightsat::problem::parse_clue;
+use knightsat::model::board::{Board, Leaper};
+use knightsat::model::problem::parse_clue;
 use knightsat::puzzle::parse_puzzle;
 use knightsat::tour::parse_tour;
 use proptest::prelude::*;

@@ -69,7 +69,7 @@ fn built_in_cadical_spawns_no_program() {
 
 /// Lazy successor searches whose subtour loops (by cuts alone, without
 /// patching) take several rounds.
-fn lazy_searches() -> Vec<knightsat::problem::Problem> {
+fn lazy_searches() -> Vec<knightsat::model::problem::Problem> {
     [(8, false), (10, true), (12, true)]
         .into_iter()
         .map(|(size, closed)| common::plain_problem(size, size, closed, None))
@@ -77,7 +77,7 @@ fn lazy_searches() -> Vec<knightsat::problem::Problem> {
 }
 
 /// The subtour-loop figures of one session's first tour, by cuts alone.
-fn loop_of(problem: &knightsat::problem::Problem, backend: &Backend) -> SubtourLoop {
+fn loop_of(problem: &knightsat::model::problem::Problem, backend: &Backend) -> SubtourLoop {
     let config = SuccessorConfig {
         subtours: Subtours::Lazy,
         ..SuccessorConfig::default()

@@ -7,8 +7,8 @@ use crate::common;
 
 use common::count::{list_by, Listing};
 use common::{Demands, Sequence, Shape};
-use knightsat::board::Board;
-use knightsat::problem::{Clue, Problem};
+use knightsat::model::board::Board;
+use knightsat::model::problem::{Clue, Problem};
 use knightsat::search::{backtrack, warnsdorff, Warnsdorff};
 use knightsat::solve::{Method, Request};
 use knightsat::Error;

@@ -7,7 +7,7 @@ use crate::common;
 use common::count::{list_by_sat, Listing};
 use common::{Demands, Sequence, Shape, Variant};
 use knightsat::encoding::{EncodingConfig, TimeIndexedConfig};
-use knightsat::problem::Problem;
+use knightsat::model::problem::Problem;
 use knightsat::solve::{solve, solve_in_process, Outcome};
 
 /// Counts every tour of `problem` with the default encoding and each

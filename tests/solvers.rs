@@ -10,10 +10,10 @@ use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
 use common::{Demands, Shape};
-use knightsat::board::Board;
 use knightsat::encoding::{Amo, EncodingConfig, TimeIndexedConfig};
 use knightsat::error::Error;
-use knightsat::problem::{Clue, Problem};
+use knightsat::model::board::Board;
+use knightsat::model::problem::{Clue, Problem};
 use knightsat::sat::Backend;
 use knightsat::solve::{solve, Outcome, Request};
 

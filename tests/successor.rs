@@ -8,9 +8,9 @@ use crate::common;
 
 use common::count::{list_by_sat, Listing};
 use common::{Demands, Shape};
-use knightsat::board::Board;
 use knightsat::encoding::{EncodingConfig, Subtours, SuccessorConfig};
-use knightsat::problem::Problem;
+use knightsat::model::board::Board;
+use knightsat::model::problem::Problem;
 use knightsat::sat::{Backend, Setup};
 use knightsat::solve::{solve, Outcome};
 

@@ -2,11 +2,11 @@
 //! `solve` answers at once where a theorem rules a tour out.
 
 use assert_cmd::Command;
-use knightsat::board::Board;
 use knightsat::encoding::EncodingConfig;
-use knightsat::problem::Problem;
+use knightsat::model::board::Board;
+use knightsat::model::problem::Problem;
+use knightsat::model::theory::{closed_tour_exists, open_tour_exists};
 use knightsat::solve::{solve_in_process, Outcome};
-use knightsat::theory::{closed_tour_exists, open_tour_exists};
 use predicates::prelude::*;
 use predicates::str::contains;
 

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use clap::Args;
 
-use knightsat::board::{Board, Leaper};
+use knightsat::model::board::{Board, Leaper};
 
 use super::values::{
     parse_blocks, parse_count, parse_seconds, AmoArg, EncodingArg, FormatArg, MethodArg, Preset,

@@ -9,12 +9,12 @@ use anyhow::Context;
 use knightsat::certify::{check_proof, Verdict};
 use knightsat::cnf::dimacs::{read_answer, Answer};
 use knightsat::cnf_file::read_cnf_info;
-use knightsat::decode::{check_model_satisfies, tour_from_model};
+use knightsat::encoding::decode::{check_model_satisfies, tour_from_model};
 use knightsat::encoding::Model;
 use knightsat::error::Error;
-use knightsat::input;
-use knightsat::problem::Problem;
+use knightsat::model::problem::Problem;
 use knightsat::render::Format;
+use knightsat::runtime::input;
 use knightsat::solve::Outcome;
 use knightsat::tour::check_tour;
 

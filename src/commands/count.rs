@@ -16,8 +16,8 @@ use knightsat::count::{
 };
 use knightsat::cubes::resolve_jobs;
 use knightsat::error::Error;
-use knightsat::input;
-use knightsat::problem::Problem;
+use knightsat::model::problem::Problem;
+use knightsat::runtime::input;
 use knightsat::solve::{Method, Request};
 
 use super::{

@@ -21,11 +21,11 @@ use std::time::Duration;
 use indicatif::{HumanDuration, ProgressBar, ProgressStyle};
 
 use knightsat::count::CubeProgress;
-use knightsat::deadline::Deadline;
 use knightsat::error::Error;
 use knightsat::gate::refute_until;
-use knightsat::problem::Problem;
+use knightsat::model::problem::Problem;
 use knightsat::render::{render, Format};
+use knightsat::runtime::deadline::Deadline;
 use knightsat::solve::{Method, Outcome, Request};
 use knightsat::tour::Tour;
 

@@ -6,11 +6,11 @@ use std::time::{Duration, Instant};
 
 use knightsat::certify::solve_with_proof;
 use knightsat::count::CountJob;
-use knightsat::deadline::Deadline;
 use knightsat::encoding::EncodingConfig;
 use knightsat::error::{Error, Unsupported};
-use knightsat::problem::Problem;
+use knightsat::model::problem::Problem;
 use knightsat::render::Format;
+use knightsat::runtime::deadline::Deadline;
 use knightsat::solve::auto::every_tour_step;
 use knightsat::solve::{find_tour, solve_parallel, Method, Outcome, Request, Solved};
 use knightsat::tour::Tour;

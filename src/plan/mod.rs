@@ -11,11 +11,11 @@ use std::time::Duration;
 
 use clap::ArgMatches;
 
-use knightsat::board::Board;
 use knightsat::count::tally::CubeRange;
 use knightsat::count::Sample;
 use knightsat::encoding::{Encoding, EncodingConfig};
-use knightsat::problem::Problem;
+use knightsat::model::board::Board;
+use knightsat::model::problem::Problem;
 use knightsat::render::Format;
 use knightsat::sat::Backend;
 use knightsat::solve::{Method, Request};

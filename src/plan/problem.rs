@@ -1,13 +1,13 @@
 //! The problem and its encoding from the options that describe them.
 
-use knightsat::board::Board;
 use knightsat::encoding::{
     Amo, Encoding, EncodingConfig, Subtours, SuccessorConfig, TimeIndexedConfig,
 };
 use knightsat::error::Error;
-use knightsat::input;
-use knightsat::problem::{parse_clue, Problem};
+use knightsat::model::board::Board;
+use knightsat::model::problem::{parse_clue, Problem};
 use knightsat::puzzle::parse_puzzle;
+use knightsat::runtime::input;
 use knightsat::tour::GivenBoard;
 
 use crate::args::{EncodingArg, EncodingArgs, Preset, ProblemArgs, ShapeArgs};

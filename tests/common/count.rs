@@ -6,7 +6,7 @@ use std::sync::Mutex;
 
 use knightsat::count::tally::{CubeRange, CubeTally};
 use knightsat::count::{CountJob, CubeLine, CubeProgress, Estimate, Progress, Sample};
-use knightsat::problem::Problem;
+use knightsat::model::problem::Problem;
 use knightsat::solve::{Method, Request};
 use knightsat::tour::Tour;
 use knightsat::Error;

@@ -400,7 +400,7 @@ impl Shape {
     }
 
     /// The library's board for this shape.
-    pub fn board(&self) -> knightsat::board::Board {
+    pub fn board(&self) -> knightsat::model::board::Board {
         let names: Vec<String> = self
             .holes
             .iter()
@@ -412,11 +412,13 @@ impl Shape {
                 )
             })
             .collect();
-        knightsat::board::Board::new(self.rows, self.cols)
+        knightsat::model::board::Board::new(self.rows, self.cols)
             .unwrap()
             .with_holes(&names)
             .unwrap()
-            .with_leaper(knightsat::board::Leaper::new(self.leaper.0, self.leaper.1).unwrap())
+            .with_leaper(
+                knightsat::model::board::Leaper::new(self.leaper.0, self.leaper.1).unwrap(),
+            )
     }
 }
 
@@ -544,17 +546,21 @@ impl Sequence {
 /// The library's problem for `shape` and `demands`. With `as_ends`, a
 /// step-0 clue becomes the start and a step-(N−1) clue the end, so that
 /// both ways of saying them are tested; the rest stay clues.
-pub fn problem_of(shape: &Shape, demands: &Demands, as_ends: bool) -> knightsat::problem::Problem {
+pub fn problem_of(
+    shape: &Shape,
+    demands: &Demands,
+    as_ends: bool,
+) -> knightsat::model::problem::Problem {
     let n = shape.squares();
     let (mut start, mut end, mut clues) = (None, None, Vec::new());
     for &(step, square) in &demands.clues {
         match step {
             0 if as_ends => start = Some(square),
             t if as_ends && t == n - 1 => end = Some(square),
-            _ => clues.push(knightsat::problem::Clue { step, square }),
+            _ => clues.push(knightsat::model::problem::Clue { step, square }),
         }
     }
-    knightsat::problem::Problem::new(shape.board())
+    knightsat::model::problem::Problem::new(shape.board())
         .closed(demands.closed)
         .with_start(start)
         .and_then(|problem| problem.with_end(end))
@@ -594,11 +600,13 @@ pub fn plain_problem(
     cols: usize,
     closed: bool,
     start: Option<usize>,
-) -> knightsat::problem::Problem {
-    knightsat::problem::Problem::new(knightsat::board::Board::new(rows, cols).unwrap())
-        .closed(closed)
-        .with_start(start)
-        .unwrap()
+) -> knightsat::model::problem::Problem {
+    knightsat::model::problem::Problem::new(
+        knightsat::model::board::Board::new(rows, cols).unwrap(),
+    )
+    .closed(closed)
+    .with_start(start)
+    .unwrap()
 }
 
 /// Whether `kissat --strict` parses the CNF at `path` and answers it (SAT

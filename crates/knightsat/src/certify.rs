@@ -7,8 +7,8 @@ use std::process::Command;
 
 use crate::cnf_file::write_cnf;
 use crate::error::Error;
-use crate::output::{commit_together, same_file, PendingFile};
-use crate::problem::Problem;
+use crate::model::problem::Problem;
+use crate::runtime::output::{commit_together, same_file, PendingFile};
 use crate::sat::{Setup, Stop};
 use crate::solve::{Outcome, Request};
 
@@ -150,7 +150,7 @@ fn crashed(status: std::process::ExitStatus, stderr: &str) -> Option<String> {
 /// `path` (then it is unsatisfiable, and the empty clause is a proof).
 /// Two watched literals per clause; the clauses are held in memory.
 fn refuted_by_propagation(path: &Path) -> Result<bool, Error> {
-    let reader = crate::input::open(path)?;
+    let reader = crate::runtime::input::open(path)?;
     let mut literals: Vec<i32> = Vec::new();
     let mut starts: Vec<usize> = vec![0];
     let mut units: Vec<i32> = Vec::new();

@@ -6,15 +6,15 @@
 use std::io::{self, BufRead, Read, Write};
 use std::path::Path;
 
-use crate::board::Board;
 use crate::cnf::dimacs::DimacsWriter;
 use crate::cnf::Stats;
 use crate::cubes::Cube;
 use crate::encoding::{Encoding, EncodingConfig};
 use crate::error::{Error, Unsupported};
-use crate::input::{shown, MAX_TEXT_BYTES};
-use crate::output::{write_atomically, write_directory_atomically};
-use crate::problem::{clue_list, parse_clue, Problem};
+use crate::model::board::Board;
+use crate::model::problem::{clue_list, parse_clue, Problem};
+use crate::runtime::input::{shown, MAX_TEXT_BYTES};
+use crate::runtime::output::{write_atomically, write_directory_atomically};
 
 /// The first word of the first comment line of every CNF knightsat writes.
 const SIGNATURE: &str = "c knightsat ";
@@ -479,9 +479,9 @@ pub(crate) fn problem_and_encoding(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Leaper;
     use crate::encoding::{Amo, TimeIndexedConfig};
-    use crate::problem::Clue;
+    use crate::model::board::Leaper;
+    use crate::model::problem::Clue;
 
     #[test]
     fn the_comments_record_the_problem_and_every_setting() {

@@ -29,7 +29,7 @@ use crate::encoding::time_indexed::TimeIndexed;
 use crate::encoding::EncodingConfig;
 use crate::error::{Error, Unsupported};
 use crate::graph::MoveGraph;
-use crate::problem::{Clue, Problem};
+use crate::model::problem::{Clue, Problem};
 use crate::sat::Stop;
 
 /// One cube: a legal prefix of the tour.
@@ -447,7 +447,7 @@ pub(crate) fn automatic_depth(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Board;
+    use crate::model::board::Board;
 
     #[test]
     fn a_fixed_start_gives_one_cube_per_first_move() {

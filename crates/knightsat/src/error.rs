@@ -7,9 +7,9 @@
 //! have theirs here ([`TallyError`]), re-exported by
 //! [`crate::count::tally`].
 
-use crate::board::BoardError;
-use crate::problem::ProblemError;
-use crate::verify::Violation;
+use crate::model::board::BoardError;
+use crate::model::problem::ProblemError;
+use crate::model::verify::Violation;
 
 /// Everything that can go wrong in knightsat's library.
 ///

@@ -9,7 +9,7 @@
 //! theorem, colour counts, the move graph's shape) holds whatever start,
 //! end and clues are given too.
 //!
-//! - **Theorems** on the knight's plain rectangles ([`crate::theory`]):
+//! - **Theorems** on the knight's plain rectangles ([`crate::model::theory`]):
 //!   Schwenk's for closed tours, the classification of open ones.
 //! - **Colours**: a leaper with a + b odd changes colour at every move, so
 //!   a closed tour has as many squares of each colour (and an even number
@@ -32,10 +32,10 @@ use std::cell::{Cell, OnceCell};
 use std::fmt;
 use std::time::Instant;
 
-use crate::board::Board;
 use crate::graph::{MoveGraph, UNREACHED};
-use crate::problem::{Clue, Problem};
-use crate::theory::{closed_tour_exists, open_tour_exists};
+use crate::model::board::Board;
+use crate::model::problem::{Clue, Problem};
+use crate::model::theory::{closed_tour_exists, open_tour_exists};
 
 /// Why a problem has no tour: the rule the gate applied, with the squares
 /// and numbers it applied to.
@@ -315,7 +315,7 @@ fn refute_on(problem: &Problem, clock: &Clock) -> Option<Refutation> {
     if problem.is_closed() && n == 1 {
         return Some(Refutation::ClosedSingleSquare);
     }
-    let plain_knight = !board.has_holes() && board.leaper() == crate::board::Leaper::KNIGHT;
+    let plain_knight = !board.has_holes() && board.leaper() == crate::model::board::Leaper::KNIGHT;
     if plain_knight {
         let (rows, cols) = (board.rows(), board.cols());
         if problem.is_closed() && !closed_tour_exists(rows, cols) {

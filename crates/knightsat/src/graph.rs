@@ -11,7 +11,7 @@
 
 use std::ops::Range;
 
-use crate::board::Board;
+use crate::model::board::Board;
 
 /// The distance [`MoveGraph::distances_from`] gives a node no sequence of
 /// moves reaches.
@@ -208,7 +208,7 @@ impl Iterator for Bfs<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Leaper;
+    use crate::model::board::Leaper;
 
     #[test]
     fn neighbours_are_the_moves_in_move_order_or_ascending() {

@@ -4,15 +4,15 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::board::{file_name, Board, Leaper, Square};
 use crate::cnf::Lit;
-use crate::deadline::Deadline;
 use crate::encoding::{EncodingConfig, TimeIndexed};
 use crate::error::Error;
 use crate::gate::refute;
 use crate::graph::MoveGraph;
-use crate::problem::{clue_list, parse_clue, Clue, Problem};
+use crate::model::board::{file_name, Board, Leaper, Square};
+use crate::model::problem::{clue_list, parse_clue, Clue, Problem};
 use crate::render::{grid, Picture};
+use crate::runtime::deadline::Deadline;
 use crate::sat::{Setup, Stop};
 use crate::solve::{solve, Outcome, Request};
 use crate::tour::{BoardJson, Tour};
@@ -126,7 +126,7 @@ pub fn parse_puzzle(text: &str, leaper: Option<Leaper>, closed: bool) -> Result<
             return Err(Error::BadPuzzle(format!(
                 "the file letters along the bottom should read a, b, c, …: column {} says '{}', not '{}'",
                 file + 1,
-                crate::text::shown(letters),
+                crate::model::text::shown(letters),
                 file_name(file)
             )));
         }

@@ -2,8 +2,8 @@
 
 use std::fmt::Write;
 
-use crate::board::{file_name, Board, Square};
 use crate::cnf::Stats;
+use crate::model::board::{file_name, Board, Square};
 use crate::tour::{Tour, TourJson};
 
 /// Output formats for a tour.

@@ -1,10 +1,10 @@
 //! Tours: the squares in visiting order, their JSON form, and reading a
 //! tour a user hands in.
 
-use crate::board::{Board, Leaper, Square};
 use crate::error::Error;
-use crate::problem::Problem;
-use crate::verify::verify;
+use crate::model::board::{Board, Leaper, Square};
+use crate::model::problem::Problem;
+use crate::model::verify::verify;
 
 /// A sequence of squares on a board, by index, in visiting order.
 #[derive(Clone, Debug, PartialEq, Eq)]

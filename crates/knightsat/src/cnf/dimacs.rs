@@ -4,7 +4,7 @@ use std::io::{self, BufRead, Read, Write};
 
 use super::{ClauseSink, Lit, Var, VarCounter};
 use crate::error::Error;
-use crate::input::shown;
+use crate::runtime::input::shown;
 
 /// A sink that writes clauses as DIMACS lines (`1 -2 3 0`).
 ///

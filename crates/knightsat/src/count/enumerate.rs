@@ -11,7 +11,7 @@
 use std::ops::ControlFlow;
 
 use crate::error::{Error, Unsupported};
-use crate::problem::Problem;
+use crate::model::problem::Problem;
 use crate::sat::{Setup, Stop, Workload};
 use crate::search;
 use crate::solve::{auto, Method, Request};

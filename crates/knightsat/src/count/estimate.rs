@@ -6,7 +6,7 @@ use super::split::{count_cubes, counting_cubes, CubeCount, CubeCounter, CubeProg
 use super::tally::CubeRange;
 use crate::cubes::{cube_count, cubes_at, resolve_jobs, Cube};
 use crate::error::Error;
-use crate::problem::Problem;
+use crate::model::problem::Problem;
 use crate::solve::{Method, Request};
 
 /// What counting a random sample of the cubes says about the whole count

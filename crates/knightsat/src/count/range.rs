@@ -14,7 +14,7 @@ use crate::cubes::{
 };
 use crate::encoding::EncodingConfig;
 use crate::error::{Error, TallyError, Unsupported};
-use crate::problem::Problem;
+use crate::model::problem::Problem;
 use crate::sat::Stop;
 use crate::solve::{Method, Request};
 
@@ -157,9 +157,12 @@ impl CubeTask {
         let mut method = None;
         let mut values = Vec::new();
         for pair in record.split("; ") {
-            let (key, value) = pair
-                .split_once(' ')
-                .ok_or_else(|| format!("'{}' is no key and value", crate::input::shown(pair)))?;
+            let (key, value) = pair.split_once(' ').ok_or_else(|| {
+                format!(
+                    "'{}' is no key and value",
+                    crate::runtime::input::shown(pair)
+                )
+            })?;
             match key {
                 "depth" => depth = value.parse::<usize>().ok(),
                 "method" => {

@@ -17,7 +17,7 @@ use crate::cubes::{
 };
 use crate::encoding::EncodingConfig;
 use crate::error::{Error, Unsupported};
-use crate::problem::Problem;
+use crate::model::problem::Problem;
 use crate::sat::{Setup, Stop, Workload};
 use crate::search;
 use crate::solve::{auto, Method, Request};

@@ -262,7 +262,7 @@ impl CubeSum {
         if text.trim().is_empty() {
             return Ok(());
         }
-        let shown = || crate::text::shown(text.trim_end());
+        let shown = || crate::model::text::shown(text.trim_end());
         let Some(line) = text
             .strip_suffix('\n')
             .map(|line| line.strip_suffix('\r').unwrap_or(line))
@@ -333,7 +333,7 @@ impl CubeSum {
         let Some((fingerprint, record)) = read_header(line) else {
             return Err(TallyError::NotATally {
                 place: place.to_string(),
-                text: crate::text::shown(line),
+                text: crate::model::text::shown(line),
             });
         };
         match &self.task {

@@ -12,11 +12,11 @@ pub mod amo;
 pub mod successor;
 pub mod time_indexed;
 
-use crate::board::Board;
 use crate::cnf::split::Splitter;
 use crate::cnf::{ClauseSink, Lit};
 use crate::error::Error;
-use crate::problem::Problem;
+use crate::model::board::Board;
+use crate::model::problem::Problem;
 
 pub use amo::Amo;
 pub use successor::{Subtours, Successor, SuccessorConfig};
@@ -286,3 +286,4 @@ impl EncodingConfig {
         )
     }
 }
+pub mod decode;

@@ -12,11 +12,11 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use super::{sink_vars_by_intake, Intake, SatResult, SatSolver, Setup};
-use crate::cleanup::{ProcessGroup, TempPath};
 use crate::cnf::dimacs::{read_answer, Answer};
 use crate::cnf::{ClauseSink, Lit};
 use crate::encoding::Model;
 use crate::error::Error;
+use crate::runtime::cleanup::{ProcessGroup, TempPath};
 
 /// How often a running program is checked for an exit or a stop.
 const POLL: Duration = Duration::from_millis(5);
@@ -327,7 +327,7 @@ fn last_line_of(path: &Path) -> String {
         .rev()
         .find(|l| !l.trim().is_empty())
         .unwrap_or("");
-    crate::input::shown(line.trim())
+    crate::runtime::input::shown(line.trim())
 }
 
 #[cfg(test)]

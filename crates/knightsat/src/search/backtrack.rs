@@ -39,11 +39,11 @@ use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use super::{forced_start_colour, verified};
-use crate::board::{Board, Square};
-use crate::deadline::Deadline;
 use crate::error::Error;
 use crate::graph::{MoveGraph, UNREACHED};
-use crate::problem::{Clue, Problem};
+use crate::model::board::{Board, Square};
+use crate::model::problem::{Clue, Problem};
+use crate::runtime::deadline::Deadline;
 use crate::tour::Tour;
 
 /// Finds a tour of `problem`: `Some` tour, or `None` when the search has

@@ -8,7 +8,7 @@
 //!
 //! Both work on any board the [`Board`] type describes (holes, any leaper),
 //! open or closed, with a start or an end; backtracking follows clues too.
-//! Every tour either returns has passed [`verify`](crate::verify::verify)
+//! Every tour either returns has passed [`verify`](crate::model::verify::verify)
 //! against the problem. Neither recurses, so neither can overflow the stack,
 //! and neither allocates more than a few words per square, so Warnsdorff's
 //! rule tours boards of millions of squares.
@@ -16,11 +16,11 @@
 pub mod backtrack;
 pub mod warnsdorff;
 
-use crate::board::Board;
 use crate::error::Error;
-use crate::problem::Problem;
+use crate::model::board::Board;
+use crate::model::problem::Problem;
+use crate::model::verify::verify;
 use crate::tour::Tour;
-use crate::verify::verify;
 
 pub(crate) use backtrack::each_tour;
 pub use backtrack::{backtrack, count_extending, PrefixCounter};

@@ -37,11 +37,11 @@
 use std::time::Duration;
 
 use super::{forced_start_colour, verified};
-use crate::board::Board;
-use crate::deadline::Deadline;
 use crate::error::{Error, Unsupported};
 use crate::graph::MoveGraph;
-use crate::problem::Problem;
+use crate::model::board::Board;
+use crate::model::problem::Problem;
+use crate::runtime::deadline::Deadline;
 use crate::tour::Tour;
 
 /// How ties between squares with equally few onward moves are broken,

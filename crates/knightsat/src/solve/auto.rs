@@ -16,13 +16,13 @@
 //! the defaults, or a proof) is solved by SAT exactly as it asks: explicit
 //! choices win, so that an encoding can be regression-tested.
 
-use crate::deadline::Deadline;
+use crate::runtime::deadline::Deadline;
 
 use super::{find_tour as find_by, solve_racing, Method, Request, Solved};
 use crate::encoding::amo::Amo;
 use crate::encoding::{EncodingConfig, SuccessorConfig, TimeIndexedConfig};
 use crate::error::Error;
-use crate::problem::Problem;
+use crate::model::problem::Problem;
 use crate::sat::Backend;
 
 /// The solver for clued problems (the time-indexed encoding).

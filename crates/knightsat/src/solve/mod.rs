@@ -10,11 +10,11 @@ use std::ops::ControlFlow;
 use std::time::Duration;
 
 use crate::cubes::{automatic_depth, cubes_within, on_cubes, resolve_jobs, Cube};
-use crate::deadline::Deadline;
 use crate::encoding::{Encoding, EncodingConfig};
 use crate::error::{Error, Unsupported};
 use crate::gate;
-use crate::problem::Problem;
+use crate::model::problem::Problem;
+use crate::runtime::deadline::Deadline;
 use crate::sat::{Backend, Setup, Stop, DEFAULT_MEMORY_BUDGET_MIB};
 use crate::search::{self, warnsdorff, Warnsdorff};
 use crate::tour::Tour;

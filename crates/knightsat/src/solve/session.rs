@@ -4,7 +4,7 @@
 //! through it, with any solver behind the [seam](crate::sat).
 
 use crate::cnf::Lit;
-use crate::decode::{tour_from_model, tour_from_squares};
+use crate::encoding::decode::{tour_from_model, tour_from_squares};
 use crate::encoding::{Encoding, Model};
 use crate::error::{Error, Unsupported};
 use crate::sat::{Backend, SatResult, SatSolver, Setup};

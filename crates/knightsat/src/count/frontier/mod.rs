@@ -296,7 +296,7 @@ fn count_undirected(
 /// they would pass it). Clues are refused: the frontier does not know a
 /// square's move number.
 pub(crate) fn count_tours(
-    problem: &crate::problem::Problem,
+    problem: &crate::model::problem::Problem,
     request: &crate::solve::Request,
     jobs: usize,
     progress: Option<&(dyn Fn(Progress) + Sync)>,

@@ -3,7 +3,7 @@
 use super::Successor;
 use crate::encoding::Amo;
 use crate::error::Error;
-use crate::problem::Problem;
+use crate::model::problem::Problem;
 
 /// How the successor encoding rules out subtours (cycles that miss squares).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -162,7 +162,7 @@ impl SuccessorConfig {
         read.ok_or_else(|| {
             Error::NotKnightsatCnf(format!(
                 "unreadable option in CNF comments: {key} {}",
-                crate::input::shown(value)
+                crate::runtime::input::shown(value)
             ))
         })?;
         Ok(true)

@@ -32,12 +32,12 @@ mod config;
 pub mod crt;
 mod cycles;
 
-use crate::board::Board;
 use crate::cnf::{family, ClauseSink, Lit, Stats, Var};
 use crate::encoding::{splitting, square_index_words, Amo, Encoding, Model};
 use crate::error::Error;
 use crate::graph::MoveGraph;
-use crate::problem::Problem;
+use crate::model::board::Board;
+use crate::model::problem::Problem;
 
 pub use config::{Subtours, SuccessorConfig};
 use cycles::{cuts_for, patch, Cycles};

@@ -5,7 +5,7 @@
 use super::TimeIndexed;
 use crate::encoding::Amo;
 use crate::error::Error;
-use crate::problem::Problem;
+use crate::model::problem::Problem;
 
 /// The switches of the time-indexed encoding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -112,7 +112,7 @@ impl TimeIndexedConfig {
         (setting.read)(self, value).ok_or_else(|| {
             Error::NotKnightsatCnf(format!(
                 "unreadable option in CNF comments: {key} {}",
-                crate::input::shown(value)
+                crate::runtime::input::shown(value)
             ))
         })?;
         Ok(true)

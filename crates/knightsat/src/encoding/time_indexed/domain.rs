@@ -7,9 +7,9 @@
 //! reads only live variables.
 
 use super::TimeIndexedConfig;
-use crate::board::Board;
 use crate::graph::MoveGraph;
-use crate::problem::{Clue, Problem};
+use crate::model::board::Board;
+use crate::model::problem::{Clue, Problem};
 
 /// The live x variables of a problem under a configuration.
 #[derive(Clone, Debug)]

@@ -16,13 +16,13 @@
 mod config;
 pub mod domain;
 
-use crate::board::Board;
 use crate::cnf::{family, ClauseSink, Lit, Var};
 use crate::encoding::amo::pairwise;
 use crate::encoding::{splitting, square_index_words, Amo, Encoding, Model};
 use crate::error::Error;
 use crate::graph::MoveGraph;
-use crate::problem::{Clue, Problem};
+use crate::model::board::Board;
+use crate::model::problem::{Clue, Problem};
 
 pub use config::{Setting, TimeIndexedConfig, SETTINGS};
 pub use domain::Domain;

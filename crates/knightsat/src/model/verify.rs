@@ -2,7 +2,7 @@
 //! method, and every tour a user hands in, must pass. Nothing here touches
 //! SAT or any search: it reads the squares and the problem's rules.
 
-use crate::problem::{Clue, Problem};
+use crate::model::problem::{Clue, Problem};
 
 /// The first rule a tour breaks. Positions count from 1, as the board grid numbers them.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -171,7 +171,7 @@ pub fn verify(squares: &[usize], problem: &Problem) -> Result<(), Violation> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Board;
+    use crate::model::board::Board;
 
     fn rules(rows: usize, cols: usize, closed: bool) -> Problem {
         Problem::new(Board::new(rows, cols).unwrap()).closed(closed)

@@ -11,7 +11,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::text::shown;
+use crate::model::text::shown;
 
 /// What is wrong with a board, a square or a leaper as given.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

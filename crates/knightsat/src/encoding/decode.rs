@@ -5,8 +5,8 @@ use std::io::BufRead;
 use crate::cnf::dimacs::for_each_clause;
 use crate::encoding::{Encoding, Model};
 use crate::error::Error;
+use crate::model::verify::verify;
 use crate::tour::Tour;
-use crate::verify::verify;
 
 /// Reads the tour out of `model` and verifies it against the problem, with
 /// the start the encoding fixed (a closed tour's default start included).

@@ -8,7 +8,7 @@
 //! a closed tour may be given for free, and which symmetries of the board
 //! (and reversal) map its tours onto its tours.
 
-use crate::board::{Board, BoardError};
+use crate::model::board::{Board, BoardError};
 
 /// "After `step` moves the piece is on `square`" (the board grid numbers
 /// that move `step + 1`).
@@ -371,14 +371,14 @@ impl Problem {
 /// Parses a clue `N=SQUARE` (move N, counting the start as 1, is on SQUARE).
 pub fn parse_clue(board: &Board, text: &str) -> Result<Clue, ProblemError> {
     let unreadable = || ProblemError::UnreadableClue {
-        text: crate::text::shown(text),
+        text: crate::model::text::shown(text),
     };
     let (number, square) = text.trim().split_once('=').ok_or_else(unreadable)?;
     let number: usize = number.trim().parse().map_err(|_| unreadable())?;
     let square = board
         .parse_square(square.trim())
         .map_err(|error| ProblemError::ClueSquare {
-            text: crate::text::shown(text),
+            text: crate::model::text::shown(text),
             error,
         })?;
     if number == 0 || number > board.squares() {

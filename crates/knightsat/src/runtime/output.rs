@@ -6,7 +6,7 @@
 //! to a regular file keeps being a link: its target is replaced. Streams
 //! and devices (`/dev/stdout`, `/dev/fd/N`, `/dev/null`, a named pipe, a
 //! terminal) are written directly, since they cannot be replaced. The
-//! temporary file is registered with [`cleanup`](crate::cleanup), so a run
+//! temporary file is registered with [`cleanup`](crate::runtime::cleanup), so a run
 //! stopped by a signal leaves nothing behind either.
 
 use std::fs::File;
@@ -14,8 +14,8 @@ use std::io;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
-use crate::cleanup::TempPath;
 use crate::error::Error;
+use crate::runtime::cleanup::TempPath;
 
 /// A file being written: complete under its name after
 /// [`commit`](PendingFile::commit), gone if dropped before.
@@ -177,7 +177,7 @@ pub(crate) fn write_atomically<T>(
 /// Writes a directory through `fill`, which gets an empty directory to
 /// fill: complete under `dir`, or not at all, and never a mix of an old and
 /// a new one. It is built beside `dir` (registered with
-/// [`cleanup`](crate::cleanup), so a signal removes it) and then swapped
+/// [`cleanup`](crate::runtime::cleanup), so a signal removes it) and then swapped
 /// in: an existing `dir` is exchanged for it in one step (`renameat2` with
 /// `RENAME_EXCHANGE`; where the file system cannot, renamed aside first,
 /// so that `dir` is briefly absent but never mixed) and then removed. An
@@ -211,7 +211,7 @@ pub(crate) fn write_directory_atomically<T>(
             if !replaceable(&name) {
                 return Err(Error::DirectoryNotOurs {
                     dir: dir.display().to_string(),
-                    entry: crate::text::shown(&name),
+                    entry: crate::model::text::shown(&name),
                 });
             }
         }

@@ -5,7 +5,7 @@ use std::io::{BufRead, Read};
 use std::path::Path;
 
 use crate::error::Error;
-pub use crate::text::shown;
+pub use crate::model::text::shown;
 
 /// The largest text file read whole (a board drawing, a puzzle, a tour):
 /// far beyond any real one (a tour of 2000x2000 squares is about 30 MB).

@@ -1,8 +1,8 @@
 //! What the theorems say about plain rectangular knight boards, so `solve`
 //! can answer at once where a tour cannot exist.
 
-use crate::board::Leaper;
-use crate::problem::Problem;
+use crate::model::board::Leaper;
+use crate::model::problem::Problem;
 
 /// Schwenk (1991), "Which rectangular chessboards have a knight's tour?",
 /// Mathematics Magazine 64(5): for m ≤ n, the m x n board has a closed tour

@@ -1,0 +1,8 @@
+//! The process around the work: reading input, writing files whole or not
+//! at all, time limits, and the registry of what to clean up when the
+//! process is stopped.
+
+pub mod cleanup;
+pub mod deadline;
+pub mod input;
+pub mod output;
