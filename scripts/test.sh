@@ -12,6 +12,8 @@ if ! scripts/install-solvers.sh; then
   echo "test: some solvers could not be installed; their tests will be reported as ignored" >&2
 fi
 cargo fmt --check
-cargo clippy --locked --all-targets -- -D warnings
+# The test profile, as cargo test uses: the build scripts (CaDiCaL's C++)
+# run once for both.
+cargo clippy --locked --workspace --all-targets --profile test -- -D warnings
 python3 scripts/module-cycles.py
 cargo test --workspace --locked "$@"
