@@ -6,12 +6,16 @@
 //! reads it once per step and applies it to every state of that step.
 
 use crate::count::frontier::FrontierError;
+use crate::graph::{MoveGraph, UNREACHED};
+use crate::model::board::{Board, Leaper, Square};
 
 /// The most squares a board may have (rows × cols, holes included).
 pub(crate) const MAX_SQUARES: usize = 1 << 20;
 
-/// The leaper graph of a board with holes: squares are original indices
-/// (`row * cols + col`), holes have no neighbours.
+/// The leaper graph of a board with holes, by cell: squares are original
+/// indices (`row * cols + col`), holes have no neighbours. The moves are
+/// the library's one [`MoveGraph`], over the board's squares; this is its
+/// view by cell, which frontier states number their slots by.
 pub(crate) struct Graph {
     /// Rows of the board as given.
     pub rows: usize,
@@ -19,8 +23,12 @@ pub(crate) struct Graph {
     pub cols: usize,
     /// `true` for squares that are holes.
     pub hole: Vec<bool>,
-    /// Neighbours (original indices) of each square; empty for holes.
-    pub adj: Vec<Vec<usize>>,
+    /// The moves between the board's squares (square indices).
+    moves: MoveGraph,
+    /// The square index of each cell; `u32::MAX` for a hole.
+    square_of_cell: Vec<u32>,
+    /// The cell of each square index.
+    cell_of_square: Vec<usize>,
 }
 
 impl Graph {
@@ -51,28 +59,40 @@ impl Graph {
                 FrontierError::InvalidSpec(format!("hole {h} is off the {rows}x{cols} board"))
             })? = true;
         }
-        let deltas = leaper_deltas(leap);
-        let mut adj = vec![Vec::new(); squares];
-        for (sq, list) in adj.iter_mut().enumerate() {
-            if hole[sq] {
-                continue;
-            }
-            let (r, c) = (sq / cols, sq % cols);
-            for &(dr, dc) in &deltas {
-                let (Some(r2), Some(c2)) = (r.checked_add_signed(dr), c.checked_add_signed(dc))
-                else {
-                    continue;
-                };
-                if r2 < rows && c2 < cols && !hole[r2 * cols + c2] {
-                    list.push(r2 * cols + c2);
-                }
-            }
+        let invalid =
+            |error: crate::model::board::BoardError| FrontierError::InvalidSpec(error.to_string());
+        let rectangle = Board::new(rows, cols).map_err(invalid)?;
+        let names: Vec<String> = (0..squares)
+            .filter(|&cell| hole[cell])
+            .map(|cell| {
+                rectangle.name(rectangle.index(Square {
+                    file: cell % cols,
+                    rank: cell / cols,
+                }))
+            })
+            .collect();
+        let leaper = Leaper::new(leap.0, leap.1).map_err(invalid)?;
+        let board = rectangle
+            .with_holes(&names)
+            .map_err(invalid)?
+            .with_leaper(leaper);
+        let cell_of_square: Vec<usize> = (0..board.squares())
+            .map(|index| {
+                let square = board.square(index);
+                square.rank * cols + square.file
+            })
+            .collect();
+        let mut square_of_cell = vec![u32::MAX; squares];
+        for (index, &cell) in cell_of_square.iter().enumerate() {
+            square_of_cell[cell] = index as u32;
         }
         Ok(Graph {
             rows,
             cols,
             hole,
-            adj,
+            moves: MoveGraph::new(&board),
+            square_of_cell,
+            cell_of_square,
         })
     }
 
@@ -81,73 +101,56 @@ impl Graph {
         (0..self.hole.len()).filter(|&s| !self.hole[s])
     }
 
+    /// The cells a move away from `cell` (none for a hole).
+    pub(crate) fn neighbours(&self, cell: usize) -> impl Iterator<Item = usize> + '_ {
+        let list: &[u32] = match self.square_of_cell[cell] {
+            u32::MAX => &[],
+            square => self.moves.neighbours(square as usize),
+        };
+        list.iter().map(|&to| self.cell_of_square[to as usize])
+    }
+
+    /// How many cells are a move away from `cell`.
+    pub(crate) fn degree(&self, cell: usize) -> usize {
+        match self.square_of_cell[cell] {
+            u32::MAX => 0,
+            square => self.moves.degree(square as usize),
+        }
+    }
+
     /// Whether every square can reach every other.
     pub(crate) fn is_connected(&self) -> bool {
-        let Some(first) = self.squares().next() else {
-            return true;
-        };
-        let mut seen = vec![false; self.hole.len()];
-        seen[first] = true;
-        let mut stack = vec![first];
-        let mut reached = 1;
-        while let Some(s) = stack.pop() {
-            for &t in &self.adj[s] {
-                if !seen[t] {
-                    seen[t] = true;
-                    reached += 1;
-                    stack.push(t);
-                }
-            }
-        }
-        reached == self.squares().count()
+        self.moves.nodes() == 0
+            || self
+                .moves
+                .distances_from(&[0])
+                .iter()
+                .all(|&distance| distance != UNREACHED)
     }
 
     /// A proper two-colouring (+1 / −1 per square, 0 on holes) if the graph
-    /// is bipartite, found by breadth-first search from each component.
+    /// is bipartite: by the parity of the distance from the first square
+    /// of each component, in the one breadth-first search.
     pub(crate) fn two_colouring(&self) -> Option<Vec<i8>> {
         let mut colour = vec![0i8; self.hole.len()];
-        for root in self.squares() {
-            if colour[root] != 0 {
+        for root in 0..self.moves.nodes() {
+            if colour[self.cell_of_square[root]] != 0 {
                 continue;
             }
-            colour[root] = 1;
-            let mut queue = std::collections::VecDeque::from([root]);
-            while let Some(s) = queue.pop_front() {
-                for &t in &self.adj[s] {
-                    if colour[t] == 0 {
-                        colour[t] = -colour[s];
-                        queue.push_back(t);
-                    } else if colour[t] == colour[s] {
-                        return None;
-                    }
-                }
+            for (square, distance) in self.moves.bfs(&[root]) {
+                colour[self.cell_of_square[square]] = if distance % 2 == 0 { 1 } else { -1 };
             }
         }
-        Some(colour)
+        let proper = self
+            .squares()
+            .all(|cell| self.neighbours(cell).all(|to| colour[to] != colour[cell]));
+        proper.then_some(colour)
     }
 
     /// Whether squares `a` and `b` are a leaper move apart.
     pub(crate) fn is_move(&self, a: usize, b: usize) -> bool {
-        self.adj.get(a).is_some_and(|l| l.contains(&b))
+        a < self.hole.len() && self.neighbours(a).any(|to| to == b)
     }
-}
-
-/// The distinct moves (±a, ±b), (±b, ±a) as (row, column) offsets.
-fn leaper_deltas((a, b): (usize, usize)) -> Vec<(isize, isize)> {
-    let (a, b) = (
-        isize::try_from(a).unwrap_or(isize::MAX),
-        isize::try_from(b).unwrap_or(isize::MAX),
-    );
-    let mut out = Vec::new();
-    for (x, y) in [(a, b), (b, a)] {
-        for (sx, sy) in [(1, 1), (1, -1), (-1, 1), (-1, -1)] {
-            let d = (x.saturating_mul(sx), y.saturating_mul(sy));
-            if !out.contains(&d) {
-                out.push(d);
-            }
-        }
-    }
-    out
 }
 
 /// An unprocessed square that has fewer than two unprocessed neighbours, so
@@ -230,13 +233,7 @@ impl Plan {
         // The position of the last-processed neighbour of each square.
         let last_neighbour: Vec<usize> = order
             .iter()
-            .map(|&sq| {
-                graph.adj[sq]
-                    .iter()
-                    .map(|&n| position[n])
-                    .max()
-                    .unwrap_or(0)
-            })
+            .map(|&sq| graph.neighbours(sq).map(|n| position[n]).max().unwrap_or(0))
             .collect();
         let colouring = graph.two_colouring();
         let colour_of = |sq: usize| colouring.as_ref().map_or(0, |c| c[sq]);
@@ -249,7 +246,7 @@ impl Plan {
         // Graph edges among unprocessed squares: all of them at first.
         let mut inner: i32 = order
             .iter()
-            .map(|&sq| i32::try_from(graph.adj[sq].len()).unwrap_or(i32::MAX))
+            .map(|&sq| i32::try_from(graph.degree(sq)).unwrap_or(i32::MAX))
             .sum::<i32>()
             / 2;
         let mut frontier: Vec<usize> = Vec::new(); // positions, ascending
@@ -264,7 +261,7 @@ impl Plan {
                 .collect();
             frontier.push(t);
             capacity[class(sq)] -= need(sq);
-            inner -= i32::try_from(graph.adj[sq].iter().filter(|&&n| position[n] > t).count())
+            inner -= i32::try_from(graph.neighbours(sq).filter(|&n| position[n] > t).count())
                 .unwrap_or(i32::MAX);
             let unprocessed = i32::try_from(order.len() - t - 1).unwrap_or(i32::MAX);
             let (mut departs, mut keep, mut remaining) = (Vec::new(), Vec::new(), Vec::new());
@@ -274,9 +271,9 @@ impl Plan {
                     departs.push(slot(i));
                 } else {
                     keep.push(slot(i));
-                    let later = graph.adj[order[p]]
-                        .iter()
-                        .filter(|&&n| position[n] > t)
+                    let later = graph
+                        .neighbours(order[p])
+                        .filter(|&n| position[n] > t)
                         .count();
                     remaining.push(u8::try_from(later).unwrap_or(u8::MAX));
                     colour.push(colour_of(order[p]));
@@ -315,7 +312,7 @@ fn watch_list(
 ) -> Vec<Watch> {
     let mut watch = Vec::new();
     for &u in &order[t + 1..] {
-        let unprocessed = graph.adj[u].iter().filter(|&&n| position[n] > t).count();
+        let unprocessed = graph.neighbours(u).filter(|&n| position[n] > t).count();
         if unprocessed >= 2 {
             continue;
         }
@@ -382,12 +379,22 @@ mod tests {
         assert_eq!(plan.steps.len(), 64);
     }
 
-    /// A leaper's moves are its eight offsets, fewer when a is b or 0.
+    /// A leaper's moves are its eight offsets, fewer when a is b or 0:
+    /// the degrees of a square far from the edges, and of a corner.
     #[test]
-    fn leaper_deltas_are_distinct() {
-        assert_eq!(leaper_deltas((1, 2)).len(), 8);
-        assert_eq!(leaper_deltas((1, 1)).len(), 4);
-        assert_eq!(leaper_deltas((0, 1)).len(), 4);
+    fn a_leaper_has_its_distinct_moves_by_cell() {
+        let centre = 3 * 7 + 3;
+        for (leap, degree) in [((1, 2), 8), ((1, 1), 4), ((0, 1), 4), ((2, 3), 8)] {
+            let g = Graph::new(7, 7, &[], leap).unwrap();
+            assert_eq!(g.degree(centre), degree, "{leap:?}");
+            assert!(g.neighbours(centre).all(|to| g.is_move(to, centre)));
+        }
+        let knight = Graph::new(8, 8, &[], (1, 2)).unwrap();
+        assert_eq!(knight.neighbours(0).collect::<Vec<_>>().len(), 2);
+        let holed = Graph::new(8, 8, &[10], (1, 2)).unwrap();
+        assert_eq!(holed.degree(0), 1, "a1's move to c2 (cell 10) is gone");
+        assert_eq!(holed.degree(10), 0);
+        assert!(knight.two_colouring().is_some());
     }
 
     /// The processing order runs along the longer side: on a 10x3 board
