@@ -350,6 +350,14 @@ fn solver_process_groups_and_temporary_files_never_outlive_a_run() {
         std::thread::sleep(Duration::from_millis(200));
         send(&child, signal);
         assert_eq!(child.wait().unwrap().code(), Some(128 + signal));
+        // At once, not a moment later: knightsat waits for the group it
+        // ended before it exits.
+        let pids = std::fs::read_to_string(dir.path().join("pids")).unwrap();
+        let living: Vec<&str> = pids.lines().filter(|pid| alive(pid)).collect();
+        assert!(
+            living.is_empty(),
+            "still running as knightsat exited on signal {signal}: {living:?}"
+        );
         nothing_left(dir.path(), &tmp);
     }
 }

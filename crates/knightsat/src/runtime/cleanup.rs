@@ -102,18 +102,56 @@ impl Drop for ProcessGroup {
     }
 }
 
-/// Sends SIGKILL to every process of the group led by `leader`; a group
-/// already gone is fine.
-pub fn kill_process_group(leader: u32) {
-    kill_group(i32::try_from(leader).expect("process ids fit in pid_t"));
-}
-
 fn kill_group(group: i32) {
     // SAFETY: kill(2) with a negative pid signals a process group; it
     // touches no memory of ours.
     unsafe {
         libc::kill(-group, libc::SIGKILL);
     }
+}
+
+/// Waits, after [`kill_group`], until the group's leader has exited and
+/// no process of the group runs any more, so that nothing outlives the
+/// process that is about to exit; gives up after a second, which SIGKILL
+/// never needs. The leader is left to be reaped by whoever owns it.
+fn reap_group(group: i32) {
+    // SAFETY: waitid(2) writes into the zeroed local `info`; WNOWAIT leaves
+    // the child waitable for its owner, and a process that is not our
+    // child (or is gone) gives ECHILD at once.
+    unsafe {
+        let mut info: libc::siginfo_t = std::mem::zeroed();
+        libc::waitid(
+            libc::P_PID,
+            group as libc::id_t,
+            &raw mut info,
+            libc::WEXITED | libc::WNOWAIT,
+        );
+    }
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(1);
+    while group_runs(group) && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+}
+
+/// Whether a process of process group `group` is still running (zombies,
+/// which have exited, do not count).
+fn group_runs(group: i32) -> bool {
+    let Ok(processes) = std::fs::read_dir("/proc") else {
+        return false;
+    };
+    processes.flatten().any(|entry| {
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            return false;
+        };
+        // pid (comm) state ppid pgrp …: the name may hold anything but ')'.
+        let mut fields = stat
+            .rsplit_once(')')
+            .map_or("", |(_, rest)| rest)
+            .split_whitespace();
+        let state = fields.next().unwrap_or("Z");
+        let pgrp = fields.nth(1).and_then(|field| field.parse::<i32>().ok());
+        pgrp == Some(group) && !matches!(state, "Z" | "X")
+    })
 }
 
 /// Held while cleaning up, so that a second cleaner (the main thread
@@ -139,8 +177,11 @@ pub fn clean_up_now() {
             std::mem::take(&mut registry.paths),
         )
     };
-    for (_, group) in groups {
+    for &(_, group) in &groups {
         kill_group(group);
+    }
+    for &(_, group) in &groups {
+        reap_group(group);
     }
     for (_, path) in paths {
         if path.is_dir() {
