@@ -12,8 +12,7 @@ if ! scripts/install-solvers.sh; then
   echo "test: some solvers could not be installed; their tests will be reported as ignored" >&2
 fi
 cargo fmt --check
-# The test profile, as cargo test uses: the build scripts (CaDiCaL's C++)
-# run once for both.
-cargo clippy --locked --workspace --all-targets --profile test -- -D warnings
+# Over the workspace, so that the library's unit tests are linted too.
+cargo clippy --locked --workspace --all-targets -- -D warnings
 python3 scripts/module-cycles.py
 cargo test --workspace --locked "$@"
