@@ -12,7 +12,9 @@ if ! scripts/install-solvers.sh; then
   echo "test: some solvers could not be installed; their tests will be reported as ignored" >&2
 fi
 cargo fmt --check
-# Over the workspace, so that the library's unit tests are linted too.
-cargo clippy --locked --workspace --all-targets -- -D warnings
+# Over the workspace, so that the library's unit tests are linted too, and
+# in the test profile, as cargo test builds: then CaDiCaL's C++ is compiled
+# once for both (with the dependencies' debug info off; see Cargo.toml).
+cargo clippy --locked --workspace --all-targets --profile test -- -D warnings
 python3 scripts/module-cycles.py
 cargo test --workspace --locked "$@"
