@@ -35,19 +35,6 @@ pub const EXIT_NO_TOUR: u8 = 20;
 /// Exit status for a rejected tour or another failure.
 pub const EXIT_FAILURE: u8 = 1;
 
-/// `error` with the whole time limit of `deadline` where it is a timeout,
-/// not what the gate left of it.
-pub fn with_whole_limit(error: Error, deadline: Deadline) -> Error {
-    match error {
-        Error::Timeout { .. } => deadline.expired(),
-        Error::TimedOutPartway { found, .. } => Error::TimedOutPartway {
-            seconds: deadline.seconds(),
-            found,
-        },
-        error => error,
-    }
-}
-
 /// Runs the feasibility gate on `problem`; where it proves that there is
 /// no tour, says why on stderr and returns true.
 pub fn answered_by_gate(problem: &Problem, deadline: Deadline) -> bool {

@@ -17,7 +17,6 @@ use knightsat::tour::Tour;
 
 use super::{
     answered_by_gate, note_default_start, print_outcome, print_tour, route_in_words, with_way_out,
-    with_whole_limit,
 };
 use crate::plan::Solve;
 
@@ -39,7 +38,7 @@ pub fn solve(plan: &Solve) -> anyhow::Result<ExitCode> {
         ..plan.request.clone()
     };
     let way_out = |error| {
-        let error = with_whole_limit(error, deadline);
+        let error = deadline.with_whole_limit(error);
         solve_way_out(error, problem, *method, &request, plan.jobs)
     };
     if *method == Method::Sat {

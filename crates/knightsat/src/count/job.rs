@@ -345,7 +345,7 @@ impl<'a> CountJob<'a> {
             let show = |squares| progress(Progress::Squares(squares));
             let tours =
                 frontier::count_tours(problem, &request, resolve_jobs(self.jobs), Some(&show))
-                    .map_err(|error| with_whole_limit(error, deadline))?;
+                    .map_err(|error| deadline.with_whole_limit(error))?;
             return counted(tours, None);
         }
         let tours = if one_search {
@@ -450,18 +450,5 @@ impl<'a> CountJob<'a> {
             range,
             tours,
         }))
-    }
-}
-
-/// `error` with the whole time limit of `deadline` where it is a timeout,
-/// not what the gate left of it.
-fn with_whole_limit(error: Error, deadline: Deadline) -> Error {
-    match error {
-        Error::Timeout { .. } => deadline.expired(),
-        Error::TimedOutPartway { found, .. } => Error::TimedOutPartway {
-            seconds: deadline.seconds(),
-            found,
-        },
-        error => error,
     }
 }

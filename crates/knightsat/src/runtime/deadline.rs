@@ -62,4 +62,17 @@ impl Deadline {
             seconds: self.seconds(),
         }
     }
+
+    /// `error` with the whole limit where it is a timeout, not the time an
+    /// earlier step (the feasibility gate) left of it.
+    pub fn with_whole_limit(self, error: Error) -> Error {
+        match error {
+            Error::Timeout { .. } => self.expired(),
+            Error::TimedOutPartway { found, .. } => Error::TimedOutPartway {
+                seconds: self.seconds(),
+                found,
+            },
+            error => error,
+        }
+    }
 }
