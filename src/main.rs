@@ -9,14 +9,14 @@ mod plan;
 mod signals;
 mod words;
 
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 
 use knightsat::error::ErrorClass;
 use knightsat::Error;
 
 use commands::{WayOut, EXIT_FAILURE};
-use plan::{NoBoard, Plan, SwitchOfOtherEncoding};
+use plan::{NoBoard, OptionsConflict, Plan, SwitchOfOtherEncoding};
 
 /// Exit status for bad usage or bad input.
 const EXIT_BAD_INPUT: u8 = 2;
@@ -95,8 +95,7 @@ fn run(plan: Plan) -> anyhow::Result<ExitCode> {
 /// line, usage and hints follow.
 fn usage_error(error: &clap::Error) -> ExitCode {
     if !error.use_stderr() {
-        let _ = error.print();
-        return ExitCode::SUCCESS;
+        return print_help(error);
     }
     let rendered = error.render().to_string();
     let message: Vec<&str> = rendered
@@ -110,10 +109,33 @@ fn usage_error(error: &clap::Error) -> ExitCode {
     ExitCode::from(EXIT_BAD_INPUT)
 }
 
+/// Prints `--help` or `--version` to standard output. A failed write is an
+/// error (`--help > /dev/full`), except a closed pipe (`--help | head`).
+fn print_help(help: &clap::Error) -> ExitCode {
+    let rendered = help.render();
+    let text = if io::stdout().is_terminal() {
+        rendered.ansi().to_string()
+    } else {
+        rendered.to_string()
+    };
+    let mut stdout = io::stdout().lock();
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Err(error) if error.kind() != io::ErrorKind::BrokenPipe => {
+            let _ = writeln!(io::stderr(), "knightsat: cannot write the help: {error}");
+            ExitCode::from(EXIT_FAILURE)
+        }
+        _ => ExitCode::SUCCESS,
+    }
+}
+
 /// The exit status for an error.
 fn exit_status(error: &anyhow::Error) -> u8 {
     if error.downcast_ref::<NoBoard>().is_some()
         || error.downcast_ref::<SwitchOfOtherEncoding>().is_some()
+        || error.downcast_ref::<OptionsConflict>().is_some()
     {
         return EXIT_BAD_INPUT;
     }

@@ -15,6 +15,7 @@ mod encoding;
 mod frontier;
 mod gate;
 mod hardening;
+mod messages;
 mod oracle;
 mod parsers;
 mod pictures;

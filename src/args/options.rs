@@ -133,7 +133,7 @@ pub struct ProblemArgs {
     pub end: Option<String>,
     /// Clue: move N is on SQUARE, counting the start as move 1 as the board
     /// grid does, e.g. --at 5=c3 (repeatable).
-    #[arg(long, value_name = "N=SQUARE")]
+    #[arg(long, value_name = "N=SQUARE", allow_hyphen_values = true)]
     pub at: Vec<String>,
     /// A numbered-grid puzzle to solve: the layout `--format board` prints,
     /// `.` or 0 for a blank square, `#` for a hole (or the JSON `knightsat

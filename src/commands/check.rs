@@ -9,7 +9,7 @@ use anyhow::Context;
 use knightsat::certify::{check_proof, Verdict};
 use knightsat::cnf::dimacs::{read_answer, Answer};
 use knightsat::cnf_file::read_cnf_info;
-use knightsat::encoding::decode::{check_model_satisfies, tour_from_model};
+use knightsat::encoding::decode::{check_cnf_body, tour_from_model};
 use knightsat::encoding::Model;
 use knightsat::error::Error;
 use knightsat::model::problem::Problem;
@@ -26,7 +26,10 @@ pub fn decode(cnf: &Path, solver_output: &Path, format: Format) -> anyhow::Resul
     let mut clauses = input::open(cnf)?;
     let info = read_cnf_info(&mut clauses).with_context(|| cnf.display().to_string())?;
     let outcome = match read_answer(input::open(solver_output)?, info.vars)? {
-        Answer::Unsat => Outcome::NoTour,
+        Answer::Unsat => {
+            check_cnf_body(clauses, (info.vars, info.clauses), None)?;
+            Outcome::NoTour
+        }
         Answer::Unknown => return Err(Error::NoAnswer.into()),
         Answer::Sat(values) => {
             let encoding = info.encoding.prepare(&info.problem)?;
@@ -34,7 +37,8 @@ pub fn decode(cnf: &Path, solver_output: &Path, format: Format) -> anyhow::Resul
             let tour = tour_from_model(&*encoding, &model, Some(info.vars))?;
             // The tour may be one of the problem's and the model still be
             // another CNF's (another cube's): the clauses decide.
-            check_model_satisfies(clauses, &model, encoding.primary_vars())?;
+            let model = Some((&model, encoding.primary_vars()));
+            check_cnf_body(clauses, (info.vars, info.clauses), model)?;
             Outcome::Tour(tour)
         }
     };

@@ -21,11 +21,12 @@ use knightsat::sat::Backend;
 use knightsat::solve::{Method, Request};
 
 use crate::args::{
-    BuiltInSolver, Cli, Command, MethodArg, ProblemArgs, PuzzleFormat, SolveArgs, StatsFormat,
+    BuiltInSolver, Cli, Command, FormatArg, MethodArg, ProblemArgs, PuzzleFormat, SolveArgs,
+    StatsFormat,
 };
 use crate::flags;
 
-pub use problem::{NoBoard, SwitchOfOtherEncoding};
+pub use problem::{NoBoard, OptionsConflict, SwitchOfOtherEncoding};
 
 /// What one command is to do, every flag read.
 pub enum Plan {
@@ -322,6 +323,13 @@ fn solve(
     names_sat: bool,
     budget_mib: u64,
 ) -> anyhow::Result<Solve> {
+    if args.all && args.format == FormatArg::Svg {
+        // One SVG document holds one picture; several back to back are not XML.
+        return Err(OptionsConflict(
+            "--format svg draws one tour: with --all, use --format board, moves or json",
+        )
+        .into());
+    }
     let request = Request {
         config,
         backend: Backend::from_name(args.solver.as_deref().unwrap_or("varisat"), args.solver_arg)?,

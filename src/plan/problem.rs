@@ -25,6 +25,11 @@ pub struct SwitchOfOtherEncoding {
     pub given: &'static str,
 }
 
+/// Options that cannot go together, in words (a command-line matter).
+#[derive(Debug, thiserror::Error)]
+#[error("bad option: {0}")]
+pub struct OptionsConflict(pub &'static str);
+
 /// No board option was given (a command-line matter, so worded here).
 #[derive(Debug, thiserror::Error)]
 #[error("bad option: no board: give --board ROWSxCOLS, --size N{}", if *.puzzle_allowed { ", --board-file FILE or --puzzle FILE" } else { " or --board-file FILE" })]

@@ -173,20 +173,30 @@ pub fn parse_puzzle(text: &str, leaper: Option<Leaper>, closed: bool) -> Result<
                 file,
                 rank: rows - 1 - row,
             };
-            match token {
-                "." | "0" | "#" => {}
-                number => {
-                    let n: usize = number.parse().map_err(|_| {
-                        Error::BadPuzzle(format!(
-                            "{square} holds '{number}': a cell is a move number, . or 0 for a blank, or # for a hole"
-                        ))
-                    })?;
-                    clues.push(parse_clue(&board, &format!("{n}={square}"))?);
-                }
+            if let Some(number) = cell_number(token, square)? {
+                clues.push(parse_clue(&board, &format!("{number}={square}"))?);
             }
         }
     }
     finish(board, closed, clues)
+}
+
+/// The move number a grid cell gives, `None` for a blank (`.`, or any
+/// number of zeros, as `0`) or a hole (`#`). Digits only: no sign.
+fn cell_number(token: &str, square: Square) -> Result<Option<usize>, Error> {
+    if token == "." || token == "#" {
+        return Ok(None);
+    }
+    let number = Some(token)
+        .filter(|token| token.bytes().all(|b| b.is_ascii_digit()))
+        .and_then(|token| token.parse::<usize>().ok())
+        .ok_or_else(|| {
+            Error::BadPuzzle(format!(
+                "{square} holds '{}': a cell is a move number, . or 0 for a blank, or # for a hole",
+                crate::model::text::shown(token)
+            ))
+        })?;
+    Ok((number != 0).then_some(number))
 }
 
 fn parse_puzzle_json(text: &str, leaper: Option<Leaper>, closed: bool) -> Result<Problem, Error> {

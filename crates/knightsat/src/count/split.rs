@@ -13,7 +13,8 @@ use std::time::Instant;
 use super::enumerate::{every_tour, weight};
 use super::tally::CubeRange;
 use crate::cubes::{
-    cube_count, cubes_within, effective_depth, for_each_cube, on_cubes_in_runs, resolve_jobs, Cube,
+    bytes_per_cube, cube_count, cubes_within, effective_depth, for_each_cube, on_cubes_in_runs,
+    resolve_jobs, Cube,
 };
 use crate::encoding::EncodingConfig;
 use crate::error::{Error, Unsupported};
@@ -90,11 +91,12 @@ pub const MAX_AUTOMATIC_CUBES: usize = 250_000;
 /// The cubes a count over `jobs` threads uses when no depth is given, with
 /// their depth: the smallest depth giving [`CUBES_PER_JOB`] cubes per
 /// thread, deepened towards N / [`SQUARES_PER_MOVE_OF_DEPTH`] moves while
-/// the cubes number at most [`MAX_AUTOMATIC_CUBES`]; at most 12 moves.
+/// the cubes number at most [`MAX_AUTOMATIC_CUBES`] and fit in the memory
+/// budget of `budget_mib` MiB ([`bytes_per_cube`] each); at most 12 moves.
 /// Each depth's cubes are counted without being held (a count stops past
-/// [`MAX_AUTOMATIC_CUBES`] once there are enough), and only the chosen
-/// depth's are made, within the memory budget of `budget_mib` MiB
-/// ([`cubes_within`]).
+/// what it may take once there are enough), and only the chosen depth's
+/// are made ([`cubes_within`], which refuses cubes over the budget: only
+/// depth 1 can be).
 pub(super) fn counting_cubes(
     problem: &Problem,
     config: &EncodingConfig,
@@ -105,6 +107,9 @@ pub(super) fn counting_cubes(
     let deepest = effective_depth(12, squares);
     let wanted = effective_depth(squares.div_ceil(SQUARES_PER_MOVE_OF_DEPTH), squares).min(12);
     let enough = jobs.max(1) * CUBES_PER_JOB;
+    let budget_bytes = budget_mib.saturating_mul(1 << 20);
+    let fitting =
+        |depth: usize| usize::try_from(budget_bytes / bytes_per_cube(depth)).unwrap_or(usize::MAX);
     let mut depth = 1;
     let mut count = cube_count(problem, config, depth, usize::MAX)?;
     while depth < deepest {
@@ -116,7 +121,8 @@ pub(super) fn counting_cubes(
             MAX_AUTOMATIC_CUBES
         } else {
             usize::MAX
-        };
+        }
+        .min(fitting(depth + 1));
         let deeper = cube_count(problem, config, depth + 1, at_most)?;
         if deeper > at_most {
             break;
@@ -124,10 +130,7 @@ pub(super) fn counting_cubes(
         depth += 1;
         count = deeper;
     }
-    Ok((
-        depth,
-        cubes_within(problem, config, depth, budget_mib << 20)?,
-    ))
+    Ok((depth, cubes_within(problem, config, depth, budget_bytes)?))
 }
 
 /// How far a count over cubes has got.

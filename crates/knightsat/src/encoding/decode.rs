@@ -48,32 +48,46 @@ pub(crate) fn tour_from_squares(
     })
 }
 
-/// Checks that `model` leaves no clause of `clauses` (the DIMACS body of
-/// the CNF it is said to be a model of) false. A model of another CNF can
-/// decode to a tour of the same problem, say one of another cube's CNF:
-/// only the clauses tell them apart, so the first clause whose literals are
-/// all false is an error ([`Error::ModelFalsifiesClause`]). A variable the
-/// model omits counts as false when it is one of the first `primary_vars`
-/// (the encoding's own variables, which decoding reads as false when
-/// omitted, as `MiniSat` omits them) and as unknown otherwise (an auxiliary
-/// variable: a hand-written model may leave them all out). Reads the
-/// clauses one at a time.
-pub fn check_model_satisfies(
+/// Checks the DIMACS body of a CNF (`clauses`, read one at a time) against
+/// its header, as strictly as `kissat --strict`: exactly the header's
+/// clauses (`p cnf VARS CLAUSES`, as [`read_cnf_info`](crate::cnf_file::read_cnf_info)
+/// read it) over variables up to its `VARS` ([`Error::BadCnf`] otherwise).
+///
+/// Given a model said to satisfy the CNF, with the encoding's number of
+/// primary variables, also checks that it leaves no clause false. A model
+/// of another CNF can decode to a tour of the same problem, say one of
+/// another cube's CNF: only the clauses tell them apart, so the first
+/// clause whose literals are all false is an error
+/// ([`Error::ModelFalsifiesClause`]). A variable the model omits counts as
+/// false when it is one of the primary variables (the encoding's own, which
+/// decoding reads as false when omitted, as `MiniSat` omits them) and as
+/// unknown otherwise (an auxiliary variable: a hand-written model may leave
+/// them all out).
+pub fn check_cnf_body(
     clauses: impl BufRead,
-    model: &Model,
-    primary_vars: usize,
+    header: (usize, usize),
+    model: Option<(&Model, usize)>,
 ) -> Result<(), Error> {
-    let value = |var: usize| {
+    let (vars, expected) = header;
+    let value = |model: &Model, primary_vars: usize, var: usize| {
         model
             .value(var)
             .or_else(|| (var <= primary_vars).then_some(false))
     };
     let mut number = 0;
-    for_each_clause(clauses, |clause| {
+    let found = for_each_clause(clauses, |clause| {
         number += 1;
+        if let Some(lit) = clause.iter().find(|lit| lit.unsigned_abs() as usize > vars) {
+            return Err(Error::BadCnf(format!(
+                "clause {number} has the literal {lit}, beyond the {vars} variables of the header"
+            )));
+        }
+        let Some((model, primary_vars)) = model else {
+            return Ok(());
+        };
         let refuted = clause
             .iter()
-            .all(|&lit| value(lit.unsigned_abs() as usize) == Some(lit < 0));
+            .all(|&lit| value(model, primary_vars, lit.unsigned_abs() as usize) == Some(lit < 0));
         if !refuted {
             return Ok(());
         }
@@ -83,5 +97,10 @@ pub fn check_model_satisfies(
             literals: literals.join(" "),
         })
     })?;
+    if found != expected {
+        return Err(Error::BadCnf(format!(
+            "the header promises {expected} clauses, the file holds {found}"
+        )));
+    }
     Ok(())
 }

@@ -31,11 +31,12 @@ pub enum ProblemError {
         /// The board, as it prints.
         board: String,
     },
-    /// A clue's move number outside 1..=N.
+    /// A clue's move number outside 1..=N (a number below 1 too: move
+    /// numbers count the start as 1).
     #[error("clue {number}={square}: move numbers run from 1 to {squares} on this board")]
     MoveNumberOutOfRange {
-        /// The move number (from 1).
-        number: usize,
+        /// The move number as given.
+        number: i64,
         /// The square's name.
         square: String,
         /// N, the number of squares.
@@ -148,7 +149,7 @@ impl Problem {
             self.on_board(Some(clue.square))?;
             if clue.step >= self.board.squares() {
                 return Err(ProblemError::MoveNumberOutOfRange {
-                    number: clue.step + 1,
+                    number: i64::try_from(clue.step + 1).unwrap_or(i64::MAX),
                     square: self.board.name(clue.square),
                     squares: self.board.squares(),
                 });
@@ -374,24 +375,24 @@ pub fn parse_clue(board: &Board, text: &str) -> Result<Clue, ProblemError> {
         text: crate::model::text::shown(text),
     };
     let (number, square) = text.trim().split_once('=').ok_or_else(unreadable)?;
-    let number: usize = number.trim().parse().map_err(|_| unreadable())?;
+    let number: i64 = number.trim().parse().map_err(|_| unreadable())?;
     let square = board
         .parse_square(square.trim())
         .map_err(|error| ProblemError::ClueSquare {
             text: crate::model::text::shown(text),
             error,
         })?;
-    if number == 0 || number > board.squares() {
-        return Err(ProblemError::MoveNumberOutOfRange {
+    match usize::try_from(number) {
+        Ok(step @ 1..) if step <= board.squares() => Ok(Clue {
+            step: step - 1,
+            square,
+        }),
+        _ => Err(ProblemError::MoveNumberOutOfRange {
             number,
             square: board.name(square),
             squares: board.squares(),
-        });
+        }),
     }
-    Ok(Clue {
-        step: number - 1,
-        square,
-    })
 }
 
 /// Formats clues as `N=SQUARE` joined by commas, the form [`parse_clue`] reads.

@@ -32,23 +32,38 @@ pub fn read_text(path: &Path) -> Result<String, Error> {
     String::from_utf8(bytes).map_err(|_| cannot(std::io::Error::other("it is not UTF-8 text")))
 }
 
-/// Opens a file, or standard input for `-`, for buffered reading; a
-/// directory is refused here rather than failing oddly on the first read.
+/// UTF-8's byte-order mark, which editors on some systems write at the
+/// start of a text file.
+const BYTE_ORDER_MARK: &[u8] = b"\xEF\xBB\xBF";
+
+/// Opens a file, or standard input for `-`, for buffered reading, past a
+/// byte-order mark at its start; a directory is refused here rather than
+/// failing oddly on the first read.
 pub fn open(path: &Path) -> Result<Box<dyn BufRead>, Error> {
-    if path.as_os_str() == "-" {
-        return Ok(Box::new(std::io::stdin().lock()));
-    }
     let cannot = |error: std::io::Error| Error::CannotRead {
         path: path.display().to_string(),
         error,
     };
-    if path.is_dir() {
-        return Err(cannot(std::io::Error::from(
-            std::io::ErrorKind::IsADirectory,
-        )));
+    let mut reader: Box<dyn BufRead> = if path.as_os_str() == "-" {
+        Box::new(std::io::stdin().lock())
+    } else {
+        if path.is_dir() {
+            return Err(cannot(std::io::Error::from(
+                std::io::ErrorKind::IsADirectory,
+            )));
+        }
+        Box::new(std::io::BufReader::new(
+            std::fs::File::open(path).map_err(cannot)?,
+        ))
+    };
+    if reader
+        .fill_buf()
+        .map_err(cannot)?
+        .starts_with(BYTE_ORDER_MARK)
+    {
+        reader.consume(BYTE_ORDER_MARK.len());
     }
-    let file = std::fs::File::open(path).map_err(cannot)?;
-    Ok(Box::new(std::io::BufReader::new(file)))
+    Ok(reader)
 }
 
 #[cfg(test)]
@@ -61,5 +76,15 @@ mod tests {
         assert!(error.contains("larger than"), "{error}");
         let error = read_text(Path::new("/")).unwrap_err().to_string();
         assert!(error.contains("cannot read /"), "{error}");
+    }
+
+    #[test]
+    fn a_byte_order_mark_at_the_start_is_skipped_and_nowhere_else() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("tour.txt");
+        std::fs::write(&path, "\u{feff}a1 c2\u{feff}").unwrap();
+        assert_eq!(read_text(&path).unwrap(), "a1 c2\u{feff}");
+        std::fs::write(&path, "\u{feff}").unwrap();
+        assert_eq!(read_text(&path).unwrap(), "");
     }
 }

@@ -1,0 +1,242 @@
+//! Messages, inputs and outputs (hardening, round three, item 4): every
+//! suggestion works when followed, a byte-order mark is skipped, invisible
+//! characters in a refused input are escaped, no output is malformed, and a
+//! failed write is an error.
+
+use std::fs::File;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use crate::common::cli::knightsat;
+
+/// Runs the binary in `dir`: exit code, stdout, stderr.
+fn run(args: &[&str], dir: &Path) -> (Option<i32>, String, String) {
+    let output = knightsat().args(args).current_dir(dir).output().unwrap();
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stdout).to_string(),
+        String::from_utf8_lossy(&output.stderr).to_string(),
+    )
+}
+
+/// Asserts a one-line refusal (exit 2) containing `words`.
+fn refused(args: &[&str], dir: &Path, words: &str) {
+    let (code, _, stderr) = run(args, dir);
+    assert_eq!(code, Some(2), "{args:?}: {stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+    assert!(stderr.contains(words), "{args:?}: {stderr}");
+}
+
+#[test]
+fn the_suggested_way_out_of_a_memory_budget_works_under_that_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, _, stderr) = run(
+        &[
+            "count",
+            "--size",
+            "6",
+            "--method",
+            "sat",
+            "--memory-budget",
+            "1",
+        ],
+        dir.path(),
+    );
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("--method backtrack"), "{stderr}");
+    // Followed, with the same budget: backtracking picks cubes that fit.
+    let (code, stdout, stderr) = run(
+        &[
+            "count",
+            "--size",
+            "5",
+            "--method",
+            "backtrack",
+            "--memory-budget",
+            "1",
+        ],
+        dir.path(),
+    );
+    assert_eq!((code, stdout.trim()), (Some(0), "1728"), "{stderr}");
+    let (code, stdout, stderr) = run(
+        &[
+            "count",
+            "--size",
+            "6",
+            "--method",
+            "backtrack",
+            "--memory-budget",
+            "1",
+        ],
+        dir.path(),
+    );
+    assert_eq!((code, stdout.trim()), (Some(0), "6637920"), "{stderr}");
+}
+
+#[test]
+fn a_byte_order_mark_starts_any_input_unseen() {
+    let dir = tempfile::tempdir().unwrap();
+    let bom = "\u{feff}";
+    let (_, tour, _) = run(&["solve", "--size", "5", "--format", "moves"], dir.path());
+    std::fs::write(dir.path().join("tour.txt"), format!("{bom}{tour}")).unwrap();
+    let (code, _, stderr) = run(&["verify", "--size", "5", "tour.txt"], dir.path());
+    assert_eq!(code, Some(0), "a tour for verify: {stderr}");
+
+    let (_, puzzle, _) = run(&["puzzle", "--size", "5", "--seed", "1"], dir.path());
+    std::fs::write(dir.path().join("puzzle.txt"), format!("{bom}{puzzle}")).unwrap();
+    let (code, _, stderr) = run(&["solve", "--puzzle", "puzzle.txt"], dir.path());
+    assert_eq!(code, Some(0), "a puzzle grid: {stderr}");
+    let (_, json, _) = run(
+        &["puzzle", "--size", "5", "--seed", "1", "--format", "json"],
+        dir.path(),
+    );
+    std::fs::write(dir.path().join("puzzle.json"), format!("{bom}{json}")).unwrap();
+    let (code, _, stderr) = run(&["solve", "--puzzle", "puzzle.json"], dir.path());
+    assert_eq!(code, Some(0), "a JSON puzzle: {stderr}");
+
+    std::fs::write(
+        dir.path().join("board.txt"),
+        format!("{bom}.....\n.....\n.....\n.....\n.....\n"),
+    )
+    .unwrap();
+    let (code, _, stderr) = run(&["solve", "--board-file", "board.txt"], dir.path());
+    assert_eq!(code, Some(0), "a board file: {stderr}");
+
+    let (code, _, stderr) = run(&["encode", "--board", "3x3", "-o", "t.cnf"], dir.path());
+    assert_eq!(code, Some(0), "{stderr}");
+    std::fs::write(
+        dir.path().join("answer.txt"),
+        format!("{bom}s UNSATISFIABLE\n"),
+    )
+    .unwrap();
+    let (code, stdout, stderr) = run(&["decode", "--cnf", "t.cnf", "answer.txt"], dir.path());
+    assert_eq!(code, Some(20), "a solver's output for decode: {stderr}");
+    assert!(stdout.contains("no tour"), "{stdout}{stderr}");
+}
+
+#[test]
+fn invisible_characters_in_a_refused_input_are_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    for hidden in ["\u{200b}", "\u{feff}", "\u{202e}", "\u{2060}"] {
+        std::fs::write(dir.path().join("tour.txt"), format!("a1 {hidden}c2\n")).unwrap();
+        let (code, _, stderr) = run(&["verify", "--size", "5", "tour.txt"], dir.path());
+        assert_eq!(code, Some(2), "{stderr}");
+        assert!(!stderr.contains(hidden), "printed raw: {stderr:?}");
+        let escaped: String = hidden.escape_default().collect();
+        assert!(stderr.contains(&escaped), "{stderr:?}");
+    }
+}
+
+#[test]
+fn svg_draws_one_tour_so_all_tours_in_svg_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    refused(
+        &[
+            "solve", "--size", "5", "--all", "--limit", "2", "--format", "svg",
+        ],
+        dir.path(),
+        "--format svg draws one tour",
+    );
+    let (code, svg, _) = run(&["solve", "--size", "5", "--format", "svg"], dir.path());
+    assert_eq!(code, Some(0));
+    roxmltree::Document::parse(&svg).expect("one tour is one well-formed document");
+}
+
+#[test]
+fn decode_holds_a_cnf_to_its_header_as_kissat_strict_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, _, stderr) = run(&["encode", "--size", "5", "-o", "t.cnf"], dir.path());
+    assert_eq!(code, Some(0), "{stderr}");
+    let (code, model, _) = run(&["solve", "--size", "5", "--format", "json"], dir.path());
+    assert_eq!(code, Some(0));
+    assert!(model.contains("tour"));
+    let text = std::fs::read_to_string(dir.path().join("t.cnf")).unwrap();
+    let header = text
+        .lines()
+        .find(|l| l.starts_with("p cnf "))
+        .unwrap()
+        .to_string();
+    let counts: Vec<usize> = header[6..]
+        .split_whitespace()
+        .map(|w| w.parse().unwrap())
+        .collect();
+    let (vars, clauses) = (counts[0], counts[1]);
+    std::fs::write(dir.path().join("unsat.txt"), "s UNSATISFIABLE\n").unwrap();
+    let (code, _, stderr) = run(&["decode", "--cnf", "t.cnf", "unsat.txt"], dir.path());
+    assert_eq!(code, Some(20), "the exact header is read: {stderr}");
+    for (wrong, words) in [
+        (format!("p cnf {vars} {}", clauses + 1), "promises"),
+        (format!("p cnf {vars} {}", clauses - 1), "promises"),
+        (format!("p cnf {} {clauses}", vars - 1), "beyond the"),
+    ] {
+        std::fs::write(
+            dir.path().join("bad.cnf"),
+            text.replacen(&header, &wrong, 1),
+        )
+        .unwrap();
+        refused(
+            &["decode", "--cnf", "bad.cnf", "unsat.txt"],
+            dir.path(),
+            words,
+        );
+    }
+}
+
+#[test]
+fn help_that_cannot_be_written_is_an_error_and_a_closed_pipe_is_not() {
+    for args in [&["--help"][..], &["solve", "--help"], &["--version"]] {
+        let output = Command::new(env!("CARGO_BIN_EXE_knightsat"))
+            .args(args)
+            .stdout(File::create("/dev/full").unwrap())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains("cannot write"), "{stderr}");
+    }
+    let mut child = Command::new(env!("CARGO_BIN_EXE_knightsat"))
+        .arg("--help")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    assert!(output.stderr.is_empty());
+}
+
+#[test]
+fn a_clue_numbered_below_one_says_where_numbers_start() {
+    let dir = tempfile::tempdir().unwrap();
+    for clue in ["-1=a1", "0=a1"] {
+        refused(
+            &["solve", "--size", "5", "--at", clue],
+            dir.path(),
+            "move numbers run from 1",
+        );
+    }
+}
+
+#[test]
+fn a_puzzle_cell_of_zeros_is_blank_like_zero_and_signs_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, puzzle, _) = run(&["puzzle", "--size", "5", "--seed", "1"], dir.path());
+    let with = |blank: &str| {
+        // The first blank of the first rank becomes `blank`.
+        let mut lines: Vec<String> = puzzle.lines().map(str::to_string).collect();
+        let rank1 = lines.len() - 2;
+        let at = lines[rank1].find(" .").unwrap() + 1;
+        lines[rank1].replace_range(at..=at, blank);
+        lines.join("\n") + "\n"
+    };
+    std::fs::write(dir.path().join("zero.txt"), with("0")).unwrap();
+    let (code, zero, stderr) = run(&["solve", "--puzzle", "zero.txt"], dir.path());
+    assert_eq!(code, Some(0), "{stderr}");
+    std::fs::write(dir.path().join("zeros.txt"), with("00")).unwrap();
+    let (code, zeros, stderr) = run(&["solve", "--puzzle", "zeros.txt"], dir.path());
+    assert_eq!((code, &zeros), (Some(0), &zero), "{stderr}");
+    std::fs::write(dir.path().join("sign.txt"), with("+5")).unwrap();
+    refused(&["solve", "--puzzle", "sign.txt"], dir.path(), "holds '+5'");
+}
