@@ -29,6 +29,37 @@ pub fn is_tour(rows: usize, cols: usize, closed: bool, path: &[usize]) -> bool {
     is_tour_of(&Shape::knight(rows, cols), &demands, path)
 }
 
+/// Whether a path that ends on `here`, having visited `visited`, can no
+/// longer become a tour: every square still to visit needs a way in and,
+/// unless it is the last square, a way out, both among the squares not yet
+/// visited and `here`; so none may have no such neighbour, and at most one
+/// (the last) only one. Sound for open and closed tours and under clues (a
+/// closed tour is an open one first; clues only take tours away), it cuts
+/// the oracle's search from minutes to a fraction of a second on 5x6.
+fn stranded(graph: &[Vec<usize>], visited: &[bool], here: usize) -> bool {
+    let mut last_squares = 0;
+    for (square, neighbours) in graph.iter().enumerate() {
+        if visited[square] {
+            continue;
+        }
+        let ways = neighbours
+            .iter()
+            .filter(|&&other| other == here || !visited[other])
+            .count();
+        match ways {
+            0 => return true,
+            1 => {
+                last_squares += 1;
+                if last_squares > 1 {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
 struct Search<'a> {
     graph: &'a [Vec<usize>],
     closed: bool,
@@ -47,6 +78,9 @@ impl Search<'_> {
             if !self.closed || (n > 1 && self.graph[here].contains(&self.path[0])) {
                 self.found += 1;
             }
+            return;
+        }
+        if stranded(self.graph, &self.visited, here) {
             return;
         }
         for &next in &self.graph[here] {
@@ -112,6 +146,9 @@ pub fn tours_from(rows: usize, cols: usize, closed: bool, start: usize) -> Vec<V
             if !closed || (n > 1 && graph[here].contains(&path[0])) {
                 out.push(path.clone());
             }
+            return;
+        }
+        if stranded(graph, visited, here) {
             return;
         }
         for &next in &graph[here] {
@@ -476,7 +513,7 @@ pub fn tours_of(shape: &Shape, demands: &Demands, limit: usize) -> Vec<Vec<usize
                 if !self.demands.closed || closes {
                     self.out.push(self.path.clone());
                 }
-            } else {
+            } else if !stranded(self.graph, &self.visited, square) {
                 for &next in &self.graph[square] {
                     if self.out.len() >= self.limit {
                         break;
