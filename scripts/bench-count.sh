@@ -11,6 +11,7 @@
 #
 # BOARDS: the boards (default "6x5 6x6 6x7 6x8 6x9 6x10 6x11 6x12 8x5 8x6
 # 7x6"); TIMEOUT: seconds per board (default 600); JOBS: --jobs (default 1).
+# The binary is the release build in $CARGO_TARGET_DIR (default target/).
 # Exit status 1 when a count differs from the published one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,7 +21,7 @@ TIMEOUT=${TIMEOUT:-600}
 JOBS=${JOBS:-1}
 
 cargo build --quiet --release
-ks=target/release/knightsat
+ks=${CARGO_TARGET_DIR:-target}/release/knightsat
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

@@ -13,7 +13,7 @@ use std::sync::mpsc::{self, Receiver, Sender};
 
 use crate::count::frontier::plan::{Plan, Step};
 use crate::count::frontier::state::{expand, Mode};
-use crate::count::frontier::table::{Budget, Count, Key, Table, TableError};
+use crate::count::frontier::table::{Budget, Count, Key, Queue, Table, TableError};
 use crate::count::frontier::{FrontierError, Options, Progress};
 
 /// Successors on their way to another shard's owner.
@@ -125,14 +125,15 @@ fn step_serial<K: Key, C: Count>(
     limit: u64,
 ) -> Result<u128, FrontierError> {
     let mut done = 0u128;
+    let mut queue = Queue::new();
     for (i, (key, count)) in input.iter().enumerate() {
         if i % POLL == 0 && stopped(options) {
             return Err(FrontierError::Stopped);
         }
         let mut failed = None;
-        let times = expand(step, mode, key.to_u128(), |next| {
-            let k = K::from_u128(next);
-            if let Err(e) = out.add(k, k.hash(), count) {
+        let times = expand(step, mode, key.to_word(), |next| {
+            let k = K::from_word(next);
+            if let Err(e) = out.add_soon(&mut queue, k, k.hash(), count) {
                 failed.get_or_insert(e);
             }
         });
@@ -143,6 +144,7 @@ fn step_serial<K: Key, C: Count>(
             done = add_completed(done, count, times)?;
         }
     }
+    out.flush(&mut queue).map_err(|e| table_error(e, limit))?;
     Ok(done)
 }
 
@@ -259,6 +261,7 @@ impl<'b> Worker<'_, 'b> {
         let jobs = outboxes.len();
         let err = |e| table_error(e, self.limit);
         let mut pending: Vec<Vec<(K, C)>> = (0..jobs).map(|_| Vec::new()).collect();
+        let mut queue = Queue::new();
         let mut done = 0u128;
         for (i, (key, count)) in shard.iter().enumerate() {
             if i % POLL == 0 {
@@ -272,12 +275,12 @@ impl<'b> Worker<'_, 'b> {
                 }
             }
             let mut failed = None;
-            let times = expand(self.step, self.mode, key.to_u128(), |next| {
-                let k = K::from_u128(next);
+            let times = expand(self.step, self.mode, key.to_word(), |next| {
+                let k = K::from_word(next);
                 let h = k.hash();
                 let d = shard_of(h, jobs);
                 if d == self.me {
-                    if let Err(e) = own.add(k, h, count) {
+                    if let Err(e) = own.add_soon(&mut queue, k, h, count) {
                         failed.get_or_insert(e);
                     }
                 } else {
@@ -297,6 +300,7 @@ impl<'b> Worker<'_, 'b> {
                 done = add_completed(done, count, times)?;
             }
         }
+        own.flush(&mut queue).map_err(err)?;
         for (d, out) in pending.into_iter().enumerate() {
             if !out.is_empty() {
                 let _ = outboxes[d].send(out);

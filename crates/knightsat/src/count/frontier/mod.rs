@@ -278,8 +278,8 @@ fn count_undirected(
     let run = |wide_counts: bool| match (narrow, wide_counts) {
         (true, false) => engine::run::<u64, u64>(&plan, mode, options),
         (true, true) => engine::run::<u64, u128>(&plan, mode, options),
-        (false, false) => engine::run::<u128, u64>(&plan, mode, options),
-        (false, true) => engine::run::<u128, u128>(&plan, mode, options),
+        (false, false) => engine::run::<[u64; 2], u64>(&plan, mode, options),
+        (false, true) => engine::run::<[u64; 2], u128>(&plan, mode, options),
     };
     match run(false) {
         Err(FrontierError::Overflow) => run(true),

@@ -156,8 +156,9 @@ impl Graph {
 /// An unprocessed square that has fewer than two unprocessed neighbours, so
 /// depends on frontier squares that can still take an edge.
 pub(crate) struct Watch {
-    /// Bit `j` for each kept slot `j` that is a neighbour.
-    pub slots: u32,
+    /// Bit `4j` for each kept slot `j` that is a neighbour (as in
+    /// [`crate::count::frontier::state::first_slots`]).
+    pub slots: u128,
     /// Its unprocessed neighbours.
     pub unprocessed: u8,
     /// Whether it is a fixed path end (it needs one edge, not two).
@@ -175,12 +176,8 @@ pub(crate) struct Step {
     /// Slots of the extended frontier that stay, ascending: the frontier
     /// after the step, in this order.
     pub keep: Vec<u8>,
-    /// For each kept slot, how many of its neighbours are still unprocessed.
-    pub remaining: Vec<u8>,
-    /// For each kept slot, its colour (+1 or −1) in a two-colouring of a
-    /// bipartite graph; all 0 when the graph is not bipartite.
-    pub colour: Vec<i8>,
-    /// Whether `colour` is meaningful and `capacity` split by class.
+    /// Whether the graph is bipartite: `class_slots` and `capacity` split
+    /// by colour class.
     pub bipartite: bool,
     /// Edges still needed by the unprocessed squares (2 each, 1 for a fixed
     /// path end), per colour class: `[+1 class, −1 class]`; on a graph that
@@ -190,6 +187,12 @@ pub(crate) struct Step {
     /// graph's edges among them, and fewer than their number (they lie on
     /// paths of the tour).
     pub inner_edges: i32,
+    /// Bit `4j` for each kept slot `j`.
+    pub kept_slots: u128,
+    /// Kept slots by colour class, `[+1 (or uncoloured), −1]`, as bits `4j`.
+    pub class_slots: [u128; 2],
+    /// Kept slots with fewer than two unprocessed neighbours, as bits `4j`.
+    pub short_slots: u128,
     /// Whether the new square is a fixed path end (it takes exactly one edge).
     pub fixed_end: bool,
     /// Unprocessed squares with fewer than two unprocessed neighbours that
@@ -282,15 +285,27 @@ impl Plan {
             frontier.retain(|&p| last_neighbour[p] > t);
             let watch = watch_list(graph, order, &position, &frontier, t, fixed_ends);
             width = width.max(frontier.len());
+            let slot_bits = |select: &dyn Fn(usize) -> bool| -> u128 {
+                (0..keep.len().min(32))
+                    .filter(|&j| select(j))
+                    .fold(0, |bits, j| bits | 1u128 << (4 * j))
+            };
+            let kept_slots = slot_bits(&|_| true);
+            let class_slots = [
+                slot_bits(&|j| colour[j] >= 0),
+                slot_bits(&|j| colour[j] < 0),
+            ];
+            let short_slots = slot_bits(&|j| remaining[j] < 2);
             steps.push(Step {
                 back,
                 departs,
                 keep,
-                remaining,
-                colour,
                 bipartite: colouring.is_some(),
                 capacity,
                 inner_edges: inner.min((unprocessed - 1).max(0)),
+                kept_slots,
+                class_slots,
+                short_slots,
                 fixed_end: fixed_ends.contains(&sq),
                 watch,
                 last: t + 1 == order.len(),
@@ -316,10 +331,10 @@ fn watch_list(
         if unprocessed >= 2 {
             continue;
         }
-        let mut slots = 0u32;
+        let mut slots = 0u128;
         for (j, &p) in frontier.iter().enumerate() {
             if j < 32 && graph.is_move(order[p], u) {
-                slots |= 1 << j;
+                slots |= 1 << (4 * j);
             }
         }
         if slots != 0 {

@@ -19,6 +19,13 @@
 //! states pack to equal words. The packed word also keeps, in its top two
 //! bits, how many free path ends (ends other than a given start or end) the
 //! open tour has used so far.
+//!
+//! A step works on the packed codes directly, four bits a slot in a `u128`:
+//! finding a fragment's other end, and counting the slots that are empty
+//! or can still take an edge, are a few word operations (SWAR) rather than
+//! a walk over the slots.
+
+use std::ops::{BitAnd, BitOr, BitXor, Mul, Not, Shl, Shr, Sub};
 
 use crate::count::frontier::plan::Step;
 
@@ -32,11 +39,115 @@ pub(crate) const TAIL: u8 = 2;
 pub(crate) const LONE_END: u8 = 3;
 /// The first fragment label.
 pub(crate) const FIRST_LABEL: u8 = 4;
+/// The last fragment label: labels are nibbles.
+const LAST_LABEL: u8 = 15;
 /// The widest frontier a packed state holds: four bits a slot below the two
-/// top bits of a `u128`, and at most 12 labels (4..=15).
-pub(crate) const MAX_WIDTH: usize = 25;
+/// top bits of a `u128`, and labels 4..=15 for the fragments. A step works
+/// on the frontier and the new square, at most 24 slots; joining two empty
+/// squares there needs a label that the other 22 (at most 11 fragments)
+/// leave free.
+pub(crate) const MAX_WIDTH: usize = 23;
 /// The widest frontier that packs into a `u64`.
 pub(crate) const MAX_WIDTH_U64: usize = 15;
+
+/// Bit 0 of each of the 32 nibbles of a `u128`: slot `j` is bit `4j`.
+pub(crate) const NIBBLE_LOW: u128 = 0x1111_1111_1111_1111_1111_1111_1111_1111;
+
+/// A machine word holding a frontier's codes, four bits a slot: `u64` for
+/// frontiers of up to 16 slots (with the new square), `u128` for wider.
+pub(crate) trait Word:
+    Copy
+    + Eq
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + BitXor<Output = Self>
+    + Not<Output = Self>
+    + Shl<u32, Output = Self>
+    + Shr<u32, Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+{
+    /// Zero.
+    const ZERO: Self;
+    /// One.
+    const ONE: Self;
+    /// Bit 0 of every nibble.
+    const LOW: Self;
+    /// Slots the word holds.
+    const SLOTS: usize;
+    /// The low bits of `x`.
+    fn of(x: u128) -> Self;
+    /// The word, widened.
+    fn wide(self) -> u128;
+    /// Trailing zero bits.
+    fn tz(self) -> u32;
+    /// Bits set.
+    fn ones(self) -> u32;
+}
+
+macro_rules! word {
+    ($t:ty, $slots:expr) => {
+        impl Word for $t {
+            const ZERO: $t = 0;
+            const ONE: $t = 1;
+            #[allow(clippy::cast_possible_truncation)]
+            const LOW: $t = NIBBLE_LOW as $t;
+            const SLOTS: usize = $slots;
+            #[inline]
+            #[allow(clippy::cast_possible_truncation)]
+            fn of(x: u128) -> $t {
+                x as $t
+            }
+            #[inline]
+            fn wide(self) -> u128 {
+                u128::from(self)
+            }
+            #[inline]
+            fn tz(self) -> u32 {
+                self.trailing_zeros()
+            }
+            #[inline]
+            fn ones(self) -> u32 {
+                self.count_ones()
+            }
+        }
+    };
+}
+
+word!(u64, 16);
+word!(u128, 32);
+
+/// Bit `4j` for each slot `j < len`.
+#[inline]
+pub(crate) fn first_slots<W: Word>(len: usize) -> W {
+    if len >= W::SLOTS {
+        W::LOW
+    } else {
+        W::LOW & ((W::ONE << (4 * len as u32)) - W::ONE)
+    }
+}
+
+/// The code `code` in every nibble.
+#[inline]
+fn every_slot<W: Word>(code: u8) -> W {
+    W::LOW * W::of(u128::from(code))
+}
+
+/// Bit `4j` for each nibble `j` of `word` equal to `code`.
+#[inline]
+fn slots_equal<W: Word>(word: W, code: u8) -> W {
+    let x = word ^ every_slot(code);
+    !(x | x >> 1 | x >> 2 | x >> 3) & W::LOW
+}
+
+/// How many slots a mask of slot bits holds.
+#[inline]
+fn slots_in<W: Word>(mask: W) -> i32 {
+    // At most 32.
+    #[allow(clippy::cast_possible_wrap)]
+    let n = mask.ones() as i32;
+    n
+}
 
 /// What is being counted, as the steps need it.
 #[derive(Clone, Copy)]
@@ -51,10 +162,10 @@ pub(crate) struct Mode {
 }
 
 /// A state unpacked for one step: the old frontier's codes, then the new
-/// square's.
+/// square's, four bits a slot.
 #[derive(Clone, Copy)]
-struct Work {
-    codes: [u8; 32],
+struct Work<W: Word> {
+    word: W,
     len: usize,
     used: u8,
 }
@@ -72,38 +183,56 @@ enum Join {
 }
 
 /// What a step made of a state with one choice of edges.
-enum Outcome {
+enum Outcome<W: Word> {
     /// A state of the next frontier.
-    Next(u128),
+    Next(W),
     /// A whole tour: counted, not kept.
     Complete,
     /// No tour extends this.
     Dead,
 }
 
-impl Work {
+impl<W: Word> Work<W> {
     /// Unpacks `key`, a state of a frontier of `before` slots, and appends
     /// the new square (a lone fixed end or an empty square).
-    fn unpack(key: u128, before: usize, fixed_end: bool, mode: Mode) -> Work {
-        let mut codes = [EMPTY; 32];
-        for (i, c) in codes.iter_mut().take(before).enumerate() {
-            *c = nibble(key, i);
+    #[inline]
+    fn unpack(key: W, before: usize, fixed_end: bool, mode: Mode) -> Work<W> {
+        debug_assert!(before < W::SLOTS);
+        let at = 4 * before as u32;
+        let mut word = key & ((W::ONE << at) - W::ONE);
+        if fixed_end {
+            word = word | W::of(u128::from(LONE_END)) << at;
         }
-        codes[before] = if fixed_end { LONE_END } else { EMPTY };
         #[allow(clippy::cast_possible_truncation)]
-        let used = ((key >> mode.used_shift) & 3) as u8;
+        let used = ((key >> mode.used_shift).wide() & 3) as u8;
         Work {
-            codes,
+            word,
             len: before + 1,
             used,
         }
     }
 
+    /// The code of slot `i`.
+    #[inline]
+    fn code(&self, i: usize) -> u8 {
+        #[allow(clippy::cast_possible_truncation)]
+        let c = ((self.word >> (4 * i as u32)).wide() & 15) as u8;
+        c
+    }
+
+    /// Sets the code of slot `i`.
+    #[inline]
+    fn set(&mut self, i: usize, code: u8) {
+        let at = 4 * i as u32;
+        self.word = (self.word & !(W::of(15) << at)) | W::of(u128::from(code)) << at;
+    }
+
     /// The slot holding the other end of the fragment that ends at slot `i`
     /// (`i` itself for an empty square), or `None` when that end is a path
     /// end.
+    #[inline]
     fn other_end(&self, i: usize) -> Option<usize> {
-        match self.codes[i] {
+        match self.code(i) {
             EMPTY => Some(i),
             TAIL | LONE_END => None,
             label => Some(self.partner(i, label)),
@@ -112,58 +241,87 @@ impl Work {
 
     /// The other slot labelled `label` (a label is always on exactly two
     /// slots; `i` itself should that ever fail).
+    #[inline]
     fn partner(&self, i: usize, label: u8) -> usize {
-        (0..self.len)
-            .find(|&j| j != i && self.codes[j] == label)
-            .unwrap_or(i)
+        let others =
+            slots_equal(self.word, label) & first_slots(self.len) & !(W::ONE << (4 * i as u32));
+        if others == W::ZERO {
+            i
+        } else {
+            (others.tz() / 4) as usize
+        }
+    }
+
+    /// A label no slot has.
+    fn fresh_label(&self) -> u8 {
+        let slots: W = first_slots(self.len);
+        (FIRST_LABEL..=LAST_LABEL)
+            .find(|&label| slots_equal(self.word, label) & slots == W::ZERO)
+            .unwrap_or(LAST_LABEL)
     }
 
     /// Adds the edge between slots `x` and `y`, both able to take one
-    /// (neither [`FULL`]); `fresh` is a label no slot has.
-    fn join(&mut self, x: usize, y: usize, fresh: u8) -> Join {
+    /// (neither [`FULL`]).
+    #[inline]
+    fn join(&mut self, x: usize, y: usize) -> Join {
         let ox = self.other_end(x);
         let oy = self.other_end(y);
         if ox == Some(y) || (ox.is_none() && oy.is_none()) {
-            self.codes[x] = FULL;
-            self.codes[y] = FULL;
+            self.set(x, FULL);
+            self.set(y, FULL);
             return if ox.is_none() {
                 Join::Path
             } else {
                 Join::Cycle
             };
         }
+        // The joined fragment's ends take a label x or y had (both now
+        // inner squares), or a fresh one when both were empty.
+        let (cx, cy) = (self.code(x), self.code(y));
+        let label = if cx >= FIRST_LABEL {
+            cx
+        } else if cy >= FIRST_LABEL {
+            cy
+        } else if cx == EMPTY && cy == EMPTY {
+            self.fresh_label()
+        } else {
+            0
+        };
         // An empty square stays an end of the joined fragment (it is its own
-        // other end, and is relabelled below); any other becomes full.
-        if self.codes[x] != EMPTY {
-            self.codes[x] = FULL;
+        // other end, and takes the label below); any other becomes full.
+        if cx != EMPTY {
+            self.set(x, FULL);
         }
-        if self.codes[y] != EMPTY {
-            self.codes[y] = FULL;
+        if cy != EMPTY {
+            self.set(y, FULL);
         }
         match (ox, oy) {
             (Some(a), Some(b)) => {
-                self.codes[a] = fresh;
-                self.codes[b] = fresh;
+                self.set(a, label);
+                self.set(b, label);
             }
-            (Some(a), None) | (None, Some(a)) => self.codes[a] = TAIL,
+            (Some(a), None) | (None, Some(a)) => self.set(a, TAIL),
             (None, None) => {}
         }
         Join::Joined
     }
 
     /// Whether every slot is [`FULL`]: nothing is left to join.
+    #[inline]
     fn all_full(&self) -> bool {
-        self.codes[..self.len].iter().all(|&c| c == FULL)
+        let slots: W = first_slots(self.len);
+        slots_equal(self.word, FULL) & slots == slots
     }
 
     /// Makes this the next frontier's state: squares leaving the frontier
     /// must be done (full, or a path end), the others must still be able to
     /// get the edges they need; then packs it. A tour that completes must be
     /// the last step's and cover every square.
-    fn finish(mut self, step: &Step, mode: Mode) -> Outcome {
+    #[inline]
+    fn finish(mut self, step: &Step, mode: Mode) -> Outcome<W> {
         for &d in &step.departs {
             let d = usize::from(d);
-            match self.codes[d] {
+            match self.code(d) {
                 FULL => {}
                 EMPTY | LONE_END => return Outcome::Dead,
                 TAIL => {
@@ -172,7 +330,7 @@ impl Work {
                     if self.used >= mode.free_ends {
                         return Outcome::Dead;
                     }
-                    self.codes[d] = FULL;
+                    self.set(d, FULL);
                     return if step.last && self.all_full() {
                         Outcome::Complete
                     } else {
@@ -187,8 +345,8 @@ impl Work {
                     }
                     self.used += 1;
                     let p = self.partner(d, label);
-                    self.codes[p] = TAIL;
-                    self.codes[d] = FULL;
+                    self.set(p, TAIL);
+                    self.set(d, FULL);
                 }
             }
         }
@@ -212,51 +370,65 @@ impl Work {
     ///   frontier square of one class goes to an unprocessed square of the
     ///   other), and the classes' needs differ by the difference between the
     ///   free ends yet to come in each: |Δ| ≤ spare and Δ ≡ spare (mod 2).
-    fn check_and_pack(&self, step: &Step, mode: Mode) -> Outcome {
+    #[inline]
+    fn check_and_pack(&self, step: &Step, mode: Mode) -> Outcome<W> {
         let spare = mode.free_ends - self.used;
-        let mut must_end = 0u8;
-        let mut demand = [0i32; 2];
-        let mut rename = [0u8; 32];
-        let mut next = FIRST_LABEL;
-        let mut key = 0u128;
-        let mut open_slots = 0u32;
-        for (j, ((&k, &rem), &colour)) in step
-            .keep
-            .iter()
-            .zip(&step.remaining)
-            .zip(&step.colour)
-            .enumerate()
-        {
-            let mut code = self.codes[usize::from(k)];
-            if code == EMPTY && rem < 2 {
-                must_end += 1;
-            }
-            demand[usize::from(colour < 0)] += needed_edges(code);
-            if code != FULL {
-                open_slots |= 1 << j;
-            }
-            if code >= FIRST_LABEL {
-                let r = &mut rename[usize::from(code)];
-                if *r == 0 {
-                    *r = next;
-                    next += 1;
-                }
-                code = *r;
-            }
-            key |= u128::from(code) << (4 * j);
+        // Drop the departing slots, highest first, so the kept ones close
+        // up in order.
+        let mut word = self.word;
+        for &d in step.departs.iter().rev() {
+            let low = (W::ONE << (4 * u32::from(d))) - W::ONE;
+            word = (word & low) | ((word >> 4) & !low);
         }
+        let kept = W::of(step.kept_slots);
+        word = word & (kept * W::of(15));
+        let empty = slots_equal(word, EMPTY) & kept;
+        let open = kept & !slots_equal(word, FULL);
+        // Empty squares need two edges, other open ones one: count the
+        // open slots' bits and the empty slots' bits moved up one, at once.
+        let needs = open | empty << 1;
+        let demand = step.class_slots.map(|class| {
+            let class = W::of(class);
+            slots_in(needs & (class | class << 1))
+        });
+        let short = empty & W::of(step.short_slots);
+        let mut must_end = if short == W::ZERO { 0 } else { slots_in(short) };
         for w in &step.watch {
-            let reachable = u32::from(w.unprocessed) + (w.slots & open_slots).count_ones();
+            // Whether the square can reach none, or just one, of the
+            // squares that can still take an edge.
+            let near = W::of(w.slots) & open;
+            let reachable = i32::from(w.unprocessed)
+                + if near == W::ZERO {
+                    0
+                } else if near & (near - W::ONE) == W::ZERO {
+                    1
+                } else {
+                    2
+                };
             match (reachable, w.fixed_end) {
                 (0, _) => return Outcome::Dead,
                 (1, false) => must_end += 1,
                 _ => {}
             }
         }
-        if must_end > spare || !balanced(demand, i32::from(spare), step) {
+        if must_end > i32::from(spare) || !balanced(demand, i32::from(spare), step) {
             return Outcome::Dead;
         }
-        Outcome::Next(key | u128::from(self.used) << mode.used_shift)
+        // Renumber the labels in order of first slot, one label a round.
+        let labelled = (word >> 2 | word >> 3) & kept;
+        let mut key = word & !(labelled * W::of(15));
+        let mut rest = labelled;
+        let mut next = FIRST_LABEL;
+        while rest != W::ZERO {
+            let at = rest.tz();
+            #[allow(clippy::cast_possible_truncation)]
+            let label = ((word >> at).wide() & 15) as u8;
+            let both = slots_equal(word, label) & kept;
+            key = key | (both * W::of(u128::from(next)));
+            rest = rest & !both;
+            next += 1;
+        }
+        Outcome::Next(key | W::of(u128::from(self.used) << mode.used_shift))
     }
 }
 
@@ -281,43 +453,25 @@ fn balanced(demand: [i32; 2], spare: i32, step: &Step) -> bool {
     }
 }
 
-/// The edges a square with `code` still needs (a free path end needs one
-/// fewer, which the caller accounts for).
-#[inline]
-fn needed_edges(code: u8) -> i32 {
-    match code {
-        EMPTY => 2,
-        FULL => 0,
-        _ => 1,
-    }
-}
-
-/// The code of slot `i` of a packed state.
-#[inline]
-#[allow(clippy::cast_possible_truncation)]
-fn nibble(key: u128, i: usize) -> u8 {
-    ((key >> (4 * i)) & 15) as u8
-}
-
 /// Applies `step` to the state `key`: for every choice of edges from the new
 /// square to earlier squares (none, one, or two; one for a fixed path end),
 /// calls `emit` with each resulting state of the next frontier, and returns
 /// how many choices completed a tour.
-pub(crate) fn expand(step: &Step, mode: Mode, key: u128, mut emit: impl FnMut(u128)) -> u32 {
+pub(crate) fn expand<W: Word>(step: &Step, mode: Mode, key: W, mut emit: impl FnMut(W)) -> u32 {
     let before = step.keep.len() + step.departs.len() - 1;
     let base = Work::unpack(key, before, step.fixed_end, mode);
     let new = before;
     let mut candidates = [0usize; 16];
     let mut m = 0;
     for &b in &step.back {
-        if base.codes[usize::from(b)] != FULL && m < candidates.len() {
+        if base.code(usize::from(b)) != FULL && m < candidates.len() {
             candidates[m] = usize::from(b);
             m += 1;
         }
     }
     let two = !step.fixed_end;
     let mut complete = 0;
-    let mut settle = |work: Work, complete: &mut u32| match work.finish(step, mode) {
+    let mut settle = |work: Work<W>, complete: &mut u32| match work.finish(step, mode) {
         Outcome::Next(k) => emit(k),
         Outcome::Complete => *complete += 1,
         Outcome::Dead => {}
@@ -325,7 +479,7 @@ pub(crate) fn expand(step: &Step, mode: Mode, key: u128, mut emit: impl FnMut(u1
     settle(base, &mut complete);
     for i in 0..m {
         let mut one = base;
-        match one.join(new, candidates[i], 16) {
+        match one.join(new, candidates[i]) {
             Join::Joined => settle(one, &mut complete),
             closed => {
                 complete += u32::from(closes_tour(closed, &one, step, mode));
@@ -337,7 +491,7 @@ pub(crate) fn expand(step: &Step, mode: Mode, key: u128, mut emit: impl FnMut(u1
         }
         for &c in &candidates[i + 1..m] {
             let mut both = one;
-            match both.join(new, c, 17) {
+            match both.join(new, c) {
                 Join::Joined => settle(both, &mut complete),
                 closed => complete += u32::from(closes_tour(closed, &both, step, mode)),
             }
@@ -349,11 +503,90 @@ pub(crate) fn expand(step: &Step, mode: Mode, key: u128, mut emit: impl FnMut(u1
 /// Whether an edge that closed a fragment completes the tour: a cycle when
 /// counting cycles, the whole path when counting paths, at the last square,
 /// with nothing else left open.
-fn closes_tour(closed: Join, work: &Work, step: &Step, mode: Mode) -> bool {
+fn closes_tour<W: Word>(closed: Join, work: &Work<W>, step: &Step, mode: Mode) -> bool {
     let right_kind = match closed {
         Join::Cycle => mode.closed,
         Join::Path => !mode.closed,
         Join::Joined => false,
     };
     right_kind && step.last && work.all_full()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The word operations agree with a slot-by-slot reading, in both word
+    /// sizes: which nibbles hold a code, and the first `len` slots.
+    #[test]
+    fn slot_masks_match_a_slot_by_slot_reading() {
+        let codes: [u8; 32] = [
+            0, 1, 2, 3, 4, 15, 4, 0, 9, 9, 1, 15, 3, 2, 0, 7, 7, 5, 5, 0, 1, 1, 8, 8, 14, 14, 0, 3,
+            2, 6, 6, 1,
+        ];
+        let wide = codes
+            .iter()
+            .enumerate()
+            .fold(0u128, |w, (j, &c)| w | u128::from(c) << (4 * j));
+        let narrow = u64::of(wide);
+        for code in 0..16u8 {
+            let want = codes
+                .iter()
+                .enumerate()
+                .filter(|&(_, &c)| c == code)
+                .fold(0u128, |m, (j, _)| m | 1 << (4 * j));
+            assert_eq!(slots_equal(wide, code), want, "code {code}");
+            assert_eq!(slots_equal(narrow, code), u64::of(want), "code {code}");
+        }
+        assert_eq!(first_slots::<u128>(3), 0x111);
+        assert_eq!(first_slots::<u64>(16), u64::MAX / 15);
+        assert_eq!(first_slots::<u128>(40), NIBBLE_LOW);
+    }
+
+    /// Labels are renumbered in order of first slot when a state is
+    /// packed, so one state reached with different labels packs to one
+    /// word; and a partner is the other slot with the label.
+    #[test]
+    fn packing_renumbers_labels_in_slot_order() {
+        let word = |codes: &[u8]| {
+            codes
+                .iter()
+                .enumerate()
+                .fold(0u64, |w, (j, &c)| w | u64::from(c) << (4 * j))
+        };
+        let step = Step {
+            back: Vec::new(),
+            departs: Vec::new(),
+            keep: (0..6).collect(),
+            bipartite: false,
+            capacity: [12, 0],
+            inner_edges: 6,
+            kept_slots: first_slots(6),
+            class_slots: [first_slots(6), 0],
+            short_slots: 0,
+            fixed_end: false,
+            watch: Vec::new(),
+            last: false,
+        };
+        let mode = Mode {
+            closed: true,
+            free_ends: 0,
+            used_shift: 62,
+        };
+        let packed = |codes: &[u8]| {
+            let work = Work {
+                word: word(codes),
+                len: codes.len(),
+                used: 0,
+            };
+            assert_eq!(work.partner(0, codes[0]), 3);
+            match work.check_and_pack(&step, mode) {
+                Outcome::Next(k) => k,
+                _ => panic!("the state {codes:?} should live"),
+            }
+        };
+        let canonical = word(&[4, 5, 0, 4, 5, 1]);
+        assert_eq!(packed(&[9, 12, 0, 9, 12, 1]), canonical);
+        assert_eq!(packed(&[15, 4, 0, 15, 4, 1]), canonical);
+    }
 }

@@ -6,12 +6,20 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use crate::count::frontier::state::Word;
+
 /// A packed state: the frontier slots' codes, four bits each, with the
 /// number of path ends already used in the top two bits. The all-ones word
 /// never is a state (it would say three ends were used).
 pub(crate) trait Key: Copy + Eq + Send + Sync {
+    /// The word a step works on.
+    type Word: Word;
     /// The word that marks an empty table cell.
     const VACANT: Self;
+    /// The key as the word a step works on.
+    fn to_word(self) -> Self::Word;
+    /// The key of a word a step made.
+    fn from_word(word: Self::Word) -> Self;
     /// The low `BITS` bits of `x`.
     fn from_u128(x: u128) -> Self;
     /// The word, widened.
@@ -29,7 +37,16 @@ fn mix(mut z: u64) -> u64 {
 }
 
 impl Key for u64 {
+    type Word = u64;
     const VACANT: u64 = u64::MAX;
+    #[inline]
+    fn to_word(self) -> u64 {
+        self
+    }
+    #[inline]
+    fn from_word(word: u64) -> u64 {
+        word
+    }
     #[inline]
     #[allow(clippy::cast_possible_truncation)]
     fn from_u128(x: u128) -> u64 {
@@ -45,20 +62,31 @@ impl Key for u64 {
     }
 }
 
-impl Key for u128 {
-    const VACANT: u128 = u128::MAX;
+/// A 128-bit state as two 64-bit words, low word first: aligned to 8 bytes,
+/// so a table cell with a 64-bit count takes 24 bytes, not 32.
+impl Key for [u64; 2] {
+    type Word = u128;
+    const VACANT: [u64; 2] = [u64::MAX; 2];
     #[inline]
-    fn from_u128(x: u128) -> u128 {
-        x
+    fn to_word(self) -> u128 {
+        self.to_u128()
     }
     #[inline]
-    fn to_u128(self) -> u128 {
-        self
+    fn from_word(word: u128) -> [u64; 2] {
+        Self::from_u128(word)
     }
     #[inline]
     #[allow(clippy::cast_possible_truncation)]
+    fn from_u128(x: u128) -> [u64; 2] {
+        [x as u64, (x >> 64) as u64]
+    }
+    #[inline]
+    fn to_u128(self) -> u128 {
+        u128::from(self[0]) | u128::from(self[1]) << 64
+    }
+    #[inline]
     fn hash(self) -> u64 {
-        mix((self as u64) ^ mix((self >> 64) as u64))
+        mix(self[0] ^ mix(self[1]))
     }
 }
 
@@ -149,17 +177,17 @@ pub(crate) enum TableError {
     OverMemory(u64),
 }
 
-/// States and their counts, keys and counts in two parallel arrays.
+/// States and their counts, each state next to its count (one cache line
+/// to touch per insertion).
 pub(crate) struct Table<'b, K: Key, C: Count> {
-    keys: Vec<K>,
-    counts: Vec<C>,
+    cells: Vec<(K, C)>,
     len: usize,
     budget: &'b Budget,
 }
 
 impl<'b, K: Key, C: Count> Table<'b, K, C> {
     /// Bytes one cell takes.
-    pub(crate) const CELL: u64 = (std::mem::size_of::<K>() + std::mem::size_of::<C>()) as u64;
+    pub(crate) const CELL: u64 = std::mem::size_of::<(K, C)>() as u64;
 
     /// An empty table with room for about `expected` states (charged to
     /// `budget`).
@@ -169,8 +197,7 @@ impl<'b, K: Key, C: Count> Table<'b, K, C> {
             .take(Self::bytes_for(cells))
             .map_err(TableError::OverMemory)?;
         Ok(Table {
-            keys: vec![K::VACANT; cells],
-            counts: vec![C::default(); cells],
+            cells: vec![(K::VACANT, C::default()); cells],
             len: 0,
             budget,
         })
@@ -188,30 +215,27 @@ impl<'b, K: Key, C: Count> Table<'b, K, C> {
 
     /// Bytes the table takes.
     pub(crate) fn bytes(&self) -> u64 {
-        Self::bytes_for(self.keys.len())
+        Self::bytes_for(self.cells.len())
     }
 
     /// Adds `count` to the state `key` (whose hash is `hash`), inserting it
     /// if new.
     #[inline]
     pub(crate) fn add(&mut self, key: K, hash: u64, count: C) -> Result<(), TableError> {
-        if (self.len + 1) * 4 > self.keys.len() * 3 {
+        if (self.len + 1) * 4 > self.cells.len() * 3 {
             self.grow()?;
         }
-        let mask = self.keys.len() - 1;
+        let mask = self.cells.len() - 1;
         #[allow(clippy::cast_possible_truncation)]
         let mut i = hash as usize & mask;
         loop {
-            let k = self.keys[i];
-            if k == key {
-                self.counts[i] = self.counts[i]
-                    .checked_add(count)
-                    .ok_or(TableError::Overflow)?;
+            let cell = &mut self.cells[i];
+            if cell.0 == key {
+                cell.1 = cell.1.checked_add(count).ok_or(TableError::Overflow)?;
                 return Ok(());
             }
-            if k == K::VACANT {
-                self.keys[i] = key;
-                self.counts[i] = count;
+            if cell.0 == K::VACANT {
+                *cell = (key, count);
                 self.len += 1;
                 return Ok(());
             }
@@ -219,38 +243,108 @@ impl<'b, K: Key, C: Count> Table<'b, K, C> {
         }
     }
 
+    /// Asks the processor to bring the cell where `hash` starts its probe
+    /// into the cache.
+    #[inline]
+    fn prefetch(&self, hash: u64) {
+        #[allow(clippy::cast_possible_truncation)]
+        let i = hash as usize & (self.cells.len() - 1);
+        #[cfg(target_arch = "x86_64")]
+        {
+            let cell: *const (K, C) = &raw const self.cells[i];
+            // SAFETY: a prefetch is only a hint; it never faults, and the
+            // address is that of a live cell.
+            #[allow(unused_unsafe)]
+            unsafe {
+                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(cell.cast());
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = i;
+    }
+
+    /// Adds `count` to the state `key` as [`Table::add`] does, once
+    /// [`QUEUE`] more insertions have been asked for (or at
+    /// [`Table::flush`]): the cell is prefetched now and written later, so
+    /// the wait for memory overlaps other work.
+    #[inline]
+    pub(crate) fn add_soon(
+        &mut self,
+        queue: &mut Queue<K, C>,
+        key: K,
+        hash: u64,
+        count: C,
+    ) -> Result<(), TableError> {
+        self.prefetch(hash);
+        let old = std::mem::replace(&mut queue.waiting[queue.next], (key, hash, count));
+        queue.next = (queue.next + 1) % QUEUE;
+        if queue.filled == QUEUE {
+            self.add(old.0, old.1, old.2)
+        } else {
+            queue.filled += 1;
+            Ok(())
+        }
+    }
+
+    /// Makes every insertion still waiting in `queue`.
+    pub(crate) fn flush(&mut self, queue: &mut Queue<K, C>) -> Result<(), TableError> {
+        let start = (queue.next + QUEUE - queue.filled) % QUEUE;
+        for i in 0..queue.filled {
+            let (k, h, c) = queue.waiting[(start + i) % QUEUE];
+            self.add(k, h, c)?;
+        }
+        queue.filled = 0;
+        Ok(())
+    }
+
     /// Doubles the capacity, rehashing every state.
     fn grow(&mut self) -> Result<(), TableError> {
-        let cells = self.keys.len() * 2;
+        let cells = self.cells.len() * 2;
         self.budget
             .take(Self::bytes_for(cells))
             .map_err(TableError::OverMemory)?;
-        let old_keys = std::mem::replace(&mut self.keys, vec![K::VACANT; cells]);
-        let old_counts = std::mem::replace(&mut self.counts, vec![C::default(); cells]);
+        let old = std::mem::replace(&mut self.cells, vec![(K::VACANT, C::default()); cells]);
         let mask = cells - 1;
-        for (k, c) in old_keys.iter().zip(&old_counts) {
-            if *k == K::VACANT {
+        for &(k, c) in &old {
+            if k == K::VACANT {
                 continue;
             }
             #[allow(clippy::cast_possible_truncation)]
             let mut i = k.hash() as usize & mask;
-            while self.keys[i] != K::VACANT {
+            while self.cells[i].0 != K::VACANT {
                 i = (i + 1) & mask;
             }
-            self.keys[i] = *k;
-            self.counts[i] = *c;
+            self.cells[i] = (k, c);
         }
-        self.budget.give(Self::bytes_for(old_keys.len()));
+        self.budget.give(Self::bytes_for(old.len()));
         Ok(())
     }
 
     /// Every (state, count) pair, in no particular order.
     pub(crate) fn iter(&self) -> impl Iterator<Item = (K, C)> + '_ {
-        self.keys
-            .iter()
-            .zip(&self.counts)
-            .filter(|(k, _)| **k != K::VACANT)
-            .map(|(k, c)| (*k, *c))
+        self.cells.iter().copied().filter(|(k, _)| *k != K::VACANT)
+    }
+}
+
+/// Insertions a [`Queue`] holds back.
+pub(crate) const QUEUE: usize = 16;
+
+/// Insertions asked of [`Table::add_soon`] and not made yet: (state, hash,
+/// count), oldest at `next - filled`.
+pub(crate) struct Queue<K: Key, C: Count> {
+    waiting: [(K, u64, C); QUEUE],
+    next: usize,
+    filled: usize,
+}
+
+impl<K: Key, C: Count> Queue<K, C> {
+    /// An empty queue.
+    pub(crate) fn new() -> Self {
+        Queue {
+            waiting: [(K::VACANT, 0, C::default()); QUEUE],
+            next: 0,
+            filled: 0,
+        }
     }
 }
 
