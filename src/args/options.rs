@@ -89,8 +89,8 @@ pub struct SolveArgs {
 #[group(multiple = false)]
 pub struct BoardArgs {
     /// Board as ROWSxCOLS: 3x4 is 3 ranks by 4 files.
-    #[arg(long, value_name = "ROWSxCOLS")]
-    pub board: Option<Board>,
+    #[arg(long, value_name = "ROWSxCOLS", value_parser = Board::parse_dimensions)]
+    pub board: Option<(usize, usize)>,
     /// Square board N x N (same as --board NxN).
     #[arg(long, value_name = "N", value_parser = parse_count)]
     pub size: Option<usize>,

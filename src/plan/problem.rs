@@ -44,7 +44,7 @@ impl ShapeArgs {
     pub fn board(&self) -> Result<Option<Board>, Error> {
         let args = &self.board;
         let rectangle = match (&args.board, args.size, &args.board_file) {
-            (Some(board), _, _) => board.clone(),
+            (&Some((rows, cols)), _, _) => Board::new(rows, cols)?,
             (None, Some(n), _) => Board::new(n, n)?,
             (None, None, Some(path)) => Board::from_ascii(&input::read_text(path)?)?,
             (None, None, None) => return Ok(None),
