@@ -240,9 +240,9 @@ fn only_solution_without(
 ) -> Result<bool, Error> {
     let config = request.config.keeping_every_tour();
     let stop = Stop::new();
-    stop.within(request.timeout, || {
+    stop.within(request.timeout, &request.interrupt, || {
         let setup = Setup {
-            stoppable: request.timeout.is_some(),
+            stoppable: request.may_stop(),
             ..Setup::new(&stop)
         };
         let mut session = match config {

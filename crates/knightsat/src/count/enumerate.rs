@@ -86,11 +86,11 @@ pub(crate) fn enumerate(
         return Ok(0);
     }
     let stop = Stop::new();
-    let listed = stop.within(request.timeout, || {
+    let listed = stop.within(request.timeout, &request.interrupt, || {
         let encoding = config.prepare(problem)?;
         let setup = Setup {
             workload: Workload::Enumeration,
-            stoppable: request.timeout.is_some(),
+            stoppable: request.may_stop(),
             ..Setup::new(&stop)
         };
         let mut session = request.session(encoding, setup)?;

@@ -15,6 +15,7 @@ use crate::error::{Error, Unsupported};
 use crate::gate;
 use crate::model::problem::Problem;
 use crate::runtime::deadline::Deadline;
+use crate::runtime::interrupt::Interrupt;
 use crate::sat::{Backend, Setup, Stop, DEFAULT_MEMORY_BUDGET_MIB};
 use crate::search::{self, warnsdorff, Warnsdorff};
 use crate::tour::Tour;
@@ -166,6 +167,9 @@ pub struct Request {
     /// "no tour" at once where one of its rules proves it; `false`
     /// searches anyway, to test a route or to have a proof written.
     pub gate: bool,
+    /// Stops the work from outside when raised ([`Error::Interrupted`]);
+    /// the default is never raised.
+    pub interrupt: Interrupt,
 }
 
 impl Default for Request {
@@ -179,6 +183,7 @@ impl Default for Request {
             proof: false,
             every_tour: false,
             gate: true,
+            interrupt: Interrupt::default(),
         }
     }
 }
@@ -191,6 +196,13 @@ impl Request {
             timeout: deadline.left()?,
             ..self.clone()
         })
+    }
+
+    /// Whether something may stop the work while it runs (a time limit or
+    /// an armed interrupt), so that a solver must be stoppable mid-search
+    /// ([`Setup::stoppable`]).
+    pub(crate) fn may_stop(&self) -> bool {
+        self.timeout.is_some() || self.interrupt.is_armed()
     }
 
     /// A request to solve by SAT with `config` and `backend`, the rest as default.
@@ -322,8 +334,8 @@ fn refuted_by_gate(problem: &Problem, request: &Request, deadline: Deadline) -> 
 /// returns.
 pub fn solve(problem: &Problem, request: &Request) -> Result<Solved, Error> {
     let stop = Stop::new();
-    stop.within(request.timeout, || {
-        let stoppable = request.timeout.is_some();
+    stop.within(request.timeout, &request.interrupt, || {
+        let stoppable = request.may_stop();
         solve_encoded(request.config.prepare(problem)?, request, &stop, stoppable)
     })
 }
@@ -357,7 +369,7 @@ pub(crate) fn solve_racing(problem: &Problem, requests: &[Request]) -> Result<So
         return solve(problem, first);
     }
     let stop = Stop::new();
-    stop.within(first.timeout, || {
+    stop.within(first.timeout, &first.interrupt, || {
         let encodings = requests
             .iter()
             .map(|request| request.config.prepare(problem))
@@ -369,7 +381,7 @@ pub(crate) fn solve_racing(problem: &Problem, requests: &[Request]) -> Result<So
             .sum();
         if together > first.memory_budget_mib {
             let encoding = encodings.into_iter().next().expect("one per request");
-            return solve_encoded(encoding, first, &stop, first.timeout.is_some());
+            return solve_encoded(encoding, first, &stop, first.may_stop());
         }
         let entrants = requests.len();
         let racers = requests
@@ -435,7 +447,7 @@ pub fn solve_parallel(
         return Ok(refuted);
     }
     let stop = Stop::new();
-    stop.within(deadline.left()?, || {
+    stop.within(deadline.left()?, &request.interrupt, || {
         let config = &request.config;
         let depth = match depth {
             Some(depth) => depth,
