@@ -147,8 +147,8 @@ impl Problem {
     #[pyo3(signature = (rows, cols=None, *, holes=Vec::new(), leaper=None, closed=false, start=None, end=None, clues=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
-        rows: usize,
-        cols: Option<usize>,
+        rows: i64,
+        cols: Option<i64>,
         holes: Vec<String>,
         leaper: Option<LeaperArg>,
         closed: bool,
@@ -156,7 +156,13 @@ impl Problem {
         end: Option<String>,
         clues: Option<CluesArg>,
     ) -> PyResult<Problem> {
-        let board = py_result(Board::new(rows, cols.unwrap_or(rows)).map_err(Error::from))?;
+        // Signed, so that a negative size is a ValueError like a zero one.
+        let size = |n: i64| {
+            usize::try_from(n)
+                .map_err(|_| PyValueError::new_err(format!("bad board: {n} is not a size")))
+        };
+        let (rows, cols) = (size(rows)?, size(cols.unwrap_or(rows))?);
+        let board = py_result(Board::new(rows, cols).map_err(Error::from))?;
         Problem::on(&board, &holes, leaper, closed, start, end, clues)
     }
 

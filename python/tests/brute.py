@@ -64,8 +64,9 @@ def count(rows: int, cols: int, **rules) -> int:
     return sum(1 for _ in tours(rows, cols, **rules))
 
 
-def orbits(n: int) -> int:
-    """Open tours of the n x n board up to its 8 symmetries and reversal."""
+def orbits(n: int, tours: Sequence[Sequence[str]]) -> int:
+    """How many classes `tours` (open tours of the n x n board) fall into
+    under the board's 8 symmetries and reversal."""
     def images(tour: List[str]) -> Iterator[Tuple[str, ...]]:
         cells = [("abcdefghijklmnopqrstuvwxyz".index(s[0]), int(s[1:]) - 1) for s in tour]
         for flip in range(8):
@@ -81,4 +82,4 @@ def orbits(n: int) -> int:
             yield tuple(moved)
             yield tuple(reversed(moved))
 
-    return len({min(images(tour)) for tour in tours(n, n)})
+    return len({min(images(list(tour))) for tour in tours})

@@ -84,7 +84,7 @@ def test_a_model_as_a_dict_decodes_too():
     assert formula.decode(as_dict) == ks.decode(formula, model)
 
 
-def pysat_count(problem, encoding="time-indexed", solver="glucose4"):
+def pysat_tours(problem, encoding="time-indexed", solver="glucose4"):
     """Every tour as a model of the formula kept whole (`every_tour`),
     each blocked once found; no tour is found twice."""
     formula = ks.encode(problem, encoding=encoding, every_tour=True)
@@ -95,7 +95,12 @@ def pysat_count(problem, encoding="time-indexed", solver="glucose4"):
             assert tuple(tour) not in found
             found.add(tuple(tour))
             sat.add_clause(formula.block(tour))
-    return len(found)
+    return found
+
+
+def pysat_count(problem, encoding="time-indexed", solver="glucose4"):
+    """How many tours `pysat_tours` lists."""
+    return len(pysat_tours(problem, encoding, solver))
 
 
 @pytest.mark.parametrize(
