@@ -19,6 +19,11 @@ LONG = [
     ("count by SAT", lambda: ks.count(ks.Problem(6), method="sat")),
     ("count by backtracking", lambda: ks.count(ks.Problem(7), method="backtrack")),
     ("count by cubes on two threads", lambda: ks.count(ks.Problem(7), jobs=2)),
+    (
+        "count to a limit, backtracking tour by tour",
+        lambda: ks.count(ks.Problem(7), method="backtrack", limit=10**12),
+    ),
+    ("count orbits", lambda: ks.count(ks.Problem(7), up_to_symmetry=True)),
     ("solve by SAT", lambda: ks.solve(ks.Problem(24), encoding="time-indexed")),
 ]
 

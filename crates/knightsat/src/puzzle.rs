@@ -296,7 +296,7 @@ pub fn generate(
     }
     let deadline = Deadline::new(request.timeout);
     let mut rng = fastrand::Rng::with_seed(seed);
-    let Some(solution) = random_tour(board, closed, request, deadline, &mut rng)? else {
+    let Some(solution) = random_tour(board, closed, request, &deadline, &mut rng)? else {
         return Ok(None);
     };
     let n = board.squares();
@@ -326,7 +326,7 @@ pub fn generate(
             .copied()
             .filter(|clue| !batch.contains(&clue.step))
             .collect();
-        let unique = request.within(deadline).and_then(|request| {
+        let unique = request.within(&deadline).and_then(|request| {
             only_solution_without(&with_clues(&fewer)?, &dropped, &solution, &request)
         });
         let dropped_all = match unique {
@@ -418,7 +418,7 @@ fn random_tour(
     board: &Board,
     closed: bool,
     request: &Request,
-    deadline: Deadline,
+    deadline: &Deadline,
     rng: &mut fastrand::Rng,
 ) -> Result<Option<Tour>, Error> {
     let graph = MoveGraph::ascending(board);

@@ -132,7 +132,7 @@ fn enumerate_by_backtracking(
     if report.is_done() {
         return Ok(0);
     }
-    let searched = search::each_tour(problem, request.timeout, |tour| {
+    let searched = search::each_tour(problem, &request.deadline(), |tour| {
         if count.up_to_symmetry {
             let variants = orbit(tour, problem, &report.symmetries);
             if variants.iter().min() != Some(&tour.squares) {

@@ -191,11 +191,17 @@ impl Default for Request {
 impl Request {
     /// This request with the time `deadline` leaves as its time limit, for
     /// one step of a longer task; [`Error::Timeout`] once none is left.
-    pub(crate) fn within(&self, deadline: Deadline) -> Result<Request, Error> {
+    pub(crate) fn within(&self, deadline: &Deadline) -> Result<Request, Error> {
         Ok(Request {
             timeout: deadline.left()?,
             ..self.clone()
         })
+    }
+
+    /// The request's time limit from now, which its interrupt also ends,
+    /// for a search that checks a [`Deadline`].
+    pub(crate) fn deadline(&self) -> Deadline {
+        Deadline::new(self.timeout).interrupted_by(&self.interrupt)
     }
 
     /// Whether something may stop the work while it runs (a time limit or
@@ -282,7 +288,7 @@ pub fn find_tour(problem: &Problem, method: Method, request: &Request) -> Result
     // One limit for the gate and the search after it: the gate gives up
     // at the limit, and the search gets what is left.
     let deadline = Deadline::new(request.timeout);
-    if let Some(refuted) = refuted_by_gate(problem, request, deadline) {
+    if let Some(refuted) = refuted_by_gate(problem, request, &deadline) {
         return Ok(refuted);
     }
     let request = &Request {
@@ -304,11 +310,12 @@ fn find_after_gate(problem: &Problem, method: Method, request: &Request) -> Resu
                 seed: request.seed,
                 ..Warnsdorff::default()
             };
-            search::warnsdorff(problem, &options, request.timeout)
+            search::warnsdorff_until(problem, &options, &request.deadline())
                 .map(|tour| Solved::plain(Outcome::Tour(tour), warnsdorff::NAME.into()))
         }
         Method::Backtrack => Ok(Solved::plain(
-            search::backtrack(problem, request.timeout)?.map_or(Outcome::NoTour, Outcome::Tour),
+            search::backtrack_until(problem, &request.deadline())?
+                .map_or(Outcome::NoTour, Outcome::Tour),
             "backtracking".into(),
         )),
         Method::Auto => auto::find_tour(problem, request),
@@ -318,7 +325,7 @@ fn find_after_gate(problem: &Problem, method: Method, request: &Request) -> Resu
 
 /// [`Outcome::NoTour`] when the request passes the feasibility gate and
 /// the gate proves it, saying which rule did.
-fn refuted_by_gate(problem: &Problem, request: &Request, deadline: Deadline) -> Option<Solved> {
+fn refuted_by_gate(problem: &Problem, request: &Request, deadline: &Deadline) -> Option<Solved> {
     if !request.gate {
         return None;
     }
@@ -443,7 +450,7 @@ pub fn solve_parallel(
     depth: Option<usize>,
 ) -> Result<Solved, Error> {
     let deadline = Deadline::new(request.timeout);
-    if let Some(refuted) = refuted_by_gate(problem, request, deadline) {
+    if let Some(refuted) = refuted_by_gate(problem, request, &deadline) {
         return Ok(refuted);
     }
     let stop = Stop::new();
