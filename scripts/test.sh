@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The project's test command: what the README tells a newcomer and what CI runs.
 # Installs the real solvers the tests drive (idempotent), checks formatting,
-# lints and module structure, then runs cargo test.
+# lints and module structure, then runs cargo test, then the Python
+# package's tests (scripts/test-python.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! scripts/install-solvers.sh; then
@@ -18,3 +19,4 @@ cargo fmt --check
 cargo clippy --locked --workspace --all-targets --profile test -- -D warnings
 python3 scripts/module-cycles.py
 cargo test --workspace --locked "$@"
+scripts/test-python.sh

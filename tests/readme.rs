@@ -27,7 +27,9 @@
 //!   a line for any text.
 //!
 //! Every example of the README runs in order, in one fresh temporary
-//! directory, so that files one writes are there for the next.
+//! directory, so that files one writes are there for the next. Blocks
+//! marked `python` are not sessions: `python/tests/test_readme.py` runs
+//! them, with the Python package built.
 //!
 //! After an intended change of output, `README_BLESS=1 cargo test --test
 //! readme` rewrites the output (and the exit-status comment) of every

@@ -37,7 +37,7 @@ pub const EXIT_FAILURE: u8 = 1;
 
 /// Runs the feasibility gate on `problem`; where it proves that there is
 /// no tour, says why on stderr and returns true.
-pub fn answered_by_gate(problem: &Problem, deadline: Deadline) -> bool {
+pub fn answered_by_gate(problem: &Problem, deadline: &Deadline) -> bool {
     match refute_until(problem, deadline.until()) {
         Some(refutation) => {
             note!("note: no tour, proved without search by the feasibility gate: {refutation}");

@@ -29,7 +29,7 @@ pub fn solve(plan: &Solve) -> anyhow::Result<ExitCode> {
     // the gate alone walks the move graph for seconds, so it gives up at
     // the limit and the search gets what is left.
     let deadline = Deadline::new(plan.timeout);
-    if !plan.no_theory && plan.proof.is_none() && answered_by_gate(problem, deadline) {
+    if !plan.no_theory && plan.proof.is_none() && answered_by_gate(problem, &deadline) {
         return print_outcome(Outcome::NoTour, plan.format);
     }
     let request = Request {

@@ -340,6 +340,7 @@ fn solve(
         every_tour: args.all,
         // The command runs the gate itself (or skips it on purpose).
         gate: false,
+        ..Request::default()
     };
     let proof = args.proof.map(|proof| {
         let cnf = args.cnf_out.unwrap_or_else(|| default_cnf_path(&proof));

@@ -44,11 +44,11 @@ pub fn solve_with_proof(
         .try_clone()
         .map_err(|e| Error::io(format!("writing {}", proof.display()), e))?;
     let stop = Stop::new();
-    let found = stop.within(request.timeout, || {
+    let found = stop.within(request.timeout, &request.interrupt, || {
         write_cnf(&*encoding, cnf_writer)?;
         let setup = Setup {
             proof: Some(proof_writer),
-            stoppable: request.timeout.is_some(),
+            stoppable: request.may_stop(),
             ..Setup::new(&stop)
         };
         let mut session = request.session(encoding, setup)?;

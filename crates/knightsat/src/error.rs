@@ -214,6 +214,11 @@ pub enum Error {
     /// what stopped it turns this into its own answer.
     #[error("the search was stopped")]
     Stopped,
+    /// The caller raised the request's
+    /// [`Interrupt`](crate::runtime::interrupt::Interrupt): the work
+    /// stopped before it was done, and what it had found is dropped.
+    #[error("interrupted")]
+    Interrupted,
     /// The time limit ran out while every tour was being listed or
     /// counted: the `found` tours reported so far are only part of them.
     #[error("the time limit of {seconds} s ran out after {found} tours: they are part of the list, not all of it")]
@@ -445,6 +450,7 @@ impl Error {
             | Error::CountOverflow
             | Error::Solver(_)
             | Error::Stopped
+            | Error::Interrupted
             | Error::SolverFailed { .. }
             | Error::CheckerCrashed { .. }
             | Error::NoAnswer

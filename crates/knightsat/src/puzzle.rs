@@ -250,9 +250,9 @@ fn only_solution_without(
 ) -> Result<bool, Error> {
     let config = request.config.keeping_every_tour();
     let stop = Stop::new();
-    stop.within(request.timeout, || {
+    stop.within(request.timeout, &request.interrupt, || {
         let setup = Setup {
-            stoppable: request.timeout.is_some(),
+            stoppable: request.may_stop(),
             ..Setup::new(&stop)
         };
         let mut session = match config {
@@ -306,7 +306,7 @@ pub fn generate(
     }
     let deadline = Deadline::new(request.timeout);
     let mut rng = fastrand::Rng::with_seed(seed);
-    let Some(solution) = random_tour(board, closed, request, deadline, &mut rng)? else {
+    let Some(solution) = random_tour(board, closed, request, &deadline, &mut rng)? else {
         return Ok(None);
     };
     let n = board.squares();
@@ -336,7 +336,7 @@ pub fn generate(
             .copied()
             .filter(|clue| !batch.contains(&clue.step))
             .collect();
-        let unique = request.within(deadline).and_then(|request| {
+        let unique = request.within(&deadline).and_then(|request| {
             only_solution_without(&with_clues(&fewer)?, &dropped, &solution, &request)
         });
         let dropped_all = match unique {
@@ -428,7 +428,7 @@ fn random_tour(
     board: &Board,
     closed: bool,
     request: &Request,
-    deadline: Deadline,
+    deadline: &Deadline,
     rng: &mut fastrand::Rng,
 ) -> Result<Option<Tour>, Error> {
     let graph = MoveGraph::ascending(board);

@@ -86,11 +86,11 @@ pub(crate) fn enumerate(
         return Ok(0);
     }
     let stop = Stop::new();
-    let listed = stop.within(request.timeout, || {
+    let listed = stop.within(request.timeout, &request.interrupt, || {
         let encoding = config.prepare(problem)?;
         let setup = Setup {
             workload: Workload::Enumeration,
-            stoppable: request.timeout.is_some(),
+            stoppable: request.may_stop(),
             ..Setup::new(&stop)
         };
         let mut session = request.session(encoding, setup)?;
@@ -132,7 +132,7 @@ fn enumerate_by_backtracking(
     if report.is_done() {
         return Ok(0);
     }
-    let searched = search::each_tour(problem, request.timeout, |tour| {
+    let searched = search::each_tour(problem, &request.deadline(), |tour| {
         if count.up_to_symmetry {
             let variants = orbit(tour, problem, &report.symmetries);
             if variants.iter().min() != Some(&tour.squares) {

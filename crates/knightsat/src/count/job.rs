@@ -243,7 +243,7 @@ impl<'a> CountJob<'a> {
 
     /// The gate's refutation of the problem, within `deadline`, where the
     /// request asks for the gate.
-    fn gate(&self, deadline: Deadline) -> Option<Refutation> {
+    fn gate(&self, deadline: &Deadline) -> Option<Refutation> {
         if !self.request.gate {
             return None;
         }
@@ -303,7 +303,7 @@ impl<'a> CountJob<'a> {
         let deadline = Deadline::new(request.timeout);
         let gate_deadline = match refused {
             Some(_) => Deadline::new(Some(GATE_BEFORE_REFUSAL)),
-            None => deadline,
+            None => deadline.clone(),
         };
         let counted = |tours: u128, refuted: Option<Refutation>| {
             Ok(CountReport::Tours(TourCount {
@@ -313,7 +313,7 @@ impl<'a> CountJob<'a> {
                 refuted,
             }))
         };
-        if let Some(refutation) = self.gate(gate_deadline) {
+        if let Some(refutation) = self.gate(&gate_deadline) {
             return counted(0, Some(refutation));
         }
         if let Some(error) = refused {
@@ -385,7 +385,7 @@ impl<'a> CountJob<'a> {
     ) -> Result<CountReport, Error> {
         let progress = self.progress();
         self.cube_route(request, &progress);
-        let impossible = self.gate(Deadline::new(None)).is_some();
+        let impossible = self.gate(&Deadline::new(None)).is_some();
         let on_progress = |done| progress(Progress::Cubes(done));
         let route = (self.method, request);
         let sample = (sample.cubes, sample.seed);
@@ -425,7 +425,7 @@ impl<'a> CountJob<'a> {
         self.cube_route(request, &self.progress());
         let task = cube_task(self.problem, self.method, request, depth)?;
         let header = task.header();
-        let impossible = self.gate(Deadline::new(None)).is_some();
+        let impossible = self.gate(&Deadline::new(None)).is_some();
         let on_cube = self.on_cube;
         // The header goes out before the first cube's line, and not at all
         // when no cube is counted.

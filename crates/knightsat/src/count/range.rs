@@ -61,7 +61,7 @@ pub(super) fn count_cube_range(
     let counters = CubeBacktracker::new(problem);
     let run = counter.run(cubes.len(), jobs);
     let stop = Stop::new();
-    let counted = stop.within(request.timeout, || {
+    let counted = stop.within(request.timeout, &request.interrupt, || {
         on_cubes_in_runs(&cubes, jobs, run, &stop, |index, cube| {
             let tours = match counter {
                 _ if impossible => 0,

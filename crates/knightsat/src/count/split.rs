@@ -38,7 +38,7 @@ pub(super) fn count_in_cube(
     let weight = weight(problem);
     let setup = Setup {
         workload: Workload::CubeEnumeration,
-        stoppable: request.timeout.is_some(),
+        stoppable: request.may_stop(),
         ..Setup::new(stop)
     };
     let mut session = request.cube_session(problem, cube, setup)?;
@@ -422,7 +422,7 @@ pub(super) fn count_cubes(
         })
     };
     let run = counter.run(cubes.len(), jobs);
-    let counted = stop.within(request.timeout, || {
+    let counted = stop.within(request.timeout, &request.interrupt, || {
         on_cubes_in_runs(cubes, jobs, run, &stop, work)
     });
     let timed_out = |seconds| Error::TimedOutPartway {

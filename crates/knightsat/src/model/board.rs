@@ -68,7 +68,7 @@ impl Leaper {
     }
 
     /// The two jump lengths, shorter first.
-    pub(crate) fn lengths(&self) -> (usize, usize) {
+    pub fn lengths(&self) -> (usize, usize) {
         (self.short, self.long)
     }
 

@@ -1,15 +1,20 @@
 //! A time limit for a whole task made of many steps: a route of several
 //! searches, a puzzle's many uniqueness checks, a backtracking search
-//! checking the time now and then.
+//! checking the time now and then (and for an [`Interrupt`] from the
+//! caller, where it has one).
 
 use std::time::{Duration, Instant};
 
 use crate::error::Error;
+use crate::runtime::interrupt::Interrupt;
 
-/// When a time limit that started at [`Deadline::new`] runs out.
-#[derive(Clone, Copy, Debug)]
+/// When a time limit that started at [`Deadline::new`] runs out; a search
+/// that checks it ([`Deadline::check`]) also stops when the
+/// [`Interrupt`] it was given is raised.
+#[derive(Clone, Debug)]
 pub struct Deadline {
     limit: Option<(Instant, Duration)>,
+    interrupt: Interrupt,
 }
 
 impl Deadline {
@@ -17,13 +22,24 @@ impl Deadline {
     pub fn new(timeout: Option<Duration>) -> Deadline {
         Deadline {
             limit: timeout.map(|limit| (Instant::now() + limit, limit)),
+            interrupt: Interrupt::default(),
+        }
+    }
+
+    /// This deadline, and [`Error::Interrupted`] from [`check`](Self::check)
+    /// once `interrupt` is raised.
+    #[must_use]
+    pub fn interrupted_by(self, interrupt: &Interrupt) -> Deadline {
+        Deadline {
+            interrupt: interrupt.clone(),
+            ..self
         }
     }
 
     /// The time left, for the next step's own time limit: `None` without
     /// a limit, [`Error::Timeout`] (with the whole limit) once none is
     /// left.
-    pub fn left(self) -> Result<Option<Duration>, Error> {
+    pub fn left(&self) -> Result<Option<Duration>, Error> {
         match self.limit {
             None => Ok(None),
             Some((end, _)) => {
@@ -38,17 +54,21 @@ impl Deadline {
     }
 
     /// The whole limit in seconds (0 without one).
-    pub fn seconds(self) -> f64 {
+    pub fn seconds(&self) -> f64 {
         self.limit.map_or(0.0, |(_, limit)| limit.as_secs_f64())
     }
 
     /// The instant the time is up, if there is a limit.
-    pub fn until(self) -> Option<Instant> {
+    pub fn until(&self) -> Option<Instant> {
         self.limit.map(|(end, _)| end)
     }
 
-    /// [`Error::Timeout`] once the time is up.
-    pub(crate) fn check(self) -> Result<(), Error> {
+    /// [`Error::Timeout`] once the time is up, [`Error::Interrupted`] once
+    /// the interrupt is raised.
+    pub(crate) fn check(&self) -> Result<(), Error> {
+        if self.interrupt.is_raised() {
+            return Err(Error::Interrupted);
+        }
         match self.limit {
             Some((end, _)) if Instant::now() >= end => Err(self.expired()),
             _ => Ok(()),
@@ -57,7 +77,7 @@ impl Deadline {
 
     /// The error for a task the deadline cut short, with the whole limit
     /// (a step's own error has only the time that was left for it).
-    pub fn expired(self) -> Error {
+    pub fn expired(&self) -> Error {
         Error::Timeout {
             seconds: self.seconds(),
         }
@@ -65,7 +85,7 @@ impl Deadline {
 
     /// `error` with the whole limit where it is a timeout, not the time an
     /// earlier step (the feasibility gate) left of it.
-    pub fn with_whole_limit(self, error: Error) -> Error {
+    pub fn with_whole_limit(&self, error: Error) -> Error {
         match error {
             Error::Timeout { .. } => self.expired(),
             Error::TimedOutPartway { found, .. } => Error::TimedOutPartway {

@@ -1,8 +1,9 @@
 //! The process around the work: reading input, writing files whole or not
-//! at all, time limits, and the registry of what to clean up when the
-//! process is stopped.
+//! at all, time limits, interrupts from the caller, and the registry of
+//! what to clean up when the process is stopped.
 
 pub mod cleanup;
 pub mod deadline;
 pub mod input;
+pub mod interrupt;
 pub mod output;

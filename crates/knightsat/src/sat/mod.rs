@@ -19,11 +19,12 @@ pub mod varisat;
 use std::fs::File;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::cnf::{ClauseSink, Lit};
 use crate::encoding::{Encoding, Model};
 use crate::error::{Error, Unsupported};
+use crate::runtime::interrupt::Interrupt;
 
 pub use external::{ExternalSolver, SolverKind};
 
@@ -91,39 +92,76 @@ impl Stop {
     }
 
     /// Runs `work` on this thread, raising this flag when `timeout` runs
-    /// out. Work that was stopped by the time limit ([`Error::Stopped`])
-    /// becomes [`Error::Timeout`]; an answer that arrives in time is kept.
-    /// When this returns, the work has returned: nothing is left running.
+    /// out or `interrupt` is raised. Work that was stopped by the time
+    /// limit ([`Error::Stopped`]) becomes [`Error::Timeout`]; an answer that
+    /// arrives in time is kept. Work during which `interrupt` was raised
+    /// ends in [`Error::Interrupted`], whatever it answered (a count cut
+    /// short answers with part of its tours). When this returns, the work
+    /// has returned: nothing is left running.
     pub(crate) fn within<T>(
         &self,
         timeout: Option<Duration>,
+        interrupt: &Interrupt,
         work: impl FnOnce() -> Result<T, Error>,
     ) -> Result<T, Error> {
-        let Some(limit) = timeout else {
+        if interrupt.is_raised() {
+            return Err(Error::Interrupted);
+        }
+        if timeout.is_none() && !interrupt.is_armed() {
             return work();
-        };
+        }
         let expired = AtomicBool::new(false);
-        let expired_flag = &expired;
+        let interrupted = AtomicBool::new(false);
+        let (expired_flag, interrupted_flag) = (&expired, &interrupted);
         let (finished, waiting) = mpsc::channel::<()>();
         let result = std::thread::scope(|scope| {
             scope.spawn(move || {
-                if waiting.recv_timeout(limit) == Err(mpsc::RecvTimeoutError::Timeout) {
-                    expired_flag.store(true, Ordering::Relaxed);
-                    self.stop();
+                let end = timeout.map(|limit| Instant::now() + limit);
+                // An armed interrupt is looked at this often; a time limit
+                // alone is waited for in one go.
+                let poll = interrupt.is_armed().then_some(INTERRUPT_POLL);
+                loop {
+                    let left = end.map(|end| end.saturating_duration_since(Instant::now()));
+                    let wait = match (left, poll) {
+                        (Some(left), Some(poll)) => left.min(poll),
+                        (Some(wait), None) | (None, Some(wait)) => wait,
+                        (None, None) => unreachable!("returned above"),
+                    };
+                    match waiting.recv_timeout(wait) {
+                        Err(mpsc::RecvTimeoutError::Timeout) => {}
+                        // The work has returned.
+                        _ => return,
+                    }
+                    if interrupt.is_raised() {
+                        interrupted_flag.store(true, Ordering::Relaxed);
+                        self.stop();
+                        return;
+                    }
+                    if end.is_some_and(|end| Instant::now() >= end) {
+                        expired_flag.store(true, Ordering::Relaxed);
+                        self.stop();
+                        return;
+                    }
                 }
             });
             let result = work();
             drop(finished);
             result
         });
+        if interrupted.load(Ordering::Relaxed) {
+            return Err(Error::Interrupted);
+        }
         match result {
             Err(Error::Stopped) if expired.load(Ordering::Relaxed) => Err(Error::Timeout {
-                seconds: limit.as_secs_f64(),
+                seconds: timeout.map_or(0.0, |limit| limit.as_secs_f64()),
             }),
             other => other,
         }
     }
 }
+
+/// How often [`Stop::within`] looks at an armed [`Interrupt`].
+const INTERRUPT_POLL: Duration = Duration::from_millis(10);
 
 /// How a solver is started.
 #[derive(Debug, Default)]

@@ -50,8 +50,14 @@ use crate::tour::Tour;
 /// tried everything and there is none; [`Error::Timeout`] when `timeout`
 /// runs out first. The tour is verified before it is returned.
 pub fn backtrack(problem: &Problem, timeout: Option<Duration>) -> Result<Option<Tour>, Error> {
+    backtrack_until(problem, &Deadline::new(timeout))
+}
+
+/// [`backtrack`] within `clock`: [`Error::Timeout`] when its time runs out,
+/// [`Error::Interrupted`] when its interrupt is raised.
+pub fn backtrack_until(problem: &Problem, clock: &Deadline) -> Result<Option<Tour>, Error> {
     let mut found = None;
-    search(problem, timeout, Starts::Representatives, |squares| {
+    search(problem, clock, Starts::Representatives, |squares| {
         found = Some(squares.to_vec());
         Ok(ControlFlow::Break(()))
     })?;
@@ -61,14 +67,15 @@ pub fn backtrack(problem: &Problem, timeout: Option<Duration>) -> Result<Option<
 /// Calls `on_tour` with every tour of `problem` rooted as counting wants it:
 /// every tour, except that a closed tour with nothing anchored is listed
 /// from its default start only ([`Problem::effective_start`]), once in each
-/// direction. Stops when `on_tour` breaks; [`Error::Timeout`] when `timeout`
-/// runs out first. Each tour is verified before `on_tour` sees it.
+/// direction. Stops when `on_tour` breaks; [`Error::Timeout`] when `clock`
+/// runs out first ([`Error::Interrupted`] when its interrupt is raised).
+/// Each tour is verified before `on_tour` sees it.
 pub(crate) fn each_tour(
     problem: &Problem,
-    timeout: Option<Duration>,
+    clock: &Deadline,
     mut on_tour: impl FnMut(&Tour) -> Result<ControlFlow<()>, Error>,
 ) -> Result<(), Error> {
-    search(problem, timeout, Starts::All, |squares| {
+    search(problem, clock, Starts::All, |squares| {
         on_tour(&verified(problem, squares.to_vec())?)
     })
 }
@@ -155,7 +162,7 @@ impl PrefixCounter {
         if graph.length > 128 {
             // No state fits a key: count without remembering.
             let mut found = 0u64;
-            let walked = graph.walks_from(prefix, Deadline::new(None), &mut |_| {
+            let walked = graph.walks_from(prefix, &Deadline::new(None), &mut |_| {
                 found += 1;
                 Ok(if stop.load(Ordering::Relaxed) {
                     ControlFlow::Break(())
@@ -239,11 +246,10 @@ enum Starts {
 /// found, as a sequence of squares of `problem`, to `on_tour`.
 fn search(
     problem: &Problem,
-    timeout: Option<Duration>,
+    clock: &Deadline,
     starts: Starts,
     mut on_tour: impl FnMut(&[usize]) -> Result<ControlFlow<()>, Error>,
 ) -> Result<(), Error> {
-    let clock = Deadline::new(timeout);
     // An open tour with only its end fixed is searched from the end.
     let reversed = !problem.is_closed() && problem.start().is_none() && problem.end().is_some();
     // To find one closed tour with nothing anchored, start in the middle
@@ -549,7 +555,7 @@ impl Graph {
     /// the virtual square last).
     fn walks(
         &mut self,
-        clock: Deadline,
+        clock: &Deadline,
         on_walk: &mut OnWalk<'_>,
     ) -> Result<ControlFlow<()>, Error> {
         let start = self.pinned_at[0] as usize;
@@ -562,7 +568,7 @@ impl Graph {
     fn walks_from(
         &mut self,
         prefix: &[usize],
-        clock: Deadline,
+        clock: &Deadline,
         on_walk: &mut OnWalk<'_>,
     ) -> Result<ControlFlow<()>, Error> {
         self.reset();
@@ -855,7 +861,7 @@ mod tests {
 
     fn count(problem: &Problem) -> usize {
         let mut found = 0;
-        each_tour(problem, None, |_| {
+        each_tour(problem, &Deadline::new(None), |_| {
             found += 1;
             Ok(ControlFlow::Continue(()))
         })

@@ -23,8 +23,8 @@ use crate::model::verify::verify;
 use crate::tour::Tour;
 
 pub(crate) use backtrack::each_tour;
-pub use backtrack::{backtrack, count_extending, PrefixCounter};
-pub use warnsdorff::{warnsdorff, TieBreak, Warnsdorff};
+pub use backtrack::{backtrack, backtrack_until, count_extending, PrefixCounter};
+pub use warnsdorff::{warnsdorff, warnsdorff_until, TieBreak, Warnsdorff};
 
 /// The most moves a leaper has from one square.
 const MAX_MOVES: usize = 8;

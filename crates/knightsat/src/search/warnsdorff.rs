@@ -140,10 +140,19 @@ pub fn warnsdorff(
     options: &Warnsdorff,
     timeout: Option<Duration>,
 ) -> Result<Tour, Error> {
+    warnsdorff_until(problem, options, &Deadline::new(timeout))
+}
+
+/// [`warnsdorff`] within `clock`: [`Error::Timeout`] when its time runs
+/// out, [`Error::Interrupted`] when its interrupt is raised.
+pub fn warnsdorff_until(
+    problem: &Problem,
+    options: &Warnsdorff,
+    clock: &Deadline,
+) -> Result<Tour, Error> {
     if !problem.clues().is_empty() {
         return Err(Error::Unsupported(Unsupported::CluesByWarnsdorff));
     }
-    let clock = Deadline::new(timeout);
     let board = problem.board();
     let attempts = options
         .attempts
@@ -355,7 +364,7 @@ impl<'a> Walker<'a> {
         plan: &Plan,
         tie_break: TieBreak,
         mut rng: Option<&mut fastrand::Rng>,
-        clock: Deadline,
+        clock: &Deadline,
     ) -> Result<bool, Error> {
         let n = self.board.squares();
         self.free.copy_from_slice(&self.degree);

@@ -15,6 +15,7 @@ use crate::error::{Error, Unsupported};
 use crate::gate;
 use crate::model::problem::Problem;
 use crate::runtime::deadline::Deadline;
+use crate::runtime::interrupt::Interrupt;
 use crate::sat::{Backend, Setup, Stop, DEFAULT_MEMORY_BUDGET_MIB};
 use crate::search::{self, warnsdorff, Warnsdorff};
 use crate::tour::Tour;
@@ -166,6 +167,9 @@ pub struct Request {
     /// "no tour" at once where one of its rules proves it; `false`
     /// searches anyway, to test a route or to have a proof written.
     pub gate: bool,
+    /// Stops the work from outside when raised ([`Error::Interrupted`]);
+    /// the default is never raised.
+    pub interrupt: Interrupt,
 }
 
 impl Default for Request {
@@ -179,6 +183,7 @@ impl Default for Request {
             proof: false,
             every_tour: false,
             gate: true,
+            interrupt: Interrupt::default(),
         }
     }
 }
@@ -186,11 +191,24 @@ impl Default for Request {
 impl Request {
     /// This request with the time `deadline` leaves as its time limit, for
     /// one step of a longer task; [`Error::Timeout`] once none is left.
-    pub(crate) fn within(&self, deadline: Deadline) -> Result<Request, Error> {
+    pub(crate) fn within(&self, deadline: &Deadline) -> Result<Request, Error> {
         Ok(Request {
             timeout: deadline.left()?,
             ..self.clone()
         })
+    }
+
+    /// The request's time limit from now, which its interrupt also ends,
+    /// for a search that checks a [`Deadline`].
+    pub(crate) fn deadline(&self) -> Deadline {
+        Deadline::new(self.timeout).interrupted_by(&self.interrupt)
+    }
+
+    /// Whether something may stop the work while it runs (a time limit or
+    /// an armed interrupt), so that a solver must be stoppable mid-search
+    /// ([`Setup::stoppable`]).
+    pub(crate) fn may_stop(&self) -> bool {
+        self.timeout.is_some() || self.interrupt.is_armed()
     }
 
     /// A request to solve by SAT with `config` and `backend`, the rest as default.
@@ -270,7 +288,7 @@ pub fn find_tour(problem: &Problem, method: Method, request: &Request) -> Result
     // One limit for the gate and the search after it: the gate gives up
     // at the limit, and the search gets what is left.
     let deadline = Deadline::new(request.timeout);
-    if let Some(refuted) = refuted_by_gate(problem, request, deadline) {
+    if let Some(refuted) = refuted_by_gate(problem, request, &deadline) {
         return Ok(refuted);
     }
     let request = &Request {
@@ -292,11 +310,12 @@ fn find_after_gate(problem: &Problem, method: Method, request: &Request) -> Resu
                 seed: request.seed,
                 ..Warnsdorff::default()
             };
-            search::warnsdorff(problem, &options, request.timeout)
+            search::warnsdorff_until(problem, &options, &request.deadline())
                 .map(|tour| Solved::plain(Outcome::Tour(tour), warnsdorff::NAME.into()))
         }
         Method::Backtrack => Ok(Solved::plain(
-            search::backtrack(problem, request.timeout)?.map_or(Outcome::NoTour, Outcome::Tour),
+            search::backtrack_until(problem, &request.deadline())?
+                .map_or(Outcome::NoTour, Outcome::Tour),
             "backtracking".into(),
         )),
         Method::Auto => auto::find_tour(problem, request),
@@ -306,7 +325,7 @@ fn find_after_gate(problem: &Problem, method: Method, request: &Request) -> Resu
 
 /// [`Outcome::NoTour`] when the request passes the feasibility gate and
 /// the gate proves it, saying which rule did.
-fn refuted_by_gate(problem: &Problem, request: &Request, deadline: Deadline) -> Option<Solved> {
+fn refuted_by_gate(problem: &Problem, request: &Request, deadline: &Deadline) -> Option<Solved> {
     if !request.gate {
         return None;
     }
@@ -322,8 +341,8 @@ fn refuted_by_gate(problem: &Problem, request: &Request, deadline: Deadline) -> 
 /// returns.
 pub fn solve(problem: &Problem, request: &Request) -> Result<Solved, Error> {
     let stop = Stop::new();
-    stop.within(request.timeout, || {
-        let stoppable = request.timeout.is_some();
+    stop.within(request.timeout, &request.interrupt, || {
+        let stoppable = request.may_stop();
         solve_encoded(request.config.prepare(problem)?, request, &stop, stoppable)
     })
 }
@@ -357,7 +376,7 @@ pub(crate) fn solve_racing(problem: &Problem, requests: &[Request]) -> Result<So
         return solve(problem, first);
     }
     let stop = Stop::new();
-    stop.within(first.timeout, || {
+    stop.within(first.timeout, &first.interrupt, || {
         let encodings = requests
             .iter()
             .map(|request| request.config.prepare(problem))
@@ -369,7 +388,7 @@ pub(crate) fn solve_racing(problem: &Problem, requests: &[Request]) -> Result<So
             .sum();
         if together > first.memory_budget_mib {
             let encoding = encodings.into_iter().next().expect("one per request");
-            return solve_encoded(encoding, first, &stop, first.timeout.is_some());
+            return solve_encoded(encoding, first, &stop, first.may_stop());
         }
         let entrants = requests.len();
         let racers = requests
@@ -431,11 +450,11 @@ pub fn solve_parallel(
     depth: Option<usize>,
 ) -> Result<Solved, Error> {
     let deadline = Deadline::new(request.timeout);
-    if let Some(refuted) = refuted_by_gate(problem, request, deadline) {
+    if let Some(refuted) = refuted_by_gate(problem, request, &deadline) {
         return Ok(refuted);
     }
     let stop = Stop::new();
-    stop.within(deadline.left()?, || {
+    stop.within(deadline.left()?, &request.interrupt, || {
         let config = &request.config;
         let depth = match depth {
             Some(depth) => depth,

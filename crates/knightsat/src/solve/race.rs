@@ -67,6 +67,8 @@ mod tests {
     use super::*;
     use std::time::Duration;
 
+    use crate::runtime::interrupt::Interrupt;
+
     /// An entrant that waits for the stop, as a long search would.
     fn until_stopped(stop: &Stop) -> Racer<'_, u32> {
         Box::new(move || {
@@ -105,7 +107,7 @@ mod tests {
     fn with_no_answer_the_error_comes_back() {
         let stop = Stop::new();
         let limit = Some(Duration::from_millis(20));
-        let answer = stop.within(limit, || {
+        let answer = stop.within(limit, &Interrupt::default(), || {
             first_answer(
                 &stop,
                 vec![Box::new(|| Err(Error::NoAnswer)), until_stopped(&stop)],
@@ -118,9 +120,22 @@ mod tests {
     fn a_race_that_runs_out_of_time_is_a_timeout() {
         let stop = Stop::new();
         let limit = Some(Duration::from_millis(20));
-        let answer = stop.within(limit, || {
+        let answer = stop.within(limit, &Interrupt::default(), || {
             first_answer(&stop, vec![until_stopped(&stop), until_stopped(&stop)])
         });
         assert!(matches!(answer, Err(Error::Timeout { .. })), "{answer:?}");
+    }
+
+    #[test]
+    fn a_raised_interrupt_stops_the_work_and_says_so() {
+        let stop = Stop::new();
+        let interrupt = Interrupt::new();
+        let answer = stop.within(None, &interrupt, || {
+            interrupt.raise();
+            until_stopped(&stop)()
+        });
+        assert!(matches!(answer, Err(Error::Interrupted)), "{answer:?}");
+        let answer = Stop::new().within(None, &interrupt, || Ok(1));
+        assert!(matches!(answer, Err(Error::Interrupted)), "{answer:?}");
     }
 }

@@ -325,7 +325,7 @@ pub(crate) fn count_tours(
     };
     let budget_mib = request.memory_budget_mib;
     let stop = crate::sat::Stop::new();
-    stop.within(request.timeout, || {
+    stop.within(request.timeout, &request.interrupt, || {
         let options = Options {
             jobs: jobs.max(1),
             stop: Some(stop.flag()),

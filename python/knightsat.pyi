@@ -1,0 +1,213 @@
+"""knightsat: the knight's tour as SAT.
+
+Encode a problem into clauses that PySAT takes, decode a model into a
+verified tour, or solve, count, verify and make puzzles with the library's
+own solvers (the Rust library the ``knightsat`` command runs).
+
+Bad input raises ``ValueError``; other failures raise ``KnightsatError``;
+Ctrl-C during ``solve``, ``count`` or ``puzzle`` stops the work and raises
+``KeyboardInterrupt``.
+"""
+
+from typing import Dict, List, Mapping, Optional, Sequence, Tuple, Union
+
+__version__: str
+
+class KnightsatError(Exception):
+    """A failure that is not bad input: a time limit that ran out, a method
+    that gave up, a tour that breaks a rule, a solver that failed."""
+
+class Problem:
+    """A board and the rules its tour must keep.
+
+    ``Problem(8)`` is the 8x8 board; ``Problem(5, 6)`` has 5 ranks and 6
+    files. ``holes`` names squares that are not there; ``leaper`` is the
+    piece's jump, ``(1, 2)`` (the knight, the default) or ``"1,3"``;
+    ``closed`` asks for a closed tour; ``start`` and ``end`` are square
+    names; ``clues`` maps move numbers (the start is move 1) to squares,
+    ``{1: "a1", 10: "c3"}``, or is a list of ``"N=SQUARE"`` strings.
+    Raises ``ValueError`` for bad input.
+    """
+
+    def __init__(
+        self,
+        rows: int,
+        cols: Optional[int] = None,
+        *,
+        holes: Sequence[str] = ...,
+        leaper: Union[Tuple[int, int], str, None] = None,
+        closed: bool = False,
+        start: Optional[str] = None,
+        end: Optional[str] = None,
+        clues: Union[Mapping[int, str], Sequence[str], None] = None,
+    ) -> None: ...
+    @staticmethod
+    def from_ascii(
+        text: str,
+        *,
+        leaper: Union[Tuple[int, int], str, None] = None,
+        closed: bool = False,
+        start: Optional[str] = None,
+        end: Optional[str] = None,
+        clues: Union[Mapping[int, str], Sequence[str], None] = None,
+    ) -> "Problem":
+        """A problem on a board drawn in text: one line per rank, the
+        highest first, ``.`` for a square and ``#`` for a hole."""
+    @property
+    def rows(self) -> int:
+        """Ranks of the board."""
+    @property
+    def cols(self) -> int:
+        """Files of the board."""
+    @property
+    def squares(self) -> int:
+        """The squares a tour visits (holes left out)."""
+    @property
+    def closed(self) -> bool:
+        """Whether the tour must be closed."""
+    @property
+    def start(self) -> Optional[str]:
+        """The start square, if fixed."""
+    @property
+    def end(self) -> Optional[str]:
+        """The end square, if fixed."""
+    @property
+    def holes(self) -> List[str]:
+        """The holes, by name."""
+    @property
+    def leaper(self) -> Tuple[int, int]:
+        """The piece's jump: ``(1, 2)`` for the knight."""
+    @property
+    def clues(self) -> Dict[int, str]:
+        """The clues: move number (from 1) to square name."""
+    def square_names(self) -> List[str]:
+        """The board's squares in index order (rank by rank from rank 1,
+        files from a; holes left out)."""
+
+class Formula:
+    """A problem's CNF and what it takes to read a model back.
+
+    ``clauses`` (lists of DIMACS literals) and ``nvars`` go to PySAT as they
+    are: ``CNF(from_clauses=f.clauses)``, ``Solver(bootstrap_with=f.clauses)``.
+    ``var_map`` names the encoding's own variables: time-indexed
+    ``(move, square) -> var`` (move number ``move``, from 1, is on
+    ``square``); successor ``(square, next) -> var`` (the move from
+    ``square`` goes to ``next``), and for open tours ``("first", square)``
+    and ``("last", square)``. Variables above ``primary_vars`` are auxiliary.
+    """
+
+    @property
+    def clauses(self) -> List[List[int]]:
+        """The clauses, as lists of DIMACS literals."""
+    @property
+    def nvars(self) -> int:
+        """The number of variables."""
+    @property
+    def primary_vars(self) -> int:
+        """The encoding's own variables, numbered 1 to ``primary_vars``."""
+    @property
+    def var_map(self) -> Dict[Tuple[Union[int, str], str], int]:
+        """The encoding's own variables by name (see the class)."""
+    @property
+    def encoding(self) -> str:
+        """``"time-indexed"`` or ``"successor"``."""
+    @property
+    def problem(self) -> Problem:
+        """The problem encoded."""
+    def describe_vars(self) -> List[str]:
+        """How the variables are numbered, as the DIMACS comments say it."""
+    def decode(self, model: Union[Sequence[int], Mapping[int, bool]]) -> List[str]:
+        """The tour a model describes, as square names in visiting order,
+        verified; ``model`` is a list of DIMACS literals (PySAT's
+        ``get_model()``) or a dict of variable to bool. Raises
+        ``ValueError`` for a model that is no tour."""
+    def block(self, tour: Sequence[str]) -> List[int]:
+        """A clause every model satisfies except those of ``tour``, over
+        the encoding's own variables: add it to look for another tour."""
+    def dimacs(self) -> str:
+        """The DIMACS CNF text, with the comments ``knightsat decode`` reads."""
+
+class Puzzle:
+    """Clues with exactly one tour through them, made by ``puzzle``."""
+
+    @property
+    def problem(self) -> Problem:
+        """The puzzle as a problem (its clues only), to solve."""
+    @property
+    def clues(self) -> Dict[int, str]:
+        """Move number (from 1) to square name."""
+    @property
+    def solution(self) -> List[str]:
+        """The one solution, as square names in visiting order."""
+    @property
+    def untried(self) -> int:
+        """Clues the time limit left untried (0: no clue can go)."""
+    def grid(self) -> str:
+        """The puzzle as a grid of clue numbers, as ``knightsat puzzle`` prints it."""
+    def solution_grid(self) -> str:
+        """The solution as a numbered grid."""
+
+def encode(
+    problem: Problem, *, encoding: str = "time-indexed", every_tour: bool = False
+) -> Formula:
+    """Encodes ``problem`` as CNF. ``encoding`` is ``"time-indexed"`` or
+    ``"successor"`` (subtours excluded by the formula, so every model is a
+    tour). With ``every_tour``, no symmetry breaking: every tour is a model
+    (for counting). A closed tour with nothing fixed starts on the first
+    square, which loses no tour."""
+
+def dimacs(
+    problem: Problem, *, encoding: str = "time-indexed", every_tour: bool = False
+) -> str:
+    """The DIMACS CNF text of ``problem``, as ``knightsat encode`` writes it."""
+
+def decode(formula: Formula, model: Union[Sequence[int], Mapping[int, bool]]) -> List[str]:
+    """The verified tour ``model`` of ``formula`` describes (``Formula.decode``)."""
+
+def solve(
+    problem: Problem,
+    *,
+    method: str = "auto",
+    encoding: Optional[str] = None,
+    solver: Optional[str] = None,
+    timeout: Optional[float] = None,
+    seed: Optional[int] = None,
+) -> Optional[List[str]]:
+    """A tour as square names in visiting order, or ``None`` when there is
+    none (proved). ``method``: ``"auto"``, ``"sat"``, ``"backtrack"`` or
+    ``"warnsdorff"`` (may give up: ``KnightsatError``); naming an
+    ``encoding`` or a ``solver`` (``"varisat"``, ``"cadical"`` or a program)
+    means SAT. ``timeout`` in seconds; ``seed`` for Warnsdorff's rule.
+    Ctrl-C raises ``KeyboardInterrupt``."""
+
+def count(
+    problem: Problem,
+    *,
+    method: str = "auto",
+    encoding: Optional[str] = None,
+    solver: Optional[str] = None,
+    limit: Optional[int] = None,
+    up_to_symmetry: bool = False,
+    jobs: int = 1,
+    timeout: Optional[float] = None,
+) -> int:
+    """The number of tours (a closed tour counts once per start and
+    direction), or of orbits with ``up_to_symmetry``; at most ``limit``.
+    ``method``: ``"auto"``, ``"sat"``, ``"backtrack"`` or ``"frontier"``;
+    ``jobs`` threads (0: one per core). Ctrl-C raises ``KeyboardInterrupt``."""
+
+def verify(tour: Union[Sequence[str], str], problem: Problem) -> None:
+    """Checks a tour (square names, or one string ``"a1 c2 ..."``) against
+    ``problem``; an unknown square raises ``ValueError``, a broken rule
+    ``KnightsatError``."""
+
+def puzzle(
+    problem: Problem,
+    *,
+    closed: bool = False,
+    seed: Optional[int] = None,
+    timeout: Optional[float] = None,
+) -> Optional[Puzzle]:
+    """A puzzle on the board of ``problem`` (its holes and leaper): clues
+    with exactly one tour, none of which can go; ``None`` when the board
+    has no tour. The same ``seed`` makes the same puzzle."""

@@ -1,0 +1,93 @@
+"""Ctrl-C stops a long solve or count: KeyboardInterrupt, promptly, and
+nothing left running."""
+
+import _thread
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+import knightsat as ks
+from conftest import os_threads
+
+# Each of these runs for minutes at least.
+LONG = [
+    ("count by SAT", lambda: ks.count(ks.Problem(6), method="sat")),
+    ("count by backtracking", lambda: ks.count(ks.Problem(7), method="backtrack")),
+    ("count by cubes on two threads", lambda: ks.count(ks.Problem(7), jobs=2)),
+    (
+        "count to a limit, backtracking tour by tour",
+        lambda: ks.count(ks.Problem(7), method="backtrack", limit=10**12),
+    ),
+    ("count orbits", lambda: ks.count(ks.Problem(7), up_to_symmetry=True)),
+    ("solve by SAT", lambda: ks.solve(ks.Problem(24), encoding="time-indexed")),
+]
+
+
+@pytest.mark.parametrize("work", [work for _, work in LONG], ids=[name for name, _ in LONG])
+def test_an_interrupt_raises_keyboard_interrupt_and_leaves_nothing_running(work):
+    before = os_threads()
+    timer = threading.Timer(0.5, _thread.interrupt_main)
+    started = time.monotonic()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        work()
+    took = time.monotonic() - started
+    timer.join()
+    assert took < 3, f"took {took:.1f} s to stop"
+    assert os_threads() == before
+
+
+def test_a_signal_stops_a_count_in_another_process():
+    program = (
+        "import knightsat as ks\n"
+        "print('counting', flush=True)\n"
+        "ks.count(ks.Problem(7), method='backtrack')\n"
+    )
+    child = subprocess.Popen(
+        [sys.executable, "-c", program],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert child.stdout.readline() == "counting\n"
+        time.sleep(0.5)
+        child.send_signal(signal.SIGINT)
+        sent = time.monotonic()
+        _, stderr = child.communicate(timeout=10)
+        took = time.monotonic() - sent
+    finally:
+        if child.poll() is None:
+            child.kill()
+    assert "KeyboardInterrupt" in stderr
+    assert child.returncode != 0
+    assert took < 3, f"took {took:.1f} s to stop"
+
+
+def test_the_gil_is_released_while_the_work_runs():
+    ticks = []
+    stop = threading.Event()
+
+    def tick():
+        while not stop.is_set():
+            ticks.append(1)
+            time.sleep(0.01)
+
+    ticker = threading.Thread(target=tick)
+    ticker.start()
+    try:
+        with pytest.raises(ks.KnightsatError):
+            ks.count(ks.Problem(7), method="backtrack", timeout=0.5)
+    finally:
+        stop.set()
+        ticker.join()
+    assert len(ticks) > 10
+
+
+def test_no_interrupt_no_change():
+    assert os.getpid() and ks.count(ks.Problem(5)) == 1728

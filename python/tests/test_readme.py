@@ -1,0 +1,30 @@
+"""The README's Python example runs as shown (tests/readme.rs runs its
+console sessions; this runs its python blocks)."""
+
+import contextlib
+import io
+import pathlib
+import re
+
+import knightsat as ks
+
+README = pathlib.Path(__file__).resolve().parents[2] / "README.md"
+
+
+def python_blocks():
+    """The README's fenced blocks marked python."""
+    return re.findall(r"^```python\n(.*?)^```", README.read_text(), re.M | re.S)
+
+
+def test_the_readme_has_a_python_example_that_runs():
+    blocks = python_blocks()
+    assert blocks, "no python block in the README"
+    for block in blocks:
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
+            exec(compile(block, str(README), "exec"), {})
+        lines = printed.getvalue().splitlines()
+        tour = lines[0].split()
+        assert len(tour) == 25 and tour[0] == "c3"
+        ks.verify(tour, ks.Problem(5, start="c3"))
+        assert lines[1] == "1728"
