@@ -167,7 +167,7 @@ fn decode_holds_a_cnf_to_its_header_as_kissat_strict_does() {
     for (wrong, words) in [
         (format!("p cnf {vars} {}", clauses + 1), "promises"),
         (format!("p cnf {vars} {}", clauses - 1), "promises"),
-        (format!("p cnf {} {clauses}", vars - 1), "beyond the"),
+        (format!("p cnf {} {clauses}", vars - 1), "beyond variable"),
     ] {
         std::fs::write(
             dir.path().join("bad.cnf"),
@@ -239,4 +239,64 @@ fn a_puzzle_cell_of_zeros_is_blank_like_zero_and_signs_are_refused() {
     assert_eq!((code, &zeros), (Some(0), &zero), "{stderr}");
     std::fs::write(dir.path().join("sign.txt"), with("+5")).unwrap();
     refused(&["solve", "--puzzle", "sign.txt"], dir.path(), "holds '+5'");
+}
+
+#[test]
+fn certify_holds_a_cnf_to_its_header_before_any_checker_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    // Read as its header says (one clause, 1 2), this CNF is satisfiable;
+    // its four lines together are not, and a proof of that must not verify it.
+    std::fs::write(
+        dir.path().join("wc4.cnf"),
+        "p cnf 2 1\n1 2 0\n-1 0\n-2 0\n1 -2 0\n",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("beyond.cnf"), "p cnf 1 2\n1 0\n-2 0\n").unwrap();
+    std::fs::write(dir.path().join("empty.cnf"), "").unwrap();
+    std::fs::write(dir.path().join("p.drat"), "0\n").unwrap();
+    for (cnf, words) in [
+        ("wc4.cnf", "the header promises 1 clause, the file holds 4"),
+        (
+            "beyond.cnf",
+            "beyond variable 1, the last the header declares",
+        ),
+        ("empty.cnf", "no 'p cnf VARS CLAUSES' header"),
+    ] {
+        refused(
+            &["certify", "--cnf", cnf, "--proof", "p.drat"],
+            dir.path(),
+            words,
+        );
+    }
+}
+
+#[test]
+fn a_proof_to_a_device_or_stdout_needs_a_named_cnf() {
+    let dir = tempfile::tempdir().unwrap();
+    for proof in ["/dev/null", "-"] {
+        refused(
+            &["solve", "--size", "4", "--proof", proof],
+            dir.path(),
+            "needs --cnf-out FILE",
+        );
+    }
+    assert!(!Path::new("/dev/null.cnf").exists());
+    assert!(
+        std::fs::read_dir(dir.path()).unwrap().next().is_none(),
+        "nothing written"
+    );
+    let (code, _, stderr) = run(
+        &[
+            "solve",
+            "--size",
+            "4",
+            "--proof",
+            "/dev/null",
+            "--cnf-out",
+            "s4.cnf",
+        ],
+        dir.path(),
+    );
+    assert_eq!(code, Some(20), "{stderr}");
+    assert!(dir.path().join("s4.cnf").exists());
 }

@@ -342,10 +342,21 @@ fn solve(
         gate: false,
         ..Request::default()
     };
-    let proof = args.proof.map(|proof| {
-        let cnf = args.cnf_out.unwrap_or_else(|| default_cnf_path(&proof));
-        (proof, cnf)
-    });
+    let proof = match (args.proof, args.cnf_out) {
+        (Some(proof), Some(cnf)) => Some((proof, cnf)),
+        (Some(proof), None) if !names_a_file(&proof) => {
+            // /dev/null.cnf or -.cnf would be a stray file, not a CNF beside its proof.
+            return Err(OptionsConflict(
+                "--proof to standard output or a device needs --cnf-out FILE for the CNF it proves",
+            )
+            .into());
+        }
+        (Some(proof), None) => {
+            let cnf = default_cnf_path(&proof);
+            Some((proof, cnf))
+        }
+        (None, _) => None,
+    };
     Ok(Solve {
         problem,
         method: chosen_method(args.method, names_sat),
@@ -390,6 +401,13 @@ fn sat_request(
 
 /// The proof's path with the extension `.cnf`, or with `.cnf` appended when
 /// that would be the proof itself.
+/// Whether `path` names a file that is or can be a regular file (not `-`,
+/// not a device, a pipe or a socket), beside which a CNF can be named.
+fn names_a_file(path: &std::path::Path) -> bool {
+    path.as_os_str() != "-"
+        && std::fs::metadata(path).map_or(true, |meta| meta.is_file() || meta.is_dir())
+}
+
 fn default_cnf_path(proof: &std::path::Path) -> PathBuf {
     let cnf = proof.with_extension("cnf");
     if cnf == proof {

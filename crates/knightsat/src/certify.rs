@@ -95,6 +95,7 @@ pub fn check_proof(cnf: &Path, proof: &Path) -> Result<Verdict, Error> {
             });
         }
     }
+    check_header(cnf)?;
     let output = Command::new("rate")
         .arg(cnf)
         .arg(proof)
@@ -144,6 +145,51 @@ fn crashed(status: std::process::ExitStatus, stderr: &str) -> Option<String> {
     }
     let code = status.code()?;
     (code == 101 || stderr.contains("panicked at")).then(|| format!("exit status {code}"))
+}
+
+/// Holds the CNF at `path` to its `p cnf VARS CLAUSES` header, as `kissat
+/// --strict` does: a proof checked against clauses its header disowns
+/// would verify a formula other than the one the file says it is.
+fn check_header(path: &Path) -> Result<(), Error> {
+    use std::io::{BufRead, Read};
+    let in_file = |why: String| Error::BadCnf(format!("{}: {why}", path.display()));
+    let mut reader = crate::runtime::input::open(path)?;
+    let mut line = String::new();
+    let header = loop {
+        line.clear();
+        let read = Read::by_ref(&mut reader)
+            .take(crate::runtime::input::MAX_TEXT_BYTES)
+            .read_line(&mut line)
+            .map_err(|e| Error::io("reading the CNF", e))?;
+        let text = line.trim();
+        if read == 0 || !(text.is_empty() || text.starts_with('c')) {
+            break text.strip_prefix("p cnf ").map(str::to_string);
+        }
+    };
+    let header = header
+        .ok_or_else(|| in_file("no 'p cnf VARS CLAUSES' header before the clauses".into()))?;
+    let counts: Vec<usize> = header
+        .split_whitespace()
+        .map(str::parse)
+        .collect::<Result<_, _>>()
+        .map_err(|_| {
+            in_file(format!(
+                "bad header 'p cnf {}'",
+                crate::runtime::input::shown(&header)
+            ))
+        })?;
+    let [vars, clauses] = counts[..] else {
+        return Err(in_file(format!(
+            "bad header 'p cnf {}'",
+            crate::runtime::input::shown(&header)
+        )));
+    };
+    crate::encoding::decode::check_cnf_body(reader, (vars, clauses), None).map_err(|error| {
+        match error {
+            Error::BadCnf(why) => in_file(why),
+            other => other,
+        }
+    })
 }
 
 /// Whether unit propagation alone derives a conflict from the CNF at

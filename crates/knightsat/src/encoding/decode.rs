@@ -79,7 +79,7 @@ pub fn check_cnf_body(
         number += 1;
         if let Some(lit) = clause.iter().find(|lit| lit.unsigned_abs() as usize > vars) {
             return Err(Error::BadCnf(format!(
-                "clause {number} has the literal {lit}, beyond the {vars} variables of the header"
+                "clause {number} has the literal {lit}, beyond variable {vars}, the last the header declares"
             )));
         }
         let Some((model, primary_vars)) = model else {
@@ -98,8 +98,10 @@ pub fn check_cnf_body(
         })
     })?;
     if found != expected {
+        let clauses = |n: usize| format!("{n} clause{}", if n == 1 { "" } else { "s" });
         return Err(Error::BadCnf(format!(
-            "the header promises {expected} clauses, the file holds {found}"
+            "the header promises {}, the file holds {found}",
+            clauses(expected)
         )));
     }
     Ok(())
