@@ -300,3 +300,33 @@ fn a_proof_to_a_device_or_stdout_needs_a_named_cnf() {
     assert_eq!(code, Some(20), "{stderr}");
     assert!(dir.path().join("s4.cnf").exists());
 }
+
+#[test]
+fn the_frontier_counter_plans_long_narrow_boards_at_once_and_refuses_huge_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    // Planning 4x3000 along its long side (a 6000-square frontier) took
+    // minutes, past any --timeout; now the count overflows 128 bits or
+    // stops at its limit within a second of work.
+    let started = std::time::Instant::now();
+    let (code, _, stderr) = run(
+        &[
+            "count",
+            "--board",
+            "4x3000",
+            "--method",
+            "frontier",
+            "--timeout",
+            "5",
+        ],
+        dir.path(),
+    );
+    assert!(matches!(code, Some(1 | 124)), "{stderr}");
+    assert!(started.elapsed().as_secs() < 30, "{stderr}");
+    // The default route picks the frontier counter for a narrow board: one
+    // too large for it is refused, not a failure.
+    refused(
+        &["count", "--board", "3x400000"],
+        dir.path(),
+        "the frontier counter takes at most 1048576",
+    );
+}

@@ -127,6 +127,16 @@ pub enum Error {
         /// The widest a state holds.
         max: usize,
     },
+    /// A board with more squares than the frontier counter numbers.
+    #[error("the {board} board has {squares} squares: the frontier counter takes at most {max}")]
+    FrontierTooManySquares {
+        /// The board, as it prints.
+        board: String,
+        /// Its squares (holes included).
+        squares: usize,
+        /// The most the counter takes.
+        max: usize,
+    },
     /// A count past 2^128.
     #[error("the count does not fit in 128 bits")]
     CountOverflow,
@@ -433,6 +443,7 @@ impl Error {
             | Error::CubesOverMemoryBudget { .. }
             | Error::FrontierOverMemoryBudget { .. }
             | Error::FrontierTooWide { .. }
+            | Error::FrontierTooManySquares { .. }
             | Error::NotKnightsatCnf(_)
             | Error::SolverOutput { .. }
             | Error::BadModel(_)

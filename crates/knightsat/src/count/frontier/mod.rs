@@ -124,6 +124,13 @@ pub(crate) enum FrontierError {
     /// square off the board, a start or end on a hole, or a leaper that does
     /// not move.
     InvalidSpec(String),
+    /// A board of more squares than the counter numbers.
+    TooManySquares {
+        /// The board's squares, holes included.
+        squares: usize,
+        /// The most it takes.
+        max: usize,
+    },
 }
 
 impl fmt::Display for FrontierError {
@@ -140,6 +147,12 @@ impl fmt::Display for FrontierError {
                 "the frontier is {width} squares wide; at most {max} are supported"
             ),
             FrontierError::InvalidSpec(why) => write!(f, "invalid board: {why}"),
+            FrontierError::TooManySquares { squares, max } => {
+                write!(
+                    f,
+                    "a board of {squares} squares: at most {max} are supported"
+                )
+            }
         }
     }
 }
@@ -343,6 +356,11 @@ pub(crate) fn count_tours(
             FrontierError::TooWide { width, max } => Error::FrontierTooWide {
                 board: board.shape(),
                 width,
+                max,
+            },
+            FrontierError::TooManySquares { squares, max } => Error::FrontierTooManySquares {
+                board: board.shape(),
+                squares,
                 max,
             },
             // The problem was checked when it was made.
