@@ -330,3 +330,32 @@ fn the_frontier_counter_plans_long_narrow_boards_at_once_and_refuses_huge_ones()
         "the frontier counter takes at most 1048576",
     );
 }
+
+#[test]
+fn standard_input_named_for_two_inputs_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    refused(
+        &["verify", "--board-file", "-", "-"],
+        dir.path(),
+        "--board-file and the tour both read standard input",
+    );
+    refused(
+        &["decode", "--cnf", "-", "-"],
+        dir.path(),
+        "--cnf and the solver's output both read standard input",
+    );
+}
+
+#[test]
+fn count_help_names_every_method_and_the_signal_statuses() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, help, _) = run(&["count", "--help"], dir.path());
+    assert_eq!(code, Some(0));
+    let first = help.lines().next().unwrap();
+    assert!(
+        first.contains("backtracking") && first.contains("frontier"),
+        "{first}"
+    );
+    assert!(help.contains("backtrack or frontier"), "{help}");
+    assert!(help.contains("129, 130, 143"), "{help}");
+}

@@ -33,7 +33,8 @@ Exit status:
       two squares for one move or two moves on one square, --start being
       move 1 and --end move N), or the solver program cannot be found
   3   --method warnsdorff gave up: it found no tour, which proves nothing
-  124 no answer within the --timeout";
+  124 no answer within the --timeout
+  129, 130, 143  ended by SIGHUP, SIGINT or SIGTERM (128 + the signal)";
 
 /// Encode the knight's tour as SAT: write DIMACS for any solver, solve
 /// in-process with varisat, decode solver output, verify tours.
@@ -87,8 +88,9 @@ pub enum Command {
         #[arg(long, value_name = "FILE")]
         proof: PathBuf,
     },
-    /// Count the tours that meet the options, by solving again and again
-    /// with each tour found blocked.
+    /// Count the tours that meet the options without printing them: by
+    /// backtracking, by the frontier counter, or by SAT with each tour
+    /// found blocked (see --method).
     ///
     /// Tours are sequences of squares: with a start fixed, a closed tour and
     /// its reverse are two tours; a closed tour with no start or end counts
@@ -97,9 +99,10 @@ pub enum Command {
     Count {
         #[command(flatten)]
         encoding: EncodingArgs,
-        /// How to find the tours: auto (the default: backtracking, or SAT
-        /// with clues or any SAT option), sat or backtrack (the same
-        /// numbers). Not warnsdorff, which finds one tour. Backtracking
+        /// How to count: auto (the default: the faster of backtracking and
+        /// the frontier counter, or SAT with clues or any SAT option), sat,
+        /// backtrack or frontier (the same numbers). Not warnsdorff, which
+        /// finds one tour. Backtracking
         /// counts cube by cube (see --depth) even on one thread,
         /// remembering how the last squares complete; with --limit or
         /// --up-to-symmetry it lists the tours one by one instead.

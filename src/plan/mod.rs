@@ -227,12 +227,25 @@ pub fn plan(cli: Cli, matches: &ArgMatches) -> anyhow::Result<Plan> {
             cnf,
             solver_output,
             format,
-        } => Plan::Decode {
-            cnf,
-            solver_output,
-            format: format.into(),
-        },
-        Command::Verify { problem, tour } => Plan::Verify { problem, tour },
+        } => {
+            stdin_once(&[
+                ("--cnf", Some(&cnf)),
+                ("the solver's output", Some(&solver_output)),
+            ])?;
+            Plan::Decode {
+                cnf,
+                solver_output,
+                format: format.into(),
+            }
+        }
+        Command::Verify { problem, tour } => {
+            stdin_once(&[
+                ("--board-file", problem.shape.board.board_file.as_deref()),
+                ("--puzzle", problem.puzzle.as_deref()),
+                ("the tour", Some(&tour)),
+            ])?;
+            Plan::Verify { problem, tour }
+        }
         Command::Puzzle {
             shape,
             closed,
@@ -326,7 +339,7 @@ fn solve(
     if args.all && args.format == FormatArg::Svg {
         // One SVG document holds one picture; several back to back are not XML.
         return Err(OptionsConflict(
-            "--format svg draws one tour: with --all, use --format board, moves or json",
+            "--format svg draws one tour: with --all, use --format board, moves or json".into(),
         )
         .into());
     }
@@ -347,7 +360,8 @@ fn solve(
         (Some(proof), None) if !names_a_file(&proof) => {
             // /dev/null.cnf or -.cnf would be a stray file, not a CNF beside its proof.
             return Err(OptionsConflict(
-                "--proof to standard output or a device needs --cnf-out FILE for the CNF it proves",
+                "--proof to standard output or a device needs --cnf-out FILE for the CNF it proves"
+                    .into(),
             )
             .into());
         }
@@ -401,6 +415,22 @@ fn sat_request(
 
 /// The proof's path with the extension `.cnf`, or with `.cnf` appended when
 /// that would be the proof itself.
+/// Refuses standard input (`-`) named for two of a command's inputs: the
+/// first would read it all and leave the second nothing.
+fn stdin_once(inputs: &[(&str, Option<&std::path::Path>)]) -> Result<(), OptionsConflict> {
+    let on_stdin: Vec<&str> = inputs
+        .iter()
+        .filter(|(_, path)| path.is_some_and(|path| path.as_os_str() == "-"))
+        .map(|&(name, _)| name)
+        .collect();
+    match on_stdin[..] {
+        [first, second, ..] => Err(OptionsConflict(format!(
+            "{first} and {second} both read standard input (-): it can be read once; give a file for one"
+        ))),
+        _ => Ok(()),
+    }
+}
+
 /// Whether `path` names a file that is or can be a regular file (not `-`,
 /// not a device, a pipe or a socket), beside which a CNF can be named.
 fn names_a_file(path: &std::path::Path) -> bool {

@@ -28,7 +28,7 @@ pub struct SwitchOfOtherEncoding {
 /// Options that cannot go together, in words (a command-line matter).
 #[derive(Debug, thiserror::Error)]
 #[error("bad option: {0}")]
-pub struct OptionsConflict(pub &'static str);
+pub struct OptionsConflict(pub String);
 
 /// No board option was given (a command-line matter, so worded here).
 #[derive(Debug, thiserror::Error)]
