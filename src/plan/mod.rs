@@ -4,6 +4,7 @@
 //! SAT option chooses, which solver and limits a request carries, and
 //! what the library refuses before any work starts.
 
+mod paths;
 mod problem;
 
 use std::path::PathBuf;
@@ -228,7 +229,7 @@ pub fn plan(cli: Cli, matches: &ArgMatches) -> anyhow::Result<Plan> {
             solver_output,
             format,
         } => {
-            stdin_once(&[
+            paths::stdin_once(&[
                 ("--cnf", Some(&cnf)),
                 ("the solver's output", Some(&solver_output)),
             ])?;
@@ -239,7 +240,7 @@ pub fn plan(cli: Cli, matches: &ArgMatches) -> anyhow::Result<Plan> {
             }
         }
         Command::Verify { problem, tour } => {
-            stdin_once(&[
+            paths::stdin_once(&[
                 ("--board-file", problem.shape.board.board_file.as_deref()),
                 ("--puzzle", problem.puzzle.as_deref()),
                 ("the tour", Some(&tour)),
@@ -355,22 +356,7 @@ fn solve(
         gate: false,
         ..Request::default()
     };
-    let proof = match (args.proof, args.cnf_out) {
-        (Some(proof), Some(cnf)) => Some((proof, cnf)),
-        (Some(proof), None) if !names_a_file(&proof) => {
-            // /dev/null.cnf or -.cnf would be a stray file, not a CNF beside its proof.
-            return Err(OptionsConflict(
-                "--proof to standard output or a device needs --cnf-out FILE for the CNF it proves"
-                    .into(),
-            )
-            .into());
-        }
-        (Some(proof), None) => {
-            let cnf = default_cnf_path(&proof);
-            Some((proof, cnf))
-        }
-        (None, _) => None,
-    };
+    let proof = paths::proof_and_cnf(args.proof, args.cnf_out)?;
     Ok(Solve {
         problem,
         method: chosen_method(args.method, names_sat),
@@ -410,41 +396,5 @@ fn sat_request(
         timeout,
         memory_budget_mib: budget_mib,
         ..Request::default()
-    }
-}
-
-/// The proof's path with the extension `.cnf`, or with `.cnf` appended when
-/// that would be the proof itself.
-/// Refuses standard input (`-`) named for two of a command's inputs: the
-/// first would read it all and leave the second nothing.
-fn stdin_once(inputs: &[(&str, Option<&std::path::Path>)]) -> Result<(), OptionsConflict> {
-    let on_stdin: Vec<&str> = inputs
-        .iter()
-        .filter(|(_, path)| path.is_some_and(|path| path.as_os_str() == "-"))
-        .map(|&(name, _)| name)
-        .collect();
-    match on_stdin[..] {
-        [first, second, ..] => Err(OptionsConflict(format!(
-            "{first} and {second} both read standard input (-): it can be read once; give a file for one"
-        ))),
-        _ => Ok(()),
-    }
-}
-
-/// Whether `path` names a file that is or can be a regular file (not `-`,
-/// not a device, a pipe or a socket), beside which a CNF can be named.
-fn names_a_file(path: &std::path::Path) -> bool {
-    path.as_os_str() != "-"
-        && std::fs::metadata(path).map_or(true, |meta| meta.is_file() || meta.is_dir())
-}
-
-fn default_cnf_path(proof: &std::path::Path) -> PathBuf {
-    let cnf = proof.with_extension("cnf");
-    if cnf == proof {
-        let mut name = proof.as_os_str().to_owned();
-        name.push(".cnf");
-        PathBuf::from(name)
-    } else {
-        cnf
     }
 }

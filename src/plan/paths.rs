@@ -1,0 +1,64 @@
+//! The plan's checks of the paths it is given: standard input read once,
+//! and the CNF a proof is written beside.
+
+use std::path::{Path, PathBuf};
+
+use super::OptionsConflict;
+
+/// Refuses standard input (`-`) named for two of a command's inputs: the
+/// first would read it all and leave the second nothing.
+pub fn stdin_once(inputs: &[(&str, Option<&Path>)]) -> Result<(), OptionsConflict> {
+    let on_stdin: Vec<&str> = inputs
+        .iter()
+        .filter(|(_, path)| path.is_some_and(|path| path.as_os_str() == "-"))
+        .map(|&(name, _)| name)
+        .collect();
+    match on_stdin[..] {
+        [first, second, ..] => Err(OptionsConflict(format!(
+            "{first} and {second} both read standard input (-): it can be read once; give a file for one"
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// The proof's path and its CNF's: `--cnf-out` when given, else the
+/// proof's name with `.cnf` ([`default_cnf_path`]), which only a file can
+/// have: a proof to standard output or a device needs `--cnf-out`
+/// (`/dev/null.cnf` or `-.cnf` would be a stray file, not a CNF beside it).
+pub fn proof_and_cnf(
+    proof: Option<PathBuf>,
+    cnf_out: Option<PathBuf>,
+) -> Result<Option<(PathBuf, PathBuf)>, OptionsConflict> {
+    match (proof, cnf_out) {
+        (Some(proof), Some(cnf)) => Ok(Some((proof, cnf))),
+        (Some(proof), None) if !names_a_file(&proof) => Err(OptionsConflict(
+            "--proof to standard output or a device needs --cnf-out FILE for the CNF it proves"
+                .into(),
+        )),
+        (Some(proof), None) => {
+            let cnf = default_cnf_path(&proof);
+            Ok(Some((proof, cnf)))
+        }
+        (None, _) => Ok(None),
+    }
+}
+
+/// Whether `path` names a file that is or can be a regular file (not `-`,
+/// not a device, a pipe or a socket), beside which a CNF can be named.
+fn names_a_file(path: &Path) -> bool {
+    path.as_os_str() != "-"
+        && std::fs::metadata(path).map_or(true, |meta| meta.is_file() || meta.is_dir())
+}
+
+/// The proof's path with the extension `.cnf`, or with `.cnf` appended when
+/// that would be the proof itself.
+fn default_cnf_path(proof: &Path) -> PathBuf {
+    let cnf = proof.with_extension("cnf");
+    if cnf == proof {
+        let mut name = proof.as_os_str().to_owned();
+        name.push(".cnf");
+        PathBuf::from(name)
+    } else {
+        cnf
+    }
+}
