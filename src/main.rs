@@ -97,6 +97,19 @@ fn usage_error(error: &clap::Error) -> ExitCode {
     if !error.use_stderr() {
         return print_help(error);
     }
+    if matches!(
+        error.kind(),
+        clap::error::ErrorKind::MissingSubcommand
+            | clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        // clap's first paragraph would be the tool's description.
+        let _ = writeln!(
+            io::stderr(),
+            "knightsat: no command given: {} (see --help)",
+            args::command_names().join(", ")
+        );
+        return ExitCode::from(EXIT_BAD_INPUT);
+    }
     let rendered = error.render().to_string();
     let message: Vec<&str> = rendered
         .lines()

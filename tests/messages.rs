@@ -359,3 +359,13 @@ fn count_help_names_every_method_and_the_signal_statuses() {
     assert!(help.contains("backtrack or frontier"), "{help}");
     assert!(help.contains("129, 130, 143"), "{help}");
 }
+
+#[test]
+fn no_command_says_so_and_names_the_commands() {
+    let dir = tempfile::tempdir().unwrap();
+    refused(
+        &[],
+        dir.path(),
+        "no command given: encode, solve, certify, count",
+    );
+}

@@ -303,6 +303,15 @@ pub fn command() -> clap::Command {
     })
 }
 
+/// The commands' names, in the order `--help` lists them.
+pub fn command_names() -> Vec<String> {
+    Cli::command()
+        .get_subcommands()
+        .filter(|command| command.get_name() != "help")
+        .map(|command| command.get_name().to_string())
+        .collect()
+}
+
 /// The arguments as given, with clap's matches (which tell a flag given
 /// from one left at its default).
 pub fn parse() -> Result<(Cli, clap::ArgMatches), clap::Error> {
