@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command as Process, Stdio};
 use std::time::{Duration, Instant};
 
-use common::cli::knightsat;
+use common::cli::{knightsat, refused};
 
 /// The binary's path, for tests that need a raw process (signals, pipes).
 fn binary() -> PathBuf {
@@ -26,15 +26,6 @@ fn run(args: &[&str], dir: &Path) -> (Option<i32>, String) {
         output.status.code(),
         String::from_utf8_lossy(&output.stderr).to_string(),
     )
-}
-
-/// Asserts a one-line error with exit status 2 containing `words`.
-fn refused(args: &[&str], dir: &Path, words: &str) {
-    let (code, stderr) = run(args, dir);
-    assert_eq!(code, Some(2), "{args:?}: {stderr}");
-    assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
-    assert!(stderr.contains(words), "{args:?}: {stderr}");
-    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
 }
 
 fn entries(dir: &Path) -> Vec<String> {

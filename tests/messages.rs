@@ -7,7 +7,7 @@ use std::fs::File;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use crate::common::cli::knightsat;
+use crate::common::cli::{knightsat, refused};
 
 /// Runs the binary in `dir`: exit code, stdout, stderr.
 fn run(args: &[&str], dir: &Path) -> (Option<i32>, String, String) {
@@ -17,14 +17,6 @@ fn run(args: &[&str], dir: &Path) -> (Option<i32>, String, String) {
         String::from_utf8_lossy(&output.stdout).to_string(),
         String::from_utf8_lossy(&output.stderr).to_string(),
     )
-}
-
-/// Asserts a one-line refusal (exit 2) containing `words`.
-fn refused(args: &[&str], dir: &Path, words: &str) {
-    let (code, _, stderr) = run(args, dir);
-    assert_eq!(code, Some(2), "{args:?}: {stderr}");
-    assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
-    assert!(stderr.contains(words), "{args:?}: {stderr}");
 }
 
 #[test]

@@ -168,27 +168,15 @@ fn check_header(path: &Path) -> Result<(), Error> {
     };
     let header = header
         .ok_or_else(|| in_file("no 'p cnf VARS CLAUSES' header before the clauses".into()))?;
-    let counts: Vec<usize> = header
-        .split_whitespace()
-        .map(str::parse)
-        .collect::<Result<_, _>>()
-        .map_err(|_| {
-            in_file(format!(
-                "bad header 'p cnf {}'",
-                crate::runtime::input::shown(&header)
-            ))
-        })?;
-    let [vars, clauses] = counts[..] else {
-        return Err(in_file(format!(
+    let counts = crate::cnf::dimacs::header_counts(&header).ok_or_else(|| {
+        in_file(format!(
             "bad header 'p cnf {}'",
             crate::runtime::input::shown(&header)
-        )));
-    };
-    crate::encoding::decode::check_cnf_body(reader, (vars, clauses), None).map_err(|error| {
-        match error {
-            Error::BadCnf(why) => in_file(why),
-            other => other,
-        }
+        ))
+    })?;
+    crate::encoding::decode::check_cnf_body(reader, counts, None).map_err(|error| match error {
+        Error::BadCnf(why) => in_file(why),
+        other => other,
     })
 }
 

@@ -6,7 +6,7 @@
 use std::io::{self, BufRead, Read, Write};
 use std::path::Path;
 
-use crate::cnf::dimacs::DimacsWriter;
+use crate::cnf::dimacs::{header_counts, DimacsWriter};
 use crate::cnf::Stats;
 use crate::cubes::Cube;
 use crate::encoding::{Encoding, EncodingConfig};
@@ -345,14 +345,7 @@ pub fn read_cnf_info(mut input: impl BufRead) -> Result<CnfInfo, Error> {
             let (problem, encoding) = problem_and_encoding(&values)?.ok_or_else(not_ours)?;
             let bad_header =
                 || Error::NotKnightsatCnf(format!("bad header 'p cnf {}'", shown(header)));
-            let counts: Vec<usize> = header
-                .split_whitespace()
-                .map(str::parse)
-                .collect::<Result<_, _>>()
-                .map_err(|_| bad_header())?;
-            let [vars, clauses] = counts[..] else {
-                return Err(bad_header());
-            };
+            let (vars, clauses) = header_counts(header).ok_or_else(bad_header)?;
             if vars > MAX_VARS {
                 return Err(bad_header());
             }

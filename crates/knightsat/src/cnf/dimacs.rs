@@ -189,6 +189,16 @@ pub fn read_answer(input: impl BufRead, declared_vars: usize) -> Result<Answer, 
 /// The longest line of clauses read: far beyond any clause knightsat writes.
 const MAX_CLAUSE_LINE: u64 = 64 << 20;
 
+/// The variable and clause counts of a DIMACS header, given the words
+/// after `p cnf `: `None` unless they are two whole numbers.
+pub(crate) fn header_counts(words: &str) -> Option<(usize, usize)> {
+    let mut counts = words.split_whitespace().map(str::parse::<usize>);
+    match (counts.next(), counts.next(), counts.next()) {
+        (Some(Ok(vars)), Some(Ok(clauses)), None) => Some((vars, clauses)),
+        _ => None,
+    }
+}
+
 /// Reads the clauses of a DIMACS CNF, calling `on_clause` with each (its
 /// literals as DIMACS numbers, without the terminating 0), and returns how
 /// many there were. Comment lines (`c …`) and the `p cnf` header are
