@@ -477,7 +477,7 @@ fn cadical_agrees_with_knightsat_cube_by_cube() {
         }
         .run()
         .unwrap();
-        report.tours().unwrap()
+        report.tours().unwrap().to_u64().unwrap()
     };
     let any_tour = cubes.iter().any(|cube| tours_in(cube) > 0);
     assert_eq!(status.status.code(), Some(if any_tour { 10 } else { 20 }));

@@ -7,17 +7,24 @@
 use crate::common;
 
 use common::{Demands, Shape};
+use knightsat::count::frontier::SquareOrder;
 use knightsat::count::CountJob;
 use knightsat::model::problem::Problem;
 use knightsat::solve::Method;
 
 fn frontier(problem: &Problem, jobs: usize) -> u128 {
+    frontier_in(problem, jobs, SquareOrder::Rows)
+}
+
+/// [`frontier`], taking the squares in `order`.
+fn frontier_in(problem: &Problem, jobs: usize, order: SquareOrder) -> u128 {
     let job = CountJob {
         method: Method::Frontier,
         jobs,
+        frontier_order: order,
         ..CountJob::new(problem)
     };
-    job.run().unwrap().tours().unwrap()
+    job.run().unwrap().tours().unwrap().to_u128().unwrap()
 }
 
 #[test]
@@ -28,12 +35,16 @@ fn counts_match_the_oracle_on_every_board_of_at_most_30_squares() {
             for start in [None, Some(0)] {
                 let expected = u128::from(common::count_tours(rows, cols, closed, start));
                 let problem = common::plain_problem(rows, cols, closed, start);
-                // Two threads on every other board: the shards must add up the same.
-                let got = frontier(&problem, 1 + (rows + cols) % 2);
-                if got != expected {
-                    failures.push(format!(
-                        "{rows}x{cols} closed={closed} start={start:?}: frontier {got}, oracle {expected}"
-                    ));
+                // Two threads on every other board: the shards must add up
+                // the same; and the other order of the squares.
+                let jobs = 1 + (rows + cols) % 2;
+                for order in [SquareOrder::Rows, SquareOrder::Snake] {
+                    let got = frontier_in(&problem, jobs, order);
+                    if got != expected {
+                        failures.push(format!(
+                            "{rows}x{cols} closed={closed} start={start:?} {order:?}: frontier {got}, oracle {expected}"
+                        ));
+                    }
                 }
             }
         }
@@ -81,11 +92,13 @@ fn counts_match_the_oracle_with_holes_leapers_and_both_ends() {
                         };
                         let expected = common::tours_of(&shape, &demands, usize::MAX).len() as u128;
                         let problem = common::problem_of(&shape, &demands, true);
-                        let got = frontier(&problem, 1);
+                        // The other order of the squares on every other case.
+                        let order = [SquareOrder::Rows, SquareOrder::Snake][checked % 2];
+                        let got = frontier_in(&problem, 1, order);
                         checked += 1;
                         if got != expected {
                             failures.push(format!(
-                                "{shape:?} {demands:?}: frontier {got}, oracle {expected}"
+                                "{shape:?} {demands:?} {order:?}: frontier {got}, oracle {expected}"
                             ));
                         }
                     }

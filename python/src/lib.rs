@@ -22,7 +22,7 @@ use pyo3::prelude::*;
 
 use knightsat::cnf::Formula as Clauses;
 use knightsat::cnf_file::write_cnf;
-use knightsat::count::{CountJob, CountReport};
+use knightsat::count::{CountJob, CountReport, TourNumber};
 use knightsat::encoding::decode::tour_from_model;
 use knightsat::encoding::{
     Encoding, EncodingConfig, Model, Subtours, Successor, SuccessorConfig, TimeIndexed,
@@ -667,7 +667,7 @@ fn count(
     up_to_symmetry: bool,
     jobs: usize,
     timeout: Option<f64>,
-) -> PyResult<u128> {
+) -> PyResult<Py<PyAny>> {
     let (method, request) = request(method, encoding, solver, timeout)?;
     let request = Request {
         every_tour: true,
@@ -688,8 +688,20 @@ fn count(
         .run()
     })?;
     match report {
-        CountReport::Tours(count) => Ok(count.tours),
+        CountReport::Tours(count) => python_int(py, count.tours),
         _ => Err(KnightsatError::new_err("the count gave no whole number")),
+    }
+}
+
+/// A count as a Python `int`, exact past 128 bits (through its decimal
+/// digits, which `int` reads).
+fn python_int(py: Python<'_>, number: TourNumber) -> PyResult<Py<PyAny>> {
+    match number.to_u128() {
+        Some(small) => Ok(small.into_pyobject(py)?.into_any().unbind()),
+        None => Ok(py
+            .get_type::<pyo3::types::PyInt>()
+            .call1((number.to_string(),))?
+            .unbind()),
     }
 }
 

@@ -155,3 +155,13 @@ def test_a_time_limit_that_runs_out_raises_knightsat_error():
 def test_the_errors_are_exceptions_of_their_own():
     assert issubclass(ks.KnightsatError, Exception)
     assert not issubclass(ks.KnightsatError, ValueError)
+
+
+def test_counts_past_128_bits_are_exact_ints():
+    # 3x100 has more closed tours than 2**128: each of the 300 squares
+    # starts as many as a1 does, so the two counts must differ by that
+    # factor exactly (no rounding, no wrap-around).
+    from_a1 = ks.count(ks.Problem(3, 100, closed=True, start="a1"), method="frontier")
+    every = ks.count(ks.Problem(3, 100, closed=True), method="frontier")
+    assert isinstance(every, int) and every > 2**128
+    assert every == 300 * from_a1

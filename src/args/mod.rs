@@ -21,7 +21,8 @@ use crate::flags;
 pub use options::{EncodingArgs, ProblemArgs, ShapeArgs, SolveArgs};
 use values::parse_seconds;
 pub use values::{
-    BuiltInSolver, EncodingArg, FormatArg, MethodArg, Preset, PuzzleFormat, StatsFormat,
+    BuiltInSolver, EncodingArg, FormatArg, MethodArg, Preset, PuzzleFormat, SquareOrderArg,
+    StatsFormat,
 };
 
 pub const EXIT_STATUSES: &str = "\
@@ -173,6 +174,13 @@ pub enum Command {
         #[arg(long, value_name = "A-B", requires = "depth",
               conflicts_with_all = ["limit", "up_to_symmetry", "cnf"])]
         cubes: Option<CubeRange>,
+        /// With --method frontier: the order of the squares, line by line
+        /// along the longer side: rows (every line the same way) or snake
+        /// (every other line the other way). The count is the same; the
+        /// states are not, so counting both ways checks a count that no
+        /// table lists.
+        #[arg(long, value_name = "ORDER", default_value = "rows")]
+        frontier_order: SquareOrderArg,
     },
     /// Add up the lines `count --cubes A-B` prints (from FILEs, or stdin),
     /// checking that every cube of the split was counted exactly once: a

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use clap::ValueEnum;
 
+use knightsat::count::frontier::SquareOrder;
 use knightsat::encoding::{Amo, Subtours};
 use knightsat::render::Format;
 use knightsat::sat::Backend;
@@ -87,7 +88,7 @@ pub enum BuiltInSolver {
     /// varisat, in Rust.
     #[default]
     Varisat,
-    /// CaDiCaL 2.2, in C++, linked in.
+    /// CaDiCaL 3, in C++, linked in.
     Cadical,
 }
 
@@ -96,6 +97,25 @@ impl From<BuiltInSolver> for Backend {
         match solver {
             BuiltInSolver::Varisat => Backend::Varisat,
             BuiltInSolver::Cadical => Backend::Cadical,
+        }
+    }
+}
+
+/// The frontier counter's order of the squares (mirrors [`SquareOrder`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum SquareOrderArg {
+    /// Line by line, every line the same way.
+    #[default]
+    Rows,
+    /// Line by line, every other line the other way.
+    Snake,
+}
+
+impl From<SquareOrderArg> for SquareOrder {
+    fn from(order: SquareOrderArg) -> SquareOrder {
+        match order {
+            SquareOrderArg::Rows => SquareOrder::Rows,
+            SquareOrderArg::Snake => SquareOrder::Snake,
         }
     }
 }

@@ -52,6 +52,7 @@ pub fn count(plan: &Count) -> anyhow::Result<ExitCode> {
         sample: args.sample,
         limit: args.limit,
         up_to_symmetry: args.up_to_symmetry,
+        frontier_order: args.frontier_order,
         on_progress: Some(&on_progress),
         on_cube: Some(&on_cube),
         ..CountJob::new(problem)

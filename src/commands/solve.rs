@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use knightsat::certify::solve_with_proof;
-use knightsat::count::CountJob;
+use knightsat::count::{CountJob, TourNumber};
 use knightsat::encoding::EncodingConfig;
 use knightsat::error::{Error, Unsupported};
 use knightsat::model::problem::Problem;
@@ -196,7 +196,7 @@ fn print_all(
     }
     .run()?;
     drop(out);
-    if listed.tours() == Some(0) {
+    if listed.tours().is_some_and(TourNumber::is_zero) {
         return print_outcome(Outcome::NoTour, format);
     }
     Ok(ExitCode::SUCCESS)

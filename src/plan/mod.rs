@@ -12,6 +12,7 @@ use std::time::Duration;
 
 use clap::ArgMatches;
 
+use knightsat::count::frontier::SquareOrder;
 use knightsat::count::tally::CubeRange;
 use knightsat::count::Sample;
 use knightsat::encoding::{Encoding, EncodingConfig};
@@ -23,7 +24,7 @@ use knightsat::solve::{Method, Request};
 
 use crate::args::{
     BuiltInSolver, Cli, Command, FormatArg, MethodArg, ProblemArgs, PuzzleFormat, SolveArgs,
-    StatsFormat,
+    SquareOrderArg, StatsFormat,
 };
 use crate::flags;
 
@@ -132,6 +133,8 @@ pub struct CountArgs {
     pub cubes: Option<CubeRange>,
     /// -v.
     pub verbose: bool,
+    /// --frontier-order.
+    pub frontier_order: SquareOrder,
 }
 
 impl CountArgs {
@@ -299,9 +302,16 @@ fn count(command: Command, names_sat: bool, budget: u64) -> anyhow::Result<Plan>
             sample,
             seed,
             cubes,
+            frontier_order,
         } => {
             let (problem, config) = encoding.problem_and_config()?;
             let method = chosen_method(method, names_sat);
+            if frontier_order != SquareOrderArg::Rows && method != Method::Frontier {
+                return Err(OptionsConflict(
+                    "--frontier-order is for the frontier counter: add --method frontier".into(),
+                )
+                .into());
+            }
             let request = Request {
                 config,
                 every_tour: true,
@@ -321,6 +331,7 @@ fn count(command: Command, names_sat: bool, budget: u64) -> anyhow::Result<Plan>
                     sample: sample.map(|cubes| Sample { cubes, seed }),
                     cubes,
                     verbose,
+                    frontier_order: frontier_order.into(),
                 },
             })
         }

@@ -36,7 +36,7 @@ pub fn list_by(
         ..CountJob::new(problem)
     }
     .run()?;
-    Ok(u64::try_from(report.tours().expect("a count of tours")).unwrap())
+    Ok(report.tours().expect("a count of tours").to_u64().unwrap())
 }
 
 /// [`list_by`] SAT, with `request`'s encoding and built-in solver.
@@ -82,7 +82,7 @@ pub fn count_split(
         ..CountJob::new(problem)
     }
     .run()?;
-    Ok(u64::try_from(report.tours().expect("a count of tours")).unwrap())
+    Ok(report.tours().expect("a count of tours").to_u64().unwrap())
 }
 
 /// An estimate from a sample of `sample` cubes drawn with `seed` (of the

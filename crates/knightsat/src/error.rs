@@ -137,8 +137,8 @@ pub enum Error {
         /// The most the counter takes.
         max: usize,
     },
-    /// A count past 2^128.
-    #[error("the count does not fit in 128 bits")]
+    /// A count past 2^256 − 1.
+    #[error("the count does not fit in 256 bits")]
     CountOverflow,
     /// A CNF file that knightsat did not write (or whose comments were removed).
     #[error("{0}")]

@@ -8,7 +8,8 @@ use std::time::Duration;
 
 use super::enumerate::{enumerate_by, CountOptions};
 use super::estimate::{estimate_count, estimate_cube_range, Estimate};
-use super::frontier;
+use super::frontier::{self, SquareOrder};
+use super::number::TourNumber;
 use super::range::{count_cube_range, cube_task};
 use super::split::{count_by_cubes, CubeProgress, ParallelOptions};
 use super::tally::{CubeRange, CubeTally};
@@ -73,6 +74,9 @@ pub struct CountJob<'a> {
     /// count is then one search, whatever `jobs` and `depth` say. An error
     /// ends the count with it.
     pub on_tour: Option<&'a mut OnTour<'a>>,
+    /// The frontier counter's order of the squares (the same count either
+    /// way).
+    pub frontier_order: SquareOrder,
 }
 
 /// What hears each tour a count lists ([`CountJob::on_tour`]).
@@ -143,10 +147,10 @@ pub enum CountReport {
 impl CountReport {
     /// The exact number counted: the tours (or orbits), or the tours of
     /// the cubes counted; `None` for an estimate.
-    pub fn tours(&self) -> Option<u128> {
+    pub fn tours(&self) -> Option<TourNumber> {
         match self {
             CountReport::Tours(count) => Some(count.tours),
-            CountReport::Cubes(count) => Some(u128::from(count.tours)),
+            CountReport::Cubes(count) => Some(TourNumber::from(count.tours)),
             CountReport::Estimate(_) => None,
         }
     }
@@ -164,7 +168,7 @@ impl CountReport {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TourCount {
     /// How many.
-    pub tours: u128,
+    pub tours: TourNumber,
     /// The method of the route taken.
     pub method: Method,
     /// Why there is no tour, where the feasibility gate proved it without
@@ -206,6 +210,7 @@ impl<'a> CountJob<'a> {
             on_progress: None,
             on_cube: None,
             on_tour: None,
+            frontier_order: SquareOrder::Rows,
         }
     }
 
@@ -305,16 +310,16 @@ impl<'a> CountJob<'a> {
             Some(_) => Deadline::new(Some(GATE_BEFORE_REFUSAL)),
             None => deadline.clone(),
         };
-        let counted = |tours: u128, refuted: Option<Refutation>| {
+        let counted = |tours: TourNumber, refuted: Option<Refutation>| {
             Ok(CountReport::Tours(TourCount {
                 tours,
                 method: route.method,
-                at_limit: refuted.is_none() && self.limit.map(u128::from) == Some(tours),
+                at_limit: refuted.is_none() && self.limit.map(TourNumber::from) == Some(tours),
                 refuted,
             }))
         };
         if let Some(refutation) = self.gate(&gate_deadline) {
-            return counted(0, Some(refutation));
+            return counted(TourNumber::ZERO, Some(refutation));
         }
         if let Some(error) = refused {
             return Err(error);
@@ -343,9 +348,14 @@ impl<'a> CountJob<'a> {
                 ..route.request.clone()
             };
             let show = |squares| progress(Progress::Squares(squares));
-            let tours =
-                frontier::count_tours(problem, &request, resolve_jobs(self.jobs), Some(&show))
-                    .map_err(|error| deadline.with_whole_limit(error))?;
+            let tours = frontier::count_tours(
+                problem,
+                &request,
+                resolve_jobs(self.jobs),
+                self.frontier_order,
+                Some(&show),
+            )
+            .map_err(|error| deadline.with_whole_limit(error))?;
             return counted(tours, None);
         }
         let tours = if one_search {
@@ -372,7 +382,7 @@ impl<'a> CountJob<'a> {
                 progress(Progress::Cubes(done));
             })?
         };
-        counted(u128::from(tours), None)
+        counted(TourNumber::from(tours), None)
     }
 
     /// An estimate from a sample of the cubes (of `range`'s alone, with

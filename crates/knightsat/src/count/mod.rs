@@ -20,6 +20,7 @@ pub(crate) mod enumerate;
 mod estimate;
 pub mod frontier;
 mod job;
+mod number;
 mod range;
 mod recorded;
 mod split;
@@ -29,6 +30,7 @@ pub use estimate::Estimate;
 pub use job::{
     CountJob, CountReport, CubeLine, CubeRangeCount, OnTour, Progress, Sample, TourCount,
 };
+pub use number::TourNumber;
 pub use range::sum_tallies;
 pub use recorded::count_recorded;
 pub use split::{CubeProgress, CUBES_PER_JOB, MAX_AUTOMATIC_CUBES, SQUARES_PER_MOVE_OF_DEPTH};

@@ -15,12 +15,13 @@ use crate::count::frontier::plan::{Plan, Step};
 use crate::count::frontier::state::{expand, Mode};
 use crate::count::frontier::table::{Budget, Count, Key, Queue, Table, TableError};
 use crate::count::frontier::{FrontierError, Options, Progress};
+use crate::count::number::Wide;
 
 /// Successors on their way to another shard's owner.
 type Batch<K, C> = Vec<(K, C)>;
 
 /// A thread's shard of the next table and the tours it completed.
-type Shard<'b, K, C> = Result<(Table<'b, K, C>, u128), FrontierError>;
+type Shard<'b, K, C> = Result<(Table<'b, K, C>, Wide), FrontierError>;
 
 /// One channel per shard: the senders (cloned to every thread) and the
 /// receivers (one to each shard's owner).
@@ -58,58 +59,158 @@ fn stopped(options: &Options) -> bool {
 /// Counts the tours the plan describes: runs every step and returns the
 /// number of completed tours (each counted once per state path, that is
 /// once per undirected tour with the plan's fixed ends).
-pub(crate) fn run<K: Key, C: Count>(
+///
+/// States keep 64-bit counts while they fit; when one would pass them, the
+/// tables as they were before that step are widened to 128 bits, then to
+/// 256 ([`Wide`]), and the step is done again.
+pub(crate) fn run<K: Key>(
     plan: &Plan,
     mode: Mode,
     options: &Options,
-) -> Result<u128, FrontierError> {
+) -> Result<Wide, FrontierError> {
     let limit = options.memory_budget.unwrap_or(u64::MAX);
     let budget = Budget::new(limit);
     let jobs = options.jobs.clamp(1, 256);
     let err = |e| table_error(e, limit);
-    let mut current: Vec<Table<K, C>> = (0..jobs)
+    let mut tables: Vec<Table<K, u64>> = (0..jobs)
         .map(|_| Table::with_expected(1, &budget))
         .collect::<Result<_, _>>()
         .map_err(err)?;
     let start = K::from_u128(0);
-    let one = C::from_u128(1).ok_or(FrontierError::Overflow)?;
-    current[shard_of(start.hash(), jobs)]
-        .add(start, start.hash(), one)
+    tables[shard_of(start.hash(), jobs)]
+        .add(start, start.hash(), 1)
         .map_err(err)?;
-    let mut finished = 0u128;
-    let total = plan.steps.len();
-    for (t, step) in plan.steps.iter().enumerate() {
-        if stopped(options) {
-            return Err(FrontierError::Stopped);
+    let mut finished = Wide::ZERO;
+    let run = Run {
+        plan,
+        mode,
+        options,
+        budget: &budget,
+        limit,
+    };
+    let (step, tables) = match run.steps(0, tables, &mut finished) {
+        Ok(()) => return Ok(finished),
+        Err(Halt::Failed(e)) => return Err(e),
+        Err(Halt::Outgrown { step, tables }) => (step, run.widen::<K, u64, u128>(tables)?),
+    };
+    let (step, tables) = match run.steps(step, tables, &mut finished) {
+        Ok(()) => return Ok(finished),
+        Err(Halt::Failed(e)) => return Err(e),
+        Err(Halt::Outgrown { step, tables }) => (step, run.widen::<K, u128, Wide>(tables)?),
+    };
+    let last = match run.steps(step, tables, &mut finished) {
+        Ok(()) => Ok(finished),
+        Err(Halt::Failed(e)) => Err(e),
+        Err(Halt::Outgrown { .. }) => Err(FrontierError::Overflow),
+    };
+    last
+}
+
+/// Why [`Run::steps`] stopped before the last step.
+enum Halt<'b, K: Key, C: Count> {
+    /// A count outgrew `C` in step `step`: the tables before that step.
+    Outgrown {
+        step: usize,
+        tables: Vec<Table<'b, K, C>>,
+    },
+    /// Any other reason.
+    Failed(FrontierError),
+}
+
+/// What every step of a run shares.
+struct Run<'a, 'b> {
+    plan: &'a Plan,
+    mode: Mode,
+    options: &'a Options<'a>,
+    budget: &'b Budget,
+    limit: u64,
+}
+
+impl<'b> Run<'_, 'b> {
+    /// Runs the plan's steps from `first` on `current`, adding the tours
+    /// each completes to `finished`.
+    fn steps<K: Key, C: Count>(
+        &self,
+        first: usize,
+        mut current: Vec<Table<'b, K, C>>,
+        finished: &mut Wide,
+    ) -> Result<(), Halt<'b, K, C>> {
+        let (options, limit) = (self.options, self.limit);
+        let total = self.plan.steps.len();
+        for (t, step) in self.plan.steps.iter().enumerate().skip(first) {
+            if stopped(options) {
+                return Err(Halt::Failed(FrontierError::Stopped));
+            }
+            let expected = current.iter().map(Table::len).max().unwrap_or(0);
+            let stepped = if current.len() == 1 {
+                Table::with_expected(expected, self.budget)
+                    .map_err(|e| table_error(e, limit))
+                    .and_then(|mut out| {
+                        step_serial(step, self.mode, &current[0], &mut out, options, limit)
+                            .map(|done| (vec![out], done))
+                    })
+            } else {
+                step_parallel(
+                    step,
+                    self.mode,
+                    &current,
+                    expected,
+                    options,
+                    self.budget,
+                    limit,
+                )
+            };
+            let (next, done) = match stepped {
+                Ok(next) => next,
+                Err(FrontierError::Overflow) => {
+                    return Err(Halt::Outgrown {
+                        step: t,
+                        tables: current,
+                    })
+                }
+                Err(e) => return Err(Halt::Failed(e)),
+            };
+            *finished = finished
+                .checked_add(done)
+                .ok_or(Halt::Failed(FrontierError::Overflow))?;
+            drop(current);
+            current = next;
+            if let Some(progress) = options.progress {
+                progress(Progress {
+                    done: t + 1,
+                    total,
+                    states: current.iter().map(Table::len).sum(),
+                    bytes: self.budget.used(),
+                });
+            }
         }
-        let expected = current.iter().map(Table::len).max().unwrap_or(0);
-        let (next, done) = if jobs == 1 {
-            let mut out = Table::with_expected(expected, &budget).map_err(err)?;
-            let done = step_serial(step, mode, &current[0], &mut out, options, limit)?;
-            (vec![out], done)
-        } else {
-            step_parallel(step, mode, &current, expected, options, &budget, limit)?
-        };
-        finished = finished.checked_add(done).ok_or(FrontierError::Overflow)?;
-        drop(current);
-        current = next;
-        if let Some(progress) = options.progress {
-            progress(Progress {
-                done: t + 1,
-                total,
-                states: current.iter().map(Table::len).sum(),
-                bytes: budget.used(),
-            });
-        }
+        Ok(())
     }
-    Ok(finished)
+
+    /// The same tables with counts of type `D`.
+    fn widen<K: Key, C: Count, D: Count>(
+        &self,
+        tables: Vec<Table<'b, K, C>>,
+    ) -> Result<Vec<Table<'b, K, D>>, FrontierError> {
+        let err = |e| table_error(e, self.limit);
+        let mut wider = Vec::with_capacity(tables.len());
+        for table in tables {
+            let mut out = Table::with_expected(table.len(), self.budget).map_err(err)?;
+            for (key, count) in table.iter() {
+                let count = D::from_wide(count.to_wide()).ok_or(FrontierError::Overflow)?;
+                out.add(key, key.hash(), count).map_err(err)?;
+            }
+            wider.push(out);
+        }
+        Ok(wider)
+    }
 }
 
 /// Adds `count × times` (tours completed by one state) to `done`.
-fn add_completed<C: Count>(done: u128, count: C, times: u32) -> Result<u128, FrontierError> {
+fn add_completed<C: Count>(done: Wide, count: C, times: u32) -> Result<Wide, FrontierError> {
     count
-        .to_u128()
-        .checked_mul(u128::from(times))
+        .to_wide()
+        .checked_mul(Wide::from(times))
         .and_then(|x| done.checked_add(x))
         .ok_or(FrontierError::Overflow)
 }
@@ -123,8 +224,8 @@ fn step_serial<K: Key, C: Count>(
     out: &mut Table<K, C>,
     options: &Options,
     limit: u64,
-) -> Result<u128, FrontierError> {
-    let mut done = 0u128;
+) -> Result<Wide, FrontierError> {
+    let mut done = Wide::ZERO;
     let mut queue = Queue::new();
     for (i, (key, count)) in input.iter().enumerate() {
         if i % POLL == 0 && stopped(options) {
@@ -158,7 +259,7 @@ fn step_parallel<'b, K: Key, C: Count>(
     options: &Options,
     budget: &'b Budget,
     limit: u64,
-) -> Result<(Vec<Table<'b, K, C>>, u128), FrontierError> {
+) -> Result<(Vec<Table<'b, K, C>>, Wide), FrontierError> {
     let jobs = input.len();
     let abort = AtomicBool::new(false);
     let (senders, receivers): Channels<K, C> = (0..jobs).map(|_| mpsc::channel()).unzip();
@@ -194,7 +295,7 @@ fn step_parallel<'b, K: Key, C: Count>(
             .collect()
     });
     let mut shards = Vec::with_capacity(jobs);
-    let mut done = 0u128;
+    let mut done = Wide::ZERO;
     let mut first_error = None;
     for r in results {
         match r {
@@ -257,12 +358,12 @@ impl<'b> Worker<'_, 'b> {
         own: &mut Table<'b, K, C>,
         inbox: &Receiver<Batch<K, C>>,
         outboxes: Vec<Sender<Batch<K, C>>>,
-    ) -> Result<u128, FrontierError> {
+    ) -> Result<Wide, FrontierError> {
         let jobs = outboxes.len();
         let err = |e| table_error(e, self.limit);
         let mut pending: Vec<Vec<(K, C)>> = (0..jobs).map(|_| Vec::new()).collect();
         let mut queue = Queue::new();
-        let mut done = 0u128;
+        let mut done = Wide::ZERO;
         for (i, (key, count)) in shard.iter().enumerate() {
             if i % POLL == 0 {
                 if stopped(self.options) || self.abort.load(Ordering::Relaxed) {
@@ -308,5 +409,61 @@ impl<'b> Worker<'_, 'b> {
         }
         drop(outboxes);
         Ok(done)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::count::frontier::plan::Graph;
+    use crate::count::frontier::state::MAX_WIDTH_U64;
+    use crate::count::frontier::SquareOrder;
+
+    /// Widening the counts mid-run (64 to 128 to 256 bits) gives what a run
+    /// in 256 bits from the first step gives, on one and on two threads:
+    /// the closed tours of 3x110 pass 2^128 (3x100 already does).
+    #[test]
+    fn counts_widened_mid_run_equal_counts_kept_wide_throughout() {
+        let graph = Graph::new(3, 110, &[], (1, 2)).unwrap();
+        let plan = Plan::best(&graph, &[], SquareOrder::Rows);
+        assert!(plan.width <= MAX_WIDTH_U64);
+        let mode = Mode {
+            closed: true,
+            free_ends: 0,
+            used_shift: 62,
+        };
+        let budget = Budget::new(u64::MAX);
+        let wide_throughout = |jobs: usize| {
+            let options = Options {
+                jobs,
+                ..Options::default()
+            };
+            let mut tables: Vec<Table<u64, Wide>> = (0..jobs)
+                .map(|_| Table::with_expected(1, &budget).unwrap())
+                .collect();
+            tables[shard_of(0u64.hash(), jobs)]
+                .add(0, 0u64.hash(), Wide::ONE)
+                .unwrap();
+            let run = Run {
+                plan: &plan,
+                mode,
+                options: &options,
+                budget: &budget,
+                limit: u64::MAX,
+            };
+            let mut finished = Wide::ZERO;
+            assert!(run.steps(0, tables, &mut finished).is_ok());
+            finished
+        };
+        let expected = wide_throughout(1);
+        assert!(expected > Wide::from(u128::MAX), "{expected}");
+        assert_eq!(wide_throughout(2), expected);
+        for jobs in [1, 2] {
+            let options = Options {
+                jobs,
+                ..Options::default()
+            };
+            assert_eq!(run::<u64>(&plan, mode, &options).unwrap(), expected);
+        }
     }
 }

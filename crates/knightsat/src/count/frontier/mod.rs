@@ -39,6 +39,8 @@ use std::fmt;
 use std::sync::atomic::AtomicBool;
 
 use plan::{Graph, Plan};
+
+use crate::count::number::TourNumber;
 use state::{Mode, MAX_WIDTH, MAX_WIDTH_U64};
 
 /// A counting problem: the board, its holes, the leaper, and the tour wanted.
@@ -62,6 +64,19 @@ pub(crate) struct Spec {
     pub(crate) end: Option<usize>,
 }
 
+/// The order in which the frontier counter takes the squares, line by line
+/// along the board's longer side. Both give the same counts by different
+/// computations (other frontiers, other states), which is how a count that
+/// no table lists is checked.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SquareOrder {
+    /// Every line the same way (row-major order).
+    #[default]
+    Rows,
+    /// Every other line the other way (a boustrophedon).
+    Snake,
+}
+
 /// How to run a count.
 #[derive(Clone, Copy)]
 pub(crate) struct Options<'a> {
@@ -73,6 +88,8 @@ pub(crate) struct Options<'a> {
     pub(crate) memory_budget: Option<u64>,
     /// Called after each square is processed.
     pub(crate) progress: Option<&'a (dyn Fn(Progress) + Sync)>,
+    /// The order of the squares.
+    pub(crate) order: SquareOrder,
 }
 
 impl Default for Options<'_> {
@@ -82,6 +99,7 @@ impl Default for Options<'_> {
             stop: None,
             memory_budget: None,
             progress: None,
+            order: SquareOrder::Rows,
         }
     }
 }
@@ -104,7 +122,7 @@ pub struct Progress {
 pub(crate) enum FrontierError {
     /// The stop flag was set.
     Stopped,
-    /// A count passed `u128`.
+    /// A count passed 2^256 − 1.
     Overflow,
     /// The state tables would need more memory than the budget.
     OverMemory {
@@ -137,7 +155,7 @@ impl fmt::Display for FrontierError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             FrontierError::Stopped => write!(f, "the count was stopped"),
-            FrontierError::Overflow => write!(f, "the count does not fit in 128 bits"),
+            FrontierError::Overflow => write!(f, "the count does not fit in 256 bits"),
             FrontierError::OverMemory { needed, budget } => write!(
                 f,
                 "the count needs {needed} bytes of state tables, over the budget of {budget}"
@@ -168,17 +186,17 @@ impl std::error::Error for FrontierError {}
 /// [`FrontierError::TooWide`] for a board whose frontier a state cannot
 /// hold, [`FrontierError::OverMemory`] when the tables would pass
 /// `options.memory_budget`, [`FrontierError::Stopped`] when `options.stop`
-/// is set, and [`FrontierError::Overflow`] for a count past `u128`.
-pub(crate) fn count(spec: &Spec, options: &Options) -> Result<u128, FrontierError> {
+/// is set, and [`FrontierError::Overflow`] for a count past 2^256 − 1.
+pub(crate) fn count(spec: &Spec, options: &Options) -> Result<TourNumber, FrontierError> {
     let board = Board::new(spec)?;
     let n = board.squares;
     if n == 1 {
         // One tour of one square, never closed; start and end, if given,
         // are that square.
-        return Ok(u128::from(!spec.closed));
+        return Ok(TourNumber::from(u64::from(!spec.closed)));
     }
     if !board.graph.is_connected() {
-        return Ok(0);
+        return Ok(TourNumber::ZERO);
     }
     // Two squares: every open tour also returns to its first square.
     if spec.closed && n >= 3 {
@@ -225,9 +243,9 @@ fn fixed_ends(spec: &Spec) -> Vec<usize> {
 
 /// Directed open tours: twice the paths when no end is fixed, else the
 /// paths with the fixed ends.
-fn count_open(board: &Board, spec: &Spec, options: &Options) -> Result<u128, FrontierError> {
+fn count_open(board: &Board, spec: &Spec, options: &Options) -> Result<TourNumber, FrontierError> {
     if spec.start.is_some() && spec.start == spec.end {
-        return Ok(0);
+        return Ok(TourNumber::ZERO);
     }
     let ends = fixed_ends(spec);
     let paths = count_undirected(&board.graph, &ends, false, options)?;
@@ -239,14 +257,18 @@ fn count_open(board: &Board, spec: &Spec, options: &Options) -> Result<u128, Fro
 }
 
 /// Directed closed tours on three or more squares.
-fn count_closed(board: &Board, spec: &Spec, options: &Options) -> Result<u128, FrontierError> {
+fn count_closed(
+    board: &Board,
+    spec: &Spec,
+    options: &Options,
+) -> Result<TourNumber, FrontierError> {
     match (spec.start, spec.end) {
         // A tour s … e closed by the move e–s is a path with ends s and e.
         (Some(s), Some(e)) => {
             if s != e && board.graph.is_move(s, e) {
                 count_undirected(&board.graph, &[s, e], false, options)
             } else {
-                Ok(0)
+                Ok(TourNumber::ZERO)
             }
         }
         (Some(_), None) | (None, Some(_)) => count_undirected(&board.graph, &[], true, options)?
@@ -268,8 +290,8 @@ fn count_undirected(
     ends: &[usize],
     closed: bool,
     options: &Options,
-) -> Result<u128, FrontierError> {
-    let plan = Plan::best(graph, ends);
+) -> Result<TourNumber, FrontierError> {
+    let plan = Plan::best(graph, ends, options.order);
     if plan.width > MAX_WIDTH {
         return Err(FrontierError::TooWide {
             width: plan.width,
@@ -287,17 +309,12 @@ fn count_undirected(
         free_ends,
         used_shift: if narrow { 62 } else { 126 },
     };
-    // Counts in 64 bits first; in 128 only if they overflow.
-    let run = |wide_counts: bool| match (narrow, wide_counts) {
-        (true, false) => engine::run::<u64, u64>(&plan, mode, options),
-        (true, true) => engine::run::<u64, u128>(&plan, mode, options),
-        (false, false) => engine::run::<[u64; 2], u64>(&plan, mode, options),
-        (false, true) => engine::run::<[u64; 2], u128>(&plan, mode, options),
+    let undirected = if narrow {
+        engine::run::<u64>(&plan, mode, options)
+    } else {
+        engine::run::<[u64; 2]>(&plan, mode, options)
     };
-    match run(false) {
-        Err(FrontierError::Overflow) => run(true),
-        other => other,
-    }
+    undirected.map(TourNumber::from_wide)
 }
 
 /// Counts the tours of `problem` by its frontier, without listing one:
@@ -312,8 +329,9 @@ pub(crate) fn count_tours(
     problem: &crate::model::problem::Problem,
     request: &crate::solve::Request,
     jobs: usize,
+    order: SquareOrder,
     progress: Option<&(dyn Fn(Progress) + Sync)>,
-) -> Result<u128, crate::error::Error> {
+) -> Result<TourNumber, crate::error::Error> {
     use crate::error::{Error, Unsupported};
     if !problem.clues().is_empty() {
         return Err(Error::Unsupported(Unsupported::CluesByFrontier));
@@ -344,6 +362,7 @@ pub(crate) fn count_tours(
             stop: Some(stop.flag()),
             memory_budget: Some(budget_mib.saturating_mul(1 << 20)),
             progress,
+            order,
         };
         count(&spec, &options).map_err(|error| match error {
             FrontierError::Stopped => Error::Stopped,

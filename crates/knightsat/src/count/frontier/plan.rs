@@ -5,7 +5,7 @@
 //! Everything here depends on the board only, never on a state: the engine
 //! reads it once per step and applies it to every state of that step.
 
-use crate::count::frontier::FrontierError;
+use crate::count::frontier::{FrontierError, SquareOrder};
 use crate::graph::{MoveGraph, UNREACHED};
 use crate::model::board::{Board, Leaper, Square};
 
@@ -214,12 +214,16 @@ pub(crate) struct Plan {
 }
 
 impl Plan {
-    /// The plan for the better of the two row-major orders (the board as
-    /// given, or transposed): the one whose widest frontier is smaller, the
-    /// frontier spanning the shorter side on a tie. `fixed_ends` are the
-    /// squares that must be path ends.
-    pub(crate) fn best(graph: &Graph, fixed_ends: &[usize]) -> Plan {
-        let (rows, cols) = (row_major(graph, false), row_major(graph, true));
+    /// The plan for the better of the two line-by-line orders (the board
+    /// as given, or transposed), each line taken as `order` says: the one
+    /// whose widest frontier is smaller, the frontier spanning the shorter
+    /// side on a tie. `fixed_ends` are the squares that must be path ends.
+    pub(crate) fn best(graph: &Graph, fixed_ends: &[usize], order: SquareOrder) -> Plan {
+        let snake = order == SquareOrder::Snake;
+        let (rows, cols) = (
+            row_major(graph, false, snake),
+            row_major(graph, true, snake),
+        );
         // Widths first, by a sweep: building the plan along the long side
         // of 4x3000 (a frontier of 6000 squares) took minutes.
         let prefer_cols = (frontier_width(graph, &cols), graph.rows > graph.cols)
@@ -392,8 +396,9 @@ fn slot(i: usize) -> u8 {
 }
 
 /// The non-hole squares in row-major order of the board, or of the
-/// transposed board (column by column) when `transposed`.
-pub(crate) fn row_major(graph: &Graph, transposed: bool) -> Vec<usize> {
+/// transposed board (column by column) when `transposed`; with `snake`,
+/// every other line is taken the other way (a boustrophedon).
+pub(crate) fn row_major(graph: &Graph, transposed: bool, snake: bool) -> Vec<usize> {
     let (outer, inner) = if transposed {
         (graph.cols, graph.rows)
     } else {
@@ -402,6 +407,11 @@ pub(crate) fn row_major(graph: &Graph, transposed: bool) -> Vec<usize> {
     let mut order = Vec::new();
     for o in 0..outer {
         for i in 0..inner {
+            let i = if snake && o % 2 == 1 {
+                inner - 1 - i
+            } else {
+                i
+            };
             let sq = if transposed {
                 i * graph.cols + o
             } else {
@@ -425,7 +435,7 @@ mod tests {
     #[test]
     fn knight_frontier_on_eight_wide_board_is_seventeen() {
         let g = Graph::new(8, 8, &[], (1, 2)).unwrap();
-        let plan = Plan::best(&g, &[]);
+        let plan = Plan::best(&g, &[], SquareOrder::Rows);
         assert_eq!(plan.width, 17);
         assert_eq!(plan.steps.len(), 64);
     }
@@ -440,7 +450,7 @@ mod tests {
         ] {
             let g = Graph::new(rows, cols, &holes, leap).unwrap();
             for transposed in [false, true] {
-                let order = row_major(&g, transposed);
+                let order = row_major(&g, transposed, false);
                 assert_eq!(
                     frontier_width(&g, &order),
                     Plan::build(&g, &order, &[]).width,
@@ -474,10 +484,13 @@ mod tests {
     fn frontier_spans_the_shorter_side() {
         for (rows, cols) in [(10, 3), (3, 10)] {
             let g = Graph::new(rows, cols, &[], (1, 2)).unwrap();
-            let along_rows = Plan::build(&g, &row_major(&g, false), &[]).width;
-            let along_cols = Plan::build(&g, &row_major(&g, true), &[]).width;
-            assert_eq!(Plan::best(&g, &[]).width, along_rows.min(along_cols));
-            assert_eq!(Plan::best(&g, &[]).width, 7);
+            let along_rows = Plan::build(&g, &row_major(&g, false, false), &[]).width;
+            let along_cols = Plan::build(&g, &row_major(&g, true, false), &[]).width;
+            assert_eq!(
+                Plan::best(&g, &[], SquareOrder::Rows).width,
+                along_rows.min(along_cols)
+            );
+            assert_eq!(Plan::best(&g, &[], SquareOrder::Rows).width, 7);
         }
     }
 }

@@ -7,6 +7,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::count::frontier::state::Word;
+use crate::count::number::Wide;
 
 /// A packed state: the frontier slots' codes, four bits each, with the
 /// number of path ends already used in the top two bits. The all-ones word
@@ -90,42 +91,50 @@ impl Key for [u64; 2] {
     }
 }
 
-/// A number of tours (or partial tours) kept per state.
+/// A number of tours (or partial tours) kept per state: 64 bits while
+/// they fit, then 128, then 256 ([`Wide`]).
 pub(crate) trait Count: Copy + Send + Sync + Default {
     /// `self + other`, or `None` on overflow.
     fn checked_add(self, other: Self) -> Option<Self>;
     /// The count, widened.
-    fn to_u128(self) -> u128;
+    fn to_wide(self) -> Wide;
     /// The count `x`, or `None` if it does not fit.
-    fn from_u128(x: u128) -> Option<Self>;
+    fn from_wide(x: Wide) -> Option<Self>;
 }
 
-impl Count for u64 {
-    #[inline]
-    fn checked_add(self, other: u64) -> Option<u64> {
-        u64::checked_add(self, other)
-    }
-    #[inline]
-    fn to_u128(self) -> u128 {
-        u128::from(self)
-    }
-    #[inline]
-    fn from_u128(x: u128) -> Option<u64> {
-        u64::try_from(x).ok()
-    }
+macro_rules! count {
+    ($t:ty) => {
+        impl Count for $t {
+            #[inline]
+            fn checked_add(self, other: $t) -> Option<$t> {
+                <$t>::checked_add(self, other)
+            }
+            #[inline]
+            fn to_wide(self) -> Wide {
+                Wide::from(self)
+            }
+            #[inline]
+            fn from_wide(x: Wide) -> Option<$t> {
+                <$t>::try_from(x).ok()
+            }
+        }
+    };
 }
 
-impl Count for u128 {
+count!(u64);
+count!(u128);
+
+impl Count for Wide {
     #[inline]
-    fn checked_add(self, other: u128) -> Option<u128> {
-        u128::checked_add(self, other)
+    fn checked_add(self, other: Wide) -> Option<Wide> {
+        Wide::checked_add(self, other)
     }
     #[inline]
-    fn to_u128(self) -> u128 {
+    fn to_wide(self) -> Wide {
         self
     }
     #[inline]
-    fn from_u128(x: u128) -> Option<u128> {
+    fn from_wide(x: Wide) -> Option<Wide> {
         Some(x)
     }
 }
