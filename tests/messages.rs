@@ -361,3 +361,32 @@ fn no_command_says_so_and_names_the_commands() {
         "no command given: encode, solve, certify, count",
     );
 }
+
+/// The standard output of a run that succeeds, with its stderr.
+fn success(args: &[&str], dir: &Path) -> (String, String) {
+    let (code, stdout, stderr) = run(args, dir);
+    assert_eq!(code, Some(0), "{args:?}: {stderr}");
+    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    (stdout, stderr)
+}
+
+#[test]
+fn square_names_are_trimmed_everywhere() {
+    let dir = tempfile::tempdir().unwrap();
+    let (plain, _) = success(
+        &[
+            "count", "--size", "5", "--start", "a1", "--at", "3=e2", "--holes", "c3",
+        ],
+        dir.path(),
+    );
+    let (spaced, _) = success(
+        &[
+            "count", "--size", "5", "--start", " a1 ", "--at", " 3 = e2 ", "--holes", " c3",
+        ],
+        dir.path(),
+    );
+    assert_eq!(plain, spaced);
+    let (plain, _) = success(&["count", "--size", "5", "--end", "a1"], dir.path());
+    let (spaced, _) = success(&["count", "--size", "5", "--end", "a1 "], dir.path());
+    assert_eq!(plain, spaced);
+}

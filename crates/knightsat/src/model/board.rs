@@ -304,7 +304,7 @@ impl Board {
     pub fn with_holes<S: AsRef<str>>(&self, names: &[S]) -> Result<Board, BoardError> {
         let mut exists: Vec<bool> = self.index_of_cell.iter().map(|&i| i != NO_SQUARE).collect();
         for name in names {
-            let index = self.parse_square(name.as_ref().trim())?;
+            let index = self.parse_square(name.as_ref())?;
             let square = self.square(index);
             exists[square.rank * self.cols + square.file] = false;
         }
@@ -378,8 +378,11 @@ impl Board {
         self.index_at(square).is_some()
     }
 
-    /// Parses a square in algebraic notation and checks that it is on this board.
+    /// Parses a square in algebraic notation (white space around it
+    /// ignored, as everywhere a square is named) and checks that it is on
+    /// this board.
     pub fn parse_square(&self, text: &str) -> Result<usize, BoardError> {
+        let text = text.trim();
         let square: Square = text.parse()?;
         if let Some(index) = self.index_at(square) {
             return Ok(index);
