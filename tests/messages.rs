@@ -390,3 +390,27 @@ fn square_names_are_trimmed_everywhere() {
     let (spaced, _) = success(&["count", "--size", "5", "--end", "a1 "], dir.path());
     assert_eq!(plain, spaced);
 }
+
+#[test]
+fn huge_numbers_in_sizes_and_squares_are_too_large_not_malformed() {
+    let dir = tempfile::tempdir().unwrap();
+    let huge = "99999999999999999999";
+    refused(&["solve", "--size", huge], dir.path(), "too large");
+    refused(
+        &["solve", "--board", &format!("{huge}x5")],
+        dir.path(),
+        "too large",
+    );
+    for flag in ["--holes", "--start", "--end"] {
+        refused(
+            &["solve", "--size", "5", flag, &format!("z{huge}")],
+            dir.path(),
+            "is not on the 5x5 board",
+        );
+    }
+    refused(
+        &["solve", "--size", "5", "--at", &format!("{huge}=a1")],
+        dir.path(),
+        "move numbers run from 1 to 25",
+    );
+}
