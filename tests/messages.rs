@@ -414,3 +414,30 @@ fn huge_numbers_in_sizes_and_squares_are_too_large_not_malformed() {
         "move numbers run from 1 to 25",
     );
 }
+
+#[test]
+fn a_closed_flag_that_contradicts_the_file_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let (puzzle, _) = success(
+        &["puzzle", "--size", "5", "--seed", "1", "--format", "json"],
+        dir.path(),
+    );
+    assert!(puzzle.contains(r#""closed":false"#), "{puzzle}");
+    std::fs::write(dir.path().join("p.json"), &puzzle).unwrap();
+    for command in ["solve", "count"] {
+        refused(
+            &[command, "--puzzle", "p.json", "--closed"],
+            dir.path(),
+            "--closed, but the puzzle file says the tour is open",
+        );
+    }
+    let (tour, _) = success(&["solve", "--size", "5", "--format", "json"], dir.path());
+    std::fs::write(dir.path().join("t.json"), &tour).unwrap();
+    refused(
+        &["verify", "--closed", "t.json"],
+        dir.path(),
+        "--closed, but the tour file says the tour is open",
+    );
+    let (valid, _) = success(&["verify", "t.json"], dir.path());
+    assert!(valid.starts_with("valid open"), "{valid}");
+}

@@ -178,6 +178,13 @@ pub enum Error {
     /// A puzzle grid that cannot be read: wrong shape, bad cells, repeated numbers.
     #[error("bad puzzle: {0}")]
     BadPuzzle(String),
+    /// A closed tour asked for of a file (a puzzle's or a tour's JSON)
+    /// that records the tour as open: the two contradict each other.
+    #[error("a closed tour is asked for, but the {file} file says the tour is open")]
+    ClosedButFileSaysOpen {
+        /// Which file.
+        file: RecordedIn,
+    },
     /// A tour (as text or JSON) that cannot be read.
     #[error("cannot read the tour: {0}")]
     BadTourInput(String),
@@ -277,6 +284,24 @@ impl From<ProblemError> for Error {
 impl From<Violation> for Error {
     fn from(violation: Violation) -> Error {
         Error::InvalidTour(violation)
+    }
+}
+
+/// A file that records whether its tour is closed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RecordedIn {
+    /// A puzzle's JSON.
+    Puzzle,
+    /// A tour's JSON.
+    Tour,
+}
+
+impl std::fmt::Display for RecordedIn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            RecordedIn::Puzzle => "puzzle",
+            RecordedIn::Tour => "tour",
+        })
     }
 }
 
@@ -452,6 +477,7 @@ impl Error {
             | Error::BadTourInput(_)
             | Error::MoveListNeedsBoard
             | Error::BadPuzzle(_)
+            | Error::ClosedButFileSaysOpen { .. }
             | Error::CannotRead { .. }
             | Error::SolverMissing { .. }
             | Error::Tally(_) => ErrorClass::BadInput,
