@@ -441,3 +441,29 @@ fn a_closed_flag_that_contradicts_the_file_is_refused() {
     let (valid, _) = success(&["verify", "t.json"], dir.path());
     assert!(valid.starts_with("valid open"), "{valid}");
 }
+
+#[test]
+fn a_depth_past_the_squares_counts_as_the_whole_tour() {
+    let dir = tempfile::tempdir().unwrap();
+    for depth in ["11", "100000000", "18446744073709551615"] {
+        for method in ["sat", "backtrack"] {
+            let (count, _) = success(
+                &[
+                    "count", "--board", "3x4", "--method", method, "--depth", depth,
+                ],
+                dir.path(),
+            );
+            assert_eq!(count.trim(), "16", "--depth {depth}");
+        }
+        success(
+            &[
+                "solve", "--board", "3x4", "--depth", depth, "--format", "moves",
+            ],
+            dir.path(),
+        );
+        success(
+            &["cubes", "--board", "3x4", "--depth", depth, "--count"],
+            dir.path(),
+        );
+    }
+}

@@ -143,7 +143,8 @@ pub enum Command {
         /// Cube depth in moves for --jobs (default: the smallest depth giving
         /// at least 1000 cubes per thread, deepened towards a sixth of the
         /// squares while there are at most 250,000 cubes; at most 12). Giving
-        /// it splits the count into cubes even with one thread.
+        /// it splits the count into cubes even with one thread; a depth
+        /// past the tour's last move is the whole tour.
         #[arg(long, value_name = "D", value_parser = clap::value_parser!(u64).range(1..))]
         depth: Option<u64>,
         /// Estimate instead of count: count a random sample of K cubes (with
