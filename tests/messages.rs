@@ -467,3 +467,26 @@ fn a_depth_past_the_squares_counts_as_the_whole_tour() {
         );
     }
 }
+
+/// The depth `count --sample 1` reports for `args`.
+fn sampled_depth(args: &[&str], dir: &Path) -> String {
+    let mut all = vec!["count", "--sample", "1"];
+    all.extend_from_slice(args);
+    let (stdout, _) = success(&all, dir);
+    let at = stdout.find("at depth ").expect(&stdout) + "at depth ".len();
+    stdout[at..].split_whitespace().next().unwrap().to_string()
+}
+
+#[test]
+fn more_jobs_than_cores_choose_no_deeper_cubes_than_the_cores() {
+    let dir = tempfile::tempdir().unwrap();
+    let cores = std::thread::available_parallelism()
+        .unwrap()
+        .get()
+        .to_string();
+    let args = |jobs| vec!["--size", "5", "--method", "sat", "--jobs", jobs];
+    assert_eq!(
+        sampled_depth(&args("1000"), dir.path()),
+        sampled_depth(&args(&cores), dir.path())
+    );
+}

@@ -141,7 +141,8 @@ pub enum Command {
         #[arg(long, value_name = "N", default_value_t = 1)]
         jobs: usize,
         /// Cube depth in moves for --jobs (default: the smallest depth giving
-        /// at least 1000 cubes per thread, deepened towards a sixth of the
+        /// at least 1000 cubes per thread, threads past the cores not
+        /// counted, deepened towards a sixth of the
         /// squares while there are at most 250,000 cubes; at most 12). Giving
         /// it splits the count into cubes even with one thread; a depth
         /// past the tour's last move is the whole tour.
