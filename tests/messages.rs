@@ -490,3 +490,29 @@ fn more_jobs_than_cores_choose_no_deeper_cubes_than_the_cores() {
         sampled_depth(&args(&cores), dir.path())
     );
 }
+
+#[test]
+fn samples_and_cube_ranges_of_a_board_the_gate_refutes_say_what_count_says() {
+    let dir = tempfile::tempdir().unwrap();
+    for board in [&["--size", "4"][..], &["--size", "5", "--closed"]] {
+        let (count, note) = success(&[&["count"][..], board].concat(), dir.path());
+        assert_eq!(count.trim(), "0");
+        assert!(note.contains("feasibility gate"), "{note}");
+        let (sample, stderr) = success(
+            &[&["count", "--sample", "5"][..], board].concat(),
+            dir.path(),
+        );
+        assert_eq!(
+            (sample.as_str(), stderr.as_str()),
+            (count.as_str(), note.as_str())
+        );
+    }
+    let (cubes, stderr) = success(
+        &[
+            "count", "--size", "5", "--closed", "--cubes", "1", "--depth", "2",
+        ],
+        dir.path(),
+    );
+    assert_eq!(cubes.trim(), "0");
+    assert!(stderr.contains("feasibility gate"), "{stderr}");
+}
