@@ -516,3 +516,137 @@ fn samples_and_cube_ranges_of_a_board_the_gate_refutes_say_what_count_says() {
     assert_eq!(cubes.trim(), "0");
     assert!(stderr.contains("feasibility gate"), "{stderr}");
 }
+
+#[test]
+fn memory_way_outs_work_with_the_other_flags_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let stderr_of = |args: &[&str]| {
+        let (code, _, stderr) = run(args, dir.path());
+        assert_eq!(code, Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        stderr
+    };
+    // --jobs solves cubes, which need the time-indexed encoding, SAT and a
+    // built-in solver; one thread alone would not fit either.
+    let stderr = stderr_of(&[
+        "solve",
+        "--size",
+        "30",
+        "--jobs",
+        "2",
+        "--memory-budget",
+        "1",
+    ]);
+    for forbidden in [
+        "--encoding successor",
+        "--method warnsdorff",
+        "--solver",
+        "--jobs",
+    ] {
+        assert!(!stderr.contains(&format!("try {forbidden}")), "{stderr}");
+        assert!(!stderr.contains(&format!(", {forbidden}")), "{stderr}");
+    }
+    assert!(stderr.contains("a larger --memory-budget"), "{stderr}");
+    // One thread fits: said, and it works.
+    let stderr = stderr_of(&[
+        "solve",
+        "--size",
+        "10",
+        "--method",
+        "sat",
+        "--jobs",
+        "2",
+        "--memory-budget",
+        "10",
+    ]);
+    assert!(stderr.contains("--jobs 1"), "{stderr}");
+    success(
+        &[
+            "solve",
+            "--size",
+            "10",
+            "--method",
+            "sat",
+            "--jobs",
+            "1",
+            "--memory-budget",
+            "10",
+        ],
+        dir.path(),
+    );
+    // A proof needs SAT and the complete formula.
+    let stderr = stderr_of(&[
+        "solve",
+        "--size",
+        "30",
+        "--proof",
+        "p.drat",
+        "--memory-budget",
+        "1",
+    ]);
+    assert!(!stderr.contains("--method warnsdorff"), "{stderr}");
+    assert!(!stderr.contains("--encoding successor"), "{stderr}");
+    // Cubes of a depth given take the same memory by any method and threads.
+    let stderr = stderr_of(&[
+        "count",
+        "--size",
+        "6",
+        "--method",
+        "sat",
+        "--jobs",
+        "2",
+        "--depth",
+        "8",
+        "--memory-budget",
+        "1",
+    ]);
+    assert!(stderr.contains("--depth 3 or less fits"), "{stderr}");
+    assert!(!stderr.contains("--method backtrack"), "{stderr}");
+    assert!(!stderr.contains("fewer --jobs"), "{stderr}");
+    // A solver named is SAT's: backtracking does not take it.
+    let stderr = stderr_of(&[
+        "count",
+        "--size",
+        "6",
+        "--solver",
+        "cadical",
+        "--memory-budget",
+        "1",
+    ]);
+    assert!(!stderr.contains("--method backtrack"), "{stderr}");
+}
+
+#[test]
+fn the_clue_memory_refusal_names_backtracking_which_works() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "solve",
+        "--size",
+        "12",
+        "--at",
+        "5=c3",
+        "--memory-budget",
+        "1",
+    ];
+    let (code, _, stderr) = run(&args, dir.path());
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("--method backtrack"), "{stderr}");
+    let mut followed = args.to_vec();
+    followed.extend(["--method", "backtrack", "--format", "moves"]);
+    success(&followed, dir.path());
+    let (_, _, stderr) = run(
+        &[
+            "solve",
+            "--size",
+            "12",
+            "--at",
+            "5=c3",
+            "--memory-budget",
+            "1",
+            "--solver",
+            "cadical",
+        ],
+        dir.path(),
+    );
+    assert!(!stderr.contains("--method backtrack"), "{stderr}");
+}

@@ -37,6 +37,7 @@ pub fn count(plan: &Count) -> anyhow::Result<ExitCode> {
         method,
         request,
         args,
+        ..
     } = plan;
     let method = *method;
     let (whole, estimate) = (args.whole(), args.sample.is_some());
@@ -67,7 +68,7 @@ pub fn count(plan: &Count) -> anyhow::Result<ExitCode> {
             note!("knightsat: the --timeout of {seconds} s ran out after {printed} cubes: each line printed is a whole cube; `knightsat sum` names the cubes left (exit 124)");
             return Ok(ExitCode::from(EXIT_TIMEOUT));
         }
-        Err(error) if whole => return Err(count_way_out(error, problem, method, args.jobs)),
+        Err(error) if whole => return Err(count_way_out(error, plan)),
         report => report?,
     };
     match report {
@@ -200,8 +201,10 @@ fn show_count_progress(bar: Option<&ProgressBar>, progress: Progress<'_>) {
 }
 
 /// `error` from `count`, with the route that would work where there is
-/// one: only options `count` takes (no solver programs).
-fn count_way_out(error: Error, problem: &Problem, method: Method, jobs: usize) -> anyhow::Error {
+/// one: only options `count` takes (no solver programs), and only those
+/// that work with the other options given.
+fn count_way_out(error: Error, plan: &Count) -> anyhow::Error {
+    let (problem, method) = (&plan.problem, plan.method);
     let plain = problem.clues().is_empty();
     let hint = match &error {
         Error::Timeout { .. } if method == Method::Sat && plain => {
@@ -211,17 +214,29 @@ fn count_way_out(error: Error, problem: &Problem, method: Method, jobs: usize) -
         Error::BoardTooLargeForEncoding { .. } if plain => {
             Some("--method backtrack counts without a formula, on any board".to_string())
         }
-        Error::OverMemoryBudget { .. } | Error::CubesOverMemoryBudget { .. } => {
+        Error::OverMemoryBudget {
+            estimate_mib,
+            budget_mib,
+            sessions,
+            ..
+        } => {
             let mut ways = Vec::new();
-            if plain && method == Method::Sat {
+            // Backtracking takes clues and cubes, and no SAT option.
+            if method == Method::Sat && !plan.names_sat {
                 ways.push("--method backtrack (no memory to speak of)".to_string());
             }
-            if jobs != 1 {
-                ways.push("fewer --jobs".into());
+            let each = estimate_mib / (*sessions).max(1) as u64;
+            if *sessions > 1 && each <= *budget_mib {
+                let fit = (budget_mib / each.max(1)).max(1);
+                ways.push(format!("--jobs {fit}"));
             }
             ways.push("a larger --memory-budget".into());
             Some(format!("try {}", ways.join(", ")))
         }
+        // The cubes of a depth given take the same memory by any method
+        // and on any number of threads: the smaller depth that fits is
+        // said with the error.
+        Error::CubesOverMemoryBudget { .. } => Some("try a larger --memory-budget".to_string()),
         _ => None,
     };
     with_way_out(error, hint)

@@ -85,10 +85,13 @@ pub enum Error {
         board: String,
         /// The built-in solver.
         solver: String,
-        /// The estimate.
+        /// The estimate, for every session together.
         estimate_mib: u64,
         /// The budget.
         budget_mib: u64,
+        /// The sessions that would run at once (threads solving cubes),
+        /// each of `estimate_mib / sessions`.
+        sessions: usize,
     },
     /// Cubes too many to hold within the memory budget.
     #[error("{cubes} or more cubes of depth {depth} would need about {estimate_mib} MiB or more, over the budget of {budget_mib} MiB")]
