@@ -650,3 +650,16 @@ fn the_clue_memory_refusal_names_backtracking_which_works() {
     );
     assert!(!stderr.contains("--method backtrack"), "{stderr}");
 }
+
+#[test]
+fn solver_output_cut_in_a_number_is_said_to_be_cut_short() {
+    let dir = tempfile::tempdir().unwrap();
+    success(&["encode", "--board", "3x4", "-o", "a.cnf"], dir.path());
+    // "-21" cut to "-2", after 2 was given true.
+    std::fs::write(dir.path().join("cut.out"), "s SATISFIABLE\nv 1 2 -3 -2").unwrap();
+    refused(
+        &["decode", "--cnf", "a.cnf", "cut.out"],
+        dir.path(),
+        "cut short",
+    );
+}
