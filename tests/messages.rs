@@ -663,3 +663,40 @@ fn solver_output_cut_in_a_number_is_said_to_be_cut_short() {
         "cut short",
     );
 }
+
+#[test]
+fn count_cnf_refuses_clauses_other_than_the_ones_its_comments_describe() {
+    let dir = tempfile::tempdir().unwrap();
+    let cnf = dir.path().join("a.cnf");
+    success(&["encode", "--board", "3x4", "-o", "a.cnf"], dir.path());
+    let (count, _) = success(&["count", "--cnf", "a.cnf"], dir.path());
+    assert_eq!(count.trim(), "16");
+    let text = std::fs::read_to_string(&cnf).unwrap();
+    let header = text.lines().find(|l| l.starts_with("p cnf ")).unwrap();
+    let clauses: usize = header.split_whitespace().nth(3).unwrap().parse().unwrap();
+    // A clause added, the header kept exact: the formula now has fewer tours.
+    let added = text.replace(
+        header,
+        &header.replace(&format!(" {clauses}"), &format!(" {}", clauses + 1)),
+    ) + "1 0\n";
+    std::fs::write(dir.path().join("added.cnf"), added).unwrap();
+    // The leaper's comment edited: the clauses are still the knight's.
+    let camel = text.replace("c option leaper 1,2", "c option leaper 1,3");
+    std::fs::write(dir.path().join("camel.cnf"), camel).unwrap();
+    for file in ["added.cnf", "camel.cnf"] {
+        refused(
+            &["count", "--cnf", file],
+            dir.path(),
+            "the CNF's clauses are not the ones knightsat writes for the problem its comments describe",
+        );
+    }
+    // A cube's CNF, units and all, is what knightsat writes.
+    success(
+        &[
+            "cubes", "--board", "3x4", "--depth", "2", "--split", "split",
+        ],
+        dir.path(),
+    );
+    let (cube, _) = success(&["count", "--cnf", "split/cube-000001.cnf"], dir.path());
+    assert!(cube.trim().parse::<u64>().is_ok(), "{cube}");
+}

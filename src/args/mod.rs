@@ -132,7 +132,10 @@ pub enum Command {
         /// Count the tours of a knightsat CNF (from `encode` or `cubes
         /// --split`), taking the problem, options and cube from its
         /// comments; the board, rule, encoding and method flags are refused
-        /// with it (the file says what they are).
+        /// with it (the file says what they are). Its clauses must be the
+        /// ones knightsat writes for what the comments describe (checked by
+        /// encoding it again): a file with clauses added, removed or
+        /// changed, or comments edited, is refused (exit 2).
         #[arg(long, value_name = "FILE")]
         cnf: Option<PathBuf>,
         /// Threads, each counting cubes (see `cubes`): by SAT in a solver of

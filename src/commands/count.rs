@@ -9,10 +9,9 @@ use std::sync::{Mutex, OnceLock, PoisonError};
 use anyhow::Context;
 use indicatif::ProgressBar;
 
-use knightsat::cnf_file::read_cnf_info;
 use knightsat::count::tally::{CubeRange, CubeSum};
 use knightsat::count::{
-    count_recorded, sum_tallies, CountJob, CountReport, CubeLine, Estimate, Progress,
+    count_cnf as count_cnf_file, sum_tallies, CountJob, CountReport, CubeLine, Estimate, Progress,
 };
 use knightsat::cubes::resolve_jobs;
 use knightsat::error::Error;
@@ -342,8 +341,8 @@ pub fn sum(files: &[PathBuf], range: Option<CubeRange>) -> anyhow::Result<ExitCo
 /// `count --cnf`: the tours of a knightsat CNF, cube CNFs included, by
 /// the solver `sat` names.
 pub fn count_cnf(cnf: &Path, sat: &Request) -> anyhow::Result<ExitCode> {
-    let info = read_cnf_info(input::open(cnf)?).with_context(|| cnf.display().to_string())?;
-    let found = count_recorded(&info, sat).with_context(|| cnf.display().to_string())?;
+    let found =
+        count_cnf_file(input::open(cnf)?, sat).with_context(|| cnf.display().to_string())?;
     emit(|out| writeln!(out, "{found}"))?;
     Ok(ExitCode::SUCCESS)
 }

@@ -146,6 +146,16 @@ pub enum Error {
     /// A CNF file that knightsat did not write (or whose comments were removed).
     #[error("{0}")]
     NotKnightsatCnf(String),
+    /// A knightsat CNF whose clauses (or header) are not the ones knightsat
+    /// writes for the problem its comments describe: clauses added,
+    /// removed or changed, or comments edited. Counting it from its
+    /// comments would count another formula.
+    #[error("the CNF's clauses are not the ones knightsat writes for the problem its comments describe{}: count it with a SAT solver or a model counter, which read the clauses", match clause { Some(n) => format!(" (clause {n} differs)"), None => " (their number differs)".to_string() })]
+    ClausesNotAsWritten {
+        /// The first clause that differs, from 1; `None` when the header's
+        /// counts or the number of clauses do.
+        clause: Option<usize>,
+    },
     /// A CNF whose clauses cannot be read.
     #[error("cannot read the CNF's clauses: {0}")]
     BadCnf(String),
@@ -473,6 +483,7 @@ impl Error {
             | Error::FrontierTooWide { .. }
             | Error::FrontierTooManySquares { .. }
             | Error::NotKnightsatCnf(_)
+            | Error::ClausesNotAsWritten { .. }
             | Error::SolverOutput { .. }
             | Error::BadModel(_)
             | Error::BadCnf(_)
