@@ -700,3 +700,33 @@ fn count_cnf_refuses_clauses_other_than_the_ones_its_comments_describe() {
     let (cube, _) = success(&["count", "--cnf", "split/cube-000001.cnf"], dir.path());
     assert!(cube.trim().parse::<u64>().is_ok(), "{cube}");
 }
+
+#[test]
+fn a_whole_tour_given_as_a_puzzle_is_said_to_be_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let (grid, _) = success(&["solve", "--size", "5"], dir.path());
+    std::fs::write(dir.path().join("g.txt"), &grid).unwrap();
+    let (solved, note) = success(&["solve", "--puzzle", "g.txt"], dir.path());
+    assert_eq!(solved, grid);
+    assert!(note.contains("every square is numbered"), "{note}");
+    // Moves 1 and 13 swapped: no tour, and it says why.
+    let swapped: String = grid
+        .lines()
+        .map(|line| {
+            let mut cells: Vec<&str> = line.split_whitespace().collect();
+            for cell in cells.iter_mut().skip(1) {
+                *cell = match *cell {
+                    "1" => "13",
+                    "13" => "1",
+                    other => other,
+                };
+            }
+            cells.join(" ") + "\n"
+        })
+        .collect();
+    std::fs::write(dir.path().join("bad.txt"), swapped).unwrap();
+    let (code, stdout, stderr) = run(&["solve", "--puzzle", "bad.txt"], dir.path());
+    assert_eq!(code, Some(20), "{stderr}");
+    assert!(stdout.contains("no tour"), "{stdout}");
+    assert!(stderr.contains("every square is numbered"), "{stderr}");
+}

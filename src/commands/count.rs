@@ -20,8 +20,8 @@ use knightsat::runtime::input;
 use knightsat::solve::{Method, Request};
 
 use super::{
-    cube_progress_bar, emit, note_default_start, progress_bar, route_in_words, seconds_in_words,
-    show_cube_progress, step_bar, with_way_out,
+    cube_progress_bar, emit, note_default_start, note_whole_tour, progress_bar, route_in_words,
+    seconds_in_words, show_cube_progress, step_bar, with_way_out,
 };
 use crate::plan::{Count, CountArgs};
 use crate::EXIT_TIMEOUT;
@@ -56,6 +56,7 @@ pub fn count(plan: &Count) -> anyhow::Result<ExitCode> {
         on_cube: Some(&on_cube),
         ..CountJob::new(problem)
     };
+    note_whole_tour(problem);
     let report = job.run();
     let (printed, failed) = show.finish();
     let report = match report {

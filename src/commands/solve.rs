@@ -16,7 +16,8 @@ use knightsat::solve::{find_tour, solve_parallel, Method, Outcome, Request, Solv
 use knightsat::tour::Tour;
 
 use super::{
-    answered_by_gate, note_default_start, print_outcome, print_tour, route_in_words, with_way_out,
+    answered_by_gate, note_default_start, note_whole_tour, print_outcome, print_tour,
+    route_in_words, with_way_out,
 };
 use crate::plan::Solve;
 
@@ -29,6 +30,7 @@ pub fn solve(plan: &Solve) -> anyhow::Result<ExitCode> {
     // the gate alone walks the move graph for seconds, so it gives up at
     // the limit and the search gets what is left.
     let deadline = Deadline::new(plan.timeout);
+    note_whole_tour(problem);
     if !plan.no_theory && plan.proof.is_none() && answered_by_gate(problem, &deadline) {
         return print_outcome(Outcome::NoTour, plan.format);
     }

@@ -241,6 +241,22 @@ impl Problem {
         &self.clues
     }
 
+    /// The squares in move order when the clues number every square (a
+    /// puzzle whose grid is already filled in): the one sequence the
+    /// problem allows, to check rather than solve. `None` when a move has
+    /// no clue.
+    pub fn squares_of_clues(&self) -> Option<Vec<usize>> {
+        let squares = self.board.squares();
+        if self.clues.len() != squares {
+            return None;
+        }
+        let mut order = vec![None; squares];
+        for clue in &self.clues {
+            *order.get_mut(clue.step)? = Some(clue.square);
+        }
+        order.into_iter().collect()
+    }
+
     /// Whether anything pins the tour to particular steps on particular
     /// squares: a start, an end or clues.
     pub(crate) fn is_anchored(&self) -> bool {
