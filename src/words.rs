@@ -47,6 +47,9 @@ fn describe_library(library: &Error, context: Option<String>) -> String {
                 "{library} (--memory-budget): {instead}; `cubes -o FILE` and `cubes --split DIR` write any number of cubes without holding them"
             );
         }
+        Error::ClosedButFileSaysOpen { file } => {
+            format!("--closed, but the {file} file says the tour is open")
+        }
         Error::SameOutputTwice { path } => {
             format!("--proof and --cnf-out both name {path}: give them different files")
         }

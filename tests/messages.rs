@@ -361,3 +361,372 @@ fn no_command_says_so_and_names_the_commands() {
         "no command given: encode, solve, certify, count",
     );
 }
+
+/// The standard output of a run that succeeds, with its stderr.
+fn success(args: &[&str], dir: &Path) -> (String, String) {
+    let (code, stdout, stderr) = run(args, dir);
+    assert_eq!(code, Some(0), "{args:?}: {stderr}");
+    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    (stdout, stderr)
+}
+
+#[test]
+fn square_names_are_trimmed_everywhere() {
+    let dir = tempfile::tempdir().unwrap();
+    let (plain, _) = success(
+        &[
+            "count", "--size", "5", "--start", "a1", "--at", "3=e2", "--holes", "c3",
+        ],
+        dir.path(),
+    );
+    let (spaced, _) = success(
+        &[
+            "count", "--size", "5", "--start", " a1 ", "--at", " 3 = e2 ", "--holes", " c3",
+        ],
+        dir.path(),
+    );
+    assert_eq!(plain, spaced);
+    let (plain, _) = success(&["count", "--size", "5", "--end", "a1"], dir.path());
+    let (spaced, _) = success(&["count", "--size", "5", "--end", "a1 "], dir.path());
+    assert_eq!(plain, spaced);
+}
+
+#[test]
+fn huge_numbers_in_sizes_and_squares_are_too_large_not_malformed() {
+    let dir = tempfile::tempdir().unwrap();
+    let huge = "99999999999999999999";
+    refused(&["solve", "--size", huge], dir.path(), "too large");
+    refused(
+        &["solve", "--board", &format!("{huge}x5")],
+        dir.path(),
+        "too large",
+    );
+    for flag in ["--holes", "--start", "--end"] {
+        refused(
+            &["solve", "--size", "5", flag, &format!("z{huge}")],
+            dir.path(),
+            "is not on the 5x5 board",
+        );
+    }
+    refused(
+        &["solve", "--size", "5", "--at", &format!("{huge}=a1")],
+        dir.path(),
+        "move numbers run from 1 to 25",
+    );
+}
+
+#[test]
+fn a_closed_flag_that_contradicts_the_file_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let (puzzle, _) = success(
+        &["puzzle", "--size", "5", "--seed", "1", "--format", "json"],
+        dir.path(),
+    );
+    assert!(puzzle.contains(r#""closed":false"#), "{puzzle}");
+    std::fs::write(dir.path().join("p.json"), &puzzle).unwrap();
+    for command in ["solve", "count"] {
+        refused(
+            &[command, "--puzzle", "p.json", "--closed"],
+            dir.path(),
+            "--closed, but the puzzle file says the tour is open",
+        );
+    }
+    let (tour, _) = success(&["solve", "--size", "5", "--format", "json"], dir.path());
+    std::fs::write(dir.path().join("t.json"), &tour).unwrap();
+    refused(
+        &["verify", "--closed", "t.json"],
+        dir.path(),
+        "--closed, but the tour file says the tour is open",
+    );
+    let (valid, _) = success(&["verify", "t.json"], dir.path());
+    assert!(valid.starts_with("valid open"), "{valid}");
+}
+
+#[test]
+fn a_depth_past_the_squares_counts_as_the_whole_tour() {
+    let dir = tempfile::tempdir().unwrap();
+    for depth in ["11", "100000000", "18446744073709551615"] {
+        for method in ["sat", "backtrack"] {
+            let (count, _) = success(
+                &[
+                    "count", "--board", "3x4", "--method", method, "--depth", depth,
+                ],
+                dir.path(),
+            );
+            assert_eq!(count.trim(), "16", "--depth {depth}");
+        }
+        success(
+            &[
+                "solve", "--board", "3x4", "--depth", depth, "--format", "moves",
+            ],
+            dir.path(),
+        );
+        success(
+            &["cubes", "--board", "3x4", "--depth", depth, "--count"],
+            dir.path(),
+        );
+    }
+}
+
+/// The depth `count --sample 1` reports for `args`.
+fn sampled_depth(args: &[&str], dir: &Path) -> String {
+    let mut all = vec!["count", "--sample", "1"];
+    all.extend_from_slice(args);
+    let (stdout, _) = success(&all, dir);
+    let at = stdout.find("at depth ").expect(&stdout) + "at depth ".len();
+    stdout[at..].split_whitespace().next().unwrap().to_string()
+}
+
+#[test]
+fn more_jobs_than_cores_choose_no_deeper_cubes_than_the_cores() {
+    let dir = tempfile::tempdir().unwrap();
+    let cores = std::thread::available_parallelism()
+        .unwrap()
+        .get()
+        .to_string();
+    let args = |jobs| vec!["--size", "5", "--method", "sat", "--jobs", jobs];
+    assert_eq!(
+        sampled_depth(&args("1000"), dir.path()),
+        sampled_depth(&args(&cores), dir.path())
+    );
+}
+
+#[test]
+fn samples_and_cube_ranges_of_a_board_the_gate_refutes_say_what_count_says() {
+    let dir = tempfile::tempdir().unwrap();
+    for board in [&["--size", "4"][..], &["--size", "5", "--closed"]] {
+        let (count, note) = success(&[&["count"][..], board].concat(), dir.path());
+        assert_eq!(count.trim(), "0");
+        assert!(note.contains("feasibility gate"), "{note}");
+        let (sample, stderr) = success(
+            &[&["count", "--sample", "5"][..], board].concat(),
+            dir.path(),
+        );
+        assert_eq!(
+            (sample.as_str(), stderr.as_str()),
+            (count.as_str(), note.as_str())
+        );
+    }
+    let (cubes, stderr) = success(
+        &[
+            "count", "--size", "5", "--closed", "--cubes", "1", "--depth", "2",
+        ],
+        dir.path(),
+    );
+    assert_eq!(cubes.trim(), "0");
+    assert!(stderr.contains("feasibility gate"), "{stderr}");
+}
+
+#[test]
+fn memory_way_outs_work_with_the_other_flags_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let stderr_of = |args: &[&str]| {
+        let (code, _, stderr) = run(args, dir.path());
+        assert_eq!(code, Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        stderr
+    };
+    // --jobs solves cubes, which need the time-indexed encoding, SAT and a
+    // built-in solver; one thread alone would not fit either.
+    let stderr = stderr_of(&[
+        "solve",
+        "--size",
+        "30",
+        "--jobs",
+        "2",
+        "--memory-budget",
+        "1",
+    ]);
+    for forbidden in [
+        "--encoding successor",
+        "--method warnsdorff",
+        "--solver",
+        "--jobs",
+    ] {
+        assert!(!stderr.contains(&format!("try {forbidden}")), "{stderr}");
+        assert!(!stderr.contains(&format!(", {forbidden}")), "{stderr}");
+    }
+    assert!(stderr.contains("a larger --memory-budget"), "{stderr}");
+    // One thread fits: said, and it works.
+    let stderr = stderr_of(&[
+        "solve",
+        "--size",
+        "10",
+        "--method",
+        "sat",
+        "--jobs",
+        "2",
+        "--memory-budget",
+        "10",
+    ]);
+    assert!(stderr.contains("--jobs 1"), "{stderr}");
+    success(
+        &[
+            "solve",
+            "--size",
+            "10",
+            "--method",
+            "sat",
+            "--jobs",
+            "1",
+            "--memory-budget",
+            "10",
+        ],
+        dir.path(),
+    );
+    // A proof needs SAT and the complete formula.
+    let stderr = stderr_of(&[
+        "solve",
+        "--size",
+        "30",
+        "--proof",
+        "p.drat",
+        "--memory-budget",
+        "1",
+    ]);
+    assert!(!stderr.contains("--method warnsdorff"), "{stderr}");
+    assert!(!stderr.contains("--encoding successor"), "{stderr}");
+    // Cubes of a depth given take the same memory by any method and threads.
+    let stderr = stderr_of(&[
+        "count",
+        "--size",
+        "6",
+        "--method",
+        "sat",
+        "--jobs",
+        "2",
+        "--depth",
+        "8",
+        "--memory-budget",
+        "1",
+    ]);
+    assert!(stderr.contains("--depth 3 or less fits"), "{stderr}");
+    assert!(!stderr.contains("--method backtrack"), "{stderr}");
+    assert!(!stderr.contains("fewer --jobs"), "{stderr}");
+    // A solver named is SAT's: backtracking does not take it.
+    let stderr = stderr_of(&[
+        "count",
+        "--size",
+        "6",
+        "--solver",
+        "cadical",
+        "--memory-budget",
+        "1",
+    ]);
+    assert!(!stderr.contains("--method backtrack"), "{stderr}");
+}
+
+#[test]
+fn the_clue_memory_refusal_names_backtracking_which_works() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "solve",
+        "--size",
+        "12",
+        "--at",
+        "5=c3",
+        "--memory-budget",
+        "1",
+    ];
+    let (code, _, stderr) = run(&args, dir.path());
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("--method backtrack"), "{stderr}");
+    let mut followed = args.to_vec();
+    followed.extend(["--method", "backtrack", "--format", "moves"]);
+    success(&followed, dir.path());
+    let (_, _, stderr) = run(
+        &[
+            "solve",
+            "--size",
+            "12",
+            "--at",
+            "5=c3",
+            "--memory-budget",
+            "1",
+            "--solver",
+            "cadical",
+        ],
+        dir.path(),
+    );
+    assert!(!stderr.contains("--method backtrack"), "{stderr}");
+}
+
+#[test]
+fn solver_output_cut_in_a_number_is_said_to_be_cut_short() {
+    let dir = tempfile::tempdir().unwrap();
+    success(&["encode", "--board", "3x4", "-o", "a.cnf"], dir.path());
+    // "-21" cut to "-2", after 2 was given true.
+    std::fs::write(dir.path().join("cut.out"), "s SATISFIABLE\nv 1 2 -3 -2").unwrap();
+    refused(
+        &["decode", "--cnf", "a.cnf", "cut.out"],
+        dir.path(),
+        "cut short",
+    );
+}
+
+#[test]
+fn count_cnf_refuses_clauses_other_than_the_ones_its_comments_describe() {
+    let dir = tempfile::tempdir().unwrap();
+    let cnf = dir.path().join("a.cnf");
+    success(&["encode", "--board", "3x4", "-o", "a.cnf"], dir.path());
+    let (count, _) = success(&["count", "--cnf", "a.cnf"], dir.path());
+    assert_eq!(count.trim(), "16");
+    let text = std::fs::read_to_string(&cnf).unwrap();
+    let header = text.lines().find(|l| l.starts_with("p cnf ")).unwrap();
+    let clauses: usize = header.split_whitespace().nth(3).unwrap().parse().unwrap();
+    // A clause added, the header kept exact: the formula now has fewer tours.
+    let added = text.replace(
+        header,
+        &header.replace(&format!(" {clauses}"), &format!(" {}", clauses + 1)),
+    ) + "1 0\n";
+    std::fs::write(dir.path().join("added.cnf"), added).unwrap();
+    // The leaper's comment edited: the clauses are still the knight's.
+    let camel = text.replace("c option leaper 1,2", "c option leaper 1,3");
+    std::fs::write(dir.path().join("camel.cnf"), camel).unwrap();
+    for file in ["added.cnf", "camel.cnf"] {
+        refused(
+            &["count", "--cnf", file],
+            dir.path(),
+            "the CNF's clauses are not the ones knightsat writes for the problem its comments describe",
+        );
+    }
+    // A cube's CNF, units and all, is what knightsat writes.
+    success(
+        &[
+            "cubes", "--board", "3x4", "--depth", "2", "--split", "split",
+        ],
+        dir.path(),
+    );
+    let (cube, _) = success(&["count", "--cnf", "split/cube-000001.cnf"], dir.path());
+    assert!(cube.trim().parse::<u64>().is_ok(), "{cube}");
+}
+
+#[test]
+fn a_whole_tour_given_as_a_puzzle_is_said_to_be_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let (grid, _) = success(&["solve", "--size", "5"], dir.path());
+    std::fs::write(dir.path().join("g.txt"), &grid).unwrap();
+    let (solved, note) = success(&["solve", "--puzzle", "g.txt"], dir.path());
+    assert_eq!(solved, grid);
+    assert!(note.contains("every square is numbered"), "{note}");
+    // Moves 1 and 13 swapped: no tour, and it says why.
+    let swapped: String = grid
+        .lines()
+        .map(|line| {
+            let mut cells: Vec<&str> = line.split_whitespace().collect();
+            for cell in cells.iter_mut().skip(1) {
+                *cell = match *cell {
+                    "1" => "13",
+                    "13" => "1",
+                    other => other,
+                };
+            }
+            cells.join(" ") + "\n"
+        })
+        .collect();
+    std::fs::write(dir.path().join("bad.txt"), swapped).unwrap();
+    let (code, stdout, stderr) = run(&["solve", "--puzzle", "bad.txt"], dir.path());
+    assert_eq!(code, Some(20), "{stderr}");
+    assert!(stdout.contains("no tour"), "{stdout}");
+    assert!(stderr.contains("every square is numbered"), "{stderr}");
+}

@@ -4,7 +4,8 @@
 //!
 //! # Examples
 //!
-//! Every fenced block of `README.md` marked `console` is a session. A line
+//! Every fenced block of `README.md` and of `docs/reference.md` marked
+//! `console` is a session. A line
 //! `$ COMMAND` is run and the lines after it, up to the next `$` line or
 //! the end of the block, are what it must print: stdout and stderr together,
 //! in the order written (both go to one pipe), trailing spaces ignored.
@@ -26,13 +27,13 @@
 //! - `...` on a line of its own stands for any number of lines, and within
 //!   a line for any text.
 //!
-//! Every example of the README runs in order, in one fresh temporary
+//! Every example of a file runs in order, in one fresh temporary
 //! directory, so that files one writes are there for the next. Blocks
 //! marked `python` are not sessions: `python/tests/test_readme.py` runs
 //! them, with the Python package built.
 //!
 //! After an intended change of output, `README_BLESS=1 cargo test --test
-//! readme` rewrites the output (and the exit-status comment) of every
+//! integration readme` rewrites the output (and the exit-status comment) of every
 //! example that no longer matches with what it printed, and passes.
 //!
 //! # Links
@@ -84,8 +85,9 @@ fn fence(line: &str) -> Option<&str> {
         .then(|| trimmed.trim_start_matches('`').trim())
 }
 
-/// The examples of every `console` block of a Markdown text.
-fn examples(text: &str) -> Vec<Example> {
+/// The examples of every `console` block of a Markdown text, the file
+/// `name` (for messages).
+fn examples(text: &str, name: &str) -> Vec<Example> {
     let mut found: Vec<Example> = Vec::new();
     let mut inside: Option<bool> = None; // Some(is console) within a fence
     let mut blocks = 0;
@@ -111,7 +113,7 @@ fn examples(text: &str) -> Vec<Example> {
                 None => 0,
                 Some(comment) => parse_status(comment).unwrap_or_else(|| {
                     panic!(
-                        "README.md:{}: a comment on a `$` line must be `# exit status N`, not `# {comment}`",
+                        "{name}:{}: a comment on a `$` line must be `# exit status N`, not `# {comment}`",
                         index + 1
                     )
                 }),
@@ -129,16 +131,13 @@ fn examples(text: &str) -> Vec<Example> {
                     example.expected.push(line.to_string());
                 }
                 _ => panic!(
-                    "README.md:{}: output before any `$` line in a console block",
+                    "{name}:{}: output before any `$` line in a console block",
                     index + 1
                 ),
             }
         }
     }
-    assert!(
-        inside.is_none(),
-        "a code fence of README.md is never closed"
-    );
+    assert!(inside.is_none(), "a code fence of {name} is never closed");
     found
 }
 
@@ -535,12 +534,23 @@ fn command_line(command: &str, status: i32) -> String {
 
 #[test]
 fn every_example_in_the_readme_runs_as_shown() {
-    let readme = root().join("README.md");
-    let text = std::fs::read_to_string(&readme).unwrap();
-    let examples = examples(&text);
+    runs_as_shown("README.md", 10);
+}
+
+#[test]
+fn every_example_in_the_reference_runs_as_shown() {
+    runs_as_shown("docs/reference.md", 10);
+}
+
+/// Runs every example of the Markdown file `name` (relative to the root),
+/// which must have at least `at_least`, as the module's documentation says.
+fn runs_as_shown(name: &str, at_least: usize) {
+    let file = root().join(name);
+    let text = std::fs::read_to_string(&file).unwrap();
+    let examples = examples(&text, name);
     assert!(
-        examples.len() >= 10,
-        "README.md has only {} examples in console blocks",
+        examples.len() >= at_least,
+        "{name} has only {} examples in console blocks",
         examples.len()
     );
     let bless = std::env::var_os("README_BLESS").is_some_and(|v| !v.is_empty() && v != "0");
@@ -552,7 +562,7 @@ fn every_example_in_the_readme_runs_as_shown() {
     let mut skipped_block = None;
     let started = Instant::now();
     for example in &examples {
-        let place = format!("README.md:{}: $ {}", example.line + 1, example.command);
+        let place = format!("{name}:{}: $ {}", example.line + 1, example.command);
         if skipped_block == Some(example.block) {
             println!("skipped (an earlier example of its block was): {place}");
             continue;
@@ -610,17 +620,17 @@ fn every_example_in_the_readme_runs_as_shown() {
         for (first, count, new) in rewrites.iter().rev() {
             lines.splice(*first..first + count, new.iter().cloned());
         }
-        std::fs::write(&readme, lines.join("\n") + "\n").unwrap();
+        std::fs::write(&file, lines.join("\n") + "\n").unwrap();
         println!(
-            "README_BLESS: rewrote {} examples of README.md:\n{failures}",
+            "README_BLESS: rewrote {} examples of {name}:\n{failures}",
             rewrites.len()
         );
         return;
     }
     assert!(
         failures.is_empty(),
-        "README examples that do not run as shown (after an intended change, \
-         README_BLESS=1 cargo test --test readme writes the actual output in):\n\n{failures}"
+        "{name}: examples that do not run as shown (after an intended change, \
+         README_BLESS=1 cargo test --test integration readme writes the actual output in):\n\n{failures}"
     );
 }
 
@@ -869,6 +879,7 @@ fn the_checker_reads_examples_and_links_as_documented() {
     assert_eq!(split_comment("grep '#x'").1, None);
     let found = examples(
         "```console\n$ knightsat solve --size 4  # exit status 20\nno tour\n$ a\n```\n\n```sh\n$ b\n```\n",
+        "test.md",
     );
     assert_eq!(found.len(), 2);
     assert_eq!(

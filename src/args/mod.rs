@@ -133,7 +133,10 @@ pub enum Command {
         /// Count the tours of a knightsat CNF (from `encode` or `cubes
         /// --split`), taking the problem, options and cube from its
         /// comments; the board, rule, encoding and method flags are refused
-        /// with it (the file says what they are).
+        /// with it (the file says what they are). Its clauses must be the
+        /// ones knightsat writes for what the comments describe (checked by
+        /// encoding it again): a file with clauses added, removed or
+        /// changed, or comments edited, is refused (exit 2).
         #[arg(long, value_name = "FILE")]
         cnf: Option<PathBuf>,
         /// Threads, each counting cubes (see `cubes`): by SAT in a solver of
@@ -142,9 +145,11 @@ pub enum Command {
         #[arg(long, value_name = "N", default_value_t = 1)]
         jobs: usize,
         /// Cube depth in moves for --jobs (default: the smallest depth giving
-        /// at least 1000 cubes per thread, deepened towards a sixth of the
+        /// at least 1000 cubes per thread, threads past the cores not
+        /// counted, deepened towards a sixth of the
         /// squares while there are at most 250,000 cubes; at most 12). Giving
-        /// it splits the count into cubes even with one thread.
+        /// it splits the count into cubes even with one thread; a depth
+        /// past the tour's last move is the whole tour.
         #[arg(long, value_name = "D", value_parser = clap::value_parser!(u64).range(1..))]
         depth: Option<u64>,
         /// Estimate instead of count: count a random sample of K cubes (with

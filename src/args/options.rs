@@ -9,8 +9,8 @@ use clap::Args;
 use knightsat::model::board::{Board, Leaper};
 
 use super::values::{
-    parse_blocks, parse_count, parse_seconds, AmoArg, EncodingArg, FormatArg, MethodArg, Preset,
-    SubtoursArg,
+    parse_blocks, parse_count, parse_seconds, parse_size, AmoArg, EncodingArg, FormatArg,
+    MethodArg, Preset, SubtoursArg,
 };
 
 /// What `solve` is asked for, beyond the problem and its encoding.
@@ -92,7 +92,7 @@ pub struct BoardArgs {
     #[arg(long, value_name = "ROWSxCOLS", value_parser = Board::parse_dimensions)]
     pub board: Option<(usize, usize)>,
     /// Square board N x N (same as --board NxN).
-    #[arg(long, value_name = "N", value_parser = parse_count)]
+    #[arg(long, value_name = "N", value_parser = parse_size)]
     pub size: Option<usize>,
     /// Board drawn in ASCII art, rank 1 on the bottom line: `.` a square, `#`
     /// or a space a hole; every line the same width. `-` reads stdin.

@@ -8,6 +8,7 @@ use clap::ValueEnum;
 
 use knightsat::count::frontier::SquareOrder;
 use knightsat::encoding::{Amo, Subtours};
+use knightsat::model::board::MAX_SQUARES;
 use knightsat::render::Format;
 use knightsat::sat::Backend;
 use knightsat::solve::Method;
@@ -228,7 +229,27 @@ pub(super) fn parse_seconds(text: &str) -> Result<Duration, String> {
 
 /// A whole number, with white space around it allowed as `--board` allows it.
 pub(super) fn parse_count(text: &str) -> Result<usize, String> {
-    text.trim()
-        .parse()
-        .map_err(|_| format!("'{text}' is not a whole number"))
+    let digits = text.trim();
+    digits.parse().map_err(|_| {
+        if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+            format!("'{text}' is too large: at most {}", usize::MAX)
+        } else {
+            format!("'{text}' is not a whole number")
+        }
+    })
+}
+
+/// The side of a square board (`--size`): a whole number whose board can
+/// be made.
+pub(super) fn parse_size(text: &str) -> Result<usize, String> {
+    let digits = text.trim();
+    if !digits.is_empty()
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && digits.parse::<usize>().is_err()
+    {
+        return Err(format!(
+            "'{text}' is too large: a board has at most {MAX_SQUARES} squares"
+        ));
+    }
+    parse_count(text)
 }

@@ -20,6 +20,7 @@ use knightsat::tour::check_tour;
 
 use super::{emit, print_outcome, EXIT_FAILURE};
 use crate::args::ProblemArgs;
+use crate::plan::OptionsConflict;
 
 /// `decode`: a solver's output for a knightsat CNF, as a verified tour.
 pub fn decode(cnf: &Path, solver_output: &Path, format: Format) -> anyhow::Result<ExitCode> {
@@ -57,6 +58,14 @@ pub fn verify(problem: &ProblemArgs, tour: &Path) -> anyhow::Result<ExitCode> {
             None => Problem::new(board),
         };
         problem.complete(base.closed(closed))
+    })
+    .map_err(|error| match error {
+        // The puzzle asked for the closed tour, not --closed.
+        Error::ClosedButFileSaysOpen { file } if !problem.closed() => OptionsConflict(format!(
+            "the puzzle file says the tour is closed, but the {file} file says it is open"
+        ))
+        .into(),
+        error => anyhow::Error::from(error),
     })?;
     emit(|out| {
         writeln!(

@@ -9,10 +9,9 @@ use std::sync::{Mutex, OnceLock, PoisonError};
 use anyhow::Context;
 use indicatif::ProgressBar;
 
-use knightsat::cnf_file::read_cnf_info;
 use knightsat::count::tally::{CubeRange, CubeSum};
 use knightsat::count::{
-    count_recorded, sum_tallies, CountJob, CountReport, CubeLine, Estimate, Progress,
+    count_cnf as count_cnf_file, sum_tallies, CountJob, CountReport, CubeLine, Estimate, Progress,
 };
 use knightsat::cubes::resolve_jobs;
 use knightsat::error::Error;
@@ -21,8 +20,8 @@ use knightsat::runtime::input;
 use knightsat::solve::{Method, Request};
 
 use super::{
-    cube_progress_bar, emit, note_default_start, progress_bar, route_in_words, seconds_in_words,
-    show_cube_progress, step_bar, with_way_out,
+    cube_progress_bar, emit, note_default_start, note_whole_tour, progress_bar, route_in_words,
+    seconds_in_words, show_cube_progress, step_bar, with_way_out,
 };
 use crate::plan::{Count, CountArgs};
 use crate::EXIT_TIMEOUT;
@@ -37,6 +36,7 @@ pub fn count(plan: &Count) -> anyhow::Result<ExitCode> {
         method,
         request,
         args,
+        ..
     } = plan;
     let method = *method;
     let (whole, estimate) = (args.whole(), args.sample.is_some());
@@ -57,6 +57,7 @@ pub fn count(plan: &Count) -> anyhow::Result<ExitCode> {
         on_cube: Some(&on_cube),
         ..CountJob::new(problem)
     };
+    note_whole_tour(problem);
     let report = job.run();
     let (printed, failed) = show.finish();
     let report = match report {
@@ -68,7 +69,7 @@ pub fn count(plan: &Count) -> anyhow::Result<ExitCode> {
             note!("knightsat: the --timeout of {seconds} s ran out after {printed} cubes: each line printed is a whole cube; `knightsat sum` names the cubes left (exit 124)");
             return Ok(ExitCode::from(EXIT_TIMEOUT));
         }
-        Err(error) if whole => return Err(count_way_out(error, problem, method, args.jobs)),
+        Err(error) if whole => return Err(count_way_out(error, plan)),
         report => report?,
     };
     match report {
@@ -201,8 +202,10 @@ fn show_count_progress(bar: Option<&ProgressBar>, progress: Progress<'_>) {
 }
 
 /// `error` from `count`, with the route that would work where there is
-/// one: only options `count` takes (no solver programs).
-fn count_way_out(error: Error, problem: &Problem, method: Method, jobs: usize) -> anyhow::Error {
+/// one: only options `count` takes (no solver programs), and only those
+/// that work with the other options given.
+fn count_way_out(error: Error, plan: &Count) -> anyhow::Error {
+    let (problem, method) = (&plan.problem, plan.method);
     let plain = problem.clues().is_empty();
     let hint = match &error {
         Error::Timeout { .. } if method == Method::Sat && plain => {
@@ -212,17 +215,29 @@ fn count_way_out(error: Error, problem: &Problem, method: Method, jobs: usize) -
         Error::BoardTooLargeForEncoding { .. } if plain => {
             Some("--method backtrack counts without a formula, on any board".to_string())
         }
-        Error::OverMemoryBudget { .. } | Error::CubesOverMemoryBudget { .. } => {
+        Error::OverMemoryBudget {
+            estimate_mib,
+            budget_mib,
+            sessions,
+            ..
+        } => {
             let mut ways = Vec::new();
-            if plain && method == Method::Sat {
+            // Backtracking takes clues and cubes, and no SAT option.
+            if method == Method::Sat && !plan.names_sat {
                 ways.push("--method backtrack (no memory to speak of)".to_string());
             }
-            if jobs != 1 {
-                ways.push("fewer --jobs".into());
+            let each = estimate_mib / (*sessions).max(1) as u64;
+            if *sessions > 1 && each <= *budget_mib {
+                let fit = (budget_mib / each.max(1)).max(1);
+                ways.push(format!("--jobs {fit}"));
             }
             ways.push("a larger --memory-budget".into());
             Some(format!("try {}", ways.join(", ")))
         }
+        // The cubes of a depth given take the same memory by any method
+        // and on any number of threads: the smaller depth that fits is
+        // said with the error.
+        Error::CubesOverMemoryBudget { .. } => Some("try a larger --memory-budget".to_string()),
         _ => None,
     };
     with_way_out(error, hint)
@@ -328,8 +343,8 @@ pub fn sum(files: &[PathBuf], range: Option<CubeRange>) -> anyhow::Result<ExitCo
 /// `count --cnf`: the tours of a knightsat CNF, cube CNFs included, by
 /// the solver `sat` names.
 pub fn count_cnf(cnf: &Path, sat: &Request) -> anyhow::Result<ExitCode> {
-    let info = read_cnf_info(input::open(cnf)?).with_context(|| cnf.display().to_string())?;
-    let found = count_recorded(&info, sat).with_context(|| cnf.display().to_string())?;
+    let found =
+        count_cnf_file(input::open(cnf)?, sat).with_context(|| cnf.display().to_string())?;
     emit(|out| writeln!(out, "{found}"))?;
     Ok(ExitCode::SUCCESS)
 }

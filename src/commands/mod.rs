@@ -137,6 +137,20 @@ pub fn note_default_start(problem: &Problem) {
     }
 }
 
+/// Says on stderr when the clues number every square (a puzzle already
+/// filled in): it is a tour to check, not a puzzle, and whether it is one.
+pub fn note_whole_tour(problem: &Problem) {
+    let Some(squares) = problem.squares_of_clues() else {
+        return;
+    };
+    let said =
+        "note: every square is numbered, so this is a whole tour to check, not a puzzle to solve";
+    match knightsat::model::verify::verify(&squares, problem) {
+        Ok(()) => note!("{said}: it is a tour"),
+        Err(violation) => note!("{said}: it is not a tour: {violation}"),
+    }
+}
+
 /// A bar with position, length and elapsed time on stderr, or nothing
 /// when stderr is not a terminal.
 pub fn step_bar(what: &str) -> ProgressBar {

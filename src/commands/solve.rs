@@ -16,7 +16,8 @@ use knightsat::solve::{find_tour, solve_parallel, Method, Outcome, Request, Solv
 use knightsat::tour::Tour;
 
 use super::{
-    answered_by_gate, note_default_start, print_outcome, print_tour, route_in_words, with_way_out,
+    answered_by_gate, note_default_start, note_whole_tour, print_outcome, print_tour,
+    route_in_words, with_way_out,
 };
 use crate::plan::Solve;
 
@@ -29,6 +30,7 @@ pub fn solve(plan: &Solve) -> anyhow::Result<ExitCode> {
     // the gate alone walks the move graph for seconds, so it gives up at
     // the limit and the search gets what is left.
     let deadline = Deadline::new(plan.timeout);
+    note_whole_tour(problem);
     if !plan.no_theory && plan.proof.is_none() && answered_by_gate(problem, &deadline) {
         return print_outcome(Outcome::NoTour, plan.format);
     }
@@ -39,7 +41,7 @@ pub fn solve(plan: &Solve) -> anyhow::Result<ExitCode> {
     };
     let way_out = |error| {
         let error = deadline.with_whole_limit(error);
-        solve_way_out(error, problem, *method, &request, plan.jobs)
+        solve_way_out(error, plan, &request)
     };
     if *method == Method::Sat {
         // Options that do not fit the problem are refused before any work.
@@ -124,14 +126,11 @@ fn note_how(solved: &Solved) {
 }
 
 /// `error` from `solve`, with the route that would work where there is
-/// one: only options `solve` takes, and only those that apply.
-fn solve_way_out(
-    error: Error,
-    problem: &Problem,
-    method: Method,
-    request: &Request,
-    jobs: usize,
-) -> anyhow::Error {
+/// one: only options `solve` takes, and only those that work with the
+/// other options given (`request` is the plan's, its time limit what the
+/// gate left).
+fn solve_way_out(error: Error, plan: &Solve, request: &Request) -> anyhow::Error {
+    let (problem, method) = (&plan.problem, plan.method);
     let plain = problem.clues().is_empty();
     let time_indexed = request.config == EncodingConfig::default();
     let hint = match &error {
@@ -150,16 +149,32 @@ fn solve_way_out(
             }
             _ => "--encoding successor takes larger boards".to_string(),
         }),
-        Error::OverMemoryBudget { .. } => {
+        Error::OverMemoryBudget {
+            estimate_mib,
+            budget_mib,
+            sessions,
+            ..
+        } => {
+            // Cubes (--jobs, --depth) need the time-indexed encoding, SAT
+            // and a built-in solver; a proof, SAT and the whole formula in
+            // a built-in solver; any option only SAT takes, SAT.
+            let cubes = plan.jobs != 1 || plan.depth.is_some();
             let mut ways = Vec::new();
-            if plain && time_indexed && !request.every_tour {
+            if plain && time_indexed && !request.every_tour && !cubes && !request.proof {
                 ways.push("--encoding successor (linear in the board)".to_string());
+            }
+            if !plan.names_sat && !request.every_tour && plain {
                 ways.push("--method warnsdorff".into());
             }
-            if jobs != 1 {
-                ways.push("fewer --jobs".into());
+            if !plan.names_sat && (!plain || request.every_tour) {
+                ways.push("--method backtrack (no formula)".into());
             }
-            if !request.every_tour && !request.proof {
+            let each = estimate_mib / (*sessions).max(1) as u64;
+            if *sessions > 1 && each <= *budget_mib {
+                let fit = (budget_mib / each.max(1)).max(1);
+                ways.push(format!("--jobs {fit}"));
+            }
+            if !request.every_tour && !request.proof && !cubes {
                 ways.push("a solver program (--solver kissat reads the CNF from disk)".into());
             }
             ways.push("a larger --memory-budget".into());

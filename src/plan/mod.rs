@@ -103,6 +103,9 @@ pub struct Solve {
     pub depth: Option<usize>,
     /// Say how the search went.
     pub verbose: bool,
+    /// Whether an option only SAT takes was named (an encoding option,
+    /// --solver, --proof, --jobs, --depth): a way out must keep to SAT.
+    pub names_sat: bool,
 }
 
 /// `count`: the problem and how to count it.
@@ -115,6 +118,9 @@ pub struct Count {
     pub request: Request,
     /// How to count: limits, threads, cubes, sample.
     pub args: CountArgs,
+    /// Whether an option only SAT takes was named (an encoding option,
+    /// --solver): a way out must keep to SAT.
+    pub names_sat: bool,
 }
 
 /// What `count` is asked besides the problem, the method and the request.
@@ -333,6 +339,7 @@ fn count(command: Command, names_sat: bool, budget: u64) -> anyhow::Result<Plan>
                     verbose,
                     frontier_order: frontier_order.into(),
                 },
+                names_sat,
             })
         }
         _ => unreachable!("plan::count is called with count"),
@@ -381,6 +388,7 @@ fn solve(
         jobs: args.jobs,
         depth: args.depth.map(usize::try_from).transpose()?,
         verbose: args.verbose,
+        names_sat,
     })
 }
 

@@ -378,6 +378,84 @@ pub fn read_cnf_info(mut input: impl BufRead) -> Result<CnfInfo, Error> {
     Err(not_ours())
 }
 
+/// Checks that the clauses of a knightsat CNF, read from `clauses` (the
+/// rest of the file after [`read_cnf_info`] read its comments), are the
+/// ones knightsat writes for the problem and encoding its comments
+/// describe (and, for a cube's CNF, its cube's unit clauses), under a
+/// header with their exact counts: a clause added, removed or changed, or
+/// a comment edited to describe another problem, is refused with
+/// [`Error::ClausesNotAsWritten`]. Counting from the comments is sound only
+/// then.
+///
+/// The formula is encoded again into a sink that keeps one hash per
+/// clause, and the file's clauses are read one at a time against them:
+/// memory is 8 bytes a clause, not the formula.
+pub fn check_clauses_as_written(info: &CnfInfo, clauses: impl BufRead) -> Result<(), Error> {
+    let encoding = info.encoding.prepare(&info.problem)?;
+    let mut expected = ClauseHashes::default();
+    encoding.encode(&mut expected);
+    let vars = expected.vars.count();
+    let mut hashes = expected.hashes;
+    if let Some(squares) = &info.cube {
+        let cube = crate::cubes::cube_of(&info.problem, &info.encoding, squares)?;
+        hashes.extend(cube.dimacs().iter().map(|&lit| clause_hash([lit as i64])));
+    }
+    let differs = |clause: Option<usize>| Error::ClausesNotAsWritten { clause };
+    if (info.vars, info.clauses) != (vars, hashes.len()) {
+        return Err(differs(None));
+    }
+    let mut number = 0;
+    let found = crate::cnf::dimacs::for_each_clause(clauses, |clause| {
+        number += 1;
+        let hash = clause_hash(clause.iter().map(|&lit| i64::from(lit)));
+        if hashes.get(number - 1) != Some(&hash) {
+            return Err(differs(Some(number)));
+        }
+        Ok(())
+    })?;
+    if found != hashes.len() {
+        return Err(differs(None));
+    }
+    Ok(())
+}
+
+/// The hash of a clause's literals, in order.
+fn clause_hash(literals: impl IntoIterator<Item = i64>) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::hash::DefaultHasher::new();
+    for literal in literals {
+        literal.hash(&mut hasher);
+    }
+    hasher.finish()
+}
+
+/// A sink that keeps the hash of each clause, in order, and numbers
+/// variables as every sink does.
+#[derive(Default)]
+struct ClauseHashes {
+    hashes: Vec<u64>,
+    vars: crate::cnf::VarCounter,
+}
+
+impl crate::cnf::ClauseSink for ClauseHashes {
+    fn add_clause(&mut self, clause: &[crate::cnf::Lit]) {
+        self.hashes
+            .push(clause_hash(clause.iter().map(|lit| lit.to_dimacs() as i64)));
+    }
+
+    fn new_var(&mut self) -> crate::cnf::Var {
+        self.vars.fresh()
+    }
+
+    fn reserve_vars(&mut self, count: usize) {
+        self.vars.reserve(count);
+    }
+
+    fn var_count(&self) -> usize {
+        self.vars.count()
+    }
+}
+
 /// The most variables a CNF header may declare: varisat's limit, and far
 /// beyond what any knightsat encoding numbers.
 const MAX_VARS: usize = 1 << 28;

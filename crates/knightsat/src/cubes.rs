@@ -246,10 +246,19 @@ pub(crate) fn cubes_at(
 /// resident memory over cubes, `cubes --size 8 -o /dev/null`): 178 bytes
 /// at depth 8 (2.6 million cubes), 192 at depth 9 (11.4 million), 208 at
 /// depth 10 (47.6 million, 9.7 GB); this gives 176, 192 and 208.
+/// Past any real depth the figure saturates at `u64::MAX`.
 pub fn bytes_per_cube(depth: usize) -> u64 {
-    let allocation = |bytes: u64| (bytes + 8).div_ceil(16).max(2) * 16;
-    let squares = depth as u64 + 1;
-    48 + allocation(8 * squares) + allocation(4 * squares)
+    let allocation = |bytes: u64| {
+        bytes
+            .saturating_add(8)
+            .div_ceil(16)
+            .max(2)
+            .saturating_mul(16)
+    };
+    let squares = (depth as u64).saturating_add(1);
+    allocation(squares.saturating_mul(8))
+        .saturating_add(allocation(squares.saturating_mul(4)))
+        .saturating_add(48)
 }
 
 /// The cubes of `depth` moves for `problem` encoded as `config` says, all
@@ -263,13 +272,15 @@ pub fn cubes(problem: &Problem, config: &EncodingConfig, depth: usize) -> Result
 /// being held, and refused with [`Error::CubesOverMemoryBudget`] (naming
 /// the deepest depth whose cubes fit) when they would need more
 /// ([`bytes_per_cube`] each). The process's budget is applied by
-/// [`crate::solve::cubes_within_budget`].
+/// [`crate::solve::cubes_within_budget`]. A depth past the tour's last
+/// move is the whole tour's ([`effective_depth`]), and is held as such.
 pub(crate) fn cubes_within(
     problem: &Problem,
     config: &EncodingConfig,
     depth: usize,
     budget_bytes: u64,
 ) -> Result<Vec<Cube>, Error> {
+    let depth = effective_depth(depth, problem.board().squares());
     let encoding = time_indexed(problem, config)?;
     let fitting =
         |depth: usize| usize::try_from(budget_bytes / bytes_per_cube(depth)).unwrap_or(usize::MAX);

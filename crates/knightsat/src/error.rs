@@ -85,10 +85,13 @@ pub enum Error {
         board: String,
         /// The built-in solver.
         solver: String,
-        /// The estimate.
+        /// The estimate, for every session together.
         estimate_mib: u64,
         /// The budget.
         budget_mib: u64,
+        /// The sessions that would run at once (threads solving cubes),
+        /// each of `estimate_mib / sessions`.
+        sessions: usize,
     },
     /// Cubes too many to hold within the memory budget.
     #[error("{cubes} or more cubes of depth {depth} would need about {estimate_mib} MiB or more, over the budget of {budget_mib} MiB")]
@@ -143,6 +146,16 @@ pub enum Error {
     /// A CNF file that knightsat did not write (or whose comments were removed).
     #[error("{0}")]
     NotKnightsatCnf(String),
+    /// A knightsat CNF whose clauses (or header) are not the ones knightsat
+    /// writes for the problem its comments describe: clauses added,
+    /// removed or changed, or comments edited. Counting it from its
+    /// comments would count another formula.
+    #[error("the CNF's clauses are not the ones knightsat writes for the problem its comments describe{}: count it with a SAT solver or a model counter, which read the clauses", match clause { Some(n) => format!(" (clause {n} differs)"), None => " (their number differs)".to_string() })]
+    ClausesNotAsWritten {
+        /// The first clause that differs, from 1; `None` when the header's
+        /// counts or the number of clauses do.
+        clause: Option<usize>,
+    },
     /// A CNF whose clauses cannot be read.
     #[error("cannot read the CNF's clauses: {0}")]
     BadCnf(String),
@@ -178,6 +191,13 @@ pub enum Error {
     /// A puzzle grid that cannot be read: wrong shape, bad cells, repeated numbers.
     #[error("bad puzzle: {0}")]
     BadPuzzle(String),
+    /// A closed tour asked for of a file (a puzzle's or a tour's JSON)
+    /// that records the tour as open: the two contradict each other.
+    #[error("a closed tour is asked for, but the {file} file says the tour is open")]
+    ClosedButFileSaysOpen {
+        /// Which file.
+        file: RecordedIn,
+    },
     /// A tour (as text or JSON) that cannot be read.
     #[error("cannot read the tour: {0}")]
     BadTourInput(String),
@@ -277,6 +297,24 @@ impl From<ProblemError> for Error {
 impl From<Violation> for Error {
     fn from(violation: Violation) -> Error {
         Error::InvalidTour(violation)
+    }
+}
+
+/// A file that records whether its tour is closed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RecordedIn {
+    /// A puzzle's JSON.
+    Puzzle,
+    /// A tour's JSON.
+    Tour,
+}
+
+impl std::fmt::Display for RecordedIn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            RecordedIn::Puzzle => "puzzle",
+            RecordedIn::Tour => "tour",
+        })
     }
 }
 
@@ -445,6 +483,7 @@ impl Error {
             | Error::FrontierTooWide { .. }
             | Error::FrontierTooManySquares { .. }
             | Error::NotKnightsatCnf(_)
+            | Error::ClausesNotAsWritten { .. }
             | Error::SolverOutput { .. }
             | Error::BadModel(_)
             | Error::BadCnf(_)
@@ -452,6 +491,7 @@ impl Error {
             | Error::BadTourInput(_)
             | Error::MoveListNeedsBoard
             | Error::BadPuzzle(_)
+            | Error::ClosedButFileSaysOpen { .. }
             | Error::CannotRead { .. }
             | Error::SolverMissing { .. }
             | Error::Tally(_) => ErrorClass::BadInput,

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::cnf::Lit;
 use crate::encoding::{EncodingConfig, TimeIndexed};
-use crate::error::Error;
+use crate::error::{Error, RecordedIn};
 use crate::gate::refute;
 use crate::graph::MoveGraph;
 use crate::model::board::{file_name, Board, Leaper, Square};
@@ -85,7 +85,9 @@ impl PuzzleJson {
 /// alone), with `.` or `0` for a blank square and `#` for a hole; or the
 /// JSON `knightsat puzzle --format json` writes. The grid gives the board's
 /// shape and holes, `leaper` the piece (the JSON names its own); the
-/// solution is closed if `closed` is set (or the JSON says so).
+/// solution is closed if `closed` is set, or the JSON says so (a JSON that
+/// says it is open when `closed` is set is refused:
+/// [`Error::ClosedButFileSaysOpen`]).
 pub fn parse_puzzle(text: &str, leaper: Option<Leaper>, closed: bool) -> Result<Problem, Error> {
     if text.trim_start().starts_with('{') {
         return parse_puzzle_json(text, leaper, closed);
@@ -210,12 +212,17 @@ fn parse_puzzle_json(text: &str, leaper: Option<Leaper>, closed: bool) -> Result
             leaper.name()
         )));
     }
+    if closed && !json.closed {
+        return Err(Error::ClosedButFileSaysOpen {
+            file: RecordedIn::Puzzle,
+        });
+    }
     let clues = json
         .clues
         .iter()
         .map(|clue| parse_clue(&board, clue))
         .collect::<Result<_, _>>()?;
-    finish(board, closed || json.closed, clues)
+    finish(board, json.closed, clues)
 }
 
 /// The puzzle's problem; the clues are checked as any problem's are.

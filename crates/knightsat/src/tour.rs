@@ -1,7 +1,7 @@
 //! Tours: the squares in visiting order, their JSON form, and reading a
 //! tour a user hands in.
 
-use crate::error::Error;
+use crate::error::{Error, RecordedIn};
 use crate::model::board::{Board, Leaper, Square};
 use crate::model::problem::Problem;
 use crate::model::verify::verify;
@@ -116,8 +116,10 @@ fn names_or_none(squares: &[Square]) -> String {
 /// separated by white space or commas).
 ///
 /// The board (with its holes and leaper) comes from the JSON, or from
-/// `board` for a move list; when both are given they must agree. A JSON tour that says it is closed is checked as
-/// closed; so is any tour when `closed` is set.
+/// `board` for a move list; when both are given they must agree. A JSON
+/// tour that says it is closed is checked as closed; so is any tour when
+/// `closed` is set, but a JSON tour that says it is open is then refused
+/// ([`Error::ClosedButFileSaysOpen`]).
 pub fn parse_tour(text: &str, board: Option<Board>, closed: bool) -> Result<Tour, Error> {
     let text = text.trim();
     let (board, closed, names) = if text.starts_with('{') {
@@ -131,7 +133,12 @@ pub fn parse_tour(text: &str, board: Option<Board>, closed: bool) -> Result<Tour
                 board.leaper().name()
             )));
         }
-        (json_board, closed || json.closed, json.tour)
+        if closed && !json.closed {
+            return Err(Error::ClosedButFileSaysOpen {
+                file: RecordedIn::Tour,
+            });
+        }
+        (json_board, json.closed, json.tour)
     } else {
         let board = board.ok_or(Error::MoveListNeedsBoard)?;
         let names = text

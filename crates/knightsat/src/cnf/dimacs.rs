@@ -135,10 +135,13 @@ pub fn read_answer(input: impl BufRead, declared_vars: usize) -> Result<Answer, 
                 "literals after the model's terminating 0".to_string(),
             ));
         }
-        let lit: i64 = token
-            .text
-            .parse()
-            .map_err(|_| error(format!("'{}' is not a literal", shown(&token.text))))?;
+        let Ok(lit) = token.text.parse::<i64>() else {
+            let why = format!("'{}' is not a literal", shown(&token.text));
+            if token.text == "-" {
+                return Err(wrong_last_literal(&mut tokens, &token, why));
+            }
+            return Err(error(why));
+        };
         saw_literals = true;
         if lit == 0 {
             terminated = true;
@@ -156,7 +159,8 @@ pub fn read_answer(input: impl BufRead, declared_vars: usize) -> Result<Answer, 
         }
         let value = lit > 0;
         if model[var] == Some(!value) {
-            return Err(error(format!("variable {var} is given both values")));
+            let why = format!("variable {var} is given both values");
+            return Err(wrong_last_literal(&mut tokens, &token, why));
         }
         model[var] = Some(value);
     }
@@ -183,6 +187,26 @@ pub fn read_answer(input: impl BufRead, declared_vars: usize) -> Result<Answer, 
             message: "the model has no terminating 0: the output looks truncated".to_string(),
         }),
         _ => Ok(Answer::Sat(model)),
+    }
+}
+
+/// The error for `token`, a literal that is wrong for the reason `why`
+/// (a lone `-`, or one contradicting an earlier literal): a solver's
+/// output cut in the middle of its last literal ("-1" of "-12") reads
+/// so, and when nothing follows it, the output was cut short, which is
+/// what the error says.
+fn wrong_last_literal(tokens: &mut Tokens<impl BufRead>, token: &Token, why: String) -> Error {
+    let message = match tokens.next() {
+        Err(error) => return error,
+        Ok(Some(_)) => why,
+        Ok(None) => format!(
+            "the output ends at '{}', with no terminating 0: it was cut short",
+            shown(&token.text)
+        ),
+    };
+    Error::SolverOutput {
+        line: token.line,
+        message,
     }
 }
 
@@ -440,6 +464,11 @@ mod tests {
             ("s SATISFIABLE\nv 1 -9223372036854775808 0\n", "only 3"),
             ("SAT\n1 99999999999999999999999 0\n", "not a literal"),
             ("s SATISFIABLE\nv 1 -4 0\n", "only 3"),
+            // Cut inside a literal: "-12" to "-1", "-2" to "-".
+            ("s SATISFIABLE\nv 1 2 -1", "cut short"),
+            ("s SATISFIABLE\nv 1 2 -1\n", "cut short"),
+            ("s SATISFIABLE\nv 1 2 -", "cut short"),
+            ("s SATISFIABLE\nv 1 -1 3", "both values"),
         ] {
             let message = answer(text).unwrap_err().to_string();
             assert!(message.contains(words), "{text:?}: {message}");

@@ -54,16 +54,13 @@ pub struct Estimate {
 /// the time the whole count would take. Each cube is counted by `method`
 /// as a count by cubes counts it ([`super::split::count_by_cubes`]): the
 /// same cubes, the same sample for the same seed, and for backtracking the
-/// time of its search. Where the gate proved the problem `impossible`,
-/// every cube sampled has 0 tours, uncounted.
-#[allow(clippy::too_many_arguments)]
+/// time of its search. The gate is the caller's.
 pub(super) fn estimate_count(
     problem: &Problem,
     (method, request): (Method, &Request),
     depth: Option<usize>,
     jobs: usize,
     (sample, seed): (usize, u64),
-    impossible: bool,
     on_progress: impl Fn(CubeProgress) + Sync,
 ) -> Result<Estimate, Error> {
     let (counter, request) = CubeCounter::for_route(problem, method, request)?;
@@ -84,15 +81,7 @@ pub(super) fn estimate_count(
         let sampled = choose(all.len()).iter().map(|&i| all[i].clone()).collect();
         (depth, all.len(), sampled)
     };
-    let counts = count_sample(
-        problem,
-        counter,
-        &request,
-        &sampled,
-        jobs,
-        impossible,
-        on_progress,
-    )?;
+    let counts = count_sample(problem, counter, &request, &sampled, jobs, on_progress)?;
     Ok(scale_up(depth, all, &counts))
 }
 
@@ -101,7 +90,6 @@ pub(super) fn estimate_count(
 /// alone: how many tours a cluster task of that range will count, and how
 /// long it will take. Over every cube, with the same seed, it draws the
 /// same sample.
-#[allow(clippy::too_many_arguments)]
 pub(super) fn estimate_cube_range(
     problem: &Problem,
     (method, request): (Method, &Request),
@@ -109,7 +97,6 @@ pub(super) fn estimate_cube_range(
     range: CubeRange,
     jobs: usize,
     (sample, seed): (usize, u64),
-    impossible: bool,
     on_progress: impl Fn(CubeProgress) + Sync,
 ) -> Result<Estimate, Error> {
     let (counter, request) = CubeCounter::for_route(problem, method, request)?;
@@ -117,15 +104,7 @@ pub(super) fn estimate_cube_range(
     let range = range.within(all)?;
     let chosen = sample_of(range.indices(), sample, seed);
     let sampled = cubes_at(problem, &request.config, depth, &chosen)?;
-    let counts = count_sample(
-        problem,
-        counter,
-        &request,
-        &sampled,
-        jobs,
-        impossible,
-        on_progress,
-    )?;
+    let counts = count_sample(problem, counter, &request, &sampled, jobs, on_progress)?;
     Ok(scale_up(depth, range.indices().len(), &counts))
 }
 
@@ -138,20 +117,15 @@ fn sample_of(indices: std::ops::Range<usize>, size: usize, seed: u64) -> Vec<usi
     chosen
 }
 
-/// The counts of the `sampled` cubes, each in full (none where the gate
-/// proved the problem `impossible`).
+/// The counts of the `sampled` cubes, each in full.
 fn count_sample(
     problem: &Problem,
     counter: CubeCounter,
     request: &Request,
     sampled: &[Cube],
     jobs: usize,
-    impossible: bool,
     on_progress: impl Fn(CubeProgress) + Sync,
 ) -> Result<Vec<CubeCount>, Error> {
-    if impossible {
-        return Ok(vec![CubeCount::default(); sampled.len()]);
-    }
     count_cubes(
         problem,
         counter,

@@ -10,7 +10,7 @@ use super::enumerate::{enumerate_by, CountOptions};
 use super::estimate::{estimate_count, estimate_cube_range, Estimate};
 use super::frontier::{self, SquareOrder};
 use super::number::TourNumber;
-use super::range::{count_cube_range, cube_task};
+use super::range::{count_cube_range, cube_task, cubes_of_route};
 use super::split::{count_by_cubes, CubeProgress, ParallelOptions};
 use super::tally::{CubeRange, CubeTally};
 use crate::cubes::resolve_jobs;
@@ -34,6 +34,10 @@ use crate::tour::Tour;
 ///   cubes numbered `cubes` alone, when given) ([`CountReport::Estimate`]);
 /// - `cubes` alone: the tours of each cube numbered so, one line each as
 ///   it ends ([`CountReport::Cubes`]).
+///
+/// Where the gate refutes the problem, a sample, and a range of a problem
+/// with no cube at all, give what a count of the whole gives: no tour
+/// ([`CountReport::Tours`], with the refutation).
 pub struct CountJob<'a> {
     /// The problem whose tours are counted.
     pub problem: &'a Problem,
@@ -385,17 +389,32 @@ impl<'a> CountJob<'a> {
         counted(TourNumber::from(tours), None)
     }
 
+    /// The count of a problem the gate refuted: no tour, as a count of
+    /// the whole problem says it.
+    fn refuted(&self, request: &Request, refuted: Refutation) -> CountReport {
+        CountReport::Tours(TourCount {
+            tours: TourNumber::ZERO,
+            method: every_tour_by(self.problem, self.method, request).method,
+            refuted: Some(refuted),
+            at_limit: false,
+        })
+    }
+
     /// An estimate from a sample of the cubes (of `range`'s alone, with
-    /// its depth, when given). The gate takes as long as it needs.
+    /// its depth, when given). The gate takes as long as it needs, and
+    /// where it refutes the problem, the answer is its count of no tour
+    /// ([`CountReport::Tours`]), not an estimate.
     fn estimate(
         &self,
         request: &Request,
         sample: Sample,
         range: Option<(usize, CubeRange)>,
     ) -> Result<CountReport, Error> {
+        if let Some(refuted) = self.gate(&Deadline::new(None)) {
+            return Ok(self.refuted(request, refuted));
+        }
         let progress = self.progress();
         self.cube_route(request, &progress);
-        let impossible = self.gate(&Deadline::new(None)).is_some();
         let on_progress = |done| progress(Progress::Cubes(done));
         let route = (self.method, request);
         let sample = (sample.cubes, sample.seed);
@@ -407,7 +426,6 @@ impl<'a> CountJob<'a> {
                 range,
                 self.jobs,
                 sample,
-                impossible,
                 on_progress,
             )?,
             None => estimate_count(
@@ -416,7 +434,6 @@ impl<'a> CountJob<'a> {
                 self.depth,
                 self.jobs,
                 sample,
-                impossible,
                 on_progress,
             )?,
         };
@@ -425,17 +442,25 @@ impl<'a> CountJob<'a> {
 
     /// The tours of the cubes numbered `range` of `depth` moves, each
     /// cube's line heard as it ends, after the header. The gate takes as
-    /// long as it needs; where it refutes the problem, every cube has 0.
+    /// long as it needs; where it refutes the problem, every cube has 0,
+    /// and a problem with no cube at all has the count of no tour
+    /// ([`CountReport::Tours`]) instead of a range past its last cube.
     fn count_range(
         &self,
         request: &Request,
         depth: usize,
         range: CubeRange,
     ) -> Result<CountReport, Error> {
+        let refuted = self.gate(&Deadline::new(None));
+        if let Some(refuted) = refuted.clone() {
+            if cubes_of_route(self.problem, self.method, request, depth)? == 0 {
+                return Ok(self.refuted(request, refuted));
+            }
+        }
         self.cube_route(request, &self.progress());
         let task = cube_task(self.problem, self.method, request, depth)?;
         let header = task.header();
-        let impossible = self.gate(&Deadline::new(None)).is_some();
+        let impossible = refuted.is_some();
         let on_cube = self.on_cube;
         // The header goes out before the first cube's line, and not at all
         // when no cube is counted.

@@ -12,8 +12,9 @@
 //! backtracking), cube by cube on many threads, or by the frontier
 //! ([`frontier`]).
 //!
-//! Two other jobs live here: [`count_recorded`] counts the tours of a CNF
-//! file from what its comments record, and [`sum_tallies`] adds up the
+//! Two other jobs live here: [`count_cnf`] counts the tours of a CNF
+//! file from what its comments record, once its clauses are checked to be
+//! what they describe, and [`sum_tallies`] adds up the
 //! lines of counts of numbered cubes ([`tally`]).
 
 pub(crate) mod enumerate;
@@ -32,5 +33,5 @@ pub use job::{
 };
 pub use number::TourNumber;
 pub use range::sum_tallies;
-pub use recorded::count_recorded;
+pub use recorded::{count_cnf, count_recorded};
 pub use split::{CubeProgress, CUBES_PER_JOB, MAX_AUTOMATIC_CUBES, SQUARES_PER_MOVE_OF_DEPTH};

@@ -18,6 +18,18 @@ use crate::model::problem::Problem;
 use crate::sat::Stop;
 use crate::solve::{Method, Request};
 
+/// How many cubes of `depth` moves the route `method` takes for
+/// `problem` numbers (those [`count_cube_range`] counts from).
+pub(super) fn cubes_of_route(
+    problem: &Problem,
+    method: Method,
+    request: &Request,
+    depth: usize,
+) -> Result<usize, Error> {
+    let (_, request) = CubeCounter::for_route(problem, method, request)?;
+    cube_count(problem, &request.config, depth, usize::MAX)
+}
+
 /// Counts the cubes numbered `range` (from 1, in the order of `cubes
 /// --split`'s files and manifest) of `depth` moves by `method`, on `jobs`
 /// threads, handing each cube's [`CubeTally`] to `on_cube` as it is

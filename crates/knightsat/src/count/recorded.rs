@@ -4,12 +4,25 @@
 
 use super::enumerate::{enumerate, every_tour, CountOptions};
 use super::split::count_in_cube;
-use crate::cnf_file::CnfInfo;
+use std::io::BufRead;
+
+use crate::cnf_file::{check_clauses_as_written, read_cnf_info, CnfInfo};
 use crate::cubes::cube_of;
 use crate::error::Error;
 use crate::gate::refute;
 use crate::sat::Stop;
 use crate::solve::Request;
+
+/// Counts the tours of the knightsat CNF `input` holds: its comments read
+/// ([`read_cnf_info`]), its clauses checked to be the ones knightsat
+/// writes for what they describe ([`check_clauses_as_written`]: a file
+/// with other clauses is refused, since the count follows the comments),
+/// then [`count_recorded`].
+pub fn count_cnf(mut input: impl BufRead, request: &Request) -> Result<u64, Error> {
+    let info = read_cnf_info(&mut input)?;
+    check_clauses_as_written(&info, input)?;
+    count_recorded(&info, request)
+}
 
 /// Counts the tours of a knightsat CNF from what its comments record: the
 /// problem and encoding, and for a cube CNF (`cubes --split`) the cube, so

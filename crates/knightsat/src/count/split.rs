@@ -90,7 +90,9 @@ pub const MAX_AUTOMATIC_CUBES: usize = 250_000;
 
 /// The cubes a count over `jobs` threads uses when no depth is given, with
 /// their depth: the smallest depth giving [`CUBES_PER_JOB`] cubes per
-/// thread, deepened towards N / [`SQUARES_PER_MOVE_OF_DEPTH`] moves while
+/// thread (per thread that can run at once: threads past the machine's
+/// parallelism take turns on its cores, and more cubes for them would only
+/// make each cube's session cost more than its tours), deepened towards N / [`SQUARES_PER_MOVE_OF_DEPTH`] moves while
 /// the cubes number at most [`MAX_AUTOMATIC_CUBES`] and fit in the memory
 /// budget of `budget_mib` MiB ([`bytes_per_cube`] each); at most 12 moves.
 /// Each depth's cubes are counted without being held (a count stops past
@@ -106,7 +108,7 @@ pub(super) fn counting_cubes(
     let squares = problem.board().squares();
     let deepest = effective_depth(12, squares);
     let wanted = effective_depth(squares.div_ceil(SQUARES_PER_MOVE_OF_DEPTH), squares).min(12);
-    let enough = jobs.max(1) * CUBES_PER_JOB;
+    let enough = jobs.clamp(1, resolve_jobs(0)) * CUBES_PER_JOB;
     let budget_bytes = budget_mib.saturating_mul(1 << 20);
     let fitting =
         |depth: usize| usize::try_from(budget_bytes / bytes_per_cube(depth)).unwrap_or(usize::MAX);

@@ -206,9 +206,16 @@ impl Board {
             .split_once(['x', 'X'])
             .ok_or_else(|| bad("expected ROWSxCOLS, e.g. 8x8"))?;
         let parse = |part: &str, what: &str| {
-            part.trim()
-                .parse::<usize>()
-                .map_err(|_| bad(&format!("{what} must be a whole number, e.g. 8x8")))
+            let part = part.trim();
+            part.parse::<usize>().map_err(|_| {
+                if !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit()) {
+                    bad(&format!(
+                        "{what} is too large: at most {MAX_SQUARES} squares"
+                    ))
+                } else {
+                    bad(&format!("{what} must be a whole number, e.g. 8x8"))
+                }
+            })
         };
         let (rows, cols) = (parse(rows, "ROWS")?, parse(cols, "COLS")?);
         Board::check_dimensions(rows, cols)?;
@@ -304,7 +311,7 @@ impl Board {
     pub fn with_holes<S: AsRef<str>>(&self, names: &[S]) -> Result<Board, BoardError> {
         let mut exists: Vec<bool> = self.index_of_cell.iter().map(|&i| i != NO_SQUARE).collect();
         for name in names {
-            let index = self.parse_square(name.as_ref().trim())?;
+            let index = self.parse_square(name.as_ref())?;
             let square = self.square(index);
             exists[square.rank * self.cols + square.file] = false;
         }
@@ -378,13 +385,21 @@ impl Board {
         self.index_at(square).is_some()
     }
 
-    /// Parses a square in algebraic notation and checks that it is on this board.
+    /// Parses a square in algebraic notation (white space around it
+    /// ignored, as everywhere a square is named) and checks that it is on
+    /// this board.
     pub fn parse_square(&self, text: &str) -> Result<usize, BoardError> {
-        let square: Square = text.parse()?;
-        if let Some(index) = self.index_at(square) {
+        let text = text.trim();
+        // A name past every board is off this one too.
+        let square = match name_to_square(text) {
+            Ok(square) => Some(square),
+            Err(NameError::PastEveryBoard) => None,
+            Err(why @ NameError::Malformed) => return Err(why.error(text)),
+        };
+        if let Some(index) = square.and_then(|square| self.index_at(square)) {
             return Ok(index);
         }
-        if square.file < self.cols && square.rank < self.rows {
+        if square.is_some_and(|square| square.file < self.cols && square.rank < self.rows) {
             return Err(BoardError::Square(format!(
                 "{} is a hole in the board",
                 shown(text)
@@ -535,31 +550,57 @@ impl fmt::Display for Square {
 impl FromStr for Square {
     type Err = BoardError;
 
-    /// Parses algebraic notation: lowercase file letters then a rank number from 1.
+    /// Parses algebraic notation: lowercase file letters then a rank number
+    /// from 1. A name whose file or rank is past every board's (too large
+    /// for any integer type) is an error that says so.
     fn from_str(text: &str) -> Result<Square, BoardError> {
-        let bad = || {
-            BoardError::Square(format!(
+        name_to_square(text).map_err(|why| why.error(text))
+    }
+}
+
+/// Why a square's name names no square.
+enum NameError {
+    /// It is not file letters then a rank number from 1.
+    Malformed,
+    /// It is, but its file or rank is too large for any integer type, and
+    /// so for any board.
+    PastEveryBoard,
+}
+
+impl NameError {
+    /// The error, in words, for the name `text`.
+    fn error(self, text: &str) -> BoardError {
+        BoardError::Square(match self {
+            NameError::Malformed => format!(
                 "'{}' is not a square: expected file letters then a rank number, e.g. a1 or h8",
                 shown(text)
-            ))
-        };
-        let split = text
-            .find(|c: char| !c.is_ascii_lowercase())
-            .ok_or_else(bad)?;
-        let (letters, digits) = text.split_at(split);
-        if letters.is_empty() || digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(bad());
-        }
-        let file = file_index(letters).ok_or_else(bad)?;
-        let rank: usize = digits.parse().map_err(|_| bad())?;
-        if rank == 0 {
-            return Err(bad());
-        }
-        Ok(Square {
-            file,
-            rank: rank - 1,
+            ),
+            NameError::PastEveryBoard => format!(
+                "'{}' is not on any board: its file or rank is past {MAX_SQUARES}",
+                shown(text)
+            ),
         })
     }
+}
+
+/// The square a name in algebraic notation names.
+fn name_to_square(text: &str) -> Result<Square, NameError> {
+    let split = text
+        .find(|c: char| !c.is_ascii_lowercase())
+        .ok_or(NameError::Malformed)?;
+    let (letters, digits) = text.split_at(split);
+    if letters.is_empty() || digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(NameError::Malformed);
+    }
+    if digits.bytes().all(|b| b == b'0') {
+        return Err(NameError::Malformed);
+    }
+    let file = file_index(letters).ok_or(NameError::PastEveryBoard)?;
+    let rank: usize = digits.parse().map_err(|_| NameError::PastEveryBoard)?;
+    Ok(Square {
+        file,
+        rank: rank - 1,
+    })
 }
 
 #[cfg(test)]

@@ -35,8 +35,9 @@ pub enum ProblemError {
     /// numbers count the start as 1).
     #[error("clue {number}={square}: move numbers run from 1 to {squares} on this board")]
     MoveNumberOutOfRange {
-        /// The move number as given.
-        number: i64,
+        /// The move number as given (digits, with any sign: it may be too
+        /// large for any integer type).
+        number: String,
         /// The square's name.
         square: String,
         /// N, the number of squares.
@@ -149,7 +150,7 @@ impl Problem {
             self.on_board(Some(clue.square))?;
             if clue.step >= self.board.squares() {
                 return Err(ProblemError::MoveNumberOutOfRange {
-                    number: i64::try_from(clue.step + 1).unwrap_or(i64::MAX),
+                    number: (clue.step + 1).to_string(),
                     square: self.board.name(clue.square),
                     squares: self.board.squares(),
                 });
@@ -238,6 +239,22 @@ impl Problem {
     /// The clues, sorted by step.
     pub fn clues(&self) -> &[Clue] {
         &self.clues
+    }
+
+    /// The squares in move order when the clues number every square (a
+    /// puzzle whose grid is already filled in): the one sequence the
+    /// problem allows, to check rather than solve. `None` when a move has
+    /// no clue.
+    pub fn squares_of_clues(&self) -> Option<Vec<usize>> {
+        let squares = self.board.squares();
+        if self.clues.len() != squares {
+            return None;
+        }
+        let mut order = vec![None; squares];
+        for clue in &self.clues {
+            *order.get_mut(clue.step)? = Some(clue.square);
+        }
+        order.into_iter().collect()
     }
 
     /// Whether anything pins the tour to particular steps on particular
@@ -375,20 +392,26 @@ pub fn parse_clue(board: &Board, text: &str) -> Result<Clue, ProblemError> {
         text: crate::model::text::shown(text),
     };
     let (number, square) = text.trim().split_once('=').ok_or_else(unreadable)?;
-    let number: i64 = number.trim().parse().map_err(|_| unreadable())?;
+    let number = number.trim();
+    let digits = number.strip_prefix(['-', '+']).unwrap_or(number);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(unreadable());
+    }
     let square = board
         .parse_square(square.trim())
         .map_err(|error| ProblemError::ClueSquare {
             text: crate::model::text::shown(text),
             error,
         })?;
-    match usize::try_from(number) {
+    // A number too large for any integer type is out of range too.
+    let step = number.strip_prefix('+').unwrap_or(number).parse::<usize>();
+    match step {
         Ok(step @ 1..) if step <= board.squares() => Ok(Clue {
             step: step - 1,
             square,
         }),
         _ => Err(ProblemError::MoveNumberOutOfRange {
-            number,
+            number: crate::model::text::shown(number),
             square: board.name(square),
             squares: board.squares(),
         }),
@@ -425,7 +448,7 @@ mod tests {
         let late = problem.with_clues([clue(25, 0)]).unwrap_err();
         assert!(matches!(
             late,
-            ProblemError::MoveNumberOutOfRange { number: 26, .. }
+            ProblemError::MoveNumberOutOfRange { ref number, .. } if number == "26"
         ));
         assert!(Problem::new(board()).with_start(Some(25)).is_err());
     }

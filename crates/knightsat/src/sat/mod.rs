@@ -299,6 +299,7 @@ impl Backend {
                 solver: self.name().to_string(),
                 estimate_mib,
                 budget_mib,
+                sessions,
             });
         }
         Ok(())
