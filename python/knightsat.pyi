@@ -194,7 +194,9 @@ def count(
     """The number of tours (a closed tour counts once per start and
     direction), or of orbits with ``up_to_symmetry``; at most ``limit``.
     ``method``: ``"auto"``, ``"sat"``, ``"backtrack"`` or ``"frontier"``;
-    ``jobs`` threads (0: one per core). Ctrl-C raises ``KeyboardInterrupt``."""
+    ``jobs`` threads (0: one per core). Exact to 2**256 (the frontier
+    counter's counts of long boards pass 2**128). Ctrl-C raises
+    ``KeyboardInterrupt``."""
 
 def verify(tour: Union[Sequence[str], str], problem: Problem) -> None:
     """Checks a tour (square names, or one string ``"a1 c2 ..."``) against
