@@ -136,7 +136,10 @@ pub enum Command {
         /// with it (the file says what they are). Its clauses must be the
         /// ones knightsat writes for what the comments describe (checked by
         /// encoding it again): a file with clauses added, removed or
-        /// changed, or comments edited, is refused (exit 2).
+        /// changed, or comments edited, is refused (exit 2). The number is
+        /// the tours of that problem, which a model counter of the file
+        /// finds only with --no-symmetry-breaking (symmetry breaking rules
+        /// out some tours whose mirror image stays).
         #[arg(long, value_name = "FILE")]
         cnf: Option<PathBuf>,
         /// Threads, each counting cubes (see `cubes`): by SAT in a solver of
