@@ -14,10 +14,6 @@ if ! scripts/install-solvers.sh; then
 fi
 cargo fmt --check
 python3 scripts/module-cycles.py
-# A fresh clone gains nothing from incremental compilation's caches.
-if [ "${CI:-}" = true ]; then
-  export CARGO_INCREMENTAL=0
-fi
 # The lint is the build: clippy-driver (what `cargo clippy` runs) compiles
 # the workspace's own crates, every target, with `-D warnings`, so that the
 # test binaries come out of the same compilation as the lints. `cargo
