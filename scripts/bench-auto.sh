@@ -49,7 +49,7 @@ CPSAT_MAX=${CPSAT_MAX:-30}
 SKIP_CPSAT=${SKIP_CPSAT:-0}
 
 cargo build --quiet --release
-ks=$PWD/target/release/knightsat
+ks=${CARGO_TARGET_DIR:-$PWD/target}/release/knightsat
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

@@ -23,7 +23,7 @@ RUNS=${RUNS:-3}
 PARTS=${PARTS:-"1 2 3"}
 CLOSED_DEPTHS=${CLOSED_DEPTHS:-"4 5 6 7 8"}
 OPEN_SAMPLES=${OPEN_SAMPLES:-"5:100 6:800 7:3000 8:10000"}
-KS=${KS:-target/release/knightsat}
+KS=${KS:-${CARGO_TARGET_DIR:-target}/release/knightsat}
 if [[ -z "${NO_BUILD:-}" ]]; then
   cargo build --release --quiet
 fi

@@ -32,7 +32,7 @@ RUNS=${RUNS:-3}
 TIMEOUT=${TIMEOUT:-60}
 
 cargo build --quiet --release
-ks=target/release/knightsat
+ks=${CARGO_TARGET_DIR:-target}/release/knightsat
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

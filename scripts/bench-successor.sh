@@ -53,7 +53,7 @@ SIZES=${SIZES:-"8 12 16 20 30 40 50 64"}
 RUNS=${RUNS:-3}
 TIMEOUT=${TIMEOUT:-60}
 SKIP=${SKIP:-}
-KS=${KS:-target/release/knightsat}
+KS=${KS:-${CARGO_TARGET_DIR:-target}/release/knightsat}
 TI_MAX=${TI_MAX:-30}
 CPSAT_WORKERS=${CPSAT_WORKERS:-1}
 NO_BUILD=${NO_BUILD:-0}
@@ -234,7 +234,7 @@ ratio() { # CPSAT SUCCESSOR
 # The command and the machine.
 knobs="SIZES=\"$SIZES\" RUNS=$RUNS TIMEOUT=$TIMEOUT"
 [ -n "$SKIP" ] && knobs="$knobs SKIP=\"$SKIP\""
-[ "$KS" != target/release/knightsat ] && knobs="$knobs KS=$KS"
+[ "$KS" != "${CARGO_TARGET_DIR:-target}/release/knightsat" ] && knobs="$knobs KS=$KS"
 [ "$CPSAT_WORKERS" != 1 ] && knobs="$knobs CPSAT_WORKERS=$CPSAT_WORKERS"
 [ "$TI_MAX" != 30 ] && knobs="$knobs TI_MAX=$TI_MAX"
 [ "$NO_BUILD" = 1 ] && knobs="$knobs NO_BUILD=1"

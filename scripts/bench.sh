@@ -24,7 +24,7 @@ if [ -z "${SOLVERS:-}" ]; then
 fi
 
 cargo build --quiet --release
-ks=target/release/knightsat
+ks=${CARGO_TARGET_DIR:-target}/release/knightsat
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

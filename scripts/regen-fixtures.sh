@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --quiet --release
-ks=target/release/knightsat
+ks=${CARGO_TARGET_DIR:-target}/release/knightsat
 kissat=${KISSAT:-kissat}
 
 mkdir -p fixtures/golden fixtures/solver-output
