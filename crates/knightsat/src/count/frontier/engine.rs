@@ -88,22 +88,32 @@ pub(crate) fn run<K: Key>(
         budget: &budget,
         limit,
     };
-    let (step, tables) = match run.steps(0, tables, &mut finished) {
-        Ok(()) => return Ok(finished),
-        Err(Halt::Failed(e)) => return Err(e),
-        Err(Halt::Outgrown { step, tables }) => (step, run.widen::<K, u64, u128>(tables)?),
+    let Next::Widened(step, tables) =
+        run.steps_or_widen::<K, u64, u128>(0, tables, &mut finished)?
+    else {
+        return Ok(finished);
     };
-    let (step, tables) = match run.steps(step, tables, &mut finished) {
-        Ok(()) => return Ok(finished),
-        Err(Halt::Failed(e)) => return Err(e),
-        Err(Halt::Outgrown { step, tables }) => (step, run.widen::<K, u128, Wide>(tables)?),
+    let Next::Widened(step, tables) =
+        run.steps_or_widen::<K, u128, Wide>(step, tables, &mut finished)?
+    else {
+        return Ok(finished);
     };
+    // Bound to a name so the tables (borrowing `budget`) go first.
     let last = match run.steps(step, tables, &mut finished) {
         Ok(()) => Ok(finished),
         Err(Halt::Failed(e)) => Err(e),
         Err(Halt::Outgrown { .. }) => Err(FrontierError::Overflow),
     };
     last
+}
+
+/// Where [`Run::steps_or_widen`] left a run.
+enum Next<'b, K: Key, D: Count> {
+    /// Every step is done.
+    Done,
+    /// A count outgrew the narrower type at this step: the tables before
+    /// it, widened.
+    Widened(usize, Vec<Table<'b, K, D>>),
 }
 
 /// Why [`Run::steps`] stopped before the last step.
@@ -185,6 +195,24 @@ impl<'b> Run<'_, 'b> {
             }
         }
         Ok(())
+    }
+
+    /// Runs the steps from `first` with counts of type `C`; if one
+    /// outgrows `C`, returns the tables before that step with counts of
+    /// type `D`, to do it again.
+    fn steps_or_widen<K: Key, C: Count, D: Count>(
+        &self,
+        first: usize,
+        tables: Vec<Table<'b, K, C>>,
+        finished: &mut Wide,
+    ) -> Result<Next<'b, K, D>, FrontierError> {
+        match self.steps(first, tables, finished) {
+            Ok(()) => Ok(Next::Done),
+            Err(Halt::Failed(e)) => Err(e),
+            Err(Halt::Outgrown { step, tables }) => {
+                Ok(Next::Widened(step, self.widen::<K, C, D>(tables)?))
+            }
+        }
     }
 
     /// The same tables with counts of type `D`.
