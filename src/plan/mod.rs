@@ -4,6 +4,7 @@
 //! SAT option chooses, which solver and limits a request carries, and
 //! what the library refuses before any work starts.
 
+mod count;
 mod paths;
 mod problem;
 
@@ -12,9 +13,7 @@ use std::time::Duration;
 
 use clap::ArgMatches;
 
-use knightsat::count::frontier::SquareOrder;
 use knightsat::count::tally::CubeRange;
-use knightsat::count::Sample;
 use knightsat::encoding::{Encoding, EncodingConfig};
 use knightsat::model::board::Board;
 use knightsat::model::problem::Problem;
@@ -24,10 +23,11 @@ use knightsat::solve::{Method, Request};
 
 use crate::args::{
     BuiltInSolver, Cli, Command, FormatArg, MethodArg, ProblemArgs, PuzzleFormat, SolveArgs,
-    SquareOrderArg, StatsFormat,
+    StatsFormat,
 };
 use crate::flags;
 
+pub use count::{Count, CountArgs};
 pub use problem::{NoBoard, OptionsConflict, SwitchOfOtherEncoding};
 
 /// What one command is to do, every flag read.
@@ -108,49 +108,6 @@ pub struct Solve {
     pub names_sat: bool,
 }
 
-/// `count`: the problem and how to count it.
-pub struct Count {
-    /// The problem.
-    pub problem: Problem,
-    /// The method, `auto` resolved where a SAT option is named.
-    pub method: Method,
-    /// The request: the solver, budget and time limit.
-    pub request: Request,
-    /// How to count: limits, threads, cubes, sample.
-    pub args: CountArgs,
-    /// Whether an option only SAT takes was named (an encoding option,
-    /// --solver): a way out must keep to SAT.
-    pub names_sat: bool,
-}
-
-/// What `count` is asked besides the problem, the method and the request.
-pub struct CountArgs {
-    /// --limit.
-    pub limit: Option<u64>,
-    /// --up-to-symmetry.
-    pub up_to_symmetry: bool,
-    /// --jobs.
-    pub jobs: usize,
-    /// --depth.
-    pub depth: Option<usize>,
-    /// --sample and --seed.
-    pub sample: Option<Sample>,
-    /// --cubes.
-    pub cubes: Option<CubeRange>,
-    /// -v.
-    pub verbose: bool,
-    /// --frontier-order.
-    pub frontier_order: SquareOrder,
-}
-
-impl CountArgs {
-    /// Whether this is a count of the whole problem (neither --sample nor
-    /// --cubes): the tours, with a route (-v) and a way out of errors.
-    pub fn whole(&self) -> bool {
-        self.sample.is_none() && self.cubes.is_none()
-    }
-}
-
 /// `cubes`: the formula and its cubes.
 pub struct Cubes {
     /// The problem.
@@ -209,7 +166,7 @@ pub fn plan(cli: Cli, matches: &ArgMatches) -> anyhow::Result<Plan> {
             let (problem, config) = encoding.problem_and_config()?;
             Plan::Solve(solve(problem, config, options, names_sat, budget)?)
         }
-        command @ Command::Count { .. } => count(
+        command @ Command::Count { .. } => count::count(
             command,
             names(flags::ENCODING) || names(flags::SAT_ONLY_IN_COUNT),
             budget,
@@ -277,72 +234,6 @@ pub fn plan(cli: Cli, matches: &ArgMatches) -> anyhow::Result<Plan> {
             encoding: encoding.problem_and_encoding()?.2,
             format,
         },
-    })
-}
-
-/// The plan of `count`: a count of a CNF file, or of a problem by the
-/// method chosen (SAT where a SAT option is named), with what the method
-/// cannot do refused before any work.
-fn count(command: Command, names_sat: bool, budget: u64) -> anyhow::Result<Plan> {
-    Ok(match command {
-        Command::Count {
-            cnf: Some(cnf),
-            solver,
-            timeout,
-            ..
-        } => Plan::CountCnf {
-            cnf,
-            request: sat_request(solver, budget, timeout),
-        },
-        Command::Count {
-            encoding,
-            method,
-            solver,
-            timeout,
-            verbose,
-            limit,
-            up_to_symmetry,
-            cnf: None,
-            jobs,
-            depth,
-            sample,
-            seed,
-            cubes,
-            frontier_order,
-        } => {
-            let (problem, config) = encoding.problem_and_config()?;
-            let method = chosen_method(method, names_sat);
-            if frontier_order != SquareOrderArg::Rows && method != Method::Frontier {
-                return Err(OptionsConflict(
-                    "--frontier-order is for the frontier counter: add --method frontier".into(),
-                )
-                .into());
-            }
-            let request = Request {
-                config,
-                every_tour: true,
-                ..sat_request(solver, budget, timeout)
-            };
-            method.check_supports(&problem, &request)?;
-            let sample = sample.map(usize::try_from).transpose()?;
-            Plan::Count(Count {
-                problem,
-                method,
-                request,
-                args: CountArgs {
-                    limit,
-                    up_to_symmetry,
-                    jobs,
-                    depth: depth.map(usize::try_from).transpose()?,
-                    sample: sample.map(|cubes| Sample { cubes, seed }),
-                    cubes,
-                    verbose,
-                    frontier_order: frontier_order.into(),
-                },
-                names_sat,
-            })
-        }
-        _ => unreachable!("plan::count is called with count"),
     })
 }
 

@@ -1,0 +1,120 @@
+//! The plan of `count`: a count of a CNF file, or of a problem by the
+//! method chosen, with what the method cannot do refused before any work.
+
+use knightsat::count::frontier::SquareOrder;
+use knightsat::count::tally::CubeRange;
+use knightsat::count::Sample;
+use knightsat::model::problem::Problem;
+use knightsat::solve::{Method, Request};
+
+use super::{chosen_method, sat_request, OptionsConflict, Plan};
+use crate::args::{Command, SquareOrderArg};
+
+/// `count`: the problem and how to count it.
+pub struct Count {
+    /// The problem.
+    pub problem: Problem,
+    /// The method, `auto` resolved where a SAT option is named.
+    pub method: Method,
+    /// The request: the solver, budget and time limit.
+    pub request: Request,
+    /// How to count: limits, threads, cubes, sample.
+    pub args: CountArgs,
+    /// Whether an option only SAT takes was named (an encoding option,
+    /// --solver): a way out must keep to SAT.
+    pub names_sat: bool,
+}
+
+/// What `count` is asked besides the problem, the method and the request.
+pub struct CountArgs {
+    /// --limit.
+    pub limit: Option<u64>,
+    /// --up-to-symmetry.
+    pub up_to_symmetry: bool,
+    /// --jobs.
+    pub jobs: usize,
+    /// --depth.
+    pub depth: Option<usize>,
+    /// --sample and --seed.
+    pub sample: Option<Sample>,
+    /// --cubes.
+    pub cubes: Option<CubeRange>,
+    /// -v.
+    pub verbose: bool,
+    /// --frontier-order.
+    pub frontier_order: SquareOrder,
+}
+
+impl CountArgs {
+    /// Whether this is a count of the whole problem (neither --sample nor
+    /// --cubes): the tours, with a route (-v) and a way out of errors.
+    pub fn whole(&self) -> bool {
+        self.sample.is_none() && self.cubes.is_none()
+    }
+}
+
+/// The plan of `count`: a count of a CNF file, or of a problem by the
+/// method chosen (SAT where a SAT option is named), with what the method
+/// cannot do refused before any work.
+pub(super) fn count(command: Command, names_sat: bool, budget: u64) -> anyhow::Result<Plan> {
+    Ok(match command {
+        Command::Count {
+            cnf: Some(cnf),
+            solver,
+            timeout,
+            ..
+        } => Plan::CountCnf {
+            cnf,
+            request: sat_request(solver, budget, timeout),
+        },
+        Command::Count {
+            encoding,
+            method,
+            solver,
+            timeout,
+            verbose,
+            limit,
+            up_to_symmetry,
+            cnf: None,
+            jobs,
+            depth,
+            sample,
+            seed,
+            cubes,
+            frontier_order,
+        } => {
+            let (problem, config) = encoding.problem_and_config()?;
+            let method = chosen_method(method, names_sat);
+            if frontier_order != SquareOrderArg::Rows && method != Method::Frontier {
+                return Err(OptionsConflict(
+                    "--frontier-order is for the frontier counter: add --method frontier".into(),
+                )
+                .into());
+            }
+            let request = Request {
+                config,
+                every_tour: true,
+                ..sat_request(solver, budget, timeout)
+            };
+            method.check_supports(&problem, &request)?;
+            let sample = sample.map(usize::try_from).transpose()?;
+            Plan::Count(Count {
+                problem,
+                method,
+                request,
+                args: CountArgs {
+                    limit,
+                    up_to_symmetry,
+                    jobs,
+                    depth: depth.map(usize::try_from).transpose()?,
+                    sample: sample.map(|cubes| Sample { cubes, seed }),
+                    cubes,
+                    verbose,
+                    frontier_order: frontier_order.into(),
+                },
+                names_sat,
+            })
+        }
+        _ => unreachable!("plan::count is called with count"),
+    })
+}
