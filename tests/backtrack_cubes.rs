@@ -502,9 +502,23 @@ fn sum_adds_up_task_outputs_and_refuses_gaps_repeats_and_strangers_in_one_line()
         &["sum", &files[0], &files[2]],
         &format!("200 of {cubes} cubes are not counted (cube 101-300)"),
     );
+    // A task's output twice: as a copy, its cubes are counted twice; as
+    // the same file named twice, the file is.
+    let copy = dir.path().join("copy.count");
+    std::fs::copy(&files[1], &copy).unwrap();
+    refused(
+        &[
+            "sum",
+            &files[0],
+            &files[1],
+            &files[2],
+            copy.to_str().unwrap(),
+        ],
+        "cube 101 of",
+    );
     refused(
         &["sum", &files[0], &files[1], &files[2], &files[1]],
-        "cube 101 of",
+        "is named twice",
     );
     let stranger = dir.path().join("stranger");
     std::fs::write(&stranger, "1728\n").unwrap();

@@ -730,3 +730,35 @@ fn a_whole_tour_given_as_a_puzzle_is_said_to_be_one() {
     assert!(stdout.contains("no tour"), "{stdout}");
     assert!(stderr.contains("every square is numbered"), "{stderr}");
 }
+
+#[test]
+fn a_file_given_to_sum_twice_is_said_to_be_named_twice() {
+    let dir = tempfile::tempdir().unwrap();
+    let cubes = crate::common::cli::stdout_of(&[
+        "count", "--size", "5", "--depth", "3", "--cubes", "1-488",
+    ]);
+    std::fs::write(dir.path().join("a.txt"), &cubes).unwrap();
+    let (code, out, _) = run(&["sum", "a.txt"], dir.path());
+    assert_eq!((code, out.as_str()), (Some(0), "1728\n"));
+    refused(
+        &["sum", "a.txt", "a.txt"],
+        dir.path(),
+        "a.txt is named twice",
+    );
+    refused(
+        &["sum", "a.txt", "./a.txt"],
+        dir.path(),
+        "a.txt and ./a.txt are one file",
+    );
+    refused(
+        &["sum", "-", "-"],
+        dir.path(),
+        "standard input (-) is named twice",
+    );
+    std::os::unix::fs::symlink("a.txt", dir.path().join("b.txt")).unwrap();
+    refused(
+        &["sum", "b.txt", "a.txt"],
+        dir.path(),
+        "b.txt and a.txt are one file",
+    );
+}

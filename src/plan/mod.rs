@@ -171,7 +171,10 @@ pub fn plan(cli: Cli, matches: &ArgMatches) -> anyhow::Result<Plan> {
             names(flags::ENCODING) || names(flags::SAT_ONLY_IN_COUNT),
             budget,
         )?,
-        Command::Sum { files, cubes } => Plan::Sum { files, cubes },
+        Command::Sum { files, cubes } => {
+            paths::each_once(&files)?;
+            Plan::Sum { files, cubes }
+        }
         Command::Cubes {
             encoding,
             depth,

@@ -21,6 +21,39 @@ pub fn stdin_once(inputs: &[(&str, Option<&Path>)]) -> Result<(), OptionsConflic
     }
 }
 
+/// Refuses a file of `sum` named twice (standard input included): its
+/// cubes would be added twice, which `sum` would refuse later as the same
+/// line twice, without saying why.
+pub fn each_once(files: &[PathBuf]) -> Result<(), OptionsConflict> {
+    let same = |a: &Path, b: &Path| {
+        a == b
+            || matches!(
+                (std::fs::canonicalize(a), std::fs::canonicalize(b)),
+                (Ok(a), Ok(b)) if a == b
+            )
+    };
+    for (i, file) in files.iter().enumerate() {
+        if let Some(twice) = files[..i].iter().find(|earlier| same(earlier, file)) {
+            let shown = |path: &Path| {
+                if path.as_os_str() == "-" {
+                    "standard input (-)".to_string()
+                } else {
+                    path.display().to_string()
+                }
+            };
+            let what = if twice == file {
+                format!("{} is named twice", shown(file))
+            } else {
+                format!("{} and {} are one file", shown(twice), shown(file))
+            };
+            return Err(OptionsConflict(format!(
+                "{what}: each file of cube counts is added once"
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// The proof's path and its CNF's: `--cnf-out` when given, else the
 /// proof's name with `.cnf` ([`default_cnf_path`]), which only a file can
 /// have: a proof to standard output or a device needs `--cnf-out`
