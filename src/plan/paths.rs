@@ -25,22 +25,18 @@ pub fn stdin_once(inputs: &[(&str, Option<&Path>)]) -> Result<(), OptionsConflic
 /// cubes would be added twice, which `sum` would refuse later as the same
 /// line twice, without saying why.
 pub fn each_once(files: &[PathBuf]) -> Result<(), OptionsConflict> {
-    let same = |a: &Path, b: &Path| {
-        a == b
-            || matches!(
-                (std::fs::canonicalize(a), std::fs::canonicalize(b)),
-                (Ok(a), Ok(b)) if a == b
-            )
+    let shown = |path: &Path| {
+        if path.as_os_str() == "-" {
+            "standard input (-)".to_string()
+        } else {
+            path.display().to_string()
+        }
     };
-    for (i, file) in files.iter().enumerate() {
-        if let Some(twice) = files[..i].iter().find(|earlier| same(earlier, file)) {
-            let shown = |path: &Path| {
-                if path.as_os_str() == "-" {
-                    "standard input (-)".to_string()
-                } else {
-                    path.display().to_string()
-                }
-            };
+    // Each file resolved once: a cluster's sum names thousands.
+    let mut seen: std::collections::HashMap<PathBuf, &PathBuf> = std::collections::HashMap::new();
+    for file in files {
+        let key = std::fs::canonicalize(file).unwrap_or_else(|_| file.clone());
+        if let Some(twice) = seen.insert(key, file) {
             let what = if twice == file {
                 format!("{} is named twice", shown(file))
             } else {
