@@ -14,6 +14,24 @@ import pytest
 import knightsat as ks
 from conftest import os_threads
 
+
+@pytest.fixture(autouse=True)
+def python_handles_ctrl_c():
+    """Python's own Ctrl-C handler, as in a terminal. A process started in
+    the background by a shell without job control inherits SIGINT ignored,
+    and Python then installs no handler: interrupt_main() and Ctrl-C do
+    nothing at all (two fresh-clone test runs hung so, issue 35's note)."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before)
+
+
+def sigint_at_default():
+    """For a child: SIGINT as a terminal gives it, whatever this process
+    inherited, so that the child's Python installs its handler."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 # Each of these runs for minutes at least.
 LONG = [
     ("count by SAT", lambda: ks.count(ks.Problem(6), method="sat")),
@@ -36,9 +54,9 @@ def test_an_interrupt_raises_keyboard_interrupt_and_leaves_nothing_running(work)
 
     def press_ctrl_c():
         _thread.interrupt_main()
-        # A watchdog, not a second chance: should the press go unseen
-        # (seen once in CI, issue 35's note), end the work so the test
-        # fails below instead of holding CI for its 90 minutes.
+        # A watchdog, not a second chance: should the press go unseen,
+        # end the work so the test fails below instead of holding CI for
+        # its 90 minutes.
         if not done.wait(10):
             pressed_again.append(True)
             while not done.wait(0.5):
@@ -79,6 +97,7 @@ def test_a_signal_stops_a_count_in_another_process():
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=sigint_at_default,
     )
     try:
         assert child.stdout.readline() == "counting\n"
