@@ -762,3 +762,63 @@ fn a_file_given_to_sum_twice_is_said_to_be_named_twice() {
         "b.txt and a.txt are one file",
     );
 }
+
+/// A board past the time-indexed encoding (91x91: 8281 squares, over
+/// 8192) is counted by backtracking in one search, which takes any board;
+/// only its cubes need the encoding, and the way out said for them works.
+/// (The default count of such a board was refused, naming `--method
+/// backtrack`, which was refused alike.)
+#[test]
+fn a_board_past_the_encoding_is_counted_in_one_search_and_each_way_out_works() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs_out = |args: &[&str]| {
+        let (code, stdout, stderr) = run(args, dir.path());
+        assert_eq!(code, Some(124), "{args:?}: {stderr}");
+        assert!(stdout.is_empty(), "{args:?}: {stdout}");
+        assert!(
+            stderr.contains("the --timeout of 0.5 s ran out"),
+            "{args:?}: {stderr}"
+        );
+    };
+    runs_out(&["count", "--size", "91", "--timeout", "0.5"]);
+    refused(
+        &[
+            "count",
+            "--size",
+            "91",
+            "--method",
+            "backtrack",
+            "--jobs",
+            "2",
+        ],
+        dir.path(),
+        "without --jobs and --depth it counts in one search, on any board",
+    );
+    refused(
+        &["count", "--size", "91", "--method", "sat", "--depth", "2"],
+        dir.path(),
+        "--method backtrack without --jobs and --depth counts without a formula",
+    );
+    runs_out(&[
+        "count",
+        "--size",
+        "91",
+        "--method",
+        "backtrack",
+        "--timeout",
+        "0.5",
+    ]);
+    let (code, stdout, stderr) = run(
+        &[
+            "count",
+            "--size",
+            "91",
+            "--method",
+            "backtrack",
+            "--limit",
+            "2",
+        ],
+        dir.path(),
+    );
+    assert_eq!((code, stdout.as_str()), (Some(0), "2\n"), "{stderr}");
+}

@@ -212,8 +212,15 @@ fn count_way_out(error: Error, plan: &Count) -> anyhow::Error {
             Some("without --method and SAT options, the default route counts plain tours by backtracking, fastest".to_string())
         }
         Error::Timeout { .. } => Some("try a longer --timeout".to_string()),
+        // Backtracking numbers its cubes by the time-indexed encoding; in
+        // one search it takes any board.
         Error::BoardTooLargeForEncoding { .. } if plain => {
-            Some("--method backtrack counts without a formula, on any board".to_string())
+            let cubes = plan.args.jobs != 1 || plan.args.depth.is_some();
+            Some(match (method == Method::Sat, cubes) {
+                (true, false) => "--method backtrack counts without a formula, on any board",
+                (true, true) => "--method backtrack without --jobs and --depth counts without a formula, on any board",
+                (false, _) => "backtracking numbers its cubes by that encoding: without --jobs and --depth it counts in one search, on any board",
+            }.to_string())
         }
         Error::OverMemoryBudget {
             estimate_mib,

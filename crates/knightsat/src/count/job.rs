@@ -299,9 +299,15 @@ impl<'a> CountJob<'a> {
         };
         // Backtracking counts by cubes on any number of threads: its cube
         // counter skips building and verifying each tour, which listing
-        // them one by one (for orbits, limits and listeners) needs.
-        let cubes_by_backtracking =
-            route.method == Method::Backtrack && !orbits && self.limit.is_none() && !listing;
+        // them one by one (for orbits, limits and listeners) needs. Cubes
+        // are numbered by the time-indexed encoding: on a board too large
+        // for it, one thread counts in one search, as with a limit.
+        let one_thread = self.jobs == 1 && self.depth.is_none();
+        let cubes_by_backtracking = route.method == Method::Backtrack
+            && !orbits
+            && self.limit.is_none()
+            && !listing
+            && !(one_thread && route.request.config.check(problem).is_err());
         // A board too large for the encoding (or for numbering cubes by
         // it) is refused, unless the gate proves first that it has no
         // tour; the gate gets 0.1 s for that (it walks the move graph,
@@ -328,8 +334,7 @@ impl<'a> CountJob<'a> {
         if let Some(error) = refused {
             return Err(error);
         }
-        let one_search =
-            listing || (self.jobs == 1 && self.depth.is_none() && !cubes_by_backtracking);
+        let one_search = listing || (one_thread && !cubes_by_backtracking);
         let progress = self.progress();
         progress(Progress::Route {
             method: route.method,
