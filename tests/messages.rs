@@ -764,10 +764,10 @@ fn a_file_given_to_sum_twice_is_said_to_be_named_twice() {
 }
 
 /// A board past the time-indexed encoding (91x91: 8281 squares, over
-/// 8192) is counted by backtracking in one search, which takes any board;
-/// only its cubes need the encoding, and the way out said for them works.
-/// (The default count of such a board was refused, naming `--method
-/// backtrack`, which was refused alike.)
+/// 8192) is counted by `--method backtrack` in one search, which takes any
+/// board; only its cubes need the encoding. The default route refuses such
+/// a board at once, and every way out it and the others name works. (The
+/// default's way out, `--method backtrack`, was refused alike.)
 #[test]
 fn a_board_past_the_encoding_is_counted_in_one_search_and_each_way_out_works() {
     let dir = tempfile::tempdir().unwrap();
@@ -780,7 +780,11 @@ fn a_board_past_the_encoding_is_counted_in_one_search_and_each_way_out_works() {
             "{args:?}: {stderr}"
         );
     };
-    runs_out(&["count", "--size", "91", "--timeout", "0.5"]);
+    refused(
+        &["count", "--size", "91", "--timeout", "0.5"],
+        dir.path(),
+        "--method backtrack counts without a formula, on any board",
+    );
     refused(
         &[
             "count",

@@ -213,13 +213,13 @@ fn count_way_out(error: Error, plan: &Count) -> anyhow::Error {
         }
         Error::Timeout { .. } => Some("try a longer --timeout".to_string()),
         // Backtracking numbers its cubes by the time-indexed encoding; in
-        // one search it takes any board.
+        // one search, named by `--method backtrack`, it takes any board.
         Error::BoardTooLargeForEncoding { .. } if plain => {
             let cubes = plan.args.jobs != 1 || plan.args.depth.is_some();
-            Some(match (method == Method::Sat, cubes) {
-                (true, false) => "--method backtrack counts without a formula, on any board",
-                (true, true) => "--method backtrack without --jobs and --depth counts without a formula, on any board",
-                (false, _) => "backtracking numbers its cubes by that encoding: without --jobs and --depth it counts in one search, on any board",
+            Some(match (method == Method::Backtrack, cubes) {
+                (false, false) => "--method backtrack counts without a formula, on any board",
+                (false, true) => "--method backtrack without --jobs and --depth counts without a formula, on any board",
+                (true, _) => "backtracking numbers its cubes by that encoding: without --jobs and --depth it counts in one search, on any board",
             }.to_string())
         }
         Error::OverMemoryBudget {

@@ -2,9 +2,17 @@
 
 use assert_cmd::Command;
 
-/// The binary under test.
+/// The longest any one run of the binary may take in a test: a run that
+/// would never end (as `count` on a board of millions of squares once did)
+/// is killed and fails its test, instead of holding the whole suite until
+/// CI's own limit.
+const RUN_LIMIT: std::time::Duration = std::time::Duration::from_secs(600);
+
+/// The binary under test, killed if it runs past [`RUN_LIMIT`].
 pub fn knightsat() -> Command {
-    Command::cargo_bin("knightsat").unwrap()
+    let mut command = Command::cargo_bin("knightsat").unwrap();
+    command.timeout(RUN_LIMIT);
+    command
 }
 
 /// Asserts that the binary, run in `dir` with `args`, refuses them: one

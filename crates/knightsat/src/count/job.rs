@@ -301,13 +301,19 @@ impl<'a> CountJob<'a> {
         // counter skips building and verifying each tour, which listing
         // them one by one (for orbits, limits and listeners) needs. Cubes
         // are numbered by the time-indexed encoding: on a board too large
-        // for it, one thread counts in one search, as with a limit.
+        // for it, `--method backtrack` on one thread counts in one search,
+        // as with a limit. The default route refuses such a board at once
+        // instead, naming that way out: a search of thousands of squares
+        // that nobody asked for by name would not end.
         let one_thread = self.jobs == 1 && self.depth.is_none();
+        let one_search_past_encoding = self.method == Method::Backtrack
+            && one_thread
+            && route.request.config.check(problem).is_err();
         let cubes_by_backtracking = route.method == Method::Backtrack
             && !orbits
             && self.limit.is_none()
             && !listing
-            && !(one_thread && route.request.config.check(problem).is_err());
+            && !one_search_past_encoding;
         // A board too large for the encoding (or for numbering cubes by
         // it) is refused, unless the gate proves first that it has no
         // tour; the gate gets 0.1 s for that (it walks the move graph,
