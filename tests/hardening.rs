@@ -1129,6 +1129,29 @@ fn a_timeout_on_a_large_holed_board_is_kept_and_a_refusal_is_quick() {
             );
         }
     }
+    // Counting it in one search: the gate's time counts against the limit
+    // (it was added to it: 2.7 s for a limit of 1 s, release).
+    let args = [
+        "count",
+        "--board",
+        "2048x2048",
+        "--holes",
+        "c3",
+        "--method",
+        "backtrack",
+        "--timeout",
+        "0.5",
+    ];
+    let started = Instant::now();
+    let output = knightsat().args(args).output().unwrap();
+    let took = started.elapsed().as_secs_f64();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(124), "{stderr}");
+    assert!(
+        stderr.contains("the --timeout of 0.5 s ran out after 0 tours"),
+        "{stderr}"
+    );
+    assert!(took < 1.5, "counting took {took:.2} s: {stderr}");
 }
 
 #[test]

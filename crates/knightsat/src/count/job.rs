@@ -347,30 +347,16 @@ impl<'a> CountJob<'a> {
             request: &route.request,
             cube_by_cube: !one_search,
         });
+        // The gate's time counts against the limit: each route gets what
+        // is left of it, and a timeout names the whole limit.
+        let request = Request {
+            timeout: deadline.left().unwrap_or(Some(Duration::from_nanos(1))),
+            ..route.request.clone()
+        };
         if route.method == Method::Frontier {
-            if listing {
-                return Err(Error::Unsupported(Unsupported::TourByFrontier));
-            }
-            if orbits {
-                return Err(Error::Unsupported(Unsupported::OrbitsByFrontier));
-            }
-            if self.limit.is_some() || self.depth.is_some() {
-                return Err(Error::Unsupported(Unsupported::PartsByFrontier));
-            }
-            // The gate's time counts against the limit.
-            let request = Request {
-                timeout: deadline.left().unwrap_or(Some(Duration::from_nanos(1))),
-                ..route.request.clone()
-            };
-            let show = |squares| progress(Progress::Squares(squares));
-            let tours = frontier::count_tours(
-                problem,
-                &request,
-                resolve_jobs(self.jobs),
-                self.frontier_order,
-                Some(&show),
-            )
-            .map_err(|error| deadline.with_whole_limit(error))?;
+            let tours = self
+                .count_by_frontier(&request, listing, &progress)
+                .map_err(|error| deadline.with_whole_limit(error))?;
             return counted(tours, None);
         }
         let tours = if one_search {
@@ -379,25 +365,55 @@ impl<'a> CountJob<'a> {
                 up_to_symmetry: orbits,
             };
             let mut found = 0;
-            enumerate_by(problem, route.method, &route.request, options, |tour| {
+            enumerate_by(problem, route.method, &request, options, |tour| {
                 if let Some(on_tour) = on_tour.as_mut() {
                     on_tour(tour)?;
                 }
                 found += 1;
                 progress(Progress::Tours(found));
                 Ok(())
-            })?
+            })
+            .map_err(|error| deadline.with_whole_limit(error))?
         } else {
             let parallel = ParallelOptions {
                 jobs: self.jobs,
                 depth: self.depth,
                 limit: self.limit,
             };
-            count_by_cubes(problem, route.method, &route.request, parallel, |done| {
+            count_by_cubes(problem, route.method, &request, parallel, |done| {
                 progress(Progress::Cubes(done));
-            })?
+            })
+            .map_err(|error| deadline.with_whole_limit(error))?
         };
         counted(TourNumber::from(tours), None)
+    }
+
+    /// The tours of the whole problem by the frontier counter, which
+    /// neither lists them (`listing`), nor counts orbits, nor stops at a
+    /// limit, nor splits into cubes.
+    fn count_by_frontier(
+        &self,
+        request: &Request,
+        listing: bool,
+        progress: &(impl Fn(Progress<'_>) + Sync),
+    ) -> Result<TourNumber, Error> {
+        if listing {
+            return Err(Error::Unsupported(Unsupported::TourByFrontier));
+        }
+        if self.up_to_symmetry {
+            return Err(Error::Unsupported(Unsupported::OrbitsByFrontier));
+        }
+        if self.limit.is_some() || self.depth.is_some() {
+            return Err(Error::Unsupported(Unsupported::PartsByFrontier));
+        }
+        let show = |squares| progress(Progress::Squares(squares));
+        frontier::count_tours(
+            self.problem,
+            request,
+            resolve_jobs(self.jobs),
+            self.frontier_order,
+            Some(&show),
+        )
     }
 
     /// The count of a problem the gate refuted: no tour, as a count of

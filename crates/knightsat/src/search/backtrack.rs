@@ -271,6 +271,9 @@ fn search(
     };
     let n = searched.board().squares();
     let mut tour = Vec::with_capacity(n);
+    // Building the move graph and ordering the starts take seconds on
+    // millions of squares: not once the time is up.
+    clock.check()?;
     let moves = MoveGraph::new(searched.board());
     for start in start_squares(&searched, &moves, starts) {
         // Each start builds a graph of the board, so on large boards the
