@@ -306,9 +306,9 @@ impl<'a> CountJob<'a> {
         // instead, naming that way out: a search of thousands of squares
         // that nobody asked for by name would not end.
         let one_thread = self.jobs == 1 && self.depth.is_none();
-        let one_search_past_encoding = self.method == Method::Backtrack
-            && one_thread
-            && route.request.config.check(problem).is_err();
+        let past_encoding = route.request.config.check(problem).err();
+        let one_search_past_encoding =
+            self.method == Method::Backtrack && one_thread && past_encoding.is_some();
         let cubes_by_backtracking = route.method == Method::Backtrack
             && !orbits
             && self.limit.is_none()
@@ -318,9 +318,8 @@ impl<'a> CountJob<'a> {
         // it) is refused, unless the gate proves first that it has no
         // tour; the gate gets 0.1 s for that (it walks the move graph,
         // seconds on millions of squares), so that a refusal is quick.
-        let refused = (route.method == Method::Sat || cubes_by_backtracking)
-            .then(|| route.request.config.check(problem).err())
-            .flatten();
+        let refused =
+            past_encoding.filter(|_| route.method == Method::Sat || cubes_by_backtracking);
         let deadline = Deadline::new(request.timeout);
         let gate_deadline = match refused {
             Some(_) => Deadline::new(Some(GATE_BEFORE_REFUSAL)),
@@ -353,13 +352,9 @@ impl<'a> CountJob<'a> {
             timeout: deadline.left().unwrap_or(Some(Duration::from_nanos(1))),
             ..route.request.clone()
         };
-        if route.method == Method::Frontier {
-            let tours = self
-                .count_by_frontier(&request, listing, &progress)
-                .map_err(|error| deadline.with_whole_limit(error))?;
-            return counted(tours, None);
-        }
-        let tours = if one_search {
+        let tours = if route.method == Method::Frontier {
+            self.count_by_frontier(&request, listing, &progress)
+        } else if one_search {
             let options = CountOptions {
                 limit: self.limit,
                 up_to_symmetry: orbits,
@@ -373,7 +368,7 @@ impl<'a> CountJob<'a> {
                 progress(Progress::Tours(found));
                 Ok(())
             })
-            .map_err(|error| deadline.with_whole_limit(error))?
+            .map(TourNumber::from)
         } else {
             let parallel = ParallelOptions {
                 jobs: self.jobs,
@@ -383,9 +378,12 @@ impl<'a> CountJob<'a> {
             count_by_cubes(problem, route.method, &request, parallel, |done| {
                 progress(Progress::Cubes(done));
             })
-            .map_err(|error| deadline.with_whole_limit(error))?
+            .map(TourNumber::from)
         };
-        counted(TourNumber::from(tours), None)
+        counted(
+            tours.map_err(|error| deadline.with_whole_limit(error))?,
+            None,
+        )
     }
 
     /// The tours of the whole problem by the frontier counter, which
