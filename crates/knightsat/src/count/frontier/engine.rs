@@ -13,7 +13,7 @@ use std::sync::mpsc::{self, Receiver, Sender};
 
 use crate::count::frontier::plan::{Plan, Step};
 use crate::count::frontier::state::{expand, Mode};
-use crate::count::frontier::table::{Budget, Count, Key, Queue, Table, TableError};
+use crate::count::frontier::table::{Budget, Count, Key, Table, TableError};
 use crate::count::frontier::{FrontierError, Options, Progress};
 use crate::count::number::Wide;
 
@@ -254,7 +254,6 @@ fn step_serial<K: Key, C: Count>(
     limit: u64,
 ) -> Result<Wide, FrontierError> {
     let mut done = Wide::ZERO;
-    let mut queue = Queue::new();
     for (i, (key, count)) in input.iter().enumerate() {
         if i % POLL == 0 && stopped(options) {
             return Err(FrontierError::Stopped);
@@ -262,7 +261,7 @@ fn step_serial<K: Key, C: Count>(
         let mut failed = None;
         let times = expand(step, mode, key.to_word(), |next| {
             let k = K::from_word(next);
-            if let Err(e) = out.add_soon(&mut queue, k, k.hash(), count) {
+            if let Err(e) = out.add_soon(k, k.hash(), count) {
                 failed.get_or_insert(e);
             }
         });
@@ -273,7 +272,7 @@ fn step_serial<K: Key, C: Count>(
             done = add_completed(done, count, times)?;
         }
     }
-    out.flush(&mut queue).map_err(|e| table_error(e, limit))?;
+    out.flush().map_err(|e| table_error(e, limit))?;
     Ok(done)
 }
 
@@ -372,9 +371,10 @@ impl<'b> Worker<'_, 'b> {
         let done = self.expand_shard(shard, &mut own, &inbox, outboxes)?;
         for batch in inbox {
             for (k, c) in batch {
-                own.add(k, k.hash(), c).map_err(err)?;
+                own.add_soon(k, k.hash(), c).map_err(err)?;
             }
         }
+        own.flush().map_err(err)?;
         Ok((own, done))
     }
 
@@ -390,7 +390,6 @@ impl<'b> Worker<'_, 'b> {
         let jobs = outboxes.len();
         let err = |e| table_error(e, self.limit);
         let mut pending: Vec<Vec<(K, C)>> = (0..jobs).map(|_| Vec::new()).collect();
-        let mut queue = Queue::new();
         let mut done = Wide::ZERO;
         for (i, (key, count)) in shard.iter().enumerate() {
             if i % POLL == 0 {
@@ -399,7 +398,7 @@ impl<'b> Worker<'_, 'b> {
                 }
                 while let Ok(batch) = inbox.try_recv() {
                     for (k, c) in batch {
-                        own.add(k, k.hash(), c).map_err(err)?;
+                        own.add_soon(k, k.hash(), c).map_err(err)?;
                     }
                 }
             }
@@ -409,7 +408,7 @@ impl<'b> Worker<'_, 'b> {
                 let h = k.hash();
                 let d = shard_of(h, jobs);
                 if d == self.me {
-                    if let Err(e) = own.add_soon(&mut queue, k, h, count) {
+                    if let Err(e) = own.add_soon(k, h, count) {
                         failed.get_or_insert(e);
                     }
                 } else {
@@ -429,7 +428,6 @@ impl<'b> Worker<'_, 'b> {
                 done = add_completed(done, count, times)?;
             }
         }
-        own.flush(&mut queue).map_err(err)?;
         for (d, out) in pending.into_iter().enumerate() {
             if !out.is_empty() {
                 let _ = outboxes[d].send(out);
