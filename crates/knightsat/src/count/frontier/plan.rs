@@ -203,6 +203,14 @@ pub(crate) struct Step {
     pub watch: Vec<Watch>,
     /// Whether this is the last square of the order.
     pub last: bool,
+    /// When the squares processed so far are their own mirror image
+    /// across the middle of the lines the order takes, and no path end is
+    /// fixed: for each kept slot, the slot of its square's mirror image.
+    /// A state and its mirror image then have the same completions (the
+    /// mirror is an automorphism of the graph that keeps the processed
+    /// squares), so only the smaller of the two packed words need be kept,
+    /// with both counts: about half the states from the first line on.
+    pub mirror: Option<Vec<u8>>,
 }
 
 /// The processing order and its steps.
@@ -228,11 +236,25 @@ impl Plan {
         // of 4x3000 (a frontier of 6000 squares) took minutes.
         let prefer_cols = (frontier_width(graph, &cols), graph.rows > graph.cols)
             < (frontier_width(graph, &rows), graph.cols > graph.rows);
-        Plan::build(graph, if prefer_cols { &cols } else { &rows }, fixed_ends)
+        let (order, mirror) = if prefer_cols {
+            (&cols, line_mirror(graph, true))
+        } else {
+            (&rows, line_mirror(graph, false))
+        };
+        Plan::build(graph, order, fixed_ends, mirror.as_deref())
     }
 
-    /// The plan for processing `order` (every non-hole square once).
-    pub(crate) fn build(graph: &Graph, order: &[usize], fixed_ends: &[usize]) -> Plan {
+    /// The plan for processing `order` (every non-hole square once);
+    /// `mirror`, the mirror image of each cell under an automorphism of the
+    /// graph, lets the steps after which the processed squares are their
+    /// own image keep one state of each mirror pair ([`Step::mirror`]).
+    pub(crate) fn build(
+        graph: &Graph,
+        order: &[usize],
+        fixed_ends: &[usize],
+        mirror: Option<&[usize]>,
+    ) -> Plan {
+        let mirror = mirror.filter(|_| fixed_ends.is_empty());
         let mut position = vec![usize::MAX; graph.hole.len()];
         for (p, &sq) in order.iter().enumerate() {
             position[sq] = p;
@@ -259,7 +281,16 @@ impl Plan {
         let mut frontier: Vec<usize> = Vec::new(); // positions, ascending
         let mut steps = Vec::with_capacity(order.len());
         let mut width = 0;
+        // Processed squares whose mirror image is not processed yet.
+        let mut unmatched = 0usize;
         for (t, &sq) in order.iter().enumerate() {
+            if let Some(twin) = mirror.map(|m| m[sq]).filter(|&twin| twin != sq) {
+                if position[twin] < t {
+                    unmatched -= 1;
+                } else {
+                    unmatched += 1;
+                }
+            }
             let back = frontier
                 .iter()
                 .enumerate()
@@ -287,6 +318,10 @@ impl Plan {
                 }
             }
             frontier.retain(|&p| last_neighbour[p] > t);
+            let last = t + 1 == order.len();
+            let mirror_slots = mirror
+                .filter(|_| unmatched == 0 && !last)
+                .and_then(|m| mirror_slots(m, order, &frontier));
             let watch = watch_list(graph, order, &position, &frontier, t, fixed_ends);
             width = width.max(frontier.len());
             let slot_bits = |select: &dyn Fn(usize) -> bool| -> u128 {
@@ -312,11 +347,51 @@ impl Plan {
                 short_slots,
                 fixed_end: fixed_ends.contains(&sq),
                 watch,
-                last: t + 1 == order.len(),
+                last,
+                mirror: mirror_slots,
             });
         }
         Plan { steps, width }
     }
+}
+
+/// The mirror image of each cell across the middle of the lines of a
+/// line-by-line order (ranks, or files when `transposed`), if the holes
+/// are their own mirror image: then it maps leaper moves to leaper moves.
+fn line_mirror(graph: &Graph, transposed: bool) -> Option<Vec<usize>> {
+    let (rows, cols) = (graph.rows, graph.cols);
+    let image: Vec<usize> = (0..rows * cols)
+        .map(|cell| {
+            let (row, col) = (cell / cols, cell % cols);
+            if transposed {
+                (rows - 1 - row) * cols + col
+            } else {
+                row * cols + (cols - 1 - col)
+            }
+        })
+        .collect();
+    (0..rows * cols)
+        .all(|cell| graph.hole[cell] == graph.hole[image[cell]])
+        .then_some(image)
+}
+
+/// For each slot of `frontier` (positions in `order`), the slot of its
+/// square's mirror image; `None` if one is missing (the frontier of a
+/// processed set that is its own image never misses one) or if every
+/// slot is its own image (nothing to gain).
+fn mirror_slots(mirror: &[usize], order: &[usize], frontier: &[usize]) -> Option<Vec<u8>> {
+    let slots = frontier
+        .iter()
+        .map(|&p| {
+            let twin = mirror[order[p]];
+            frontier.iter().position(|&q| order[q] == twin).map(slot)
+        })
+        .collect::<Option<Vec<u8>>>()?;
+    slots
+        .iter()
+        .enumerate()
+        .any(|(j, &k)| usize::from(k) != j)
+        .then_some(slots)
 }
 
 /// The widest frontier of processing `order`: the most squares processed
@@ -453,11 +528,43 @@ mod tests {
                 let order = row_major(&g, transposed, false);
                 assert_eq!(
                     frontier_width(&g, &order),
-                    Plan::build(&g, &order, &[]).width,
+                    Plan::build(&g, &order, &[], None).width,
                     "{rows}x{cols} {holes:?} {leap:?} transposed={transposed}"
                 );
             }
         }
+    }
+
+    /// On a board with no fixed end and holes that are their own mirror
+    /// image, the steps that end a line (and only those, the last aside)
+    /// carry the mirror of their slots, an involution; a fixed end or a
+    /// lopsided hole leaves none.
+    #[test]
+    fn lines_ends_carry_the_mirror_of_the_frontier() {
+        let g = Graph::new(8, 8, &[], (1, 2)).unwrap();
+        let plan = Plan::best(&g, &[], SquareOrder::Rows);
+        let mirrored: Vec<usize> = (0..64)
+            .filter(|&t| plan.steps[t].mirror.is_some())
+            .collect();
+        assert_eq!(mirrored, vec![7, 15, 23, 31, 39, 47, 55]);
+        for t in mirrored {
+            let m = plan.steps[t].mirror.as_ref().unwrap();
+            assert_eq!(m.len(), plan.steps[t].keep.len());
+            assert!(
+                (0..m.len()).all(|j| usize::from(m[usize::from(m[j])]) == j),
+                "{t}"
+            );
+        }
+        let snake = Plan::best(&g, &[], SquareOrder::Snake);
+        assert_eq!(snake.steps.iter().filter(|s| s.mirror.is_some()).count(), 7);
+        let fixed = Plan::best(&g, &[0], SquareOrder::Rows);
+        assert!(fixed.steps.iter().all(|s| s.mirror.is_none()));
+        let lopsided = Graph::new(8, 8, &[10], (1, 2)).unwrap();
+        let plan = Plan::best(&lopsided, &[], SquareOrder::Rows);
+        assert!(plan.steps.iter().all(|s| s.mirror.is_none()));
+        let even = Graph::new(8, 8, &[10, 13, 50, 53], (1, 2)).unwrap();
+        let plan = Plan::best(&even, &[], SquareOrder::Rows);
+        assert!(plan.steps.iter().any(|s| s.mirror.is_some()));
     }
 
     /// A leaper's moves are its eight offsets, fewer when a is b or 0:
@@ -484,8 +591,8 @@ mod tests {
     fn frontier_spans_the_shorter_side() {
         for (rows, cols) in [(10, 3), (3, 10)] {
             let g = Graph::new(rows, cols, &[], (1, 2)).unwrap();
-            let along_rows = Plan::build(&g, &row_major(&g, false, false), &[]).width;
-            let along_cols = Plan::build(&g, &row_major(&g, true, false), &[]).width;
+            let along_rows = Plan::build(&g, &row_major(&g, false, false), &[], None).width;
+            let along_cols = Plan::build(&g, &row_major(&g, true, false), &[], None).width;
             assert_eq!(
                 Plan::best(&g, &[], SquareOrder::Rows).width,
                 along_rows.min(along_cols)

@@ -472,7 +472,10 @@ pub(crate) fn expand<W: Word>(step: &Step, mode: Mode, key: W, mut emit: impl Fn
     let two = !step.fixed_end;
     let mut complete = 0;
     let mut settle = |work: Work<W>, complete: &mut u32| match work.finish(step, mode) {
-        Outcome::Next(k) => emit(k),
+        Outcome::Next(k) => emit(match &step.mirror {
+            Some(mirror) => canonical(k, mirror, mode),
+            None => k,
+        }),
         Outcome::Complete => *complete += 1,
         Outcome::Dead => {}
     };
@@ -498,6 +501,33 @@ pub(crate) fn expand<W: Word>(step: &Step, mode: Mode, key: W, mut emit: impl Fn
         }
     }
     complete
+}
+
+/// The smaller of the packed state `key` and its mirror image: slot `j` of
+/// the image holds the code of slot `mirror[j]`, its labels renumbered in
+/// slot order, its used path ends the same (see [`Step::mirror`]).
+fn canonical<W: Word>(key: W, mirror: &[u8], mode: Mode) -> W {
+    let mut image = key & (W::of(3) << mode.used_shift);
+    let mut relabel = [0u8; 16];
+    let mut next = FIRST_LABEL;
+    for (j, &from) in mirror.iter().enumerate() {
+        #[allow(clippy::cast_possible_truncation)]
+        let mut code = ((key >> (4 * u32::from(from))).wide() & 15) as u8;
+        if code >= FIRST_LABEL {
+            let label = &mut relabel[usize::from(code)];
+            if *label == 0 {
+                *label = next;
+                next += 1;
+            }
+            code = *label;
+        }
+        image = image | W::of(u128::from(code)) << (4 * j as u32);
+    }
+    if image.wide() < key.wide() {
+        image
+    } else {
+        key
+    }
 }
 
 /// Whether an edge that closed a fragment completes the tour: a cycle when
@@ -567,6 +597,7 @@ mod tests {
             fixed_end: false,
             watch: Vec::new(),
             last: false,
+            mirror: None,
         };
         let mode = Mode {
             closed: true,
