@@ -9,6 +9,8 @@
 //! other frontier square its path fragment ends at (see `state`); each step
 //! chooses the new square's edges to earlier squares, drops states that can
 //! no longer become a tour, and merges equal states by adding their counts.
+//! At the end of a line, where the processed squares are their own mirror
+//! image, a state and its mirror image merge too (when no end is fixed).
 //!
 //! # What is counted
 //!
