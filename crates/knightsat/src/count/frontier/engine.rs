@@ -441,9 +441,40 @@ impl<'b> Worker<'_, 'b> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::count::frontier::plan::Graph;
+    use crate::count::frontier::plan::{row_major, Graph};
     use crate::count::frontier::state::MAX_WIDTH_U64;
+    use crate::count::frontier::table::{Base12, BASE12_SLOTS};
     use crate::count::frontier::SquareOrder;
+
+    /// The 8-wide knight's frontier (17 slots) counts the same in one
+    /// base-12 word as in two: the closed tours of 8x5 taken along its
+    /// ranks of eight (A193055 gives 44202 cycles), and the open ones of
+    /// 8x4.
+    #[test]
+    fn base12_keys_count_as_two_words_do() {
+        for (rows, closed) in [(5, true), (4, false)] {
+            let graph = Graph::new(rows, 8, &[], (1, 2)).unwrap();
+            let plan = Plan::build(&graph, &row_major(&graph, false, false), &[], None);
+            assert!(plan.width > MAX_WIDTH_U64 && plan.width <= BASE12_SLOTS);
+            let mode = Mode {
+                closed,
+                free_ends: if closed { 0 } else { 2 },
+                used_shift: 126,
+            };
+            for jobs in [1, 2] {
+                let options = Options {
+                    jobs,
+                    ..Options::default()
+                };
+                let two_words = run::<[u64; 2]>(&plan, mode, &options).unwrap();
+                assert_eq!(run::<Base12>(&plan, mode, &options).unwrap(), two_words);
+                assert!(two_words > Wide::ZERO);
+                if closed {
+                    assert_eq!(two_words, Wide::from(44202u32));
+                }
+            }
+        }
+    }
 
     /// Widening the counts mid-run (64 to 128 to 256 bits) gives what a run
     /// in 256 bits from the first step gives, on one and on two threads:

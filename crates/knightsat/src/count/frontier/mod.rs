@@ -44,6 +44,7 @@ use plan::{Graph, Plan};
 
 use crate::count::number::TourNumber;
 use state::{Mode, MAX_WIDTH, MAX_WIDTH_U64};
+use table::{Base12, BASE12_SLOTS};
 
 /// A counting problem: the board, its holes, the leaper, and the tour wanted.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -313,6 +314,8 @@ fn count_undirected(
     };
     let undirected = if narrow {
         engine::run::<u64>(&plan, mode, options)
+    } else if plan.width <= BASE12_SLOTS {
+        engine::run::<Base12>(&plan, mode, options)
     } else {
         engine::run::<[u64; 2]>(&plan, mode, options)
     };
