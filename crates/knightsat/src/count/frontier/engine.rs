@@ -152,18 +152,28 @@ impl<'b> Run<'_, 'b> {
                 return Err(Halt::Failed(FrontierError::Stopped));
             }
             let expected = current.iter().map(Table::len).max().unwrap_or(0);
+            let free = cannot_outgrow(step, &current);
             let stepped = if current.len() == 1 {
                 Table::with_expected(expected, self.budget)
                     .map_err(|e| table_error(e, limit))
                     .and_then(|mut out| {
-                        step_serial(step, self.mode, &current[0], &mut out, options, limit)
-                            .map(|done| (vec![out], done))
+                        step_serial(
+                            step,
+                            self.mode,
+                            &mut current[0],
+                            free,
+                            &mut out,
+                            options,
+                            limit,
+                        )
+                        .map(|done| (vec![out], done))
                     })
             } else {
                 step_parallel(
                     step,
                     self.mode,
-                    &current,
+                    &mut current,
+                    free,
                     expected,
                     options,
                     self.budget,
@@ -172,6 +182,11 @@ impl<'b> Run<'_, 'b> {
             };
             let (next, done) = match stepped {
                 Ok(next) => next,
+                // The bound of `cannot_outgrow` holds, so this is never
+                // reached; the input is gone, so the step cannot be redone.
+                Err(FrontierError::Overflow) if free => {
+                    return Err(Halt::Failed(FrontierError::Overflow))
+                }
                 Err(FrontierError::Overflow) => {
                     return Err(Halt::Outgrown {
                         step: t,
@@ -234,6 +249,27 @@ impl<'b> Run<'_, 'b> {
     }
 }
 
+/// Whether no count can outgrow `C` in `step`: each state has at most
+/// `1 + m + m(m − 1)/2` successors for `m` earlier neighbours of the new
+/// square, so every count of the next table, and the tours completed, are
+/// at most the input's total times that. Such a step frees its input part
+/// by part as it reads it (it will never be redone with wider counts), so
+/// the input and the output tables are never both whole: at the widest
+/// step of 8x8 closed the input is over a third of the memory.
+fn cannot_outgrow<K: Key, C: Count>(step: &Step, input: &[Table<K, C>]) -> bool {
+    let m = step.back.len();
+    let fan = Wide::from(1 + m + m * m.saturating_sub(1) / 2);
+    input
+        .iter()
+        .flat_map(Table::iter)
+        .try_fold(Wide::ZERO, |total, (_, count)| {
+            total.checked_add(count.to_wide())
+        })
+        .and_then(|total| total.checked_mul(fan))
+        .and_then(C::from_wide)
+        .is_some()
+}
+
 /// Adds `count × times` (tours completed by one state) to `done`.
 fn add_completed<C: Count>(done: Wide, count: C, times: u32) -> Result<Wide, FrontierError> {
     count
@@ -243,21 +279,24 @@ fn add_completed<C: Count>(done: Wide, count: C, times: u32) -> Result<Wide, Fro
         .ok_or(FrontierError::Overflow)
 }
 
-/// One step on one thread: expands every state of `input` into `out`;
-/// returns the tours completed.
+/// One step on one thread: expands every state of `input` into `out`
+/// (freeing `input` as it goes with `free`); returns the tours completed.
 fn step_serial<K: Key, C: Count>(
     step: &Step,
     mode: Mode,
-    input: &Table<K, C>,
+    input: &mut Table<K, C>,
+    free: bool,
     out: &mut Table<K, C>,
     options: &Options,
     limit: u64,
 ) -> Result<Wide, FrontierError> {
     let mut done = Wide::ZERO;
-    for (i, (key, count)) in input.iter().enumerate() {
-        if i % POLL == 0 && stopped(options) {
+    let mut i = 0usize;
+    input.read(free, |key, count| {
+        if i.is_multiple_of(POLL) && stopped(options) {
             return Err(FrontierError::Stopped);
         }
+        i += 1;
         let mut failed = None;
         let times = expand(step, mode, key.to_word(), |next| {
             let k = K::from_word(next);
@@ -271,17 +310,21 @@ fn step_serial<K: Key, C: Count>(
         if times > 0 {
             done = add_completed(done, count, times)?;
         }
-    }
+        Ok(())
+    })?;
     out.flush().map_err(|e| table_error(e, limit))?;
     Ok(done)
 }
 
 /// One step on `input.len()` threads, each owning one shard of the next
-/// table; returns the next table's shards and the tours completed.
+/// table (and freeing its shard of `input` as it goes with `free`);
+/// returns the next table's shards and the tours completed.
+#[allow(clippy::too_many_arguments)]
 fn step_parallel<'b, K: Key, C: Count>(
     step: &Step,
     mode: Mode,
-    input: &[Table<'b, K, C>],
+    input: &mut [Table<'b, K, C>],
+    free: bool,
     expected: usize,
     options: &Options,
     budget: &'b Budget,
@@ -301,6 +344,7 @@ fn step_parallel<'b, K: Key, C: Count>(
                     me,
                     step,
                     mode,
+                    free,
                     options,
                     budget,
                     limit,
@@ -349,6 +393,8 @@ struct Worker<'a, 'b> {
     me: usize,
     step: &'a Step,
     mode: Mode,
+    /// Whether to free the input shard as it is read.
+    free: bool,
     options: &'a Options<'a>,
     budget: &'b Budget,
     limit: u64,
@@ -361,7 +407,7 @@ impl<'b> Worker<'_, 'b> {
     /// others sent until they are all done.
     fn run<K: Key, C: Count>(
         &self,
-        shard: &Table<'b, K, C>,
+        shard: &mut Table<'b, K, C>,
         expected: usize,
         inbox: Receiver<Batch<K, C>>,
         outboxes: Vec<Sender<Batch<K, C>>>,
@@ -382,7 +428,7 @@ impl<'b> Worker<'_, 'b> {
     /// the other threads' inboxes can close.
     fn expand_shard<K: Key, C: Count>(
         &self,
-        shard: &Table<'b, K, C>,
+        shard: &mut Table<'b, K, C>,
         own: &mut Table<'b, K, C>,
         inbox: &Receiver<Batch<K, C>>,
         outboxes: Vec<Sender<Batch<K, C>>>,
@@ -391,8 +437,9 @@ impl<'b> Worker<'_, 'b> {
         let err = |e| table_error(e, self.limit);
         let mut pending: Vec<Vec<(K, C)>> = (0..jobs).map(|_| Vec::new()).collect();
         let mut done = Wide::ZERO;
-        for (i, (key, count)) in shard.iter().enumerate() {
-            if i % POLL == 0 {
+        let mut i = 0usize;
+        shard.read(self.free, |key, count| {
+            if i.is_multiple_of(POLL) {
                 if stopped(self.options) || self.abort.load(Ordering::Relaxed) {
                     return Err(FrontierError::Stopped);
                 }
@@ -402,6 +449,7 @@ impl<'b> Worker<'_, 'b> {
                     }
                 }
             }
+            i += 1;
             let mut failed = None;
             let times = expand(self.step, self.mode, key.to_word(), |next| {
                 let k = K::from_word(next);
@@ -427,7 +475,8 @@ impl<'b> Worker<'_, 'b> {
             if times > 0 {
                 done = add_completed(done, count, times)?;
             }
-        }
+            Ok(())
+        })?;
         for (d, out) in pending.into_iter().enumerate() {
             if !out.is_empty() {
                 let _ = outboxes[d].send(out);

@@ -351,6 +351,30 @@ impl<'b, K: Key, C: Count> Table<'b, K, C> {
         Ok(())
     }
 
+    /// Calls `f` on every (state, count) pair, in no particular order
+    /// (additions still waiting aside), up to its first error. With `free`
+    /// each part's memory goes back to the budget as soon as the part has
+    /// been read, and the table is left empty.
+    pub(crate) fn read<E>(
+        &mut self,
+        free: bool,
+        mut f: impl FnMut(K, C) -> Result<(), E>,
+    ) -> Result<(), E> {
+        if !free {
+            return self.iter().try_for_each(|(key, count)| f(key, count));
+        }
+        while let Some(part) = self.parts.pop() {
+            let read = part
+                .cells
+                .iter()
+                .filter(|(key, _)| *key != K::VACANT)
+                .try_for_each(|&(key, count)| f(key, count));
+            self.budget.give(Part::<K, C>::bytes_for(part.cells.len()));
+            read?;
+        }
+        Ok(())
+    }
+
     /// Every (state, count) pair, in no particular order (additions still
     /// waiting aside).
     pub(crate) fn iter(&self) -> impl Iterator<Item = (K, C)> + '_ {
@@ -553,6 +577,17 @@ mod tests {
         assert_eq!(t.len(), want.len());
         let got: std::collections::HashMap<u64, u64> = t.iter().collect();
         assert_eq!(got, want);
+        assert_eq!(budget.used(), t.bytes());
+        // Read once more, freeing as it goes: the same pairs, then nothing
+        // held but the waiting lists.
+        let mut read = std::collections::HashMap::new();
+        t.read(true, |key, count| {
+            read.insert(key, count);
+            Ok::<(), ()>(())
+        })
+        .unwrap();
+        assert_eq!(read, want);
+        assert_eq!((t.len(), t.iter().count()), (0, 0));
         assert_eq!(budget.used(), t.bytes());
         drop(t);
         assert_eq!(budget.used(), 0);
