@@ -259,13 +259,16 @@ impl<'b> Run<'_, 'b> {
 fn cannot_outgrow<K: Key, C: Count>(step: &Step, input: &[Table<K, C>]) -> bool {
     let m = step.back.len();
     let fan = Wide::from(1 + m + m * m.saturating_sub(1) / 2);
-    input
+    // Summed in 128 bits, saturating: a sum that large fits no narrower
+    // count either, and 256-bit counts have no wider type to be redone in.
+    let total = input
         .iter()
         .flat_map(Table::iter)
-        .try_fold(Wide::ZERO, |total, (_, count)| {
-            total.checked_add(count.to_wide())
-        })
-        .and_then(|total| total.checked_mul(fan))
+        .fold(0u128, |total, (_, count)| {
+            total.saturating_add(count.saturating_u128())
+        });
+    Wide::from(total)
+        .checked_mul(fan)
         .and_then(C::from_wide)
         .is_some()
 }

@@ -151,6 +151,8 @@ pub(crate) trait Count: Copy + Send + Sync + Default {
     fn to_wide(self) -> Wide;
     /// The count `x`, or `None` if it does not fit.
     fn from_wide(x: Wide) -> Option<Self>;
+    /// The count, or `u128::MAX` if it is larger.
+    fn saturating_u128(self) -> u128;
 }
 
 macro_rules! count {
@@ -167,6 +169,10 @@ macro_rules! count {
             #[inline]
             fn from_wide(x: Wide) -> Option<$t> {
                 <$t>::try_from(x).ok()
+            }
+            #[inline]
+            fn saturating_u128(self) -> u128 {
+                u128::from(self)
             }
         }
     };
@@ -187,6 +193,10 @@ impl Count for Wide {
     #[inline]
     fn from_wide(x: Wide) -> Option<Wide> {
         Some(x)
+    }
+    #[inline]
+    fn saturating_u128(self) -> u128 {
+        u128::try_from(self).unwrap_or(u128::MAX)
     }
 }
 
