@@ -50,14 +50,14 @@ while read -r label args; do
       [ "$which" = new ] && bin=$new_bin
       # shellcheck disable=SC2086 # the case's arguments are words
       /usr/bin/time -f "%e %M" -o "$tmp/time" "$bin" count $args > /dev/null 2>&1
-      cat "$tmp/time" >> "$tmp/$which"
+      cat "$tmp/time" >> "$tmp/times-$which"
     done
   done
-  bs=$(cut -d' ' -f1 "$tmp/base" | median)
-  ns=$(cut -d' ' -f1 "$tmp/new" | median)
-  bm=$(cut -d' ' -f2 "$tmp/base" | median)
-  nm=$(cut -d' ' -f2 "$tmp/new" | median)
+  bs=$(cut -d' ' -f1 "$tmp/times-base" | median)
+  ns=$(cut -d' ' -f1 "$tmp/times-new" | median)
+  bm=$(cut -d' ' -f2 "$tmp/times-base" | median)
+  nm=$(cut -d' ' -f2 "$tmp/times-new" | median)
   ratio=$(awk -v b="$bs" -v n="$ns" 'BEGIN { printf "%.2f", n / b }')
   echo "| $label | $bs | $ns | $ratio | $((bm / 1024)) | $((nm / 1024)) |"
-  rm -f "$tmp/base" "$tmp/new"
+  rm -f "$tmp/times-base" "$tmp/times-new"
 done <<< "$CASES"
