@@ -263,10 +263,7 @@ fn cannot_outgrow<K: Key, C: Count>(step: &Step, input: &[Table<K, C>]) -> bool 
     // count either, and 256-bit counts have no wider type to be redone in.
     let total = input
         .iter()
-        .flat_map(Table::iter)
-        .fold(0u128, |total, (_, count)| {
-            total.saturating_add(count.saturating_u128())
-        });
+        .fold(0u128, |total, table| total.saturating_add(table.total()));
     Wide::from(total)
         .checked_mul(fan)
         .and_then(C::from_wide)

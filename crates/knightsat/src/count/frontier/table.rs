@@ -261,6 +261,8 @@ pub(crate) struct Table<'b, K: Key, C: Count> {
     parts: Vec<Part<K, C>>,
     /// Additions waiting for their part, one list per part.
     pending: Vec<Vec<(K, C)>>,
+    /// Every count added, summed (saturating at `u128::MAX`).
+    total: u128,
     budget: &'b Budget,
 }
 
@@ -276,13 +278,10 @@ const PENDING: usize = 128;
 const PART_SHIFT: u32 = 40;
 
 impl<'b, K: Key, C: Count> Table<'b, K, C> {
-    /// Bytes one cell takes.
-    pub(crate) const CELL: u64 = std::mem::size_of::<(K, C)>() as u64;
-
     /// An empty table with room for about `expected` states (charged to
     /// `budget`).
     pub(crate) fn with_expected(expected: usize, budget: &'b Budget) -> Result<Self, TableError> {
-        let bytes = Self::bytes_for(capacity_for(expected));
+        let bytes = cell_bytes::<K, C>(capacity_for(expected));
         let parts = usize::try_from(bytes / PART_BYTES)
             .unwrap_or(MAX_PARTS)
             .clamp(1, MAX_PARTS)
@@ -290,10 +289,11 @@ impl<'b, K: Key, C: Count> Table<'b, K, C> {
         let mut table = Table {
             parts: Vec::with_capacity(parts),
             pending: Vec::new(),
+            total: 0,
             budget,
         };
         if parts > 1 {
-            let lists = Self::bytes_for(parts * PENDING);
+            let lists = cell_bytes::<K, C>(parts * PENDING);
             budget.take(lists).map_err(TableError::OverMemory)?;
             table.pending = (0..parts).map(|_| Vec::with_capacity(PENDING)).collect();
         }
@@ -305,9 +305,10 @@ impl<'b, K: Key, C: Count> Table<'b, K, C> {
         Ok(table)
     }
 
-    /// Bytes for `cells` cells.
-    fn bytes_for(cells: usize) -> u64 {
-        (cells as u64).saturating_mul(Self::CELL)
+    /// The sum of every count added (so of the counts held, once the
+    /// waiting additions are made), or `u128::MAX` if it is larger.
+    pub(crate) fn total(&self) -> u128 {
+        self.total
     }
 
     /// Number of states held (additions still waiting aside).
@@ -318,7 +319,7 @@ impl<'b, K: Key, C: Count> Table<'b, K, C> {
     /// Bytes the table takes.
     pub(crate) fn bytes(&self) -> u64 {
         let cells: usize = self.parts.iter().map(|part| part.cells.len()).sum();
-        Self::bytes_for(cells + self.pending.len() * PENDING)
+        cell_bytes::<K, C>(cells + self.pending.len() * PENDING)
     }
 
     /// The part a hash belongs to.
@@ -333,6 +334,7 @@ impl<'b, K: Key, C: Count> Table<'b, K, C> {
     /// if new.
     #[inline]
     pub(crate) fn add(&mut self, key: K, hash: u64, count: C) -> Result<(), TableError> {
+        self.total = self.total.saturating_add(count.saturating_u128());
         let part = self.part_of(hash);
         self.parts[part].add(key, hash, count, self.budget)
     }
@@ -342,8 +344,9 @@ impl<'b, K: Key, C: Count> Table<'b, K, C> {
     #[inline]
     pub(crate) fn add_soon(&mut self, key: K, hash: u64, count: C) -> Result<(), TableError> {
         if self.parts.len() == 1 {
-            return self.parts[0].add(key, hash, count, self.budget);
+            return self.add(key, hash, count);
         }
+        self.total = self.total.saturating_add(count.saturating_u128());
         let part = self.part_of(hash);
         let list = &mut self.pending[part];
         list.push((key, count));
@@ -379,7 +382,7 @@ impl<'b, K: Key, C: Count> Table<'b, K, C> {
                 .iter()
                 .filter(|(key, _)| *key != K::VACANT)
                 .try_for_each(|&(key, count)| f(key, count));
-            self.budget.give(Part::<K, C>::bytes_for(part.cells.len()));
+            self.budget.give(cell_bytes::<K, C>(part.cells.len()));
             read?;
         }
         Ok(())
@@ -409,17 +412,12 @@ struct Part<K: Key, C: Count> {
 }
 
 impl<K: Key, C: Count> Part<K, C> {
-    /// Bytes for `cells` cells.
-    fn bytes_for(cells: usize) -> u64 {
-        (cells as u64).saturating_mul(std::mem::size_of::<(K, C)>() as u64)
-    }
-
     /// An empty part with room for about `expected` states, charged to
     /// `budget`.
     fn with_expected(expected: usize, budget: &Budget) -> Result<Self, TableError> {
         let cells = capacity_for(expected);
         budget
-            .take(Self::bytes_for(cells))
+            .take(cell_bytes::<K, C>(cells))
             .map_err(TableError::OverMemory)?;
         Ok(Part {
             cells: vec![(K::VACANT, C::default()); cells],
@@ -512,7 +510,7 @@ impl<K: Key, C: Count> Part<K, C> {
     fn grow(&mut self, budget: &Budget) -> Result<(), TableError> {
         let cells = self.cells.len() * 2;
         budget
-            .take(Self::bytes_for(cells))
+            .take(cell_bytes::<K, C>(cells))
             .map_err(TableError::OverMemory)?;
         let old = std::mem::replace(&mut self.cells, vec![(K::VACANT, C::default()); cells]);
         let mask = cells - 1;
@@ -527,9 +525,14 @@ impl<K: Key, C: Count> Part<K, C> {
             }
             self.cells[i] = (k, c);
         }
-        budget.give(Self::bytes_for(old.len()));
+        budget.give(cell_bytes::<K, C>(old.len()));
         Ok(())
     }
+}
+
+/// Bytes for `cells` cells of states `K` with counts `C`.
+fn cell_bytes<K, C>(cells: usize) -> u64 {
+    (cells as u64).saturating_mul(std::mem::size_of::<(K, C)>() as u64)
 }
 
 /// The power-of-two number of cells that holds `expected` states below
@@ -585,6 +588,7 @@ mod tests {
         }
         t.flush().unwrap();
         assert_eq!(t.len(), want.len());
+        assert_eq!(t.total(), want.values().map(|&c| u128::from(c)).sum());
         let got: std::collections::HashMap<u64, u64> = t.iter().collect();
         assert_eq!(got, want);
         assert_eq!(budget.used(), t.bytes());
