@@ -30,6 +30,10 @@ fn main() -> ExitCode {
             peak_memory::cubes_beyond_the_memory_budget_are_streamed_or_refused_in_bounded_memory,
         ),
         run(
+            "peak_memory::a_frontier_count_stays_within_its_memory_budget",
+            peak_memory::a_frontier_count_stays_within_its_memory_budget,
+        ),
+        run(
             "stopping::a_timed_out_call_stops_its_solver",
             stopping::a_timed_out_call_stops_its_solver,
         ),

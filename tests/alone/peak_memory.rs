@@ -170,3 +170,36 @@ pub fn cubes_beyond_the_memory_budget_are_streamed_or_refused_in_bounded_memory(
     );
     assert!(peak_kib < 50_000, "{command:?} peaked at {peak_kib} KiB");
 }
+
+/// The frontier counter's process holds no more than its --memory-budget
+/// and the program's own few MiB: its tables are charged to the budget, and
+/// the memory they free goes back to the kernel at once (with mimalloc's
+/// purge delay the run below peaked at 364 MiB).
+pub fn a_frontier_count_stays_within_its_memory_budget() {
+    const BUDGET_MIB: i64 = 300;
+    let budget = BUDGET_MIB.to_string();
+    let args = [
+        "count",
+        "--board",
+        "7x8",
+        "--closed",
+        "--start",
+        "a1",
+        "--method",
+        "frontier",
+        "--jobs",
+        "2",
+        "--memory-budget",
+        &budget,
+    ];
+    let (code, peak_kib, _, stderr) = measured(&args, std::time::Duration::from_secs(120));
+    assert_eq!(code, Some(2), "refused within the budget: {stderr}");
+    assert!(stderr.contains("--memory-budget"), "{stderr}");
+    // The program alone (the binary, its libraries, a small count) is
+    // about 10 MiB.
+    let peak_mib = peak_kib / 1024;
+    assert!(
+        peak_mib <= BUDGET_MIB + 25,
+        "peak {peak_mib} MiB within a budget of {BUDGET_MIB} MiB"
+    );
+}
