@@ -2,6 +2,7 @@
 //! into one plan per command ([`plan`]), runs it ([`commands`]), and maps
 //! errors to exit statuses, worded in the command line's terms ([`words`]).
 
+mod allocator;
 mod args;
 mod commands;
 mod flags;
@@ -26,51 +27,8 @@ pub const EXIT_TIMEOUT: u8 = 124;
 /// tour found, and nothing proved.
 const EXIT_GAVE_UP: u8 = 3;
 
-/// mimalloc for every allocation in the process: with its `override`
-/// feature it also serves the `malloc` and `new` of the `CaDiCaL` linked in,
-/// whose millions of small clauses glibc's allocator hands out and frees
-/// slowly (docs/benchmarks.md, "Solvers side by side").
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
-/// Asks the kernel for no transparent huge pages in this process. mimalloc
-/// asks for them for its arenas, and on these virtual machines a fresh 2 MiB
-/// page costs more to clear than it saves: `solve --size 300 --start a1
-/// --encoding successor --solver cadical` spent 61% of its time clearing
-/// pages and took 4.7 s with them, 2.4 s without (glibc's allocator: 3.5 s).
-/// A refusal (an old kernel) only loses the speed.
-fn without_huge_pages() {
-    // SAFETY: PR_SET_THP_DISABLE takes integer arguments and touches no
-    // memory of ours.
-    unsafe {
-        libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
-    }
-}
-
-/// mimalloc's `mi_option_purge_delay` (the option's place in mimalloc 3's
-/// `mi_option_e`, between `eager_commit_delay`, 14, and `use_numa_nodes`,
-/// 16, which libmimalloc-sys names; checked by a test).
-const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
-
-/// Has mimalloc give the memory freed so far, and from now on at once,
-/// back to the kernel, rather than a second later (mimalloc 3's default
-/// purge delay). The frontier counter frees its tables by the gigabyte,
-/// part by part as it reads them, while the next step's grow: with the
-/// delay, a refusal within a --memory-budget of 300 MiB (7x8 closed) came
-/// at 364 MiB resident, and 310 MiB without it (10 MiB is the program's
-/// own). Not for every run: small counts take about 8% longer so, and
-/// `solve --size 300 --encoding successor --solver cadical` 20%.
-pub(crate) fn give_memory_back_at_once() {
-    // SAFETY: mi_option_set stores an integer in mimalloc's option table;
-    // mi_collect only returns free memory.
-    unsafe {
-        libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, 0);
-        libmimalloc_sys::mi_collect(true);
-    }
-}
-
 fn main() -> ExitCode {
-    without_huge_pages();
+    allocator::without_huge_pages();
     let (cli, matches) = match args::parse() {
         Ok(parsed) => parsed,
         Err(error) => return usage_error(&error),
@@ -195,34 +153,4 @@ fn is_broken_pipe(error: &anyhow::Error) -> bool {
         };
         kind == Some(io::ErrorKind::BrokenPipe)
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{give_memory_back_at_once, MI_OPTION_PURGE_DELAY};
-
-    /// The option set is mimalloc's purge delay: it lies just before the
-    /// one libmimalloc-sys names 16, holds a delay in milliseconds, and
-    /// reads 0 once set.
-    #[test]
-    fn memory_goes_back_with_no_delay() {
-        assert_eq!(
-            MI_OPTION_PURGE_DELAY + 1,
-            libmimalloc_sys::mi_option_use_numa_nodes
-        );
-        if std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
-            // SAFETY: reads an integer from mimalloc's option table.
-            let default = unsafe { libmimalloc_sys::mi_option_get(MI_OPTION_PURGE_DELAY) };
-            assert_eq!(
-                default, 1000,
-                "mimalloc 3's default purge delay (options.c)"
-            );
-        }
-        give_memory_back_at_once();
-        // SAFETY: reads an integer from mimalloc's option table.
-        assert_eq!(
-            unsafe { libmimalloc_sys::mi_option_get(MI_OPTION_PURGE_DELAY) },
-            0
-        );
-    }
 }

@@ -3,7 +3,7 @@
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock, PoisonError};
 
 use anyhow::Context;
@@ -23,6 +23,7 @@ use super::{
     cube_progress_bar, emit, note_default_start, note_whole_tour, progress_bar, route_in_words,
     seconds_in_words, show_cube_progress, step_bar, with_way_out,
 };
+use crate::allocator::BudgetWatch;
 use crate::plan::{Count, CountArgs};
 use crate::EXIT_TIMEOUT;
 
@@ -40,8 +41,14 @@ pub fn count(plan: &Count) -> anyhow::Result<ExitCode> {
     } = plan;
     let method = *method;
     let (whole, estimate) = (args.whole(), args.sample.is_some());
-    let show = CountShow::new(problem, args, request.memory_budget_mib);
-    let on_progress = |progress: Progress<'_>| show.progress(progress);
+    let show = CountShow::new(problem, args);
+    let memory = BudgetWatch::new(request.memory_budget_mib);
+    let on_progress = |progress: Progress<'_>| {
+        if let Progress::Squares(done) = &progress {
+            memory.tables_hold(done.bytes);
+        }
+        show.progress(progress);
+    };
     let on_cube = |line: CubeLine<'_>| show.line(line);
     let job = CountJob {
         method,
@@ -105,19 +112,13 @@ struct CountShow<'a> {
     bar: OnceLock<ProgressBar>,
     printed: AtomicUsize,
     failed: Mutex<Option<anyhow::Error>>,
-    /// The memory budget, in bytes.
-    budget_bytes: u64,
-    /// Whether freed memory goes back to the kernel at once.
-    eager_purge: AtomicBool,
 }
 
 impl<'a> CountShow<'a> {
-    fn new(problem: &'a Problem, args: &'a CountArgs, budget_mib: u64) -> Self {
+    fn new(problem: &'a Problem, args: &'a CountArgs) -> Self {
         CountShow {
             problem,
             args,
-            budget_bytes: budget_mib.saturating_mul(1 << 20),
-            eager_purge: AtomicBool::new(false),
             bar: OnceLock::new(),
             printed: AtomicUsize::new(0),
             failed: Mutex::new(None),
@@ -126,9 +127,6 @@ impl<'a> CountShow<'a> {
 
     /// Shows how the count goes: the route starts the bar.
     fn progress(&self, progress: Progress<'_>) {
-        if let Progress::Squares(done) = &progress {
-            self.mind_the_budget(done.bytes);
-        }
         let (whole, estimate) = (self.args.whole(), self.args.sample.is_some());
         let Progress::Route {
             method,
@@ -148,19 +146,6 @@ impl<'a> CountShow<'a> {
         let _ = self
             .bar
             .set(count_bar(estimate, whole, method, cube_by_cube));
-    }
-
-    /// Once the frontier counter's tables, after a square, pass a quarter
-    /// of the memory budget, has the allocator give freed memory back at
-    /// once, so that the budget bounds the process (see
-    /// [`crate::give_memory_back_at_once`]). A quarter, because the next
-    /// square's tables hold the last ones and the new ones, which have
-    /// grown up to 2.4 times a square (8x8 closed); below it, the
-    /// allocator's delay saves about 8% of a small count's time.
-    fn mind_the_budget(&self, table_bytes: u64) {
-        if table_bytes > self.budget_bytes / 4 && !self.eager_purge.swap(true, Ordering::Relaxed) {
-            crate::give_memory_back_at_once();
-        }
     }
 
     /// Prints a line of numbered cubes; the first failure to is kept.
