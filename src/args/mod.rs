@@ -183,11 +183,15 @@ pub enum Command {
               conflicts_with_all = ["limit", "up_to_symmetry", "cnf"])]
         cubes: Option<CubeRange>,
         /// With --method frontier: the order of the squares, line by line
-        /// along the longer side: rows (every line the same way) or snake
-        /// (every other line the other way). The count is the same; the
-        /// states are not, so counting both ways checks a count that no
-        /// table lists.
-        #[arg(long, value_name = "ORDER", default_value = "rows")]
+        /// along the longer side: rows (every line the same way), snake
+        /// (every other line the other way), or meet (closed tours: rows
+        /// from both ends, the two halves joined in the middle; it holds
+        /// the states of the middle only, so 8x8 fits in memory). auto is
+        /// meet for closed tours on boards at most twice as long as wide,
+        /// rows otherwise.
+        /// The count is the same; the states are not, so counting two ways
+        /// checks a count that no table lists.
+        #[arg(long, value_name = "ORDER", default_value = "auto")]
         frontier_order: SquareOrderArg,
     },
     /// Add up the lines `count --cubes A-B` prints (from FILEs, or stdin),

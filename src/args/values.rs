@@ -105,11 +105,17 @@ impl From<BuiltInSolver> for Backend {
 /// The frontier counter's order of the squares (mirrors [`SquareOrder`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
 pub enum SquareOrderArg {
-    /// Line by line, every line the same way.
+    /// Meet for closed tours on boards at most twice as long as wide,
+    /// rows for the rest.
     #[default]
+    Auto,
+    /// Line by line, every line the same way.
     Rows,
     /// Line by line, every other line the other way.
     Snake,
+    /// Rows from both ends, joined in the middle (closed tours with at
+    /// most one end fixed; other counts take rows).
+    Meet,
 }
 
 impl From<SquareOrderArg> for SquareOrder {
@@ -117,6 +123,8 @@ impl From<SquareOrderArg> for SquareOrder {
         match order {
             SquareOrderArg::Rows => SquareOrder::Rows,
             SquareOrderArg::Snake => SquareOrder::Snake,
+            SquareOrderArg::Auto => SquareOrder::Auto,
+            SquareOrderArg::Meet => SquareOrder::Meet,
         }
     }
 }

@@ -85,7 +85,7 @@ pub(super) fn count(command: Command, names_sat: bool, budget: u64) -> anyhow::R
         } => {
             let (problem, config) = encoding.problem_and_config()?;
             let method = chosen_method(method, names_sat);
-            if frontier_order != SquareOrderArg::Rows && method != Method::Frontier {
+            if frontier_order != SquareOrderArg::Auto && method != Method::Frontier {
                 return Err(OptionsConflict(
                     "--frontier-order is for the frontier counter: add --method frontier".into(),
                 )

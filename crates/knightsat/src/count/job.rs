@@ -214,7 +214,7 @@ impl<'a> CountJob<'a> {
             on_progress: None,
             on_cube: None,
             on_tour: None,
-            frontier_order: SquareOrder::Rows,
+            frontier_order: SquareOrder::Auto,
         }
     }
 

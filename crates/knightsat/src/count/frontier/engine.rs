@@ -41,7 +41,7 @@ fn shard_of(hash: u64, jobs: usize) -> usize {
 }
 
 /// Maps a table error to the count's error; `limit` is the memory budget.
-fn table_error(e: TableError, limit: u64) -> FrontierError {
+pub(crate) fn table_error(e: TableError, limit: u64) -> FrontierError {
     match e {
         TableError::Overflow => FrontierError::Overflow,
         TableError::OverMemory(needed) => FrontierError::OverMemory {
@@ -100,11 +100,55 @@ pub(crate) fn run<K: Key>(
     };
     // Bound to a name so the tables (borrowing `budget`) go first.
     let last = match run.steps(step, tables, &mut finished) {
-        Ok(()) => Ok(finished),
+        Ok(_) => Ok(finished),
         Err(Halt::Failed(e)) => Err(e),
         Err(Halt::Outgrown { .. }) => Err(FrontierError::Overflow),
     };
     last
+}
+
+/// The table of one state, the empty frontier, counted once, in the shard
+/// its hash gives among `jobs`.
+pub(crate) fn first_tables<K: Key>(
+    jobs: usize,
+    budget: &Budget,
+) -> Result<Vec<Table<'_, K, u64>>, FrontierError> {
+    let limit = budget.limit();
+    let err = |e| table_error(e, limit);
+    let mut tables: Vec<Table<K, u64>> = (0..jobs)
+        .map(|_| Table::with_expected(1, budget))
+        .collect::<Result<_, _>>()
+        .map_err(err)?;
+    let start = K::from_u128(0);
+    tables[shard_of(start.hash(), jobs)]
+        .add(start, start.hash(), 1)
+        .map_err(err)?;
+    Ok(tables)
+}
+
+/// Runs every step of `plan` on `tables` (one per thread, 64-bit counts)
+/// and returns the tables after the last step, with the tours the steps
+/// completed.
+pub(crate) fn advance<'b, K: Key>(
+    plan: &Plan,
+    mode: Mode,
+    options: &Options,
+    budget: &'b Budget,
+    tables: Vec<Table<'b, K, u64>>,
+) -> Result<(Vec<Table<'b, K, u64>>, Wide), FrontierError> {
+    let run = Run {
+        plan,
+        mode,
+        options,
+        budget,
+        limit: budget.limit(),
+    };
+    let mut finished = Wide::ZERO;
+    match run.steps(0, tables, &mut finished) {
+        Ok(tables) => Ok((tables, finished)),
+        Err(Halt::Failed(e)) => Err(e),
+        Err(Halt::Outgrown { .. }) => Err(FrontierError::Overflow),
+    }
 }
 
 /// Where [`Run::steps_or_widen`] left a run.
@@ -144,7 +188,7 @@ impl<'b> Run<'_, 'b> {
         first: usize,
         mut current: Vec<Table<'b, K, C>>,
         finished: &mut Wide,
-    ) -> Result<(), Halt<'b, K, C>> {
+    ) -> Result<Vec<Table<'b, K, C>>, Halt<'b, K, C>> {
         let (options, limit) = (self.options, self.limit);
         let total = self.plan.steps.len();
         for (t, step) in self.plan.steps.iter().enumerate().skip(first) {
@@ -209,7 +253,7 @@ impl<'b> Run<'_, 'b> {
                 });
             }
         }
-        Ok(())
+        Ok(current)
     }
 
     /// Runs the steps from `first` with counts of type `C`; if one
@@ -222,7 +266,7 @@ impl<'b> Run<'_, 'b> {
         finished: &mut Wide,
     ) -> Result<Next<'b, K, D>, FrontierError> {
         match self.steps(first, tables, finished) {
-            Ok(()) => Ok(Next::Done),
+            Ok(_) => Ok(Next::Done),
             Err(Halt::Failed(e)) => Err(e),
             Err(Halt::Outgrown { step, tables }) => {
                 Ok(Next::Widened(step, self.widen::<K, C, D>(tables)?))

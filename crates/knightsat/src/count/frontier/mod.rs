@@ -33,6 +33,7 @@
 //! open tours (one from each) and the same two closed ones.
 
 mod engine;
+mod meet;
 mod plan;
 mod state;
 mod table;
@@ -40,7 +41,7 @@ mod table;
 use std::fmt;
 use std::sync::atomic::AtomicBool;
 
-use plan::{Graph, Plan};
+use plan::{Graph, Lines, Plan};
 
 use crate::count::number::TourNumber;
 use state::{Mode, MAX_WIDTH, MAX_WIDTH_U64};
@@ -68,16 +69,26 @@ pub(crate) struct Spec {
 }
 
 /// The order in which the frontier counter takes the squares, line by line
-/// along the board's longer side. Both give the same counts by different
-/// computations (other frontiers, other states), which is how a count that
+/// along the board's longer side. Each gives the same counts by a different
+/// computation (other frontiers, other states), which is how a count that
 /// no table lists is checked.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum SquareOrder {
-    /// Every line the same way (row-major order).
+    /// [`SquareOrder::Meet`] for closed tours on boards at most twice as
+    /// long as wide, where it holds fewer states and was the faster (7x8:
+    /// 9 s against 16; 8x8 fits in 9 GiB); [`SquareOrder::Rows`] for the
+    /// rest (on long boards the halves' counts pass 64 bits).
     #[default]
+    Auto,
+    /// Every line the same way (row-major order).
     Rows,
     /// Every other line the other way (a boustrophedon).
     Snake,
+    /// Rows from both ends, joined in the middle: the first half of the
+    /// squares forward, the second backward, and the pairs of states that
+    /// make a cycle counted (closed tours with at most one end fixed;
+    /// other counts take rows).
+    Meet,
 }
 
 /// How to run a count.
@@ -102,7 +113,7 @@ impl Default for Options<'_> {
             stop: None,
             memory_budget: None,
             progress: None,
-            order: SquareOrder::Rows,
+            order: SquareOrder::Auto,
         }
     }
 }
@@ -294,6 +305,18 @@ fn count_undirected(
     closed: bool,
     options: &Options,
 ) -> Result<TourNumber, FrontierError> {
+    if closed && ends.is_empty() && matches!(options.order, SquareOrder::Auto | SquareOrder::Meet) {
+        let (lines, mirror) = Lines::best(graph, false);
+        let (lines_taken, line_length) = lines.shape;
+        if options.order == SquareOrder::Meet || lines_taken <= 2 * line_length {
+            // The halves keep 64-bit counts; a count past them is counted
+            // forward, where counts widen as they grow.
+            match meet::cycles(graph, &lines, mirror.as_deref(), options) {
+                Err(FrontierError::Overflow) => {}
+                counted => return counted.map(TourNumber::from_wide),
+            }
+        }
+    }
     let plan = Plan::best(graph, ends, options.order);
     if plan.width > MAX_WIDTH {
         return Err(FrontierError::TooWide {

@@ -221,27 +221,52 @@ pub(crate) struct Plan {
     pub width: usize,
 }
 
-impl Plan {
-    /// The plan for the better of the two line-by-line orders (the board
-    /// as given, or transposed), each line taken as `order` says: the one
-    /// whose widest frontier is smaller, the frontier spanning the shorter
-    /// side on a tie. `fixed_ends` are the squares that must be path ends.
-    pub(crate) fn best(graph: &Graph, fixed_ends: &[usize], order: SquareOrder) -> Plan {
-        let snake = order == SquareOrder::Snake;
+/// A line-by-line order of the squares.
+pub(crate) struct Lines {
+    /// The squares in order.
+    pub squares: Vec<usize>,
+    /// How many lines it takes, and how long they are.
+    pub shape: (usize, usize),
+}
+
+impl Lines {
+    /// The better of the two line-by-line orders (the board as given, or
+    /// transposed), every other line reversed with `snake`: the one whose
+    /// widest frontier is smaller, the frontier spanning the shorter side
+    /// on a tie; with the mirror image of each cell across the middle of
+    /// its lines, when the holes allow it.
+    pub(crate) fn best(graph: &Graph, snake: bool) -> (Lines, Option<Vec<usize>>) {
         let (rows, cols) = (
             row_major(graph, false, snake),
             row_major(graph, true, snake),
         );
         // Widths first, by a sweep: building the plan along the long side
         // of 4x3000 (a frontier of 6000 squares) took minutes.
-        let prefer_cols = (frontier_width(graph, &cols), graph.rows > graph.cols)
-            < (frontier_width(graph, &rows), graph.cols > graph.rows);
-        let (order, mirror) = if prefer_cols {
-            (&cols, line_mirror(graph, true))
+        let (rows_width, cols_width) = (frontier_width(graph, &rows), frontier_width(graph, &cols));
+        if (cols_width, graph.rows > graph.cols) < (rows_width, graph.cols > graph.rows) {
+            let lines = Lines {
+                squares: cols,
+                shape: (graph.cols, graph.rows),
+            };
+            (lines, line_mirror(graph, true))
         } else {
-            (&rows, line_mirror(graph, false))
-        };
-        Plan::build(graph, order, fixed_ends, mirror.as_deref())
+            let lines = Lines {
+                squares: rows,
+                shape: (graph.rows, graph.cols),
+            };
+            (lines, line_mirror(graph, false))
+        }
+    }
+}
+
+impl Plan {
+    /// The plan for the better of the two line-by-line orders (the board
+    /// as given, or transposed), each line taken as `order` says: the one
+    /// whose widest frontier is smaller, the frontier spanning the shorter
+    /// side on a tie. `fixed_ends` are the squares that must be path ends.
+    pub(crate) fn best(graph: &Graph, fixed_ends: &[usize], order: SquareOrder) -> Plan {
+        let (order, mirror) = Lines::best(graph, order == SquareOrder::Snake);
+        Plan::build(graph, &order.squares, fixed_ends, mirror.as_deref())
     }
 
     /// The plan for processing `order` (every non-hole square once);

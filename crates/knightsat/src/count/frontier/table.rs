@@ -31,7 +31,7 @@ pub(crate) trait Key: Copy + Eq + Send + Sync {
 
 /// Mixes a 64-bit word (the finaliser of splitmix64).
 #[inline]
-fn mix(mut z: u64) -> u64 {
+pub(crate) fn mix(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     z ^ (z >> 31)
@@ -215,13 +215,18 @@ impl Budget {
         }
     }
 
+    /// The most bytes it allows.
+    pub(crate) fn limit(&self) -> u64 {
+        self.limit
+    }
+
     /// Bytes in use now.
     pub(crate) fn used(&self) -> u64 {
         self.used.load(Ordering::Relaxed)
     }
 
     /// Takes `bytes` more, or refuses with the total that would be needed.
-    fn take(&self, bytes: u64) -> Result<(), u64> {
+    pub(crate) fn take(&self, bytes: u64) -> Result<(), u64> {
         let before = self.used.fetch_add(bytes, Ordering::Relaxed);
         let after = before.saturating_add(bytes);
         if after > self.limit {
@@ -232,7 +237,7 @@ impl Budget {
     }
 
     /// Gives back `bytes`.
-    fn give(&self, bytes: u64) {
+    pub(crate) fn give(&self, bytes: u64) {
         self.used.fetch_sub(bytes, Ordering::Relaxed);
     }
 }

@@ -1,0 +1,628 @@
+//! Counts Hamiltonian cycles by meeting in the middle: the squares before a
+//! cut (the top) are processed forward as usual, the squares after it (the
+//! bottom) backward, and the two last tables are joined.
+//!
+//! The forward table at the cut describes the top's edges as seen from the
+//! cut's squares `F` (top squares with a bottom neighbour): each one's
+//! degree and, for degree one, the square of `F` its fragment ends at. The
+//! backward table is made to describe the rest of a tour on the same
+//! squares: after the bottom's squares, each square of `F` is added with its
+//! edges to the bottom only (a "half step"), so that a state says how many
+//! edges each square of `F` has into the bottom and which square of `F` its
+//! bottom path leads to. A top and a bottom state make Hamiltonian cycles
+//! when every square of `F` gets two edges in all and the two pairings of
+//! the squares with one edge on each side make one cycle. A cycle splits
+//! into its top edges and the rest in exactly one way, so the cycles are
+//! the sum, over such pairs, of the products of their counts.
+//!
+//! Why: the forward counter's tables keep growing past the middle of a
+//! board (for 8x8 past 16 GiB three quarters of the way), while both
+//! tables here are made of states at the middle.
+
+use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::atomic::Ordering;
+
+use crate::count::frontier::engine::{advance, first_tables, table_error};
+use crate::count::frontier::plan::{Graph, Lines, Plan, Step};
+use crate::count::frontier::state::MAX_WIDTH_U64;
+use crate::count::frontier::state::{first_slots, Mode, Word, EMPTY, FIRST_LABEL, FULL, MAX_WIDTH};
+use crate::count::frontier::table::{mix, Base12, Budget, Key, Table, TableError, BASE12_SLOTS};
+use crate::count::frontier::{FrontierError, Options, Progress};
+use crate::count::number::Wide;
+
+/// Not paired: a square of the cut with no edge or two on its side.
+const UNPAIRED: u8 = u8::MAX;
+
+/// A state at the cut in the forward order of its squares: two bits a
+/// square for the top degree it has (a top state) or needs (a bottom
+/// state), and for each square of degree one the square its fragment
+/// leads to.
+#[derive(Clone, Copy)]
+struct Cut {
+    degrees: u64,
+    partner: [u8; MAX_WIDTH + 1],
+}
+
+impl Cut {
+    /// Reads the packed state `word` whose slot `j` holds the square of
+    /// the cut numbered `at[j]` (`None`: a slot of the bottom); `bottom`
+    /// reads the top degree a bottom state needs, two less its own.
+    fn read(word: u128, at: &[Option<usize>], bottom: bool) -> Cut {
+        let mut cut = Cut {
+            degrees: 0,
+            partner: [UNPAIRED; MAX_WIDTH + 1],
+        };
+        let mut first_with = [UNPAIRED; 16];
+        for (j, f) in at.iter().enumerate() {
+            let Some(f) = *f else { continue };
+            #[allow(clippy::cast_possible_truncation)]
+            let code = ((word >> (4 * j)) & 15) as u8;
+            let degree: u64 = match code {
+                EMPTY => 0,
+                FULL => 2,
+                _ => 1,
+            };
+            cut.degrees |= (if bottom { 2 - degree } else { degree }) << (2 * f);
+            if code >= FIRST_LABEL {
+                let other = &mut first_with[usize::from(code)];
+                // At most 23 squares: `f` fits a byte.
+                #[allow(clippy::cast_possible_truncation)]
+                if *other == UNPAIRED {
+                    *other = f as u8;
+                } else {
+                    cut.partner[f] = *other;
+                    cut.partner[usize::from(*other)] = f as u8;
+                }
+            }
+        }
+        cut
+    }
+
+    /// The first paired square, and how many are paired.
+    fn paired(&self) -> Option<(usize, usize)> {
+        let first = self.partner.iter().position(|&p| p != UNPAIRED)?;
+        Some((
+            first,
+            self.partner.iter().filter(|&&p| p != UNPAIRED).count(),
+        ))
+    }
+}
+
+/// Top degree words, hashed by the splitmix64 finaliser.
+type DegreeSet = HashSet<u64, BuildHasherDefault<MixHasher>>;
+
+/// Hashes the one `u64` written to it by the splitmix64 finaliser.
+#[derive(Default)]
+struct MixHasher(u64);
+
+impl Hasher for MixHasher {
+    fn finish(&self) -> u64 {
+        mix(self.0)
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8 | u64::from(b)).rotate_left(5);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+/// Where a square stands relative to the cut.
+struct Sides {
+    /// Whether each cell is in the top.
+    top: Vec<bool>,
+    /// The cut's squares in forward order.
+    cut: Vec<usize>,
+}
+
+impl Sides {
+    /// The number of `sq` among the cut's squares, if it is one.
+    fn at(&self, sq: usize) -> Option<usize> {
+        self.cut.iter().position(|&f| f == sq)
+    }
+}
+
+/// The undirected Hamiltonian cycles of `graph` (at least three squares),
+/// processing the first half of `lines` forward and the rest backward and
+/// joining the two at the middle; `mirror` as for [`Plan::build`].
+pub(crate) fn cycles(
+    graph: &Graph,
+    lines: &Lines,
+    mirror: Option<&[usize]>,
+    options: &Options,
+) -> Result<Wide, FrontierError> {
+    let order = &lines.squares;
+    let n = order.len();
+    let cut = n / 2;
+    let mut top = vec![false; graph.hole.len()];
+    for &sq in &order[..cut] {
+        top[sq] = true;
+    }
+    let sides = Sides {
+        cut: order[..cut]
+            .iter()
+            .copied()
+            .filter(|&sq| graph.neighbours(sq).any(|m| !top[m]))
+            .collect(),
+        top,
+    };
+    let mut forward = Plan::build(graph, order, &[], mirror);
+    forward.steps.truncate(cut);
+    let reversed: Vec<usize> = order.iter().rev().copied().collect();
+    let mut backward = Plan::build(graph, &reversed, &[], None);
+    backward.steps.truncate(n - cut);
+    let (half, fronts) = half_steps(graph, &reversed[..n - cut], &sides);
+    let width = forward.width.max(backward.width).max(half.width);
+    if width > MAX_WIDTH {
+        return Err(FrontierError::TooWide {
+            width,
+            max: MAX_WIDTH,
+        });
+    }
+    let budget = Budget::new(options.memory_budget.unwrap_or(u64::MAX));
+    let total = n + half.steps.len() + 1;
+    let meet = Meet {
+        options,
+        budget: &budget,
+        jobs: options.jobs.clamp(1, 256),
+        sides: &sides,
+        fronts: &fronts,
+        forward_steps: cut,
+        total,
+    };
+    let top = if forward.width <= MAX_WIDTH_U64 {
+        meet.top::<u64>(&forward, 62)
+    } else if forward.width <= BASE12_SLOTS {
+        meet.top::<Base12>(&forward, 126)
+    } else {
+        meet.top::<[u64; 2]>(&forward, 126)
+    }?;
+    let backward_width = backward.width.max(half.width);
+    let joined = if backward_width <= MAX_WIDTH_U64 {
+        meet.bottom::<u64>(&backward, half, &top, 62)
+    } else if backward_width <= BASE12_SLOTS {
+        meet.bottom::<Base12>(&backward, half, &top, 126)
+    } else {
+        meet.bottom::<[u64; 2]>(&backward, half, &top, 126)
+    };
+    budget.give(top.bytes);
+    joined
+}
+
+/// The plan of the half steps, each adding one square of the cut with its
+/// edges to the bottom only, and the frontier (cells in slot order) after
+/// each. Each step adds the square that leaves the fewest squares on the
+/// frontier; the last frontier is the cut's squares alone.
+fn half_steps(graph: &Graph, bottom_order: &[usize], sides: &Sides) -> (Plan, Vec<Vec<usize>>) {
+    let top = |sq: usize| sides.top[sq];
+    let mut front: Vec<usize> = bottom_order
+        .iter()
+        .copied()
+        .filter(|&sq| graph.neighbours(sq).any(top))
+        .collect();
+    let mut added = vec![false; graph.hole.len()];
+    // Edges a bottom square may still get: from cut squares not added yet.
+    let to_come = |sq: usize, added: &[bool]| {
+        graph
+            .neighbours(sq)
+            .filter(|&m| top(m) && !added[m])
+            .count()
+    };
+    let mut left = sides.cut.clone();
+    let (mut steps, mut fronts) = (Vec::new(), Vec::new());
+    let mut width = front.len();
+    while !left.is_empty() {
+        let stays = |sq: usize, added: &[bool]| top(sq) || to_come(sq, added) > 0;
+        let pick = (0..left.len())
+            .min_by_key(|&i| {
+                added[left[i]] = true;
+                let after = front.iter().filter(|&&sq| stays(sq, &added)).count();
+                added[left[i]] = false;
+                (after, i)
+            })
+            .unwrap_or(0);
+        let new = left.remove(pick);
+        added[new] = true;
+        let back = slots(&front, |sq| !top(sq) && graph.is_move(sq, new));
+        front.push(new);
+        let departs = slots(&front, |sq| !stays(sq, &added));
+        let keep = slots(&front, |sq| stays(sq, &added));
+        front.retain(|&sq| stays(sq, &added));
+        width = width.max(front.len());
+        let kept_slots = first_slots::<u128>(keep.len());
+        // A bottom square left with fewer than two edges to come cannot
+        // stay empty.
+        let short = slots(&front, |sq| !top(sq) && to_come(sq, &added) < 2);
+        let short_slots = short
+            .iter()
+            .fold(0u128, |bits, &j| bits | 1 << (4 * u32::from(j)));
+        steps.push(Step {
+            back,
+            departs,
+            keep,
+            bipartite: false,
+            // The cut's squares need their other edges from the top, which
+            // the join matches: no bound on demand here.
+            capacity: [1 << 20, 0],
+            inner_edges: 1 << 20,
+            kept_slots,
+            class_slots: [kept_slots, 0],
+            short_slots,
+            fixed_end: false,
+            watch: Vec::new(),
+            // A cycle may close at the last half step: a tour with no
+            // edge among the top's squares.
+            last: left.is_empty(),
+            mirror: None,
+        });
+        fronts.push(front.clone());
+    }
+    (Plan { steps, width }, fronts)
+}
+
+/// The slots of `front` whose cells satisfy `select`.
+fn slots(front: &[usize], select: impl Fn(usize) -> bool) -> Vec<u8> {
+    front
+        .iter()
+        .enumerate()
+        .filter(|&(_, &sq)| select(sq))
+        // A frontier is at most `MAX_WIDTH` + 1 slots.
+        .map(|(j, _)| u8::try_from(j).unwrap_or(u8::MAX))
+        .collect()
+}
+
+/// A top state's pairing of the cut's squares, and its count.
+type Pairing = ([u8; MAX_WIDTH + 1], u64);
+
+/// The top's states at the cut, grouped by their degrees.
+struct Top {
+    groups: HashMap<u64, Vec<Pairing>, BuildHasherDefault<MixHasher>>,
+    /// The count of the state with no edge (0 if it died): it completes the
+    /// cycles that close at the last half step.
+    edgeless: u64,
+    /// For each half step, the degrees some top state has on the cut's
+    /// squares added so far.
+    allowed: Vec<DegreeSet>,
+    /// The memory charged for it.
+    bytes: u64,
+}
+
+/// What the phases of a meeting share.
+struct Meet<'a> {
+    options: &'a Options<'a>,
+    budget: &'a Budget,
+    jobs: usize,
+    sides: &'a Sides,
+    /// The frontier after each half step (cells in slot order).
+    fronts: &'a [Vec<usize>],
+    /// The forward phase's steps.
+    forward_steps: usize,
+    /// The steps of every phase, and one for the join.
+    total: usize,
+}
+
+impl Meet<'_> {
+    /// The run's options, with progress reported by `show`.
+    fn phase<'o>(&'o self, show: &'o (dyn Fn(Progress) + Sync)) -> Options<'o> {
+        Options {
+            progress: self.options.progress.map(|_| show),
+            ..*self.options
+        }
+    }
+
+    /// Reports `done` steps of the whole with `states` and `bytes`.
+    fn report(&self, done: usize, states: usize) {
+        if let Some(progress) = self.options.progress {
+            progress(Progress {
+                done,
+                total: self.total,
+                states,
+                bytes: self.budget.used(),
+            });
+        }
+    }
+
+    /// Runs the forward plan and reads its last table, charging what it
+    /// keeps to the budget.
+    fn top<K: Key>(&self, plan: &Plan, used_shift: u32) -> Result<Top, FrontierError> {
+        let mode = cycles_mode(used_shift);
+        let show = |p: Progress| self.report(p.done, p.states);
+        let options = self.phase(&show);
+        let (mut tables, _) = advance(
+            plan,
+            mode,
+            &options,
+            self.budget,
+            first_tables::<K>(self.jobs, self.budget)?,
+        )?;
+        let at: Vec<Option<usize>> = (0..self.sides.cut.len()).map(Some).collect();
+        let mut top = Top {
+            groups: HashMap::default(),
+            edgeless: 0,
+            allowed: Vec::new(),
+            bytes: 0,
+        };
+        let mut degrees = Vec::new();
+        for table in &mut tables {
+            table.read(true, |key, count| {
+                let word = key.to_word().wide();
+                if word == 0 {
+                    top.edgeless = count;
+                }
+                let cut = Cut::read(word, &at, false);
+                top.groups
+                    .entry(cut.degrees)
+                    .or_default()
+                    .push((cut.partner, count));
+                degrees.push(cut.degrees);
+                Ok::<(), FrontierError>(())
+            })?;
+        }
+        let entry = std::mem::size_of::<Pairing>() as u64;
+        top.bytes = degrees.len() as u64 * (entry + 16);
+        self.budget
+            .take(top.bytes)
+            .map_err(|needed| table_error(TableError::OverMemory(needed), self.budget.limit()))?;
+        degrees.sort_unstable();
+        degrees.dedup();
+        // The cut's squares stay once added: a half step's mask is its
+        // frontier's.
+        for front in self.fronts {
+            let mask = self
+                .cut_slots(front)
+                .into_iter()
+                .flatten()
+                .fold(0u64, |mask, f| mask | 3 << (2 * f));
+            top.allowed
+                .push(degrees.iter().map(|&d| d & mask).collect());
+        }
+        Ok(top)
+    }
+
+    /// Runs the bottom's steps and the half steps, then joins the last
+    /// table with the top's: the cycles.
+    fn bottom<K: Key>(
+        &self,
+        plan: &Plan,
+        half: Plan,
+        top: &Top,
+        used_shift: u32,
+    ) -> Result<Wide, FrontierError> {
+        let mode = cycles_mode(used_shift);
+        let first = self.forward_steps;
+        let start = plan.steps.len();
+        let show = |p: Progress| self.report(first + p.done, p.states);
+        let options = self.phase(&show);
+        let (mut tables, _) = advance(
+            plan,
+            mode,
+            &options,
+            self.budget,
+            first_tables::<K>(self.jobs, self.budget)?,
+        )?;
+        let width = half.width;
+        let mut closed_at_last = Wide::ZERO;
+        for (i, step) in half.steps.into_iter().enumerate() {
+            let done = first + start + i;
+            let show = |p: Progress| self.report(done + p.done, p.states);
+            let options = self.phase(&show);
+            let one = Plan {
+                steps: vec![step],
+                width,
+            };
+            let (next, finished) = advance(&one, mode, &options, self.budget, tables)?;
+            closed_at_last = finished;
+            let at = self.cut_slots(&self.fronts[i]);
+            tables = keep_completable(next, &at, &top.allowed[i], self.budget)?;
+        }
+        let at = self.cut_slots(self.fronts.last().map_or(&[][..], Vec::as_slice));
+        let joined = self.join(tables, &at, top)?;
+        let edgeless = closed_at_last * Wide::from(top.edgeless);
+        self.report(self.total, 0);
+        joined.checked_add(edgeless).ok_or(FrontierError::Overflow)
+    }
+
+    /// For each slot of a frontier, its number among the cut's squares.
+    fn cut_slots(&self, front: &[usize]) -> Vec<Option<usize>> {
+        front
+            .iter()
+            .map(|&sq| {
+                if self.sides.top[sq] {
+                    self.sides.at(sq)
+                } else {
+                    None
+                }
+            })
+            .collect()
+    }
+
+    /// The cycles each bottom state of `tables` (their slots the cut's
+    /// squares numbered `at`) makes with the top's states, weighted by both
+    /// counts; each thread takes one shard.
+    fn join<K: Key>(
+        &self,
+        tables: Vec<Table<'_, K, u64>>,
+        at: &[Option<usize>],
+        top: &Top,
+    ) -> Result<Wide, FrontierError> {
+        let stop = self.options.stop;
+        let sums: Vec<Result<Wide, FrontierError>> = std::thread::scope(|s| {
+            let handles: Vec<_> = tables
+                .into_iter()
+                .map(|mut table| {
+                    s.spawn(move || {
+                        let mut sum = Wide::ZERO;
+                        let mut i = 0usize;
+                        table.read(true, |key, count| {
+                            i += 1;
+                            if i.is_multiple_of(4096)
+                                && stop.is_some_and(|s| s.load(Ordering::Relaxed))
+                            {
+                                return Err(FrontierError::Stopped);
+                            }
+                            let bottom = Cut::read(key.to_word().wide(), at, true);
+                            let (Some(group), Some((first, paired))) =
+                                (top.groups.get(&bottom.degrees), bottom.paired())
+                            else {
+                                return Ok(());
+                            };
+                            let matched: u128 = group
+                                .iter()
+                                .filter(|(partner, _)| {
+                                    one_cycle(partner, &bottom.partner, first, paired)
+                                })
+                                .map(|&(_, c)| u128::from(c))
+                                .sum();
+                            if matched > 0 {
+                                sum = Wide::from(matched)
+                                    .checked_mul(Wide::from(count))
+                                    .and_then(|x| sum.checked_add(x))
+                                    .ok_or(FrontierError::Overflow)?;
+                            }
+                            Ok(())
+                        })?;
+                        Ok(sum)
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or(Err(FrontierError::Stopped)))
+                .collect()
+        });
+        sums.into_iter().try_fold(Wide::ZERO, |total, sum| {
+            total.checked_add(sum?).ok_or(FrontierError::Overflow)
+        })
+    }
+}
+
+/// Whether the pairings `top` and `bottom` of the same `paired` squares
+/// (`first` among them) make one cycle through all of them.
+#[inline]
+fn one_cycle(
+    top: &[u8; MAX_WIDTH + 1],
+    bottom: &[u8; MAX_WIDTH + 1],
+    first: usize,
+    paired: usize,
+) -> bool {
+    let mut at = first;
+    let mut length = 0;
+    loop {
+        at = usize::from(bottom[usize::from(top[at])]);
+        length += 2;
+        if at == first {
+            return length == paired;
+        }
+    }
+}
+
+/// The mode of a cycle count whose packed words keep the used ends at
+/// `used_shift`.
+fn cycles_mode(used_shift: u32) -> Mode {
+    Mode {
+        closed: true,
+        free_ends: 0,
+        used_shift,
+    }
+}
+
+/// The states of `tables` whose cut squares (`at`: each slot's number
+/// among the cut's squares, if it is one) need top degrees that some top
+/// state has; one thread a shard.
+fn keep_completable<'b, K: Key>(
+    tables: Vec<Table<'b, K, u64>>,
+    at: &[Option<usize>],
+    allowed: &DegreeSet,
+    budget: &'b Budget,
+) -> Result<Vec<Table<'b, K, u64>>, FrontierError> {
+    let limit = budget.limit();
+    std::thread::scope(|s| {
+        let handles: Vec<_> = tables
+            .into_iter()
+            .map(|mut table| {
+                s.spawn(move || {
+                    let mut out = Table::with_expected(table.len() / 2, budget)
+                        .map_err(|e| table_error(e, limit))?;
+                    table.read(true, |key, count| {
+                        let need = Cut::read(key.to_word().wide(), at, true).degrees;
+                        if allowed.contains(&need) {
+                            out.add_soon(key, key.hash(), count)
+                                .map_err(|e| table_error(e, limit))?;
+                        }
+                        Ok(())
+                    })?;
+                    out.flush().map_err(|e| table_error(e, limit))?;
+                    Ok(out)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or(Err(FrontierError::Stopped)))
+            .collect()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::count::frontier::{count_undirected, SquareOrder};
+
+    /// Cycles counted by meeting in the middle and by the forward counter
+    /// (itself checked against the brute-force oracle), on boards where
+    /// the cut falls inside a line and at its end, with holes that break
+    /// the mirror, with other leapers, and on boards where some cycles
+    /// have no edge among the top's squares.
+    #[test]
+    fn meeting_in_the_middle_counts_the_cycles_the_forward_counter_counts() {
+        let mut checked = 0;
+        let mut nonzero = 0;
+        for (rows, cols, holes, leap) in [
+            (3, 4, vec![], (1, 2)),
+            (3, 10, vec![], (1, 2)),
+            (5, 6, vec![], (1, 2)),
+            (6, 5, vec![], (1, 2)),
+            (5, 5, vec![12], (1, 2)),
+            (6, 6, vec![], (1, 2)),
+            (6, 6, vec![0, 35], (1, 2)),
+            (7, 6, vec![3], (1, 2)),
+            (6, 7, vec![], (1, 2)),
+            (5, 8, vec![], (1, 2)),
+            (4, 7, vec![1, 9], (1, 2)),
+            (6, 6, vec![], (1, 3)),
+            (4, 6, vec![], (1, 3)),
+            (5, 7, vec![], (2, 3)),
+            (2, 4, vec![], (1, 1)),
+            (3, 4, vec![], (0, 1)),
+            (4, 5, vec![], (0, 1)),
+            (4, 4, vec![5], (0, 1)),
+        ] {
+            let graph = Graph::new(rows, cols, &holes, leap).unwrap();
+            let rows_only = Options {
+                order: SquareOrder::Rows,
+                ..Options::default()
+            };
+            let want = count_undirected(&graph, &[], true, &rows_only).unwrap();
+            for jobs in [1, 2] {
+                let options = Options {
+                    jobs,
+                    ..Options::default()
+                };
+                let (lines, mirror) = Lines::best(&graph, false);
+                let got = cycles(&graph, &lines, mirror.as_deref(), &options).unwrap();
+                assert_eq!(
+                    crate::count::number::TourNumber::from_wide(got),
+                    want,
+                    "{rows}x{cols} holes {holes:?} leaper {leap:?} on {jobs} threads"
+                );
+            }
+            checked += 1;
+            nonzero += usize::from(!want.is_zero());
+        }
+        assert_eq!(checked, 18);
+        assert!(nonzero >= 8, "{nonzero}");
+    }
+}
