@@ -561,8 +561,8 @@ fn a_count_by_cubes_stops_at_its_timeout_with_a_lower_bound_and_whole_cube_lines
     // counting, so a 0.3 s limit stops every route below partway.
     let whole = 6_637_920;
     for route in [
-        &[][..],
-        &["--jobs", "2"],
+        &["--method", "backtrack"][..],
+        &["--method", "backtrack", "--jobs", "2"],
         &["--method", "backtrack", "--depth", "7"],
         &["--method", "sat", "--jobs", "2", "--depth", "3"],
     ] {
