@@ -460,7 +460,11 @@ impl Meet<'_> {
             };
         }
         let at = self.cut_slots(self.fronts.last().map_or(&[][..], Vec::as_slice));
-        let joined = self.join(tables, &at, top, used_shift)?;
+        let joined = if self.closed {
+            self.join(tables, &at, top, used_shift)?
+        } else {
+            self.join_paths(tables, &at, top, used_shift)?
+        };
         let edgeless = closed_at_last * Wide::from(top.edgeless);
         self.report(self.total, 0);
         joined.checked_add(edgeless).ok_or(FrontierError::Overflow)
@@ -480,6 +484,73 @@ impl Meet<'_> {
             .collect()
     }
 
+    /// The paths the bottom states of `tables` (their slots the cut's
+    /// squares numbered `at`) make with the top's states, weighted by both
+    /// counts. The bottom states are grouped by their degrees and used ends
+    /// first, so that the top's groups that fit are looked up once a group
+    /// rather than once a state; the groups are shared between threads.
+    fn join_paths<K: Key>(
+        &self,
+        mut tables: Vec<Table<'_, K, u64>>,
+        at: &[Option<usize>],
+        top: &Top,
+        used_shift: u32,
+    ) -> Result<Wide, FrontierError> {
+        let mut groups: HashMap<u64, Vec<Pairing>, BuildHasherDefault<MixHasher>> =
+            HashMap::default();
+        let mut states = 0u64;
+        for table in &mut tables {
+            table.read(true, |key, count| {
+                let bottom = Cut::read(key.to_word().wide(), at, true, used_shift);
+                states += 1;
+                groups
+                    .entry(group_key(bottom.degrees, bottom.used))
+                    .or_default()
+                    .push((bottom.partner, count));
+                Ok::<(), FrontierError>(())
+            })?;
+        }
+        let bytes = states * (std::mem::size_of::<Pairing>() as u64 + 16);
+        self.budget
+            .take(bytes)
+            .map_err(|needed| table_error(TableError::OverMemory(needed), self.budget.limit()))?;
+        let groups: Vec<(u64, Vec<Pairing>)> = groups.into_iter().collect();
+        let stop = self.options.stop;
+        let chunk = groups.len().div_ceil(self.jobs).max(1);
+        let sums: Vec<Result<Wide, FrontierError>> = std::thread::scope(|s| {
+            let handles: Vec<_> = groups
+                .chunks(chunk)
+                .map(|part| {
+                    s.spawn(move || {
+                        let mut sum = Wide::ZERO;
+                        for (i, (key, bottoms)) in part.iter().enumerate() {
+                            if i.is_multiple_of(256)
+                                && stop.is_some_and(|s| s.load(Ordering::Relaxed))
+                            {
+                                return Err(FrontierError::Stopped);
+                            }
+                            #[allow(clippy::cast_possible_truncation)]
+                            let used = (key >> 56) as u8;
+                            let degrees = key & ((1 << 56) - 1);
+                            sum = paths_with(degrees, used, bottoms, top)
+                                .and_then(|x| sum.checked_add(x))
+                                .ok_or(FrontierError::Overflow)?;
+                        }
+                        Ok(sum)
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or(Err(FrontierError::Stopped)))
+                .collect()
+        });
+        self.budget.give(bytes);
+        sums.into_iter().try_fold(Wide::ZERO, |total, sum| {
+            total.checked_add(sum?).ok_or(FrontierError::Overflow)
+        })
+    }
+
     /// The cycles each bottom state of `tables` (their slots the cut's
     /// squares numbered `at`) makes with the top's states, weighted by both
     /// counts; each thread takes one shard.
@@ -491,7 +562,6 @@ impl Meet<'_> {
         used_shift: u32,
     ) -> Result<Wide, FrontierError> {
         let stop = self.options.stop;
-        let closed = self.closed;
         let sums: Vec<Result<Wide, FrontierError>> = std::thread::scope(|s| {
             let handles: Vec<_> = tables
                 .into_iter()
@@ -507,11 +577,7 @@ impl Meet<'_> {
                                 return Err(FrontierError::Stopped);
                             }
                             let bottom = Cut::read(key.to_word().wide(), at, true, used_shift);
-                            let matched = if closed {
-                                cycles_with(&bottom, top)
-                            } else {
-                                paths_with(&bottom, top)
-                            };
+                            let matched = cycles_with(&bottom, top);
                             if matched > 0 {
                                 sum = Wide::from(matched)
                                     .checked_mul(Wide::from(count))
@@ -588,28 +654,41 @@ fn cycles_with(bottom: &Cut, top: &Top) -> u128 {
         .sum()
 }
 
-/// The top states' counts that make one Hamiltonian path with `bottom`.
-/// The path's two ends are free ends used on either side (fragments that
-/// lead to them end in [`PATH_END`]) or squares of the cut with one edge
-/// in all (`ends`, taking their one edge from one side): so for each way
-/// of choosing the squares of the cut that are ends, the top states that
-/// need are those of one degree less there.
-fn paths_with(bottom: &Cut, top: &Top) -> u128 {
-    let squares = (0..MAX_WIDTH).filter(|&f| bottom.degrees >> (2 * f) & 3 >= 1);
-    let candidates: Vec<usize> = squares.collect();
-    let mut matched = 0u128;
-    for top_used in 0..=2 - bottom.used.min(2) {
-        let k = 2 - bottom.used - top_used;
+/// The Hamiltonian paths the bottom states `bottoms` (pairings and counts),
+/// all with the cut degrees `degrees` and `used` free ends, make with the
+/// top's states, weighted by both counts. The path's two ends are free ends
+/// used on either side (fragments that lead to them end in [`PATH_END`]) or
+/// squares of the cut with one edge in all (`ends`, taking their one edge
+/// from one side): so for each way of choosing the squares of the cut that
+/// are ends, the top states that fit are those of one degree less there.
+fn paths_with(degrees: u64, used: u8, bottoms: &[Pairing], top: &Top) -> Option<Wide> {
+    let candidates: Vec<usize> = (0..MAX_WIDTH)
+        .filter(|&f| degrees >> (2 * f) & 3 >= 1)
+        .collect();
+    // `None` once a sum overflows.
+    let mut sum = Some(Wide::ZERO);
+    for top_used in 0..=2 - used.min(2) {
+        let k = 2 - used - top_used;
         let mut tally = |ends: u32| {
             let lowered = (0..MAX_WIDTH)
                 .filter(|&f| ends >> f & 1 == 1)
-                .fold(bottom.degrees, |d, f| d - (1 << (2 * f)));
-            if let Some(group) = top.groups.get(&group_key(lowered, top_used)) {
-                matched += group
+                .fold(degrees, |d, f| d - (1 << (2 * f)));
+            let Some(group) = top.groups.get(&group_key(lowered, top_used)) else {
+                return;
+            };
+            for (bottom, count) in bottoms {
+                let matched: u128 = group
                     .iter()
-                    .filter(|(partner, _)| one_path(partner, &bottom.partner, ends))
+                    .filter(|(partner, _)| one_path(partner, bottom, ends))
                     .map(|&(_, c)| u128::from(c))
-                    .sum::<u128>();
+                    .sum();
+                if matched > 0 {
+                    sum = sum.and_then(|sum| {
+                        Wide::from(matched)
+                            .checked_mul(Wide::from(*count))
+                            .and_then(|x| sum.checked_add(x))
+                    });
+                }
             }
         };
         match k {
@@ -624,7 +703,7 @@ fn paths_with(bottom: &Cut, top: &Top) -> u128 {
             }
         }
     }
-    matched
+    sum
 }
 
 /// Whether the top's and the bottom's fragments, joined at the squares of
@@ -749,7 +828,10 @@ mod tests {
                 ..Options::default()
             };
             // Paths only up to 30 squares: 6x7 open alone takes seconds.
-            for closed in [true, false].into_iter().filter(|&c| c || rows * cols <= 30) {
+            for closed in [true, false]
+                .into_iter()
+                .filter(|&c| c || rows * cols <= 30)
+            {
                 let want = count_undirected(&graph, &[], closed, &rows_only).unwrap();
                 for jobs in [1, 2] {
                     let options = Options {
