@@ -70,16 +70,7 @@ pub(crate) fn run<K: Key>(
 ) -> Result<Wide, FrontierError> {
     let limit = options.memory_budget.unwrap_or(u64::MAX);
     let budget = Budget::new(limit);
-    let jobs = options.jobs.clamp(1, 256);
-    let err = |e| table_error(e, limit);
-    let mut tables: Vec<Table<K, u64>> = (0..jobs)
-        .map(|_| Table::with_expected(1, &budget))
-        .collect::<Result<_, _>>()
-        .map_err(err)?;
-    let start = K::from_u128(0);
-    tables[shard_of(start.hash(), jobs)]
-        .add(start, start.hash(), 1)
-        .map_err(err)?;
+    let tables = first_tables::<K>(options.jobs.clamp(1, 256), &budget)?;
     let mut finished = Wide::ZERO;
     let run = Run {
         plan,

@@ -15,9 +15,17 @@
 //! into its top edges and the rest in exactly one way, so the cycles are
 //! the sum, over such pairs, of the products of their counts.
 //!
+//! Paths (open tours, no end fixed) join the same way, with the path's two
+//! ends either free ends used on one side (a fragment leading to one ends
+//! in [`PATH_END`]) or squares of the cut with one edge in all; the join
+//! chooses which squares of the cut are ends and walks the path through
+//! the cut from one end to the other ([`paths_with`]).
+//!
 //! Why: the forward counter's tables keep growing past the middle of a
-//! board (for 8x8 past 16 GiB three quarters of the way), while both
-//! tables here are made of states at the middle.
+//! board (for 8x8 closed past 16 GiB three quarters of the way), while
+//! both tables here are made of states at the middle: 8x8 closed in 7
+//! minutes within 9 GiB, 7x7 open in 53 s where the forward order took
+//! 146 s (docs/benchmarks.md, "Meeting in the middle").
 
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
@@ -356,19 +364,29 @@ impl Meet<'_> {
         }
     }
 
-    /// Runs the forward plan and reads its last table, charging what it
-    /// keeps to the budget.
-    fn top<K: Key>(&self, plan: &Plan, used_shift: u32) -> Result<Top, FrontierError> {
-        let mode = self.mode(used_shift);
-        let show = |p: Progress| self.report(p.done, p.states);
-        let options = self.phase(&show);
-        let (mut tables, _) = advance(
+    /// Runs `plan` from the empty frontier, its progress reported after
+    /// `before` steps of the whole; its last tables.
+    fn run_from_empty<K: Key>(
+        &self,
+        plan: &Plan,
+        used_shift: u32,
+        before: usize,
+    ) -> Result<Vec<Table<'_, K, u64>>, FrontierError> {
+        let show = |p: Progress| self.report(before + p.done, p.states);
+        let (tables, _) = advance(
             plan,
-            mode,
-            &options,
+            self.mode(used_shift),
+            &self.phase(&show),
             self.budget,
             first_tables::<K>(self.jobs, self.budget)?,
         )?;
+        Ok(tables)
+    }
+
+    /// Runs the forward plan and reads its last table, charging what it
+    /// keeps to the budget.
+    fn top<K: Key>(&self, plan: &Plan, used_shift: u32) -> Result<Top, FrontierError> {
+        let mut tables = self.run_from_empty::<K>(plan, used_shift, 0)?;
         let at: Vec<Option<usize>> = (0..self.sides.cut.len()).map(Some).collect();
         let mut top = Top {
             groups: HashMap::default(),
@@ -429,15 +447,7 @@ impl Meet<'_> {
         let mode = self.mode(used_shift);
         let first = self.forward_steps;
         let start = plan.steps.len();
-        let show = |p: Progress| self.report(first + p.done, p.states);
-        let options = self.phase(&show);
-        let (mut tables, _) = advance(
-            plan,
-            mode,
-            &options,
-            self.budget,
-            first_tables::<K>(self.jobs, self.budget)?,
-        )?;
+        let mut tables = self.run_from_empty::<K>(plan, used_shift, first)?;
         let width = half.width;
         let mut closed_at_last = Wide::ZERO;
         for (i, step) in half.steps.into_iter().enumerate() {
