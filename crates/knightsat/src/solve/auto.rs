@@ -210,10 +210,12 @@ pub(crate) fn tally_step(problem: &Problem, request: &Request) -> Step {
 /// two): up to four knight files wide it wins on every board; wider, on
 /// every board for closed tours (square ones meet in the middle: 6x6
 /// closed ties at 0.02 s, 8x8 closed takes 7 minutes, beyond backtracking
-/// by days), and for open ones on boards up to seven knight files wide (meeting
-/// in the middle: 6x6 open 0.57 s against 1.13 s on one thread, 5x6 open
-/// a tie at 0.03 s) or longer by two ranks (5x7 open: 0.35 s against
-/// 0.84 s).
+/// by days), and for open ones with no end fixed on boards of 30 squares
+/// or more up to seven knight files wide (meeting in the middle: 6x6 open
+/// 0.60 s against 1.21 s on one thread, 5x6 open 0.029 s against 0.050 s;
+/// 5x5 open takes 0.024 s against 0.012 s, and a fixed start leaves the
+/// frontier without the middle: 6x6 open from a1 0.86 s against 0.31 s)
+/// or longer by two ranks (5x7 open: 0.35 s against 0.84 s).
 fn frontier_is_fastest(problem: &Problem) -> bool {
     let board = problem.board();
     let (short, long) = (
@@ -224,7 +226,10 @@ fn frontier_is_fastest(problem: &Problem) -> bool {
     if short * reach <= 8 {
         return true;
     }
-    problem.is_closed() || short * reach <= 14 || long >= short + 2
+    let no_end_fixed = problem.start().is_none() && problem.end().is_none();
+    problem.is_closed()
+        || (no_end_fixed && short * reach <= 14 && short * long >= 30)
+        || long >= short + 2
 }
 
 /// The step that finds every tour of `problem` by `method`: for
