@@ -314,9 +314,12 @@ fn slots(front: &[usize], select: impl Fn(usize) -> bool) -> Vec<u8> {
 /// A top state's pairing of the cut's squares, and its count.
 type Pairing = ([u8; MAX_WIDTH + 1], u64);
 
+/// States at the cut as pairings and counts, grouped by [`group_key`].
+type Groups = HashMap<u64, Vec<Pairing>, BuildHasherDefault<MixHasher>>;
+
 /// The top's states at the cut, grouped by their degrees.
 struct Top {
-    groups: HashMap<u64, Vec<Pairing>, BuildHasherDefault<MixHasher>>,
+    groups: Groups,
     /// The count of the state with no edge (0 if it died): it completes the
     /// cycles that close at the last half step.
     edgeless: u64,
@@ -388,39 +391,27 @@ impl Meet<'_> {
     fn top<K: Key>(&self, plan: &Plan, used_shift: u32) -> Result<Top, FrontierError> {
         let mut tables = self.run_from_empty::<K>(plan, used_shift, 0)?;
         let at: Vec<Option<usize>> = (0..self.sides.cut.len()).map(Some).collect();
-        let mut top = Top {
-            groups: HashMap::default(),
-            edgeless: 0,
-            allowed: Vec::new(),
-            bytes: 0,
-        };
-        let mut degrees = Vec::new();
-        let mut states = 0u64;
-        for table in &mut tables {
-            table.read(true, |key, count| {
-                states += 1;
-                let word = key.to_word().wide();
-                if word == 0 {
-                    top.edgeless = count;
-                }
-                let cut = Cut::read(word, &at, false, used_shift);
-                top.groups
-                    .entry(group_key(cut.degrees, cut.used))
-                    .or_default()
-                    .push((cut.partner, count));
-                if self.closed {
-                    degrees.push(cut.degrees);
-                }
-                Ok::<(), FrontierError>(())
-            })?;
-        }
-        let entry = std::mem::size_of::<Pairing>() as u64;
-        top.bytes = states * (entry + 16);
+        let (groups, states) = group_states(&mut tables, &at, false, used_shift)?;
+        drop(tables);
+        let bytes = states * (std::mem::size_of::<Pairing>() as u64 + 16);
         self.budget
-            .take(top.bytes)
+            .take(bytes)
             .map_err(|needed| table_error(TableError::OverMemory(needed), self.budget.limit()))?;
+        // Only the state with no edge has no degree and no used end.
+        let edgeless = groups.get(&group_key(0, 0)).map_or(0, |g| g[0].1);
+        // Closed: a group's key is its degrees.
+        let mut degrees: Vec<u64> = if self.closed {
+            groups.keys().copied().collect()
+        } else {
+            Vec::new()
+        };
+        let mut top = Top {
+            groups,
+            edgeless,
+            allowed: Vec::new(),
+            bytes,
+        };
         degrees.sort_unstable();
-        degrees.dedup();
         // The cut's squares stay once added: a half step's mask is its
         // frontier's. (Paths do not filter: see `bottom`.)
         for front in self.fronts.iter().filter(|_| self.closed) {
@@ -506,20 +497,8 @@ impl Meet<'_> {
         top: &Top,
         used_shift: u32,
     ) -> Result<Wide, FrontierError> {
-        let mut groups: HashMap<u64, Vec<Pairing>, BuildHasherDefault<MixHasher>> =
-            HashMap::default();
-        let mut states = 0u64;
-        for table in &mut tables {
-            table.read(true, |key, count| {
-                let bottom = Cut::read(key.to_word().wide(), at, true, used_shift);
-                states += 1;
-                groups
-                    .entry(group_key(bottom.degrees, bottom.used))
-                    .or_default()
-                    .push((bottom.partner, count));
-                Ok::<(), FrontierError>(())
-            })?;
-        }
+        let (groups, states) = group_states(&mut tables, at, true, used_shift)?;
+        drop(tables);
         let bytes = states * (std::mem::size_of::<Pairing>() as u64 + 16);
         self.budget
             .take(bytes)
@@ -527,38 +506,23 @@ impl Meet<'_> {
         let groups: Vec<(u64, Vec<Pairing>)> = groups.into_iter().collect();
         let stop = self.options.stop;
         let chunk = groups.len().div_ceil(self.jobs).max(1);
-        let sums: Vec<Result<Wide, FrontierError>> = std::thread::scope(|s| {
-            let handles: Vec<_> = groups
-                .chunks(chunk)
-                .map(|part| {
-                    s.spawn(move || {
-                        let mut sum = Wide::ZERO;
-                        for (i, (key, bottoms)) in part.iter().enumerate() {
-                            if i.is_multiple_of(256)
-                                && stop.is_some_and(|s| s.load(Ordering::Relaxed))
-                            {
-                                return Err(FrontierError::Stopped);
-                            }
-                            #[allow(clippy::cast_possible_truncation)]
-                            let used = (key >> 56) as u8;
-                            let degrees = key & ((1 << 56) - 1);
-                            sum = paths_with(degrees, used, bottoms, top)
-                                .and_then(|x| sum.checked_add(x))
-                                .ok_or(FrontierError::Overflow)?;
-                        }
-                        Ok(sum)
-                    })
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().unwrap_or(Err(FrontierError::Stopped)))
-                .collect()
+        let sums = on_threads(groups.chunks(chunk).collect(), |part| {
+            let mut sum = Wide::ZERO;
+            for (i, (key, bottoms)) in part.iter().enumerate() {
+                if i.is_multiple_of(256) && stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+                    return Err(FrontierError::Stopped);
+                }
+                #[allow(clippy::cast_possible_truncation)]
+                let used = (key >> 56) as u8;
+                let degrees = key & ((1 << 56) - 1);
+                sum = paths_with(degrees, used, bottoms, top)
+                    .and_then(|x| sum.checked_add(x))
+                    .ok_or(FrontierError::Overflow)?;
+            }
+            Ok(sum)
         });
         self.budget.give(bytes);
-        sums.into_iter().try_fold(Wide::ZERO, |total, sum| {
-            total.checked_add(sum?).ok_or(FrontierError::Overflow)
-        })
+        add_up(sums?)
     }
 
     /// The cycles each bottom state of `tables` (their slots the cut's
@@ -572,43 +536,78 @@ impl Meet<'_> {
         used_shift: u32,
     ) -> Result<Wide, FrontierError> {
         let stop = self.options.stop;
-        let sums: Vec<Result<Wide, FrontierError>> = std::thread::scope(|s| {
-            let handles: Vec<_> = tables
-                .into_iter()
-                .map(|mut table| {
-                    s.spawn(move || {
-                        let mut sum = Wide::ZERO;
-                        let mut i = 0usize;
-                        table.read(true, |key, count| {
-                            i += 1;
-                            if i.is_multiple_of(4096)
-                                && stop.is_some_and(|s| s.load(Ordering::Relaxed))
-                            {
-                                return Err(FrontierError::Stopped);
-                            }
-                            let bottom = Cut::read(key.to_word().wide(), at, true, used_shift);
-                            let matched = cycles_with(&bottom, top);
-                            if matched > 0 {
-                                sum = Wide::from(matched)
-                                    .checked_mul(Wide::from(count))
-                                    .and_then(|x| sum.checked_add(x))
-                                    .ok_or(FrontierError::Overflow)?;
-                            }
-                            Ok(())
-                        })?;
-                        Ok(sum)
-                    })
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().unwrap_or(Err(FrontierError::Stopped)))
-                .collect()
-        });
-        sums.into_iter().try_fold(Wide::ZERO, |total, sum| {
-            total.checked_add(sum?).ok_or(FrontierError::Overflow)
-        })
+        add_up(on_threads(tables, |mut table| {
+            let mut sum = Wide::ZERO;
+            let mut i = 0usize;
+            table.read(true, |key, count| {
+                i += 1;
+                if i.is_multiple_of(4096) && stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+                    return Err(FrontierError::Stopped);
+                }
+                let bottom = Cut::read(key.to_word().wide(), at, true, used_shift);
+                let matched = cycles_with(&bottom, top);
+                if matched > 0 {
+                    sum = Wide::from(matched)
+                        .checked_mul(Wide::from(count))
+                        .and_then(|x| sum.checked_add(x))
+                        .ok_or(FrontierError::Overflow)?;
+                }
+                Ok(())
+            })?;
+            Ok(sum)
+        })?)
     }
+}
+
+/// Runs `work` on each of `parts`, each on a thread of its own: the results
+/// in order, or the first error (a thread that panicked counts as stopped).
+fn on_threads<P: Send, T: Send>(
+    parts: Vec<P>,
+    work: impl Fn(P) -> Result<T, FrontierError> + Sync,
+) -> Result<Vec<T>, FrontierError> {
+    let work = &work;
+    std::thread::scope(|s| {
+        let handles: Vec<_> = parts
+            .into_iter()
+            .map(|part| s.spawn(move || work(part)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or(Err(FrontierError::Stopped)))
+            .collect()
+    })
+}
+
+/// The sum of `sums`.
+fn add_up(sums: Vec<Wide>) -> Result<Wide, FrontierError> {
+    sums.into_iter().try_fold(Wide::ZERO, |total, sum| {
+        total.checked_add(sum).ok_or(FrontierError::Overflow)
+    })
+}
+
+/// The states of `tables` (their slots the cut's squares numbered `at`,
+/// `bottom` as for [`Cut::read`]) as pairings and counts, grouped by their
+/// degrees and used ends ([`group_key`]); and how many there are.
+fn group_states<K: Key>(
+    tables: &mut [Table<'_, K, u64>],
+    at: &[Option<usize>],
+    bottom: bool,
+    used_shift: u32,
+) -> Result<(Groups, u64), FrontierError> {
+    let mut groups = Groups::default();
+    let mut states = 0u64;
+    for table in tables {
+        table.read(true, |key, count| {
+            let cut = Cut::read(key.to_word().wide(), at, bottom, used_shift);
+            states += 1;
+            groups
+                .entry(group_key(cut.degrees, cut.used))
+                .or_default()
+                .push((cut.partner, count));
+            Ok::<(), FrontierError>(())
+        })?;
+    }
+    Ok((groups, states))
 }
 
 /// Whether the pairings `top` and `bottom` of the same `paired` squares
@@ -771,30 +770,19 @@ fn keep_completable<'b, K: Key>(
     used_shift: u32,
 ) -> Result<Vec<Table<'b, K, u64>>, FrontierError> {
     let limit = budget.limit();
-    std::thread::scope(|s| {
-        let handles: Vec<_> = tables
-            .into_iter()
-            .map(|mut table| {
-                s.spawn(move || {
-                    let mut out = Table::with_expected(table.len() / 2, budget)
-                        .map_err(|e| table_error(e, limit))?;
-                    table.read(true, |key, count| {
-                        let need = Cut::read(key.to_word().wide(), at, true, used_shift).degrees;
-                        if allowed.contains(&need) {
-                            out.add_soon(key, key.hash(), count)
-                                .map_err(|e| table_error(e, limit))?;
-                        }
-                        Ok(())
-                    })?;
-                    out.flush().map_err(|e| table_error(e, limit))?;
-                    Ok(out)
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or(Err(FrontierError::Stopped)))
-            .collect()
+    on_threads(tables, |mut table| {
+        let mut out =
+            Table::with_expected(table.len() / 2, budget).map_err(|e| table_error(e, limit))?;
+        table.read(true, |key, count| {
+            let need = Cut::read(key.to_word().wide(), at, true, used_shift).degrees;
+            if allowed.contains(&need) {
+                out.add_soon(key, key.hash(), count)
+                    .map_err(|e| table_error(e, limit))?;
+            }
+            Ok(())
+        })?;
+        out.flush().map_err(|e| table_error(e, limit))?;
+        Ok(out)
     })
 }
 
