@@ -325,6 +325,9 @@ fn the_default_route_picks_each_of_its_routes_and_explicit_flags_win() {
     // Open, no end fixed, six files: the frontier meets in the middle.
     let square = route_of(&["count", "--size", "6"]);
     assert_eq!(square, "the frontier counter");
+    // On two threads it still counts no cubes.
+    let shared = route_of(&["count", "--size", "6", "--jobs", "2"]);
+    assert_eq!(shared, "the frontier counter");
     let narrow = route_of(&["count", "--board", "3x12"]);
     assert_eq!(narrow, "the frontier counter");
     let listed = route_of(&["count", "--size", "5", "--limit", "3"]);

@@ -143,8 +143,9 @@ pub enum Command {
         #[arg(long, value_name = "FILE")]
         cnf: Option<PathBuf>,
         /// Threads, each counting cubes (see `cubes`): by SAT in a solver of
-        /// its own, or by backtracking from the cube's last square. 0 means
-        /// one per core. The per-cube counts add up exactly.
+        /// its own, or by backtracking from the cube's last square; the
+        /// frontier counter instead shares each square's states between
+        /// them. 0 means one per core. The per-cube counts add up exactly.
         #[arg(long, value_name = "N", default_value_t = 1)]
         jobs: usize,
         /// Cube depth in moves for --jobs (default: the smallest depth giving

@@ -344,7 +344,9 @@ impl<'a> CountJob<'a> {
         progress(Progress::Route {
             method: route.method,
             request: &route.request,
-            cube_by_cube: !one_search,
+            // The frontier counter splits its states between threads, not
+            // the tours into cubes.
+            cube_by_cube: !one_search && route.method != Method::Frontier,
         });
         // The gate's time counts against the limit: each route gets what
         // is left of it, and a timeout names the whole limit.
