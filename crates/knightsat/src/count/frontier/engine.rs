@@ -34,7 +34,7 @@ const POLL: usize = 4096;
 
 /// The shard a hash belongs to among `jobs`.
 #[inline]
-fn shard_of(hash: u64, jobs: usize) -> usize {
+pub(crate) fn shard_of(hash: u64, jobs: usize) -> usize {
     #[allow(clippy::cast_possible_truncation)]
     let s = (((hash >> 32) * jobs as u64) >> 32) as usize;
     s

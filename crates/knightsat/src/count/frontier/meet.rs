@@ -31,7 +31,7 @@ use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::Ordering;
 
-use crate::count::frontier::engine::{advance, first_tables, table_error};
+use crate::count::frontier::engine::{advance, first_tables, shard_of, table_error};
 use crate::count::frontier::plan::{Graph, Lines, Plan, Step};
 use crate::count::frontier::state::MAX_WIDTH_U64;
 use crate::count::frontier::state::{
@@ -155,6 +155,21 @@ pub(crate) fn count(
     closed: bool,
     options: &Options,
 ) -> Result<Wide, FrontierError> {
+    let limit = options.memory_budget.unwrap_or(u64::MAX);
+    count_splitting_above(graph, lines, mirror, closed, options, limit / SPLIT_SHARE)
+        .map(|(sum, _)| sum)
+}
+
+/// [`count`], the half steps' tables split into parts whenever they take
+/// more than `split_above` bytes; also how many parts were joined.
+fn count_splitting_above(
+    graph: &Graph,
+    lines: &Lines,
+    mirror: Option<&[usize]>,
+    closed: bool,
+    options: &Options,
+    split_above: u64,
+) -> Result<(Wide, usize), FrontierError> {
     let order = &lines.squares;
     let n = order.len();
     let cut = cut_at(n, lines.shape.0, closed);
@@ -194,6 +209,7 @@ pub(crate) fn count(
         forward_steps: cut,
         total,
         closed,
+        split_above,
     };
     let top = if forward.width <= MAX_WIDTH_U64 {
         meet.top::<u64>(&forward, 62)
@@ -344,6 +360,8 @@ struct Meet<'a> {
     total: usize,
     /// Cycles, or paths.
     closed: bool,
+    /// The bytes of half-step tables past which they are split.
+    split_above: u64,
 }
 
 impl Meet<'_> {
@@ -426,39 +444,91 @@ impl Meet<'_> {
         Ok(top)
     }
 
-    /// Runs the bottom's steps and the half steps, then joins the last
-    /// table with the top's: the cycles.
+    /// Runs the bottom's steps, then the half steps and the join, part by
+    /// part: the cycles (or paths), and how many parts there were.
+    ///
+    /// A half step fixes how many bottom edges its square of the cut has,
+    /// for good: states that differ there never merge again. So when a
+    /// half step's tables grow past `split_above` bytes, they are split
+    /// into parts by those degrees, and each part runs the remaining half
+    /// steps and its join alone, the others waiting as lists of states.
+    /// The parts' sums add up to the whole's and their states are disjoint,
+    /// so splitting costs no work beyond the lists: it bounds the memory
+    /// of the widest half steps (8x8 closed peaked at 140 M states whole).
     fn bottom<K: Key>(
         &self,
         plan: &Plan,
         half: Plan,
         top: &Top,
         used_shift: u32,
-    ) -> Result<Wide, FrontierError> {
-        let mode = self.mode(used_shift);
-        let first = self.forward_steps;
-        let start = plan.steps.len();
-        let mut tables = self.run_from_empty::<K>(plan, used_shift, first)?;
+    ) -> Result<(Wide, usize), FrontierError> {
+        let tables = self.run_from_empty::<K>(plan, used_shift, self.forward_steps)?;
         let width = half.width;
-        let mut closed_at_last = Wide::ZERO;
-        for (i, step) in half.steps.into_iter().enumerate() {
-            let done = first + start + i;
-            let show = |p: Progress| self.report(done + p.done, p.states);
-            let options = self.phase(&show);
-            let one = Plan {
+        let steps: Vec<Plan> = half
+            .steps
+            .into_iter()
+            .map(|step| Plan {
                 steps: vec![step],
                 width,
-            };
-            let (next, finished) = advance(&one, mode, &options, self.budget, tables)?;
+            })
+            .collect();
+        let done = self.forward_steps + plan.steps.len();
+        let mut waiting: Vec<(usize, Part<'_, K>)> = Vec::new();
+        let mut sum = Wide::ZERO;
+        let mut parts = 0;
+        let mut next = Some((0, tables));
+        while let Some((from, tables)) = next.take() {
+            parts += 1;
+            let found = self.finish(tables, from, &steps, done, top, used_shift, &mut waiting)?;
+            sum = sum.checked_add(found).ok_or(FrontierError::Overflow)?;
+            if let Some((from, part)) = waiting.pop() {
+                next = Some((from, part.tables(self.jobs, self.budget)?));
+            }
+        }
+        self.report(self.total, 0);
+        Ok((sum, parts))
+    }
+
+    /// Runs the half `steps` from the one numbered `from` on `tables` (the
+    /// whole's progress `done` steps before the first half step) and joins
+    /// the last table with the top's; parts split off go to `waiting`.
+    #[allow(clippy::too_many_arguments)]
+    fn finish<'b, K: Key>(
+        &'b self,
+        mut tables: Vec<Table<'b, K, u64>>,
+        from: usize,
+        steps: &[Plan],
+        done: usize,
+        top: &Top,
+        used_shift: u32,
+        waiting: &mut Vec<(usize, Part<'b, K>)>,
+    ) -> Result<Wide, FrontierError> {
+        let mode = self.mode(used_shift);
+        let mut closed_at_last = Wide::ZERO;
+        for (i, one) in steps.iter().enumerate().skip(from) {
+            let show = |p: Progress| self.report(done + i + p.done, p.states);
+            let options = self.phase(&show);
+            let (next, finished) = advance(one, mode, &options, self.budget, tables)?;
             closed_at_last = finished;
+            let at = self.cut_slots(&self.fronts[i]);
             tables = if self.closed {
-                let at = self.cut_slots(&self.fronts[i]);
                 keep_completable(next, &at, &top.allowed[i], self.budget, used_shift)?
             } else {
                 // A square of the cut may still be a path end, with a top
                 // degree one less than a cycle's.
                 next
             };
+            let bytes: u64 = tables.iter().map(Table::bytes).sum();
+            if i + 1 < steps.len() && bytes > self.split_above {
+                let parts = bytes.div_ceil(self.split_above.max(1) / 2 + 1).clamp(2, 16);
+                let mut split = Part::split(tables, &at, parts, self.budget, used_shift)?;
+                // No state left: nothing more to find.
+                let Some(first) = split.pop() else {
+                    return Ok(Wide::ZERO);
+                };
+                waiting.extend(split.into_iter().map(|part| (i + 1, part)));
+                tables = first.tables(self.jobs, self.budget)?;
+            }
         }
         let at = self.cut_slots(self.fronts.last().map_or(&[][..], Vec::as_slice));
         let joined = if self.closed {
@@ -467,7 +537,6 @@ impl Meet<'_> {
             self.join_paths(tables, &at, top, used_shift)?
         };
         let edgeless = closed_at_last * Wide::from(top.edgeless);
-        self.report(self.total, 0);
         joined.checked_add(edgeless).ok_or(FrontierError::Overflow)
     }
 
@@ -556,6 +625,97 @@ impl Meet<'_> {
             })?;
             Ok(sum)
         })?)
+    }
+}
+
+/// The share of the memory budget past which the half steps' tables are
+/// split into parts: an eighth, so that the tables of the next half step
+/// (which grew up to 1.8 times a step on 8x9) and the parts waiting fit.
+const SPLIT_SHARE: u64 = 8;
+
+/// Some of the half steps' states, waiting as a list charged to the
+/// budget.
+struct Part<'b, K: Key> {
+    states: Vec<(K, u64)>,
+    budget: &'b Budget,
+}
+
+impl<'b, K: Key> Part<'b, K> {
+    /// The bytes a list with room for `len` states takes.
+    fn bytes(len: usize) -> u64 {
+        (len * std::mem::size_of::<(K, u64)>()) as u64
+    }
+
+    /// The states of `tables` (their slots the cut's squares numbered
+    /// `at`) in `parts` lists by a hash of the degrees of the cut's squares
+    /// added so far, the tables freed as they are read.
+    fn split(
+        mut tables: Vec<Table<'b, K, u64>>,
+        at: &[Option<usize>],
+        parts: u64,
+        budget: &'b Budget,
+        used_shift: u32,
+    ) -> Result<Vec<Self>, FrontierError> {
+        let mut lists: Vec<Vec<(K, u64)>> = (0..parts).map(|_| Vec::new()).collect();
+        let mut charged = 0u64;
+        for table in &mut tables {
+            table.read(true, |key, count| {
+                let degrees = Cut::read(key.to_word().wide(), at, true, used_shift).degrees;
+                #[allow(clippy::cast_possible_truncation)]
+                let list = &mut lists[(mix(degrees) % parts) as usize];
+                if list.len() == list.capacity() {
+                    let more = Self::bytes(list.capacity().max(4096));
+                    budget.take(more).map_err(|needed| {
+                        table_error(TableError::OverMemory(needed), budget.limit())
+                    })?;
+                    charged += more;
+                    list.reserve_exact(list.capacity().max(4096));
+                }
+                list.push((key, count));
+                Ok(())
+            })?;
+        }
+        // Charged again below by each part's own capacity.
+        budget.give(charged);
+        lists
+            .into_iter()
+            .filter(|list| !list.is_empty())
+            .map(|states| {
+                budget
+                    .take(Self::bytes(states.capacity()))
+                    .map_err(|needed| {
+                        table_error(TableError::OverMemory(needed), budget.limit())
+                    })?;
+                Ok(Part { states, budget })
+            })
+            .collect()
+    }
+
+    /// The part as tables, one a thread, each state in its hash's shard;
+    /// the list is freed.
+    fn tables(
+        self,
+        jobs: usize,
+        budget: &'b Budget,
+    ) -> Result<Vec<Table<'b, K, u64>>, FrontierError> {
+        let limit = budget.limit();
+        let mut tables: Vec<Table<K, u64>> = (0..jobs)
+            .map(|_| Table::with_expected(self.states.len() / jobs + 1, budget))
+            .collect::<Result<_, _>>()
+            .map_err(|e| table_error(e, limit))?;
+        for &(key, count) in &self.states {
+            let hash = key.hash();
+            tables[shard_of(hash, jobs)]
+                .add(key, hash, count)
+                .map_err(|e| table_error(e, limit))?;
+        }
+        Ok(tables)
+    }
+}
+
+impl<K: Key> Drop for Part<'_, K> {
+    fn drop(&mut self) {
+        self.budget.give(Self::bytes(self.states.capacity()));
     }
 }
 
@@ -795,11 +955,13 @@ mod tests {
     /// (itself checked against the brute-force oracle), on boards where
     /// the cut falls inside a line and at its end, with holes that break
     /// the mirror, with other leapers, and on boards where some cycles
-    /// have no edge among the top's squares.
+    /// have no edge among the top's squares; whole, and with the half
+    /// steps split into parts at every step.
     #[test]
     fn meeting_in_the_middle_counts_the_cycles_the_forward_counter_counts() {
         let mut checked = 0;
         let mut nonzero = 0;
+        let mut split = 0;
         for (rows, cols, holes, leap) in [
             (3, 4, vec![], (1, 2)),
             (3, 10, vec![], (1, 2)),
@@ -831,18 +993,32 @@ mod tests {
                 .filter(|&c| c || rows * cols <= 30)
             {
                 let want = count_undirected(&graph, &[], closed, &rows_only).unwrap();
-                for jobs in [1, 2] {
+                // Split or not, on one thread or two.
+                for (jobs, split_above) in [(1, u64::MAX), (2, u64::MAX), (2, 0)] {
                     let options = Options {
                         jobs,
                         ..Options::default()
                     };
                     let (lines, mirror) = Lines::best(&graph, false);
-                    let got = count(&graph, &lines, mirror.as_deref(), closed, &options).unwrap();
+                    let (got, parts) = count_splitting_above(
+                        &graph,
+                        &lines,
+                        mirror.as_deref(),
+                        closed,
+                        &options,
+                        split_above,
+                    )
+                    .unwrap();
                     assert_eq!(
                         crate::count::number::TourNumber::from_wide(got),
                         want,
-                        "{rows}x{cols} holes {holes:?} leaper {leap:?} closed {closed} on {jobs} threads"
+                        "{rows}x{cols} holes {holes:?} leaper {leap:?} closed {closed} on {jobs} threads, split above {split_above}"
                     );
+                    if split_above == u64::MAX {
+                        assert_eq!(parts, 1);
+                    } else {
+                        split += usize::from(parts > 1);
+                    }
                 }
                 checked += 1;
                 nonzero += usize::from(!want.is_zero());
@@ -850,5 +1026,6 @@ mod tests {
         }
         assert_eq!(checked, 29);
         assert!(nonzero >= 16, "{nonzero}");
+        assert!(split >= 15, "{split}");
     }
 }
