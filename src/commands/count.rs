@@ -198,8 +198,14 @@ fn show_count_progress(bar: Option<&ProgressBar>, progress: Progress<'_>) {
         Progress::Squares(done) => {
             bar.set_length(done.total as u64);
             bar.set_position(done.done as u64);
+            // A part runs the last squares again: its number says why the
+            // bar stepped back.
+            let part = done
+                .part
+                .map(|(part, parts)| format!("part {part} of {parts}: "))
+                .unwrap_or_default();
             bar.set_message(format!(
-                "{} states, {} MiB",
+                "{part}{} states, {} MiB",
                 done.states,
                 done.bytes.div_ceil(1 << 20)
             ));

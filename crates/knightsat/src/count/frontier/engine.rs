@@ -241,6 +241,7 @@ impl<'b> Run<'_, 'b> {
                     total,
                     states: current.iter().map(Table::len).sum(),
                     bytes: self.budget.used(),
+                    part: None,
                 });
             }
         }

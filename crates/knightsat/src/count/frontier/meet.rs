@@ -34,7 +34,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::count::frontier::engine::{advance, first_tables, shard_of, table_error};
 use crate::count::frontier::plan::{Graph, Lines, Plan, Step};
@@ -215,6 +215,8 @@ fn count_splitting_above(
         total,
         closed,
         split_above,
+        part: AtomicUsize::new(0),
+        parts: AtomicUsize::new(0),
     };
     let top = if forward.width <= MAX_WIDTH_U64 {
         meet.top::<u64>(&forward, 62)
@@ -367,6 +369,10 @@ struct Meet<'a> {
     closed: bool,
     /// The bytes of half-step tables past which they are split.
     split_above: u64,
+    /// The part being counted, from 1 (0 before any split), for progress.
+    part: AtomicUsize,
+    /// The parts made so far (0 before any split).
+    parts: AtomicUsize,
 }
 
 impl Meet<'_> {
@@ -386,6 +392,10 @@ impl Meet<'_> {
                 total: self.total,
                 states,
                 bytes: self.budget.used(),
+                part: match self.parts.load(Ordering::Relaxed) {
+                    0 => None,
+                    parts => Some((self.part.load(Ordering::Relaxed), parts)),
+                },
             });
         }
     }
@@ -487,6 +497,7 @@ impl Meet<'_> {
             let found = self.finish(tables, from, &steps, done, top, used_shift, &mut waiting)?;
             sum = sum.checked_add(found).ok_or(FrontierError::Overflow)?;
             if let Some((from, part)) = waiting.pop() {
+                self.part.fetch_add(1, Ordering::Relaxed);
                 next = Some((from, part.tables(self.jobs, self.budget)?));
             }
         }
@@ -531,6 +542,14 @@ impl Meet<'_> {
                 let Some(first) = split.pop() else {
                     return Ok(Wide::ZERO);
                 };
+                // The first split makes parts 1 to n, a later one splits the
+                // current part: its first piece keeps the number.
+                if !split.is_empty() {
+                    let first_split = self.parts.load(Ordering::Relaxed) == 0;
+                    self.parts
+                        .fetch_add(split.len() + usize::from(first_split), Ordering::Relaxed);
+                    self.part.fetch_max(1, Ordering::Relaxed);
+                }
                 waiting.extend(split.into_iter().map(|part| (i + 1, part)));
                 tables = first.tables(self.jobs, self.budget)?;
             }
@@ -1000,8 +1019,11 @@ mod tests {
                 let want = count_undirected(&graph, &[], closed, &rows_only).unwrap();
                 // Split or not, on one thread or two.
                 for (jobs, split_above) in [(1, u64::MAX), (2, u64::MAX), (2, 0)] {
+                    let reported = std::sync::Mutex::new(Vec::new());
+                    let record = |p: Progress| reported.lock().unwrap().push(p.part);
                     let options = Options {
                         jobs,
+                        progress: Some(&record),
                         ..Options::default()
                     };
                     let (lines, mirror) = Lines::best(&graph, false);
@@ -1019,6 +1041,16 @@ mod tests {
                         want,
                         "{rows}x{cols} holes {holes:?} leaper {leap:?} closed {closed} on {jobs} threads, split above {split_above}"
                     );
+                    // Progress names the part being counted once split,
+                    // and ends on the last of all the parts.
+                    let reported = reported.into_inner().unwrap();
+                    let named: Vec<(usize, usize)> = reported.iter().flatten().copied().collect();
+                    if parts == 1 {
+                        assert!(named.is_empty(), "{named:?}");
+                    } else {
+                        assert!(named.iter().all(|&(part, of)| 1 <= part && part <= of));
+                        assert_eq!(reported.last(), Some(&Some((parts, parts))));
+                    }
                     if split_above == u64::MAX {
                         assert_eq!(parts, 1);
                     } else {

@@ -130,6 +130,10 @@ pub struct Progress {
     pub states: usize,
     /// Bytes the tables take now.
     pub bytes: u64,
+    /// Once meeting in the middle has split its states into parts: the
+    /// part being counted (from 1) and the parts made so far. Each part
+    /// runs the last steps again, so `done` steps back when one starts.
+    pub part: Option<(usize, usize)>,
 }
 
 /// Why a count did not finish.
