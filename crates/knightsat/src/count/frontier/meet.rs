@@ -34,7 +34,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 
 use crate::count::frontier::engine::{advance, first_tables, shard_of, table_error};
 use crate::count::frontier::plan::{Graph, Lines, Plan, Step};
@@ -215,8 +215,6 @@ fn count_splitting_above(
         total,
         closed,
         split_above,
-        part: AtomicUsize::new(0),
-        parts: AtomicUsize::new(0),
     };
     let top = if forward.width <= MAX_WIDTH_U64 {
         meet.top::<u64>(&forward, 62)
@@ -369,10 +367,6 @@ struct Meet<'a> {
     closed: bool,
     /// The bytes of half-step tables past which they are split.
     split_above: u64,
-    /// The part being counted, from 1 (0 before any split), for progress.
-    part: AtomicUsize,
-    /// The parts made so far (0 before any split).
-    parts: AtomicUsize,
 }
 
 impl Meet<'_> {
@@ -384,18 +378,16 @@ impl Meet<'_> {
         }
     }
 
-    /// Reports `done` steps of the whole with `states` and `bytes`.
-    fn report(&self, done: usize, states: usize) {
+    /// Reports `done` steps of the whole with `states`, in `part` (the
+    /// part being counted and the parts made) once split.
+    fn report(&self, done: usize, states: usize, part: Option<(usize, usize)>) {
         if let Some(progress) = self.options.progress {
             progress(Progress {
                 done,
                 total: self.total,
                 states,
                 bytes: self.budget.used(),
-                part: match self.parts.load(Ordering::Relaxed) {
-                    0 => None,
-                    parts => Some((self.part.load(Ordering::Relaxed), parts)),
-                },
+                part,
             });
         }
     }
@@ -408,7 +400,7 @@ impl Meet<'_> {
         used_shift: u32,
         before: usize,
     ) -> Result<Vec<Table<'_, K, u64>>, FrontierError> {
-        let show = |p: Progress| self.report(before + p.done, p.states);
+        let show = |p: Progress| self.report(before + p.done, p.states, None);
         let (tables, _) = advance(
             plan,
             self.mode(used_shift),
@@ -488,26 +480,27 @@ impl Meet<'_> {
             })
             .collect();
         let done = self.forward_steps + plan.steps.len();
-        let mut waiting: Vec<(usize, Part<'_, K>)> = Vec::new();
+        let mut parts = Parts {
+            started: 0,
+            waiting: Vec::new(),
+        };
         let mut sum = Wide::ZERO;
-        let mut parts = 0;
         let mut next = Some((0, tables));
         while let Some((from, tables)) = next.take() {
-            parts += 1;
-            let found = self.finish(tables, from, &steps, done, top, used_shift, &mut waiting)?;
+            parts.started += 1;
+            let found = self.finish(tables, from, &steps, done, top, used_shift, &mut parts)?;
             sum = sum.checked_add(found).ok_or(FrontierError::Overflow)?;
-            if let Some((from, part)) = waiting.pop() {
-                self.part.fetch_add(1, Ordering::Relaxed);
+            if let Some((from, part)) = parts.waiting.pop() {
                 next = Some((from, part.tables(self.jobs, self.budget)?));
             }
         }
-        self.report(self.total, 0);
-        Ok((sum, parts))
+        self.report(self.total, 0, parts.label());
+        Ok((sum, parts.started))
     }
 
     /// Runs the half `steps` from the one numbered `from` on `tables` (the
     /// whole's progress `done` steps before the first half step) and joins
-    /// the last table with the top's; parts split off go to `waiting`.
+    /// the last table with the top's; parts split off wait in `parts`.
     #[allow(clippy::too_many_arguments)]
     fn finish<'b, K: Key>(
         &'b self,
@@ -517,12 +510,13 @@ impl Meet<'_> {
         done: usize,
         top: &Top,
         used_shift: u32,
-        waiting: &mut Vec<(usize, Part<'b, K>)>,
+        parts: &mut Parts<'b, K>,
     ) -> Result<Wide, FrontierError> {
         let mode = self.mode(used_shift);
         let mut closed_at_last = Wide::ZERO;
         for (i, one) in steps.iter().enumerate().skip(from) {
-            let show = |p: Progress| self.report(done + i + p.done, p.states);
+            let part = parts.label();
+            let show = |p: Progress| self.report(done + i + p.done, p.states, part);
             let options = self.phase(&show);
             let (next, finished) = advance(one, mode, &options, self.budget, tables)?;
             closed_at_last = finished;
@@ -536,21 +530,15 @@ impl Meet<'_> {
             };
             let bytes: u64 = tables.iter().map(Table::bytes).sum();
             if i + 1 < steps.len() && bytes > self.split_above {
-                let parts = bytes.div_ceil(self.split_above.max(1) / 2 + 1).clamp(2, 16);
-                let mut split = Part::split(tables, &at, parts, self.budget, used_shift)?;
+                let pieces = bytes.div_ceil(self.split_above.max(1) / 2 + 1).clamp(2, 16);
+                let mut split = Part::split(tables, &at, pieces, self.budget, used_shift)?;
                 // No state left: nothing more to find.
                 let Some(first) = split.pop() else {
                     return Ok(Wide::ZERO);
                 };
-                // The first split makes parts 1 to n, a later one splits the
-                // current part: its first piece keeps the number.
-                if !split.is_empty() {
-                    let first_split = self.parts.load(Ordering::Relaxed) == 0;
-                    self.parts
-                        .fetch_add(split.len() + usize::from(first_split), Ordering::Relaxed);
-                    self.part.fetch_max(1, Ordering::Relaxed);
-                }
-                waiting.extend(split.into_iter().map(|part| (i + 1, part)));
+                parts
+                    .waiting
+                    .extend(split.into_iter().map(|part| (i + 1, part)));
                 tables = first.tables(self.jobs, self.budget)?;
             }
         }
@@ -656,6 +644,22 @@ impl Meet<'_> {
 /// split into parts: an eighth, so that the tables of the next half step
 /// (which grew up to 1.8 times a step on 8x9) and the parts waiting fit.
 const SPLIT_SHARE: u64 = 8;
+
+/// The parts of the half steps' states: how many have been started, and
+/// the rest, each with the half step it resumes at.
+struct Parts<'b, K: Key> {
+    started: usize,
+    waiting: Vec<(usize, Part<'b, K>)>,
+}
+
+impl<K: Key> Parts<'_, K> {
+    /// The part being counted and the parts made so far, once the states
+    /// have been split into more than one.
+    fn label(&self) -> Option<(usize, usize)> {
+        let made = self.started + self.waiting.len();
+        (made > 1).then_some((self.started, made))
+    }
+}
 
 /// Some of the half steps' states, waiting as a list charged to the
 /// budget.
