@@ -471,6 +471,16 @@ fn inputs_that_used_to_crash_are_one_line_errors() {
     let (code, stderr) = run(&["solve", "--size", "5", "--start", &weird], dir.path());
     assert_eq!(code, Some(2));
     assert!(!stderr.contains('\u{1b}') && stderr.len() < 300, "{stderr}");
+    // So are the cells of a board file.
+    for cell in ['\u{1b}', '\t', '\u{200b}'] {
+        std::fs::write(dir.path().join("odd.txt"), format!(".{cell}...\n.....\n")).unwrap();
+        let (code, stderr) = run(&["count", "--board-file", "odd.txt"], dir.path());
+        assert_eq!(code, Some(2), "{cell:?}: {stderr}");
+        assert!(
+            stderr.contains(&cell.escape_default().to_string()) && !stderr.contains(cell),
+            "{cell:?}: {stderr}"
+        );
+    }
 }
 
 #[test]

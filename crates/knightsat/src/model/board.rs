@@ -282,8 +282,9 @@ impl Board {
                     '#' | ' ' => false,
                     other => {
                         return Err(BoardError::Board(format!(
-                            "line {} has '{other}': use . for a square and # or a space for a hole",
-                            first + row + 1
+                            "line {} has '{}': use . for a square and # or a space for a hole",
+                            first + row + 1,
+                            shown(&other.to_string())
                         )))
                     }
                 };
