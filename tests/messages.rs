@@ -36,6 +36,26 @@ fn the_suggested_way_out_of_a_memory_budget_works_under_that_budget() {
     );
     assert_eq!(code, Some(2), "{stderr}");
     assert!(stderr.contains("--method backtrack"), "{stderr}");
+    // So does the frontier counter's, chosen or by the default route.
+    for method in ["frontier", "auto"] {
+        let (code, _, stderr) = run(
+            &[
+                "count",
+                "--size",
+                "6",
+                "--method",
+                method,
+                "--memory-budget",
+                "1",
+            ],
+            dir.path(),
+        );
+        assert_eq!(code, Some(2), "{method}: {stderr}");
+        assert!(
+            stderr.contains("--method backtrack") && stderr.lines().count() == 1,
+            "{method}: {stderr}"
+        );
+    }
     // Followed, with the same budget: backtracking picks cubes that fit.
     let (code, stdout, stderr) = run(
         &[

@@ -254,6 +254,12 @@ fn count_way_out(error: Error, plan: &Count) -> anyhow::Error {
             ways.push("a larger --memory-budget".into());
             Some(format!("try {}", ways.join(", ")))
         }
+        // The frontier counter takes no clues, so the count is a plain
+        // one that backtracking takes too.
+        Error::FrontierOverMemoryBudget { .. } => Some(
+            "try a larger --memory-budget, or --method backtrack (little memory, but its time grows with the number of tours)"
+                .to_string(),
+        ),
         // The cubes of a depth given take the same memory by any method
         // and on any number of threads: the smaller depth that fits is
         // said with the error.
