@@ -28,7 +28,8 @@ pub use values::{
 pub const EXIT_STATUSES: &str = "\
 Exit status:
   0   a tour was found, or the command succeeded
-  20  no tour exists for these constraints (unsatisfiable, or searched exhaustively)
+  20  no tour exists for these constraints (unsatisfiable, or searched exhaustively;
+      count prints 0 instead, exit 0)
   1   verify rejected the tour, or another failure
   2   bad usage or bad input (constraints that contradict each other too:
       two squares for one move or two moves on one square, --start being
@@ -113,8 +114,10 @@ pub enum Command {
         /// --method sat) [default: varisat].
         #[arg(long, value_enum)]
         solver: Option<BuiltInSolver>,
-        /// Give up after this many seconds (at least 0.001): the count so
-        /// far is printed on stderr as a lower bound, exit 124.
+        /// Give up after this many seconds (at least 0.001), exit 124:
+        /// backtracking and SAT print the count so far on stderr as a lower
+        /// bound; the frontier counter, which finds all tours at once at
+        /// its last square, has none to print.
         #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
         timeout: Option<Duration>,
         /// Print on stderr the route that counts (method, encoding, solver).
@@ -174,7 +177,9 @@ pub enum Command {
         /// Count only the cubes numbered A to B (or cube A alone) of
         /// --depth D, numbered from 1 in the order of `cubes --split`'s
         /// files and manifest lines: what one task of a cluster job counts.
-        /// Prints one line per cube, `cube N/CUBES<TAB>TOURS<TAB>SQUARES`,
+        /// Prints a header line recording the task (`# knightsat cube
+        /// counts F: …`, F its fingerprint), then one line per cube,
+        /// `cube N/CUBES<TAB>TOURS<TAB>SQUARES<TAB>F`,
         /// as each is done (backtracking counts one cube of each class of
         /// symmetric cubes; the others' TOURS read `=K`, as many as cube K); `knightsat sum` adds up the lines of every task
         /// and refuses a missing or repeated cube. B past the last cube
@@ -185,11 +190,12 @@ pub enum Command {
         cubes: Option<CubeRange>,
         /// With --method frontier: the order of the squares, line by line
         /// along the longer side: rows (every line the same way), snake
-        /// (every other line the other way), or meet (closed tours: rows
-        /// from both ends, the two halves joined in the middle; it holds
-        /// the states of the middle only, so 8x8 fits in memory). auto is
-        /// meet for closed tours on boards at most twice as long as wide,
-        /// rows otherwise.
+        /// (every other line the other way), or meet (rows from both ends,
+        /// the two halves joined in the middle; it holds the states of the
+        /// middle only, so 8x8 closed fits in memory; for counts with no
+        /// end fixed, open or closed, and closed ones from a --start; the
+        /// others take rows). auto is meet where meet applies, on boards
+        /// at most twice as long as wide, and rows otherwise.
         /// The count is the same; the states are not, so counting two ways
         /// checks a count that no table lists.
         #[arg(long, value_name = "ORDER", default_value = "auto")]

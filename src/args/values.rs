@@ -47,7 +47,8 @@ pub enum MethodArg {
     /// The fastest route for the problem (the default): one tour by
     /// Warnsdorff's rule, then SAT (successor encoding, built-in CaDiCaL)
     /// if it gives up; clues by SAT (time-indexed encoding); counts by
-    /// backtracking, or SAT with clues. Any SAT option (--encoding and its
+    /// backtracking or the frontier counter, whichever is faster for the
+    /// board, or SAT with clues. Any SAT option (--encoding and its
     /// switches, --solver, --proof; for solve, --jobs and --depth) means
     /// --method sat; count --jobs, --depth and --sample split the count
     /// into cubes by the same rule.
@@ -60,8 +61,9 @@ pub enum MethodArg {
     /// squares; it may give up (exit 3) and never proves that there is no
     /// tour. No clues.
     Warnsdorff,
-    /// Backtracking in Warnsdorff's order with pruning: complete (exit 20
-    /// proves there is no tour), clues included; exponential at worst.
+    /// Backtracking in Warnsdorff's order with pruning: complete (finding
+    /// none proves there is no tour: solve exits 20, count prints 0),
+    /// clues included; exponential at worst.
     Backtrack,
     /// count only: the frontier counter, which counts without listing a
     /// tour (a dynamic program over the squares: its time grows with the
@@ -105,7 +107,7 @@ impl From<BuiltInSolver> for Backend {
 /// The frontier counter's order of the squares (mirrors [`SquareOrder`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
 pub enum SquareOrderArg {
-    /// Meet for closed tours on boards at most twice as long as wide,
+    /// Meet where it applies, on boards at most twice as long as wide;
     /// rows for the rest.
     #[default]
     Auto,
@@ -113,8 +115,8 @@ pub enum SquareOrderArg {
     Rows,
     /// Line by line, every other line the other way.
     Snake,
-    /// Rows from both ends, joined in the middle (closed tours with at
-    /// most one end fixed; other counts take rows).
+    /// Rows from both ends, joined in the middle (counts with no end
+    /// fixed, and closed ones from a --start; other counts take rows).
     Meet,
 }
 

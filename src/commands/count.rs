@@ -21,7 +21,7 @@ use knightsat::solve::{Method, Request};
 
 use super::{
     cube_progress_bar, emit, note_default_start, note_whole_tour, progress_bar, route_in_words,
-    seconds_in_words, show_cube_progress, step_bar, with_way_out,
+    seconds_in_words, show_cube_progress, show_step, step_bar, with_way_out,
 };
 use crate::allocator::BudgetWatch;
 use crate::plan::{Count, CountArgs};
@@ -174,30 +174,31 @@ impl<'a> CountShow<'a> {
 }
 
 /// The progress bar of a count whose route is `method` (cube by cube or
-/// not): squares for the frontier, cubes for a count by cubes or a
+/// not): steps for the frontier, cubes for a count by cubes or a
 /// sample, tours for one search; none for a count of numbered cubes,
 /// whose lines say how far it is.
 fn count_bar(estimate: bool, whole: bool, method: Method, cube_by_cube: bool) -> ProgressBar {
     match (estimate, whole) {
         (true, _) => cube_progress_bar(),
         (false, false) => ProgressBar::hidden(),
-        _ if method == Method::Frontier => step_bar("squares"),
+        _ if method == Method::Frontier => step_bar("steps"),
         _ if cube_by_cube => cube_progress_bar(),
         _ => progress_bar("tours"),
     }
 }
 
 /// Shows how far a count has got on its bar: tours found by one search,
-/// cubes done (see [`show_cube_progress`]), or the squares the frontier
-/// counter has processed, with its live states and the memory they take.
+/// cubes done (see [`show_cube_progress`]), or the steps the frontier
+/// counter has taken (a square each, and when meeting in the middle one
+/// more for each square of the cut), with its live states and the memory
+/// they take.
 fn show_count_progress(bar: Option<&ProgressBar>, progress: Progress<'_>) {
     let Some(bar) = bar else { return };
     match progress {
         Progress::Tours(found) => bar.set_position(found),
         Progress::Cubes(done) => show_cube_progress(bar, done),
         Progress::Squares(done) => {
-            bar.set_length(done.total as u64);
-            bar.set_position(done.done as u64);
+            show_step(bar, done.done as u64, done.total as u64);
             // A part runs the last squares again: its number says why the
             // bar stepped back.
             let part = done

@@ -152,7 +152,7 @@ pub fn note_whole_tour(problem: &Problem) {
 }
 
 /// A bar with position, length and elapsed time on stderr, or nothing
-/// when stderr is not a terminal.
+/// when stderr is not a terminal; drawn from the first [`show_step`] on.
 pub fn step_bar(what: &str) -> ProgressBar {
     if !io::stderr().is_terminal() {
         return ProgressBar::hidden();
@@ -163,8 +163,17 @@ pub fn step_bar(what: &str) -> ProgressBar {
         ))
         .expect("a valid template"),
     );
-    bar.enable_steady_tick(Duration::from_millis(200));
     bar
+}
+
+/// Shows `done` of `total` steps on a [`step_bar`], which starts ticking
+/// at the first: before it, the length is unknown and would read `0/0`.
+pub fn show_step(bar: &ProgressBar, done: u64, total: u64) {
+    if bar.length() == Some(0) {
+        bar.enable_steady_tick(Duration::from_millis(200));
+    }
+    bar.set_length(total);
+    bar.set_position(done);
 }
 
 /// A spinner with the count, rate and elapsed time on stderr, or nothing

@@ -7,7 +7,7 @@ use knightsat::puzzle::{generate, puzzle_grid, puzzle_picture, Generated, Puzzle
 use knightsat::render::{board_grid, svg, Format};
 use knightsat::solve::Outcome;
 
-use super::{emit, print_outcome, step_bar};
+use super::{emit, print_outcome, show_step, step_bar};
 use crate::args::PuzzleFormat;
 use crate::plan::Puzzle;
 
@@ -18,8 +18,7 @@ pub fn puzzle(args: &Puzzle) -> anyhow::Result<ExitCode> {
     let seed = args.seed.unwrap_or_else(|| fastrand::u64(..));
     let bar = step_bar("clues tried");
     let generated = generate(board, args.closed, seed, request, |done, total| {
-        bar.set_length(total as u64);
-        bar.set_position(done as u64);
+        show_step(&bar, done as u64, total as u64);
     })?;
     bar.finish_and_clear();
     let Some(Generated {

@@ -122,9 +122,10 @@ impl Default for Options<'_> {
 /// Where a count is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Progress {
-    /// Squares processed.
+    /// Steps taken: a square each, and when meeting in the middle one
+    /// more for each square of the cut (its edges to the bottom).
     pub done: usize,
-    /// Squares to process.
+    /// Steps to take.
     pub total: usize,
     /// States in the table now.
     pub states: usize,
