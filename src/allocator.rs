@@ -76,6 +76,26 @@ impl BudgetWatch {
     }
 }
 
+/// Half the address space this process may take (`ulimit -v`), in MiB
+/// (at least 1), or `None` with no limit. The default memory budget stays
+/// under it, so that a count meets its own refusal, in one line, before an
+/// allocation fails and aborts the process: 7x7 open by the frontier
+/// counter under `ulimit -v 409600` aborted at the default 4096 MiB and
+/// refused cleanly at 200.
+pub fn half_the_address_space_mib() -> Option<u64> {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit only writes the struct it is given.
+    if unsafe { libc::getrlimit(libc::RLIMIT_AS, &raw mut limit) } != 0
+        || limit.rlim_cur == libc::RLIM_INFINITY
+    {
+        return None;
+    }
+    Some(((limit.rlim_cur / 2) >> 20).max(1))
+}
+
 #[cfg(test)]
 mod tests {
     use super::{give_memory_back_at_once, MI_OPTION_PURGE_DELAY};

@@ -1183,3 +1183,39 @@ fn the_gate_says_one_step_and_three_steps() {
         "{three}"
     );
 }
+
+#[test]
+fn the_default_memory_budget_stays_within_the_address_space_limit() {
+    use std::os::unix::process::CommandExt;
+    const LIMIT: libc::rlim_t = 400 << 20;
+    let mut command = Process::new(binary());
+    command
+        .args(["count", "--size", "7", "--method", "frontier"])
+        .env("RUST_BACKTRACE", "1")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    // SAFETY: setrlimit is async-signal-safe and touches only the child.
+    unsafe {
+        command.pre_exec(|| {
+            let limit = libc::rlimit {
+                rlim_cur: LIMIT,
+                rlim_max: LIMIT,
+            };
+            if libc::setrlimit(libc::RLIMIT_AS, &raw const limit) == 0 {
+                Ok(())
+            } else {
+                Err(std::io::Error::last_os_error())
+            }
+        });
+    }
+    let output = command.output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    // Half the 400 MiB: a refusal in one line, not an allocation failure
+    // (which aborted at the default 4096 MiB, exit 134, with a backtrace).
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("over the budget of 200 MiB (--memory-budget)"),
+        "{stderr}"
+    );
+}

@@ -49,8 +49,10 @@ pub struct Cli {
     /// Memory the in-process solvers (varisat, cadical) may use together,
     /// in MiB: `solve`, `count` and `puzzle` refuse a formula whose estimate
     /// is larger, before building it, and cubes held for --jobs or --depth
-    /// that would take more. Solver programs read the CNF from disk and are
-    /// not limited.
+    /// that would take more; the frontier counter's states stay within it.
+    /// Solver programs read the CNF from disk and are not limited. The
+    /// default is 4096, or half the address-space limit (`ulimit -v`)
+    /// where that is lower.
     #[arg(long, global = true, value_name = "MiB", default_value_t = DEFAULT_MEMORY_BUDGET_MIB, value_parser = clap::value_parser!(u64).range(1..))]
     pub memory_budget: u64,
 }

@@ -11,6 +11,7 @@ mod problem;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use clap::parser::ValueSource;
 use clap::ArgMatches;
 
 use knightsat::count::tally::CubeRange;
@@ -145,7 +146,13 @@ pub struct Puzzle {
 /// Turns the command line as given into its plan: the one place where
 /// flags become library values and combinations are refused.
 pub fn plan(cli: Cli, matches: &ArgMatches) -> anyhow::Result<Plan> {
-    let budget = cli.memory_budget;
+    // A budget given stands; the default stays within `ulimit -v`.
+    let budget = match crate::allocator::half_the_address_space_mib() {
+        Some(half) if matches.value_source("memory_budget") != Some(ValueSource::CommandLine) => {
+            cli.memory_budget.min(half)
+        }
+        _ => cli.memory_budget,
+    };
     let (name, given) = matches.subcommand().expect("clap requires a command");
     let command = crate::args::command();
     let command = command
