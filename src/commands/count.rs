@@ -199,7 +199,7 @@ fn show_count_progress(bar: Option<&ProgressBar>, progress: Progress<'_>) {
         Progress::Cubes(done) => show_cube_progress(bar, done),
         Progress::Squares(done) => {
             show_step(bar, done.done as u64, done.total as u64);
-            // A part runs the last squares again: its number says why the
+            // A part runs the last steps again: its number says why the
             // bar stepped back.
             let part = done
                 .part
