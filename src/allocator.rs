@@ -16,6 +16,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 /// --encoding successor --solver cadical` spent 61% of its time clearing
 /// pages and took 4.7 s with them, 2.4 s without (glibc's allocator: 3.5 s).
 /// A refusal (an old kernel) only loses the speed.
+#[cfg(target_os = "linux")]
 pub fn without_huge_pages() {
     // SAFETY: PR_SET_THP_DISABLE takes integer arguments and touches no
     // memory of ours.
@@ -23,6 +24,10 @@ pub fn without_huge_pages() {
         libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
     }
 }
+
+/// Elsewhere transparent huge pages are not the kernel's default.
+#[cfg(not(target_os = "linux"))]
+pub fn without_huge_pages() {}
 
 /// mimalloc's `mi_option_purge_delay` (the option's place in mimalloc 3's
 /// `mi_option_e`, between `eager_commit_delay`, 14, and `use_numa_nodes`,

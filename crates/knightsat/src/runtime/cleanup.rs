@@ -128,30 +128,9 @@ fn reap_group(group: i32) {
         );
     }
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(1);
-    while group_runs(group) && std::time::Instant::now() < deadline {
+    while super::platform::group_runs(group) && std::time::Instant::now() < deadline {
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
-}
-
-/// Whether a process of process group `group` is still running (zombies,
-/// which have exited, do not count).
-fn group_runs(group: i32) -> bool {
-    let Ok(processes) = std::fs::read_dir("/proc") else {
-        return false;
-    };
-    processes.flatten().any(|entry| {
-        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
-            return false;
-        };
-        // pid (comm) state ppid pgrp …: the name may hold anything but ')'.
-        let mut fields = stat
-            .rsplit_once(')')
-            .map_or("", |(_, rest)| rest)
-            .split_whitespace();
-        let state = fields.next().unwrap_or("Z");
-        let pgrp = fields.nth(1).and_then(|field| field.parse::<i32>().ok());
-        pgrp == Some(group) && !matches!(state, "Z" | "X")
-    })
 }
 
 /// Held while cleaning up, so that a second cleaner (the main thread

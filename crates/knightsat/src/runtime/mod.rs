@@ -7,3 +7,4 @@ pub mod deadline;
 pub mod input;
 pub mod interrupt;
 pub mod output;
+pub(crate) mod platform;

@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 
 use crate::error::Error;
 use crate::runtime::cleanup::TempPath;
+use crate::runtime::platform;
 
 /// A file being written: complete under its name after
 /// [`commit`](PendingFile::commit), gone if dropped before.
@@ -86,7 +87,10 @@ impl PendingFile {
                 .tempfile_in(dir)
         })
         .map_err(|error| fail(plain_os_error(&error)))?;
-        let mode = existing.map_or_else(|| 0o666 & !umask(), |meta| meta.permissions().mode());
+        let mode = existing.map_or_else(
+            || 0o666 & !platform::umask(),
+            |meta| meta.permissions().mode(),
+        );
         Ok(PendingFile {
             shown: path.to_path_buf(),
             kind: Pending::Replace {
@@ -228,9 +232,10 @@ pub(crate) fn write_directory_atomically<T>(
     })
     .map_err(|error| fail(plain_os_error(&error)))?;
     let result = fill(temp.path())?;
-    let mode = existing
-        .as_ref()
-        .map_or_else(|| 0o777 & !umask(), |meta| meta.permissions().mode());
+    let mode = existing.as_ref().map_or_else(
+        || 0o777 & !platform::umask(),
+        |meta| meta.permissions().mode(),
+    );
     std::fs::set_permissions(temp.path(), std::fs::Permissions::from_mode(mode)).map_err(fail)?;
     let built = temp.keep();
     let swapped = if existing.is_some() {
@@ -251,31 +256,8 @@ pub(crate) fn write_directory_atomically<T>(
 /// Puts the directory `built` in place of the directory `target`, leaving
 /// the old one at `built`: in one step where the file system can.
 fn swap_in(built: &Path, target: &Path) -> io::Result<()> {
-    use std::os::unix::ffi::OsStrExt;
-    let c_path = |path: &Path| {
-        std::ffi::CString::new(path.as_os_str().as_bytes())
-            .map_err(|_| io::Error::from_raw_os_error(libc::EINVAL))
-    };
-    let (from, to) = (c_path(built)?, c_path(target)?);
-    // SAFETY: renameat2(2) reads two NUL-terminated paths that live until it returns.
-    let exchanged = unsafe {
-        libc::renameat2(
-            libc::AT_FDCWD,
-            from.as_ptr(),
-            libc::AT_FDCWD,
-            to.as_ptr(),
-            libc::RENAME_EXCHANGE,
-        )
-    };
-    if exchanged == 0 {
+    if platform::exchange(built, target)? {
         return Ok(());
-    }
-    let error = io::Error::last_os_error();
-    if !matches!(
-        error.raw_os_error(),
-        Some(libc::EINVAL | libc::ENOSYS | libc::EOPNOTSUPP)
-    ) {
-        return Err(error);
     }
     // No exchange here: the old directory aside, the new one in, the old
     // one where the new one was.
@@ -323,7 +305,8 @@ fn descriptor_path(path: &Path) -> Option<i32> {
 /// A new handle on descriptor `fd`, sharing its offset and flags.
 fn duplicate(fd: i32) -> io::Result<File> {
     use std::os::fd::FromRawFd;
-    // SAFETY: dup(2) returns a new descriptor or -1; the new one is ours.
+    // SAFETY: fcntl(2) with F_DUPFD_CLOEXEC returns a new descriptor or
+    // -1; the new one is ours.
     let copy = unsafe { libc::fcntl(fd, libc::F_DUPFD_CLOEXEC, 0) };
     if copy < 0 {
         return Err(io::Error::last_os_error());
@@ -346,20 +329,6 @@ fn plain_os_error(error: &io::Error) -> io::Error {
         || io::Error::from(error.kind()),
         io::Error::from_raw_os_error,
     )
-}
-
-/// The process's file mode creation mask, read from /proc (reading it with
-/// umask(2) would change it for a moment under other threads' feet).
-fn umask() -> u32 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|status| {
-            status
-                .lines()
-                .find_map(|line| line.strip_prefix("Umask:"))
-                .and_then(|value| u32::from_str_radix(value.trim(), 8).ok())
-        })
-        .unwrap_or(0o022)
 }
 
 #[cfg(test)]

@@ -68,7 +68,7 @@ impl Cadical {
             // writes binary DRAT by default). CaDiCaL flushes and closes
             // its handle when it is dropped.
             solver.set("binary", 0);
-            let path = format!("/proc/self/fd/{}", file.as_raw_fd());
+            let path = crate::runtime::platform::descriptor_name(file.as_raw_fd());
             if !solver.trace_proof2(&path) {
                 return Err(refused("cannot write the proof"));
             }

@@ -1,0 +1,130 @@
+//! The few calls only Linux has, each beside the portable fallback that
+//! other Unix systems (macOS, the BSDs) get: exchanging two directories in
+//! one step, reading the umask without changing it, telling whether a
+//! process group still runs, and naming an open descriptor.
+//!
+//! The `portable` feature forces the fallbacks on Linux too, so that CI
+//! builds and tests them (`scripts/test.sh` runs the suite once with it);
+//! nothing else should set it. The rest of the library needs Unix
+//! (`std::os::unix`: permissions, process groups, exit signals), so
+//! Windows is not supported.
+
+#[cfg(all(target_os = "linux", not(feature = "portable")))]
+pub(crate) use linux::{descriptor_name, exchange, group_runs, umask};
+#[cfg(not(all(target_os = "linux", not(feature = "portable"))))]
+pub(crate) use portable::{descriptor_name, exchange, group_runs, umask};
+
+#[cfg(all(target_os = "linux", not(feature = "portable")))]
+mod linux {
+    use std::io;
+    use std::os::unix::ffi::OsStrExt;
+    use std::path::Path;
+
+    /// Exchanges the directories `from` and `to` in one step
+    /// (`renameat2` with `RENAME_EXCHANGE`): `Ok(false)` where the file
+    /// system cannot, and the caller moves them one after the other.
+    pub(crate) fn exchange(from: &Path, to: &Path) -> io::Result<bool> {
+        let c_path = |path: &Path| {
+            std::ffi::CString::new(path.as_os_str().as_bytes())
+                .map_err(|_| io::Error::from_raw_os_error(libc::EINVAL))
+        };
+        let (from, to) = (c_path(from)?, c_path(to)?);
+        // SAFETY: renameat2(2) reads two NUL-terminated paths that live until it returns.
+        let exchanged = unsafe {
+            libc::renameat2(
+                libc::AT_FDCWD,
+                from.as_ptr(),
+                libc::AT_FDCWD,
+                to.as_ptr(),
+                libc::RENAME_EXCHANGE,
+            )
+        };
+        if exchanged == 0 {
+            return Ok(true);
+        }
+        let error = io::Error::last_os_error();
+        match error.raw_os_error() {
+            Some(libc::EINVAL | libc::ENOSYS | libc::EOPNOTSUPP) => Ok(false),
+            _ => Err(error),
+        }
+    }
+
+    /// The process's file mode creation mask, read from /proc (reading it
+    /// with umask(2) would change it for a moment under other threads' feet).
+    pub(crate) fn umask() -> u32 {
+        std::fs::read_to_string("/proc/self/status")
+            .ok()
+            .and_then(|status| {
+                status
+                    .lines()
+                    .find_map(|line| line.strip_prefix("Umask:"))
+                    .and_then(|value| u32::from_str_radix(value.trim(), 8).ok())
+            })
+            .unwrap_or(0o022)
+    }
+
+    /// Whether a process of process group `group` is still running
+    /// (zombies, which have exited, do not count), from /proc.
+    pub(crate) fn group_runs(group: i32) -> bool {
+        let Ok(processes) = std::fs::read_dir("/proc") else {
+            return false;
+        };
+        processes.flatten().any(|entry| {
+            let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+                return false;
+            };
+            // pid (comm) state ppid pgrp …: the name may hold anything but ')'.
+            let mut fields = stat
+                .rsplit_once(')')
+                .map_or("", |(_, rest)| rest)
+                .split_whitespace();
+            let state = fields.next().unwrap_or("Z");
+            let pgrp = fields.nth(1).and_then(|field| field.parse::<i32>().ok());
+            pgrp == Some(group) && !matches!(state, "Z" | "X")
+        })
+    }
+
+    /// A path that opens the file behind this process's descriptor `fd`
+    /// anew.
+    pub(crate) fn descriptor_name(fd: i32) -> String {
+        format!("/proc/self/fd/{fd}")
+    }
+}
+
+#[cfg(not(all(target_os = "linux", not(feature = "portable"))))]
+mod portable {
+    use std::io;
+    use std::path::Path;
+
+    /// No exchange in one step: the caller moves the directories one after
+    /// the other (the target briefly absent, never mixed).
+    pub(crate) fn exchange(_from: &Path, _to: &Path) -> io::Result<bool> {
+        Ok(false)
+    }
+
+    /// The process's file mode creation mask, by umask(2) set and set back:
+    /// a file another thread creates in between gets 022.
+    // mode_t is u32 on Linux, u16 on macOS.
+    #[allow(clippy::useless_conversion)]
+    pub(crate) fn umask() -> u32 {
+        // SAFETY: umask(2) sets the mask and returns the old one; it
+        // cannot fail and touches no memory.
+        unsafe {
+            let mask = libc::umask(0o022);
+            libc::umask(mask);
+            u32::from(mask)
+        }
+    }
+
+    /// Whether a process of group `group` still runs: without /proc there
+    /// is no telling a zombie from a live process, so this trusts SIGKILL,
+    /// already sent to the whole group, whose leader has been waited for.
+    pub(crate) fn group_runs(_group: i32) -> bool {
+        false
+    }
+
+    /// A path that opens the file behind this process's descriptor `fd`.
+    pub(crate) fn descriptor_name(fd: i32) -> String {
+        format!("/dev/fd/{fd}")
+    }
+}
