@@ -188,14 +188,15 @@ def count(
     solver: Optional[str] = None,
     limit: Optional[int] = None,
     up_to_symmetry: bool = False,
-    jobs: int = 1,
+    jobs: Optional[int] = None,
     timeout: Optional[float] = None,
 ) -> int:
     """The number of tours (a closed tour counts once per start and
     direction), or of orbits with ``up_to_symmetry``; at most ``limit``.
     ``method``: ``"auto"``, ``"sat"``, ``"backtrack"`` or ``"frontier"``;
-    ``jobs`` threads (0: one per core). Exact to 2**256 (the frontier
-    counter's counts of long boards pass 2**128). Ctrl-C raises
+    ``jobs`` threads (None, the default, or 0: one per core where the
+    route splits its work; a count that lists tours one by one runs one
+    search). Exact to 2**256 (the frontier counter's counts of long boards pass 2**128). Ctrl-C raises
     ``KeyboardInterrupt``."""
 
 def verify(tour: Union[Sequence[str], str], problem: Problem) -> None:

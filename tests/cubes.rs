@@ -754,9 +754,9 @@ fn count_cnf_refuses_a_cube_that_is_no_legal_start() {
 fn the_memory_budget_bounds_all_threads_together() {
     // 3x4 needs about 1 MiB per session (estimates round up).
     let count = [
+        "count",
         "--memory-budget",
         "1",
-        "count",
         "--board",
         "3x4",
         "--depth",
@@ -764,16 +764,20 @@ fn the_memory_budget_bounds_all_threads_together() {
         "--method",
         "sat",
     ];
-    common::cli::knightsat().args(count).assert().success();
+    common::cli::knightsat()
+        .args(count)
+        .args(["--jobs", "1"])
+        .assert()
+        .success();
     common::cli::knightsat()
         .args(count)
         .args(["--jobs", "2"])
         .assert()
         .code(2);
     let solve = [
+        "solve",
         "--memory-budget",
         "1",
-        "solve",
         "--board",
         "3x4",
         "--jobs",

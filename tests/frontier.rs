@@ -20,7 +20,7 @@ fn frontier(problem: &Problem, jobs: usize) -> u128 {
 fn frontier_in(problem: &Problem, jobs: usize, order: SquareOrder) -> u128 {
     let job = CountJob {
         method: Method::Frontier,
-        jobs,
+        jobs: Some(jobs),
         frontier_order: order,
         ..CountJob::new(problem)
     };

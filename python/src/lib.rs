@@ -652,10 +652,11 @@ fn solve(
 /// counts once per start and direction), or its orbits under the board's
 /// symmetries with `up_to_symmetry`; at most `limit`. `method` is
 /// `"auto"`, `"sat"`, `"backtrack"` or `"frontier"`; `encoding` and
-/// `solver` as for `solve`; `jobs` threads (0: one per core). Ctrl-C
+/// `solver` as for `solve`; `jobs` threads (0 or None: one per core,
+/// where the route splits its work). Ctrl-C
 /// stops the count and raises `KeyboardInterrupt`.
 #[pyfunction]
-#[pyo3(signature = (problem, *, method="auto", encoding=None, solver=None, limit=None, up_to_symmetry=false, jobs=1, timeout=None))]
+#[pyo3(signature = (problem, *, method="auto", encoding=None, solver=None, limit=None, up_to_symmetry=false, jobs=None, timeout=None))]
 #[allow(clippy::too_many_arguments)]
 fn count(
     py: Python<'_>,
@@ -665,7 +666,7 @@ fn count(
     solver: Option<&str>,
     limit: Option<u64>,
     up_to_symmetry: bool,
-    jobs: usize,
+    jobs: Option<usize>,
     timeout: Option<f64>,
 ) -> PyResult<Py<PyAny>> {
     let (method, request) = request(method, encoding, solver, timeout)?;

@@ -92,7 +92,9 @@ pub fn count(plan: &Count) -> anyhow::Result<ExitCode> {
                 );
             }
         }
-        CountReport::Estimate(estimate) => print_estimate(&estimate, args.cubes, args.jobs)?,
+        CountReport::Estimate(estimate) => {
+            print_estimate(&estimate, args.cubes, args.jobs.unwrap_or(0))?
+        }
         CountReport::Cubes(_) => {
             if let Some(error) = failed {
                 return Err(error);
@@ -229,7 +231,7 @@ fn count_way_out(error: Error, plan: &Count) -> anyhow::Error {
         // Backtracking numbers its cubes by the time-indexed encoding; in
         // one search, named by `--method backtrack`, it takes any board.
         Error::BoardTooLargeForEncoding { .. } if plain => {
-            let cubes = plan.args.jobs != 1 || plan.args.depth.is_some();
+            let cubes = plan.args.jobs.unwrap_or(1) != 1 || plan.args.depth.is_some();
             Some(match (method == Method::Backtrack, cubes) {
                 (false, false) => "--method backtrack counts without a formula, on any board",
                 (false, true) => "--method backtrack without --jobs and --depth counts without a formula, on any board",

@@ -75,7 +75,7 @@ pub fn count_split(
     let report = CountJob {
         method,
         request: request.clone(),
-        jobs: split.jobs,
+        jobs: Some(split.jobs),
         depth: split.depth,
         limit: split.limit,
         on_progress: Some(&on_progress),
@@ -98,7 +98,7 @@ pub fn estimate(
     let report = CountJob {
         method,
         request: request.clone(),
-        jobs: split.jobs,
+        jobs: Some(split.jobs),
         depth: split.depth,
         cubes: range,
         sample: Some(Sample {
@@ -129,7 +129,7 @@ pub fn count_range(
     let report = CountJob {
         method,
         request: request.clone(),
-        jobs,
+        jobs: Some(jobs),
         depth: Some(depth),
         cubes: Some(range),
         on_cube: Some(&on_cube),

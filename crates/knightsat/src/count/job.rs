@@ -49,8 +49,14 @@ pub struct CountJob<'a> {
     /// check the feasibility gate first (`request.gate`). The job always
     /// asks for every tour (`every_tour`).
     pub request: Request,
-    /// Threads; 0 means one per core. More than one counts cube by cube.
-    pub jobs: usize,
+    /// Threads; `Some(0)` means one per core, and more than one counts
+    /// cube by cube. `None` (the default) uses one thread per core where
+    /// the route splits its work without changing what it does
+    /// (backtracking's cubes, the frontier counter's states, a count
+    /// split by `depth`, a sample or a range of cubes), and one search on
+    /// one thread where it does not (a SAT count, a count of orbits or up
+    /// to a limit).
+    pub jobs: Option<usize>,
     /// Cube depth in moves; `None` chooses it from `jobs` and the board
     /// ([`super::CUBES_PER_JOB`]). Given, the count goes cube by cube.
     pub depth: Option<usize>,
@@ -198,14 +204,15 @@ pub struct CubeRangeCount {
 const GATE_BEFORE_REFUSAL: Duration = Duration::from_millis(100);
 
 impl<'a> CountJob<'a> {
-    /// A count of every tour of `problem` by the default route on one
-    /// thread, with the default request, nothing heard.
+    /// A count of every tour of `problem` by the default route, on every
+    /// core where the route splits its work, with the default request,
+    /// nothing heard.
     pub fn new(problem: &'a Problem) -> CountJob<'a> {
         CountJob {
             problem,
             method: Method::Auto,
             request: Request::default(),
-            jobs: 1,
+            jobs: None,
             depth: None,
             cubes: None,
             sample: None,
@@ -250,6 +257,12 @@ impl<'a> CountJob<'a> {
         }
     }
 
+    /// The threads a count that splits its work runs on (0: one per core):
+    /// `jobs`, or one per core where it is not given.
+    pub fn threads(&self) -> usize {
+        self.jobs.unwrap_or(0)
+    }
+
     /// The gate's refutation of the problem, within `deadline`, where the
     /// request asks for the gate.
     fn gate(&self, deadline: &Deadline) -> Option<Refutation> {
@@ -287,7 +300,7 @@ impl<'a> CountJob<'a> {
     ) -> Result<CountReport, Error> {
         let problem = self.problem;
         let orbits = self.up_to_symmetry;
-        if orbits && (self.jobs != 1 || self.depth.is_some()) {
+        if orbits && (self.jobs.is_some_and(|jobs| jobs != 1) || self.depth.is_some()) {
             return Err(Error::Unsupported(Unsupported::OrbitsWithCubes));
         }
         let listing = on_tour.is_some();
@@ -305,7 +318,7 @@ impl<'a> CountJob<'a> {
         // as with a limit. The default route refuses such a board at once
         // instead, naming that way out: a search of thousands of squares
         // that nobody asked for by name would not end.
-        let one_thread = self.jobs == 1 && self.depth.is_none();
+        let one_thread = self.jobs.unwrap_or(1) == 1 && self.depth.is_none();
         let past_encoding = route.request.config.check(problem).err();
         let one_search_past_encoding =
             self.method == Method::Backtrack && one_thread && past_encoding.is_some();
@@ -373,7 +386,7 @@ impl<'a> CountJob<'a> {
             .map(TourNumber::from)
         } else {
             let parallel = ParallelOptions {
-                jobs: self.jobs,
+                jobs: self.threads(),
                 depth: self.depth,
                 limit: self.limit,
             };
@@ -410,7 +423,7 @@ impl<'a> CountJob<'a> {
         frontier::count_tours(
             self.problem,
             request,
-            resolve_jobs(self.jobs),
+            resolve_jobs(self.threads()),
             self.frontier_order,
             Some(&show),
         )
@@ -451,7 +464,7 @@ impl<'a> CountJob<'a> {
                 route,
                 depth,
                 range,
-                self.jobs,
+                self.threads(),
                 sample,
                 on_progress,
             )?,
@@ -459,7 +472,7 @@ impl<'a> CountJob<'a> {
                 self.problem,
                 route,
                 self.depth,
-                self.jobs,
+                self.threads(),
                 sample,
                 on_progress,
             )?,
@@ -498,7 +511,7 @@ impl<'a> CountJob<'a> {
             &task,
             depth,
             range,
-            self.jobs,
+            self.threads(),
             impossible,
             |tally| {
                 if let Some(on_cube) = on_cube {
