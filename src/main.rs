@@ -67,12 +67,14 @@ fn run(plan: Plan) -> anyhow::Result<ExitCode> {
         Plan::Puzzle(plan) => commands::puzzle::puzzle(&plan),
         Plan::Certify { cnf, proof } => commands::check::certify(&cnf, &proof),
         Plan::Stats { encoding, format } => commands::formula::stats_of(&*encoding, format),
+        Plan::Generate(what) => commands::generate::generate(what),
     }
 }
 
 /// `--help` and `--version` print and succeed; any other error of clap's
 /// is bad usage, said in one line: clap's message runs to the first blank
-/// line, usage and hints follow.
+/// line, and its tips (a similar flag or command) are kept; the usage
+/// after them is left to --help.
 fn usage_error(error: &clap::Error) -> ExitCode {
     if !error.use_stderr() {
         return print_help(error);
@@ -91,13 +93,21 @@ fn usage_error(error: &clap::Error) -> ExitCode {
         return ExitCode::from(EXIT_BAD_INPUT);
     }
     let rendered = error.render().to_string();
-    let message: Vec<&str> = rendered
-        .lines()
-        .take_while(|line| !line.trim().is_empty())
-        .map(str::trim)
-        .collect();
-    let message = message.join(" ");
-    let message = message.strip_prefix("error: ").unwrap_or(&message);
+    let mut paragraphs = rendered.split("\n\n").map(|paragraph| {
+        paragraph
+            .lines()
+            .map(str::trim)
+            .filter(|line| !line.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ")
+    });
+    let first = paragraphs.next().unwrap_or_default();
+    let mut message = first.strip_prefix("error: ").unwrap_or(&first).to_string();
+    // clap's tips name the flag or command meant (`--szie`: `--size`).
+    for tip in paragraphs.filter(|paragraph| paragraph.starts_with("tip: ")) {
+        message.push_str("; ");
+        message.push_str(&tip);
+    }
     let _ = writeln!(io::stderr(), "knightsat: {message} (see --help)");
     ExitCode::from(EXIT_BAD_INPUT)
 }
@@ -106,11 +116,14 @@ fn usage_error(error: &clap::Error) -> ExitCode {
 /// error (`--help > /dev/full`), except a closed pipe (`--help | head`).
 fn print_help(help: &clap::Error) -> ExitCode {
     let rendered = help.render();
-    let text = if io::stdout().is_terminal() {
+    let mut text = if io::stdout().is_terminal() {
         rendered.ansi().to_string()
     } else {
         rendered.to_string()
     };
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
     let mut stdout = io::stdout().lock();
     match stdout
         .write_all(text.as_bytes())

@@ -378,7 +378,7 @@ fn no_command_says_so_and_names_the_commands() {
     refused(
         &[],
         dir.path(),
-        "no command given: encode, solve, certify, count",
+        "no command given: solve, encode, decode, count, verify",
     );
 }
 

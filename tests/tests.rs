@@ -15,6 +15,7 @@ mod encoding;
 mod frontier;
 mod gate;
 mod hardening;
+mod help;
 mod messages;
 mod oracle;
 mod parsers;

@@ -14,15 +14,14 @@ use std::time::Duration;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use knightsat::count::tally::CubeRange;
-use knightsat::sat::DEFAULT_MEMORY_BUDGET_MIB;
 
 use crate::flags;
 
-pub use options::{EncodingArgs, ProblemArgs, ShapeArgs, SolveArgs};
+pub use options::{EncodingArgs, MemoryBudgetArgs, ProblemArgs, ShapeArgs, SolveArgs};
 use values::parse_seconds;
 pub use values::{
-    BuiltInSolver, EncodingArg, FormatArg, MethodArg, Preset, PuzzleFormat, SquareOrderArg,
-    StatsFormat,
+    BuiltInSolver, CountMethodArg, EncodingArg, FormatArg, Generated, Preset, PuzzleFormat,
+    SquareOrderArg, StatsFormat,
 };
 
 pub const EXIT_STATUSES: &str = "\
@@ -38,220 +37,66 @@ Exit status:
   124 no answer within the --timeout
   129, 130, 143  ended by SIGHUP, SIGINT or SIGTERM (128 + the signal)";
 
-/// Encode the knight's tour as SAT: write DIMACS for any solver, solve
-/// in-process with varisat, decode solver output, verify tours.
+/// The exit statuses in one line, for `-h`.
+const EXIT_STATUSES_SHORT: &str =
+    "Exit status: 0 done, 20 no tour, 1 failure, 2 bad usage, 3 gave up, 124 timeout (see --help)";
+
+/// Encode the knight's tour as SAT, solve, count, decode and verify.
+///
+/// `solve` finds a tour by the fastest route for the problem (Warnsdorff's
+/// rule, then SAT with the built-in CaDiCaL; clues by SAT with varisat);
+/// `encode` writes DIMACS for any SAT solver and `decode` reads its answer
+/// back as a verified tour; `count` counts tours exactly; `verify` checks
+/// a tour with no SAT code involved.
 #[derive(Parser)]
-#[command(name = "knightsat", version, after_help = EXIT_STATUSES)]
+#[command(
+    name = "knightsat",
+    version,
+    after_help = EXIT_STATUSES_SHORT,
+    after_long_help = EXIT_STATUSES,
+    max_term_width = 100
+)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
-    /// Memory the in-process solvers (varisat, cadical) may use together,
-    /// in MiB: `solve`, `count` and `puzzle` refuse a formula whose estimate
-    /// is larger, before building it, and cubes held for --jobs or --depth
-    /// that would take more; the frontier counter's states stay within it.
-    /// Solver programs read the CNF from disk and are not limited. The
-    /// default is 4096, or half the address-space limit (`ulimit -v`)
-    /// where that is lower.
-    #[arg(long, global = true, value_name = "MiB", default_value_t = DEFAULT_MEMORY_BUDGET_MIB, value_parser = clap::value_parser!(u64).range(1..))]
-    pub memory_budget: u64,
 }
 
 /// The commands.
 #[derive(Subcommand)]
 pub enum Command {
-    /// Write the DIMACS CNF for a tour (to stdout, or atomically to a file).
-    #[command(after_help = EXIT_STATUSES)]
-    Encode {
-        #[command(flatten)]
-        encoding: EncodingArgs,
-        /// Where to write the CNF; `-` is stdout.
-        #[arg(short, long, value_name = "FILE", default_value = "-")]
-        output: PathBuf,
-    },
-    /// Find a tour and print it: by SAT (varisat in-process, or a solver
-    /// program), by Warnsdorff's rule, or by backtracking.
-    #[command(after_help = EXIT_STATUSES)]
+    /// Find a tour and print it (Warnsdorff's rule, SAT or backtracking).
+    ///
+    /// With no --method, the fastest route for the problem: Warnsdorff's
+    /// rule, then SAT (successor encoding, built-in CaDiCaL) if it gives
+    /// up; with clues, SAT (time-indexed encoding, varisat). `-v` says
+    /// which route answered.
+    #[command(after_help = EXIT_STATUSES_SHORT, after_long_help = EXIT_STATUSES)]
     Solve {
         #[command(flatten)]
-        encoding: EncodingArgs,
+        problem: ProblemArgs,
         #[command(flatten)]
         options: SolveArgs,
-    },
-    /// Check a DRAT proof that a CNF has no solution, with the independent
-    /// checker `rate`. Accepts proofs by varisat (`solve --proof`), kissat and
-    /// CaDiCaL. Exit 0 when verified, 1 when rejected (or when the checker
-    /// crashes, which is said). A CNF that unit propagation alone refutes
-    /// needs no proof and is verified by knightsat's own propagation.
-    #[command(after_help = EXIT_STATUSES)]
-    Certify {
-        /// The CNF.
-        #[arg(long, value_name = "FILE")]
-        cnf: PathBuf,
-        /// The DRAT proof (text or binary).
-        #[arg(long, value_name = "FILE")]
-        proof: PathBuf,
-    },
-    /// Count the tours that meet the options without printing them: by
-    /// backtracking, by the frontier counter, or by SAT with each tour
-    /// found blocked (see --method).
-    ///
-    /// Tours are sequences of squares: with a start fixed, a closed tour and
-    /// its reverse are two tours; a closed tour with no start or end counts
-    /// once per starting square. Progress goes to stderr when it is a terminal.
-    #[command(after_help = EXIT_STATUSES)]
-    Count {
         #[command(flatten)]
         encoding: EncodingArgs,
-        /// How to count: auto (the default: the faster of backtracking and
-        /// the frontier counter, or SAT with clues or any SAT option), sat,
-        /// backtrack or frontier (the same numbers). Not warnsdorff, which
-        /// finds one tour. Backtracking
-        /// counts cube by cube (see --depth) even on one thread,
-        /// remembering how the last squares complete; with --limit or
-        /// --up-to-symmetry it lists the tours one by one instead.
-        #[arg(long, value_enum, default_value_t)]
-        method: MethodArg,
-        /// The built-in SAT solver for --method sat (giving it means
-        /// --method sat) [default: varisat].
-        #[arg(long, value_enum)]
-        solver: Option<BuiltInSolver>,
-        /// Give up after this many seconds (at least 0.001), exit 124:
-        /// backtracking and SAT print the count so far on stderr as a lower
-        /// bound; the frontier counter, which finds all tours at once at
-        /// its last square, has none to print.
-        #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
-        timeout: Option<Duration>,
-        /// Print on stderr the route that counts (method, encoding, solver).
-        #[arg(short, long)]
-        verbose: bool,
-        /// Stop after this many (at least 1).
-        #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
-        limit: Option<u64>,
-        /// Count orbits under the board's symmetries (rotations, reflections)
-        /// that keep the given start and end in place; a closed tour's
-        /// rotations and reverse, and an open tour's reverse when neither end
-        /// is fixed, count as one too. One solver counts them, without
-        /// cubes: not with --jobs N (N > 1) or --depth.
-        #[arg(long, conflicts_with_all = ["cnf"])]
-        up_to_symmetry: bool,
-        /// Count the tours of a knightsat CNF (from `encode` or `cubes
-        /// --split`), taking the problem, options and cube from its
-        /// comments; the board, rule, encoding and method flags are refused
-        /// with it (the file says what they are). Its clauses must be the
-        /// ones knightsat writes for what the comments describe (checked by
-        /// encoding it again): a file with clauses added, removed or
-        /// changed, or comments edited, is refused (exit 2). The number is
-        /// the tours of that problem, which a model counter of the file
-        /// finds only with --no-symmetry-breaking (symmetry breaking rules
-        /// out some tours whose mirror image stays).
-        #[arg(long, value_name = "FILE")]
-        cnf: Option<PathBuf>,
-        /// Threads, each counting cubes (see `cubes`): by SAT in a solver of
-        /// its own, or by backtracking from the cube's last square; the
-        /// frontier counter instead shares each square's states between
-        /// them. 0 means one per core. The per-cube counts add up exactly.
-        #[arg(long, value_name = "N", default_value_t = 1)]
-        jobs: usize,
-        /// Cube depth in moves for --jobs (default: the smallest depth giving
-        /// at least 1000 cubes per thread, threads past the cores not
-        /// counted, deepened towards a sixth of the
-        /// squares while there are at most 250,000 cubes; at most 12). Giving
-        /// it splits the count into cubes even with one thread; a depth
-        /// past the tour's last move is the whole tour.
-        #[arg(long, value_name = "D", value_parser = clap::value_parser!(u64).range(1..))]
-        depth: Option<u64>,
-        /// Estimate instead of count: count a random sample of K cubes (with
-        /// --jobs threads) and scale it up to all of them. Prints the
-        /// estimated count with its margin and the time the whole count
-        /// would take on 1 thread and on --jobs threads; comparing a few
-        /// --depth values this way finds the fastest. Cubes are very uneven
-        /// (most hold no tour, a few hold many): the margin is a 95%
-        /// interval only when the sample is large enough for counts as
-        /// skewed as its own (Cochran's rule), and the line says so when
-        /// it is not.
-        #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..),
-              conflicts_with_all = ["limit", "up_to_symmetry", "cnf"])]
-        sample: Option<u64>,
-        /// Seed for drawing the --sample; the same seed draws the same cubes.
-        #[arg(long, value_name = "S", default_value_t = 1, requires = "sample")]
-        seed: u64,
-        /// Count only the cubes numbered A to B (or cube A alone) of
-        /// --depth D, numbered from 1 in the order of `cubes --split`'s
-        /// files and manifest lines: what one task of a cluster job counts.
-        /// Prints a header line recording the task (`# knightsat cube
-        /// counts F: …`, F its fingerprint), then one line per cube,
-        /// `cube N/CUBES<TAB>TOURS<TAB>SQUARES<TAB>F`,
-        /// as each is done (backtracking counts one cube of each class of
-        /// symmetric cubes; the others' TOURS read `=K`, as many as cube K); `knightsat sum` adds up the lines of every task
-        /// and refuses a missing or repeated cube. B past the last cube
-        /// stops at the last. With --sample K, estimates the range's count
-        /// and time from K of its cubes instead.
-        #[arg(long, value_name = "A-B", requires = "depth",
-              conflicts_with_all = ["limit", "up_to_symmetry", "cnf"])]
-        cubes: Option<CubeRange>,
-        /// With --method frontier: the order of the squares, line by line
-        /// along the longer side: rows (every line the same way), snake
-        /// (every other line the other way), or meet (rows from both ends,
-        /// the two halves joined in the middle; it holds the states of the
-        /// middle only, so 8x8 closed fits in memory; for counts with no
-        /// end fixed, open or closed, and closed ones from a --start; the
-        /// others take rows). auto is meet where meet applies, on boards
-        /// at most twice as long as wide, and rows otherwise.
-        /// The count is the same; the states are not, so counting two ways
-        /// checks a count that no table lists.
-        #[arg(long, value_name = "ORDER", default_value = "auto")]
-        frontier_order: SquareOrderArg,
     },
-    /// Add up the lines `count --cubes A-B` prints (from FILEs, or stdin),
-    /// checking that every cube of the split was counted exactly once: a
-    /// missing cube, a cube counted twice, lines of two different splits
-    /// or any other line are refused (exit 2), naming them.
-    #[command(after_help = EXIT_STATUSES)]
-    Sum {
-        /// Files of cube counts; none, or `-`, reads stdin.
-        #[arg(value_name = "FILE")]
-        files: Vec<PathBuf>,
-        /// Add up the cubes numbered A to B only (B past the last cube
-        /// stops at the last): each of them exactly once, and no other.
-        #[arg(long, value_name = "A-B")]
-        cubes: Option<CubeRange>,
-    },
-    /// Write the formula with cubes for cube-and-conquer, as an incremental
-    /// CNF (`p inccnf`, then one `a L1 … Lk 0` line per cube) that CaDiCaL
-    /// reads.
-    ///
-    /// A cube is a legal prefix of the first D moves (from every possible
-    /// start when the start is free), as positive x(t, s) literals. The
-    /// cubes are disjoint and exhaustive: every tour of the formula extends
-    /// exactly one of them.
-    #[command(after_help = EXIT_STATUSES)]
-    Cubes {
+    /// Write the DIMACS CNF for a tour (to stdout, or atomically to a file).
+    #[command(after_help = EXIT_STATUSES_SHORT, after_long_help = EXIT_STATUSES)]
+    Encode {
         #[command(flatten)]
-        encoding: EncodingArgs,
-        /// How many moves each cube fixes (at most N − 1).
-        #[arg(long, value_name = "D", value_parser = clap::value_parser!(u64).range(1..))]
-        depth: u64,
-        /// Where to write the iCNF; `-` is stdout.
-        #[arg(short, long, value_name = "FILE", default_value = "-")]
+        problem: ProblemArgs,
+        /// Where to write the CNF; `-` is stdout.
+        #[arg(short, long, value_name = "FILE", default_value = "-", help_heading = options::OUTPUT)]
         output: PathBuf,
-        /// Instead of the iCNF, write one standalone CNF per cube into DIR
-        /// (the cube as unit clauses and a `c cube` comment; symmetry
-        /// breaking off, so that `count --cnf` of the files adds up to
-        /// `count`), and DIR/manifest.tsv listing them.
-        #[arg(long, value_name = "DIR", conflicts_with = "output")]
-        split: Option<PathBuf>,
-        /// Print how many cubes there are (the cube numbers `count --cubes`
-        /// takes run from 1 to it), and write nothing.
-        #[arg(long, conflicts_with_all = ["output", "split"])]
-        count: bool,
+        #[command(flatten)]
+        encoding: EncodingArgs,
     },
     /// Turn a solver's output for a knightsat CNF back into a verified tour.
     ///
     /// Reads SAT-competition output (`s SATISFIABLE`, `v … 0`; kissat,
     /// CaDiCaL, picosat), MiniSat's result file (`SAT` then literals) or a
     /// bare literal list. Board and options come from the CNF's comments.
-    #[command(after_help = EXIT_STATUSES)]
+    #[command(after_help = EXIT_STATUSES_SHORT, after_long_help = EXIT_STATUSES)]
     Decode {
         /// The CNF the solver was given (written by `knightsat encode`).
         #[arg(long, value_name = "FILE")]
@@ -263,10 +108,141 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t)]
         format: FormatArg,
     },
-    /// Check a tour (a move list like `a1 c2 b4 …`, or knightsat's JSON)
-    /// without any SAT code, against the board and the rules given (a JSON
-    /// tour carries its own board, holes and leaper).
-    #[command(after_help = EXIT_STATUSES)]
+    /// Count the tours (directed, from every start): backtracking, frontier, SAT.
+    ///
+    /// Tours are sequences of squares: a tour and its reverse are two
+    /// tours, and a closed tour with no start or end given counts once per
+    /// starting square and direction, so a board of N squares has count /
+    /// (2N) undirected closed tours (`count --board 5x6 --closed` prints
+    /// 480: 8 closed tours). --up-to-symmetry counts tours that are images
+    /// of each other once. By backtracking, by the frontier counter, or by
+    /// SAT with each tour found blocked (see --method); on every core
+    /// unless --jobs says otherwise. Progress goes to stderr when it is a
+    /// terminal.
+    #[command(after_help = EXIT_STATUSES_SHORT, after_long_help = EXIT_STATUSES)]
+    Count {
+        #[command(flatten)]
+        problem: ProblemArgs,
+        /// How to count [default: auto: backtracking or the frontier counter].
+        ///
+        /// auto, sat, backtrack or frontier: the numbers are the same every
+        /// way.
+        #[arg(long, value_enum, default_value_t, hide_default_value = true, help_heading = options::METHOD)]
+        method: CountMethodArg,
+        /// The built-in SAT solver for --method sat [default: varisat].
+        ///
+        /// Giving it means --method sat.
+        #[arg(long, value_enum, help_heading = options::METHOD)]
+        solver: Option<BuiltInSolver>,
+        /// Threads [default: one per core].
+        ///
+        /// Backtracking and SAT count cubes (see `cubes`) on them, SAT in a
+        /// solver of its own per thread; the frontier counter shares each
+        /// square's states between them. Without it, a count that lists
+        /// tours one by one (SAT, --limit, --up-to-symmetry) runs one
+        /// search on one thread. 0 means one per core. The per-cube counts
+        /// add up exactly: the count is the same on any number of threads.
+        #[arg(long, value_name = "N", help_heading = options::METHOD)]
+        jobs: Option<usize>,
+        /// Cube depth in moves for --jobs.
+        ///
+        /// Default: the smallest depth giving at least 1000 cubes per
+        /// thread, threads past the cores not counted, deepened towards a
+        /// sixth of the squares while there are at most 250,000 cubes; at
+        /// most 12. Giving it splits the count into cubes even with one
+        /// thread; a depth past the tour's last move is the whole tour.
+        #[arg(long, value_name = "D", value_parser = clap::value_parser!(u64).range(1..), help_heading = options::METHOD)]
+        depth: Option<u64>,
+        /// Stop after this many (at least 1).
+        #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..), help_heading = options::METHOD)]
+        limit: Option<u64>,
+        /// Count tours that are images of each other once.
+        ///
+        /// Count orbits under the board's symmetries (rotations,
+        /// reflections) that keep the given start and end in place; a
+        /// closed tour's rotations and reverse, and an open tour's reverse
+        /// when neither end is fixed, count as one too. One solver counts
+        /// them, without cubes: not with --jobs N (N > 1) or --depth.
+        #[arg(long, conflicts_with_all = ["cnf"], help_heading = options::METHOD)]
+        up_to_symmetry: bool,
+        /// With --method frontier: the order of the squares.
+        ///
+        /// Line by line along the longer side: rows (every line the same
+        /// way), snake (every other line the other way), or meet (rows from
+        /// both ends, the two halves joined in the middle; it holds the
+        /// states of the middle only, so 8x8 closed fits in memory; for
+        /// counts with no end fixed, open or closed, and closed ones from a
+        /// --start; the others take rows). auto is meet where meet
+        /// applies, on boards at most twice as long as wide, and rows
+        /// otherwise. The count is the same; the states are not, so
+        /// counting two ways checks a count that no table lists.
+        #[arg(long, value_name = "ORDER", default_value = "auto", help_heading = options::METHOD)]
+        frontier_order: SquareOrderArg,
+        /// Count the tours of a knightsat CNF (from `encode` or `cubes --split`).
+        ///
+        /// The problem, options and cube come from its comments; the
+        /// board, rule, encoding and method flags are refused with it (the
+        /// file says what they are). Its clauses must be the ones knightsat
+        /// writes for what the comments describe (checked by encoding it
+        /// again): a file with clauses added, removed or changed, or
+        /// comments edited, is refused (exit 2). The number is the tours of
+        /// that problem, which a model counter of the file finds only with
+        /// --no-symmetry-breaking (symmetry breaking rules out some tours
+        /// whose mirror image stays).
+        #[arg(long, value_name = "FILE", help_heading = options::PROBLEM)]
+        cnf: Option<PathBuf>,
+        /// Estimate from a random sample of K cubes instead of counting.
+        ///
+        /// Counts a random sample of K cubes (with --jobs threads) and
+        /// scales it up to all of them. Prints the estimated count with its
+        /// margin and the time the whole count would take on 1 thread and
+        /// on --jobs threads; comparing a few --depth values this way finds
+        /// the fastest. Cubes are very uneven (most hold no tour, a few hold
+        /// many): the margin is a 95% interval only when the sample is
+        /// large enough for counts as skewed as its own (Cochran's rule),
+        /// and the line says so when it is not.
+        #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..),
+              conflicts_with_all = ["limit", "up_to_symmetry", "cnf"], help_heading = options::METHOD)]
+        sample: Option<u64>,
+        /// Seed for drawing the --sample; the same seed draws the same cubes.
+        #[arg(long, value_name = "S", default_value_t = 1, requires = "sample", help_heading = options::METHOD)]
+        seed: u64,
+        /// Count only the cubes numbered A to B of --depth D (a cluster task).
+        ///
+        /// Cubes are numbered from 1 in the order of `cubes --split`'s
+        /// files and manifest lines. Prints a header line recording the
+        /// task (`# knightsat cube counts F: …`, F its fingerprint), then
+        /// one line per cube, `cube N/CUBES<TAB>TOURS<TAB>SQUARES<TAB>F`,
+        /// as each is done (backtracking counts one cube of each class of
+        /// symmetric cubes; the others' TOURS read `=K`, as many as cube
+        /// K); `knightsat sum` adds up the lines of every task and refuses
+        /// a missing or repeated cube. B past the last cube stops at the
+        /// last. With --sample K, estimates the range's count and time from
+        /// K of its cubes instead.
+        #[arg(long, value_name = "A-B", requires = "depth",
+              conflicts_with_all = ["limit", "up_to_symmetry", "cnf"], help_heading = options::METHOD)]
+        cubes: Option<CubeRange>,
+        /// Print on stderr the route that counts (method, encoding, solver).
+        #[arg(short, long, help_heading = options::OUTPUT)]
+        verbose: bool,
+        /// Give up after this many seconds (at least 0.001), exit 124.
+        ///
+        /// Backtracking and SAT print the count so far on stderr as a lower
+        /// bound; the frontier counter, which finds all tours at once at
+        /// its last square, has none to print.
+        #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, help_heading = options::LIMITS)]
+        timeout: Option<Duration>,
+        #[command(flatten)]
+        memory: MemoryBudgetArgs,
+        #[command(flatten)]
+        encoding: EncodingArgs,
+    },
+    /// Check a tour with no SAT code: a move list, or knightsat's JSON.
+    ///
+    /// A move list like `a1 c2 b4 …`, or knightsat's JSON, checked against
+    /// the board and the rules given (a JSON tour carries its own board,
+    /// holes and leaper).
+    #[command(after_help = EXIT_STATUSES_SHORT, after_long_help = EXIT_STATUSES)]
     Verify {
         #[command(flatten)]
         problem: ProblemArgs,
@@ -281,43 +257,128 @@ pub enum Command {
     /// the rest with the dropped clue's step elsewhere; no clue left can be
     /// dropped (unless --timeout cut the dropping short).
     /// Solve it with `knightsat solve --puzzle FILE`.
-    #[command(after_help = EXIT_STATUSES)]
+    #[command(after_help = EXIT_STATUSES_SHORT, after_long_help = EXIT_STATUSES)]
     Puzzle {
         #[command(flatten)]
         shape: ShapeArgs,
         /// The solution is a closed tour.
-        #[arg(long)]
+        #[arg(long, help_heading = options::PROBLEM)]
         closed: bool,
-        /// Seed for the random choices: the same seed makes the same puzzle
-        /// [default: a random seed, printed on stderr].
-        #[arg(long, value_name = "N")]
+        /// Seed for the random choices [default: a random seed, printed].
+        ///
+        /// The same seed makes the same puzzle; without it, a random seed
+        /// is drawn and printed on stderr.
+        #[arg(long, value_name = "N", help_heading = options::METHOD)]
         seed: Option<u64>,
-        /// Print the solution too.
-        #[arg(long)]
-        solution: bool,
-        /// How to print the puzzle.
-        #[arg(long, value_enum, default_value_t = PuzzleFormat::Board)]
-        format: PuzzleFormat,
-        /// The built-in SAT solver that finds the tour and proves each
-        /// clue set unique [default: varisat].
-        #[arg(long, value_enum)]
+        /// The built-in SAT solver [default: varisat].
+        ///
+        /// It finds the tour and proves each clue set unique.
+        #[arg(long, value_enum, help_heading = options::METHOD)]
         solver: Option<BuiltInSolver>,
-        /// Stop dropping clues after this many seconds (at least 0.001) and
-        /// print the puzzle so far: its solution is still unique, but the
-        /// clues not tried may be unneeded (stderr says how many), and the
-        /// same seed may then give another puzzle. Exit 124 if no tour is
-        /// found in time.
-        #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+        /// How to print the puzzle.
+        #[arg(long, value_enum, default_value_t = PuzzleFormat::Board, help_heading = options::OUTPUT)]
+        format: PuzzleFormat,
+        /// Print the solution too.
+        #[arg(long, help_heading = options::OUTPUT)]
+        solution: bool,
+        /// Stop dropping clues after this many seconds (at least 0.001).
+        ///
+        /// The puzzle so far is printed: its solution is still unique, but
+        /// the clues not tried may be unneeded (stderr says how many), and
+        /// the same seed may then give another puzzle. Exit 124 if no tour
+        /// is found in time.
+        #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, help_heading = options::LIMITS)]
         timeout: Option<Duration>,
+        #[command(flatten)]
+        memory: MemoryBudgetArgs,
     },
-    /// Count variables, clauses and literals per constraint family, without solving.
-    #[command(after_help = EXIT_STATUSES)]
-    Stats {
+    /// Check a DRAT proof that a CNF has no solution (needs `rate`).
+    ///
+    /// The proof is checked by the independent checker `rate` (`cargo
+    /// install rate@0.3.0`, or scripts/install-solvers.sh), on PATH.
+    /// Accepts proofs by varisat (`solve --proof`), kissat and CaDiCaL.
+    /// Exit 0 when verified, 1 when rejected (or when the checker crashes,
+    /// which is said). A CNF that unit propagation alone refutes needs no
+    /// proof and is verified by knightsat's own propagation.
+    #[command(after_help = EXIT_STATUSES_SHORT, after_long_help = EXIT_STATUSES)]
+    Certify {
+        /// The CNF.
+        #[arg(long, value_name = "FILE")]
+        cnf: PathBuf,
+        /// The DRAT proof (text or binary).
+        #[arg(long, value_name = "FILE")]
+        proof: PathBuf,
+    },
+    /// Add up the lines `count --cubes A-B` prints, each cube exactly once.
+    ///
+    /// From FILEs, or stdin, checking that every cube of the split was
+    /// counted exactly once: a missing cube, a cube counted twice, lines
+    /// of two different splits or any other line are refused (exit 2),
+    /// naming them.
+    #[command(after_help = EXIT_STATUSES_SHORT, after_long_help = EXIT_STATUSES)]
+    Sum {
+        /// Files of cube counts; none, or `-`, reads stdin.
+        #[arg(value_name = "FILE")]
+        files: Vec<PathBuf>,
+        /// Add up the cubes numbered A to B only, each exactly once.
+        ///
+        /// B past the last cube stops at the last; no other cube may
+        /// appear.
+        #[arg(long, value_name = "A-B")]
+        cubes: Option<CubeRange>,
+    },
+    /// Write the formula with cubes for cube-and-conquer (iCNF).
+    ///
+    /// An incremental CNF (`p inccnf`, then one `a L1 … Lk 0` line per
+    /// cube) that CaDiCaL reads. A cube is a legal prefix of the first D
+    /// moves (from every possible start when the start is free), as
+    /// positive x(t, s) literals. The cubes are disjoint and exhaustive:
+    /// every tour of the formula extends exactly one of them.
+    #[command(after_help = EXIT_STATUSES_SHORT, after_long_help = EXIT_STATUSES)]
+    Cubes {
+        #[command(flatten)]
+        problem: ProblemArgs,
+        /// How many moves each cube fixes (at most N − 1).
+        #[arg(long, value_name = "D", value_parser = clap::value_parser!(u64).range(1..), help_heading = options::METHOD)]
+        depth: u64,
+        /// Where to write the iCNF; `-` is stdout.
+        #[arg(short, long, value_name = "FILE", default_value = "-", help_heading = options::OUTPUT)]
+        output: PathBuf,
+        /// Write one standalone CNF per cube into DIR instead.
+        ///
+        /// Each file holds the cube as unit clauses and a `c cube` comment,
+        /// with symmetry breaking off, so that `count --cnf` of the files
+        /// adds up to `count`; DIR/manifest.tsv lists them.
+        #[arg(long, value_name = "DIR", conflicts_with = "output", help_heading = options::OUTPUT)]
+        split: Option<PathBuf>,
+        /// Print how many cubes there are, and write nothing.
+        ///
+        /// The cube numbers `count --cubes` takes run from 1 to it.
+        #[arg(long, conflicts_with_all = ["output", "split"], help_heading = options::OUTPUT)]
+        count: bool,
         #[command(flatten)]
         encoding: EncodingArgs,
+    },
+    /// Count variables, clauses and literals per constraint family, without solving.
+    #[command(after_help = EXIT_STATUSES_SHORT, after_long_help = EXIT_STATUSES)]
+    Stats {
+        #[command(flatten)]
+        problem: ProblemArgs,
         /// `table` or `json`.
-        #[arg(long, value_enum, default_value_t = StatsFormat::Table)]
+        #[arg(long, value_enum, default_value_t = StatsFormat::Table, help_heading = options::OUTPUT)]
         format: StatsFormat,
+        #[command(flatten)]
+        encoding: EncodingArgs,
+    },
+    /// Print shell completions or the man page, from the same definitions.
+    ///
+    /// `knightsat generate man > knightsat.1`; `knightsat generate
+    /// complete-bash > /etc/bash_completion.d/knightsat` (likewise zsh,
+    /// fish, elvish and powershell, each in its shell's place).
+    Generate {
+        /// What to print.
+        #[arg(value_enum, value_name = "WHAT")]
+        what: Generated,
     },
 }
 
@@ -327,9 +388,16 @@ pub enum Command {
 pub fn command() -> clap::Command {
     let answered_by_file: Vec<&str> =
         [flags::COUNT_ROUTE, flags::PROBLEM, flags::ENCODING].concat();
-    Cli::command().mut_subcommand("count", |count| {
+    let mut command = Cli::command().mut_subcommand("count", |count| {
         count.mut_arg("cnf", |cnf| cnf.conflicts_with_all(answered_by_file))
-    })
+    });
+    // Only `solve` patches subtours: the switch is accepted elsewhere, as
+    // every encoding switch is, but not shown where it does nothing.
+    for name in ["encode", "count", "cubes", "stats"] {
+        command =
+            command.mut_subcommand(name, |sub| sub.mut_arg("no_patching", |arg| arg.hide(true)));
+    }
+    command
 }
 
 /// The commands' names, in the order `--help` lists them.

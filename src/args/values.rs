@@ -41,20 +41,16 @@ impl From<SubtoursArg> for Subtours {
     }
 }
 
-/// How tours are found (mirrors [`Method`]).
+/// How `solve` finds a tour (mirrors [`Method`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
-pub enum MethodArg {
-    /// The fastest route for the problem (the default): one tour by
-    /// Warnsdorff's rule, then SAT (successor encoding, built-in CaDiCaL)
-    /// if it gives up; clues by SAT (time-indexed encoding); counts by
-    /// backtracking or the frontier counter, whichever is faster for the
-    /// board, or SAT with clues. Any SAT option (--encoding and its
-    /// switches, --solver, --proof; for solve, --jobs and --depth) means
-    /// --method sat; count --jobs, --depth and --sample split the count
-    /// into cubes by the same rule.
+pub enum SolveMethodArg {
+    /// The fastest route for the problem: Warnsdorff's rule, then SAT
+    /// (successor encoding, built-in CaDiCaL) if it gives up; with clues,
+    /// SAT (time-indexed encoding, varisat). Any SAT option (--encoding
+    /// and its switches, --solver, --proof, --jobs, --depth) means sat.
     #[default]
     Auto,
-    /// The SAT encoding, solved by --solver: complete (a tour or a proof
+    /// The SAT encoding, solved by --solver: complete (a tour, or a proof
     /// that there is none).
     Sat,
     /// Warnsdorff's greedy rule: linear time, boards of millions of
@@ -62,25 +58,61 @@ pub enum MethodArg {
     /// tour. No clues.
     Warnsdorff,
     /// Backtracking in Warnsdorff's order with pruning: complete (finding
-    /// none proves there is no tour: solve exits 20, count prints 0),
-    /// clues included; exponential at worst.
+    /// none proves there is no tour, exit 20), clues included; exponential
+    /// at worst.
     Backtrack,
-    /// count only: the frontier counter, which counts without listing a
-    /// tour (a dynamic program over the squares: its time grows with the
-    /// board's width and length, not with the number of tours). Any
-    /// rectangle, holes, leapers, --start and --end; no clues, no
-    /// --up-to-symmetry, no cubes; --jobs threads share its states.
+    /// Not for solve: the frontier counter counts tours without finding
+    /// one (accepted so that the refusal can say so).
+    #[value(hide = true)]
     Frontier,
 }
 
-impl From<MethodArg> for Method {
-    fn from(method: MethodArg) -> Method {
+/// How `count` counts (mirrors [`Method`]): the same numbers every way.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum CountMethodArg {
+    /// The fastest route for the problem: backtracking or the frontier
+    /// counter, whichever is faster for the board; SAT with clues. Any SAT
+    /// option (--encoding and its switches, --solver) means sat.
+    #[default]
+    Auto,
+    /// The SAT encoding, each tour found blocked, until none is left.
+    Sat,
+    /// Backtracking in Warnsdorff's order with pruning, cube by cube (see
+    /// --depth), remembering how the last squares complete; with --limit
+    /// or --up-to-symmetry it lists the tours one by one instead.
+    Backtrack,
+    /// The frontier counter, which counts without listing a tour (a
+    /// dynamic program over the squares: its time grows with the board's
+    /// width and length, not with the number of tours). Any rectangle,
+    /// holes, leapers, --start and --end; no clues, no --up-to-symmetry,
+    /// no cubes; --jobs threads share its states.
+    Frontier,
+    /// Not for count: Warnsdorff's rule finds one tour (accepted so that
+    /// the refusal can say so).
+    #[value(hide = true)]
+    Warnsdorff,
+}
+
+impl From<SolveMethodArg> for Method {
+    fn from(method: SolveMethodArg) -> Method {
         match method {
-            MethodArg::Auto => Method::Auto,
-            MethodArg::Sat => Method::Sat,
-            MethodArg::Warnsdorff => Method::Warnsdorff,
-            MethodArg::Backtrack => Method::Backtrack,
-            MethodArg::Frontier => Method::Frontier,
+            SolveMethodArg::Auto => Method::Auto,
+            SolveMethodArg::Sat => Method::Sat,
+            SolveMethodArg::Warnsdorff => Method::Warnsdorff,
+            SolveMethodArg::Backtrack => Method::Backtrack,
+            SolveMethodArg::Frontier => Method::Frontier,
+        }
+    }
+}
+
+impl From<CountMethodArg> for Method {
+    fn from(method: CountMethodArg) -> Method {
+        match method {
+            CountMethodArg::Auto => Method::Auto,
+            CountMethodArg::Sat => Method::Sat,
+            CountMethodArg::Backtrack => Method::Backtrack,
+            CountMethodArg::Frontier => Method::Frontier,
+            CountMethodArg::Warnsdorff => Method::Warnsdorff,
         }
     }
 }
@@ -167,9 +199,9 @@ pub enum AmoArg {
     Commander,
     /// Chen's 2-product encoding: a √n x √n grid, recursive.
     Product,
-    /// Nguyen and Mai's bimander encoding: pairs with binary commanders.
-    /// The default: in the benchmark (docs/benchmarks.md) it is the one that meets every
-    /// varisat target with a tenth of the naive encoding's clauses on 8x8.
+    /// Nguyen and Mai's bimander encoding: pairs with binary commanders
+    /// (the default: it meets every varisat target with a tenth of the
+    /// naive encoding's clauses on 8x8, docs/benchmarks.md).
     Bimander,
 }
 
@@ -262,4 +294,21 @@ pub(super) fn parse_size(text: &str) -> Result<usize, String> {
         ));
     }
     parse_count(text)
+}
+
+/// What `generate` prints: the man page or a shell's completions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Generated {
+    /// The man page, in roff (`man -l knightsat.1` shows it).
+    Man,
+    /// Completions for bash.
+    CompleteBash,
+    /// Completions for zsh.
+    CompleteZsh,
+    /// Completions for fish.
+    CompleteFish,
+    /// Completions for elvish.
+    CompleteElvish,
+    /// Completions for PowerShell.
+    CompletePowershell,
 }

@@ -11,6 +11,7 @@ macro_rules! note {
 pub mod check;
 pub mod count;
 pub mod formula;
+pub mod generate;
 pub mod puzzle;
 pub mod solve;
 

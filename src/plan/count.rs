@@ -31,8 +31,8 @@ pub struct CountArgs {
     pub limit: Option<u64>,
     /// --up-to-symmetry.
     pub up_to_symmetry: bool,
-    /// --jobs.
-    pub jobs: usize,
+    /// --jobs (`None`: one thread per core where the route splits its work).
+    pub jobs: Option<usize>,
     /// --depth.
     pub depth: Option<usize>,
     /// --sample and --seed.
@@ -68,6 +68,7 @@ pub(super) fn count(command: Command, names_sat: bool, budget: u64) -> anyhow::R
             request: sat_request(solver, budget, timeout),
         },
         Command::Count {
+            problem,
             encoding,
             method,
             solver,
@@ -82,9 +83,10 @@ pub(super) fn count(command: Command, names_sat: bool, budget: u64) -> anyhow::R
             seed,
             cubes,
             frontier_order,
+            memory: _,
         } => {
-            let (problem, config) = encoding.problem_and_config()?;
-            let method = chosen_method(method, names_sat);
+            let (problem, config) = encoding.problem_and_config(&problem)?;
+            let method = chosen_method(method.into(), names_sat);
             if frontier_order != SquareOrderArg::Auto && method != Method::Frontier {
                 return Err(OptionsConflict(
                     "--frontier-order is for the frontier counter: add --method frontier".into(),

@@ -23,8 +23,8 @@ use knightsat::sat::Backend;
 use knightsat::solve::{Method, Request};
 
 use crate::args::{
-    BuiltInSolver, Cli, Command, FormatArg, MethodArg, ProblemArgs, PuzzleFormat, SolveArgs,
-    StatsFormat,
+    BuiltInSolver, Cli, Command, FormatArg, Generated, MemoryBudgetArgs, ProblemArgs, PuzzleFormat,
+    SolveArgs, StatsFormat,
 };
 use crate::flags;
 
@@ -65,6 +65,8 @@ pub enum Plan {
         encoding: Box<dyn Encoding>,
         format: StatsFormat,
     },
+    /// Print the man page or a shell's completions.
+    Generate(Generated),
 }
 
 /// `encode`: the formula and where it goes.
@@ -146,50 +148,60 @@ pub struct Puzzle {
 /// Turns the command line as given into its plan: the one place where
 /// flags become library values and combinations are refused.
 pub fn plan(cli: Cli, matches: &ArgMatches) -> anyhow::Result<Plan> {
-    // A budget given stands; the default stays within `ulimit -v`.
-    let budget = match crate::allocator::half_the_address_space_mib() {
-        Some(half) if matches.value_source("memory_budget") != Some(ValueSource::CommandLine) => {
-            cli.memory_budget.min(half)
-        }
-        _ => cli.memory_budget,
-    };
     let (name, given) = matches.subcommand().expect("clap requires a command");
+    let budget = |memory: &MemoryBudgetArgs| budget_mib(memory, given);
     let command = crate::args::command();
     let command = command
         .find_subcommand(name)
         .expect("the matches name one of its commands");
     let names = |ids: &[&str]| flags::any_set(command, given, ids);
     Ok(match cli.command {
-        Command::Encode { encoding, output } => {
-            let (problem, _, encoding) = encoding.problem_and_encoding()?;
+        Command::Encode {
+            problem,
+            encoding,
+            output,
+        } => {
+            let (problem, _, encoding) = encoding.problem_and_encoding(&problem)?;
             Plan::Encode(Encode {
                 problem,
                 encoding,
                 output,
             })
         }
-        Command::Solve { encoding, options } => {
+        Command::Solve {
+            problem,
+            options,
+            encoding,
+        } => {
             let names_sat = names(flags::ENCODING) || names(flags::SAT_ONLY_IN_SOLVE);
-            let (problem, config) = encoding.problem_and_config()?;
+            let (problem, config) = encoding.problem_and_config(&problem)?;
+            let budget = budget(&options.memory);
             Plan::Solve(solve(problem, config, options, names_sat, budget)?)
         }
-        command @ Command::Count { .. } => count::count(
-            command,
-            names(flags::ENCODING) || names(flags::SAT_ONLY_IN_COUNT),
-            budget,
-        )?,
+        command @ Command::Count { .. } => {
+            let Command::Count { memory, .. } = &command else {
+                unreachable!("matched as count")
+            };
+            let budget = budget(memory);
+            count::count(
+                command,
+                names(flags::ENCODING) || names(flags::SAT_ONLY_IN_COUNT),
+                budget,
+            )?
+        }
         Command::Sum { files, cubes } => {
             paths::each_once(&files)?;
             Plan::Sum { files, cubes }
         }
         Command::Cubes {
+            problem,
             encoding,
             depth,
             output,
             split,
             count,
         } => {
-            let (problem, config, encoding) = encoding.problem_and_encoding()?;
+            let (problem, config, encoding) = encoding.problem_and_encoding(&problem)?;
             Plan::Cubes(Cubes {
                 problem,
                 config,
@@ -204,25 +216,8 @@ pub fn plan(cli: Cli, matches: &ArgMatches) -> anyhow::Result<Plan> {
             cnf,
             solver_output,
             format,
-        } => {
-            paths::stdin_once(&[
-                ("--cnf", Some(&cnf)),
-                ("the solver's output", Some(&solver_output)),
-            ])?;
-            Plan::Decode {
-                cnf,
-                solver_output,
-                format: format.into(),
-            }
-        }
-        Command::Verify { problem, tour } => {
-            paths::stdin_once(&[
-                ("--board-file", problem.shape.board.board_file.as_deref()),
-                ("--puzzle", problem.puzzle.as_deref()),
-                ("the tour", Some(&tour)),
-            ])?;
-            Plan::Verify { problem, tour }
-        }
+        } => decode(cnf, solver_output, format)?,
+        Command::Verify { problem, tour } => verify(problem, tour)?,
         Command::Puzzle {
             shape,
             closed,
@@ -231,20 +226,59 @@ pub fn plan(cli: Cli, matches: &ArgMatches) -> anyhow::Result<Plan> {
             format,
             solver,
             timeout,
+            memory,
         } => Plan::Puzzle(Puzzle {
             board: shape.required_board()?,
             closed,
             seed,
             solution,
             format,
-            request: sat_request(solver, budget, timeout),
+            request: sat_request(solver, budget(&memory), timeout),
         }),
         Command::Certify { cnf, proof } => Plan::Certify { cnf, proof },
-        Command::Stats { encoding, format } => Plan::Stats {
-            encoding: encoding.problem_and_encoding()?.2,
+        Command::Stats {
+            problem,
+            format,
+            encoding,
+        } => Plan::Stats {
+            encoding: encoding.problem_and_encoding(&problem)?.2,
             format,
         },
+        Command::Generate { what } => Plan::Generate(what),
     })
+}
+
+/// The memory budget: one given stands; the default stays within `ulimit -v`.
+fn budget_mib(memory: &MemoryBudgetArgs, given: &ArgMatches) -> u64 {
+    match crate::allocator::half_the_address_space_mib() {
+        Some(half) if given.value_source("memory_budget") != Some(ValueSource::CommandLine) => {
+            memory.memory_budget.min(half)
+        }
+        _ => memory.memory_budget,
+    }
+}
+
+/// The plan of `decode`: standard input read once at most.
+fn decode(cnf: PathBuf, solver_output: PathBuf, format: FormatArg) -> anyhow::Result<Plan> {
+    paths::stdin_once(&[
+        ("--cnf", Some(&cnf)),
+        ("the solver's output", Some(&solver_output)),
+    ])?;
+    Ok(Plan::Decode {
+        cnf,
+        solver_output,
+        format: format.into(),
+    })
+}
+
+/// The plan of `verify`: standard input read once at most.
+fn verify(problem: ProblemArgs, tour: PathBuf) -> anyhow::Result<Plan> {
+    paths::stdin_once(&[
+        ("--board-file", problem.shape.board.board_file.as_deref()),
+        ("--puzzle", problem.puzzle.as_deref()),
+        ("the tour", Some(&tour)),
+    ])?;
+    Ok(Plan::Verify { problem, tour })
 }
 
 /// The plan of `solve`: the method (SAT where a SAT option is named), the
@@ -278,7 +312,7 @@ fn solve(
     let proof = paths::proof_and_cnf(args.proof, args.cnf_out)?;
     Ok(Solve {
         problem,
-        method: chosen_method(args.method, names_sat),
+        method: chosen_method(args.method.into(), names_sat),
         request,
         timeout: args.timeout,
         proof,
@@ -297,10 +331,10 @@ fn solve(
 /// option that only SAT takes is named (explicit choices win over the
 /// default route; cubes are not such an option for `count`, since
 /// backtracking splits into cubes too).
-fn chosen_method(method: MethodArg, names_sat: bool) -> Method {
+fn chosen_method(method: Method, names_sat: bool) -> Method {
     match method {
-        MethodArg::Auto if names_sat => Method::Sat,
-        other => other.into(),
+        Method::Auto if names_sat => Method::Sat,
+        other => other,
     }
 }
 

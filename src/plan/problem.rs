@@ -148,8 +148,9 @@ impl EncodingArgs {
     /// --subtours says otherwise.
     pub fn problem_and_encoding(
         &self,
+        problem: &ProblemArgs,
     ) -> anyhow::Result<(Problem, EncodingConfig, Box<dyn Encoding>)> {
-        let (problem, config) = self.problem_and_config_with(Subtours::Complete)?;
+        let (problem, config) = self.problem_and_config_with(problem, Subtours::Complete)?;
         let encoding = config.prepare(&problem)?;
         Ok((problem, config, encoding))
     }
@@ -157,17 +158,21 @@ impl EncodingArgs {
     /// The problem and the encoding configuration the options describe,
     /// not yet prepared (searches without SAT never prepare it); the
     /// successor encoding's subtours lazy unless --subtours says otherwise.
-    pub fn problem_and_config(&self) -> anyhow::Result<(Problem, EncodingConfig)> {
-        self.problem_and_config_with(Subtours::Lazy)
+    pub fn problem_and_config(
+        &self,
+        problem: &ProblemArgs,
+    ) -> anyhow::Result<(Problem, EncodingConfig)> {
+        self.problem_and_config_with(problem, Subtours::Lazy)
     }
 
     /// [`problem_and_config`](Self::problem_and_config) with the successor
     /// encoding's subtours `subtours` unless --subtours says otherwise.
     pub fn problem_and_config_with(
         &self,
+        problem: &ProblemArgs,
         subtours: Subtours,
     ) -> anyhow::Result<(Problem, EncodingConfig)> {
-        let problem = self.problem.problem()?;
+        let problem = problem.problem()?;
         let config = match self.encoding.unwrap_or_default() {
             EncodingArg::TimeIndexed => {
                 let only_successor = [
