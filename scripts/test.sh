@@ -1,16 +1,41 @@
 #!/usr/bin/env bash
 # The project's test command: what the README tells a newcomer and what CI runs.
-# Installs the real solvers the tests drive (idempotent), checks formatting,
-# lints and module structure, then runs cargo test, then the Python
-# package's tests (scripts/test-python.sh).
+#
+# First it installs, where missing, what the tests drive (it says so
+# before it starts): with apt, a C++ compiler and the solver programs
+# minisat, cadical and picosat, chromium, GNU parallel, openssh-server,
+# slurm-wlm, munge and iproute2; kissat with pip; the DRAT checker rate
+# with cargo (scripts/install-solvers.sh). `--no-install` installs nothing:
+# the tests that need a missing program are then reported as ignored
+# (under CI=true nothing may be missing, and --no-install is refused).
+#
+# Then: formatting, lints and module structure; cargo test; cargo test
+# again with the library's portable fallbacks forced (the `portable`
+# feature: what macOS and the other Unix systems run instead of the
+# Linux-only calls); the Python package's tests (scripts/test-python.sh,
+# in a virtual environment under target/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if ! scripts/install-solvers.sh; then
+install=true
+if [ "${1:-}" = --no-install ]; then
+  install=false
+  shift
+fi
+if ! $install; then
   if [ "${CI:-}" = true ]; then
-    echo "test: the solvers could not be installed" >&2
-    exit 1
+    echo "test: --no-install is not for CI, which runs every test" >&2
+    exit 2
   fi
-  echo "test: some solvers could not be installed; their tests will be reported as ignored" >&2
+  echo "test: --no-install: nothing is installed; tests needing a missing program are reported as ignored" >&2
+else
+  echo "test: installing what is missing of: g++, minisat, cadical, picosat, chromium, parallel, openssh-server, slurm-wlm, munge, iproute2 (apt); kissat (pip); rate (cargo). scripts/test.sh --no-install skips this." >&2
+  if ! scripts/install-solvers.sh; then
+    if [ "${CI:-}" = true ]; then
+      echo "test: the solvers could not be installed" >&2
+      exit 1
+    fi
+    echo "test: some solvers could not be installed; their tests will be reported as ignored" >&2
+  fi
 fi
 cargo fmt --check
 # Over the workspace, so that the library's unit tests are linted too, and
@@ -19,4 +44,6 @@ cargo fmt --check
 cargo clippy --locked --workspace --all-targets --profile test -- -D warnings
 python3 scripts/module-cycles.py
 cargo test --workspace --locked "$@"
+echo "test: again with the portable fallbacks forced (--features knightsat/portable)" >&2
+cargo test --workspace --locked --features knightsat/portable "$@"
 scripts/test-python.sh

@@ -16,8 +16,9 @@
 //!   to one (`> FILE`). Anything else a shell would expand (`;`, `&`, `$`,
 //!   backquotes, globs) is refused, so that an example never means
 //!   something else to a reader's shell than to this test.
-//! - `knightsat` is the binary under test; any other program is looked up
-//!   on PATH. An example needing a program that is missing (the command
+//! - `knightsat` is the binary under test, run by that name from a
+//!   directory first on PATH, as `cargo install --path .` installs it;
+//!   any other program is looked up on PATH. An example needing a program that is missing (the command
 //!   itself, `--solver NAME` for a solver program, or `rate` for
 //!   `knightsat certify`) is skipped with a
 //!   note, and so is the rest of its block, which may need its files; under
@@ -363,34 +364,39 @@ struct Run {
     took: Duration,
 }
 
-/// Runs a pipeline in `dir`: `knightsat` is the binary under test (and is
-/// first on PATH for the commands' own children), stdout and stderr of
-/// every stage go to one pipe, except stdout between stages.
-fn run(stages: &[Stage], dir: &Path) -> Result<Run, String> {
-    let binary = Path::new(env!("CARGO_BIN_EXE_knightsat"));
-    let path = std::env::join_paths(
-        std::iter::once(
-            binary
-                .parent()
-                .expect("the binary is in a directory")
-                .to_path_buf(),
+/// A directory holding the binary under test as `knightsat`, as `cargo
+/// install --path .` leaves it in ~/.cargo/bin: the examples find the
+/// command by that name on PATH, as a reader's shell does.
+fn installed() -> &'static Path {
+    static BIN: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+    BIN.get_or_init(|| {
+        let bin = tempfile::tempdir().expect("a temporary directory");
+        std::os::unix::fs::symlink(
+            env!("CARGO_BIN_EXE_knightsat"),
+            bin.path().join("knightsat"),
         )
-        .chain(std::env::split_paths(
-            &std::env::var_os("PATH").unwrap_or_default(),
-        )),
-    )
+        .expect("the binary links into it");
+        bin
+    })
+    .path()
+}
+
+/// Runs a pipeline in `dir`: `knightsat` is the binary under test, found
+/// on PATH under its installed name (first on PATH, so for the commands'
+/// own children too); stdout and stderr of every stage go to one pipe,
+/// except stdout between stages.
+fn run(stages: &[Stage], dir: &Path) -> Result<Run, String> {
+    let path = std::env::join_paths(std::iter::once(installed().to_path_buf()).chain(
+        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
+    ))
     .expect("PATH joins");
     let started = Instant::now();
     let (mut reader, writer) = std::io::pipe().map_err(|e| e.to_string())?;
     let mut children: Vec<Child> = Vec::new();
     let mut previous = None;
     for (at, stage) in stages.iter().enumerate() {
-        let program = if stage.argv[0] == "knightsat" {
-            binary.as_os_str()
-        } else {
-            stage.argv[0].as_ref()
-        };
-        let mut command = Command::new(program);
+        // By name: with PATH set for the child, Command looks it up there.
+        let mut command = Command::new(&stage.argv[0]);
         command
             .args(&stage.argv[1..])
             .current_dir(dir)
