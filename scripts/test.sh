@@ -42,6 +42,8 @@ cargo fmt --check
 # in the test profile, as cargo test builds: then CaDiCaL's C++ is compiled
 # once for both (with the dependencies' debug info off; see Cargo.toml).
 cargo clippy --locked --workspace --all-targets --profile test -- -D warnings
+# The portable fallbacks, which a Linux build leaves out, linted too.
+cargo clippy --locked -p knightsat --all-targets --profile test --features portable -- -D warnings
 python3 scripts/module-cycles.py
 cargo test --workspace --locked "$@"
 echo "test: again with the portable fallbacks forced (--features knightsat/portable)" >&2

@@ -93,7 +93,7 @@ pub fn count(plan: &Count) -> anyhow::Result<ExitCode> {
             }
         }
         CountReport::Estimate(estimate) => {
-            print_estimate(&estimate, args.cubes, args.jobs.unwrap_or(0))?
+            print_estimate(&estimate, args.cubes, args.jobs.unwrap_or(0))?;
         }
         CountReport::Cubes(_) => {
             if let Some(error) = failed {

@@ -113,20 +113,10 @@ fn kill_group(group: i32) {
 /// Waits, after [`kill_group`], until the group's leader has exited and
 /// no process of the group runs any more, so that nothing outlives the
 /// process that is about to exit; gives up after a second, which SIGKILL
-/// never needs. The leader is left to be reaped by whoever owns it.
+/// never needs. On Linux the leader is left to be reaped by whoever owns
+/// it ([`platform::await_leader`](super::platform) says where not).
 fn reap_group(group: i32) {
-    // SAFETY: waitid(2) writes into the zeroed local `info`; WNOWAIT leaves
-    // the child waitable for its owner, and a process that is not our
-    // child (or is gone) gives ECHILD at once.
-    unsafe {
-        let mut info: libc::siginfo_t = std::mem::zeroed();
-        libc::waitid(
-            libc::P_PID,
-            group as libc::id_t,
-            &raw mut info,
-            libc::WEXITED | libc::WNOWAIT,
-        );
-    }
+    super::platform::await_leader(group);
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(1);
     while super::platform::group_runs(group) && std::time::Instant::now() < deadline {
         std::thread::sleep(std::time::Duration::from_millis(5));

@@ -10,9 +10,9 @@
 //! Windows is not supported.
 
 #[cfg(all(target_os = "linux", not(feature = "portable")))]
-pub(crate) use linux::{descriptor_name, exchange, group_runs, umask};
+pub(crate) use linux::{await_leader, descriptor_name, exchange, group_runs, umask};
 #[cfg(not(all(target_os = "linux", not(feature = "portable"))))]
-pub(crate) use portable::{descriptor_name, exchange, group_runs, umask};
+pub(crate) use portable::{await_leader, descriptor_name, exchange, group_runs, umask};
 
 #[cfg(all(target_os = "linux", not(feature = "portable")))]
 mod linux {
@@ -63,6 +63,23 @@ mod linux {
             .unwrap_or(0o022)
     }
 
+    /// Waits until the leader of process group `group` has exited, leaving
+    /// it waitable for its owner (`WNOWAIT`): /proc tells its zombie from
+    /// the group's live processes.
+    pub(crate) fn await_leader(group: i32) {
+        // SAFETY: waitid(2) writes into the zeroed local `info`; a process
+        // that is not our child (or is gone) gives ECHILD at once.
+        unsafe {
+            let mut info: libc::siginfo_t = std::mem::zeroed();
+            libc::waitid(
+                libc::P_PID,
+                group as libc::id_t,
+                &raw mut info,
+                libc::WEXITED | libc::WNOWAIT,
+            );
+        }
+    }
+
     /// Whether a process of process group `group` is still running
     /// (zombies, which have exited, do not count), from /proc.
     pub(crate) fn group_runs(group: i32) -> bool {
@@ -98,6 +115,8 @@ mod portable {
 
     /// No exchange in one step: the caller moves the directories one after
     /// the other (the target briefly absent, never mixed).
+    // The signature of the Linux call it stands in for.
+    #[allow(clippy::unnecessary_wraps)]
     pub(crate) fn exchange(_from: &Path, _to: &Path) -> io::Result<bool> {
         Ok(false)
     }
@@ -116,11 +135,25 @@ mod portable {
         }
     }
 
-    /// Whether a process of group `group` still runs: without /proc there
-    /// is no telling a zombie from a live process, so this trusts SIGKILL,
-    /// already sent to the whole group, whose leader has been waited for.
-    pub(crate) fn group_runs(_group: i32) -> bool {
-        false
+    /// Waits until the leader of process group `group` has exited and
+    /// reaps it: without /proc a zombie cannot be told from a live
+    /// process, and the leader's zombie would keep the group in being.
+    /// Its owner's own wait then fails, which matters nowhere: this runs
+    /// only as the process exits.
+    pub(crate) fn await_leader(group: i32) {
+        // SAFETY: waitpid(2) with a null status pointer writes nothing; a
+        // process that is not our child (or is gone) gives ECHILD at once.
+        unsafe {
+            libc::waitpid(group, std::ptr::null_mut(), 0);
+        }
+    }
+
+    /// Whether a process of group `group` still exists (kill(2) with no
+    /// signal): its other members, reparented when the leader died, are
+    /// reaped by init as SIGKILL ends them.
+    pub(crate) fn group_runs(group: i32) -> bool {
+        // SAFETY: kill(2) with signal 0 only checks; it touches no memory.
+        unsafe { libc::kill(-group, 0) == 0 }
     }
 
     /// A path that opens the file behind this process's descriptor `fd`.
