@@ -16,6 +16,8 @@
 # in a virtual environment under target/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Each step's time on stderr, for whoever keeps CI within its minutes.
+step() { echo "test: [$SECONDS s] $*" >&2; }
 install=true
 if [ "${1:-}" = --no-install ]; then
   install=false
@@ -37,6 +39,7 @@ else
     echo "test: some solvers could not be installed; their tests will be reported as ignored" >&2
   fi
 fi
+step "format, lints, module structure"
 cargo fmt --check
 # Over the workspace, so that the library's unit tests are linted too, and
 # in the test profile, as cargo test builds: then CaDiCaL's C++ is compiled
@@ -45,7 +48,10 @@ cargo clippy --locked --workspace --all-targets --profile test -- -D warnings
 # The portable fallbacks, which a Linux build leaves out, linted too.
 cargo clippy --locked -p knightsat --all-targets --profile test --features portable -- -D warnings
 python3 scripts/module-cycles.py
+step "cargo test"
 cargo test --workspace --locked "$@"
-echo "test: again with the portable fallbacks forced (--features knightsat/portable)" >&2
+step "cargo test again with the portable fallbacks forced (--features knightsat/portable)"
 cargo test --workspace --locked --features knightsat/portable "$@"
+step "the Python package's tests"
 scripts/test-python.sh
+step "done"
