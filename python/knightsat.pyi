@@ -120,10 +120,13 @@ class Formula:
         """The tour a model describes, as square names in visiting order,
         verified; ``model`` is a list of DIMACS literals (PySAT's
         ``get_model()``) or a dict of variable to bool. Raises
-        ``ValueError`` for a model that is no tour."""
+        ``ValueError`` for a model that is no tour, gives a variable both
+        values or names no variable of the formula."""
     def block(self, tour: Sequence[str]) -> List[int]:
         """A clause every model satisfies except those of ``tour``, over
-        the encoding's own variables: add it to look for another tour."""
+        the encoding's own variables: add it to look for another tour.
+        Raises ``ValueError`` unless ``tour`` is a tour of the problem (a
+        clause for anything else could remove real tours)."""
     def dimacs(self) -> str:
         """The DIMACS CNF text, with the comments ``knightsat decode`` reads."""
 

@@ -214,3 +214,118 @@ fn orbit_counts_of_closed_tours_with_an_end_match_the_oracle() {
     }
     common::assert_none(&failures);
 }
+
+/// The orbits of the tours of an open (or closed, from a given start)
+/// problem on a rows x cols knight board, by the oracle: every tour
+/// listed, and two counted as one when a symmetry of the board, with or
+/// without reading the tour backwards (a closed tour from the same start),
+/// maps one onto the other, counting only the transforms that map every
+/// tour of the problem onto a tour of the problem.
+fn orbits_by_oracle(rows: usize, cols: usize, closed: bool, anchors: &[(usize, usize)]) -> usize {
+    let shape = common::Shape::knight(rows, cols);
+    let demands = common::Demands {
+        closed,
+        clues: anchors.to_vec(),
+    };
+    let tours = common::tours_of(&shape, &demands, usize::MAX);
+    let reverse = |tour: &Vec<usize>| {
+        let mut back = tour.clone();
+        back.reverse();
+        if closed {
+            back.rotate_right(1);
+        }
+        back
+    };
+    let set: std::collections::HashSet<&Vec<usize>> = tours.iter().collect();
+    let mut transforms: Vec<(Vec<usize>, bool)> = Vec::new();
+    for map in common::symmetries(rows, cols) {
+        for backwards in [false, true] {
+            let image = |tour: &Vec<usize>| -> Vec<usize> {
+                let base = if backwards {
+                    reverse(tour)
+                } else {
+                    tour.clone()
+                };
+                base.iter().map(|&s| map[s]).collect()
+            };
+            if tours.iter().all(|tour| set.contains(&image(tour))) {
+                transforms.push((map.clone(), backwards));
+            }
+        }
+    }
+    let mut forms: Vec<Vec<usize>> = tours
+        .iter()
+        .map(|tour| {
+            transforms
+                .iter()
+                .map(|(map, backwards)| {
+                    let base = if *backwards {
+                        reverse(tour)
+                    } else {
+                        tour.clone()
+                    };
+                    base.iter().map(|&s| map[s]).collect::<Vec<usize>>()
+                })
+                .min()
+                .expect("the identity")
+        })
+        .collect();
+    forms.sort();
+    forms.dedup();
+    forms.len()
+}
+
+#[test]
+fn orbits_count_the_reverse_whenever_it_keeps_every_clue_and_end() {
+    // Square names as the command reads them: files from a, ranks from 1.
+    let name = |cols: usize, square: usize| {
+        format!(
+            "{}{}",
+            (b'a' + (square % cols) as u8) as char,
+            square / cols + 1
+        )
+    };
+    // (rows, cols, closed, anchors as (step from 0, square)).
+    let cases: &[(usize, usize, bool, &[(usize, usize)])] = &[
+        // Move 13 of 25 on c3: the reverse keeps it (the case).
+        (5, 5, false, &[(12, 12)]),
+        // Moves 2 and 24 on mirror squares.
+        (5, 5, false, &[(1, 7), (23, 17)]),
+        // Start a1 and end e5: the half turn with the reverse keeps both.
+        (5, 5, false, &[(0, 0), (24, 24)]),
+        // Start a1 alone: no reverse.
+        (5, 5, false, &[(0, 0)]),
+        // A clue off the middle: no reverse.
+        (3, 4, false, &[(2, 9)]),
+        (3, 4, false, &[(5, 6), (6, 5)]),
+        // Closed from a1 with a clue at the mirrored step of itself.
+        (5, 6, true, &[(0, 0), (15, 9)]),
+    ];
+    let mut failures = Vec::new();
+    for &(rows, cols, closed, anchors) in cases {
+        let expected = orbits_by_oracle(rows, cols, closed, anchors);
+        let mut args = vec![
+            "count".to_string(),
+            "--board".into(),
+            format!("{rows}x{cols}"),
+            "--up-to-symmetry".into(),
+        ];
+        if closed {
+            args.push("--closed".into());
+        }
+        for &(step, square) in anchors {
+            args.push("--at".into());
+            args.push(format!("{}={}", step + 1, name(cols, square)));
+        }
+        for method in ["sat", "backtrack", "auto"] {
+            let mut with_method = args.clone();
+            with_method.extend(["--method".to_string(), method.to_string()]);
+            let argv: Vec<&str> = with_method.iter().map(String::as_str).collect();
+            let counted: usize = common::cli::stdout_of(&argv).trim().parse().unwrap();
+            if counted != expected {
+                failures.push(format!("{argv:?}: counted {counted}, oracle {expected}"));
+            }
+        }
+    }
+    common::assert_none(&failures);
+}

@@ -25,7 +25,7 @@ use knightsat::cnf_file::write_cnf;
 use knightsat::count::{CountJob, CountReport, TourNumber};
 use knightsat::encoding::decode::tour_from_model;
 use knightsat::encoding::{
-    Encoding, EncodingConfig, Model, Subtours, Successor, SuccessorConfig, TimeIndexed,
+    block_tour, Encoding, EncodingConfig, Model, Subtours, Successor, SuccessorConfig, TimeIndexed,
     TimeIndexedConfig,
 };
 use knightsat::error::{Error, ErrorClass};
@@ -443,8 +443,8 @@ impl Formula {
     /// visiting order, verified against the problem. `model` is a list of
     /// DIMACS literals (what `PySAT`'s `get_model()` returns) or a dict of
     /// variable to bool. A model that is no tour raises `ValueError`.
-    fn decode(&self, model: ModelArg) -> PyResult<Vec<String>> {
-        let model = model.into_model()?;
+    fn decode(&self, model: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+        let model = model_of(model, self.nvars)?;
         let tour = py_result(tour_from_model(&*self.encoding, &model, Some(self.nvars)))?;
         Ok(tour.names())
     }
@@ -452,7 +452,8 @@ impl Formula {
     /// A clause that every model satisfies except those of `tour` (square
     /// names in visiting order), over the encoding's own variables: add
     /// it to the solver to look for another tour, as the library's own
-    /// enumeration does. An unknown square raises `ValueError`.
+    /// enumeration does. Anything but a tour of the problem raises
+    /// `ValueError` (a clause for a non-tour could remove real tours).
     fn block(&self, tour: Vec<String>) -> PyResult<Vec<isize>> {
         let board = self.encoding.problem().board();
         let squares = tour
@@ -460,19 +461,8 @@ impl Formula {
             .map(|name| board.parse_square(&name).map_err(Error::from))
             .collect::<Result<Vec<_>, _>>();
         let squares = py_result(squares)?;
-        if squares.len() != board.squares() {
-            return Err(PyValueError::new_err(format!(
-                "a tour of the {board} board has {} squares, not {}",
-                board.squares(),
-                squares.len()
-            )));
-        }
-        Ok(self
-            .encoding
-            .blocking_clause(&squares)
-            .iter()
-            .map(|lit| lit.to_dimacs())
-            .collect())
+        let clause = py_result(block_tour(&*self.encoding, &squares))?;
+        Ok(clause.iter().map(|lit| lit.to_dimacs()).collect())
     }
 
     /// The formula as a DIMACS CNF file's text, with the comments that let
@@ -494,33 +484,64 @@ impl Formula {
     }
 }
 
-/// A model: DIMACS literals, or variables mapped to their values.
-#[derive(FromPyObject)]
-enum ModelArg {
-    Values(HashMap<usize, bool>),
-    Literals(Vec<i64>),
+/// The model `model` gives for a formula of `vars` variables: a list of
+/// DIMACS literals (PySAT's `get_model()`) or a dict from variable numbers
+/// to `bool`s. Anything else, a variable given both values, or a number
+/// that names no variable, is a `ValueError` saying so.
+fn model_of(model: &Bound<'_, PyAny>, vars: usize) -> PyResult<Model> {
+    let number = |item: &Bound<'_, PyAny>, what: &str| -> PyResult<i64> {
+        if item.is_instance_of::<pyo3::types::PyBool>() {
+            return Err(PyValueError::new_err(format!(
+                "model: {what} {item} is a bool, not a literal"
+            )));
+        }
+        item.extract::<i64>().map_err(|_| {
+            PyValueError::new_err(format!(
+                "model: {what} {} is not a variable's number: the formula has variables 1 to {vars}",
+                shown_value(item)
+            ))
+        })
+    };
+    if let Ok(dict) = model.cast::<pyo3::types::PyDict>() {
+        let mut assigned = Vec::with_capacity(dict.len());
+        for (key, value) in dict.iter() {
+            let var = number(&key, "the key")?;
+            let value = value.extract::<bool>().map_err(|_| {
+                PyValueError::new_err(format!(
+                    "model: variable {var} is given {}, not True or False",
+                    shown_value(&value)
+                ))
+            })?;
+            if var <= 0 {
+                return Err(PyValueError::new_err(format!(
+                    "model: {var} names no variable: the formula has variables 1 to {vars}"
+                )));
+            }
+            assigned.push((var.unsigned_abs(), value));
+        }
+        return py_result(Model::from_values(assigned, vars));
+    }
+    let items = model.try_iter().map_err(|_| {
+        PyValueError::new_err(
+            "model: a list of DIMACS literals (as PySAT's get_model() gives) or a dict {variable: bool}",
+        )
+    })?;
+    let mut literals = Vec::new();
+    for item in items {
+        literals.push(number(&item?, "the literal")?);
+    }
+    py_result(Model::from_dimacs(literals, vars))
 }
 
-impl ModelArg {
-    /// The library's model.
-    fn into_model(self) -> PyResult<Model> {
-        let assigned: Vec<(usize, bool)> = match self {
-            ModelArg::Values(values) => values.into_iter().collect(),
-            ModelArg::Literals(literals) => literals
-                .into_iter()
-                .filter(|&literal| literal != 0)
-                .map(|literal| (literal.unsigned_abs() as usize, literal > 0))
-                .collect(),
-        };
-        if assigned.iter().any(|&(var, _)| var == 0) {
-            return Err(PyValueError::new_err("variable 0 is no variable"));
-        }
-        let highest = assigned.iter().map(|&(var, _)| var).max().unwrap_or(0);
-        let mut values = vec![None; highest + 1];
-        for (var, value) in assigned {
-            values[var] = Some(value);
-        }
-        Ok(Model::new(values))
+/// A value as an error shows it: its repr, cut short.
+fn shown_value(value: &Bound<'_, PyAny>) -> String {
+    let repr = value
+        .repr()
+        .map_or_else(|_| "?".to_string(), |repr| repr.to_string());
+    if repr.chars().count() > 40 {
+        format!("{}…", repr.chars().take(40).collect::<String>())
+    } else {
+        repr
     }
 }
 
@@ -609,7 +630,7 @@ fn dimacs(py: Python<'_>, problem: &Problem, encoding: &str, every_tour: bool) -
 
 /// The tour `model` of `formula` describes, verified (see `Formula.decode`).
 #[pyfunction]
-fn decode(formula: &Formula, model: ModelArg) -> PyResult<Vec<String>> {
+fn decode(formula: &Formula, model: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
     formula.decode(model)
 }
 

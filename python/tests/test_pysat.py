@@ -111,3 +111,55 @@ def pysat_count(problem, encoding="time-indexed", solver="glucose4"):
 @pytest.mark.parametrize("encoding", ["time-indexed", "successor"])
 def test_pysat_counts_the_tours_the_library_counts(problem, encoding):
     assert pysat_count(problem, encoding) == ks.count(problem)
+
+
+@pytest.mark.parametrize("encoding", ["time-indexed", "successor"])
+def test_block_refuses_what_is_not_a_tour_of_the_problem(encoding):
+    problem = ks.Problem(5, start="a1")
+    formula = ks.encode(problem, encoding=encoding, every_tour=True)
+    # The squares in board order: no knight moves; before the fix the
+    # successor encoding blocked two real moves with it.
+    with pytest.raises(ValueError, match="not a tour of this problem"):
+        formula.block(problem.square_names())
+    # A real tour of another start is no tour of this problem either.
+    other = ks.solve(ks.Problem(5, start="c3"))
+    with pytest.raises(ValueError, match="not a tour of this problem"):
+        formula.block(other)
+    with pytest.raises(ValueError, match="not a tour of this problem"):
+        formula.block(["a1"])
+    # What the refused clause would have removed: enumerating with it
+    # found 248 tours, not the 304 from a1.
+    assert pysat_count(problem, encoding) == 304
+
+
+@pytest.mark.parametrize("encoding", ["time-indexed", "successor"])
+def test_decode_refuses_a_variable_given_both_values(encoding):
+    formula = ks.encode(ks.Problem(5), encoding=encoding)
+    with Solver(name="minisat22", bootstrap_with=formula.clauses) as sat:
+        assert sat.solve()
+        model = sat.get_model()
+    positive = next(lit for lit in model if lit > 0)
+    for contradictory in (model + [-positive], [-positive] + model):
+        with pytest.raises(ValueError, match=f"variable {positive} is given both values"):
+            formula.decode(contradictory)
+        with pytest.raises(ValueError, match="both values"):
+            ks.decode(formula, contradictory)
+
+
+def test_decode_names_what_is_wrong_with_a_model():
+    formula = ks.encode(ks.Problem(5))
+    with Solver(name="minisat22", bootstrap_with=formula.clauses) as sat:
+        assert sat.solve()
+        model = sat.get_model()
+    for bad, says in [
+        (model + [10**30], "not a variable's number"),
+        (model + [formula.nvars + 1], "names no variable"),
+        ({-3: True}, "-3 names no variable"),
+        ({3: "yes"}, "not True or False"),
+        ({"a1": True}, "not a variable's number"),
+        (model + ["x"], "not a variable's number"),
+        (model + [True], "a bool"),
+        (42, "a list of DIMACS literals"),
+    ]:
+        with pytest.raises(ValueError, match=says):
+            formula.decode(bad)

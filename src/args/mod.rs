@@ -159,10 +159,13 @@ pub enum Command {
         /// Count tours that are images of each other once.
         ///
         /// Count orbits under the board's symmetries (rotations,
-        /// reflections) that keep the given start and end in place; a
-        /// closed tour's rotations and reverse, and an open tour's reverse
-        /// when neither end is fixed, count as one too. One solver counts
-        /// them, without cubes: not with --jobs N (N > 1) or --depth.
+        /// reflections), the tour read forwards or backwards, wherever the
+        /// transform keeps every anchor: the start, end and clues stay on
+        /// their squares and steps, or, read backwards, go to the mirrored
+        /// step (an open tour's move t to N + 1 − t). So a closed tour's
+        /// rotations and reverse count as one, and an open tour's reverse
+        /// when neither end is fixed. One solver counts them, without
+        /// cubes: not with --jobs N (N > 1) or --depth.
         #[arg(long, conflicts_with_all = ["cnf"], help_heading = options::METHOD)]
         up_to_symmetry: bool,
         /// With --method frontier: the order of the squares.

@@ -208,6 +208,14 @@ pub enum Error {
     /// deliberately not a `source`: the command line prints sources after it).
     #[error("not a valid tour: {0}")]
     InvalidTour(Violation),
+    /// A sequence to block that is not a tour of the formula's problem: a
+    /// clause made from it could remove real tours.
+    #[error("cannot block it: not a tour of this problem: {0}")]
+    BlockNotATour(Violation),
+    /// A model given as values that is not one: a variable given both
+    /// values, or a number that names no variable.
+    #[error("not a model: {0}")]
+    NotAModel(String),
     /// The in-process solver failed.
     #[error("solver failed: {0}")]
     Solver(String),
@@ -486,6 +494,8 @@ impl Error {
             | Error::ClausesNotAsWritten { .. }
             | Error::SolverOutput { .. }
             | Error::BadModel(_)
+            | Error::BlockNotATour(_)
+            | Error::NotAModel(_)
             | Error::BadCnf(_)
             | Error::ModelFalsifiesClause { .. }
             | Error::BadTourInput(_)

@@ -99,7 +99,7 @@ pub(crate) fn enumerate(
                 break;
             }
             if count.up_to_symmetry {
-                for variant in orbit(&tour, problem, &report.symmetries) {
+                for variant in orbit(&tour, problem, &report.transforms) {
                     session.block(&variant);
                 }
             } else {
@@ -134,7 +134,7 @@ fn enumerate_by_backtracking(
     }
     let searched = search::each_tour(problem, &request.deadline(), |tour| {
         if count.up_to_symmetry {
-            let variants = orbit(tour, problem, &report.symmetries);
+            let variants = orbit(tour, problem, &report.transforms);
             if variants.iter().min() != Some(&tour.squares) {
                 return Ok(ControlFlow::Continue(()));
             }
@@ -156,7 +156,8 @@ struct Report<'a, F> {
     count: CountOptions,
     limit: u64,
     found: u64,
-    symmetries: Vec<Vec<usize>>,
+    /// The transforms whose images count as one tour (orbits only).
+    transforms: Vec<(Vec<usize>, bool)>,
     on_tour: F,
 }
 
@@ -167,8 +168,8 @@ impl<'a, F: FnMut(&Tour) -> Result<(), Error>> Report<'a, F> {
             count,
             limit: count.limit.unwrap_or(u64::MAX),
             found: 0,
-            symmetries: if count.up_to_symmetry {
-                problem.symmetries()
+            transforms: if count.up_to_symmetry {
+                problem.orbit_transforms()
             } else {
                 Vec::new()
             },
@@ -215,28 +216,24 @@ fn rotations(tour: &Tour) -> Vec<Tour> {
         .collect()
 }
 
-/// The tours `symmetries` (and reversal, where it applies) make of `tour`,
-/// each rooted as the encoding requires, without repeats.
-fn orbit(tour: &Tour, problem: &Problem, symmetries: &[Vec<usize>]) -> Vec<Vec<usize>> {
-    let mut bases = vec![tour.squares.clone()];
-    if problem.reversal_is_symmetry() {
-        bases.push(problem.reversed(&tour.squares));
-    }
+/// The tours `transforms` ([`Problem::orbit_transforms`]) make of
+/// `tour`, each rooted as the encoding requires, without repeats.
+fn orbit(tour: &Tour, problem: &Problem, transforms: &[(Vec<usize>, bool)]) -> Vec<Vec<usize>> {
+    let reverse = problem.reversed(&tour.squares);
     let root = problem.effective_start().filter(|_| problem.is_closed());
     let mut variants: Vec<Vec<usize>> = Vec::new();
-    for base in &bases {
-        for map in symmetries {
-            let mut image: Vec<usize> = base.iter().map(|&s| map[s]).collect();
-            if let Some(root) = root {
-                let at = image
-                    .iter()
-                    .position(|&s| s == root)
-                    .expect("a tour visits every square");
-                image.rotate_left(at);
-            }
-            if !variants.contains(&image) {
-                variants.push(image);
-            }
+    for (map, reversed) in transforms {
+        let base = if *reversed { &reverse } else { &tour.squares };
+        let mut image: Vec<usize> = base.iter().map(|&s| map[s]).collect();
+        if let Some(root) = root {
+            let at = image
+                .iter()
+                .position(|&s| s == root)
+                .expect("a tour visits every square");
+            image.rotate_left(at);
+        }
+        if !variants.contains(&image) {
+            variants.push(image);
         }
     }
     variants

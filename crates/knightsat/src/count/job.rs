@@ -70,9 +70,11 @@ pub struct CountJob<'a> {
     /// whole problem only).
     pub limit: Option<u64>,
     /// Count orbits: tours that are images of each other under a symmetry
-    /// of the board that keeps the given start and end in place count once;
-    /// so do a closed tour's rotations and reverse, and an open tour's
-    /// reverse when neither end is fixed. One search, no cubes.
+    /// of the board, read forwards or backwards, count once wherever the
+    /// transform keeps every anchor (start, end, clues) in place
+    /// ([`Problem::orbit_transforms`](crate::model::problem::Problem)): a
+    /// closed tour's rotations and reverse, an open tour's reverse when
+    /// neither end is fixed. One search, no cubes.
     pub up_to_symmetry: bool,
     /// Hears how the count goes, from any thread: the route, then tours
     /// found, cubes done or squares processed.

@@ -46,6 +46,55 @@ impl Model {
         Model { values }
     }
 
+    /// A model of a formula of `vars` variables from DIMACS literals, as
+    /// a solver's `v` lines or PySAT's `get_model()` give them (a 0 is
+    /// skipped: it only ends a line). A variable given both values, or a
+    /// literal naming no variable of the formula, is refused
+    /// ([`Error::NotAModel`]), as `decode` refuses them in a solver's output.
+    pub fn from_dimacs(
+        literals: impl IntoIterator<Item = i64>,
+        vars: usize,
+    ) -> Result<Model, Error> {
+        Model::from_values(
+            literals
+                .into_iter()
+                .filter(|&literal| literal != 0)
+                .map(|literal| (literal.unsigned_abs(), literal > 0)),
+            vars,
+        )
+    }
+
+    /// A model of a formula of `vars` variables from variables (DIMACS
+    /// numbers, from 1) and their values; a variable given both values,
+    /// or a number that names no variable of the formula, is refused
+    /// ([`Error::NotAModel`]).
+    pub fn from_values(
+        assigned: impl IntoIterator<Item = (u64, bool)>,
+        vars: usize,
+    ) -> Result<Model, Error> {
+        let mut values: Vec<Option<bool>> = vec![None];
+        for (var, value) in assigned {
+            let index = usize::try_from(var)
+                .ok()
+                .filter(|&index| (1..=vars).contains(&index))
+                .ok_or_else(|| {
+                    Error::NotAModel(format!(
+                        "{var} names no variable: the formula has variables 1 to {vars}"
+                    ))
+                })?;
+            if index >= values.len() {
+                values.resize(index + 1, None);
+            }
+            if values[index] == Some(!value) {
+                return Err(Error::NotAModel(format!(
+                    "variable {index} is given both values"
+                )));
+            }
+            values[index] = Some(value);
+        }
+        Ok(Model { values })
+    }
+
     /// The value of variable `var` (its DIMACS number), if the model gives one.
     pub fn value(&self, var: usize) -> Option<bool> {
         self.values.get(var).copied().flatten()
@@ -55,6 +104,16 @@ impl Model {
     pub(crate) fn highest_var(&self) -> usize {
         self.values.len().saturating_sub(1)
     }
+}
+
+/// The clause that blocks the tour `squares` of `encoding`'s problem:
+/// every assignment satisfies it but those giving that tour. A sequence
+/// that is not a tour of the problem is refused ([`Error::BlockNotATour`]):
+/// the clause names only what the sequence uses (the successor encoding's,
+/// its moves), so a clause for a non-tour can remove real tours.
+pub fn block_tour(encoding: &dyn Encoding, squares: &[usize]) -> Result<Vec<Lit>, Error> {
+    crate::model::verify::verify(squares, encoding.problem()).map_err(Error::BlockNotATour)?;
+    Ok(encoding.blocking_clause(squares))
 }
 
 /// An encoding prepared for one problem.

@@ -327,6 +327,60 @@ impl Problem {
         reverse
     }
 
+    /// The transforms whose counting as one makes `--up-to-symmetry`'s
+    /// orbits: each a symmetry of the board (as a square permutation) and
+    /// whether the tour is also [`reversed`](Self::reversed), that map
+    /// every tour of the problem onto a tour of the problem. A transform
+    /// qualifies when it maps the anchors (start, end, clues: a step and a
+    /// square each) onto themselves: a board symmetry keeping each anchored
+    /// square, or, with the reversal, one that takes each anchor to the
+    /// anchor of the mirrored step (an open tour's move t to move N + 1 − t:
+    /// `--at 13=c3` on 5x5 keeps its reverse). A closed tour with nothing
+    /// anchored takes every transform: its image is read again from the
+    /// default start. The identity comes first.
+    pub(crate) fn orbit_transforms(&self) -> Vec<(Vec<usize>, bool)> {
+        let squares = self.board.squares();
+        let last = squares.saturating_sub(1);
+        let mut anchors: Vec<(usize, usize)> = self
+            .clues
+            .iter()
+            .map(|clue| (clue.step, clue.square))
+            .chain(self.start.map(|start| (0, start)))
+            .chain(self.end.map(|end| (last, end)))
+            .collect();
+        anchors.sort_unstable();
+        anchors.dedup();
+        // Where step `step` of a tour lands in its reverse.
+        let mirrored = |step: usize| match step {
+            _ if !self.closed => last - step,
+            _ if self.end.is_some() && self.start.is_none() => {
+                if step == last {
+                    last
+                } else {
+                    last - 1 - step
+                }
+            }
+            0 => 0,
+            _ => squares - step,
+        };
+        let mut transforms = Vec::new();
+        for reversed in [false, true] {
+            for map in self.board.symmetries() {
+                let mut image: Vec<(usize, usize)> = anchors
+                    .iter()
+                    .map(|&(step, square)| {
+                        (if reversed { mirrored(step) } else { step }, map[square])
+                    })
+                    .collect();
+                image.sort_unstable();
+                if image == anchors {
+                    transforms.push((map, reversed));
+                }
+            }
+        }
+        transforms
+    }
+
     /// The squares a tour may start on: the fixed start; with
     /// `break_symmetry` for an open tour that every board symmetry keeps
     /// (nothing anchored), one square per orbit of the board's symmetries
