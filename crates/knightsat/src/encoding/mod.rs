@@ -47,7 +47,7 @@ impl Model {
     }
 
     /// A model of a formula of `vars` variables from DIMACS literals, as
-    /// a solver's `v` lines or PySAT's `get_model()` give them (a 0 is
+    /// a solver's `v` lines or `PySAT`'s `get_model()` give them (a 0 is
     /// skipped: it only ends a line). A variable given both values, or a
     /// literal naming no variable of the formula, is refused
     /// ([`Error::NotAModel`]), as `decode` refuses them in a solver's output.
