@@ -485,7 +485,7 @@ impl Formula {
 }
 
 /// The model `model` gives for a formula of `vars` variables: a list of
-/// DIMACS literals (PySAT's `get_model()`) or a dict from variable numbers
+/// DIMACS literals (`PySAT`'s `get_model()`) or a dict from variable numbers
 /// to `bool`s. Anything else, a variable given both values, or a number
 /// that names no variable, is a `ValueError` saying so.
 fn model_of(model: &Bound<'_, PyAny>, vars: usize) -> PyResult<Model> {
