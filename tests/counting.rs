@@ -286,7 +286,8 @@ fn orbits_count_the_reverse_whenever_it_keeps_every_clue_and_end() {
         )
     };
     // (rows, cols, closed, anchors as (step from 0, square)).
-    let cases: &[(usize, usize, bool, &[(usize, usize)])] = &[
+    type Case<'a> = (usize, usize, bool, &'a [(usize, usize)]);
+    let cases: &[Case] = &[
         // Move 13 of 25 on c3: the reverse keeps it (the case).
         (5, 5, false, &[(12, 12)]),
         // Moves 2 and 24 on mirror squares.
