@@ -275,6 +275,10 @@ fn orbits_by_oracle(rows: usize, cols: usize, closed: bool, anchors: &[(usize, u
     forms.len()
 }
 
+/// A board's rows and columns, whether tours are closed, and the anchors
+/// as (step from 0, square).
+type OrbitCase<'a> = (usize, usize, bool, &'a [(usize, usize)]);
+
 #[test]
 fn orbits_count_the_reverse_whenever_it_keeps_every_clue_and_end() {
     // Square names as the command reads them: files from a, ranks from 1.
@@ -286,8 +290,7 @@ fn orbits_count_the_reverse_whenever_it_keeps_every_clue_and_end() {
         )
     };
     // (rows, cols, closed, anchors as (step from 0, square)).
-    type Case<'a> = (usize, usize, bool, &'a [(usize, usize)]);
-    let cases: &[Case] = &[
+    let cases: &[OrbitCase] = &[
         // Move 13 of 25 on c3: the reverse keeps it (the case).
         (5, 5, false, &[(12, 12)]),
         // Moves 2 and 24 on mirror squares.
