@@ -333,3 +333,34 @@ fn orbits_count_the_reverse_whenever_it_keeps_every_clue_and_end() {
     }
     common::assert_none(&failures);
 }
+
+#[test]
+fn a_timeout_ends_every_count_of_a_large_board() {
+    // Past 128 squares, backtracking cube by cube watched the time only
+    // when it found a tour: these ran until killed.
+    let cases: &[&[&str]] = &[
+        &["--size", "14"],
+        &["--size", "20", "--start", "a1", "--method", "backtrack"],
+        &["--size", "14", "--depth", "1"],
+        &["--size", "14", "--jobs", "2"],
+        &["--board", "12x13"],
+        &["--board", "9x20"],
+        &["--size", "30"],
+    ];
+    for case in cases {
+        let started = std::time::Instant::now();
+        let output = common::cli::knightsat()
+            .arg("count")
+            .args(*case)
+            .args(["--timeout", "0.5"])
+            .timeout(std::time::Duration::from_secs(30))
+            .output()
+            .unwrap();
+        let took = started.elapsed();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(124), "{case:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{case:?}: {stderr}");
+        // Generous for a shared machine: the limit is 0.5 s.
+        assert!(took.as_secs_f64() < 10.0, "{case:?} took {took:?}");
+    }
+}

@@ -43,6 +43,10 @@ LONG = [
     ),
     ("count orbits", lambda: ks.count(ks.Problem(7), up_to_symmetry=True)),
     ("solve by SAT", lambda: ks.solve(ks.Problem(24), encoding="time-indexed")),
+    # Past 128 squares backtracking counts a cube without remembering
+    # completions: the walk watched the flag only when it found a tour.
+    ("count 14x14 cube by cube", lambda: ks.count(ks.Problem(14))),
+    ("count 20x20 backtracking from a1", lambda: ks.count(ks.Problem(20, start="a1"), method="backtrack")),
 ]
 
 
@@ -136,3 +140,17 @@ def test_the_gil_is_released_while_the_work_runs():
 
 def test_no_interrupt_no_change():
     assert os.getpid() and ks.count(ks.Problem(5)) == 1728
+
+
+@pytest.mark.parametrize(
+    "problem",
+    [ks.Problem(14), ks.Problem(12, 13), ks.Problem(9, 20), ks.Problem(30)],
+    ids=repr,
+)
+def test_a_timeout_ends_a_count_of_a_large_board(problem):
+    started = time.monotonic()
+    with pytest.raises(ks.KnightsatError, match="within 0.5 s|limit of 0.5 s"):
+        ks.count(problem, timeout=0.5)
+    took = time.monotonic() - started
+    # Generous for a shared machine: before the fix it did not end at all.
+    assert took < 5, f"took {took:.1f} s"

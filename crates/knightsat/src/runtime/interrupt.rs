@@ -19,6 +19,11 @@ impl Interrupt {
         Interrupt(Some(Arc::new(AtomicBool::new(false))))
     }
 
+    /// An armed flag that is `flag`: raised when it is, and raising it.
+    pub(crate) fn sharing(flag: Arc<AtomicBool>) -> Interrupt {
+        Interrupt(Some(flag))
+    }
+
     /// Raises the flag: every task holding it stops soon. Nothing for a
     /// flag that is not armed.
     pub fn raise(&self) {

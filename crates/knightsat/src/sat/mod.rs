@@ -91,6 +91,12 @@ impl Stop {
         &self.0
     }
 
+    /// The same flag as an [`Interrupt`], for the searches that watch one
+    /// through their [`Deadline`](crate::runtime::deadline::Deadline).
+    pub(crate) fn as_interrupt(&self) -> crate::runtime::interrupt::Interrupt {
+        crate::runtime::interrupt::Interrupt::sharing(Arc::clone(&self.0))
+    }
+
     /// Runs `work` on this thread, raising this flag when `timeout` runs
     /// out or `interrupt` is raised. Work that was stopped by the time
     /// limit ([`Error::Stopped`]) becomes [`Error::Timeout`]; an answer that

@@ -44,6 +44,7 @@ use crate::graph::{MoveGraph, UNREACHED};
 use crate::model::board::{Board, Square};
 use crate::model::problem::{Clue, Problem};
 use crate::runtime::deadline::Deadline;
+use crate::sat::Stop;
 use crate::tour::Tour;
 
 /// Finds a tour of `problem`: `Some` tour, or `None` when the search has
@@ -141,13 +142,13 @@ impl PrefixCounter {
 
     /// The number of tours that begin with `prefix` (see [`count_extending`]).
     pub fn count(&self, prefix: &[usize]) -> u64 {
-        self.count_unless_stopped(prefix, &AtomicBool::new(false))
+        self.count_unless_stopped(prefix, &Stop::new())
             .expect("a flag nobody raises stops nothing")
     }
 
     /// [`count`](Self::count), or `None` once `stop` is raised (checked
     /// every few thousand steps): a count cut short is no count.
-    pub(crate) fn count_unless_stopped(&self, prefix: &[usize], stop: &AtomicBool) -> Option<u64> {
+    pub(crate) fn count_unless_stopped(&self, prefix: &[usize], stop: &Stop) -> Option<u64> {
         let n = self.rooted.board().squares();
         let Some(&first) = prefix.first() else {
             return Some(0);
@@ -160,15 +161,14 @@ impl PrefixCounter {
         };
         graph.ordered = false;
         if graph.length > 128 {
-            // No state fits a key: count without remembering.
+            // No state fits a key: count without remembering, the walk
+            // watching the flag every few thousand steps as it goes (a
+            // tour may be a long way off on a large board).
             let mut found = 0u64;
-            let walked = graph.walks_from(prefix, &Deadline::new(None), &mut |_| {
+            let watch = Deadline::new(None).interrupted_by(&stop.as_interrupt());
+            let walked = graph.walks_from(prefix, &watch, &mut |_| {
                 found += 1;
-                Ok(if stop.load(Ordering::Relaxed) {
-                    ControlFlow::Break(())
-                } else {
-                    ControlFlow::Continue(())
-                })
+                Ok(ControlFlow::Continue(()))
             });
             return matches!(walked, Ok(ControlFlow::Continue(()))).then_some(found);
         }
@@ -177,7 +177,7 @@ impl PrefixCounter {
         } else {
             0
         };
-        graph.count_from(prefix, start, self, stop)
+        graph.count_from(prefix, start, self, stop.flag())
     }
 
     fn shard(&self, state: &State) -> std::sync::MutexGuard<'_, Completions> {
