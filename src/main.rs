@@ -8,9 +8,10 @@ mod commands;
 mod flags;
 mod plan;
 mod signals;
+mod usage;
 mod words;
 
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, Write};
 use std::process::ExitCode;
 
 use knightsat::error::ErrorClass;
@@ -20,7 +21,7 @@ use commands::{WayOut, EXIT_FAILURE};
 use plan::{NoBoard, OptionsConflict, Plan, SwitchOfOtherEncoding};
 
 /// Exit status for bad usage or bad input.
-const EXIT_BAD_INPUT: u8 = 2;
+pub const EXIT_BAD_INPUT: u8 = 2;
 /// Exit status when the time limit runs out, as `timeout(1)` uses.
 pub const EXIT_TIMEOUT: u8 = 124;
 /// Exit status when an incomplete method (Warnsdorff's rule) gives up: no
@@ -28,10 +29,11 @@ pub const EXIT_TIMEOUT: u8 = 124;
 const EXIT_GAVE_UP: u8 = 3;
 
 fn main() -> ExitCode {
+    commands::guard_closed_stdout();
     allocator::without_huge_pages();
     let (cli, matches) = match args::parse() {
         Ok(parsed) => parsed,
-        Err(error) => return usage_error(&error),
+        Err(error) => return usage::usage_error(&error),
     };
     if let Err(error) = signals::exit_on_signals() {
         let _ = writeln!(io::stderr(), "knightsat: cannot watch for signals: {error}");
@@ -68,72 +70,6 @@ fn run(plan: Plan) -> anyhow::Result<ExitCode> {
         Plan::Certify { cnf, proof } => commands::check::certify(&cnf, &proof),
         Plan::Stats { encoding, format } => commands::formula::stats_of(&*encoding, format),
         Plan::Generate(what) => commands::generate::generate(what),
-    }
-}
-
-/// `--help` and `--version` print and succeed; any other error of clap's
-/// is bad usage, said in one line: clap's message runs to the first blank
-/// line, and its tips (a similar flag or command) are kept; the usage
-/// after them is left to --help.
-fn usage_error(error: &clap::Error) -> ExitCode {
-    if !error.use_stderr() {
-        return print_help(error);
-    }
-    if matches!(
-        error.kind(),
-        clap::error::ErrorKind::MissingSubcommand
-            | clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
-    ) {
-        // clap's first paragraph would be the tool's description.
-        let _ = writeln!(
-            io::stderr(),
-            "knightsat: no command given: {} (see --help)",
-            args::command_names().join(", ")
-        );
-        return ExitCode::from(EXIT_BAD_INPUT);
-    }
-    let rendered = error.render().to_string();
-    let mut paragraphs = rendered.split("\n\n").map(|paragraph| {
-        paragraph
-            .lines()
-            .map(str::trim)
-            .filter(|line| !line.is_empty())
-            .collect::<Vec<_>>()
-            .join(" ")
-    });
-    let first = paragraphs.next().unwrap_or_default();
-    let mut message = first.strip_prefix("error: ").unwrap_or(&first).to_string();
-    // clap's tips name the flag or command meant (`--szie`: `--size`).
-    for tip in paragraphs.filter(|paragraph| paragraph.starts_with("tip: ")) {
-        message.push_str("; ");
-        message.push_str(&tip);
-    }
-    let _ = writeln!(io::stderr(), "knightsat: {message} (see --help)");
-    ExitCode::from(EXIT_BAD_INPUT)
-}
-
-/// Prints `--help` or `--version` to standard output. A failed write is an
-/// error (`--help > /dev/full`), except a closed pipe (`--help | head`).
-fn print_help(help: &clap::Error) -> ExitCode {
-    let rendered = help.render();
-    let mut text = if io::stdout().is_terminal() {
-        rendered.ansi().to_string()
-    } else {
-        rendered.to_string()
-    };
-    if !text.ends_with('\n') {
-        text.push('\n');
-    }
-    let mut stdout = io::stdout().lock();
-    match stdout
-        .write_all(text.as_bytes())
-        .and_then(|()| stdout.flush())
-    {
-        Err(error) if error.kind() != io::ErrorKind::BrokenPipe => {
-            let _ = writeln!(io::stderr(), "knightsat: cannot write the help: {error}");
-            ExitCode::from(EXIT_FAILURE)
-        }
-        _ => ExitCode::SUCCESS,
     }
 }
 

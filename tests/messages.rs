@@ -803,7 +803,7 @@ fn a_board_past_the_encoding_is_counted_in_one_search_and_each_way_out_works() {
     refused(
         &["count", "--size", "91", "--timeout", "0.5"],
         dir.path(),
-        "--method backtrack counts without a formula, on any board",
+        "the default route counts cube by cube and numbers its cubes by that encoding; --method backtrack counts in one search, without cubes, on any board",
     );
     refused(
         &[
@@ -845,4 +845,130 @@ fn a_board_past_the_encoding_is_counted_in_one_search_and_each_way_out_works() {
         dir.path(),
     );
     assert_eq!((code, stdout.as_str()), (Some(0), "2\n"), "{stderr}");
+}
+
+/// Runs the binary through bash with `shell` after its arguments (a
+/// redirection, a limit): the status and stderr.
+fn in_bash(args: &str, before: &str, after: &str) -> (Option<i32>, String) {
+    let binary = env!("CARGO_BIN_EXE_knightsat");
+    let output = std::process::Command::new("bash")
+        .arg("-c")
+        .arg(format!("{before} '{binary}' {args} {after}"))
+        .output()
+        .unwrap();
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_closed_standard_output_is_an_error_not_a_lost_answer() {
+    for args in [
+        "count --size 5",
+        "solve --size 5",
+        "encode --size 5",
+        "--help",
+    ] {
+        let (code, stderr) = in_bash(args, "", ">&-");
+        assert_eq!(code, Some(1), "{args}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args}: {stderr}");
+        assert!(
+            stderr.contains("standard output is closed"),
+            "{args}: {stderr}"
+        );
+    }
+    // Output that goes nowhere on purpose, or to a file, is no error.
+    assert_eq!(in_bash("count --size 5", "", "> /dev/null").0, Some(0));
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("t.cnf");
+    let (code, stderr) = in_bash(
+        &format!("encode --size 5 -o '{}'", file.display()),
+        "",
+        ">&-",
+    );
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(file.exists());
+}
+
+#[test]
+fn a_memory_budget_over_the_address_space_limit_is_refused_in_one_line() {
+    let (code, stderr) = in_bash(
+        "count --size 7 --method frontier --memory-budget 4000",
+        "ulimit -v 400000;",
+        "",
+    );
+    assert_eq!(code, Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("--memory-budget 4000") && stderr.contains("ulimit -v"),
+        "{stderr}"
+    );
+    // Within half the limit it stands, and the default keeps under it.
+    let (code, stderr) = in_bash(
+        "count --size 5 --memory-budget 100",
+        "ulimit -v 400000;",
+        "",
+    );
+    assert_eq!(code, Some(0), "{stderr}");
+    let (code, stderr) = in_bash("count --size 5", "ulimit -v 400000;", "");
+    assert_eq!(code, Some(0), "{stderr}");
+}
+
+#[test]
+fn certify_refuses_standard_input_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    refused(
+        &["certify", "--cnf", "-", "--proof", "p.drat"],
+        dir.path(),
+        "certify reads files, not standard input: give --cnf a file",
+    );
+    refused(
+        &["certify", "--cnf", "f.cnf", "--proof", "-"],
+        dir.path(),
+        "give --proof a file",
+    );
+}
+
+#[test]
+fn a_hole_named_twice_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [
+        &["count", "--size", "5", "--holes", "c3,c3"][..],
+        &["solve", "--size", "6", "--holes", "a1", "--holes", "a1"][..],
+    ] {
+        refused(args, dir.path(), "is named twice among the holes");
+    }
+}
+
+#[test]
+fn a_board_too_wide_for_every_route_says_so_and_what_is_left() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [
+        &["count", "--board", "12x14"][..],
+        &["count", "--size", "12", "--closed"][..],
+        &["count", "--board", "20x200"][..],
+    ] {
+        refused(args, dir.path(), "no route counts a board this wide");
+        refused(args, dir.path(), "--sample K --depth D estimates the count");
+    }
+    // A sample cut short by the time limit has no estimate, and says so.
+    let (code, stdout, stderr) = run(
+        &[
+            "count",
+            "--board",
+            "12x14",
+            "--sample",
+            "2",
+            "--timeout",
+            "0.5",
+        ],
+        dir.path(),
+    );
+    assert_eq!(code, Some(124), "{stderr}");
+    assert!(stdout.is_empty(), "{stdout}");
+    assert!(
+        stderr.contains("ran out before the sample's cubes were counted: no estimate"),
+        "{stderr}"
+    );
 }

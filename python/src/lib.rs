@@ -125,20 +125,6 @@ struct Problem {
     inner: LibProblem,
 }
 
-/// A leaper given as `(a, b)` or as the text `"a,b"`.
-#[derive(FromPyObject)]
-enum LeaperArg {
-    Pair(usize, usize),
-    Text(String),
-}
-
-/// Clues given as a mapping of move numbers to squares or as `N=SQUARE` texts.
-#[derive(FromPyObject)]
-enum CluesArg {
-    Map(HashMap<usize, String>),
-    Texts(Vec<String>),
-}
-
 #[pymethods]
 impl Problem {
     // PyO3 hands over owned values; the lists are read, not kept.
@@ -147,22 +133,25 @@ impl Problem {
     #[pyo3(signature = (rows, cols=None, *, holes=Vec::new(), leaper=None, closed=false, start=None, end=None, clues=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
-        rows: i64,
-        cols: Option<i64>,
+        rows: &Bound<'_, PyAny>,
+        cols: Option<&Bound<'_, PyAny>>,
         holes: Vec<String>,
-        leaper: Option<LeaperArg>,
+        leaper: Option<&Bound<'_, PyAny>>,
         closed: bool,
         start: Option<String>,
         end: Option<String>,
-        clues: Option<CluesArg>,
+        clues: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Problem> {
-        // Signed, so that a negative size is a ValueError like a zero one.
-        let size = |n: i64| {
-            usize::try_from(n)
-                .map_err(|_| PyValueError::new_err(format!("bad board: {n} is not a size")))
+        let size = |value: &Bound<'_, PyAny>, name: &str| {
+            let size = whole_number(value, name, 0, "a board's number of ranks or files")?;
+            Ok::<usize, PyErr>(usize::try_from(size).unwrap_or(usize::MAX))
         };
-        let (rows, cols) = (size(rows)?, size(cols.unwrap_or(rows))?);
-        let board = py_result(Board::new(rows, cols).map_err(Error::from))?;
+        let rows_n = size(rows, "rows")?;
+        let cols_n = match cols {
+            Some(cols) => size(cols, "cols")?,
+            None => rows_n,
+        };
+        let board = py_result(Board::new(rows_n, cols_n).map_err(Error::from))?;
         Problem::on(&board, &holes, leaper, closed, start, end, clues)
     }
 
@@ -173,11 +162,11 @@ impl Problem {
     #[pyo3(signature = (text, *, leaper=None, closed=false, start=None, end=None, clues=None))]
     fn from_ascii(
         text: &str,
-        leaper: Option<LeaperArg>,
+        leaper: Option<&Bound<'_, PyAny>>,
         closed: bool,
         start: Option<String>,
         end: Option<String>,
-        clues: Option<CluesArg>,
+        clues: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Problem> {
         let board = py_result(Board::from_ascii(text).map_err(Error::from))?;
         Problem::on(&board, &[], leaper, closed, start, end, clues)
@@ -260,21 +249,84 @@ impl Problem {
             .collect()
     }
 
+    /// The call that makes this problem again:
+    /// `knightsat.Problem(5, 5, start='a1')`, only what differs from the
+    /// defaults after the size.
     fn __repr__(&self) -> String {
-        let mut ends = String::new();
-        for (end, square) in [("start", self.start()), ("end", self.end())] {
+        let board = self.inner.board();
+        let mut text = format!("knightsat.Problem({}, {}", board.rows(), board.cols());
+        let holes = self.holes();
+        if !holes.is_empty() {
+            let _ = write!(text, ", holes={}", python_list(&holes));
+        }
+        let leaper = self.leaper();
+        if leaper != (1, 2) {
+            let _ = write!(text, ", leaper=({}, {})", leaper.0, leaper.1);
+        }
+        if self.inner.is_closed() {
+            text.push_str(", closed=True");
+        }
+        for (name, square) in [("start", self.start()), ("end", self.end())] {
             if let Some(square) = square {
-                let _ = write!(ends, ", {end} {square}");
+                let _ = write!(text, ", {name}='{square}'");
             }
         }
-        format!(
-            "<knightsat.Problem {} {} of the {}{ends}, {} clues>",
-            self.inner.board(),
-            self.inner.kind(),
-            self.inner.board().leaper().name(),
-            self.inner.clues().len()
-        )
+        let mut clues: Vec<(usize, String)> = self.clues().into_iter().collect();
+        clues.sort();
+        if !clues.is_empty() {
+            let listed: Vec<String> = clues
+                .iter()
+                .map(|(number, square)| format!("{number}: '{square}'"))
+                .collect();
+            let _ = write!(text, ", clues={{{}}}", listed.join(", "));
+        }
+        text.push(')');
+        text
     }
+
+    /// Equal when every rule is: the board, holes, leaper, closed, start,
+    /// end and clues.
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .cast::<Problem>()
+            .is_ok_and(|other| other.get().inner == self.inner)
+    }
+
+    /// Hashed by what [`__eq__`](Self::__eq__) compares, so that a problem
+    /// is a dict key by value.
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        self.__repr__().hash(&mut hasher);
+        hasher.finish()
+    }
+
+    /// What `pickle` and `copy` make it again from: the size, and the
+    /// rest by keyword.
+    fn __getnewargs_ex__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(
+        Bound<'py, pyo3::types::PyTuple>,
+        Bound<'py, pyo3::types::PyDict>,
+    )> {
+        let board = self.inner.board();
+        let args = pyo3::types::PyTuple::new(py, [board.rows(), board.cols()])?;
+        let kwargs = pyo3::types::PyDict::new(py);
+        kwargs.set_item("holes", self.holes())?;
+        kwargs.set_item("leaper", self.leaper())?;
+        kwargs.set_item("closed", self.inner.is_closed())?;
+        kwargs.set_item("start", self.start())?;
+        kwargs.set_item("end", self.end())?;
+        kwargs.set_item("clues", self.clues())?;
+        Ok((args, kwargs))
+    }
+}
+
+/// Names as a Python list's repr: `['c3', 'd4']`.
+fn python_list(names: &[String]) -> String {
+    let quoted: Vec<String> = names.iter().map(|name| format!("'{name}'")).collect();
+    format!("[{}]", quoted.join(", "))
 }
 
 impl Problem {
@@ -282,34 +334,20 @@ impl Problem {
     fn on(
         board: &Board,
         holes: &[String],
-        leaper: Option<LeaperArg>,
+        leaper: Option<&Bound<'_, PyAny>>,
         closed: bool,
         start: Option<String>,
         end: Option<String>,
-        clues: Option<CluesArg>,
+        clues: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Problem> {
-        let leaper = match leaper {
-            None => Leaper::default(),
-            Some(LeaperArg::Pair(a, b)) => py_result(Leaper::new(a, b).map_err(Error::from))?,
-            Some(LeaperArg::Text(text)) => py_result(text.parse().map_err(Error::from))?,
-        };
+        let leaper = leaper.map_or(Ok(Leaper::default()), leaper_of)?;
         let board = py_result(board.with_holes(holes).map_err(Error::from))?.with_leaper(leaper);
         let square = |name: Option<String>| -> PyResult<Option<usize>> {
             name.map(|name| py_result(board.parse_square(&name).map_err(Error::from)))
                 .transpose()
         };
         let (start, end) = (square(start)?, square(end)?);
-        let texts = match clues {
-            None => Vec::new(),
-            Some(CluesArg::Texts(texts)) => texts,
-            Some(CluesArg::Map(map)) => {
-                let mut map: Vec<_> = map.into_iter().collect();
-                map.sort();
-                map.into_iter()
-                    .map(|(number, square)| format!("{number}={square}"))
-                    .collect()
-            }
-        };
+        let texts = clues.map_or(Ok(Vec::new()), clue_texts)?;
         let clues = texts
             .iter()
             .map(|text| parse_clue(&board, text).map_err(Error::from))
@@ -372,12 +410,7 @@ fn request(
         Method::Auto if names_sat => Method::Sat,
         other => other,
     };
-    let timeout = timeout
-        .map(|seconds| {
-            Duration::try_from_secs_f64(seconds)
-                .map_err(|_| PyValueError::new_err(format!("bad timeout: {seconds} seconds")))
-        })
-        .transpose()?;
+    let timeout = time_limit_of(timeout)?;
     let request = Request {
         config: config(encoding.unwrap_or("time-indexed"), Subtours::Lazy)?,
         backend: py_result(Backend::from_name(solver.unwrap_or("varisat"), Vec::new()))?,
@@ -482,6 +515,120 @@ impl Formula {
             self.nvars
         )
     }
+}
+
+/// A whole number given to the parameter `name`, `min` or more; a
+/// `ValueError` naming the parameter and what it takes otherwise (a bool,
+/// a float, a negative number, one past 2**64 - 1).
+fn whole_number(value: &Bound<'_, PyAny>, name: &str, min: u64, what: &str) -> PyResult<u64> {
+    let refuse = || {
+        PyValueError::new_err(format!(
+            "{name}: {} is not {what} (a whole number from {min})",
+            shown_value(value)
+        ))
+    };
+    if value.is_instance_of::<pyo3::types::PyBool>() {
+        return Err(refuse());
+    }
+    let number: u64 = value.extract().map_err(|_| refuse())?;
+    if number < min {
+        return Err(refuse());
+    }
+    Ok(number)
+}
+
+/// [`whole_number`] for a parameter that may be `None`.
+fn optional_whole_number(
+    value: Option<&Bound<'_, PyAny>>,
+    name: &str,
+    min: u64,
+    what: &str,
+) -> PyResult<Option<u64>> {
+    value
+        .filter(|value| !value.is_none())
+        .map(|value| whole_number(value, name, min, what))
+        .transpose()
+}
+
+/// The leaper `leaper=` names: `(a, b)` (any pair of whole numbers) or
+/// the text `"a,b"`.
+fn leaper_of(value: &Bound<'_, PyAny>) -> PyResult<Leaper> {
+    if let Ok(text) = value.extract::<String>() {
+        return py_result(text.parse().map_err(Error::from));
+    }
+    let refuse = || {
+        PyValueError::new_err(format!(
+            "leaper: {} is not a leaper: give two whole numbers, (1, 2) for the knight, or the text \"1,2\"",
+            shown_value(value)
+        ))
+    };
+    let items = value
+        .try_iter()
+        .map_err(|_| refuse())?
+        .collect::<PyResult<Vec<_>>>()
+        .map_err(|_| refuse())?;
+    let [a, b] = items.as_slice() else {
+        return Err(refuse());
+    };
+    let length = |item: &Bound<'_, PyAny>| whole_number(item, "leaper", 0, "a leap's length");
+    let (a, b) = (
+        length(a).map_err(|_| refuse())?,
+        length(b).map_err(|_| refuse())?,
+    );
+    let (a, b) = (usize::try_from(a), usize::try_from(b));
+    let (Ok(a), Ok(b)) = (a, b) else {
+        return Err(refuse());
+    };
+    py_result(Leaper::new(a, b).map_err(Error::from))
+}
+
+/// The clues `clues=` gives, as `N=SQUARE` texts: a dict of move numbers
+/// to square names, or a list of such texts.
+fn clue_texts(value: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    if let Ok(dict) = value.cast::<pyo3::types::PyDict>() {
+        let mut pairs = Vec::with_capacity(dict.len());
+        for (number, square) in dict.iter() {
+            let refuse_number = || {
+                PyValueError::new_err(format!(
+                    "clues: {} is not a move number (from 1)",
+                    shown_value(&number)
+                ))
+            };
+            if number.is_instance_of::<pyo3::types::PyBool>() {
+                return Err(refuse_number());
+            }
+            let move_number: i64 = number.extract().map_err(|_| refuse_number())?;
+            let square: String = square.extract().map_err(|_| {
+                PyValueError::new_err(format!(
+                    "clues: move {move_number} is given {}, not a square's name",
+                    shown_value(&square)
+                ))
+            })?;
+            pairs.push((move_number, square));
+        }
+        pairs.sort();
+        return Ok(pairs
+            .into_iter()
+            .map(|(number, square)| format!("{number}={square}"))
+            .collect());
+    }
+    value.extract::<Vec<String>>().map_err(|_| {
+        PyValueError::new_err(format!(
+            "clues: {} is not clues: give a dict {{move: square}} or a list of \"N=SQUARE\" texts",
+            shown_value(value)
+        ))
+    })
+}
+
+/// A time limit in seconds, as the library takes it; a `ValueError`
+/// naming `timeout` otherwise.
+fn time_limit_of(timeout: Option<f64>) -> PyResult<Option<Duration>> {
+    timeout
+        .map(|seconds| {
+            knightsat::runtime::deadline::time_limit(seconds)
+                .map_err(|error| PyValueError::new_err(format!("timeout: {error}")))
+        })
+        .transpose()
 }
 
 /// The model `model` gives for a formula of `vars` variables: a list of
@@ -651,8 +798,9 @@ fn solve(
     encoding: Option<&str>,
     solver: Option<&str>,
     timeout: Option<f64>,
-    seed: Option<u64>,
+    seed: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Option<Vec<String>>> {
+    let seed = optional_whole_number(seed, "seed", 0, "a seed")?;
     let (method, request) = request(method, encoding, solver, timeout)?;
     let request = Request { seed, ..request };
     let problem = &problem.inner;
@@ -685,11 +833,15 @@ fn count(
     method: &str,
     encoding: Option<&str>,
     solver: Option<&str>,
-    limit: Option<u64>,
+    limit: Option<&Bound<'_, PyAny>>,
     up_to_symmetry: bool,
-    jobs: Option<usize>,
+    jobs: Option<&Bound<'_, PyAny>>,
     timeout: Option<f64>,
 ) -> PyResult<Py<PyAny>> {
+    // 0 reaches the library, which says why it counts nothing.
+    let limit = optional_whole_number(limit, "limit", 0, "a number of tours")?;
+    let jobs = optional_whole_number(jobs, "jobs", 0, "a number of threads (0: one per core)")?
+        .map(|jobs| usize::try_from(jobs).unwrap_or(usize::MAX));
     let (method, request) = request(method, encoding, solver, timeout)?;
     let request = Request {
         every_tour: true,
@@ -820,9 +972,10 @@ fn puzzle(
     py: Python<'_>,
     problem: &Problem,
     closed: bool,
-    seed: Option<u64>,
+    seed: Option<&Bound<'_, PyAny>>,
     timeout: Option<f64>,
 ) -> PyResult<Option<Puzzle>> {
+    let seed = optional_whole_number(seed, "seed", 0, "a seed")?;
     let (_, request) = request("sat", None, None, timeout)?;
     let seed = seed.unwrap_or_else(|| fastrand::u64(..));
     let board = problem.inner.board();

@@ -165,3 +165,72 @@ def test_counts_past_128_bits_are_exact_ints():
     every = ks.count(ks.Problem(3, 100, closed=True), method="frontier")
     assert isinstance(every, int) and every > 2**128
     assert every == 300 * from_a1
+
+
+@pytest.mark.parametrize(
+    "make, says",
+    [
+        (lambda: ks.Problem(5, leaper=(-1, 2)), "leaper: "),
+        (lambda: ks.Problem(5, leaper=(1, 2, 3)), "leaper: "),
+        (lambda: ks.Problem(5, leaper="x"), "leaper"),
+        (lambda: ks.Problem(5, clues={2**70: "a1"}), "clues: 1180591620717411303424 is not a move number"),
+        (lambda: ks.Problem(5, clues={-1: "a1"}), "-1"),
+        (lambda: ks.Problem(5, clues={3: 7}), "clues: move 3 is given 7, not a square"),
+        (lambda: ks.Problem(5, clues=7), "clues: 7 is not clues"),
+        (lambda: ks.Problem(2**64), "rows: 18446744073709551616 is not"),
+        (lambda: ks.Problem(-3), "rows: -3 is not"),
+        (lambda: ks.Problem(5, 2.5), "cols: 2.5 is not"),
+        (lambda: ks.Problem(True), "rows: True is not"),
+        (lambda: ks.Problem(5, holes=["c3", "c3"]), "c3 is named twice among the holes"),
+        (lambda: ks.count(ks.Problem(5), jobs=-1), "jobs: -1 is not a number of threads"),
+        (lambda: ks.count(ks.Problem(5), limit=-5), "limit: -5 is not a number of tours"),
+        (lambda: ks.count(ks.Problem(5), limit=0), "a limit of 0 tours counts nothing"),
+        (lambda: ks.count(ks.Problem(5), timeout=0), "timeout: 0 is not a number of seconds"),
+        (lambda: ks.count(ks.Problem(5), timeout=1e300), "timeout: 1e300 is not a number of seconds"),
+        (lambda: ks.count(ks.Problem(5), timeout=float("nan")), "timeout: NaN is not"),
+        (lambda: ks.solve(ks.Problem(5), seed=-1), "seed: -1 is not a seed"),
+        (lambda: ks.puzzle(ks.Problem(5), seed=-3), "seed: -3 is not a seed"),
+    ],
+)
+def test_every_bad_value_is_a_value_error_naming_the_parameter(make, says):
+    with pytest.raises(ValueError) as raised:
+        make()
+    message = str(raised.value)
+    assert says in message
+    assert "extract" not in message and "Pair | Text" not in message
+    assert len(message) < 300
+
+
+def test_a_leaper_may_be_a_list_or_text():
+    assert ks.Problem(5, leaper=[1, 3]).leaper == (1, 3)
+    assert ks.Problem(5, leaper="2,3").leaper == (2, 3)
+
+
+PROBLEMS_BY_VALUE = [
+    ks.Problem(5),
+    ks.Problem(5, 6, closed=True),
+    ks.Problem(6, holes=["c3", "d4"], leaper=(1, 3), start="a1", end="f6"),
+    ks.Problem(5, clues={13: "c3", 1: "a1"}),
+    ks.Problem.from_ascii("..#\n...\n..."),
+]
+
+
+@pytest.mark.parametrize("problem", PROBLEMS_BY_VALUE, ids=repr)
+def test_a_problem_is_a_value(problem):
+    import copy
+    import pickle
+
+    again = eval(repr(problem), {"knightsat": ks})
+    assert again == problem and hash(again) == hash(problem)
+    assert copy.copy(problem) == problem
+    assert copy.deepcopy(problem) == problem
+    assert pickle.loads(pickle.dumps(problem)) == problem
+    assert {problem: 1}[again] == 1
+    assert ks.encode(problem).problem == problem
+
+
+def test_problems_that_differ_are_not_equal():
+    assert ks.Problem(5) != ks.Problem(5, start="a1")
+    assert ks.Problem(5) != ks.Problem(5, closed=True)
+    assert ks.Problem(5) != "knightsat.Problem(5, 5)"
+    assert len({ks.Problem(5), ks.Problem(5), ks.Problem(6)}) == 2

@@ -10,6 +10,7 @@ use knightsat::count::frontier::SquareOrder;
 use knightsat::encoding::{Amo, Subtours};
 use knightsat::model::board::MAX_SQUARES;
 use knightsat::render::Format;
+use knightsat::runtime::deadline::{time_limit, SHORTEST_TIME_LIMIT};
 use knightsat::sat::Backend;
 use knightsat::solve::Method;
 
@@ -252,21 +253,18 @@ pub(super) fn parse_blocks(text: &str) -> Result<(usize, usize), String> {
     parsed.ok_or_else(|| format!("'{text}' is not RxC, e.g. 2x2"))
 }
 
-/// The shortest time limit taken: a millisecond. Anything shorter ends
-/// before any method has started (1e-10 s and 1e-300 s both round to no
-/// time at all), so it is refused rather than read differently by each.
-const SHORTEST_TIMEOUT: f64 = 1e-3;
-
+/// A time limit in seconds, as the library takes it
+/// ([`knightsat::runtime::deadline::time_limit`]).
 pub(super) fn parse_seconds(text: &str) -> Result<Duration, String> {
-    let seconds = text
-        .trim()
+    text.trim()
         .parse::<f64>()
         .ok()
-        .filter(|s| *s >= SHORTEST_TIMEOUT);
-    let duration = seconds.and_then(|s| Duration::try_from_secs_f64(s).ok());
-    duration.ok_or_else(|| {
-        format!("'{text}' is not a number of seconds from {SHORTEST_TIMEOUT} to about 5.8e11")
-    })
+        .and_then(|seconds| time_limit(seconds).ok())
+        .ok_or_else(|| {
+            format!(
+                "'{text}' is not a number of seconds from {SHORTEST_TIME_LIMIT} to about 5.8e11"
+            )
+        })
 }
 
 /// A whole number, with white space around it allowed as `--board` allows it.

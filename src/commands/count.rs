@@ -72,6 +72,10 @@ pub fn count(plan: &Count) -> anyhow::Result<ExitCode> {
             note!("knightsat: the --timeout of {seconds} s ran out after {found} tours: there are at least {found}, maybe more (exit 124)");
             return Ok(ExitCode::from(EXIT_TIMEOUT));
         }
+        Err(Error::TimedOutPartway { seconds, .. }) if estimate => {
+            note!("knightsat: the --timeout of {seconds} s ran out before the sample's cubes were counted: no estimate (exit 124)");
+            return Ok(ExitCode::from(EXIT_TIMEOUT));
+        }
         Err(Error::TimedOutPartway { seconds, .. }) if !estimate => {
             note!("knightsat: the --timeout of {seconds} s ran out after {printed} cubes: each line printed is a whole cube; `knightsat sum` names the cubes left (exit 124)");
             return Ok(ExitCode::from(EXIT_TIMEOUT));
@@ -233,7 +237,7 @@ fn count_way_out(error: Error, plan: &Count) -> anyhow::Error {
         Error::BoardTooLargeForEncoding { .. } if plain => {
             let cubes = plan.args.jobs.unwrap_or(1) != 1 || plan.args.depth.is_some();
             Some(match (method == Method::Backtrack, cubes) {
-                (false, false) => "--method backtrack counts without a formula, on any board",
+                (false, false) => "the default route counts cube by cube and numbers its cubes by that encoding; --method backtrack counts in one search, without cubes, on any board",
                 (false, true) => "--method backtrack without --jobs and --depth counts without a formula, on any board",
                 (true, _) => "backtracking numbers its cubes by that encoding: without --jobs and --depth it counts in one search, on any board",
             }.to_string())
@@ -262,6 +266,11 @@ fn count_way_out(error: Error, plan: &Count) -> anyhow::Error {
         Error::FrontierOverMemoryBudget { .. } => Some(
             "try a larger --memory-budget, or --method backtrack (little memory, but its time grows with the number of tours)"
                 .to_string(),
+        ),
+        // Wider than any state holds: every other route lists the tours
+        // one by one, and a board this wide has far too many.
+        Error::FrontierTooWide { .. } => Some(
+            "no route counts a board this wide: backtracking and SAT list the tours one by one, far too many here; --sample K --depth D estimates the count from K cubes where each cube is small enough to count".to_string(),
         ),
         // The cubes of a depth given take the same memory by any method
         // and on any number of threads: the smaller depth that fits is

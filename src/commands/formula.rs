@@ -1,6 +1,6 @@
 //! The commands that write or measure the formula: `encode`, `cubes`, `stats`.
 
-use std::io::{self, Write};
+use std::io::Write;
 use std::process::ExitCode;
 
 use knightsat::cnf_file::{
@@ -25,7 +25,7 @@ pub fn encode(plan: &Encode) -> anyhow::Result<ExitCode> {
     } = plan;
     note_default_start(problem);
     if output.as_os_str() == "-" {
-        write_cnf(&**encoding, io::stdout().lock())?;
+        write_cnf(&**encoding, super::stdout()?)?;
     } else {
         let stats = write_cnf_file(&**encoding, output)?;
         note!(
@@ -83,7 +83,7 @@ pub fn cubes(plan: Cubes) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     if output.as_os_str() == "-" {
-        write_icnf_stream(&*encoding, stream, io::stdout().lock())?;
+        write_icnf_stream(&*encoding, stream, super::stdout()?)?;
     } else {
         let stats = write_icnf_stream_file(&*encoding, stream, &output)?;
         note!(

@@ -17,6 +17,7 @@ pub mod solve;
 
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use indicatif::{HumanDuration, ProgressBar, ProgressStyle};
@@ -208,10 +209,64 @@ pub fn print_outcome(outcome: Outcome, format: Format) -> anyhow::Result<ExitCod
     }
 }
 
+/// Whether standard output was closed when the process started (`>&-`).
+static STDOUT_CLOSED: AtomicBool = AtomicBool::new(false);
+
+/// Notes a closed standard output before Rust's runtime starts: the
+/// runtime then opens /dev/null on any closed standard descriptor (so that
+/// no file opened later takes its number and gets what is printed), after
+/// which a closed stdout looks like `> /dev/null` and the output would be
+/// lost without a word. Run by the loader, before `main`.
+extern "C" fn note_closed_stdout() {
+    // SAFETY: fcntl(2) with F_GETFD only asks about the descriptor.
+    if unsafe { libc::fcntl(1, libc::F_GETFD) } == -1 {
+        STDOUT_CLOSED.store(true, Ordering::Relaxed);
+    }
+}
+
+#[cfg(any(target_os = "linux", target_os = "android", target_os = "freebsd"))]
+#[used]
+#[link_section = ".init_array"]
+static NOTE_CLOSED_STDOUT: extern "C" fn() = note_closed_stdout;
+
+#[cfg(target_vendor = "apple")]
+#[used]
+#[link_section = "__DATA,__mod_init_func"]
+static NOTE_CLOSED_STDOUT: extern "C" fn() = note_closed_stdout;
+
+/// Where the runtime left standard output closed (a platform that does
+/// not reopen it), notes it and puts /dev/null on its descriptor, as the
+/// runtime does elsewhere. Call it first, before anything is opened.
+pub fn guard_closed_stdout() {
+    // SAFETY: fcntl(2) with F_GETFD only asks; open(2) and dup2(2) take a
+    // NUL-terminated path and descriptors, and touch no memory of ours.
+    unsafe {
+        if libc::fcntl(1, libc::F_GETFD) != -1 {
+            return;
+        }
+        STDOUT_CLOSED.store(true, Ordering::Relaxed);
+        let null = libc::open(c"/dev/null".as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
+        if null >= 0 && null != 1 {
+            libc::dup2(null, 1);
+            libc::close(null);
+        }
+    }
+}
+
+/// Standard output, locked; an error when it was closed at the start
+/// ([`guard_closed_stdout`]).
+pub fn stdout() -> anyhow::Result<io::StdoutLock<'static>> {
+    if STDOUT_CLOSED.load(Ordering::Relaxed) {
+        let closed = io::Error::other("standard output is closed");
+        return Err(Error::io("writing the output", closed).into());
+    }
+    Ok(io::stdout().lock())
+}
+
 /// Writes to stdout and flushes: a closed pipe quietly ends the output (the
 /// reader has all it wanted), any other failure is an error.
 pub fn emit(write: impl FnOnce(&mut io::StdoutLock<'_>) -> io::Result<()>) -> anyhow::Result<()> {
-    let mut out = io::stdout().lock();
+    let mut out = stdout()?;
     match write(&mut out).and_then(|()| out.flush()) {
         Err(error) if error.kind() == io::ErrorKind::BrokenPipe => Ok(()),
         result => Ok(result.map_err(|e| Error::io("writing the output", e))?),

@@ -193,7 +193,7 @@ fn print_all(
     limit: Option<u64>,
     format: Format,
 ) -> anyhow::Result<ExitCode> {
-    let mut out = io::stdout().lock();
+    let mut out = super::stdout()?;
     let mut first = true;
     let mut on_tour = |tour: &Tour| {
         if format == Format::Board && !std::mem::take(&mut first) {

@@ -175,14 +175,14 @@ pub fn plan(cli: Cli, matches: &ArgMatches) -> anyhow::Result<Plan> {
         } => {
             let names_sat = names(flags::ENCODING) || names(flags::SAT_ONLY_IN_SOLVE);
             let (problem, config) = encoding.problem_and_config(&problem)?;
-            let budget = budget(&options.memory);
+            let budget = budget(&options.memory)?;
             Plan::Solve(solve(problem, config, options, names_sat, budget)?)
         }
         command @ Command::Count { .. } => {
             let Command::Count { memory, .. } = &command else {
                 unreachable!("matched as count")
             };
-            let budget = budget(memory);
+            let budget = budget(memory)?;
             count::count(
                 command,
                 names(flags::ENCODING) || names(flags::SAT_ONLY_IN_COUNT),
@@ -233,9 +233,9 @@ pub fn plan(cli: Cli, matches: &ArgMatches) -> anyhow::Result<Plan> {
             seed,
             solution,
             format,
-            request: sat_request(solver, budget(&memory), timeout),
+            request: sat_request(solver, budget(&memory)?, timeout),
         }),
-        Command::Certify { cnf, proof } => Plan::Certify { cnf, proof },
+        Command::Certify { cnf, proof } => certify(cnf, proof)?,
         Command::Stats {
             problem,
             format,
@@ -248,14 +248,25 @@ pub fn plan(cli: Cli, matches: &ArgMatches) -> anyhow::Result<Plan> {
     })
 }
 
-/// The memory budget: one given stands; the default stays within `ulimit -v`.
-fn budget_mib(memory: &MemoryBudgetArgs, given: &ArgMatches) -> u64 {
-    match crate::allocator::half_the_address_space_mib() {
-        Some(half) if given.value_source("memory_budget") != Some(ValueSource::CommandLine) => {
-            memory.memory_budget.min(half)
-        }
-        _ => memory.memory_budget,
+/// The memory budget: the default stays within half the address-space
+/// limit (`ulimit -v`); one given stands, unless it is over that half,
+/// where the process would abort on a failed allocation before its
+/// tables met the budget: refused.
+fn budget_mib(memory: &MemoryBudgetArgs, given: &ArgMatches) -> Result<u64, OptionsConflict> {
+    let Some(half) = crate::allocator::half_the_address_space_mib() else {
+        return Ok(memory.memory_budget);
+    };
+    if given.value_source("memory_budget") != Some(ValueSource::CommandLine) {
+        return Ok(memory.memory_budget.min(half));
     }
+    if memory.memory_budget > half {
+        return Err(OptionsConflict(format!(
+            "--memory-budget {} is over half the address-space limit (ulimit -v: {} MiB), which the process needs beside its tables: give at most {half}, or raise the limit",
+            memory.memory_budget,
+            half * 2
+        )));
+    }
+    Ok(memory.memory_budget)
 }
 
 /// The plan of `decode`: standard input read once at most.
@@ -269,6 +280,20 @@ fn decode(cnf: PathBuf, solver_output: PathBuf, format: FormatArg) -> anyhow::Re
         solver_output,
         format: format.into(),
     })
+}
+
+/// The plan of `certify`: two files, which the checker reads by name (the
+/// proof perhaps twice), so not standard input.
+fn certify(cnf: PathBuf, proof: PathBuf) -> anyhow::Result<Plan> {
+    for (flag, path) in [("--cnf", &cnf), ("--proof", &proof)] {
+        if path.as_os_str() == "-" {
+            return Err(OptionsConflict(format!(
+                "certify reads files, not standard input: give {flag} a file"
+            ))
+            .into());
+        }
+    }
+    Ok(Plan::Certify { cnf, proof })
 }
 
 /// The plan of `verify`: standard input read once at most.

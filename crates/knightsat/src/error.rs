@@ -212,6 +212,13 @@ pub enum Error {
     /// clause made from it could remove real tours.
     #[error("cannot block it: not a tour of this problem: {0}")]
     BlockNotATour(Violation),
+    /// A time limit that is no number of seconds from a millisecond to
+    /// what a duration holds.
+    #[error("{0} is not a number of seconds from 0.001 to about 5.8e11")]
+    BadTimeLimit(String),
+    /// A limit of no tours, which counts nothing.
+    #[error("a limit of 0 tours counts nothing: give at least 1")]
+    ZeroLimit,
     /// A model given as values that is not one: a variable given both
     /// values, or a number that names no variable.
     #[error("not a model: {0}")]
@@ -495,6 +502,8 @@ impl Error {
             | Error::SolverOutput { .. }
             | Error::BadModel(_)
             | Error::BlockNotATour(_)
+            | Error::BadTimeLimit(_)
+            | Error::ZeroLimit
             | Error::NotAModel(_)
             | Error::BadCnf(_)
             | Error::ModelFalsifiesClause { .. }

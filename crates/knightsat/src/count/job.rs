@@ -241,6 +241,9 @@ impl<'a> CountJob<'a> {
             ..self.request.clone()
         };
         self.method.check_supports(self.problem, &request)?;
+        if self.limit == Some(0) {
+            return Err(Error::ZeroLimit);
+        }
         if self.up_to_symmetry && (self.cubes.is_some() || self.sample.is_some()) {
             return Err(Error::Unsupported(Unsupported::OrbitsWithCubes));
         }

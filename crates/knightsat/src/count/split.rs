@@ -334,7 +334,9 @@ impl<'a> CubeBacktracker<'a> {
     /// The tours of the problem in `cube`, weighted as [`super::enumerate::enumerate`]
     /// counts them; `None` once `stop` is raised.
     pub(super) fn count(&self, cube: &Cube, stop: &Stop) -> Option<u64> {
-        let tours = self.counter.count_unless_stopped(&cube.squares, stop)?;
+        let tours = self
+            .counter
+            .count_unless_stopped(&cube.squares, &stop.as_interrupt())?;
         Some(tours * weight(self.problem))
     }
 }

@@ -314,7 +314,15 @@ impl Board {
         for name in names {
             let index = self.parse_square(name.as_ref())?;
             let square = self.square(index);
-            exists[square.rank * self.cols + square.file] = false;
+            let cell = &mut exists[square.rank * self.cols + square.file];
+            if !*cell {
+                // Named twice: a slip, perhaps for another square.
+                return Err(BoardError::Square(format!(
+                    "{} is named twice among the holes",
+                    self.name(index)
+                )));
+            }
+            *cell = false;
         }
         self.keeping(&exists)
     }

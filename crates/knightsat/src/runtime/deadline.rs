@@ -8,6 +8,31 @@ use std::time::{Duration, Instant};
 use crate::error::Error;
 use crate::runtime::interrupt::Interrupt;
 
+/// The shortest time limit taken: a millisecond. Anything shorter ends
+/// before any method has started (1e-10 s and 1e-300 s both round to no
+/// time at all), so it is refused rather than read differently by each.
+pub const SHORTEST_TIME_LIMIT: f64 = 1e-3;
+
+/// A time limit of `seconds`, from [`SHORTEST_TIME_LIMIT`] to what a
+/// [`Duration`] holds (about 5.8e11 s); anything else, not-a-number
+/// included, is refused ([`Error::BadTimeLimit`]).
+pub fn time_limit(seconds: f64) -> Result<Duration, Error> {
+    if seconds >= SHORTEST_TIME_LIMIT {
+        if let Ok(limit) = Duration::try_from_secs_f64(seconds) {
+            return Ok(limit);
+        }
+    }
+    // 1e300 as 1e300, not as its 301 digits.
+    let shown = if seconds.is_finite()
+        && (seconds.abs() >= 1e9 || (seconds != 0.0 && seconds.abs() < 1e-3))
+    {
+        format!("{seconds:e}")
+    } else {
+        seconds.to_string()
+    };
+    Err(Error::BadTimeLimit(shown))
+}
+
 /// When a time limit that started at [`Deadline::new`] runs out; a search
 /// that checks it ([`Deadline::check`]) also stops when the
 /// [`Interrupt`] it was given is raised.

@@ -34,7 +34,6 @@ use std::cmp::Reverse;
 use std::collections::HashMap;
 use std::hash::{BuildHasher, BuildHasherDefault};
 use std::ops::ControlFlow;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
@@ -44,7 +43,7 @@ use crate::graph::{MoveGraph, UNREACHED};
 use crate::model::board::{Board, Square};
 use crate::model::problem::{Clue, Problem};
 use crate::runtime::deadline::Deadline;
-use crate::sat::Stop;
+use crate::runtime::interrupt::Interrupt;
 use crate::tour::Tour;
 
 /// Finds a tour of `problem`: `Some` tour, or `None` when the search has
@@ -142,13 +141,13 @@ impl PrefixCounter {
 
     /// The number of tours that begin with `prefix` (see [`count_extending`]).
     pub fn count(&self, prefix: &[usize]) -> u64 {
-        self.count_unless_stopped(prefix, &Stop::new())
+        self.count_unless_stopped(prefix, &Interrupt::new())
             .expect("a flag nobody raises stops nothing")
     }
 
     /// [`count`](Self::count), or `None` once `stop` is raised (checked
     /// every few thousand steps): a count cut short is no count.
-    pub(crate) fn count_unless_stopped(&self, prefix: &[usize], stop: &Stop) -> Option<u64> {
+    pub(crate) fn count_unless_stopped(&self, prefix: &[usize], stop: &Interrupt) -> Option<u64> {
         let n = self.rooted.board().squares();
         let Some(&first) = prefix.first() else {
             return Some(0);
@@ -165,7 +164,7 @@ impl PrefixCounter {
             // watching the flag every few thousand steps as it goes (a
             // tour may be a long way off on a large board).
             let mut found = 0u64;
-            let watch = Deadline::new(None).interrupted_by(&stop.as_interrupt());
+            let watch = Deadline::new(None).interrupted_by(stop);
             let walked = graph.walks_from(prefix, &watch, &mut |_| {
                 found += 1;
                 Ok(ControlFlow::Continue(()))
@@ -177,7 +176,7 @@ impl PrefixCounter {
         } else {
             0
         };
-        graph.count_from(prefix, start, self, stop.flag())
+        graph.count_from(prefix, start, self, stop)
     }
 
     fn shard(&self, state: &State) -> std::sync::MutexGuard<'_, Completions> {
@@ -638,7 +637,7 @@ impl Graph {
         prefix: &[usize],
         start: u32,
         completions: &PrefixCounter,
-        stop: &AtomicBool,
+        stop: &Interrupt,
     ) -> Option<u64> {
         self.reset();
         let mut path: Vec<u32> = Vec::with_capacity(self.length);
@@ -669,7 +668,7 @@ impl Graph {
         let mut steps = 0u32;
         loop {
             steps = steps.wrapping_add(1);
-            if steps.is_multiple_of(1 << 14) && stop.load(Ordering::Relaxed) {
+            if steps.is_multiple_of(1 << 14) && stop.is_raised() {
                 return None;
             }
             let depth = path.len() - 1;

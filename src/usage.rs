@@ -1,0 +1,80 @@
+//! What clap answers instead of a command: `--help` and `--version`
+//! printed, and bad usage said in one line.
+
+use std::io::{self, IsTerminal, Write};
+use std::process::ExitCode;
+
+use crate::commands::{self, EXIT_FAILURE};
+use crate::{args, EXIT_BAD_INPUT};
+
+/// `--help` and `--version` print and succeed; any other error of clap's
+/// is bad usage, said in one line: clap's message runs to the first blank
+/// line, and its tips (a similar flag or command) are kept; the usage
+/// after them is left to --help.
+pub fn usage_error(error: &clap::Error) -> ExitCode {
+    if !error.use_stderr() {
+        return print_help(error);
+    }
+    if matches!(
+        error.kind(),
+        clap::error::ErrorKind::MissingSubcommand
+            | clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        // clap's first paragraph would be the tool's description.
+        let _ = writeln!(
+            io::stderr(),
+            "knightsat: no command given: {} (see --help)",
+            args::command_names().join(", ")
+        );
+        return ExitCode::from(EXIT_BAD_INPUT);
+    }
+    let rendered = error.render().to_string();
+    let mut paragraphs = rendered.split("\n\n").map(|paragraph| {
+        paragraph
+            .lines()
+            .map(str::trim)
+            .filter(|line| !line.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ")
+    });
+    let first = paragraphs.next().unwrap_or_default();
+    let mut message = first.strip_prefix("error: ").unwrap_or(&first).to_string();
+    // clap's tips name the flag or command meant (`--szie`: `--size`).
+    for tip in paragraphs.filter(|paragraph| paragraph.starts_with("tip: ")) {
+        message.push_str("; ");
+        message.push_str(&tip);
+    }
+    let _ = writeln!(io::stderr(), "knightsat: {message} (see --help)");
+    ExitCode::from(EXIT_BAD_INPUT)
+}
+
+/// Prints `--help` or `--version` to standard output. A failed write is an
+/// error (`--help > /dev/full`), except a closed pipe (`--help | head`).
+fn print_help(help: &clap::Error) -> ExitCode {
+    let rendered = help.render();
+    let mut text = if io::stdout().is_terminal() {
+        rendered.ansi().to_string()
+    } else {
+        rendered.to_string()
+    };
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    let Ok(mut stdout) = commands::stdout() else {
+        let _ = writeln!(
+            io::stderr(),
+            "knightsat: cannot write the help: standard output is closed"
+        );
+        return ExitCode::from(EXIT_FAILURE);
+    };
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Err(error) if error.kind() != io::ErrorKind::BrokenPipe => {
+            let _ = writeln!(io::stderr(), "knightsat: cannot write the help: {error}");
+            ExitCode::from(EXIT_FAILURE)
+        }
+        _ => ExitCode::SUCCESS,
+    }
+}
