@@ -9,7 +9,7 @@ Ctrl-C during ``solve``, ``count`` or ``puzzle`` stops the work and raises
 ``KeyboardInterrupt``.
 """
 
-from typing import Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 __version__: str
 
@@ -34,7 +34,7 @@ class Problem:
         rows: int,
         cols: Optional[int] = None,
         *,
-        holes: Sequence[str] = ...,
+        holes: Union[str, Sequence[str], None] = ...,
         leaper: Union[Tuple[int, int], str, None] = None,
         closed: bool = False,
         start: Optional[str] = None,
@@ -122,7 +122,7 @@ class Formula:
         ``get_model()``) or a dict of variable to bool. Raises
         ``ValueError`` for a model that is no tour, gives a variable both
         values or names no variable of the formula."""
-    def block(self, tour: Sequence[str]) -> List[int]:
+    def block(self, tour: Union[Sequence[str], str]) -> List[int]:
         """A clause every model satisfies except those of ``tour``, over
         the encoding's own variables: add it to look for another tour.
         Raises ``ValueError`` unless ``tour`` is a tour of the problem (a
@@ -183,6 +183,33 @@ def solve(
     means SAT. ``timeout`` in seconds; ``seed`` for Warnsdorff's rule.
     Ctrl-C raises ``KeyboardInterrupt``."""
 
+class Tours(Iterator[List[str]]):
+    """The iterator ``tours`` returns: each tour as it is found."""
+
+    def __iter__(self) -> "Tours": ...
+    def __next__(self) -> List[str]: ...
+    def close(self) -> None:
+        """Stops the search now (as leaving a ``for`` loop does): no thread
+        is left running."""
+
+def tours(
+    problem: Problem,
+    *,
+    method: str = "auto",
+    encoding: Optional[str] = None,
+    solver: Optional[str] = None,
+    limit: Optional[int] = None,
+    timeout: Optional[float] = None,
+) -> Tours:
+    """The tours of ``problem``, one at a time as the search finds them:
+    verified lists of square names, in the order and with the rules of
+    ``knightsat solve --all`` (a closed tour with nothing anchored in all
+    its rotations; at most ``limit``). ``method``, ``encoding``,
+    ``solver`` and ``timeout`` as for ``solve`` (a timeout raises
+    ``KnightsatError`` after the tours found by then). The search runs on
+    a thread of its own with the GIL released; leaving the loop stops it
+    and leaves nothing running; Ctrl-C raises ``KeyboardInterrupt``."""
+
 def count(
     problem: Problem,
     *,
@@ -214,6 +241,8 @@ def puzzle(
     seed: Optional[int] = None,
     timeout: Optional[float] = None,
 ) -> Optional[Puzzle]:
-    """A puzzle on the board of ``problem`` (its holes and leaper): clues
-    with exactly one tour, none of which can go; ``None`` when the board
-    has no tour. The same ``seed`` makes the same puzzle."""
+    """A puzzle on the board of ``problem`` (its holes and leaper; closed
+    if the problem or ``closed`` says so): clues with exactly one tour,
+    none of which can go; ``None`` when the board has no tour. A start,
+    an end or clues raise ``ValueError``, as the command takes none. The
+    same ``seed`` makes the same puzzle."""

@@ -972,3 +972,26 @@ fn a_board_too_wide_for_every_route_says_so_and_what_is_left() {
         "{stderr}"
     );
 }
+
+#[test]
+fn certify_without_rate_names_how_to_install_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let cnf = dir.path().join("4x4.cnf");
+    knightsat()
+        .args(["encode", "--size", "4", "-o"])
+        .arg(&cnf)
+        .assert()
+        .success();
+    std::fs::write(dir.path().join("4x4.drat"), "0\n").unwrap();
+    let empty = tempfile::tempdir().unwrap();
+    let output = knightsat()
+        .args(["certify", "--cnf", "4x4.cnf", "--proof", "4x4.drat"])
+        .current_dir(dir.path())
+        .env("PATH", empty.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("cargo install rate@0.3.0"), "{stderr}");
+}

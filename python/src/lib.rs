@@ -13,7 +13,7 @@
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
-use std::sync::mpsc;
+use std::sync::{mpsc, Mutex};
 use std::time::Duration;
 
 use pyo3::create_exception;
@@ -32,7 +32,7 @@ use knightsat::error::{Error, ErrorClass};
 use knightsat::model::board::{Board, Leaper};
 use knightsat::model::problem::{parse_clue, Problem as LibProblem};
 use knightsat::model::verify::verify as verify_squares;
-use knightsat::puzzle::{generate, puzzle_grid};
+use knightsat::puzzle::{generate, puzzle_grid, puzzle_rules};
 use knightsat::render::board_grid;
 use knightsat::runtime::interrupt::Interrupt;
 use knightsat::sat::Backend;
@@ -130,12 +130,12 @@ impl Problem {
     // PyO3 hands over owned values; the lists are read, not kept.
     #[new]
     #[allow(clippy::needless_pass_by_value)]
-    #[pyo3(signature = (rows, cols=None, *, holes=Vec::new(), leaper=None, closed=false, start=None, end=None, clues=None))]
+    #[pyo3(signature = (rows, cols=None, *, holes=None, leaper=None, closed=false, start=None, end=None, clues=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         rows: &Bound<'_, PyAny>,
         cols: Option<&Bound<'_, PyAny>>,
-        holes: Vec<String>,
+        holes: Option<&Bound<'_, PyAny>>,
         leaper: Option<&Bound<'_, PyAny>>,
         closed: bool,
         start: Option<String>,
@@ -152,6 +152,10 @@ impl Problem {
             None => rows_n,
         };
         let board = py_result(Board::new(rows_n, cols_n).map_err(Error::from))?;
+        let holes = match holes {
+            Some(holes) if !holes.is_none() => square_names_of(holes, "holes")?,
+            _ => Vec::new(),
+        };
         Problem::on(&board, &holes, leaper, closed, start, end, clues)
     }
 
@@ -487,9 +491,9 @@ impl Formula {
     /// it to the solver to look for another tour, as the library's own
     /// enumeration does. Anything but a tour of the problem raises
     /// `ValueError` (a clause for a non-tour could remove real tours).
-    fn block(&self, tour: Vec<String>) -> PyResult<Vec<isize>> {
+    fn block(&self, tour: &Bound<'_, PyAny>) -> PyResult<Vec<isize>> {
         let board = self.encoding.problem().board();
-        let squares = tour
+        let squares = square_names_of(tour, "tour")?
             .into_iter()
             .map(|name| board.parse_square(&name).map_err(Error::from))
             .collect::<Result<Vec<_>, _>>();
@@ -523,7 +527,7 @@ impl Formula {
 fn whole_number(value: &Bound<'_, PyAny>, name: &str, min: u64, what: &str) -> PyResult<u64> {
     let refuse = || {
         PyValueError::new_err(format!(
-            "{name}: {} is not {what} (a whole number from {min})",
+            "{name}: {} is not {what} (a whole number from {min} to 2**64 - 1)",
             shown_value(value)
         ))
     };
@@ -867,6 +871,159 @@ fn count(
     }
 }
 
+/// The tours of `problem`, one at a time as the search finds them: a lazy
+/// iterator of verified tours (lists of square names), in the order and
+/// with the rules of `knightsat solve --all` (a closed tour with nothing
+/// anchored in all its rotations; at most `limit`). `method`, `encoding`,
+/// `solver` and `timeout` as for `solve` (a timeout that runs out raises
+/// `KnightsatError` after the tours found by then). The search runs on a
+/// thread of its own, the GIL released while it looks for the next tour;
+/// stopping the iteration (a `break`, or dropping the iterator) stops it
+/// and leaves nothing running, and Ctrl-C raises `KeyboardInterrupt`.
+#[pyfunction]
+#[pyo3(signature = (problem, *, method="auto", encoding=None, solver=None, limit=None, timeout=None))]
+fn tours(
+    problem: &Problem,
+    method: &str,
+    encoding: Option<&str>,
+    solver: Option<&str>,
+    limit: Option<&Bound<'_, PyAny>>,
+    timeout: Option<f64>,
+) -> PyResult<Tours> {
+    let limit = optional_whole_number(limit, "limit", 0, "a number of tours")?;
+    let (method, request) = request(method, encoding, solver, timeout)?;
+    let request = Request {
+        every_tour: true,
+        ..request
+    };
+    let problem = problem.inner.clone();
+    // What the job can do is checked before any thread starts.
+    py_result(method.check_supports(&problem, &request))?;
+    if limit == Some(0) {
+        return Err(py_error(&Error::ZeroLimit));
+    }
+    let interrupt = request.interrupt.clone();
+    // One tour ahead of the caller at most: the search waits for the
+    // caller to take it.
+    let (sender, receiver) = mpsc::sync_channel::<Found>(1);
+    let worker = std::thread::spawn(move || {
+        let mut on_tour = |tour: &Tour| {
+            sender
+                .send(Ok(tour.names()))
+                .map_err(|_| Error::Interrupted)
+        };
+        let listed = CountJob {
+            method,
+            request,
+            limit,
+            on_tour: Some(&mut on_tour),
+            ..CountJob::new(&problem)
+        }
+        .run();
+        match listed {
+            // Stopped by the caller, or done: the channel's end says so.
+            Ok(_) | Err(Error::Interrupted) => {}
+            Err(error) => {
+                let _ = sender.send(Err(error));
+            }
+        }
+    });
+    Ok(Tours {
+        receiver: Mutex::new(Some(receiver)),
+        worker: Mutex::new(Some(worker)),
+        interrupt,
+    })
+}
+
+/// What the search of `tours` hands over: a tour, or the error that ended it.
+type Found = Result<Vec<String>, Error>;
+
+/// The iterator `tours` returns.
+#[pyclass(module = "knightsat")]
+struct Tours {
+    /// Where the search sends each tour (or the error that ended it);
+    /// `None` once the iteration has ended.
+    receiver: Mutex<Option<mpsc::Receiver<Found>>>,
+    /// The thread searching, until it is joined.
+    worker: Mutex<Option<std::thread::JoinHandle<()>>>,
+    /// Stops the search.
+    interrupt: Interrupt,
+}
+
+#[pymethods]
+impl Tours {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(&self, py: Python<'_>) -> PyResult<Option<Vec<String>>> {
+        loop {
+            let received = py.detach(|| {
+                let receiver = lock(&self.receiver);
+                match receiver.as_ref() {
+                    Some(receiver) => receiver.recv_timeout(SIGNAL_POLL),
+                    None => Err(mpsc::RecvTimeoutError::Disconnected),
+                }
+            });
+            match received {
+                Ok(Ok(tour)) => return Ok(Some(tour)),
+                Ok(Err(error)) => {
+                    self.stop(py);
+                    return Err(py_error(&error));
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    self.stop(py);
+                    return Ok(None);
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    if let Err(raised) = py.check_signals() {
+                        self.stop(py);
+                        return Err(raised);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Stops the search now (as leaving a `for` loop does): no thread is
+    /// left running.
+    fn close(&self, py: Python<'_>) {
+        self.stop(py);
+    }
+}
+
+impl Tours {
+    /// Stops the search and waits for its thread: the flag raised, and the
+    /// channel closed so that a search waiting to hand over a tour gives up.
+    fn stop(&self, py: Python<'_>) {
+        self.interrupt.raise();
+        drop(lock(&self.receiver).take());
+        let worker = lock(&self.worker).take();
+        if let Some(worker) = worker {
+            py.detach(|| {
+                let _ = worker.join();
+            });
+        }
+    }
+}
+
+impl Drop for Tours {
+    fn drop(&mut self) {
+        self.interrupt.raise();
+        drop(lock(&self.receiver).take());
+        if let Some(worker) = lock(&self.worker).take() {
+            let _ = worker.join();
+        }
+    }
+}
+
+/// A mutex's value, even after a panic elsewhere.
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 /// A count as a Python `int`, exact past 128 bits (through its decimal
 /// digits, which `int` reads).
 fn python_int(py: Python<'_>, number: TourNumber) -> PyResult<Py<PyAny>> {
@@ -885,16 +1042,9 @@ fn python_int(py: Python<'_>, number: TourNumber) -> PyResult<Py<PyAny>> {
 /// clues kept. Returns `None`; an unknown square raises `ValueError`, a
 /// tour that breaks a rule `KnightsatError` naming the first it breaks.
 #[pyfunction]
-fn verify(tour: TourArg, problem: &Problem) -> PyResult<()> {
+fn verify(tour: &Bound<'_, PyAny>, problem: &Problem) -> PyResult<()> {
     let board = problem.inner.board();
-    let names = match tour {
-        TourArg::Text(text) => text
-            .split(|c: char| c.is_whitespace() || c == ',')
-            .filter(|name| !name.is_empty())
-            .map(str::to_string)
-            .collect(),
-        TourArg::Names(names) => names,
-    };
+    let names = square_names_of(tour, "tour")?;
     let squares = names
         .iter()
         .map(|name| board.parse_square(name).map_err(Error::from))
@@ -903,11 +1053,34 @@ fn verify(tour: TourArg, problem: &Problem) -> PyResult<()> {
     py_result(verify_squares(&squares, &problem.inner).map_err(Error::from))
 }
 
-/// A tour handed to `verify`.
-#[derive(FromPyObject)]
-enum TourArg {
-    Text(String),
-    Names(Vec<String>),
+/// Square names given to the parameter `name`: a list (any iterable) of
+/// names, or one string of names separated by spaces or commas; a
+/// `ValueError` naming the parameter otherwise.
+fn square_names_of(value: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<String>> {
+    if let Ok(text) = value.extract::<String>() {
+        return Ok(text
+            .split(|c: char| c.is_whitespace() || c == ',')
+            .filter(|name| !name.is_empty())
+            .map(str::to_string)
+            .collect());
+    }
+    let refuse = || {
+        PyValueError::new_err(format!(
+            "{name}: {} is not square names: give a list of names or one string \"a1 c2 …\"",
+            shown_value(value)
+        ))
+    };
+    let mut names = Vec::new();
+    for item in value.try_iter().map_err(|_| refuse())? {
+        let item = item?;
+        names.push(item.extract::<String>().map_err(|_| {
+            PyValueError::new_err(format!(
+                "{name}: {} is not a square's name",
+                shown_value(&item)
+            ))
+        })?);
+    }
+    Ok(names)
 }
 
 /// A puzzle made by `puzzle`: clues with exactly one tour through them.
@@ -961,9 +1134,10 @@ impl Puzzle {
     }
 }
 
-/// Makes a puzzle on the board of `problem` (its holes and leaper; its
-/// start, end and clues are not used): clues with exactly one tour,
-/// closed if `closed`, and no clue that can go. The same `seed` makes the
+/// Makes a puzzle on the board of `problem` (its holes and leaper; closed
+/// if the problem or `closed` says so; a start, an end or clues raise
+/// `ValueError`, as the command takes none): clues with exactly one tour
+/// and no clue that can go. The same `seed` makes the
 /// same puzzle. `None` when the board has no tour. `timeout` in seconds
 /// bounds the whole making; Ctrl-C stops it and raises `KeyboardInterrupt`.
 #[pyfunction]
@@ -978,7 +1152,8 @@ fn puzzle(
     let seed = optional_whole_number(seed, "seed", 0, "a seed")?;
     let (_, request) = request("sat", None, None, timeout)?;
     let seed = seed.unwrap_or_else(|| fastrand::u64(..));
-    let board = problem.inner.board();
+    let (board, closed_problem) = py_result(puzzle_rules(&problem.inner))?;
+    let closed = closed || closed_problem;
     let generated = interruptible(py, &request.interrupt, || {
         generate(board, closed, seed, &request, |_, _| {})
     })?;
@@ -1005,6 +1180,8 @@ fn knightsat_python(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(decode, module)?)?;
     module.add_function(wrap_pyfunction!(solve, module)?)?;
     module.add_function(wrap_pyfunction!(count, module)?)?;
+    module.add_function(wrap_pyfunction!(tours, module)?)?;
+    module.add_class::<Tours>()?;
     module.add_function(wrap_pyfunction!(verify, module)?)?;
     module.add_function(wrap_pyfunction!(puzzle, module)?)?;
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;

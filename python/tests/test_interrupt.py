@@ -46,6 +46,7 @@ LONG = [
     # Past 128 squares backtracking counts a cube without remembering
     # completions: the walk watched the flag only when it found a tour.
     ("count 14x14 cube by cube", lambda: ks.count(ks.Problem(14))),
+    ("list the tours of 7x7", lambda: sum(1 for _ in ks.tours(ks.Problem(7)))),
     ("count 20x20 backtracking from a1", lambda: ks.count(ks.Problem(20, start="a1"), method="backtrack")),
 ]
 

@@ -1,12 +1,15 @@
 """The library's own routes from Python: solve, count, verify, puzzle,
 DIMACS; counts checked against an independent brute force."""
 
+import functools
 import re
+import time
 
 import pytest
 
 import brute
 import knightsat as ks
+from conftest import os_threads
 from test_pysat import pysat_tours
 
 
@@ -190,6 +193,10 @@ def test_counts_past_128_bits_are_exact_ints():
         (lambda: ks.count(ks.Problem(5), timeout=float("nan")), "timeout: NaN is not"),
         (lambda: ks.solve(ks.Problem(5), seed=-1), "seed: -1 is not a seed"),
         (lambda: ks.puzzle(ks.Problem(5), seed=-3), "seed: -3 is not a seed"),
+        (lambda: ks.verify(None, ks.Problem(3, 4)), "tour: None is not square names"),
+        (lambda: ks.verify([1, 2], ks.Problem(3, 4)), "tour: 1 is not a square's name"),
+        (lambda: ks.Problem(5, holes=[3]), "holes: 3 is not a square's name"),
+        (lambda: ks.encode(ks.Problem(3, 4)).block(7), "tour: 7 is not square names"),
     ],
 )
 def test_every_bad_value_is_a_value_error_naming_the_parameter(make, says):
@@ -199,6 +206,14 @@ def test_every_bad_value_is_a_value_error_naming_the_parameter(make, says):
     assert says in message
     assert "extract" not in message and "Pair | Text" not in message
     assert len(message) < 300
+
+
+def test_square_names_may_be_one_string():
+    assert sorted(ks.Problem(5, holes="c3,d4").holes) == ["c3", "d4"]
+    formula = ks.encode(ks.Problem(3, 4), every_tour=True)
+    tour = ks.solve(ks.Problem(3, 4))
+    assert formula.block(" ".join(tour)) == formula.block(tour)
+    ks.verify(" ".join(tour), ks.Problem(3, 4))
 
 
 def test_a_leaper_may_be_a_list_or_text():
@@ -234,3 +249,105 @@ def test_problems_that_differ_are_not_equal():
     assert ks.Problem(5) != ks.Problem(5, closed=True)
     assert ks.Problem(5) != "knightsat.Problem(5, 5)"
     assert len({ks.Problem(5), ks.Problem(5), ks.Problem(6)}) == 2
+
+
+@functools.lru_cache(maxsize=None)
+def every_tour(rows, cols, holes=()):
+    """Every open tour by the brute force, listed once per board (5x5 takes
+    seconds in plain Python)."""
+    return tuple(tuple(tour) for tour in brute.tours(rows, cols, holes=list(holes)))
+
+
+@pytest.mark.parametrize("method", ["auto", "sat", "backtrack"])
+@pytest.mark.parametrize(
+    "problem, brute_rules, keep",
+    [
+        (ks.Problem(5, start="a1"), {}, lambda tour: tour[0] == "a1"),
+        (ks.Problem(3, 4), {}, lambda tour: True),
+        (ks.Problem(5, clues={13: "c3"}), {}, lambda tour: tour[12] == "c3"),
+        (ks.Problem(4, 5, holes=["a1"]), {"holes": ["a1"]}, lambda tour: True),
+    ],
+    ids=repr,
+)
+def test_tours_lists_every_tour_once_as_the_brute_force_does(problem, brute_rules, keep, method):
+    listed = [tuple(tour) for tour in ks.tours(problem, method=method)]
+    holes = tuple(brute_rules.get("holes", ()))
+    expected = {tour for tour in every_tour(problem.rows, problem.cols, holes) if keep(tour)}
+    assert len(listed) == len(set(listed))
+    assert set(listed) == expected
+
+
+def test_the_closed_tours_of_5x6_are_its_8_cycles_from_every_start_both_ways():
+    listed = [tuple(tour) for tour in ks.tours(ks.Problem(5, 6, closed=True))]
+    # 8 closed tours (the published count), each from 30 starts, 2 ways.
+    assert len(listed) == len(set(listed)) == 8 * 30 * 2
+    for tour in listed:
+        closing = (tour[-1], tour[0])
+        files = ord(closing[0][0]) - ord(closing[1][0])
+        ranks = int(closing[0][1:]) - int(closing[1][1:])
+        assert sorted((abs(files), abs(ranks))) == [1, 2]
+    cycles = {frozenset(frozenset(pair) for pair in zip(t, t[1:] + t[:1])) for t in listed}
+    assert len(cycles) == 8
+
+
+def test_tours_from_a1_are_304_and_each_a_tour():
+    listed = list(ks.tours(ks.Problem(5, start="a1")))
+    assert len(listed) == 304
+    for tour in listed:
+        assert tour[0] == "a1" and len(set(tour)) == 25
+        for here, there in zip(tour, tour[1:]):
+            files, ranks = ord(here[0]) - ord(there[0]), int(here[1:]) - int(there[1:])
+            assert sorted((abs(files), abs(ranks))) == [1, 2]
+
+
+def wait_for_threads(count):
+    """The process's threads, once they are `count` or a second has passed
+    (a joined thread leaves /proc a moment later)."""
+    deadline = time.monotonic() + 1
+    while os_threads() != count and time.monotonic() < deadline:
+        time.sleep(0.001)
+    return os_threads()
+
+
+def test_leaving_the_loop_early_leaves_no_thread_running():
+    before = os_threads()
+    taken = []
+    for tour in ks.tours(ks.Problem(7)):
+        taken.append(tour)
+        if len(taken) == 3:
+            break
+    assert len(taken) == 3
+    assert wait_for_threads(before) == before
+    iterator = ks.tours(ks.Problem(7))
+    next(iterator)
+    iterator.close()
+    assert wait_for_threads(before) == before
+    with pytest.raises(StopIteration):
+        next(iterator)
+
+
+def test_tours_keeps_its_limit_and_time_limit():
+    assert len(list(ks.tours(ks.Problem(5), limit=10))) == 10
+    with pytest.raises(ValueError, match="a limit of 0 tours"):
+        ks.tours(ks.Problem(5), limit=0)
+    with pytest.raises(ValueError, match="finds one tour"):
+        ks.tours(ks.Problem(5, clues={1: "a1"}), method="warnsdorff")
+    found = []
+    with pytest.raises(ks.KnightsatError):
+        for tour in ks.tours(ks.Problem(7), method="backtrack", timeout=0.3):
+            found.append(tour)
+    assert found, "tours came before the time ran out"
+    assert list(ks.tours(ks.Problem(4))) == []
+
+
+def test_puzzle_keeps_the_rules_it_can_and_refuses_the_rest():
+    closed = ks.puzzle(ks.Problem(6, closed=True), seed=1)
+    assert closed.problem.closed
+    ks.verify(closed.solution, ks.Problem(6, closed=True))
+    for rules, says in [
+        ({"start": "a1"}, "a start"),
+        ({"end": "e5"}, "an end"),
+        ({"clues": {1: "a1"}}, "clues"),
+    ]:
+        with pytest.raises(ValueError, match=f"{says} it cannot keep"):
+            ks.puzzle(ks.Problem(5, **rules), seed=1)

@@ -104,7 +104,7 @@ pub fn check_proof(cnf: &Path, proof: &Path) -> Result<Verdict, Error> {
             program: "rate".into(),
             reason: match e.kind() {
                 std::io::ErrorKind::NotFound => {
-                    "the proof checker is not on PATH (scripts/install-solvers.sh installs it)"
+                    "the DRAT proof checker rate is not on PATH: `cargo install rate@0.3.0` installs it"
                         .into()
                 }
                 _ => e.to_string(),

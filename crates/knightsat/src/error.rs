@@ -216,6 +216,9 @@ pub enum Error {
     /// what a duration holds.
     #[error("{0} is not a number of seconds from 0.001 to about 5.8e11")]
     BadTimeLimit(String),
+    /// A rule a puzzle cannot be made to keep: its own clues fix the tour.
+    #[error("a puzzle keeps its problem's board, holes, leaper and whether it is closed; {0} it cannot keep (its own clues fix the tour)")]
+    PuzzleRule(&'static str),
     /// A limit of no tours, which counts nothing.
     #[error("a limit of 0 tours counts nothing: give at least 1")]
     ZeroLimit,
@@ -504,6 +507,7 @@ impl Error {
             | Error::BlockNotATour(_)
             | Error::BadTimeLimit(_)
             | Error::ZeroLimit
+            | Error::PuzzleRule(_)
             | Error::NotAModel(_)
             | Error::BadCnf(_)
             | Error::ModelFalsifiesClause { .. }

@@ -283,6 +283,23 @@ fn only_solution_without(
     })
 }
 
+/// The board and closedness a puzzle for `problem` is made with: its
+/// board, holes and leaper, and whether it is closed, are kept; a start,
+/// an end or clues are refused ([`Error::PuzzleRule`]), as the command's
+/// `puzzle` takes none of them: the puzzle's own clues fix the tour.
+pub fn puzzle_rules(problem: &Problem) -> Result<(&Board, bool), Error> {
+    if problem.start().is_some() {
+        return Err(Error::PuzzleRule("a start"));
+    }
+    if problem.end().is_some() {
+        return Err(Error::PuzzleRule("an end"));
+    }
+    if !problem.clues().is_empty() {
+        return Err(Error::PuzzleRule("clues"));
+    }
+    Ok((problem.board(), problem.is_closed()))
+}
+
 /// Makes a puzzle on `board` with exactly one solution, or `None` when the
 /// board has no tour. The same seed gives the same puzzle.
 ///
