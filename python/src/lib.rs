@@ -993,27 +993,26 @@ impl Tours {
 }
 
 impl Tours {
+    /// Stops the search and waits for its thread, the GIL released
+    /// meanwhile.
+    fn stop(&self, py: Python<'_>) {
+        py.detach(|| self.end());
+    }
+
     /// Stops the search and waits for its thread: the flag raised, and the
     /// channel closed so that a search waiting to hand over a tour gives up.
-    fn stop(&self, py: Python<'_>) {
+    fn end(&self) {
         self.interrupt.raise();
         drop(lock(&self.receiver).take());
-        let worker = lock(&self.worker).take();
-        if let Some(worker) = worker {
-            py.detach(|| {
-                let _ = worker.join();
-            });
+        if let Some(worker) = lock(&self.worker).take() {
+            let _ = worker.join();
         }
     }
 }
 
 impl Drop for Tours {
     fn drop(&mut self) {
-        self.interrupt.raise();
-        drop(lock(&self.receiver).take());
-        if let Some(worker) = lock(&self.worker).take() {
-            let _ = worker.join();
-        }
+        self.end();
     }
 }
 

@@ -65,6 +65,7 @@ pub fn count(plan: &Count) -> anyhow::Result<ExitCode> {
         ..CountJob::new(problem)
     };
     note_whole_tour(problem);
+    let threads = job.threads();
     let report = job.run();
     let (printed, failed) = show.finish();
     let report = match report {
@@ -97,7 +98,7 @@ pub fn count(plan: &Count) -> anyhow::Result<ExitCode> {
             }
         }
         CountReport::Estimate(estimate) => {
-            print_estimate(&estimate, args.cubes, args.jobs.unwrap_or(0))?;
+            print_estimate(&estimate, args.cubes, threads)?;
         }
         CountReport::Cubes(_) => {
             if let Some(error) = failed {

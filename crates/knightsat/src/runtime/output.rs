@@ -182,8 +182,8 @@ pub(crate) fn write_atomically<T>(
 /// fill: complete under `dir`, or not at all, and never a mix of an old and
 /// a new one. It is built beside `dir` (registered with
 /// [`cleanup`](crate::runtime::cleanup), so a signal removes it) and then swapped
-/// in: an existing `dir` is exchanged for it in one step (`renameat2` with
-/// `RENAME_EXCHANGE`; where the file system cannot, renamed aside first,
+/// in: an existing `dir` is exchanged for it in one step where the system
+/// can ([`platform::exchange`]; elsewhere it is renamed aside first,
 /// so that `dir` is briefly absent but never mixed) and then removed. An
 /// existing `dir` is replaced only when every entry in it is one that
 /// `replaceable` accepts (what an earlier run wrote); otherwise it is left
