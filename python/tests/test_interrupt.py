@@ -12,7 +12,7 @@ import time
 import pytest
 
 import knightsat as ks
-from conftest import os_threads
+from conftest import os_threads, wait_for_threads
 
 
 @pytest.fixture(autouse=True)
@@ -88,7 +88,7 @@ def test_an_interrupt_raises_keyboard_interrupt_and_leaves_nothing_running(work)
             pass
     assert not pressed_again, "the interrupt was not seen: pressed again after 10 s"
     assert took < 3, f"took {took:.1f} s to stop"
-    assert os_threads() == before
+    assert wait_for_threads(before) == before
 
 
 def test_a_signal_stops_a_count_in_another_process():

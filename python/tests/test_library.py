@@ -3,13 +3,12 @@ DIMACS; counts checked against an independent brute force."""
 
 import functools
 import re
-import time
 
 import pytest
 
 import brute
 import knightsat as ks
-from conftest import os_threads
+from conftest import os_threads, wait_for_threads
 from test_pysat import pysat_tours
 
 
@@ -298,15 +297,6 @@ def test_tours_from_a1_are_304_and_each_a_tour():
         for here, there in zip(tour, tour[1:]):
             files, ranks = ord(here[0]) - ord(there[0]), int(here[1:]) - int(there[1:])
             assert sorted((abs(files), abs(ranks))) == [1, 2]
-
-
-def wait_for_threads(count):
-    """The process's threads, once they are `count` or a second has passed
-    (a joined thread leaves /proc a moment later)."""
-    deadline = time.monotonic() + 1
-    while os_threads() != count and time.monotonic() < deadline:
-        time.sleep(0.001)
-    return os_threads()
 
 
 def test_leaving_the_loop_early_leaves_no_thread_running():
