@@ -9,11 +9,14 @@
 # the tests that need a missing program are then reported as ignored
 # (under CI=true nothing may be missing, and --no-install is refused).
 #
-# Then: formatting, lints and module structure; cargo test; cargo test
-# again with the library's portable fallbacks forced (the `portable`
-# feature: what macOS and the other Unix systems run instead of the
-# Linux-only calls); the Python package's tests (scripts/test-python.sh,
-# in a virtual environment under target/).
+# Then: formatting, lints and module structure; the Rust tests (with
+# cargo-nextest where it is installed, which runs the unit and integration
+# tests side by side, else cargo test); the Rust tests again with the
+# library's portable fallbacks forced (KNIGHTSAT_PORTABLE_FALLBACKS=1,
+# which a test build honours: what macOS and the other Unix systems run
+# instead of the Linux-only calls; runtime/platform.rs); the Python
+# package's tests (scripts/test-python.sh, in a virtual environment under
+# target/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Each step's time on stderr, for whoever keeps CI within its minutes.
@@ -45,13 +48,24 @@ cargo fmt --check
 # in the test profile, as cargo test builds: then CaDiCaL's C++ is compiled
 # once for both (with the dependencies' debug info off; see Cargo.toml).
 cargo clippy --locked --workspace --all-targets --profile test -- -D warnings
-# The portable fallbacks, which a Linux build leaves out, linted too.
-cargo clippy --locked -p knightsat --all-targets --profile test --features portable -- -D warnings
 python3 scripts/module-cycles.py
-step "cargo test"
-cargo test --workspace --locked "$@"
-step "cargo test again with the portable fallbacks forced (--features knightsat/portable)"
-cargo test --workspace --locked --features knightsat/portable "$@"
+# The Rust tests of the library and the command (the Python package's
+# crate is built and tested by scripts/test-python.sh). The tests that
+# measure a whole process run alone, after the rest (tests/alone).
+rust_tests() {
+  if cargo nextest --version >/dev/null 2>&1; then
+    cargo nextest run --locked --no-fail-fast -p knightsat -p knightsat-cli \
+      --lib --bins --test integration "$@"
+  else
+    cargo test --locked -p knightsat -p knightsat-cli --lib --bins --test integration "$@"
+  fi
+  cargo test --locked -p knightsat -p knightsat-cli --doc "$@"
+  cargo test --locked --test alone
+}
+step "the Rust tests"
+rust_tests "$@"
+step "the Rust tests again with the portable fallbacks forced (KNIGHTSAT_PORTABLE_FALLBACKS=1)"
+KNIGHTSAT_PORTABLE_FALLBACKS=1 rust_tests "$@"
 step "the Python package's tests"
 scripts/test-python.sh
 step "done"

@@ -3,18 +3,82 @@
 //! one step, reading the umask without changing it, telling whether a
 //! process group still runs, and naming an open descriptor.
 //!
-//! The `portable` feature forces the fallbacks on Linux too, so that CI
-//! builds and tests them (`scripts/test.sh` runs the suite once with it);
-//! nothing else should set it. The rest of the library needs Unix
-//! (`std::os::unix`: permissions, process groups, exit signals), so
-//! Windows is not supported.
+//! Both are compiled on Linux, so that the fallbacks are built and linted
+//! with every build, and a build with debug assertions (the tests') run
+//! with `KNIGHTSAT_PORTABLE_FALLBACKS=1` in its environment uses the
+//! fallbacks instead: `scripts/test.sh` runs the whole test suite a second
+//! time so. A release build never reads the variable. The rest of the
+//! library needs Unix (`std::os::unix`: permissions, process groups, exit
+//! signals), so Windows is not supported.
 
-#[cfg(all(target_os = "linux", not(feature = "portable")))]
-pub(crate) use linux::{await_leader, descriptor_name, exchange, group_runs, umask};
-#[cfg(not(all(target_os = "linux", not(feature = "portable"))))]
-pub(crate) use portable::{await_leader, descriptor_name, exchange, group_runs, umask};
+use std::io;
+use std::path::Path;
 
-#[cfg(all(target_os = "linux", not(feature = "portable")))]
+/// The environment variable that makes a test build use the fallbacks on
+/// Linux.
+const PORTABLE_FALLBACKS: &str = "KNIGHTSAT_PORTABLE_FALLBACKS";
+
+/// Whether the portable fallbacks stand in for the Linux calls: always
+/// off Linux; on Linux only in a build with debug assertions whose
+/// environment sets [`PORTABLE_FALLBACKS`] to 1 (read once).
+pub(crate) fn uses_fallbacks() -> bool {
+    static FORCED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    if cfg!(not(target_os = "linux")) {
+        return true;
+    }
+    cfg!(debug_assertions)
+        && *FORCED
+            .get_or_init(|| std::env::var_os(PORTABLE_FALLBACKS).is_some_and(|value| value == "1"))
+}
+
+/// Exchanges the directories `from` and `to` in one step where the system
+/// can: `Ok(false)` where it cannot, and the caller moves them one after
+/// the other.
+pub(crate) fn exchange(from: &Path, to: &Path) -> io::Result<bool> {
+    #[cfg(target_os = "linux")]
+    if !uses_fallbacks() {
+        return linux::exchange(from, to);
+    }
+    portable::exchange(from, to)
+}
+
+/// The process's file mode creation mask.
+pub(crate) fn umask() -> u32 {
+    #[cfg(target_os = "linux")]
+    if !uses_fallbacks() {
+        return linux::umask();
+    }
+    portable::umask()
+}
+
+/// Waits until the leader of process group `group` has exited.
+pub(crate) fn await_leader(group: i32) {
+    #[cfg(target_os = "linux")]
+    if !uses_fallbacks() {
+        return linux::await_leader(group);
+    }
+    portable::await_leader(group);
+}
+
+/// Whether a process of process group `group` still runs.
+pub(crate) fn group_runs(group: i32) -> bool {
+    #[cfg(target_os = "linux")]
+    if !uses_fallbacks() {
+        return linux::group_runs(group);
+    }
+    portable::group_runs(group)
+}
+
+/// A path that opens the file behind this process's descriptor `fd` anew.
+pub(crate) fn descriptor_name(fd: i32) -> String {
+    #[cfg(target_os = "linux")]
+    if !uses_fallbacks() {
+        return linux::descriptor_name(fd);
+    }
+    portable::descriptor_name(fd)
+}
+
+#[cfg(target_os = "linux")]
 mod linux {
     use std::io;
     use std::os::unix::ffi::OsStrExt;
@@ -108,7 +172,6 @@ mod linux {
     }
 }
 
-#[cfg(not(all(target_os = "linux", not(feature = "portable"))))]
 mod portable {
     use std::io;
     use std::path::Path;
@@ -159,5 +222,73 @@ mod portable {
     /// A path that opens the file behind this process's descriptor `fd`.
     pub(crate) fn descriptor_name(fd: i32) -> String {
         format!("/dev/fd/{fd}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{Read, Seek, Write};
+    use std::os::fd::AsRawFd;
+    #[cfg(target_os = "linux")]
+    use std::os::unix::process::CommandExt;
+
+    #[test]
+    fn the_fallbacks_are_used_exactly_when_the_environment_says_so() {
+        let asked = std::env::var_os(PORTABLE_FALLBACKS).is_some_and(|value| value == "1");
+        assert_eq!(uses_fallbacks(), asked || cfg!(not(target_os = "linux")));
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn each_fallback_answers_as_the_linux_call_does() {
+        assert_eq!(portable::umask(), linux::umask());
+
+        let mut file = tempfile::tempfile().unwrap();
+        file.write_all(b"both names open this file").unwrap();
+        file.rewind().unwrap();
+        for name in [
+            portable::descriptor_name(file.as_raw_fd()),
+            linux::descriptor_name(file.as_raw_fd()),
+        ] {
+            let mut text = String::new();
+            std::fs::File::open(&name)
+                .unwrap()
+                .read_to_string(&mut text)
+                .unwrap();
+            assert_eq!(text, "both names open this file", "{name}");
+        }
+
+        let mut sleeper = std::process::Command::new("sleep")
+            .arg("30")
+            .process_group(0)
+            .spawn()
+            .unwrap();
+        let group = sleeper.id() as i32;
+        assert!(portable::group_runs(group) && linux::group_runs(group));
+        sleeper.kill().unwrap();
+        // The Linux call waits for the leader's exit and leaves it waitable;
+        // its zombie does not run.
+        linux::await_leader(group);
+        assert!(!linux::group_runs(group));
+        assert!(!sleeper.wait().unwrap().success());
+        assert!(!portable::group_runs(group) && !linux::group_runs(group));
+    }
+
+    #[test]
+    fn exchange_swaps_two_directories_or_says_it_cannot() {
+        let dir = tempfile::tempdir().unwrap();
+        let (old, new) = (dir.path().join("old"), dir.path().join("new"));
+        for (path, mark) in [(&old, "old"), (&new, "new")] {
+            std::fs::create_dir(path).unwrap();
+            std::fs::write(path.join("mark"), mark).unwrap();
+        }
+        let read = |path: &Path| std::fs::read_to_string(path.join("mark")).unwrap();
+        assert!(!portable::exchange(&new, &old).unwrap());
+        assert_eq!((read(&old), read(&new)), ("old".into(), "new".into()));
+        #[cfg(target_os = "linux")]
+        if linux::exchange(&new, &old).unwrap() {
+            assert_eq!((read(&old), read(&new)), ("new".into(), "old".into()));
+        }
     }
 }
