@@ -2,8 +2,9 @@
 # The Python package's tests, as scripts/test.sh runs them after cargo test:
 # a virtual environment under target/ (ignored, never the system Python)
 # with maturin, pytest and PySAT from PyPI; the package built from
-# python/ in the dev profile, so that it reuses the dependencies cargo
-# test compiled (varisat, CaDiCaL); then pytest over python/tests.
+# python/ in the dev profile, as scripts/test.sh builds the Rust tests, so
+# that it reuses what they compiled (the library, varisat, CaDiCaL's C++);
+# then pytest over python/tests.
 # Without a network or a Python, it is skipped with a note, except under
 # CI=true, where that fails.
 set -euo pipefail

@@ -42,25 +42,34 @@ else
     echo "test: some solvers could not be installed; their tests will be reported as ignored" >&2
   fi
 fi
+# A fresh clone has nothing for incremental compilation to reuse: under CI
+# it only costs time.
+if [ "${CI:-}" = true ]; then
+  export CARGO_INCREMENTAL=0
+fi
 step "format, lints, module structure"
 cargo fmt --check
-# Over the workspace, so that the library's unit tests are linted too, and
-# in the test profile, as cargo test builds: then CaDiCaL's C++ is compiled
-# once for both (with the dependencies' debug info off; see Cargo.toml).
-cargo clippy --locked --workspace --all-targets --profile test -- -D warnings
+# Over the workspace, so that the library's unit tests are linted too.
+# Everything here is built in the dev profile (cargo test's own profile,
+# `test`, is the dev profile under another name, and cargo would compile
+# every dependency, CaDiCaL's C++ among them, once for each name): the
+# lint, the tests and the Python package then share one compilation of
+# the dependencies (with their debug info off; see Cargo.toml).
+cargo clippy --locked --workspace --all-targets -- -D warnings
 python3 scripts/module-cycles.py
 # The Rust tests of the library and the command (the Python package's
 # crate is built and tested by scripts/test-python.sh). The tests that
 # measure a whole process run alone, after the rest (tests/alone).
 rust_tests() {
   if cargo nextest --version >/dev/null 2>&1; then
-    cargo nextest run --locked --no-fail-fast -p knightsat -p knightsat-cli \
-      --lib --bins --test integration "$@"
+    cargo nextest run --locked --cargo-profile dev --no-fail-fast -p knightsat \
+      -p knightsat-cli --lib --bins --test integration "$@"
   else
-    cargo test --locked -p knightsat -p knightsat-cli --lib --bins --test integration "$@"
+    cargo test --locked --profile dev -p knightsat -p knightsat-cli --lib --bins \
+      --test integration "$@"
   fi
-  cargo test --locked -p knightsat -p knightsat-cli --doc "$@"
-  cargo test --locked --test alone
+  cargo test --locked --profile dev -p knightsat -p knightsat-cli --doc "$@"
+  cargo test --locked --profile dev --test alone
 }
 step "the Rust tests"
 rust_tests "$@"
