@@ -57,19 +57,21 @@ cargo fmt --check
 # the dependencies (with their debug info off; see Cargo.toml).
 cargo clippy --locked --workspace --all-targets -- -D warnings
 python3 scripts/module-cycles.py
-# The Rust tests of the library and the command (the Python package's
-# crate is built and tested by scripts/test-python.sh). The tests that
-# measure a whole process run alone, after the rest (tests/alone).
+# The Rust tests of the workspace. Every cargo command here selects the
+# whole workspace, Python's crate included (it has no Rust tests; maturin
+# builds it in scripts/test-python.sh): cargo unifies the dependencies'
+# features over the packages a command selects, and one selection gives
+# one build of the library that every step reuses. The tests that measure
+# a whole process run alone, after the rest (tests/alone).
 rust_tests() {
   if cargo nextest --version >/dev/null 2>&1; then
-    cargo nextest run --locked --cargo-profile dev --no-fail-fast -p knightsat \
-      -p knightsat-cli --lib --bins --test integration "$@"
+    cargo nextest run --locked --cargo-profile dev --no-fail-fast --workspace \
+      --lib --bins --test integration "$@"
   else
-    cargo test --locked --profile dev -p knightsat -p knightsat-cli --lib --bins \
-      --test integration "$@"
+    cargo test --locked --profile dev --workspace --lib --bins --test integration "$@"
   fi
-  cargo test --locked --profile dev -p knightsat -p knightsat-cli --doc "$@"
-  cargo test --locked --profile dev --test alone
+  cargo test --locked --profile dev --workspace --doc "$@"
+  cargo test --locked --profile dev --workspace --test alone
 }
 step "the Rust tests"
 rust_tests "$@"
