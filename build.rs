@@ -46,15 +46,21 @@ fn is_root() -> bool {
 fn main() {
     println!("cargo::rerun-if-env-changed=PATH");
     println!("cargo::rerun-if-env-changed=CI");
+    let ci = env::var("CI").is_ok_and(|value| value == "true");
     // Cargo reruns this script when a file in a watched directory changes,
     // so a solver installed later is noticed; directories that do not exist
-    // are not watched (a missing path would rerun it on every build).
-    if let Some(path) = env::var_os("PATH") {
-        for dir in env::split_paths(&path).filter(|dir| dir.is_absolute() && dir.is_dir()) {
-            println!("cargo::rerun-if-changed={}", dir.display());
+    // are not watched (a missing path would rerun it on every build). Under
+    // CI every solver counts as there whatever the directories hold, and
+    // watching them would only rebuild the tests whenever anything touches
+    // one of them (a fresh CI run saw pyenv's shims directory change
+    // during the first build, and every later cargo command rebuild).
+    if !ci {
+        if let Some(path) = env::var_os("PATH") {
+            for dir in env::split_paths(&path).filter(|dir| dir.is_absolute() && dir.is_dir()) {
+                println!("cargo::rerun-if-changed={}", dir.display());
+            }
         }
     }
-    let ci = env::var("CI").is_ok_and(|value| value == "true");
     println!("cargo::rustc-check-cfg=cfg(is_root)");
     if is_root() {
         println!("cargo::rustc-cfg=is_root");
