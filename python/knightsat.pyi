@@ -9,7 +9,7 @@ Ctrl-C during ``solve``, ``count`` or ``puzzle`` stops the work and raises
 ``KeyboardInterrupt``.
 """
 
-from typing import Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 __version__: str
 
@@ -87,27 +87,55 @@ class Problem:
 class Formula:
     """A problem's CNF and what it takes to read a model back.
 
-    ``clauses`` (lists of DIMACS literals) and ``nvars`` go to PySAT as they
-    are: ``CNF(from_clauses=f.clauses)``, ``Solver(bootstrap_with=f.clauses)``.
-    ``var_map`` names the encoding's own variables: time-indexed
+    A ``Formula`` is its clauses: ``len(f)`` of them, each a list of DIMACS
+    literals as ``iter(f)`` gives them one at a time, which PySAT takes as
+    they are: ``f.to_pysat()``, ``CNF(from_clauses=f.clauses)``,
+    ``Solver(bootstrap_with=f)``. Its variables are numbered 1 to ``nvars``
+    unless ``encode`` was given ``start_from`` or ``vpool``; ``top`` is the
+    highest number it uses. ``var_map`` names the encoding's own variables
+    that occur in a clause (one the encoding left out, because no tour can
+    set it, is not there: ``lit`` and ``move_lit`` say why): time-indexed
     ``(move, square) -> var`` (move number ``move``, from 1, is on
     ``square``); successor ``(square, next) -> var`` (the move from
     ``square`` goes to ``next``), and for open tours ``("first", square)``
-    and ``("last", square)``. Variables above ``primary_vars`` are auxiliary.
+    and ``("last", square)``. The other variables (Tseytin's, the
+    at-most-one encodings' helpers) have no names.
     """
 
+    def __len__(self) -> int: ...
+    def __iter__(self) -> Iterator[List[int]]: ...
     @property
     def clauses(self) -> List[List[int]]:
-        """The clauses, as lists of DIMACS literals."""
+        """The clauses, as one list of lists of DIMACS literals (iterating
+        over the formula gives them one at a time instead)."""
     @property
     def nvars(self) -> int:
         """The number of variables."""
     @property
+    def top(self) -> int:
+        """The highest variable number the formula uses (``nvars`` unless
+        ``encode`` was given ``start_from`` or ``vpool``)."""
+    @property
     def primary_vars(self) -> int:
-        """The encoding's own variables, numbered 1 to ``primary_vars``."""
+        """The encoding's own variables (the rest are auxiliary)."""
     @property
     def var_map(self) -> Dict[Tuple[Union[int, str], str], int]:
-        """The encoding's own variables by name (see the class)."""
+        """The encoding's own variables that occur in a clause, by name
+        (see the class's documentation)."""
+    def lit(self, move: int, square: str) -> int:
+        """The variable "move ``move`` (from 1) is on ``square``" of a
+        time-indexed formula. ``ValueError`` says why there is none: a move
+        or square not on the board, or one the encoding fixed false (no
+        tour it admits puts the knight there, so no clause holds the
+        variable and assuming it would prove nothing)."""
+    def move_lit(self, from_square: str, to_square: str) -> int:
+        """The variable "the move from ``from_square`` goes to
+        ``to_square``" of a successor formula. ``ValueError`` says why
+        there is none: a square not on the board, a jump the leaper cannot
+        make, or a move the encoding fixed false (no tour it admits makes
+        it)."""
+    def to_pysat(self) -> Any:
+        """The formula as a ``pysat.formula.CNF`` (PySAT must be installed)."""
     @property
     def encoding(self) -> str:
         """``"time-indexed"`` or ``"successor"``."""
@@ -151,13 +179,25 @@ class Puzzle:
         """The solution as a numbered grid."""
 
 def encode(
-    problem: Problem, *, encoding: str = "time-indexed", every_tour: bool = False
+    problem: Problem,
+    *,
+    encoding: str = "time-indexed",
+    every_tour: bool = False,
+    start_from: Optional[int] = None,
+    vpool: Optional[Any] = None,
 ) -> Formula:
     """Encodes ``problem`` as CNF. ``encoding`` is ``"time-indexed"`` or
     ``"successor"`` (subtours excluded by the formula, so every model is a
     tour). With ``every_tour``, no symmetry breaking: every tour is a model
     (for counting). A closed tour with nothing fixed starts on the first
-    square, which loses no tour."""
+    square, which loses no tour.
+
+    The variables are numbered 1 to ``nvars``, or from ``start_from`` on,
+    or by ``vpool`` (a ``pysat.formula.IDPool``, which hands the formula
+    numbers no other of its users has): then the clauses, ``var_map``,
+    ``lit``, ``move_lit``, ``block`` and ``decode`` all use those numbers,
+    and ``decode`` ignores the model's other variables. ``dimacs()`` is a
+    file of its own, numbered from 1."""
 
 def dimacs(
     problem: Problem, *, encoding: str = "time-indexed", every_tour: bool = False

@@ -427,31 +427,84 @@ fn request(
 
 /// A formula for a problem, with what it takes to read a model back.
 ///
-/// `clauses` is a list of lists of DIMACS literals and `nvars` the number
-/// of variables, which `PySAT` takes as they are:
-/// `pysat.formula.CNF(from_clauses=f.clauses)` or
-/// `pysat.solvers.Solver(bootstrap_with=f.clauses)`. `var_map` names the
-/// encoding's own variables: for the time-indexed encoding
-/// `(move, square) -> var` ("move number `move`, from 1, is on `square`"),
-/// for the successor encoding `(square, next) -> var` ("the move from
-/// `square` goes to `next`"), and for its open tours also
-/// `("first", square)` and `("last", square)`. Auxiliary variables (above
-/// `primary_vars`) have no names.
+/// A `Formula` is its clauses: `len(f)` of them, each a list of DIMACS
+/// literals as `iter(f)` gives them one at a time, which `PySAT` takes as
+/// they are: `pysat.formula.CNF(from_clauses=f)`, `f.to_pysat()` or
+/// `pysat.solvers.Solver(bootstrap_with=f)`. Its variables are numbered 1
+/// to `nvars` unless `encode` was given `start_from` or `vpool`; `top` is
+/// the highest number it uses. `var_map` names the encoding's own
+/// variables that occur in a clause (a variable the encoding left out,
+/// because no tour can set it, is not there: `lit` and `move_lit` say
+/// why): for the time-indexed encoding `(move, square) -> var` ("move
+/// number `move`, from 1, is on `square`"), for the successor encoding
+/// `(square, next) -> var` ("the move from `square` goes to `next`"), and
+/// for its open tours also `("first", square)` and `("last", square)`.
+/// The other variables (Tseytin's, the at-most-one encodings' helpers)
+/// have no names.
 #[pyclass(module = "knightsat", frozen)]
 struct Formula {
     encoding: Box<dyn Encoding>,
-    /// The clauses, as lists of DIMACS literals.
-    #[pyo3(get)]
-    clauses: Py<PyAny>,
+    /// Every clause's literals one after another, numbered as the user sees them.
+    literals: Vec<i64>,
+    /// Where each clause ends in `literals`.
+    ends: Vec<usize>,
     /// The number of variables.
     #[pyo3(get)]
     nvars: usize,
     /// The encoding's own variables (the rest are auxiliary).
     #[pyo3(get)]
     primary_vars: usize,
-    /// The encoding's own variables by name.
-    #[pyo3(get)]
-    var_map: Py<PyAny>,
+    /// The encoding's own variables that occur, by name.
+    names: HashMap<VarName, i64>,
+    /// How the formula's variables are numbered for the user.
+    numbering: Numbering,
+}
+
+/// A name of one of the encoding's own variables.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum VarName {
+    /// Move `step` (from 0) is on the square.
+    Move(usize, usize),
+    /// The move from the first square goes to the second.
+    Step(usize, usize),
+    /// The open tour starts on the square.
+    First(usize),
+    /// The open tour ends on the square.
+    Last(usize),
+}
+
+/// The numbers the user sees for the formula's variables: its own (1 to
+/// N), or those `start_from` or an `IDPool` gave them.
+enum Numbering {
+    Own,
+    Given {
+        /// The user's number for each variable (index 0 unused).
+        outer: Vec<i64>,
+        /// The formula's variable for each of the user's numbers it uses.
+        inner: HashMap<i64, usize>,
+    },
+}
+
+impl Numbering {
+    /// The user's literal for the formula's literal `lit`.
+    fn outer(&self, lit: isize) -> i64 {
+        match self {
+            Numbering::Own => lit as i64,
+            Numbering::Given { outer, .. } => outer[lit.unsigned_abs()] * lit.signum() as i64,
+        }
+    }
+
+    /// The formula's literal for the user's literal `lit`, or `None` when
+    /// it names a variable of the user's own (never in the formula's own
+    /// numbering: there every number is the formula's or refused).
+    fn inner(&self, lit: i64) -> Option<i64> {
+        match self {
+            Numbering::Own => Some(lit),
+            Numbering::Given { inner, .. } => {
+                inner.get(&lit.abs()).map(|&var| var as i64 * lit.signum())
+            }
+        }
+    }
 }
 
 #[pymethods]
@@ -481,7 +534,25 @@ impl Formula {
     /// DIMACS literals (what `PySAT`'s `get_model()` returns) or a dict of
     /// variable to bool. A model that is no tour raises `ValueError`.
     fn decode(&self, model: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
-        let model = model_of(model, self.nvars)?;
+        let model = match &self.numbering {
+            Numbering::Own => model_of(model, self.nvars)?,
+            Numbering::Given { .. } => {
+                let literals = literals_of(model)?;
+                let mut given = HashMap::with_capacity(literals.len());
+                for &lit in &literals {
+                    if given.insert(lit.abs(), lit > 0) == Some(lit < 0) {
+                        return Err(PyValueError::new_err(format!(
+                            "model: variable {} is given both values",
+                            lit.abs()
+                        )));
+                    }
+                }
+                let own = literals
+                    .into_iter()
+                    .filter_map(|lit| self.numbering.inner(lit));
+                py_result(Model::from_dimacs(own.collect::<Vec<_>>(), self.nvars))?
+            }
+        };
         let tour = py_result(tour_from_model(&*self.encoding, &model, Some(self.nvars)))?;
         Ok(tour.names())
     }
@@ -491,7 +562,7 @@ impl Formula {
     /// it to the solver to look for another tour, as the library's own
     /// enumeration does. Anything but a tour of the problem raises
     /// `ValueError` (a clause for a non-tour could remove real tours).
-    fn block(&self, tour: &Bound<'_, PyAny>) -> PyResult<Vec<isize>> {
+    fn block(&self, tour: &Bound<'_, PyAny>) -> PyResult<Vec<i64>> {
         let board = self.encoding.problem().board();
         let squares = square_names_of(tour, "tour")?
             .into_iter()
@@ -499,7 +570,132 @@ impl Formula {
             .collect::<Result<Vec<_>, _>>();
         let squares = py_result(squares)?;
         let clause = py_result(block_tour(&*self.encoding, &squares))?;
-        Ok(clause.iter().map(|lit| lit.to_dimacs()).collect())
+        Ok(clause
+            .iter()
+            .map(|lit| self.numbering.outer(lit.to_dimacs()))
+            .collect())
+    }
+
+    /// The variable "move `move` (from 1) is on `square`" of a time-indexed
+    /// formula. `ValueError` says why there is none: a move or square not
+    /// on the board, or one the encoding fixed false (no tour it admits
+    /// puts the knight there, so no clause holds the variable and
+    /// assuming it would prove nothing).
+    #[pyo3(name = "lit")]
+    fn move_on(&self, r#move: &Bound<'_, PyAny>, square: &str) -> PyResult<i64> {
+        if self.encoding.name() != "time-indexed" {
+            return Err(PyValueError::new_err(
+                "lit: this formula is the successor encoding, whose variables are moves from one square to another: use move_lit",
+            ));
+        }
+        let problem = self.encoding.problem();
+        let squares = problem.board().squares() as u64;
+        let number = whole_number(r#move, "move", 1, "a move number")?;
+        if number > squares {
+            return Err(PyValueError::new_err(format!(
+                "lit: a tour of {squares} squares has moves 1 to {squares}, not {number}"
+            )));
+        }
+        let at = py_result(problem.board().parse_square(square).map_err(Error::from))?;
+        self.names
+            .get(&VarName::Move(number as usize - 1, at))
+            .copied()
+            .ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "lit: {square} cannot be move {number} of a tour this formula admits ({}): the encoding fixed it false, so no clause holds the variable",
+                    problem.kind()
+                ))
+            })
+    }
+
+    /// The variable "the move from `from_square` goes to `to_square`" of a
+    /// successor formula. `ValueError` says why there is none: a square
+    /// not on the board, a jump the leaper cannot make, or a move the
+    /// encoding fixed false (no tour it admits makes it).
+    fn move_lit(&self, from_square: &str, to_square: &str) -> PyResult<i64> {
+        if self.encoding.name() != "successor" {
+            return Err(PyValueError::new_err(
+                "move_lit: this formula is the time-indexed encoding, whose variables say where each move is: use lit",
+            ));
+        }
+        let problem = self.encoding.problem();
+        let board = problem.board();
+        let from = py_result(board.parse_square(from_square).map_err(Error::from))?;
+        let to = py_result(board.parse_square(to_square).map_err(Error::from))?;
+        if let Some(&var) = self.names.get(&VarName::Step(from, to)) {
+            return Ok(var);
+        }
+        if board.moves(from).any(|square| square == to) {
+            Err(PyValueError::new_err(format!(
+                "move_lit: no tour this formula admits ({}) goes from {from_square} to {to_square}: the encoding fixed the move false, so it has no variable",
+                problem.kind()
+            )))
+        } else {
+            Err(PyValueError::new_err(format!(
+                "move_lit: {from_square} to {to_square} is not a move of the {}",
+                board.leaper().name()
+            )))
+        }
+    }
+
+    /// The clauses, as one list of lists of DIMACS literals (iterating
+    /// over the formula gives them one at a time instead).
+    #[getter]
+    fn clauses(&self) -> Vec<Vec<i64>> {
+        (0..self.ends.len())
+            .map(|index| self.clause(index).to_vec())
+            .collect()
+    }
+
+    /// The highest variable number the formula uses (`nvars` unless
+    /// `encode` was given `start_from` or `vpool`).
+    #[getter]
+    fn top(&self) -> i64 {
+        match &self.numbering {
+            Numbering::Own => self.nvars as i64,
+            Numbering::Given { outer, .. } => outer.iter().copied().max().unwrap_or(0),
+        }
+    }
+
+    /// The encoding's own variables that occur in a clause, by name (see
+    /// the class's documentation).
+    #[getter]
+    fn var_map<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+        let board = self.encoding.problem().board();
+        let name = |square| board.name(square);
+        let map = pyo3::types::PyDict::new(py);
+        let mut named: Vec<_> = self.names.iter().collect();
+        named.sort_by_key(|&(_, &var)| var.abs());
+        for (key, &var) in named {
+            match *key {
+                VarName::Move(step, square) => map.set_item((step + 1, name(square)), var)?,
+                VarName::Step(from, to) => map.set_item((name(from), name(to)), var)?,
+                VarName::First(square) => map.set_item(("first", name(square)), var)?,
+                VarName::Last(square) => map.set_item(("last", name(square)), var)?,
+            }
+        }
+        Ok(map)
+    }
+
+    /// The formula as a `pysat.formula.CNF` (`PySAT` must be installed).
+    fn to_pysat<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
+        let cnf = py.import("pysat.formula")?.getattr("CNF")?;
+        let kwargs = pyo3::types::PyDict::new(py);
+        // A list: CNF keeps (a deep copy of) what it is given as its clauses.
+        kwargs.set_item("from_clauses", slf.get().clauses())?;
+        cnf.call((), Some(&kwargs))
+    }
+
+    fn __len__(&self) -> usize {
+        self.ends.len()
+    }
+
+    fn __iter__(slf: &Bound<'_, Self>) -> FormulaClauses {
+        FormulaClauses {
+            formula: slf.clone().unbind(),
+            next: 0,
+        }
     }
 
     /// The formula as a DIMACS CNF file's text, with the comments that let
@@ -635,6 +831,52 @@ fn time_limit_of(timeout: Option<f64>) -> PyResult<Option<Duration>> {
         .transpose()
 }
 
+/// The literals a model names in the user's numbering (see [`model_of`]
+/// for the forms it takes), for a formula whose variables are among
+/// others: a value that is no literal is a `ValueError`.
+fn literals_of(model: &Bound<'_, PyAny>) -> PyResult<Vec<i64>> {
+    let number = |item: &Bound<'_, PyAny>, what: &str| -> PyResult<i64> {
+        let refuse = || {
+            PyValueError::new_err(format!(
+                "model: {what} {} is not a variable's number",
+                shown_value(item)
+            ))
+        };
+        if item.is_instance_of::<pyo3::types::PyBool>() {
+            return Err(refuse());
+        }
+        item.extract::<i64>()
+            .ok()
+            .filter(|&lit| lit != 0 && lit != i64::MIN)
+            .ok_or_else(refuse)
+    };
+    if let Ok(dict) = model.cast::<pyo3::types::PyDict>() {
+        let mut literals = Vec::with_capacity(dict.len());
+        for (key, value) in dict.iter() {
+            let var = number(&key, "the key")?;
+            let value = value.extract::<bool>().map_err(|_| {
+                PyValueError::new_err(format!(
+                    "model: variable {var} is given {}, not True or False",
+                    shown_value(&value)
+                ))
+            })?;
+            if var < 0 {
+                return Err(PyValueError::new_err(format!(
+                    "model: {var} names no variable"
+                )));
+            }
+            literals.push(if value { var } else { -var });
+        }
+        return Ok(literals);
+    }
+    let items = model.try_iter().map_err(|_| {
+        PyValueError::new_err(
+            "model: a list of DIMACS literals (as PySAT's get_model() gives) or a dict {variable: bool}",
+        )
+    })?;
+    items.map(|item| number(&item?, "the literal")).collect()
+}
+
 /// The model `model` gives for a formula of `vars` variables: a list of
 /// DIMACS literals (`PySAT`'s `get_model()`) or a dict from variable numbers
 /// to `bool`s. Anything else, a variable given both values, or a number
@@ -696,22 +938,49 @@ fn shown_value(value: &Bound<'_, PyAny>) -> String {
     }
 }
 
-/// The encoding's own variables by name (see [`Formula`]).
-fn var_map<'py>(
-    py: Python<'py>,
-    problem: &LibProblem,
-    config: &EncodingConfig,
-) -> PyResult<Bound<'py, PyAny>> {
+impl Formula {
+    /// Clause `index`'s literals.
+    fn clause(&self, index: usize) -> &[i64] {
+        let start = if index == 0 { 0 } else { self.ends[index - 1] };
+        &self.literals[start..self.ends[index]]
+    }
+}
+
+/// The clauses of a [`Formula`], one list of literals at a time.
+#[pyclass(module = "knightsat")]
+struct FormulaClauses {
+    formula: Py<Formula>,
+    next: usize,
+}
+
+#[pymethods]
+impl FormulaClauses {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(&mut self, py: Python<'_>) -> Option<Vec<i64>> {
+        let formula = self.formula.bind(py).get();
+        let clause = (self.next < formula.ends.len()).then(|| formula.clause(self.next).to_vec());
+        self.next += 1;
+        clause
+    }
+}
+
+/// The encoding's own variables by name, with the formula's numbers.
+fn var_names(problem: &LibProblem, config: &EncodingConfig) -> PyResult<HashMap<VarName, usize>> {
     let board = problem.board();
-    let name = |square| board.name(square);
-    let map = pyo3::types::PyDict::new(py);
+    let mut names = HashMap::new();
     match config {
         EncodingConfig::TimeIndexed(config) => {
             let encoding = py_result(TimeIndexed::new(problem, *config))?;
             let vars = encoding.vars();
             for step in 0..board.squares() {
                 for square in 0..board.squares() {
-                    map.set_item((step + 1, name(square)), vars.x(step, square).to_dimacs())?;
+                    names.insert(
+                        VarName::Move(step, square),
+                        vars.x(step, square).to_dimacs() as usize,
+                    );
                 }
             }
         }
@@ -721,17 +990,83 @@ fn var_map<'py>(
             for square in 0..board.squares() {
                 for next in moves.neighbours(square) {
                     if let Some(var) = moves.step(square, next) {
-                        map.set_item((name(square), name(next)), var.to_dimacs())?;
+                        names.insert(VarName::Step(square, next), var.to_dimacs() as usize);
                     }
                 }
                 if !problem.is_closed() {
-                    map.set_item(("first", name(square)), moves.first(square).to_dimacs())?;
-                    map.set_item(("last", name(square)), moves.last(square).to_dimacs())?;
+                    names.insert(
+                        VarName::First(square),
+                        moves.first(square).to_dimacs() as usize,
+                    );
+                    names.insert(
+                        VarName::Last(square),
+                        moves.last(square).to_dimacs() as usize,
+                    );
                 }
             }
         }
     }
-    Ok(map.into_any())
+    Ok(names)
+}
+
+/// How `encode` numbers the formula's `vars` variables: its own numbers,
+/// from `start_from` on, or each from `vpool.id(...)` (`PySAT`'s `IDPool`,
+/// or anything with such a method) under a key of this formula's own.
+fn numbering(
+    py: Python<'_>,
+    vars: usize,
+    start_from: Option<&Bound<'_, PyAny>>,
+    vpool: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Numbering> {
+    let start_from = optional_whole_number(start_from, "start_from", 1, "a variable number")?;
+    let vpool = vpool.filter(|vpool| !vpool.is_none());
+    let outer: Vec<i64> = match (start_from, vpool) {
+        (None, None) => return Ok(Numbering::Own),
+        (Some(_), Some(_)) => {
+            return Err(PyValueError::new_err(
+                "start_from and vpool both number the variables: give one",
+            ))
+        }
+        (Some(first), None) => {
+            let first = i64::try_from(first)
+                .ok()
+                .filter(|&first| first.checked_add(vars as i64).is_some_and(|top| top <= i64::from(i32::MAX)))
+                .ok_or_else(|| {
+                    PyValueError::new_err(format!(
+                        "start_from: {first} leaves no room for the formula's {vars} variables below 2**31"
+                    ))
+                })?;
+            std::iter::once(0)
+                .chain((0..vars as i64).map(|var| first + var))
+                .collect()
+        }
+        (None, Some(vpool)) => {
+            let id = vpool.getattr("id").map_err(|_| {
+                PyValueError::new_err(format!(
+                    "vpool: {} has no id() method: give a pysat.formula.IDPool",
+                    shown_value(vpool)
+                ))
+            })?;
+            // A key no other formula or user object can equal.
+            let token = py.import("builtins")?.getattr("object")?.call0()?;
+            let mut outer = Vec::with_capacity(vars + 1);
+            outer.push(0);
+            for var in 1..=vars {
+                let number = id.call1(((&token, var),))?;
+                outer.push(
+                    whole_number(&number, "vpool", 1, "a variable number from vpool.id()")? as i64,
+                );
+            }
+            outer
+        }
+    };
+    let inner = outer
+        .iter()
+        .enumerate()
+        .skip(1)
+        .map(|(var, &number)| (number, var))
+        .collect();
+    Ok(Numbering::Given { outer, inner })
 }
 
 /// Encodes `problem` as CNF: `encoding` is `"time-indexed"` (the default)
@@ -740,13 +1075,22 @@ fn var_map<'py>(
 /// tour of the problem is a model (for counting); without it some tours
 /// that are images of others are left out. A closed tour with no start,
 /// end or clue starts on the first square, which loses no tour.
+///
+/// The variables are numbered 1 to `nvars`, or from `start_from` on, or by
+/// `vpool` (a `pysat.formula.IDPool`, which hands the formula numbers no
+/// other of its users has): then the clauses, `var_map`, `lit`,
+/// `move_lit`, `block` and `decode` all use those numbers, and `decode`
+/// ignores the model's other variables. `dimacs()` is a file of its own,
+/// numbered from 1.
 #[pyfunction]
-#[pyo3(signature = (problem, *, encoding="time-indexed", every_tour=false))]
+#[pyo3(signature = (problem, *, encoding="time-indexed", every_tour=false, start_from=None, vpool=None))]
 fn encode(
     py: Python<'_>,
     problem: &Problem,
     encoding: &str,
     every_tour: bool,
+    start_from: Option<&Bound<'_, PyAny>>,
+    vpool: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Formula> {
     let mut config = config(encoding, Subtours::Complete)?;
     if every_tour {
@@ -757,16 +1101,30 @@ fn encode(
     let mut clauses = Clauses::default();
     prepared.encode(&mut clauses);
     let nvars = clauses.vars.max(prepared.primary_vars());
-    let lists: Vec<Vec<isize>> = clauses
-        .clauses
-        .iter()
-        .map(|clause| clause.iter().map(|lit| lit.to_dimacs()).collect())
+    let numbering = numbering(py, nvars, start_from, vpool)?;
+    let mut occurs = vec![false; nvars + 1];
+    let mut literals = Vec::new();
+    let mut ends = Vec::with_capacity(clauses.clauses.len());
+    for clause in &clauses.clauses {
+        for lit in clause {
+            occurs[lit.var().to_dimacs() as usize] = true;
+            literals.push(numbering.outer(lit.to_dimacs()));
+        }
+        ends.push(literals.len());
+    }
+    drop(clauses);
+    let names = var_names(problem, &config)?
+        .into_iter()
+        .filter(|&(_, var)| occurs[var])
+        .map(|(name, var)| (name, numbering.outer(var as isize)))
         .collect();
     Ok(Formula {
-        clauses: lists.into_pyobject(py)?.into_any().unbind(),
+        literals,
+        ends,
         nvars,
         primary_vars: prepared.primary_vars(),
-        var_map: var_map(py, problem, &config)?.unbind(),
+        names,
+        numbering,
         encoding: prepared,
     })
 }
@@ -776,7 +1134,7 @@ fn encode(
 #[pyfunction]
 #[pyo3(signature = (problem, *, encoding="time-indexed", every_tour=false))]
 fn dimacs(py: Python<'_>, problem: &Problem, encoding: &str, every_tour: bool) -> PyResult<String> {
-    encode(py, problem, encoding, every_tour)?.dimacs()
+    encode(py, problem, encoding, every_tour, None, None)?.dimacs()
 }
 
 /// The tour `model` of `formula` describes, verified (see `Formula.decode`).
@@ -1173,6 +1531,7 @@ fn knightsat_python(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add("KnightsatError", py.get_type::<KnightsatError>())?;
     module.add_class::<Problem>()?;
     module.add_class::<Formula>()?;
+    module.add_class::<FormulaClauses>()?;
     module.add_class::<Puzzle>()?;
     module.add_function(wrap_pyfunction!(encode, module)?)?;
     module.add_function(wrap_pyfunction!(dimacs, module)?)?;

@@ -1,7 +1,7 @@
 """Clauses from knightsat, solved by PySAT's solvers, decoded and verified."""
 
 import pytest
-from pysat.formula import CNF
+from pysat.formula import CNF, IDPool
 from pysat.solvers import Solver
 
 import knightsat as ks
@@ -163,3 +163,110 @@ def test_decode_names_what_is_wrong_with_a_model():
     ]:
         with pytest.raises(ValueError, match=says):
             formula.decode(bad)
+
+
+# Variables that compose with the user's own (issue 49).
+
+
+def occurring(formula):
+    return {abs(lit) for clause in formula for lit in clause}
+
+
+@pytest.mark.parametrize("encoding", ["time-indexed", "successor"])
+def test_var_map_holds_only_variables_that_occur(encoding):
+    formula = ks.encode(ks.Problem(5), encoding=encoding, every_tour=True)
+    assert set(formula.var_map.values()) <= occurring(formula)
+
+
+def test_a_pruned_variable_is_not_offered_and_lit_says_why():
+    # b1 cannot be move 13 of a 5x5 tour: the encoding fixes x(13, b1)
+    # false and no clause holds it; assuming it used to "find" a tour.
+    problem = ks.Problem(5)
+    formula = ks.encode(problem, every_tour=True)
+    assert (13, "b1") not in formula.var_map
+    with pytest.raises(ValueError, match="b1 cannot be move 13"):
+        formula.lit(13, "b1")
+    assert ks.solve(ks.Problem(5, clues={13: "b1"})) is None
+    assert formula.lit(1, "a1") == formula.var_map[(1, "a1")]
+
+
+def test_lit_and_move_lit_refuse_what_is_not_a_variable():
+    timed = ks.encode(ks.Problem(5))
+    moves = ks.encode(ks.Problem(5), encoding="successor")
+    with pytest.raises(ValueError, match="use move_lit"):
+        moves.lit(1, "a1")
+    with pytest.raises(ValueError, match="use lit"):
+        timed.move_lit("a1", "b3")
+    with pytest.raises(ValueError, match="moves 1 to 25, not 26"):
+        timed.lit(26, "a1")
+    with pytest.raises(ValueError, match="move"):
+        timed.lit(0, "a1")
+    with pytest.raises(ValueError, match="z9"):
+        timed.lit(1, "z9")
+    with pytest.raises(ValueError, match="a1 to b2 is not a move of the knight"):
+        moves.move_lit("a1", "b2")
+    assert moves.move_lit("a1", "b3") == moves.var_map[("a1", "b3")]
+
+
+def test_a_formula_is_its_clauses_one_at_a_time():
+    formula = ks.encode(ks.Problem(6), encoding="successor")
+    clauses = formula.clauses
+    assert len(formula) == len(clauses) > 0
+    assert list(formula) == clauses
+    assert formula.to_pysat().clauses == clauses
+    assert CNF(from_clauses=formula.clauses).nv == formula.top
+
+
+def test_start_from_numbers_the_variables_after_the_users_own():
+    problem = ks.Problem(5, start="a1")
+    own = ks.encode(problem, encoding="successor", every_tour=True)
+    shifted = ks.encode(problem, encoding="successor", every_tour=True, start_from=101)
+    assert [[lit + 100 if lit > 0 else lit - 100 for lit in c] for c in own] == list(shifted)
+    assert shifted.top == own.nvars + 100
+    assert shifted.var_map == {name: var + 100 for name, var in own.var_map.items()}
+    # Enumerate with blocking clauses in the shifted numbering, a variable
+    # of the user's own (1) in every model: every tour once.
+    tours = set()
+    with Solver(name="cadical153", bootstrap_with=shifted) as sat:
+        sat.add_clause([1])
+        while sat.solve():
+            tour = shifted.decode(sat.get_model())
+            ks.verify(tour, problem)
+            tours.add(tuple(tour))
+            sat.add_clause(shifted.block(tour))
+    assert len(tours) == 304
+    with pytest.raises(ValueError, match="give one"):
+        ks.encode(problem, start_from=5, vpool=IDPool())
+    with pytest.raises(ValueError, match="start_from"):
+        ks.encode(problem, start_from=0)
+
+
+def test_two_formulas_and_the_users_variables_share_one_idpool():
+    pool = IDPool()
+    mine = pool.id("mine")
+    first = ks.encode(ks.Problem(5, start="a1"), vpool=pool)
+    second = ks.encode(ks.Problem(3, 4), encoding="successor", vpool=pool)
+    assert mine not in occurring(first) | occurring(second)
+    assert not occurring(first) & occurring(second)
+    assert pool.top >= max(first.top, second.top)
+    with pytest.raises(ValueError, match="id"):
+        ks.encode(ks.Problem(5), vpool=object())
+
+
+@pytest.mark.parametrize("solver", ["glucose4", "cadical153"])
+def test_a_user_constraint_on_top_of_the_formula(solver):
+    # The docs' recipe: b1 is not among the first 10 moves.
+    problem = ks.Problem(5, start="a1")
+    pool = IDPool()
+    formula = ks.encode(problem, vpool=pool)
+    cnf = formula.to_pysat()
+    for move in range(1, 11):
+        try:
+            cnf.append([-formula.lit(move, "b1")])
+        except ValueError:
+            pass  # the encoding already rules it out
+    with Solver(name=solver, bootstrap_with=cnf) as sat:
+        assert sat.solve()
+        tour = formula.decode(sat.get_model())
+    ks.verify(tour, problem)
+    assert tour.index("b1") >= 10

@@ -28,3 +28,19 @@ def test_the_readme_has_a_python_example_that_runs():
         assert len(tour) == 25 and tour[0] == "c3"
         ks.verify(tour, ks.Problem(5, start="c3"))
         assert lines[1] == "1728"
+
+
+DOCS = pathlib.Path(__file__).resolve().parents[2] / "docs" / "python.md"
+
+
+def test_every_python_example_in_the_python_docs_runs():
+    # The signatures are `text` blocks; every `python` block runs, in
+    # order, in one namespace, as a reader would paste them.
+    blocks = re.findall(r"^```python\n(.*?)^```", DOCS.read_text(), re.M | re.S)
+    assert len(blocks) >= 2, "the docs' python examples went missing"
+    namespace = {"knightsat": ks}
+    for block in blocks:
+        exec(compile(block, str(DOCS), "exec"), namespace)
+    # The last lists every tour of 5x5 from a1 through PySAT.
+    assert len(namespace["tours"]) == 304
+    assert len(set(map(tuple, namespace["tours"]))) == 304
