@@ -537,9 +537,9 @@ impl Formula {
         let model = match &self.numbering {
             Numbering::Own => model_of(model, self.nvars)?,
             Numbering::Given { .. } => {
-                let literals = literals_of(model)?;
+                let literals = literals_of(model, "")?;
                 let mut given = HashMap::with_capacity(literals.len());
-                for &lit in &literals {
+                for &lit in literals.iter().filter(|&&lit| lit != 0) {
                     if given.insert(lit.abs(), lit > 0) == Some(lit < 0) {
                         return Err(PyValueError::new_err(format!(
                             "model: variable {} is given both values",
@@ -831,24 +831,26 @@ fn time_limit_of(timeout: Option<f64>) -> PyResult<Option<Duration>> {
         .transpose()
 }
 
-/// The literals a model names in the user's numbering (see [`model_of`]
-/// for the forms it takes), for a formula whose variables are among
-/// others: a value that is no literal is a `ValueError`.
-fn literals_of(model: &Bound<'_, PyAny>) -> PyResult<Vec<i64>> {
+/// The literals `model` gives: a list of DIMACS literals (`PySAT`'s
+/// `get_model()`; a 0 only ends a line) or a dict from variable numbers to
+/// `bool`s. Anything else is a `ValueError` saying so, ending with `note`
+/// (which variables the formula has, where that is the rule).
+fn literals_of(model: &Bound<'_, PyAny>, note: &str) -> PyResult<Vec<i64>> {
     let number = |item: &Bound<'_, PyAny>, what: &str| -> PyResult<i64> {
-        let refuse = || {
-            PyValueError::new_err(format!(
-                "model: {what} {} is not a variable's number",
-                shown_value(item)
-            ))
-        };
         if item.is_instance_of::<pyo3::types::PyBool>() {
-            return Err(refuse());
+            return Err(PyValueError::new_err(format!(
+                "model: {what} {item} is a bool, not a literal"
+            )));
         }
         item.extract::<i64>()
             .ok()
-            .filter(|&lit| lit != 0 && lit != i64::MIN)
-            .ok_or_else(refuse)
+            .filter(|&lit| lit != i64::MIN)
+            .ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "model: {what} {} is not a variable's number{note}",
+                    shown_value(item)
+                ))
+            })
     };
     if let Ok(dict) = model.cast::<pyo3::types::PyDict>() {
         let mut literals = Vec::with_capacity(dict.len());
@@ -860,9 +862,9 @@ fn literals_of(model: &Bound<'_, PyAny>) -> PyResult<Vec<i64>> {
                     shown_value(&value)
                 ))
             })?;
-            if var < 0 {
+            if var <= 0 {
                 return Err(PyValueError::new_err(format!(
-                    "model: {var} names no variable"
+                    "model: {var} names no variable{note}"
                 )));
             }
             literals.push(if value { var } else { -var });
@@ -877,52 +879,11 @@ fn literals_of(model: &Bound<'_, PyAny>) -> PyResult<Vec<i64>> {
     items.map(|item| number(&item?, "the literal")).collect()
 }
 
-/// The model `model` gives for a formula of `vars` variables: a list of
-/// DIMACS literals (`PySAT`'s `get_model()`) or a dict from variable numbers
-/// to `bool`s. Anything else, a variable given both values, or a number
-/// that names no variable, is a `ValueError` saying so.
+/// The model `model` gives for a formula of `vars` variables numbered 1
+/// to `vars` (see [`literals_of`]): a variable given both values, or a
+/// number that names no variable, is a `ValueError` saying so.
 fn model_of(model: &Bound<'_, PyAny>, vars: usize) -> PyResult<Model> {
-    let number = |item: &Bound<'_, PyAny>, what: &str| -> PyResult<i64> {
-        if item.is_instance_of::<pyo3::types::PyBool>() {
-            return Err(PyValueError::new_err(format!(
-                "model: {what} {item} is a bool, not a literal"
-            )));
-        }
-        item.extract::<i64>().map_err(|_| {
-            PyValueError::new_err(format!(
-                "model: {what} {} is not a variable's number: the formula has variables 1 to {vars}",
-                shown_value(item)
-            ))
-        })
-    };
-    if let Ok(dict) = model.cast::<pyo3::types::PyDict>() {
-        let mut assigned = Vec::with_capacity(dict.len());
-        for (key, value) in dict.iter() {
-            let var = number(&key, "the key")?;
-            let value = value.extract::<bool>().map_err(|_| {
-                PyValueError::new_err(format!(
-                    "model: variable {var} is given {}, not True or False",
-                    shown_value(&value)
-                ))
-            })?;
-            if var <= 0 {
-                return Err(PyValueError::new_err(format!(
-                    "model: {var} names no variable: the formula has variables 1 to {vars}"
-                )));
-            }
-            assigned.push((var.unsigned_abs(), value));
-        }
-        return py_result(Model::from_values(assigned, vars));
-    }
-    let items = model.try_iter().map_err(|_| {
-        PyValueError::new_err(
-            "model: a list of DIMACS literals (as PySAT's get_model() gives) or a dict {variable: bool}",
-        )
-    })?;
-    let mut literals = Vec::new();
-    for item in items {
-        literals.push(number(&item?, "the literal")?);
-    }
+    let literals = literals_of(model, &format!(": the formula has variables 1 to {vars}"))?;
     py_result(Model::from_dimacs(literals, vars))
 }
 
