@@ -456,6 +456,10 @@ struct Formula {
     primary_vars: usize,
     /// The encoding's own variables that occur, by name.
     names: HashMap<VarName, i64>,
+    /// `names` as the dict `var_map` gives, built once.
+    var_map: Py<pyo3::types::PyDict>,
+    /// The highest variable number the formula uses.
+    top: i64,
     /// How the formula's variables are numbered for the user.
     numbering: Numbering,
 }
@@ -651,30 +655,14 @@ impl Formula {
     /// `encode` was given `start_from` or `vpool`).
     #[getter]
     fn top(&self) -> i64 {
-        match &self.numbering {
-            Numbering::Own => self.nvars as i64,
-            Numbering::Given { outer, .. } => outer.iter().copied().max().unwrap_or(0),
-        }
+        self.top
     }
 
     /// The encoding's own variables that occur in a clause, by name (see
     /// the class's documentation).
     #[getter]
-    fn var_map<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
-        let board = self.encoding.problem().board();
-        let name = |square| board.name(square);
-        let map = pyo3::types::PyDict::new(py);
-        let mut named: Vec<_> = self.names.iter().collect();
-        named.sort_by_key(|&(_, &var)| var.abs());
-        for (key, &var) in named {
-            match *key {
-                VarName::Move(step, square) => map.set_item((step + 1, name(square)), var)?,
-                VarName::Step(from, to) => map.set_item((name(from), name(to)), var)?,
-                VarName::First(square) => map.set_item(("first", name(square)), var)?,
-                VarName::Last(square) => map.set_item(("last", name(square)), var)?,
-            }
-        }
-        Ok(map)
+    fn var_map(&self, py: Python<'_>) -> Py<pyo3::types::PyDict> {
+        self.var_map.clone_ref(py)
     }
 
     /// The formula as a `pysat.formula.CNF` (`PySAT` must be installed).
@@ -970,6 +958,28 @@ fn var_names(problem: &LibProblem, config: &EncodingConfig) -> PyResult<HashMap<
     Ok(names)
 }
 
+/// `names` as the dict `Formula.var_map` gives, in the order of the
+/// variables.
+fn var_map_dict<'py>(
+    py: Python<'py>,
+    board: &Board,
+    names: &HashMap<VarName, i64>,
+) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+    let name = |square| board.name(square);
+    let map = pyo3::types::PyDict::new(py);
+    let mut named: Vec<_> = names.iter().collect();
+    named.sort_by_key(|&(_, &var)| var.abs());
+    for (key, &var) in named {
+        match *key {
+            VarName::Move(step, square) => map.set_item((step + 1, name(square)), var)?,
+            VarName::Step(from, to) => map.set_item((name(from), name(to)), var)?,
+            VarName::First(square) => map.set_item(("first", name(square)), var)?,
+            VarName::Last(square) => map.set_item(("last", name(square)), var)?,
+        }
+    }
+    Ok(map)
+}
+
 /// How `encode` numbers the formula's `vars` variables: its own numbers,
 /// from `start_from` on, or each from `vpool.id(...)` (`PySAT`'s `IDPool`,
 /// or anything with such a method) under a key of this formula's own.
@@ -1084,6 +1094,11 @@ fn encode(
         ends,
         nvars,
         primary_vars: prepared.primary_vars(),
+        var_map: var_map_dict(py, problem.board(), &names)?.unbind(),
+        top: match &numbering {
+            Numbering::Own => nvars as i64,
+            Numbering::Given { outer, .. } => outer.iter().copied().max().unwrap_or(0),
+        },
         names,
         numbering,
         encoding: prepared,
