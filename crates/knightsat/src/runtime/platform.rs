@@ -21,6 +21,8 @@ const PORTABLE_FALLBACKS: &str = "KNIGHTSAT_PORTABLE_FALLBACKS";
 /// Whether the portable fallbacks stand in for the Linux calls: always
 /// off Linux; on Linux only in a build with debug assertions whose
 /// environment sets [`PORTABLE_FALLBACKS`] to 1 (read once).
+// Elsewhere only a test asks (the answer is always yes there).
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 pub(crate) fn uses_fallbacks() -> bool {
     static FORCED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     if cfg!(not(target_os = "linux")) {
