@@ -25,8 +25,7 @@ use knightsat::cnf_file::write_cnf;
 use knightsat::count::{CountJob, CountReport, TourNumber};
 use knightsat::encoding::decode::tour_from_model;
 use knightsat::encoding::{
-    block_tour, Encoding, EncodingConfig, Model, Subtours, Successor, SuccessorConfig, TimeIndexed,
-    TimeIndexedConfig,
+    block_tour, Encoding, EncodingConfig, Model, Subtours, Successor, TimeIndexed,
 };
 use knightsat::error::{Error, ErrorClass};
 use knightsat::model::board::{Board, Leaper};
@@ -36,8 +35,9 @@ use knightsat::puzzle::{generate, puzzle_grid, puzzle_rules};
 use knightsat::render::board_grid;
 use knightsat::runtime::interrupt::Interrupt;
 use knightsat::sat::Backend;
-use knightsat::solve::{find_tour, Method, Outcome, Request};
-use knightsat::tour::Tour;
+use knightsat::solve::auto::formula_config;
+use knightsat::solve::{Method, Outcome, Request, SolveJob};
+use knightsat::tour::{square_names_in, Tour};
 
 create_exception!(
     knightsat,
@@ -114,11 +114,16 @@ fn interruptible<T: Send>(
 /// starts and ends, and clues that pin moves to squares.
 ///
 /// `Problem(8)` is the 8x8 board, `Problem(5, 6)` has 5 ranks and 6 files.
-/// `holes` names squares that are not there (`["d4", "e5"]`), `leaper` is
-/// the piece's jump as `(1, 2)` (the knight, the default) or `"1,3"`,
-/// `start` and `end` are square names, and `clues` maps move numbers
-/// (the start is move 1) to square names, `{1: "a1", 10: "c3"}`, or is a
-/// list of `"N=SQUARE"` strings. Bad input raises `ValueError`.
+/// `holes` names squares that are not there (`["d4", "e5"]`, or one
+/// string `"d4 e5"`), `leaper` is the piece's jump as `(1, 2)` (the
+/// knight, the default) or `"1,3"`, `closed` asks for a closed tour,
+/// `start` and `end` are square names, and `clues` maps move numbers (the
+/// start is move 1) to square names, `{1: "a1", 10: "c3"}`, or is a list
+/// of `"N=SQUARE"` strings. Bad input raises `ValueError`.
+///
+/// A `Problem` is an immutable value: two with the same rules are equal
+/// and hash alike, `repr` gives the call that makes it again, and `copy`
+/// and `pickle` keep it.
 #[pyclass(module = "knightsat", frozen)]
 #[derive(Clone)]
 struct Problem {
@@ -373,16 +378,12 @@ impl Problem {
 /// The encoding configuration named, the formula complete or its
 /// subtours left to a loop (`subtours`), as the command's options give it.
 fn config(encoding: &str, subtours: Subtours) -> PyResult<EncodingConfig> {
-    match encoding {
-        "time-indexed" => Ok(EncodingConfig::from(TimeIndexedConfig::default())),
-        "successor" => Ok(EncodingConfig::from(SuccessorConfig {
-            subtours,
-            ..SuccessorConfig::default()
-        })),
-        other => Err(PyValueError::new_err(format!(
-            "unknown encoding '{other}' (expected 'time-indexed' or 'successor')"
-        ))),
-    }
+    EncodingConfig::by_name(encoding, subtours).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "unknown encoding '{encoding}' (expected one of: {})",
+            EncodingConfig::NAMES.join(", ")
+        ))
+    })
 }
 
 /// The method named.
@@ -409,38 +410,38 @@ fn request(
     solver: Option<&str>,
     timeout: Option<f64>,
 ) -> PyResult<(Method, Request)> {
-    let names_sat = encoding.is_some() || solver.is_some();
-    let method = match method(method_name)? {
-        Method::Auto if names_sat => Method::Sat,
-        other => other,
-    };
-    let timeout = time_limit_of(timeout)?;
-    let request = Request {
-        config: config(encoding.unwrap_or("time-indexed"), Subtours::Lazy)?,
-        backend: py_result(Backend::from_name(solver.unwrap_or("varisat"), Vec::new()))?,
-        timeout,
+    let method = method(method_name)?;
+    let mut request = Request {
+        timeout: time_limit_of(timeout)?,
         interrupt: Interrupt::new(),
         ..Request::default()
     };
+    if let Some(encoding) = encoding {
+        request.config = config(encoding, Subtours::Lazy)?;
+    }
+    if let Some(solver) = solver {
+        request.backend = py_result(Backend::from_name(solver, Vec::new()))?;
+    }
     Ok((method, request))
 }
 
-/// A formula for a problem, with what it takes to read a model back.
+/// A problem's formula (CNF), with what it takes to read a model back.
 ///
 /// A `Formula` is its clauses: `len(f)` of them, each a list of DIMACS
 /// literals as `iter(f)` gives them one at a time, which `PySAT` takes as
-/// they are: `pysat.formula.CNF(from_clauses=f)`, `f.to_pysat()` or
-/// `pysat.solvers.Solver(bootstrap_with=f)`. Its variables are numbered 1
-/// to `nvars` unless `encode` was given `start_from` or `vpool`; `top` is
-/// the highest number it uses. `var_map` names the encoding's own
-/// variables that occur in a clause (a variable the encoding left out,
-/// because no tour can set it, is not there: `lit` and `move_lit` say
-/// why): for the time-indexed encoding `(move, square) -> var` ("move
-/// number `move`, from 1, is on `square`"), for the successor encoding
-/// `(square, next) -> var` ("the move from `square` goes to `next`"), and
-/// for its open tours also `("first", square)` and `("last", square)`.
-/// The other variables (Tseytin's, the at-most-one encodings' helpers)
-/// have no names.
+/// they are: `f.to_pysat()`, `pysat.formula.CNF(from_clauses=f.clauses)`
+/// or `pysat.solvers.Solver(bootstrap_with=f)`. Its variables are
+/// numbered 1 to `nvars` unless `encode` was given `start_from` or
+/// `vpool`; `top` is the highest number it uses. `var_map` names the
+/// encoding's own variables that occur in a clause (a variable the
+/// encoding left out, because no tour can set it, is not there: `lit`
+/// and `move_lit` say why): for the time-indexed encoding
+/// `(move, square) -> var` ("move number `move`, from 1, is on
+/// `square`"), for the successor encoding `(square, next) -> var` ("the
+/// move from `square` goes to `next`"), and for its open tours also
+/// `("first", square)` and `("last", square)`. The other variables
+/// (Tseytin's, the at-most-one encodings' helpers) have no names.
+/// `encoding` says which encoding it is.
 #[pyclass(module = "knightsat", frozen)]
 struct Formula {
     encoding: Box<dyn Encoding>,
@@ -451,7 +452,8 @@ struct Formula {
     /// The number of variables.
     #[pyo3(get)]
     nvars: usize,
-    /// The encoding's own variables (the rest are auxiliary).
+    /// How many of the variables are the encoding's own (the rest are
+    /// auxiliary).
     #[pyo3(get)]
     primary_vars: usize,
     /// The encoding's own variables that occur, by name.
@@ -513,7 +515,8 @@ impl Numbering {
 
 #[pymethods]
 impl Formula {
-    /// The encoding's name: `time-indexed` or `successor`.
+    /// The encoding's name: `"time-indexed"` or `"successor"` (never
+    /// `"auto"`: the one `encode` chose).
     #[getter]
     fn encoding(&self) -> &'static str {
         self.encoding.name()
@@ -528,7 +531,7 @@ impl Formula {
     }
 
     /// Lines that explain how the variables are numbered, as the DIMACS
-    /// comments say it.
+    /// comments say it (numbered from 1, as `dimacs()` has them).
     fn describe_vars(&self) -> Vec<String> {
         self.encoding.describe_vars()
     }
@@ -536,7 +539,10 @@ impl Formula {
     /// The tour a model of this formula describes, as square names in
     /// visiting order, verified against the problem. `model` is a list of
     /// DIMACS literals (what `PySAT`'s `get_model()` returns) or a dict of
-    /// variable to bool. A model that is no tour raises `ValueError`.
+    /// variable to bool, in the formula's numbering. A model that is no
+    /// tour or gives a variable both values raises `ValueError`, as does
+    /// a variable past `nvars`, unless `encode` was given `start_from` or
+    /// `vpool`: then the model's other variables are ignored.
     fn decode(&self, model: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
         let model = match &self.numbering {
             Numbering::Own => model_of(model, self.nvars)?,
@@ -562,10 +568,11 @@ impl Formula {
     }
 
     /// A clause that every model satisfies except those of `tour` (square
-    /// names in visiting order), over the encoding's own variables: add
-    /// it to the solver to look for another tour, as the library's own
-    /// enumeration does. Anything but a tour of the problem raises
-    /// `ValueError` (a clause for a non-tour could remove real tours).
+    /// names in visiting order, a list or one string), over the encoding's
+    /// own variables: add it to the solver to look for another tour, as
+    /// the library's own enumeration does. Anything but a tour of the
+    /// problem raises `ValueError` (a clause for a non-tour could remove
+    /// real tours).
     fn block(&self, tour: &Bound<'_, PyAny>) -> PyResult<Vec<i64>> {
         let board = self.encoding.problem().board();
         let squares = square_names_of(tour, "tour")?
@@ -580,10 +587,11 @@ impl Formula {
             .collect())
     }
 
-    /// The variable "move `move` (from 1) is on `square`" of a time-indexed
-    /// formula. `ValueError` says why there is none: a move or square not
-    /// on the board, or one the encoding fixed false (no tour it admits
-    /// puts the knight there, so no clause holds the variable and
+    /// The variable "move `move` (from 1) is on `square`" of a
+    /// time-indexed formula (`encode(problem, encoding="time-indexed")`).
+    /// `ValueError` says why there is none: a successor formula, a move or
+    /// square not on the board, or one the encoding fixed false (no tour
+    /// it admits puts the piece there, so no clause holds the variable and
     /// assuming it would prove nothing).
     #[pyo3(name = "lit")]
     fn move_on(&self, r#move: &Bound<'_, PyAny>, square: &str) -> PyResult<i64> {
@@ -612,10 +620,12 @@ impl Formula {
             })
     }
 
-    /// The variable "the move from `from_square` goes to `to_square`" of a
-    /// successor formula. `ValueError` says why there is none: a square
-    /// not on the board, a jump the leaper cannot make, or a move the
-    /// encoding fixed false (no tour it admits makes it).
+    /// The variable "the move from `from_square` goes to `to_square`" of
+    /// a successor formula (`encoding="successor"`, or `"auto"` for a
+    /// problem without clues). `ValueError` says why there is none: a
+    /// time-indexed formula, a square not on the board, a jump the leaper
+    /// cannot make, or a move the encoding fixed false (no tour it admits
+    /// makes it).
     fn move_lit(&self, from_square: &str, to_square: &str) -> PyResult<i64> {
         if self.encoding.name() != "successor" {
             return Err(PyValueError::new_err(
@@ -687,7 +697,8 @@ impl Formula {
     }
 
     /// The formula as a DIMACS CNF file's text, with the comments that let
-    /// `knightsat decode` read a solver's answer to it.
+    /// `knightsat decode` read a solver's answer to it; numbered from 1
+    /// whatever `start_from` or `vpool` gave.
     fn dimacs(&self) -> PyResult<String> {
         let mut text = Vec::new();
         py_result(write_cnf(&*self.encoding, &mut text))?;
@@ -895,7 +906,8 @@ impl Formula {
     }
 }
 
-/// The clauses of a [`Formula`], one list of literals at a time.
+/// The iterator `iter(formula)` returns: the formula's clauses, one list
+/// of DIMACS literals at a time.
 #[pyclass(module = "knightsat")]
 struct FormulaClauses {
     formula: Py<Formula>,
@@ -1040,12 +1052,19 @@ fn numbering(
     Ok(Numbering::Given { outer, inner })
 }
 
-/// Encodes `problem` as CNF: `encoding` is `"time-indexed"` (the default)
-/// or `"successor"` (its subtours excluded by the formula itself, so that
-/// every model is a tour). With `every_tour`, no symmetry breaking: every
-/// tour of the problem is a model (for counting); without it some tours
-/// that are images of others are left out. A closed tour with no start,
-/// end or clue starts on the first square, which loses no tour.
+/// Encodes `problem` as CNF. `encoding` is `"auto"` (the default: the
+/// formula the default route solves), `"successor"` or `"time-indexed"`.
+/// The successor encoding has one variable per move (`Formula.move_lit`),
+/// its subtours excluded by the formula itself, so that every model is a
+/// tour; the time-indexed encoding has one per move number and square
+/// (`Formula.lit`), which clues pin. `"auto"` picks the successor
+/// encoding for a problem without clues and the time-indexed one for a
+/// problem with clues: name `"time-indexed"` to use `lit` on any problem.
+///
+/// With `every_tour`, no symmetry breaking: every tour of the problem is
+/// a model (for counting); without it some tours that are images of
+/// others are left out. A closed tour with no start, end or clue starts
+/// on the first square, which loses no tour.
 ///
 /// The variables are numbered 1 to `nvars`, or from `start_from` on, or by
 /// `vpool` (a `pysat.formula.IDPool`, which hands the formula numbers no
@@ -1054,7 +1073,7 @@ fn numbering(
 /// ignores the model's other variables. `dimacs()` is a file of its own,
 /// numbered from 1.
 #[pyfunction]
-#[pyo3(signature = (problem, *, encoding="time-indexed", every_tour=false, start_from=None, vpool=None))]
+#[pyo3(signature = (problem, *, encoding="auto", every_tour=false, start_from=None, vpool=None))]
 fn encode(
     py: Python<'_>,
     problem: &Problem,
@@ -1063,7 +1082,10 @@ fn encode(
     start_from: Option<&Bound<'_, PyAny>>,
     vpool: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Formula> {
-    let mut config = config(encoding, Subtours::Complete)?;
+    let mut config = match encoding {
+        "auto" => formula_config(&problem.inner),
+        name => config(name, Subtours::Complete)?,
+    };
     if every_tour {
         config = config.keeping_every_tour();
     }
@@ -1105,10 +1127,12 @@ fn encode(
     })
 }
 
-/// The DIMACS CNF text of `problem` (see `encode`): what
-/// `knightsat encode` writes.
+/// The DIMACS CNF text of `problem`, `encode(problem, ...).dimacs()`:
+/// numbered from 1, with the comments that let `knightsat decode` read a
+/// solver's answer to it. `encoding` (`"auto"` by default) and
+/// `every_tour` as for `encode`.
 #[pyfunction]
-#[pyo3(signature = (problem, *, encoding="time-indexed", every_tour=false))]
+#[pyo3(signature = (problem, *, encoding="auto", every_tour=false))]
 fn dimacs(py: Python<'_>, problem: &Problem, encoding: &str, every_tour: bool) -> PyResult<String> {
     encode(py, problem, encoding, every_tour, None, None)?.dimacs()
 }
@@ -1119,14 +1143,15 @@ fn decode(formula: &Formula, model: &Bound<'_, PyAny>) -> PyResult<Vec<String>> 
     formula.decode(model)
 }
 
-/// Finds a tour: a list of square names in visiting order, or `None` when
-/// there is none (proved). `method` is `"auto"` (the fastest route),
-/// `"sat"`, `"backtrack"` or `"warnsdorff"` (which may give up:
-/// `KnightsatError`); naming an `encoding` (`"time-indexed"`,
-/// `"successor"`) or a `solver` (`"varisat"`, `"cadical"`, or a solver
-/// program on the PATH) means SAT. `timeout` is in seconds
-/// (`KnightsatError` when it runs out). Ctrl-C stops the search and raises
-/// `KeyboardInterrupt`.
+/// Finds a tour: a list of square names in visiting order, verified, or
+/// `None` when there is none (proved). `method` is `"auto"` (the default
+/// route, the fastest for the problem), `"sat"`, `"backtrack"` or
+/// `"warnsdorff"` (which may give up: `KnightsatError`); naming an
+/// `encoding` (`"time-indexed"`, `"successor"`) or a `solver`
+/// (`"varisat"`, `"cadical"`, or a solver program on the PATH such as
+/// `"kissat"`) means SAT. `timeout` is in seconds (`KnightsatError` when
+/// it runs out); `seed` is the tie-break of Warnsdorff's rule. Ctrl-C
+/// stops the search and raises `KeyboardInterrupt`.
 #[pyfunction]
 #[pyo3(signature = (problem, *, method="auto", encoding=None, solver=None, timeout=None, seed=None))]
 fn solve(
@@ -1142,12 +1167,15 @@ fn solve(
     let (method, request) = request(method, encoding, solver, timeout)?;
     let request = Request { seed, ..request };
     let problem = &problem.inner;
-    let solved = interruptible(py, &request.interrupt, || {
-        if method == Method::Sat {
-            request.config.check(problem)?;
+    let interrupt = request.interrupt.clone();
+    let solved = interruptible(py, &interrupt, || {
+        SolveJob {
+            method,
+            sat_named: encoding.is_some() || solver.is_some(),
+            request,
+            ..SolveJob::new(problem)
         }
-        method.check_supports(problem, &request)?;
-        find_tour(problem, method, &request)
+        .run()
     })?;
     Ok(match solved.outcome {
         Outcome::Tour(tour) => Some(tour.names()),
@@ -1158,10 +1186,12 @@ fn solve(
 /// Counts the tours of `problem` (sequences of squares: a closed tour
 /// counts once per start and direction), or its orbits under the board's
 /// symmetries with `up_to_symmetry`; at most `limit`. `method` is
-/// `"auto"`, `"sat"`, `"backtrack"` or `"frontier"`; `encoding` and
-/// `solver` as for `solve`; `jobs` threads (0 or None: one per core,
-/// where the route splits its work). Ctrl-C
-/// stops the count and raises `KeyboardInterrupt`.
+/// `"auto"`, `"sat"`, `"backtrack"` or `"frontier"`; `encoding`, `solver`
+/// and `timeout` as for `solve`; `jobs` threads (0 or None: one per core,
+/// where the route splits its work; a count that lists the tours one by
+/// one runs one search). Exact to `2**256 - 1` (the frontier counter's
+/// counts of long boards pass `2**128`). Ctrl-C stops the count and
+/// raises `KeyboardInterrupt`.
 #[pyfunction]
 #[pyo3(signature = (problem, *, method="auto", encoding=None, solver=None, limit=None, up_to_symmetry=false, jobs=None, timeout=None))]
 #[allow(clippy::too_many_arguments)]
@@ -1181,16 +1211,12 @@ fn count(
     let jobs = optional_whole_number(jobs, "jobs", 0, "a number of threads (0: one per core)")?
         .map(|jobs| usize::try_from(jobs).unwrap_or(usize::MAX));
     let (method, request) = request(method, encoding, solver, timeout)?;
-    let request = Request {
-        every_tour: true,
-        ..request
-    };
     let problem = &problem.inner;
     let interrupt = request.interrupt.clone();
     let report = interruptible(py, &interrupt, || {
-        method.check_supports(problem, &request)?;
         CountJob {
             method,
+            sat_named: encoding.is_some() || solver.is_some(),
             request,
             jobs,
             limit,
@@ -1208,12 +1234,13 @@ fn count(
 /// The tours of `problem`, one at a time as the search finds them: a lazy
 /// iterator of verified tours (lists of square names), in the order and
 /// with the rules of `knightsat solve --all` (a closed tour with nothing
-/// anchored in all its rotations; at most `limit`). `method`, `encoding`,
-/// `solver` and `timeout` as for `solve` (a timeout that runs out raises
-/// `KnightsatError` after the tours found by then). The search runs on a
-/// thread of its own, the GIL released while it looks for the next tour;
-/// stopping the iteration (a `break`, or dropping the iterator) stops it
-/// and leaves nothing running, and Ctrl-C raises `KeyboardInterrupt`.
+/// anchored in all its rotations; at most `limit`). `method` is `"auto"`,
+/// `"sat"` or `"backtrack"`; `encoding`, `solver` and `timeout` as for
+/// `solve` (a timeout that runs out raises `KnightsatError` after the
+/// tours found by then). The search runs on a thread of its own, the GIL
+/// released while it looks for the next tour; stopping the iteration (a
+/// `break`, `close()`, or dropping the iterator) stops it and leaves
+/// nothing running, and Ctrl-C raises `KeyboardInterrupt`.
 #[pyfunction]
 #[pyo3(signature = (problem, *, method="auto", encoding=None, solver=None, limit=None, timeout=None))]
 fn tours(
@@ -1226,16 +1253,19 @@ fn tours(
 ) -> PyResult<Tours> {
     let limit = optional_whole_number(limit, "limit", 0, "a number of tours")?;
     let (method, request) = request(method, encoding, solver, timeout)?;
-    let request = Request {
-        every_tour: true,
-        ..request
-    };
+    let sat_named = encoding.is_some() || solver.is_some();
     let problem = problem.inner.clone();
     // What the job can do is checked before any thread starts.
-    py_result(method.check_supports(&problem, &request))?;
-    if limit == Some(0) {
-        return Err(py_error(&Error::ZeroLimit));
-    }
+    py_result(
+        CountJob {
+            method,
+            sat_named,
+            request: request.clone(),
+            limit,
+            ..CountJob::new(&problem)
+        }
+        .check(),
+    )?;
     let interrupt = request.interrupt.clone();
     // One tour ahead of the caller at most: the search waits for the
     // caller to take it.
@@ -1248,6 +1278,7 @@ fn tours(
         };
         let listed = CountJob {
             method,
+            sat_named,
             request,
             limit,
             on_tour: Some(&mut on_tour),
@@ -1272,7 +1303,7 @@ fn tours(
 /// What the search of `tours` hands over: a tour, or the error that ended it.
 type Found = Result<Vec<String>, Error>;
 
-/// The iterator `tours` returns.
+/// The iterator `tours` returns: each tour as the search finds it.
 #[pyclass(module = "knightsat")]
 struct Tours {
     /// Where the search sends each tour (or the error that ended it);
@@ -1391,11 +1422,7 @@ fn verify(tour: &Bound<'_, PyAny>, problem: &Problem) -> PyResult<()> {
 /// `ValueError` naming the parameter otherwise.
 fn square_names_of(value: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<String>> {
     if let Ok(text) = value.extract::<String>() {
-        return Ok(text
-            .split(|c: char| c.is_whitespace() || c == ',')
-            .filter(|name| !name.is_empty())
-            .map(str::to_string)
-            .collect());
+        return Ok(square_names_in(&text).map(str::to_string).collect());
     }
     let refuse = || {
         PyValueError::new_err(format!(
@@ -1428,7 +1455,8 @@ struct Puzzle {
 
 #[pymethods]
 impl Puzzle {
-    /// The puzzle as a problem (its clues and nothing else), to solve.
+    /// The puzzle as a problem (its board and clues, closed if the puzzle
+    /// is), to solve or count.
     #[getter]
     fn problem(&self) -> Problem {
         Problem {
@@ -1470,9 +1498,11 @@ impl Puzzle {
 /// Makes a puzzle on the board of `problem` (its holes and leaper; closed
 /// if the problem or `closed` says so; a start, an end or clues raise
 /// `ValueError`, as the command takes none): clues with exactly one tour
-/// and no clue that can go. The same `seed` makes the
-/// same puzzle. `None` when the board has no tour. `timeout` in seconds
-/// bounds the whole making; Ctrl-C stops it and raises `KeyboardInterrupt`.
+/// and no clue that can go. The same `seed` makes the same puzzle. `None`
+/// when the board has no tour. `timeout` in seconds bounds the whole
+/// making: when it runs out, the puzzle so far (still with one tour;
+/// `untried` counts the clues not tried), or `KnightsatError` if no tour
+/// was found yet. Ctrl-C stops it and raises `KeyboardInterrupt`.
 #[pyfunction]
 #[pyo3(signature = (problem, *, closed=false, seed=None, timeout=None))]
 fn puzzle(
@@ -1497,9 +1527,15 @@ fn puzzle(
     }))
 }
 
-/// knightsat: the knight's tour as SAT. Encode a problem into clauses that
-/// `PySAT` takes, decode a model into a verified tour, or solve, count,
-/// verify and make puzzles with the library's own solvers.
+/// knightsat: the knight's tour as SAT.
+///
+/// Encode a problem into clauses that `PySAT` takes, decode a model into a
+/// verified tour, or solve, count, list, verify and make puzzles with the
+/// library's own solvers (the Rust library the `knightsat` command runs).
+///
+/// Bad input raises `ValueError`; other failures raise `KnightsatError`;
+/// Ctrl-C during `solve`, `count`, `tours` or `puzzle` stops the work and
+/// raises `KeyboardInterrupt`.
 #[pymodule]
 #[pyo3(name = "knightsat")]
 fn knightsat_python(module: &Bound<'_, PyModule>) -> PyResult<()> {

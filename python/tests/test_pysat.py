@@ -52,7 +52,7 @@ def test_a_board_without_tours_is_unsatisfiable():
 
 def test_the_var_map_names_the_tour():
     problem = ks.Problem(5)
-    formula = ks.encode(problem)
+    formula = ks.encode(problem, encoding="time-indexed")
     with Solver(name="cadical153", bootstrap_with=formula.clauses) as sat:
         assert sat.solve()
         model = set(lit for lit in sat.get_model() if lit > 0)
@@ -182,7 +182,7 @@ def test_a_pruned_variable_is_not_offered_and_lit_says_why():
     # b1 cannot be move 13 of a 5x5 tour: the encoding fixes x(13, b1)
     # false and no clause holds it; assuming it used to "find" a tour.
     problem = ks.Problem(5)
-    formula = ks.encode(problem, every_tour=True)
+    formula = ks.encode(problem, encoding="time-indexed", every_tour=True)
     assert (13, "b1") not in formula.var_map
     with pytest.raises(ValueError, match="b1 cannot be move 13"):
         formula.lit(13, "b1")
@@ -191,7 +191,7 @@ def test_a_pruned_variable_is_not_offered_and_lit_says_why():
 
 
 def test_lit_and_move_lit_refuse_what_is_not_a_variable():
-    timed = ks.encode(ks.Problem(5))
+    timed = ks.encode(ks.Problem(5), encoding="time-indexed")
     moves = ks.encode(ks.Problem(5), encoding="successor")
     with pytest.raises(ValueError, match="use move_lit"):
         moves.lit(1, "a1")
@@ -270,3 +270,35 @@ def test_a_user_constraint_on_top_of_the_formula(solver):
         tour = formula.decode(sat.get_model())
     ks.verify(tour, problem)
     assert tour.index("b1") >= 10
+
+
+def test_auto_encodes_as_the_default_route_solves():
+    # The rule (solve::auto::formula_config): the complete successor
+    # encoding without clues, the time-indexed one with clues.
+    plain = ks.Problem(6)
+    assert ks.encode(plain).encoding == "successor"
+    assert ks.encode(plain).dimacs() == ks.encode(plain, encoding="successor").dimacs()
+    clued = ks.Problem(6, clues={5: "c3"})
+    assert ks.encode(clued).encoding == "time-indexed"
+    assert ks.encode(clued).dimacs() == ks.encode(clued, encoding="time-indexed").dimacs()
+    assert ks.dimacs(plain) == ks.encode(plain).dimacs()
+    # Every model of the default formula is a tour (its subtours are
+    # excluded by the formula itself), counted as the oracle does.
+    problem = ks.Problem(5, start="a1")
+    formula = ks.encode(problem, every_tour=True)
+    tours = set()
+    with Solver(name="cadical153", bootstrap_with=formula) as sat:
+        while sat.solve():
+            tour = formula.decode(sat.get_model())
+            ks.verify(tour, problem)
+            tours.add(tuple(tour))
+            sat.add_clause(formula.block(tour))
+    assert len(tours) == 304
+
+
+def test_the_default_formula_of_a_large_board_is_small():
+    formula = ks.encode(ks.Problem(20))
+    timed = ks.encode(ks.Problem(20), encoding="time-indexed")
+    assert formula.encoding == "successor"
+    assert formula.nvars * 10 < timed.nvars
+    assert len(formula) * 10 < len(timed)

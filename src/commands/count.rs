@@ -20,8 +20,9 @@ use knightsat::runtime::input;
 use knightsat::solve::{Method, Request};
 
 use super::{
-    cube_progress_bar, emit, note_default_start, note_whole_tour, progress_bar, route_in_words,
-    seconds_in_words, show_cube_progress, show_step, step_bar, with_way_out,
+    cube_progress_bar, emit, note_default_start, note_refuted_by_gate, note_whole_tour,
+    progress_bar, route_in_words, seconds_in_words, show_cube_progress, show_step, step_bar,
+    with_way_out,
 };
 use crate::allocator::BudgetWatch;
 use crate::plan::{Count, CountArgs};
@@ -87,7 +88,7 @@ pub fn count(plan: &Count) -> anyhow::Result<ExitCode> {
     match report {
         CountReport::Tours(count) => {
             if let Some(refutation) = &count.refuted {
-                note!("note: no tour, proved without search by the feasibility gate: {refutation}");
+                note_refuted_by_gate(refutation);
             }
             emit(|out| writeln!(out, "{}", count.tours))?;
             if count.at_limit {

@@ -24,10 +24,9 @@ use indicatif::{HumanDuration, ProgressBar, ProgressStyle};
 
 use knightsat::count::CubeProgress;
 use knightsat::error::Error;
-use knightsat::gate::refute_until;
+use knightsat::gate::Refutation;
 use knightsat::model::problem::Problem;
 use knightsat::render::{render, Format};
-use knightsat::runtime::deadline::Deadline;
 use knightsat::solve::{Method, Outcome, Request};
 use knightsat::tour::Tour;
 
@@ -37,16 +36,9 @@ pub const EXIT_NO_TOUR: u8 = 20;
 /// Exit status for a rejected tour or another failure.
 pub const EXIT_FAILURE: u8 = 1;
 
-/// Runs the feasibility gate on `problem`; where it proves that there is
-/// no tour, says why on stderr and returns true.
-pub fn answered_by_gate(problem: &Problem, deadline: &Deadline) -> bool {
-    match refute_until(problem, deadline.until()) {
-        Some(refutation) => {
-            note!("note: no tour, proved without search by the feasibility gate: {refutation}");
-            true
-        }
-        None => false,
-    }
+/// Says on stderr that the feasibility gate proved there is no tour, and why.
+pub fn note_refuted_by_gate(refutation: &Refutation) {
+    note!("note: no tour, proved without search by the feasibility gate: {refutation}");
 }
 
 /// A route in words, as `-v` prints it.

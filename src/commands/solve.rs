@@ -2,111 +2,99 @@
 
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Instant;
+
+use std::path::Path;
+use std::sync::OnceLock;
 
 use knightsat::certify::solve_with_proof;
-use knightsat::count::{CountJob, TourNumber};
+use knightsat::count::{CountJob, CountReport, Progress, TourCount, TourNumber};
 use knightsat::encoding::EncodingConfig;
-use knightsat::error::{Error, Unsupported};
-use knightsat::model::problem::Problem;
+use knightsat::error::Error;
 use knightsat::render::Format;
-use knightsat::runtime::deadline::Deadline;
-use knightsat::solve::auto::every_tour_step;
-use knightsat::solve::{find_tour, solve_parallel, Method, Outcome, Request, Solved};
+use knightsat::solve::{Method, Outcome, SolveJob, Solved};
 use knightsat::tour::Tour;
 
 use super::{
-    answered_by_gate, note_default_start, note_whole_tour, print_outcome, print_tour,
+    note_default_start, note_refuted_by_gate, note_whole_tour, print_outcome, print_tour,
     route_in_words, with_way_out,
 };
 use crate::plan::Solve;
 
 /// `solve`: one tour, every tour, or a proof that there is none.
 pub fn solve(plan: &Solve) -> anyhow::Result<ExitCode> {
-    let Solve {
-        problem, method, ..
-    } = plan;
-    // One time limit for the gate and the search: on a large holed board
-    // the gate alone walks the move graph for seconds, so it gives up at
-    // the limit and the search gets what is left.
-    let deadline = Deadline::new(plan.timeout);
+    let problem = &plan.problem;
     note_whole_tour(problem);
-    if !plan.no_theory && plan.proof.is_none() && answered_by_gate(problem, &deadline) {
-        return print_outcome(Outcome::NoTour, plan.format);
-    }
-    let request = Request {
-        // No time left: a limit that has run out, which the search reports.
-        timeout: deadline.left().unwrap_or(Some(Duration::from_nanos(1))),
-        ..plan.request.clone()
-    };
-    let way_out = |error| {
-        let error = deadline.with_whole_limit(error);
-        solve_way_out(error, plan, &request)
-    };
-    if *method == Method::Sat {
-        // Options that do not fit the problem are refused before any work.
-        request.config.check(problem).map_err(way_out)?;
-    }
-    method.check_supports(problem, &request)?;
-    if let Some((proof, cnf)) = &plan.proof {
+    let progress = io::stderr().is_terminal();
+    let started = OnceLock::new();
+    let on_start = |method: Method| {
         note_default_start(problem);
-        let outcome = solve_with_proof(problem, &request, proof, cnf).map_err(way_out)?;
-        match outcome {
-            Outcome::NoTour => note!(
-                "wrote {} (DRAT proof) for {}; check with: knightsat certify --cnf {} --proof {}",
-                proof.display(),
-                cnf.display(),
-                cnf.display(),
-                proof.display()
-            ),
-            Outcome::Tour(_) => note!("a tour exists, so there is no proof to write"),
+        if progress {
+            let by = match method {
+                Method::Sat => plan.request.backend.name().to_string(),
+                method => route_in_words(method, &plan.request),
+            };
+            let _ = write!(
+                io::stderr(),
+                "solving {} ({}) with {by}…",
+                problem.board(),
+                problem.kind()
+            );
+            let _ = started.set(Instant::now());
         }
+    };
+    let job = SolveJob {
+        method: plan.method,
+        sat_named: plan.names_sat,
+        request: plan.request.clone(),
+        jobs: plan.jobs,
+        depth: plan.depth,
+        on_start: Some(&on_start),
+        ..SolveJob::new(problem)
+    };
+    let way_out = |error| solve_way_out(error, plan, job.chosen_method());
+    if let Some((proof, cnf)) = &plan.proof {
+        let outcome = solve_proving(&job, proof, cnf).map_err(way_out)?;
         return print_outcome(outcome, plan.format);
     }
     if plan.all {
-        if plan.verbose && *method == Method::Auto {
-            let step = every_tour_step(problem, &request);
-            note!("route: {}", route_in_words(step.method, &step.request));
-        }
-        return print_all(problem, *method, &request, plan.limit, plan.format).map_err(|error| {
+        return print_all(plan, job.chosen_method()).map_err(|error| {
             match error.downcast::<Error>() {
                 Ok(error) => way_out(error),
                 Err(other) => other,
             }
         });
     }
-    note_default_start(problem);
-    let started = Instant::now();
-    let progress = io::stderr().is_terminal();
-    if progress {
-        let by = match method {
-            Method::Sat => request.backend.name().to_string(),
-            method => route_in_words(*method, &request),
-        };
-        let _ = write!(
-            io::stderr(),
-            "solving {} ({}) with {by}…",
-            problem.board(),
-            problem.kind()
-        );
-    }
-    let solved = if plan.jobs == 1 && plan.depth.is_none() {
-        find_tour(problem, *method, &request)
-    } else if *method != Method::Sat {
-        Err(Error::Unsupported(Unsupported::CubesWithoutSat(
-            method.name(),
-        )))
-    } else {
-        solve_parallel(problem, &request, plan.jobs, plan.depth)
-    };
-    if progress {
+    let solved = job.run();
+    if let Some(started) = started.get() {
         note!(" {:.2} s", started.elapsed().as_secs_f64());
     }
     let solved = solved.map_err(way_out)?;
-    if plan.verbose {
+    if let Some(refutation) = &solved.refuted {
+        note_refuted_by_gate(refutation);
+    } else if plan.verbose {
         note_how(&solved);
     }
     print_outcome(solved.outcome, plan.format)
+}
+
+/// `solve --proof`: the tour, or the DRAT proof and the CNF it refers to
+/// that show there is none (no gate: the proof is of the formula).
+fn solve_proving(job: &SolveJob<'_>, proof: &Path, cnf: &Path) -> Result<Outcome, Error> {
+    job.check()?;
+    note_default_start(job.problem);
+    let outcome = solve_with_proof(job.problem, &job.request, proof, cnf)?;
+    match outcome {
+        Outcome::NoTour => note!(
+            "wrote {} (DRAT proof) for {}; check with: knightsat certify --cnf {} --proof {}",
+            proof.display(),
+            cnf.display(),
+            cnf.display(),
+            proof.display()
+        ),
+        Outcome::Tour(_) => note!("a tour exists, so there is no proof to write"),
+    }
+    Ok(outcome)
 }
 
 /// Says on stderr how a search went (`-v`): the route, and the subtour
@@ -129,8 +117,8 @@ fn note_how(solved: &Solved) {
 /// one: only options `solve` takes, and only those that work with the
 /// other options given (`request` is the plan's, its time limit what the
 /// gate left).
-fn solve_way_out(error: Error, plan: &Solve, request: &Request) -> anyhow::Error {
-    let (problem, method) = (&plan.problem, plan.method);
+fn solve_way_out(error: Error, plan: &Solve, method: Method) -> anyhow::Error {
+    let (problem, request) = (&plan.problem, &plan.request);
     let plain = problem.clues().is_empty();
     let time_indexed = request.config == EncodingConfig::default();
     let hint = match &error {
@@ -185,14 +173,10 @@ fn solve_way_out(error: Error, plan: &Solve, request: &Request) -> anyhow::Error
     with_way_out(error, hint)
 }
 
-/// Streams every tour in `format`: JSON Lines for json, blank lines between grids.
-fn print_all(
-    problem: &Problem,
-    method: Method,
-    request: &Request,
-    limit: Option<u64>,
-    format: Format,
-) -> anyhow::Result<ExitCode> {
+/// `solve --all`: streams every tour in `format` (JSON Lines for json,
+/// blank lines between grids), by `method`, as a count that lists them.
+fn print_all(plan: &Solve, method: Method) -> anyhow::Result<ExitCode> {
+    let format = plan.format;
     let mut out = super::stdout()?;
     let mut first = true;
     let mut on_tour = |tour: &Tour| {
@@ -202,15 +186,34 @@ fn print_all(
         }
         print_tour(&mut out, tour, format).map_err(|e| Error::io("writing a tour", e))
     };
+    let verbose = plan.verbose && plan.method == Method::Auto;
+    let on_progress = |progress: Progress<'_>| {
+        if let Progress::Route {
+            method, request, ..
+        } = progress
+        {
+            if verbose {
+                note!("route: {}", route_in_words(method, request));
+            }
+        }
+    };
     let listed = CountJob {
         method,
-        request: request.clone(),
-        limit,
+        request: plan.request.clone(),
+        limit: plan.limit,
         on_tour: Some(&mut on_tour),
-        ..CountJob::new(problem)
+        on_progress: Some(&on_progress),
+        ..CountJob::new(&plan.problem)
     }
     .run()?;
     drop(out);
+    if let CountReport::Tours(TourCount {
+        refuted: Some(refutation),
+        ..
+    }) = &listed
+    {
+        note_refuted_by_gate(refutation);
+    }
     if listed.tours().is_some_and(TourNumber::is_zero) {
         return print_outcome(Outcome::NoTour, format);
     }

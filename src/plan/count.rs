@@ -7,7 +7,7 @@ use knightsat::count::Sample;
 use knightsat::model::problem::Problem;
 use knightsat::solve::{Method, Request};
 
-use super::{chosen_method, sat_request, OptionsConflict, Plan};
+use super::{sat_request, OptionsConflict, Plan};
 use crate::args::{Command, SquareOrderArg};
 
 /// `count`: the problem and how to count it.
@@ -54,8 +54,8 @@ impl CountArgs {
 }
 
 /// The plan of `count`: a count of a CNF file, or of a problem by the
-/// method chosen (SAT where a SAT option is named), with what the method
-/// cannot do refused before any work.
+/// method chosen (SAT where a SAT option is named); the job refuses what
+/// the method cannot do before any work.
 pub(super) fn count(command: Command, names_sat: bool, budget: u64) -> anyhow::Result<Plan> {
     Ok(match command {
         Command::Count {
@@ -86,7 +86,7 @@ pub(super) fn count(command: Command, names_sat: bool, budget: u64) -> anyhow::R
             memory: _,
         } => {
             let (problem, config) = encoding.problem_and_config(&problem)?;
-            let method = chosen_method(method.into(), names_sat);
+            let method = Method::from(method).chosen(names_sat);
             if frontier_order != SquareOrderArg::Auto && method != Method::Frontier {
                 return Err(OptionsConflict(
                     "--frontier-order is for the frontier counter: add --method frontier".into(),
@@ -98,7 +98,6 @@ pub(super) fn count(command: Command, names_sat: bool, budget: u64) -> anyhow::R
                 every_tour: true,
                 ..sat_request(solver, budget, timeout)
             };
-            method.check_supports(&problem, &request)?;
             let sample = sample.map(usize::try_from).transpose()?;
             Plan::Count(Count {
                 problem,

@@ -83,13 +83,12 @@ pub struct Encode {
 pub struct Solve {
     /// The problem.
     pub problem: Problem,
-    /// The method, `auto` resolved where a SAT option is named.
+    /// The method asked for (the job resolves `auto` where a SAT option
+    /// is named).
     pub method: Method,
-    /// The request; its time limit is [`Solve::timeout`], which the gate
-    /// shares.
+    /// The request: the gate first unless --no-theory, and one time limit
+    /// for the gate and the search.
     pub request: Request,
-    /// The whole time limit.
-    pub timeout: Option<Duration>,
     /// The DRAT proof's path and the CNF's beside it, with `--proof`.
     pub proof: Option<(PathBuf, PathBuf)>,
     /// `--all`: every tour, up to `limit`.
@@ -98,8 +97,6 @@ pub struct Solve {
     pub limit: Option<u64>,
     /// How to print tours.
     pub format: Format,
-    /// Skip the feasibility gate.
-    pub no_theory: bool,
     /// Threads solving cubes.
     pub jobs: usize,
     /// Cube depth.
@@ -330,37 +327,23 @@ fn solve(
         timeout: args.timeout,
         proof: args.proof.is_some(),
         every_tour: args.all,
-        // The command runs the gate itself (or skips it on purpose).
-        gate: false,
+        gate: !args.no_theory,
         ..Request::default()
     };
     let proof = paths::proof_and_cnf(args.proof, args.cnf_out)?;
     Ok(Solve {
         problem,
-        method: chosen_method(args.method.into(), names_sat),
+        method: args.method.into(),
         request,
-        timeout: args.timeout,
         proof,
         all: args.all,
         limit: args.limit,
         format: args.format.into(),
-        no_theory: args.no_theory,
         jobs: args.jobs,
         depth: args.depth.map(usize::try_from).transpose()?,
         verbose: args.verbose,
         names_sat,
     })
-}
-
-/// The method asked for: `--method auto` becomes `--method sat` where an
-/// option that only SAT takes is named (explicit choices win over the
-/// default route; cubes are not such an option for `count`, since
-/// backtracking splits into cubes too).
-fn chosen_method(method: Method, names_sat: bool) -> Method {
-    match method {
-        Method::Auto if names_sat => Method::Sat,
-        other => other,
-    }
 }
 
 /// A request for SAT by a built-in solver (varisat unless named) within

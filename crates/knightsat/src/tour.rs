@@ -141,11 +141,7 @@ pub fn parse_tour(text: &str, board: Option<Board>, closed: bool) -> Result<Tour
         (json_board, json.closed, json.tour)
     } else {
         let board = board.ok_or(Error::MoveListNeedsBoard)?;
-        let names = text
-            .split(|c: char| c.is_whitespace() || c == ',')
-            .filter(|name| !name.is_empty())
-            .map(str::to_string)
-            .collect();
+        let names = square_names_in(text).map(str::to_string).collect();
         (board, closed, names)
     };
     let squares = names
@@ -157,6 +153,13 @@ pub fn parse_tour(text: &str, board: Option<Board>, closed: bool) -> Result<Tour
         closed,
         squares,
     })
+}
+
+/// The square names of a move list: names separated by white space or
+/// commas (`a1 b3`, `a1,b3`).
+pub fn square_names_in(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|name| !name.is_empty())
 }
 
 /// What the options say about the board of a tour handed in.

@@ -45,6 +45,10 @@ pub struct CountJob<'a> {
     /// plain count where it is fastest, else the one that lists every
     /// tour: [`crate::solve::auto`]). Warnsdorff's rule does not count.
     pub method: Method,
+    /// Whether the caller named an option only SAT takes (an encoding or
+    /// one of its switches, a solver), even at its default value:
+    /// [`Method::Auto`] then counts by SAT ([`Method::chosen`]).
+    pub sat_named: bool,
     /// The encoding, solver, memory budget and time limit, and whether to
     /// check the feasibility gate first (`request.gate`). The job always
     /// asks for every tour (`every_tour`).
@@ -213,6 +217,7 @@ impl<'a> CountJob<'a> {
         CountJob {
             problem,
             method: Method::Auto,
+            sat_named: false,
             request: Request::default(),
             jobs: None,
             depth: None,
@@ -236,22 +241,16 @@ impl<'a> CountJob<'a> {
     /// [`Error::Timeout`] from the frontier counter, both with the whole
     /// limit.
     pub fn run(mut self) -> Result<CountReport, Error> {
+        self.check()?;
+        self.method = self.chosen_method();
         let request = Request {
             every_tour: true,
             ..self.request.clone()
         };
-        self.method.check_supports(self.problem, &request)?;
-        if self.limit == Some(0) {
-            return Err(Error::ZeroLimit);
-        }
-        if self.up_to_symmetry && (self.cubes.is_some() || self.sample.is_some()) {
-            return Err(Error::Unsupported(Unsupported::OrbitsWithCubes));
-        }
-        let range = match (self.cubes, self.depth) {
-            (Some(range), Some(depth)) => Some((depth, range)),
-            (Some(_), None) => return Err(Error::Unsupported(Unsupported::RangeWithoutDepth)),
-            (None, _) => None,
-        };
+        let range = self
+            .cubes
+            .zip(self.depth)
+            .map(|(range, depth)| (depth, range));
         match (self.sample, range) {
             (Some(sample), range) => self.estimate(&request, sample, range),
             (None, Some((depth, range))) => self.count_range(&request, depth, range),
@@ -260,6 +259,33 @@ impl<'a> CountJob<'a> {
                 self.count_whole(&request, on_tour)
             }
         }
+    }
+
+    /// Refuses what the job cannot do, before any work: what the method
+    /// cannot do for every tour, a limit of 0, orbits of cubes, a range
+    /// of cubes without their depth. ([`run`](Self::run) checks first.)
+    pub fn check(&self) -> Result<(), Error> {
+        let request = Request {
+            every_tour: true,
+            ..self.request.clone()
+        };
+        self.chosen_method()
+            .check_supports(self.problem, &request)?;
+        if self.limit == Some(0) {
+            return Err(Error::ZeroLimit);
+        }
+        if self.up_to_symmetry && (self.cubes.is_some() || self.sample.is_some()) {
+            return Err(Error::Unsupported(Unsupported::OrbitsWithCubes));
+        }
+        if self.cubes.is_some() && self.depth.is_none() {
+            return Err(Error::Unsupported(Unsupported::RangeWithoutDepth));
+        }
+        Ok(())
+    }
+
+    /// The method that counts: [`Method::chosen`] of the one asked for.
+    pub fn chosen_method(&self) -> Method {
+        self.method.chosen(self.sat_named)
     }
 
     /// The threads a count that splits its work runs on (0: one per core):
@@ -369,7 +395,7 @@ impl<'a> CountJob<'a> {
         // The gate's time counts against the limit: each route gets what
         // is left of it, and a timeout names the whole limit.
         let request = Request {
-            timeout: deadline.left().unwrap_or(Some(Duration::from_nanos(1))),
+            timeout: deadline.limit_left(),
             ..route.request.clone()
         };
         let tours = if route.method == Method::Frontier {

@@ -253,6 +253,25 @@ impl From<SuccessorConfig> for EncodingConfig {
 }
 
 impl EncodingConfig {
+    /// The encodings' names, as [`name`](Self::name) gives them.
+    pub const NAMES: [&'static str; 2] = ["time-indexed", "successor"];
+
+    /// The encoding named `name` (one of [`NAMES`](Self::NAMES)) with its
+    /// default switches, the successor encoding's subtours `subtours`.
+    pub fn by_name(name: &str, subtours: Subtours) -> Option<EncodingConfig> {
+        match name {
+            "time-indexed" => Some(TimeIndexedConfig::default().into()),
+            "successor" => Some(
+                SuccessorConfig {
+                    subtours,
+                    ..SuccessorConfig::default()
+                }
+                .into(),
+            ),
+            _ => None,
+        }
+    }
+
     /// The encoding's name: `time-indexed` or `successor`.
     pub fn name(&self) -> &'static str {
         match self {

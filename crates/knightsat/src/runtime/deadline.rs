@@ -78,6 +78,13 @@ impl Deadline {
         }
     }
 
+    /// The time left as the next step's own time limit, where running out
+    /// is the step's to report: `None` without a limit, and a limit that
+    /// has already run out (a nanosecond) once none is left.
+    pub fn limit_left(&self) -> Option<Duration> {
+        self.left().unwrap_or(Some(Duration::from_nanos(1)))
+    }
+
     /// The whole limit in seconds (0 without one).
     pub fn seconds(&self) -> f64 {
         self.limit.map_or(0.0, |(_, limit)| limit.as_secs_f64())

@@ -20,7 +20,7 @@ use crate::runtime::deadline::Deadline;
 
 use super::{find_tour as find_by, solve_racing, Method, Request, Solved};
 use crate::encoding::amo::Amo;
-use crate::encoding::{EncodingConfig, SuccessorConfig, TimeIndexedConfig};
+use crate::encoding::{EncodingConfig, Subtours, SuccessorConfig, TimeIndexedConfig};
 use crate::error::Error;
 use crate::model::problem::Problem;
 use crate::sat::Backend;
@@ -117,6 +117,25 @@ pub fn route(problem: &Problem, request: &Request) -> Vec<Step> {
             SUCCESSOR_SOLVER,
         ),
     ]
+}
+
+/// The formula the default route solves for `problem`, whole (its
+/// subtours excluded by the formula itself), for a caller that takes the
+/// CNF away, as Python's `encode(encoding="auto")` does: the complete
+/// successor encoding for a problem without clues (one variable per move,
+/// linear in the board: 20x20 in about 10,000 variables against the
+/// time-indexed encoding's 168,000), the time-indexed encoding for one
+/// with clues, which pin its x(move, square) variables.
+pub fn formula_config(problem: &Problem) -> EncodingConfig {
+    if problem.clues().is_empty() {
+        SuccessorConfig {
+            subtours: Subtours::Complete,
+            ..SuccessorConfig::default()
+        }
+        .into()
+    } else {
+        EncodingConfig::default()
+    }
 }
 
 /// Checks that [`Method::Auto`] can serve `request` for `problem`: each

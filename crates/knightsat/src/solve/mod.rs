@@ -1,8 +1,10 @@
-//! Finding tours: varisat in-process, or an external solver program on the
-//! emitted CNF. Either way the model is decoded and verified. [`Method`]
-//! chooses between SAT and the searches without it ([`crate::search`]).
+//! Finding tours: by SAT (varisat or `CaDiCaL` in-process, or a solver
+//! program on the emitted CNF; the model decoded and verified), or by the
+//! searches without SAT ([`crate::search`]), as a [`Method`] says; a
+//! [`SolveJob`] is the one entry point for one tour.
 
 pub mod auto;
+mod job;
 pub mod race;
 pub mod session;
 
@@ -12,7 +14,7 @@ use std::time::Duration;
 use crate::cubes::{automatic_depth, cubes_within, on_cubes, resolve_jobs, Cube};
 use crate::encoding::{Encoding, EncodingConfig};
 use crate::error::{Error, Unsupported};
-use crate::gate;
+use crate::gate::{self, Refutation};
 use crate::model::problem::Problem;
 use crate::runtime::deadline::Deadline;
 use crate::runtime::interrupt::Interrupt;
@@ -20,6 +22,7 @@ use crate::sat::{Backend, Setup, Stop, DEFAULT_MEMORY_BUDGET_MIB};
 use crate::search::{self, warnsdorff, Warnsdorff};
 use crate::tour::Tour;
 
+pub use job::SolveJob;
 pub use session::{Session, SubtourLoop};
 
 /// The result of a search.
@@ -42,6 +45,9 @@ pub struct Solved {
     /// The route that answered, in words (for `-v`): the method, and for
     /// SAT its encoding and solver; for [`Method::Auto`] each step it took.
     pub route: String,
+    /// Why there is no tour, where the feasibility gate proved it without
+    /// a search.
+    pub refuted: Option<Refutation>,
 }
 
 impl Solved {
@@ -50,6 +56,16 @@ impl Solved {
             outcome,
             subtours: SubtourLoop::default(),
             route,
+            refuted: None,
+        }
+    }
+
+    /// No tour, as the feasibility gate proved by `refutation`.
+    fn refuted(refutation: Refutation) -> Solved {
+        Solved {
+            route: format!("the feasibility gate: {refutation}"),
+            refuted: Some(refutation),
+            ..Solved::plain(Outcome::NoTour, String::new())
         }
     }
 }
@@ -97,6 +113,20 @@ impl Method {
             Method::Backtrack => "backtrack",
             Method::Auto => "auto",
             Method::Frontier => "frontier",
+        }
+    }
+
+    /// The method that runs when this one is asked for and the caller
+    /// named an option only SAT takes (`sat_named`: an encoding or one of
+    /// its switches, a solver, a proof, cubes), even at its default value:
+    /// [`Method::Auto`] then means [`Method::Sat`], since explicit choices
+    /// win over the default route; any other method stands (and refuses
+    /// what it cannot do).
+    #[must_use]
+    pub fn chosen(self, sat_named: bool) -> Method {
+        match self {
+            Method::Auto if sat_named => Method::Sat,
+            other => other,
         }
     }
 
@@ -329,11 +359,7 @@ fn refuted_by_gate(problem: &Problem, request: &Request, deadline: &Deadline) ->
     if !request.gate {
         return None;
     }
-    let refutation = gate::refute_until(problem, deadline.until())?;
-    Some(Solved::plain(
-        Outcome::NoTour,
-        format!("the feasibility gate: {refutation}"),
-    ))
+    gate::refute_until(problem, deadline.until()).map(Solved::refuted)
 }
 
 /// Solves by SAT with the request's encoding and solver, within its time
@@ -419,9 +445,8 @@ fn first_tour(mut session: Session, route: String) -> Result<Solved, Error> {
     session.allow_patching();
     let outcome = session.next_tour()?.map_or(Outcome::NoTour, Outcome::Tour);
     Ok(Solved {
-        outcome,
         subtours: session.subtour_loop(),
-        route,
+        ..Solved::plain(outcome, route)
     })
 }
 
@@ -453,8 +478,22 @@ pub fn solve_parallel(
     if let Some(refuted) = refuted_by_gate(problem, request, &deadline) {
         return Ok(refuted);
     }
+    let request = &Request {
+        timeout: deadline.left()?,
+        ..request.clone()
+    };
+    solve_cubes(problem, request, jobs, depth)
+}
+
+/// [`solve_parallel`] once the gate has had its say.
+fn solve_cubes(
+    problem: &Problem,
+    request: &Request,
+    jobs: usize,
+    depth: Option<usize>,
+) -> Result<Solved, Error> {
     let stop = Stop::new();
-    stop.within(deadline.left()?, &request.interrupt, || {
+    stop.within(request.timeout, &request.interrupt, || {
         let config = &request.config;
         let depth = match depth {
             Some(depth) => depth,
