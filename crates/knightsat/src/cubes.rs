@@ -436,9 +436,13 @@ pub(crate) fn on_cubes_in_runs<T: Send>(
     }
 }
 
+/// The deepest cubes a depth chosen automatically reaches, in moves: past
+/// it the cubes of any board number too many to make.
+pub(crate) const DEEPEST_AUTOMATIC_DEPTH: usize = 12;
+
 /// The depth chosen when none is given: the smallest that gives at least
 /// `per_job` × `jobs` cubes (so that threads finish close together and each
-/// cube keeps few blocking clauses), at most 12 moves.
+/// cube keeps few blocking clauses), at most [`DEEPEST_AUTOMATIC_DEPTH`].
 pub(crate) fn automatic_depth(
     problem: &Problem,
     config: &EncodingConfig,
@@ -446,7 +450,7 @@ pub(crate) fn automatic_depth(
     per_job: usize,
 ) -> Result<usize, Error> {
     let wanted = jobs.max(1) * per_job;
-    let cap = effective_depth(12, problem.board().squares());
+    let cap = effective_depth(DEEPEST_AUTOMATIC_DEPTH, problem.board().squares());
     for depth in 1..=cap {
         if cube_count(problem, config, depth, wanted)? >= wanted {
             return Ok(depth);

@@ -262,8 +262,9 @@ impl<'a> CountJob<'a> {
     }
 
     /// Refuses what the job cannot do, before any work: what the method
-    /// cannot do for every tour, a limit of 0, orbits of cubes, a range
-    /// of cubes without their depth. ([`run`](Self::run) checks first.)
+    /// cannot do for every tour, a limit of 0, orbits of cubes (split by
+    /// threads or a depth, sampled or numbered), a range of cubes without
+    /// their depth. ([`run`](Self::run) checks first.)
     pub fn check(&self) -> Result<(), Error> {
         let request = Request {
             every_tour: true,
@@ -274,7 +275,8 @@ impl<'a> CountJob<'a> {
         if self.limit == Some(0) {
             return Err(Error::ZeroLimit);
         }
-        if self.up_to_symmetry && (self.cubes.is_some() || self.sample.is_some()) {
+        let split = self.jobs.is_some_and(|jobs| jobs != 1) || self.depth.is_some();
+        if self.up_to_symmetry && (split || self.cubes.is_some() || self.sample.is_some()) {
             return Err(Error::Unsupported(Unsupported::OrbitsWithCubes));
         }
         if self.cubes.is_some() && self.depth.is_none() {
@@ -331,9 +333,6 @@ impl<'a> CountJob<'a> {
     ) -> Result<CountReport, Error> {
         let problem = self.problem;
         let orbits = self.up_to_symmetry;
-        if orbits && (self.jobs.is_some_and(|jobs| jobs != 1) || self.depth.is_some()) {
-            return Err(Error::Unsupported(Unsupported::OrbitsWithCubes));
-        }
         let listing = on_tour.is_some();
         let tally_only = !orbits && self.limit.is_none() && self.depth.is_none() && !listing;
         let route = if self.method == Method::Auto && tally_only {

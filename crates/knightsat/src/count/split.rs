@@ -14,7 +14,7 @@ use super::enumerate::{every_tour, weight};
 use super::tally::CubeRange;
 use crate::cubes::{
     bytes_per_cube, cube_count, cubes_within, effective_depth, for_each_cube, on_cubes_in_runs,
-    resolve_jobs, Cube,
+    resolve_jobs, Cube, DEEPEST_AUTOMATIC_DEPTH,
 };
 use crate::encoding::EncodingConfig;
 use crate::error::{Error, Unsupported};
@@ -94,7 +94,8 @@ pub const MAX_AUTOMATIC_CUBES: usize = 250_000;
 /// parallelism take turns on its cores, and more cubes for them would only
 /// make each cube's session cost more than its tours), deepened towards N / [`SQUARES_PER_MOVE_OF_DEPTH`] moves while
 /// the cubes number at most [`MAX_AUTOMATIC_CUBES`] and fit in the memory
-/// budget of `budget_mib` MiB ([`bytes_per_cube`] each); at most 12 moves.
+/// budget of `budget_mib` MiB ([`bytes_per_cube`] each); at most
+/// [`DEEPEST_AUTOMATIC_DEPTH`] moves.
 /// Each depth's cubes are counted without being held (a count stops past
 /// what it may take once there are enough), and only the chosen depth's
 /// are made ([`cubes_within`], which refuses cubes over the budget: only
@@ -106,8 +107,9 @@ pub(super) fn counting_cubes(
     budget_mib: u64,
 ) -> Result<(usize, Vec<Cube>), Error> {
     let squares = problem.board().squares();
-    let deepest = effective_depth(12, squares);
-    let wanted = effective_depth(squares.div_ceil(SQUARES_PER_MOVE_OF_DEPTH), squares).min(12);
+    let deepest = effective_depth(DEEPEST_AUTOMATIC_DEPTH, squares);
+    let wanted = effective_depth(squares.div_ceil(SQUARES_PER_MOVE_OF_DEPTH), squares)
+        .min(DEEPEST_AUTOMATIC_DEPTH);
     let enough = jobs.clamp(1, resolve_jobs(0)) * CUBES_PER_JOB;
     let budget_bytes = budget_mib.saturating_mul(1 << 20);
     let fitting =
