@@ -14,7 +14,8 @@
 # tests side by side, else cargo test); the Rust tests again with the
 # library's portable fallbacks forced (KNIGHTSAT_PORTABLE_FALLBACKS=1,
 # which a test build honours: what macOS and the other Unix systems run
-# instead of the Linux-only calls; runtime/platform.rs); the Python
+# instead of the Linux-only calls; runtime/platform.rs), all but the
+# in-process SAT sweeps, which never reach those calls; the Python
 # package's tests (scripts/test-python.sh, in a virtual environment under
 # target/).
 set -euo pipefail
@@ -63,20 +64,40 @@ python3 scripts/module-cycles.py
 # features over the packages a command selects, and one selection gives
 # one build of the library that every step reuses. The tests that measure
 # a whole process run alone, after the rest (tests/alone).
+# `rust_tests --portable` leaves out the in-process SAT sweeps against the
+# oracle, the longest tests (about 100 s of the pass's 170): they write no
+# file and start no process, so they never reach runtime::platform, whose
+# fallbacks the second pass is for.
+in_process_sweeps=(
+  oracle::every_option_combination_agrees_with_the_oracle
+  counting::counts_match_the_oracle
+  shapes::boards_with_holes_agree_with_the_oracle
+)
 rust_tests() {
+  local nextest_skip=() test_skip=()
+  if [ "${1:-}" = --portable ]; then
+    shift
+    local sweep filter=""
+    for sweep in "${in_process_sweeps[@]}"; do
+      filter+="${filter:+ | }test(/^${sweep}/)"
+      test_skip+=(--skip "$sweep")
+    done
+    nextest_skip=(-E "not ($filter)")
+  fi
   if cargo nextest --version >/dev/null 2>&1; then
     cargo nextest run --locked --cargo-profile dev --no-fail-fast --workspace \
-      --lib --bins --test integration "$@"
+      --lib --bins --test integration "${nextest_skip[@]}" "$@"
   else
-    cargo test --locked --profile dev --workspace --lib --bins --test integration "$@"
+    cargo test --locked --profile dev --workspace --lib --bins --test integration "$@" \
+      -- "${test_skip[@]}"
   fi
   cargo test --locked --profile dev --workspace --doc "$@"
   cargo test --locked --profile dev --workspace --test alone
 }
 step "the Rust tests"
 rust_tests "$@"
-step "the Rust tests again with the portable fallbacks forced (KNIGHTSAT_PORTABLE_FALLBACKS=1)"
-KNIGHTSAT_PORTABLE_FALLBACKS=1 rust_tests "$@"
+step "the Rust tests again with the portable fallbacks forced (KNIGHTSAT_PORTABLE_FALLBACKS=1), but the in-process SAT sweeps"
+KNIGHTSAT_PORTABLE_FALLBACKS=1 rust_tests --portable "$@"
 step "the Python package's tests"
 scripts/test-python.sh
 step "done"
