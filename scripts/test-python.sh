@@ -2,9 +2,11 @@
 # The Python package's tests, as scripts/test.sh runs them after cargo test:
 # a virtual environment under target/ (ignored, never the system Python)
 # with maturin, pytest, PySAT and mypy from PyPI; the package built from
-# python/ in the dev profile, as scripts/test.sh builds the Rust tests, so
-# that it reuses what they compiled (the library, varisat, CaDiCaL's C++);
-# then pytest over python/tests, and mypy --strict over the Python
+# python/ as a wheel in the dev profile, as scripts/test.sh builds the Rust
+# tests, so that it reuses what they compiled (the library, varisat,
+# CaDiCaL's C++), installed from the file into a fresh venv where the
+# README's example runs, and into the tests' venv; then pytest over
+# python/tests, and mypy --strict over the Python
 # examples of README.md and docs/python.md against the installed stubs
 # (scripts/typecheck-python-examples.py).
 # Without a network or a Python, it is skipped with a note, except under
@@ -27,10 +29,30 @@ fi
 "$venv/bin/python" -m pip install -q --disable-pip-version-check \
   "maturin>=1.9.4,<2" "pytest>=8" "python-sat>=1.8.dev0" "mypy>=1.10" ||
   skip "maturin, pytest, python-sat and mypy could not be installed from PyPI"
-# maturin as the build backend, from the environment (no isolated build,
-# which would fetch it again); the dev profile instead of release.
-PATH="$PWD/$venv/bin:$PATH" MATURIN_PEP517_ARGS="--profile dev" \
-  "$venv/bin/python" -m pip install -q --disable-pip-version-check \
-  --no-build-isolation --no-deps --force-reinstall ./python
+# The package built once, as the abi3 wheel a user installs (the dev
+# profile instead of release, to reuse the tests' compilation), and
+# installed from that file: first into a fresh virtual environment with
+# nothing but PySAT, where the README's Python example runs, then into the
+# tests' environment.
+wheels=target/python-wheels
+rm -rf "$wheels"
+"$venv/bin/maturin" build --quiet --profile dev --manifest-path python/Cargo.toml \
+  --out "$wheels" >&2
+wheels_built=("$wheels"/knightsat-*.whl)
+wheel=${wheels_built[0]}
+fresh=target/python-fresh-venv
+rm -rf "$fresh"
+python3 -m venv "$fresh"
+"$fresh/bin/python" -m pip install -q --disable-pip-version-check "python-sat>=1.8.dev0"
+started=$(date +%s%N)
+"$fresh/bin/python" -m pip install -q --disable-pip-version-check --no-deps "$wheel"
+echo "test-python: $(basename "$wheel") ($(du -k "$wheel" | cut -f1) KiB) installed from the file into a fresh venv in $(( ($(date +%s%N) - started) / 1000000 )) ms" >&2
+"$fresh/bin/python" - <<'PYTHON'
+import pathlib, re
+readme = pathlib.Path("README.md").read_text()
+(example,) = re.findall(r"^```python\n(.*?)^```", readme, re.M | re.S)
+exec(compile(example, "README.md", "exec"), {})
+PYTHON
+"$venv/bin/python" -m pip install -q --disable-pip-version-check --no-deps --force-reinstall "$wheel"
 "$venv/bin/python" -m pytest -q python/tests
 "$venv/bin/python" scripts/typecheck-python-examples.py
