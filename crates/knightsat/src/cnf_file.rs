@@ -390,7 +390,7 @@ pub fn read_cnf_info(mut input: impl BufRead) -> Result<CnfInfo, Error> {
 /// The formula is encoded again into a sink that keeps one hash per
 /// clause, and the file's clauses are read one at a time against them:
 /// memory is 8 bytes a clause, not the formula.
-pub fn check_clauses_as_written(info: &CnfInfo, clauses: impl BufRead) -> Result<(), Error> {
+pub(crate) fn check_clauses_as_written(info: &CnfInfo, clauses: impl BufRead) -> Result<(), Error> {
     let encoding = info.encoding.prepare(&info.problem)?;
     let mut expected = ClauseHashes::default();
     encoding.encode(&mut expected);

@@ -70,19 +70,6 @@ pub fn effective_depth(depth: usize, squares: usize) -> usize {
     depth.min(squares.saturating_sub(1))
 }
 
-/// Every legal prefix of `depth` moves of the encoding's tours, in a fixed
-/// order (start squares in index order, then moves in the board's order),
-/// all held in memory: [`cubes`] checks them against the memory budget
-/// first, and [`for_each_cube`] hands them out one at a time.
-pub fn prefixes(encoding: &TimeIndexed, depth: usize) -> Vec<Cube> {
-    let mut cubes = Vec::new();
-    walk(encoding, depth, &mut |path| {
-        cubes.push(cube_on(encoding, path));
-        ControlFlow::Continue(())
-    });
-    cubes
-}
-
 /// The cube of the legal prefix `path`.
 fn cube_on(encoding: &TimeIndexed, path: &[usize]) -> Cube {
     let vars = encoding.vars();

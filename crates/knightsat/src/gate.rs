@@ -270,7 +270,7 @@ pub fn refute(problem: &Problem) -> Option<Refutation> {
 /// rule refutes (the gate is sound, not complete), and the caller's own
 /// time limit says the rest. On 1000x1000 with a hole the gate walks the
 /// move graph for about 2 s; this keeps `--timeout` whole.
-pub fn refute_until(problem: &Problem, until: Option<Instant>) -> Option<Refutation> {
+pub(crate) fn refute_until(problem: &Problem, until: Option<Instant>) -> Option<Refutation> {
     let clock = Clock::new(until);
     let refutation = refute_on(problem, &clock);
     refutation.filter(|_| !clock.ran_out.get())

@@ -40,13 +40,13 @@ impl MoveGraph {
     /// The move graph of `board`, each square's neighbours in the leaper's
     /// fixed move order (as [`Board::moves`] gives them), which searches
     /// follow.
-    pub fn new(board: &Board) -> MoveGraph {
+    pub(crate) fn new(board: &Board) -> MoveGraph {
         Self::build(board, Order::Moves, || false).expect("nothing stops the build")
     }
 
     /// The move graph of `board`, each square's neighbours in ascending
     /// order of their indices, which encodings number moves by.
-    pub fn ascending(board: &Board) -> MoveGraph {
+    pub(crate) fn ascending(board: &Board) -> MoveGraph {
         Self::build(board, Order::Ascending, || false).expect("nothing stops the build")
     }
 
@@ -105,17 +105,17 @@ impl MoveGraph {
     }
 
     /// The number of nodes: the board's squares (and a twin, if added).
-    pub fn nodes(&self) -> usize {
+    pub(crate) fn nodes(&self) -> usize {
         self.offsets.len() - 1
     }
 
     /// The number of moves, each way counted: the sum of the degrees.
-    pub fn arcs(&self) -> usize {
+    pub(crate) fn arcs(&self) -> usize {
         self.targets.len()
     }
 
     /// The neighbours of `node`: the nodes one move away.
-    pub fn neighbours(&self, node: usize) -> &[u32] {
+    pub(crate) fn neighbours(&self, node: usize) -> &[u32] {
         &self.targets[self.arcs_of(node)]
     }
 
@@ -126,13 +126,13 @@ impl MoveGraph {
     }
 
     /// The number of neighbours of `node`.
-    pub fn degree(&self, node: usize) -> usize {
+    pub(crate) fn degree(&self, node: usize) -> usize {
         (self.offsets[node + 1] - self.offsets[node]) as usize
     }
 
     /// Breadth-first search from `sources` (each at distance 0), node by
     /// node in order of distance.
-    pub fn bfs(&self, sources: &[usize]) -> Bfs<'_> {
+    pub(crate) fn bfs(&self, sources: &[usize]) -> Bfs<'_> {
         let mut distance = vec![UNREACHED; self.nodes()];
         let mut queue = Vec::with_capacity(self.nodes());
         for &source in sources {
@@ -152,7 +152,7 @@ impl MoveGraph {
 
     /// The fewest moves from the nearest of `sources` to every node
     /// ([`UNREACHED`] where no sequence of moves leads).
-    pub fn distances_from(&self, sources: &[usize]) -> Vec<u32> {
+    pub(crate) fn distances_from(&self, sources: &[usize]) -> Vec<u32> {
         self.bfs(sources).into_distances()
     }
 }

@@ -38,7 +38,7 @@ pub mod runtime;
 pub mod tour;
 
 pub mod gate;
-pub mod graph;
+mod graph;
 
 pub mod cnf;
 pub mod encoding;

@@ -40,7 +40,7 @@ pub fn board_grid(tour: &Tour) -> String {
 /// A grid in the board layout: `cell(index)` for each square, `#` for a
 /// hole, ranks labelled on the left (highest at the top), files along the
 /// bottom, columns right-aligned.
-pub fn grid(board: &Board, cell: impl Fn(usize) -> String) -> String {
+pub(crate) fn grid(board: &Board, cell: impl Fn(usize) -> String) -> String {
     let width = board
         .squares()
         .to_string()
@@ -82,7 +82,7 @@ pub(crate) fn move_list(tour: &Tour) -> String {
 }
 
 /// The tour as one line of JSON ([`TourJson`]).
-pub fn json(tour: &Tour) -> String {
+pub(crate) fn json(tour: &Tour) -> String {
     let mut out = serde_json::to_string(&TourJson::from(tour)).expect("plain data serializes");
     out.push('\n');
     out

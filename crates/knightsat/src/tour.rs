@@ -25,7 +25,7 @@ impl Tour {
 
     /// The move number (from 1) at which each square is visited, by square
     /// index; 0 for a square the tour does not visit.
-    pub fn numbers(&self) -> Vec<usize> {
+    pub(crate) fn numbers(&self) -> Vec<usize> {
         let mut number = vec![0; self.board.squares()];
         for (position, &square) in self.squares.iter().enumerate() {
             number[square] = position + 1;
@@ -66,7 +66,7 @@ impl From<&Board> for BoardJson {
 
 impl BoardJson {
     /// The board these fields describe.
-    pub fn board(&self) -> Result<Board, Error> {
+    pub(crate) fn board(&self) -> Result<Board, Error> {
         let leaper = match self.leaper {
             Some([a, b]) => Leaper::new(a, b)?,
             None => Leaper::KNIGHT,

@@ -21,7 +21,7 @@ pub struct DimacsWriter<W: Write> {
 impl<W: Write> DimacsWriter<W> {
     /// A writer of clause lines onto `out` (no header: see
     /// [`write_cnf`](crate::cnf_file::write_cnf)).
-    pub fn new(out: W) -> DimacsWriter<W> {
+    pub(crate) fn new(out: W) -> DimacsWriter<W> {
         DimacsWriter {
             out,
             vars: VarCounter::default(),
@@ -32,7 +32,7 @@ impl<W: Write> DimacsWriter<W> {
     }
 
     /// Flushes and returns the output and the number of clauses written.
-    pub fn finish(mut self) -> io::Result<(W, usize)> {
+    pub(crate) fn finish(mut self) -> io::Result<(W, usize)> {
         if let Some(error) = self.error.take() {
             return Err(error);
         }

@@ -6,7 +6,7 @@
 //! construction. Nothing here knows about tours or encodings.
 
 pub mod dimacs;
-pub mod split;
+pub(crate) mod split;
 
 pub use varisat::{Lit, Var};
 
@@ -70,7 +70,7 @@ impl VarCounter {
     }
 
     /// The highest variable number in use.
-    pub fn count(self) -> usize {
+    pub(crate) fn count(self) -> usize {
         self.0
     }
 }
@@ -194,7 +194,7 @@ pub struct VarisatSink<'a> {
 
 impl<'a> VarisatSink<'a> {
     /// A sink over a fresh varisat solver.
-    pub fn new() -> VarisatSink<'a> {
+    pub(crate) fn new() -> VarisatSink<'a> {
         VarisatSink {
             solver: varisat::Solver::new(),
             vars: VarCounter::default(),

@@ -20,7 +20,7 @@ pub struct Splitter<S> {
 impl<S: ClauseSink> Splitter<S> {
     /// Wraps `inner`; `max_len` must be at least 3 (a chain link needs two
     /// joining literals and one of the clause's own).
-    pub fn new(inner: S, max_len: usize) -> Splitter<S> {
+    pub(crate) fn new(inner: S, max_len: usize) -> Splitter<S> {
         assert!(max_len >= 3, "clauses cannot be split below 3 literals");
         Splitter {
             inner,
@@ -30,7 +30,8 @@ impl<S: ClauseSink> Splitter<S> {
     }
 
     /// The wrapped sink.
-    pub fn into_inner(self) -> S {
+    #[cfg(test)]
+    fn into_inner(self) -> S {
         self.inner
     }
 }

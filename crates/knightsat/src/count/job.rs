@@ -286,7 +286,7 @@ impl<'a> CountJob<'a> {
     }
 
     /// The method that counts: [`Method::chosen`] of the one asked for.
-    pub fn chosen_method(&self) -> Method {
+    pub(crate) fn chosen_method(&self) -> Method {
         self.method.chosen(self.sat_named)
     }
 

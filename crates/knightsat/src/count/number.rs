@@ -17,14 +17,15 @@ impl TourNumber {
     pub const ZERO: TourNumber = TourNumber(Wide::ZERO);
 
     /// `self + other`, or `None` past 2^256 − 1.
+    #[cfg(test)]
     #[must_use]
-    pub fn checked_add(self, other: TourNumber) -> Option<TourNumber> {
+    fn checked_add(self, other: TourNumber) -> Option<TourNumber> {
         self.0.checked_add(other.0).map(TourNumber)
     }
 
     /// `self × factor`, or `None` past 2^256 − 1.
     #[must_use]
-    pub fn checked_mul(self, factor: u128) -> Option<TourNumber> {
+    pub(crate) fn checked_mul(self, factor: u128) -> Option<TourNumber> {
         self.0.checked_mul(Wide::from(factor)).map(TourNumber)
     }
 

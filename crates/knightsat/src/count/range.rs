@@ -134,7 +134,7 @@ impl CubeTask {
     /// The task as one line of `key value` pairs separated by `; `:
     /// `depth`, `method`, then the problem and the encoding's switches as
     /// a CNF's `c option` comments record them.
-    pub fn record(&self) -> String {
+    pub(crate) fn record(&self) -> String {
         let settings = match &self.config {
             EncodingConfig::TimeIndexed(config) => config.settings(),
             // Refused by [`cube_task`]; recorded for completeness.
@@ -153,12 +153,12 @@ impl CubeTask {
     }
 
     /// The header line of the task's output (no newline).
-    pub fn header(&self) -> String {
+    pub(crate) fn header(&self) -> String {
         header_line(&self.record())
     }
 
     /// The fingerprint of its record, which ends each cube's line.
-    pub fn fingerprint(&self) -> Fingerprint {
+    pub(crate) fn fingerprint(&self) -> Fingerprint {
         Fingerprint::of(&self.record())
     }
 

@@ -39,7 +39,7 @@ impl CubeRange {
     /// The range for a split of `cubes` cubes: the last number cut to the
     /// last cube (so that tasks of a fixed size cover the end of any
     /// split), refused when even the first is beyond it.
-    pub fn within(self, cubes: usize) -> Result<CubeRange, TallyError> {
+    pub(crate) fn within(self, cubes: usize) -> Result<CubeRange, TallyError> {
         if self.first > cubes {
             return Err(TallyError::RangeBeyondCubes {
                 first: self.first,
@@ -88,7 +88,7 @@ pub struct Fingerprint(pub u64);
 
 impl Fingerprint {
     /// The fingerprint of `record`.
-    pub fn of(record: &str) -> Fingerprint {
+    pub(crate) fn of(record: &str) -> Fingerprint {
         Fingerprint(fnv1a(record.as_bytes()))
     }
 }
@@ -351,7 +351,7 @@ impl CubeSum {
 
     /// The task's record, from the first header line, and where that line
     /// was.
-    pub fn task(&self) -> Option<(&str, &str)> {
+    pub(crate) fn task(&self) -> Option<(&str, &str)> {
         self.task
             .as_ref()
             .map(|(record, _, place)| (record.as_str(), place.as_str()))
@@ -359,7 +359,7 @@ impl CubeSum {
 
     /// The number of cubes of the split the lines count, once a cube's
     /// line was added.
-    pub fn cubes(&self) -> Option<usize> {
+    pub(crate) fn cubes(&self) -> Option<usize> {
         self.cubes
     }
 
@@ -405,7 +405,7 @@ impl CubeSum {
     }
 
     /// The total, when every cube of the split was counted.
-    pub fn total(&self) -> Result<u64, TallyError> {
+    pub(crate) fn total(&self) -> Result<u64, TallyError> {
         let Some(cubes) = self.cubes else {
             return Err(TallyError::Nothing);
         };

@@ -36,7 +36,7 @@ impl Amo {
     ];
 
     /// The name used on the command line and in CNF comments.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Amo::Pairwise => "pairwise",
             Amo::Sequential => "sequential",
@@ -47,7 +47,7 @@ impl Amo {
     }
 
     /// Adds clauses asserting that at most one of `lits` is true.
-    pub fn encode(self, sink: &mut impl ClauseSink, lits: &[Lit]) {
+    pub(crate) fn encode(self, sink: &mut impl ClauseSink, lits: &[Lit]) {
         match self {
             Amo::Pairwise => pairwise(sink, lits),
             Amo::Sequential => sequential_counter(sink, lits),
@@ -79,7 +79,7 @@ impl FromStr for Amo {
 }
 
 /// The pairwise (binomial) encoding: `¬a ∨ ¬b` for every pair of literals.
-pub fn pairwise(sink: &mut impl ClauseSink, lits: &[Lit]) {
+pub(crate) fn pairwise(sink: &mut impl ClauseSink, lits: &[Lit]) {
     for (i, &a) in lits.iter().enumerate() {
         for &b in &lits[i + 1..] {
             sink.add_clause(&[!a, !b]);
@@ -119,7 +119,7 @@ const SMALL: usize = 5;
 /// The literals are split into groups of 3, each with a commander c: pairwise
 /// at-most-one inside the group, `x → c` for its members, and at most one
 /// commander, recursively.
-pub fn commander(sink: &mut impl ClauseSink, lits: &[Lit]) {
+pub(crate) fn commander(sink: &mut impl ClauseSink, lits: &[Lit]) {
     if lits.len() < SMALL {
         return pairwise(sink, lits);
     }
@@ -142,7 +142,7 @@ pub fn commander(sink: &mut impl ClauseSink, lits: &[Lit]) {
 /// uᵢ and a column variable vⱼ: `x(i,j) → uᵢ`, `x(i,j) → vⱼ`, and at most
 /// one u and at most one v, recursively. Two true literals differ in a row
 /// or a column, so they would need two rows or two columns.
-pub fn product(sink: &mut impl ClauseSink, lits: &[Lit]) {
+pub(crate) fn product(sink: &mut impl ClauseSink, lits: &[Lit]) {
     if lits.len() < SMALL {
         return pairwise(sink, lits);
     }
@@ -165,7 +165,7 @@ pub fn product(sink: &mut impl ClauseSink, lits: &[Lit]) {
 /// inside each; group i's number is written in ⌈log₂ groups⌉ bit variables:
 /// each member of group i forces every bit to the value it has in i, so two
 /// true literals in different groups would need two different numbers.
-pub fn bimander(sink: &mut impl ClauseSink, lits: &[Lit]) {
+pub(crate) fn bimander(sink: &mut impl ClauseSink, lits: &[Lit]) {
     if lits.len() < SMALL {
         return pairwise(sink, lits);
     }

@@ -68,7 +68,7 @@ impl Model {
     /// numbers, from 1) and their values; a variable given both values,
     /// or a number that names no variable of the formula, is refused
     /// ([`Error::NotAModel`]).
-    pub fn from_values(
+    pub(crate) fn from_values(
         assigned: impl IntoIterator<Item = (u64, bool)>,
         vars: usize,
     ) -> Result<Model, Error> {
@@ -96,7 +96,7 @@ impl Model {
     }
 
     /// The value of variable `var` (its DIMACS number), if the model gives one.
-    pub fn value(&self, var: usize) -> Option<bool> {
+    pub(crate) fn value(&self, var: usize) -> Option<bool> {
         self.values.get(var).copied().flatten()
     }
 
@@ -293,7 +293,7 @@ impl EncodingConfig {
 
     /// Checks, without building anything, that the switches fit `problem`
     /// (what [`prepare`](Self::prepare) would refuse).
-    pub fn check(&self, problem: &Problem) -> Result<(), Error> {
+    pub(crate) fn check(&self, problem: &Problem) -> Result<(), Error> {
         match self {
             EncodingConfig::TimeIndexed(config) => config.check_fits(problem),
             EncodingConfig::Successor(config) => config.check_fits(problem),
@@ -303,7 +303,7 @@ impl EncodingConfig {
     /// What sets this formulation apart from others of the same encoding,
     /// in words: the at-most-one encoding of the time-indexed one, the
     /// subtour rule of the successor one.
-    pub fn formulation(&self) -> String {
+    pub(crate) fn formulation(&self) -> String {
         match self {
             EncodingConfig::TimeIndexed(config) => format!("{} at-most-ones", config.amo),
             EncodingConfig::Successor(config) => format!("{} subtours", config.subtours.name()),

@@ -113,7 +113,7 @@ impl Leaper {
     }
 
     /// Whether the leaper jumps between squares `df` files and `dr` ranks apart.
-    pub fn jumps(&self, df: usize, dr: usize) -> bool {
+    pub(crate) fn jumps(&self, df: usize, dr: usize) -> bool {
         (df, dr) == (self.short, self.long) || (df, dr) == (self.long, self.short)
     }
 }
@@ -183,7 +183,7 @@ impl Board {
 
     /// Whether a `rows` x `cols` board can be made: the error [`Board::new`]
     /// gives, without making it (on 2048x2048 that takes a tenth of a second).
-    pub fn check_dimensions(rows: usize, cols: usize) -> Result<(), BoardError> {
+    pub(crate) fn check_dimensions(rows: usize, cols: usize) -> Result<(), BoardError> {
         if rows == 0 || cols == 0 {
             return Err(BoardError::Board(format!(
                 "{rows}x{cols} has no squares: rows and columns must be at least 1"
@@ -371,12 +371,12 @@ impl Board {
     }
 
     /// The square with the given index.
-    pub fn square(&self, index: usize) -> Square {
+    pub(crate) fn square(&self, index: usize) -> Square {
         self.squares[index]
     }
 
     /// The index of a square of this board.
-    pub fn index(&self, square: Square) -> usize {
+    pub(crate) fn index(&self, square: Square) -> usize {
         debug_assert!(self.contains(square));
         self.index_of_cell[square.rank * self.cols + square.file]
     }
@@ -390,7 +390,7 @@ impl Board {
     }
 
     /// Whether the square exists on this board (inside the rectangle, not a hole).
-    pub fn contains(&self, square: Square) -> bool {
+    pub(crate) fn contains(&self, square: Square) -> bool {
         self.index_at(square).is_some()
     }
 
@@ -450,7 +450,7 @@ impl Board {
     /// rectangle (the 4 that keep its shape otherwise) that map squares onto
     /// squares and holes onto holes. Every leaper's moves are symmetric under
     /// all of them. The identity comes first.
-    pub fn symmetries(&self) -> Vec<Vec<usize>> {
+    pub(crate) fn symmetries(&self) -> Vec<Vec<usize>> {
         let (rows, cols) = (self.rows, self.cols);
         let transposes: &[bool] = if rows == cols {
             &[false, true]
@@ -525,7 +525,7 @@ impl FromStr for Board {
 }
 
 /// The letters naming a zero-based file index: `a … z, aa, ab, …`.
-pub fn file_name(mut file: usize) -> String {
+pub(crate) fn file_name(mut file: usize) -> String {
     let mut letters = Vec::new();
     loop {
         letters.push(b'a' + (file % 26) as u8);

@@ -6,6 +6,6 @@
 
 pub mod board;
 pub mod problem;
-pub mod text;
+pub(crate) mod text;
 pub mod theory;
 pub mod verify;

@@ -314,7 +314,7 @@ impl Problem {
     /// it: a closed tour with a given end is read the other way round into
     /// that end (the end stays last), any other closed tour from its first
     /// square (which stays first), an open tour from its last square.
-    pub fn reversed(&self, squares: &[usize]) -> Vec<usize> {
+    pub(crate) fn reversed(&self, squares: &[usize]) -> Vec<usize> {
         let mut reverse = squares.to_vec();
         match reverse.len() {
             0 => {}
@@ -416,7 +416,7 @@ impl Problem {
     /// The board's symmetries (as square permutations, the identity among
     /// them) that keep the given start, end and clue squares in place: they
     /// map the problem's tours onto its tours.
-    pub fn symmetries(&self) -> Vec<Vec<usize>> {
+    pub(crate) fn symmetries(&self) -> Vec<Vec<usize>> {
         let clue_squares = self.clues.iter().map(|clue| clue.square);
         let fixed: Vec<usize> = [self.start, self.end]
             .into_iter()

@@ -50,7 +50,7 @@ impl TempPath {
     /// it, holding the registry in between: a signal that arrives right
     /// after `create` finds it registered once its cleaner gets the
     /// registry, where registering afterwards would leave it behind.
-    pub fn create<T: AsRef<Path>, E>(
+    pub(crate) fn create<T: AsRef<Path>, E>(
         create: impl FnOnce() -> Result<T, E>,
     ) -> Result<(T, TempPath), E> {
         let mut registry = registry();

@@ -44,7 +44,7 @@ pub struct Deadline {
 
 impl Deadline {
     /// A deadline `timeout` from now; none without a timeout.
-    pub fn new(timeout: Option<Duration>) -> Deadline {
+    pub(crate) fn new(timeout: Option<Duration>) -> Deadline {
         Deadline {
             limit: timeout.map(|limit| (Instant::now() + limit, limit)),
             interrupt: Interrupt::default(),
@@ -54,7 +54,7 @@ impl Deadline {
     /// This deadline, and [`Error::Interrupted`] from [`check`](Self::check)
     /// once `interrupt` is raised.
     #[must_use]
-    pub fn interrupted_by(self, interrupt: &Interrupt) -> Deadline {
+    pub(crate) fn interrupted_by(self, interrupt: &Interrupt) -> Deadline {
         Deadline {
             interrupt: interrupt.clone(),
             ..self
@@ -64,7 +64,7 @@ impl Deadline {
     /// The time left, for the next step's own time limit: `None` without
     /// a limit, [`Error::Timeout`] (with the whole limit) once none is
     /// left.
-    pub fn left(&self) -> Result<Option<Duration>, Error> {
+    pub(crate) fn left(&self) -> Result<Option<Duration>, Error> {
         match self.limit {
             None => Ok(None),
             Some((end, _)) => {
@@ -81,17 +81,17 @@ impl Deadline {
     /// The time left as the next step's own time limit, where running out
     /// is the step's to report: `None` without a limit, and a limit that
     /// has already run out (a nanosecond) once none is left.
-    pub fn limit_left(&self) -> Option<Duration> {
+    pub(crate) fn limit_left(&self) -> Option<Duration> {
         self.left().unwrap_or(Some(Duration::from_nanos(1)))
     }
 
     /// The whole limit in seconds (0 without one).
-    pub fn seconds(&self) -> f64 {
+    pub(crate) fn seconds(&self) -> f64 {
         self.limit.map_or(0.0, |(_, limit)| limit.as_secs_f64())
     }
 
     /// The instant the time is up, if there is a limit.
-    pub fn until(&self) -> Option<Instant> {
+    pub(crate) fn until(&self) -> Option<Instant> {
         self.limit.map(|(end, _)| end)
     }
 
@@ -109,7 +109,7 @@ impl Deadline {
 
     /// The error for a task the deadline cut short, with the whole limit
     /// (a step's own error has only the time that was left for it).
-    pub fn expired(&self) -> Error {
+    pub(crate) fn expired(&self) -> Error {
         Error::Timeout {
             seconds: self.seconds(),
         }
@@ -117,7 +117,7 @@ impl Deadline {
 
     /// `error` with the whole limit where it is a timeout, not the time an
     /// earlier step (the feasibility gate) left of it.
-    pub fn with_whole_limit(&self, error: Error) -> Error {
+    pub(crate) fn with_whole_limit(&self, error: Error) -> Error {
         match error {
             Error::Timeout { .. } => self.expired(),
             Error::TimedOutPartway { found, .. } => Error::TimedOutPartway {

@@ -33,7 +33,7 @@ impl Interrupt {
     }
 
     /// Whether the flag is raised.
-    pub fn is_raised(&self) -> bool {
+    pub(crate) fn is_raised(&self) -> bool {
         self.0
             .as_ref()
             .is_some_and(|flag| flag.load(Ordering::Relaxed))
@@ -41,7 +41,7 @@ impl Interrupt {
 
     /// Whether the flag can be raised at all (it was made by
     /// [`Interrupt::new`]), so that a task must watch it.
-    pub fn is_armed(&self) -> bool {
+    pub(crate) fn is_armed(&self) -> bool {
         self.0.is_some()
     }
 }

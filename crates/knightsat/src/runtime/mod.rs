@@ -6,5 +6,5 @@ pub mod cleanup;
 pub mod deadline;
 pub mod input;
 pub mod interrupt;
-pub mod output;
+pub(crate) mod output;
 pub(crate) mod platform;

@@ -42,7 +42,7 @@ enum Pending {
 
 impl PendingFile {
     /// Starts writing `path`.
-    pub fn create(path: &Path) -> Result<PendingFile, Error> {
+    pub(crate) fn create(path: &Path) -> Result<PendingFile, Error> {
         let fail = |error: io::Error| Error::io(format!("writing {}", path.display()), error);
         if let Some(fd) = descriptor_path(path) {
             return Ok(PendingFile {
@@ -103,7 +103,7 @@ impl PendingFile {
     }
 
     /// The file to write into.
-    pub fn file(&mut self) -> &mut File {
+    pub(crate) fn file(&mut self) -> &mut File {
         match &mut self.kind {
             Pending::Direct(file) => file,
             Pending::Replace { temp, .. } => temp.as_file_mut(),

@@ -71,12 +71,12 @@ pub struct Stop(Arc<AtomicBool>);
 
 impl Stop {
     /// A flag not yet raised.
-    pub fn new() -> Stop {
+    pub(crate) fn new() -> Stop {
         Stop::default()
     }
 
     /// Raises the flag: every solver holding it stops soon.
-    pub fn stop(&self) {
+    pub(crate) fn stop(&self) {
         self.0.store(true, Ordering::Relaxed);
     }
 
@@ -87,7 +87,7 @@ impl Stop {
 
     /// The flag itself, for code that knows nothing of solvers (the
     /// backtracking counter).
-    pub fn flag(&self) -> &AtomicBool {
+    pub(crate) fn flag(&self) -> &AtomicBool {
         &self.0
     }
 
@@ -212,7 +212,7 @@ impl Workload {}
 
 impl Setup {
     /// A plain start with `stop`, which may be raised at any time.
-    pub fn new(stop: &Stop) -> Setup {
+    pub(crate) fn new(stop: &Stop) -> Setup {
         Setup {
             stop: stop.clone(),
             stoppable: true,
@@ -266,7 +266,7 @@ impl Backend {
     }
 
     /// Starts a solver with no clauses.
-    pub fn start(&self, setup: Setup) -> Result<Box<dyn SatSolver>, Error> {
+    pub(crate) fn start(&self, setup: Setup) -> Result<Box<dyn SatSolver>, Error> {
         match self {
             Backend::Varisat => Ok(Box::new(varisat::Varisat::start(setup)?)),
             Backend::Cadical => Ok(Box::new(cadical::Cadical::start(setup)?)),

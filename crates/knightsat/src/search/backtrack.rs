@@ -130,7 +130,7 @@ const SHARDS: usize = 64;
 
 impl PrefixCounter {
     /// A counter for the tours of `problem`, rooted as [`each_tour`] lists them.
-    pub fn new(problem: &Problem) -> PrefixCounter {
+    pub(crate) fn new(problem: &Problem) -> PrefixCounter {
         let rooted = problem.rooted();
         PrefixCounter {
             moves: MoveGraph::new(rooted.board()),
@@ -140,7 +140,7 @@ impl PrefixCounter {
     }
 
     /// The number of tours that begin with `prefix` (see [`count_extending`]).
-    pub fn count(&self, prefix: &[usize]) -> u64 {
+    pub(crate) fn count(&self, prefix: &[usize]) -> u64 {
         self.count_unless_stopped(prefix, &Interrupt::new())
             .expect("a flag nobody raises stops nothing")
     }

@@ -67,7 +67,7 @@ pub struct Step {
 /// The steps [`Method::Auto`] takes for `problem` and `request`: each is
 /// tried in turn while the one before gives up ([`Error::GaveUp`]); the
 /// last is complete.
-pub fn route(problem: &Problem, request: &Request) -> Vec<Step> {
+pub(crate) fn route(problem: &Problem, request: &Request) -> Vec<Step> {
     let sat = |config: EncodingConfig, backend: Backend| Step {
         method: Method::Sat,
         request: Request {
@@ -141,7 +141,7 @@ pub fn formula_config(problem: &Problem) -> EncodingConfig {
 /// Checks that [`Method::Auto`] can serve `request` for `problem`: each
 /// step of its route can. A seed is for Warnsdorff's rule, so it is
 /// refused where the route has none.
-pub fn check_supports(problem: &Problem, request: &Request) -> Result<(), Error> {
+pub(crate) fn check_supports(problem: &Problem, request: &Request) -> Result<(), Error> {
     let steps = route(problem, request);
     if request.seed.is_some() && steps.iter().all(|step| step.method != Method::Warnsdorff) {
         return Err(Error::Unsupported(
@@ -196,7 +196,7 @@ pub(super) fn find_tour(problem: &Problem, request: &Request) -> Result<Solved, 
 
 /// The method and request [`Method::Auto`] enumerates every tour of
 /// `problem` with (`count`, `solve --all`): the one step of its route.
-pub fn every_tour_step(problem: &Problem, request: &Request) -> Step {
+pub(crate) fn every_tour_step(problem: &Problem, request: &Request) -> Step {
     let request = Request {
         every_tour: true,
         ..request.clone()

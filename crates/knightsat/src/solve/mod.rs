@@ -5,7 +5,7 @@
 
 pub mod auto;
 mod job;
-pub mod race;
+mod race;
 pub mod session;
 
 use std::ops::ControlFlow;
@@ -105,7 +105,7 @@ impl Method {
         Method::Frontier,
     ];
 
-    /// The method's name: `sat`, `warnsdorff`, `backtrack`, `auto`.
+    /// The method's name: `sat`, `warnsdorff`, `backtrack`, `auto`, `frontier`.
     pub fn name(self) -> &'static str {
         match self {
             Method::Sat => "sat",

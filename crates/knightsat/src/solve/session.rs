@@ -33,7 +33,7 @@ impl Session {
     /// Encodes `encoding` into a fresh solver of `backend`, started as
     /// `setup` says, or refuses one whose estimated memory exceeds
     /// `budget_mib`.
-    pub fn start(
+    pub(crate) fn start(
         encoding: Box<dyn Encoding>,
         backend: &Backend,
         budget_mib: u64,
@@ -59,11 +59,6 @@ impl Session {
     /// tour is not a model of the formula and may repeat a blocked one).
     pub(crate) fn allow_patching(&mut self) {
         self.patching = true;
-    }
-
-    /// The encoding being solved.
-    pub fn encoding(&self) -> &dyn Encoding {
-        &*self.encoding
     }
 
     /// What the subtour loop has done so far in this session.

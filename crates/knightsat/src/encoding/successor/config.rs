@@ -21,7 +21,7 @@ pub enum Subtours {
 
 impl Subtours {
     /// The name on the command line and in CNF comments.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Subtours::Lazy => "lazy",
             Subtours::Complete => "complete",

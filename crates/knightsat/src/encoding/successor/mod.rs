@@ -29,7 +29,7 @@
 //! time-indexed encoding takes 0.03 s (docs/benchmarks.md).
 
 mod config;
-pub mod crt;
+mod crt;
 mod cycles;
 
 use crate::cnf::{family, ClauseSink, Lit, Stats, Var};
@@ -111,17 +111,12 @@ impl Successor {
         &self.moves
     }
 
-    /// The switches it was prepared with.
-    pub fn config(&self) -> &SuccessorConfig {
-        &self.config
-    }
-
     /// The literal of the move from node `from` to node `to` (a square's
     /// index, or [`MoveMap::virtual_node`]), if there is such a move and
     /// the problem allows it: an open tour starts only on an allowed
     /// square and ends only on its end; a closed tour with start and end
     /// both given closes from the end to the start.
-    pub fn allowed(&self, from: usize, to: usize) -> Option<Lit> {
+    pub(crate) fn allowed(&self, from: usize, to: usize) -> Option<Lit> {
         let v = self.moves.virtual_node();
         let problem = &self.problem;
         if from == v {
@@ -618,7 +613,7 @@ pub struct MoveMap {
 
 impl MoveMap {
     /// The moves of `board`'s leaper, with the virtual node's if `open`.
-    pub fn new(board: &Board, open: bool) -> MoveMap {
+    pub(crate) fn new(board: &Board, open: bool) -> MoveMap {
         MoveMap {
             squares: board.squares(),
             open,
@@ -642,7 +637,7 @@ impl MoveMap {
     }
 
     /// The number of move variables: A, and 2N more for an open tour.
-    pub fn count(&self) -> usize {
+    pub(crate) fn count(&self) -> usize {
         self.arcs() + if self.open { 2 * self.squares } else { 0 }
     }
 
@@ -688,7 +683,7 @@ impl MoveMap {
     }
 
     /// The formula in words, as written into CNF comments.
-    pub fn describe(&self, board: &Board) -> String {
+    pub(crate) fn describe(&self, board: &Board) -> String {
         let ends = if self.open {
             format!(
                 "; first(s) = {} + index(s) (the tour starts on s), last(s) = {} + index(s) (it ends on s)",

@@ -14,7 +14,7 @@
 //! configuration always give the same clauses.
 
 mod config;
-pub mod domain;
+mod domain;
 
 use crate::cnf::{family, ClauseSink, Lit, Var};
 use crate::encoding::amo::pairwise;
@@ -72,11 +72,6 @@ impl TimeIndexed {
     /// Which x(t, s) may be true.
     pub(crate) fn domain(&self) -> &Domain {
         &self.domain
-    }
-
-    /// The switches it was prepared with.
-    pub fn config(&self) -> &TimeIndexedConfig {
-        &self.config
     }
 
     /// Positive literals of the live x(t, s) for one step t.
@@ -281,7 +276,7 @@ impl VarMap {
     }
 
     /// The number of x variables, N².
-    pub fn count(&self) -> usize {
+    pub(crate) fn count(self) -> usize {
         self.squares * self.squares
     }
 
@@ -294,7 +289,7 @@ impl VarMap {
     }
 
     /// The formula in words, as written into CNF comments.
-    pub fn describe(&self, board: &Board) -> String {
+    pub(crate) fn describe(self, board: &Board) -> String {
         let index = square_index_words(board);
         format!(
             "x(t,s) = 1 + t*{n} + index(s), t = 0..{last}, {index}; auxiliary variables from {aux}",
@@ -348,7 +343,7 @@ pub fn square_at_most_one(encoding: &TimeIndexed, amo: Amo, sink: &mut impl Clau
 
 /// Each move is a knight move: x(t, s) → OR over the knight-neighbours w of s
 /// of x(t+1, w), for t = 0..N−2. A square with no neighbours gets ¬x(t, s).
-pub fn successor(encoding: &TimeIndexed, sink: &mut impl ClauseSink) {
+pub(crate) fn successor(encoding: &TimeIndexed, sink: &mut impl ClauseSink) {
     for step in 0..encoding.vars.squares.saturating_sub(1) {
         move_clauses(encoding, step, step + 1, sink);
     }
@@ -367,7 +362,7 @@ pub(crate) fn closing_move(encoding: &TimeIndexed, sink: &mut impl ClauseSink) {
 /// s only from a neighbour), but it lets unit propagation reason backwards in
 /// time: on 8x8 it cuts varisat's time for an open tour from a1 from seconds
 /// to hundredths of a second.
-pub fn predecessor(encoding: &TimeIndexed, sink: &mut impl ClauseSink) {
+pub(crate) fn predecessor(encoding: &TimeIndexed, sink: &mut impl ClauseSink) {
     for step in 0..encoding.vars.squares.saturating_sub(1) {
         move_clauses(encoding, step + 1, step, sink);
     }
@@ -422,7 +417,7 @@ pub(crate) fn closed_reversal_broken(
 /// clued boards it is the difference between minutes and seconds: 30x30
 /// with 60 clues goes from more than 100 s to about 10 s on varisat
 /// (docs/benchmarks.md, "Clued boards").
-pub fn moves(encoding: &TimeIndexed, sink: &mut impl ClauseSink) {
+pub(crate) fn moves(encoding: &TimeIndexed, sink: &mut impl ClauseSink) {
     let n = encoding.vars.squares;
     let closed = encoding.problem.is_closed();
     let next = |step: usize| match step + 1 {
