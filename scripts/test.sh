@@ -14,8 +14,8 @@
 # tests side by side, else cargo test); the Rust tests again with the
 # library's portable fallbacks forced (KNIGHTSAT_PORTABLE_FALLBACKS=1,
 # which a test build honours: what macOS and the other Unix systems run
-# instead of the Linux-only calls; runtime/platform.rs), all but the
-# in-process SAT sweeps, which never reach those calls; the Python
+# instead of the Linux-only calls; runtime/platform.rs), those that write
+# files or start processes, the only ones that reach those calls; the Python
 # package's tests (scripts/test-python.sh, in a virtual environment under
 # target/).
 set -euo pipefail
@@ -64,23 +64,24 @@ python3 scripts/module-cycles.py
 # features over the packages a command selects, and one selection gives
 # one build of the library that every step reuses. The tests that measure
 # a whole process run alone, after the rest (tests/alone).
-# `rust_tests --portable` leaves out the in-process SAT sweeps against the
-# oracle, the longest tests (about 100 s of the pass's 170): they write no
-# file and start no process, so they never reach runtime::platform, whose
-# fallbacks the second pass is for.
-in_process_sweeps=(
-  oracle::every_option_combination_agrees_with_the_oracle
+# `rust_tests --portable` runs what can reach runtime::platform, whose
+# fallbacks the second pass is for: it leaves out the tests that write no
+# file and start no process (the test modules that do neither, the SAT
+# sweeps of `counting` against the oracle, the doc test, and tests/alone's
+# in-process stop and memory peaks): about 100 s of CPU per pass.
+in_process_only=(
+  oracle:: parsers:: search:: shapes::
   counting::counts_match_the_oracle
-  shapes::boards_with_holes_agree_with_the_oracle
 )
 rust_tests() {
-  local nextest_skip=() test_skip=()
+  local portable=false nextest_skip=() test_skip=()
   if [ "${1:-}" = --portable ]; then
     shift
-    local sweep filter=""
-    for sweep in "${in_process_sweeps[@]}"; do
-      filter+="${filter:+ | }test(/^${sweep}/)"
-      test_skip+=(--skip "$sweep")
+    portable=true
+    local prefix filter=""
+    for prefix in "${in_process_only[@]}"; do
+      filter+="${filter:+ | }test(/^${prefix}/)"
+      test_skip+=(--skip "$prefix")
     done
     nextest_skip=(-E "not ($filter)")
   fi
@@ -91,12 +92,14 @@ rust_tests() {
     cargo test --locked --profile dev --workspace --lib --bins --test integration "$@" \
       -- "${test_skip[@]}"
   fi
-  cargo test --locked --profile dev --workspace --doc "$@"
-  cargo test --locked --profile dev --workspace --test alone
+  if ! $portable; then
+    cargo test --locked --profile dev --workspace --doc "$@"
+    cargo test --locked --profile dev --workspace --test alone
+  fi
 }
 step "the Rust tests"
 rust_tests "$@"
-step "the Rust tests again with the portable fallbacks forced (KNIGHTSAT_PORTABLE_FALLBACKS=1), but the in-process SAT sweeps"
+step "the Rust tests that write files or start processes again, with the portable fallbacks forced (KNIGHTSAT_PORTABLE_FALLBACKS=1)"
 KNIGHTSAT_PORTABLE_FALLBACKS=1 rust_tests --portable "$@"
 step "the Python package's tests"
 scripts/test-python.sh
