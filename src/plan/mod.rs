@@ -190,48 +190,14 @@ pub fn plan(cli: Cli, matches: &ArgMatches) -> anyhow::Result<Plan> {
             paths::each_once(&files)?;
             Plan::Sum { files, cubes }
         }
-        Command::Cubes {
-            problem,
-            encoding,
-            depth,
-            output,
-            split,
-            count,
-        } => {
-            let (problem, config, encoding) = encoding.problem_and_encoding(&problem)?;
-            Plan::Cubes(Cubes {
-                problem,
-                config,
-                encoding,
-                depth: usize::try_from(depth)?,
-                output,
-                split,
-                count_only: count,
-            })
-        }
+        command @ Command::Cubes { .. } => cubes(command)?,
         Command::Decode {
             cnf,
             solver_output,
             format,
         } => decode(cnf, solver_output, format)?,
         Command::Verify { problem, tour } => verify(problem, tour)?,
-        Command::Puzzle {
-            shape,
-            closed,
-            seed,
-            solution,
-            format,
-            solver,
-            timeout,
-            memory,
-        } => Plan::Puzzle(Puzzle {
-            board: shape.required_board()?,
-            closed,
-            seed,
-            solution,
-            format,
-            request: sat_request(solver, budget(&memory)?, timeout),
-        }),
+        command @ Command::Puzzle { .. } => puzzle(command, &budget)?,
         Command::Certify { cnf, proof } => certify(cnf, proof)?,
         Command::Stats {
             problem,
@@ -243,6 +209,60 @@ pub fn plan(cli: Cli, matches: &ArgMatches) -> anyhow::Result<Plan> {
         },
         Command::Generate { what } => Plan::Generate(what),
     })
+}
+
+/// The plan of `cubes`: the formula and its cubes.
+fn cubes(command: Command) -> anyhow::Result<Plan> {
+    let Command::Cubes {
+        problem,
+        encoding,
+        depth,
+        output,
+        split,
+        count,
+    } = command
+    else {
+        unreachable!("plan::cubes is called with cubes")
+    };
+    let (problem, config, encoding) = encoding.problem_and_encoding(&problem)?;
+    Ok(Plan::Cubes(Cubes {
+        problem,
+        config,
+        encoding,
+        depth: usize::try_from(depth)?,
+        output,
+        split,
+        count_only: count,
+    }))
+}
+
+/// The plan of `puzzle`: the board, a built-in solver within the budget
+/// `budget` gives and the time limit.
+fn puzzle(
+    command: Command,
+    budget: &impl Fn(&MemoryBudgetArgs) -> Result<u64, OptionsConflict>,
+) -> anyhow::Result<Plan> {
+    let Command::Puzzle {
+        shape,
+        closed,
+        seed,
+        solution,
+        format,
+        solver,
+        timeout,
+        memory,
+    } = command
+    else {
+        unreachable!("plan::puzzle is called with puzzle")
+    };
+    Ok(Plan::Puzzle(Puzzle {
+        board: shape.required_board()?,
+        closed,
+        seed,
+        solution,
+        format,
+        request: sat_request(solver, budget(&memory)?, timeout),
+    }))
 }
 
 /// The memory budget: the default stays within half the address-space
