@@ -226,15 +226,7 @@ def test_start_from_numbers_the_variables_after_the_users_own():
     assert shifted.var_map == {name: var + 100 for name, var in own.var_map.items()}
     # Enumerate with blocking clauses in the shifted numbering, a variable
     # of the user's own (1) in every model: every tour once.
-    tours = set()
-    with Solver(name="cadical153", bootstrap_with=shifted) as sat:
-        sat.add_clause([1])
-        while sat.solve():
-            tour = shifted.decode(sat.get_model())
-            ks.verify(tour, problem)
-            tours.add(tuple(tour))
-            sat.add_clause(shifted.block(tour))
-    assert len(tours) == 304
+    assert len(verified_tours(shifted, problem, user_clauses=[[1]])) == 304
     with pytest.raises(ValueError, match="give one"):
         ks.encode(problem, start_from=5, vpool=IDPool())
     with pytest.raises(ValueError, match="start_from"):
@@ -286,14 +278,7 @@ def test_auto_encodes_as_the_default_route_solves():
     # excluded by the formula itself), counted as the oracle does.
     problem = ks.Problem(5, start="a1")
     formula = ks.encode(problem, every_tour=True)
-    tours = set()
-    with Solver(name="cadical153", bootstrap_with=formula) as sat:
-        while sat.solve():
-            tour = formula.decode(sat.get_model())
-            ks.verify(tour, problem)
-            tours.add(tuple(tour))
-            sat.add_clause(formula.block(tour))
-    assert len(tours) == 304
+    assert len(verified_tours(formula, problem)) == 304
 
 
 def test_the_default_formula_of_a_large_board_is_small():
@@ -302,3 +287,18 @@ def test_the_default_formula_of_a_large_board_is_small():
     assert formula.encoding == "successor"
     assert formula.nvars * 10 < timed.nvars
     assert len(formula) * 10 < len(timed)
+
+
+def verified_tours(formula, problem, user_clauses=()):
+    """Every tour of `formula` (with the user's own clauses on top), each
+    verified against `problem`, by CaDiCaL and `block`."""
+    tours = set()
+    with Solver(name="cadical153", bootstrap_with=formula) as sat:
+        for clause in user_clauses:
+            sat.add_clause(clause)
+        while sat.solve():
+            tour = formula.decode(sat.get_model())
+            ks.verify(tour, problem)
+            tours.add(tuple(tour))
+            sat.add_clause(formula.block(tour))
+    return tours
