@@ -400,17 +400,24 @@ fn method(name: &str) -> PyResult<Method> {
         })
 }
 
-/// The request the command would make: the method named (`auto` becomes
-/// `sat` where an encoding or solver is named, as the command does), the
-/// encoding's subtours lazy, the solver by name (varisat unless named),
-/// the time limit in seconds, armed to be interrupted.
-fn request(
+/// What a call asks of a job, as the command's options would: the method
+/// named, whether an encoding or solver was named (the jobs then choose
+/// SAT for `auto`), and the request (the encoding's subtours lazy, the
+/// solver by name, the library's defaults for what is not named, the time
+/// limit in seconds, armed to be interrupted).
+struct Asked {
+    method: Method,
+    sat_named: bool,
+    request: Request,
+}
+
+/// What `method_name`, `encoding`, `solver` and `timeout` ask.
+fn asked(
     method_name: &str,
     encoding: Option<&str>,
     solver: Option<&str>,
     timeout: Option<f64>,
-) -> PyResult<(Method, Request)> {
-    let method = method(method_name)?;
+) -> PyResult<Asked> {
     let mut request = Request {
         timeout: time_limit_of(timeout)?,
         interrupt: Interrupt::new(),
@@ -422,7 +429,11 @@ fn request(
     if let Some(solver) = solver {
         request.backend = py_result(Backend::from_name(solver, Vec::new()))?;
     }
-    Ok((method, request))
+    Ok(Asked {
+        method: method(method_name)?,
+        sat_named: encoding.is_some() || solver.is_some(),
+        request,
+    })
 }
 
 /// A problem's formula (CNF), with what it takes to read a model back.
@@ -1164,14 +1175,18 @@ fn solve(
     seed: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Option<Vec<String>>> {
     let seed = optional_whole_number(seed, "seed", 0, "a seed")?;
-    let (method, request) = request(method, encoding, solver, timeout)?;
+    let Asked {
+        method,
+        sat_named,
+        request,
+    } = asked(method, encoding, solver, timeout)?;
     let request = Request { seed, ..request };
     let problem = &problem.inner;
     let interrupt = request.interrupt.clone();
     let solved = interruptible(py, &interrupt, || {
         SolveJob {
             method,
-            sat_named: encoding.is_some() || solver.is_some(),
+            sat_named,
             request,
             ..SolveJob::new(problem)
         }
@@ -1210,13 +1225,17 @@ fn count(
     let limit = optional_whole_number(limit, "limit", 0, "a number of tours")?;
     let jobs = optional_whole_number(jobs, "jobs", 0, "a number of threads (0: one per core)")?
         .map(|jobs| usize::try_from(jobs).unwrap_or(usize::MAX));
-    let (method, request) = request(method, encoding, solver, timeout)?;
+    let Asked {
+        method,
+        sat_named,
+        request,
+    } = asked(method, encoding, solver, timeout)?;
     let problem = &problem.inner;
     let interrupt = request.interrupt.clone();
     let report = interruptible(py, &interrupt, || {
         CountJob {
             method,
-            sat_named: encoding.is_some() || solver.is_some(),
+            sat_named,
             request,
             jobs,
             limit,
@@ -1252,8 +1271,11 @@ fn tours(
     timeout: Option<f64>,
 ) -> PyResult<Tours> {
     let limit = optional_whole_number(limit, "limit", 0, "a number of tours")?;
-    let (method, request) = request(method, encoding, solver, timeout)?;
-    let sat_named = encoding.is_some() || solver.is_some();
+    let Asked {
+        method,
+        sat_named,
+        request,
+    } = asked(method, encoding, solver, timeout)?;
     let problem = problem.inner.clone();
     // What the job can do is checked before any thread starts.
     py_result(
@@ -1513,7 +1535,7 @@ fn puzzle(
     timeout: Option<f64>,
 ) -> PyResult<Option<Puzzle>> {
     let seed = optional_whole_number(seed, "seed", 0, "a seed")?;
-    let (_, request) = request("sat", None, None, timeout)?;
+    let Asked { request, .. } = asked("sat", None, None, timeout)?;
     let seed = seed.unwrap_or_else(|| fastrand::u64(..));
     let (board, closed_problem) = py_result(puzzle_rules(&problem.inner))?;
     let closed = closed || closed_problem;
