@@ -1,0 +1,189 @@
+//! Planning the cut: which squares are the top and which of them are the
+//! cut's, where the top ends, the half steps that bring the bottom's
+//! states onto the cut's squares, and a state read at the cut.
+
+use crate::count::frontier::plan::{Graph, Plan, Step};
+use crate::count::frontier::state::{first_slots, EMPTY, FIRST_LABEL, FULL, MAX_WIDTH, TAIL};
+
+/// Not paired: a square of the cut with no edge or two on its side.
+pub(super) const UNPAIRED: u8 = u8::MAX;
+/// The partner of a square whose fragment leads to a path end on its side
+/// (open paths): a node past the cut's squares.
+pub(super) const PATH_END: u8 = MAX_WIDTH as u8;
+
+/// A state at the cut in the forward order of its squares: two bits a
+/// square for the top degree it has (a top state) or needs (a bottom
+/// state), and for each square of degree one the square its fragment
+/// leads to.
+#[derive(Clone, Copy)]
+pub(super) struct Cut {
+    pub(super) degrees: u64,
+    pub(super) partner: [u8; MAX_WIDTH + 1],
+    /// Free path ends used on its side (open paths only).
+    pub(super) used: u8,
+}
+
+impl Cut {
+    /// Reads the packed state `word` whose slot `j` holds the square of
+    /// the cut numbered `at[j]` (`None`: a slot of the bottom); `bottom`
+    /// reads the top degree a bottom state needs, two less its own.
+    pub(super) fn read(word: u128, at: &[Option<usize>], bottom: bool, used_shift: u32) -> Cut {
+        #[allow(clippy::cast_possible_truncation)]
+        let mut cut = Cut {
+            degrees: 0,
+            partner: [UNPAIRED; MAX_WIDTH + 1],
+            used: ((word >> used_shift) & 3) as u8,
+        };
+        let mut first_with = [UNPAIRED; 16];
+        for (j, f) in at.iter().enumerate() {
+            let Some(f) = *f else { continue };
+            #[allow(clippy::cast_possible_truncation)]
+            let code = ((word >> (4 * j)) & 15) as u8;
+            let degree: u64 = match code {
+                EMPTY => 0,
+                FULL => 2,
+                _ => 1,
+            };
+            cut.degrees |= (if bottom { 2 - degree } else { degree }) << (2 * f);
+            if code == TAIL {
+                cut.partner[f] = PATH_END;
+            } else if code >= FIRST_LABEL {
+                let other = &mut first_with[usize::from(code)];
+                // At most 23 squares: `f` fits a byte.
+                #[allow(clippy::cast_possible_truncation)]
+                if *other == UNPAIRED {
+                    *other = f as u8;
+                } else {
+                    cut.partner[f] = *other;
+                    cut.partner[usize::from(*other)] = f as u8;
+                }
+            }
+        }
+        cut
+    }
+
+    /// The first paired square, and how many are paired.
+    pub(super) fn paired(&self) -> Option<(usize, usize)> {
+        let first = self.partner.iter().position(|&p| p != UNPAIRED)?;
+        Some((
+            first,
+            self.partner.iter().filter(|&&p| p != UNPAIRED).count(),
+        ))
+    }
+}
+
+/// Where a square stands relative to the cut.
+pub(super) struct Sides {
+    /// Whether each cell is in the top.
+    pub(super) top: Vec<bool>,
+    /// The cut's squares in forward order.
+    pub(super) cut: Vec<usize>,
+}
+
+impl Sides {
+    /// The number of `sq` among the cut's squares, if it is one.
+    pub(super) fn at(&self, sq: usize) -> Option<usize> {
+        self.cut.iter().position(|&f| f == sq)
+    }
+}
+
+/// Where the top ends: after half the squares for cycles; for paths,
+/// after half the lines and one more (rounded down), since the half steps
+/// of paths, whose squares of the cut may be path ends, make more states
+/// than a cycle's: 6x6 open took 0.40 s cut after four lines of six, 0.65 s
+/// after three; 7x7 open 55 s after four lines of seven, 143 s after 33
+/// squares.
+pub(super) fn cut_at(squares: usize, lines: usize, closed: bool) -> usize {
+    let cut = if closed {
+        squares / 2
+    } else {
+        squares * (lines / 2 + 1) / lines.max(1)
+    };
+    cut.clamp(1, squares - 1)
+}
+
+/// The plan of the half steps, each adding one square of the cut with its
+/// edges to the bottom only, and the frontier (cells in slot order) after
+/// each. Each step adds the square that leaves the fewest squares on the
+/// frontier; the last frontier is the cut's squares alone.
+pub(super) fn half_steps(
+    graph: &Graph,
+    bottom_order: &[usize],
+    sides: &Sides,
+) -> (Plan, Vec<Vec<usize>>) {
+    let top = |sq: usize| sides.top[sq];
+    let mut front: Vec<usize> = bottom_order
+        .iter()
+        .copied()
+        .filter(|&sq| graph.neighbours(sq).any(top))
+        .collect();
+    let mut added = vec![false; graph.hole.len()];
+    // Edges a bottom square may still get: from cut squares not added yet.
+    let to_come = |sq: usize, added: &[bool]| {
+        graph
+            .neighbours(sq)
+            .filter(|&m| top(m) && !added[m])
+            .count()
+    };
+    let mut left = sides.cut.clone();
+    let (mut steps, mut fronts) = (Vec::new(), Vec::new());
+    let mut width = front.len();
+    while !left.is_empty() {
+        let stays = |sq: usize, added: &[bool]| top(sq) || to_come(sq, added) > 0;
+        let pick = (0..left.len())
+            .min_by_key(|&i| {
+                added[left[i]] = true;
+                let after = front.iter().filter(|&&sq| stays(sq, &added)).count();
+                added[left[i]] = false;
+                (after, i)
+            })
+            .unwrap_or(0);
+        let new = left.remove(pick);
+        added[new] = true;
+        let back = slots(&front, |sq| !top(sq) && graph.is_move(sq, new));
+        front.push(new);
+        let departs = slots(&front, |sq| !stays(sq, &added));
+        let keep = slots(&front, |sq| stays(sq, &added));
+        front.retain(|&sq| stays(sq, &added));
+        width = width.max(front.len());
+        let kept_slots = first_slots::<u128>(keep.len());
+        // A bottom square left with fewer than two edges to come cannot
+        // stay empty.
+        let short = slots(&front, |sq| !top(sq) && to_come(sq, &added) < 2);
+        let short_slots = short
+            .iter()
+            .fold(0u128, |bits, &j| bits | 1 << (4 * u32::from(j)));
+        steps.push(Step {
+            back,
+            departs,
+            keep,
+            bipartite: false,
+            // The cut's squares need their other edges from the top, which
+            // the join matches: no bound on demand here.
+            capacity: [1 << 20, 0],
+            inner_edges: 1 << 20,
+            kept_slots,
+            class_slots: [kept_slots, 0],
+            short_slots,
+            fixed_end: false,
+            watch: Vec::new(),
+            // A cycle may close at the last half step: a tour with no
+            // edge among the top's squares.
+            last: left.is_empty(),
+            mirror: None,
+        });
+        fronts.push(front.clone());
+    }
+    (Plan { steps, width }, fronts)
+}
+
+/// The slots of `front` whose cells satisfy `select`.
+fn slots(front: &[usize], select: impl Fn(usize) -> bool) -> Vec<u8> {
+    front
+        .iter()
+        .enumerate()
+        .filter(|&(_, &sq)| select(sq))
+        // A frontier is at most `MAX_WIDTH` + 1 slots.
+        .map(|(j, _)| u8::try_from(j).unwrap_or(u8::MAX))
+        .collect()
+}

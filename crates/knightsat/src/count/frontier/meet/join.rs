@@ -1,0 +1,343 @@
+//! The join: the top's states at the cut grouped by their degrees, and the
+//! cycles or paths each bottom state makes with them, weighted by both
+//! counts; and the bottom's states no top state can complete, dropped
+//! before the join.
+
+use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use super::cut::{Cut, PATH_END, UNPAIRED};
+use crate::count::frontier::engine::table_error;
+use crate::count::frontier::state::{Word, MAX_WIDTH};
+use crate::count::frontier::table::{mix, Budget, Key, Table, TableError};
+use crate::count::frontier::FrontierError;
+use crate::count::number::Wide;
+
+/// Top degree words, hashed by the splitmix64 finaliser.
+pub(super) type DegreeSet = HashSet<u64, BuildHasherDefault<MixHasher>>;
+
+/// Hashes the one `u64` written to it by the splitmix64 finaliser.
+#[derive(Default)]
+pub(super) struct MixHasher(u64);
+
+impl Hasher for MixHasher {
+    fn finish(&self) -> u64 {
+        mix(self.0)
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8 | u64::from(b)).rotate_left(5);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+/// A top state's pairing of the cut's squares, and its count.
+pub(super) type Pairing = ([u8; MAX_WIDTH + 1], u64);
+
+/// States at the cut as pairings and counts, grouped by [`group_key`].
+pub(super) type Groups = HashMap<u64, Vec<Pairing>, BuildHasherDefault<MixHasher>>;
+
+/// The top's states at the cut, grouped by their degrees.
+pub(super) struct Top {
+    pub(super) groups: Groups,
+    /// The count of the state with no edge (0 if it died): it completes the
+    /// cycles that close at the last half step.
+    pub(super) edgeless: u64,
+    /// For each half step, the degrees some top state has on the cut's
+    /// squares added so far.
+    pub(super) allowed: Vec<DegreeSet>,
+    /// The memory charged for it.
+    pub(super) bytes: u64,
+}
+
+/// The paths the bottom states of `tables` (their slots the cut's
+/// squares numbered `at`) make with the top's states, weighted by both
+/// counts. The bottom states are grouped by their degrees and used ends
+/// first, so that the top's groups that fit are looked up once a group
+/// rather than once a state; the groups are shared between threads.
+pub(super) fn join_paths<K: Key>(
+    mut tables: Vec<Table<'_, K, u64>>,
+    at: &[Option<usize>],
+    top: &Top,
+    used_shift: u32,
+    jobs: usize,
+    stop: Option<&AtomicBool>,
+    budget: &Budget,
+) -> Result<Wide, FrontierError> {
+    let (groups, states) = group_states(&mut tables, at, true, used_shift)?;
+    drop(tables);
+    let bytes = states * (std::mem::size_of::<Pairing>() as u64 + 16);
+    budget
+        .take(bytes)
+        .map_err(|needed| table_error(TableError::OverMemory(needed), budget.limit()))?;
+    let groups: Vec<(u64, Vec<Pairing>)> = groups.into_iter().collect();
+    let chunk = groups.len().div_ceil(jobs).max(1);
+    let sums = on_threads(groups.chunks(chunk).collect(), |part| {
+        let mut sum = Wide::ZERO;
+        for (i, (key, bottoms)) in part.iter().enumerate() {
+            if i.is_multiple_of(256) && stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+                return Err(FrontierError::Stopped);
+            }
+            #[allow(clippy::cast_possible_truncation)]
+            let used = (key >> 56) as u8;
+            let degrees = key & ((1 << 56) - 1);
+            sum = paths_with(degrees, used, bottoms, top)
+                .and_then(|x| sum.checked_add(x))
+                .ok_or(FrontierError::Overflow)?;
+        }
+        Ok(sum)
+    });
+    budget.give(bytes);
+    add_up(sums?)
+}
+
+/// The cycles each bottom state of `tables` (their slots the cut's
+/// squares numbered `at`) makes with the top's states, weighted by both
+/// counts; each thread takes one shard.
+pub(super) fn join_cycles<K: Key>(
+    tables: Vec<Table<'_, K, u64>>,
+    at: &[Option<usize>],
+    top: &Top,
+    used_shift: u32,
+    stop: Option<&AtomicBool>,
+) -> Result<Wide, FrontierError> {
+    add_up(on_threads(tables, |mut table| {
+        let mut sum = Wide::ZERO;
+        let mut i = 0usize;
+        table.read(true, |key, count| {
+            i += 1;
+            if i.is_multiple_of(4096) && stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+                return Err(FrontierError::Stopped);
+            }
+            let bottom = Cut::read(key.to_word().wide(), at, true, used_shift);
+            let matched = cycles_with(&bottom, top);
+            if matched > 0 {
+                sum = Wide::from(matched)
+                    .checked_mul(Wide::from(count))
+                    .and_then(|x| sum.checked_add(x))
+                    .ok_or(FrontierError::Overflow)?;
+            }
+            Ok(())
+        })?;
+        Ok(sum)
+    })?)
+}
+
+/// Runs `work` on each of `parts`, each on a thread of its own: the results
+/// in order, or the first error (a thread that panicked counts as stopped).
+fn on_threads<P: Send, T: Send>(
+    parts: Vec<P>,
+    work: impl Fn(P) -> Result<T, FrontierError> + Sync,
+) -> Result<Vec<T>, FrontierError> {
+    let work = &work;
+    std::thread::scope(|s| {
+        let handles: Vec<_> = parts
+            .into_iter()
+            .map(|part| s.spawn(move || work(part)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or(Err(FrontierError::Stopped)))
+            .collect()
+    })
+}
+
+/// The sum of `sums`.
+fn add_up(sums: Vec<Wide>) -> Result<Wide, FrontierError> {
+    sums.into_iter().try_fold(Wide::ZERO, |total, sum| {
+        total.checked_add(sum).ok_or(FrontierError::Overflow)
+    })
+}
+
+/// The states of `tables` (their slots the cut's squares numbered `at`,
+/// `bottom` as for [`Cut::read`]) as pairings and counts, grouped by their
+/// degrees and used ends ([`group_key`]); and how many there are.
+pub(super) fn group_states<K: Key>(
+    tables: &mut [Table<'_, K, u64>],
+    at: &[Option<usize>],
+    bottom: bool,
+    used_shift: u32,
+) -> Result<(Groups, u64), FrontierError> {
+    let mut groups = Groups::default();
+    let mut states = 0u64;
+    for table in tables {
+        table.read(true, |key, count| {
+            let cut = Cut::read(key.to_word().wide(), at, bottom, used_shift);
+            states += 1;
+            groups
+                .entry(group_key(cut.degrees, cut.used))
+                .or_default()
+                .push((cut.partner, count));
+            Ok::<(), FrontierError>(())
+        })?;
+    }
+    Ok((groups, states))
+}
+
+/// Whether the pairings `top` and `bottom` of the same `paired` squares
+/// (`first` among them) make one cycle through all of them.
+#[inline]
+fn one_cycle(
+    top: &[u8; MAX_WIDTH + 1],
+    bottom: &[u8; MAX_WIDTH + 1],
+    first: usize,
+    paired: usize,
+) -> bool {
+    let mut at = first;
+    let mut length = 0;
+    loop {
+        at = usize::from(bottom[usize::from(top[at])]);
+        length += 2;
+        if at == first {
+            return length == paired;
+        }
+    }
+}
+
+/// The key of the top's group of states with `degrees` on the cut and
+/// `used` free path ends.
+pub(super) fn group_key(degrees: u64, used: u8) -> u64 {
+    degrees | u64::from(used) << 56
+}
+
+/// The top states' counts that make one cycle with `bottom`.
+fn cycles_with(bottom: &Cut, top: &Top) -> u128 {
+    let (Some(group), Some((first, paired))) = (
+        top.groups.get(&group_key(bottom.degrees, 0)),
+        bottom.paired(),
+    ) else {
+        return 0;
+    };
+    group
+        .iter()
+        .filter(|(partner, _)| one_cycle(partner, &bottom.partner, first, paired))
+        .map(|&(_, c)| u128::from(c))
+        .sum()
+}
+
+/// The Hamiltonian paths the bottom states `bottoms` (pairings and counts),
+/// all with the cut degrees `degrees` and `used` free ends, make with the
+/// top's states, weighted by both counts. The path's two ends are free ends
+/// used on either side (fragments that lead to them end in [`PATH_END`]) or
+/// squares of the cut with one edge in all (`ends`, taking their one edge
+/// from one side): so for each way of choosing the squares of the cut that
+/// are ends, the top states that fit are those of one degree less there.
+fn paths_with(degrees: u64, used: u8, bottoms: &[Pairing], top: &Top) -> Option<Wide> {
+    let candidates: Vec<usize> = (0..MAX_WIDTH)
+        .filter(|&f| degrees >> (2 * f) & 3 >= 1)
+        .collect();
+    // `None` once a sum overflows.
+    let mut sum = Some(Wide::ZERO);
+    for top_used in 0..=2 - used.min(2) {
+        let k = 2 - used - top_used;
+        let mut tally = |ends: u32| {
+            let lowered = (0..MAX_WIDTH)
+                .filter(|&f| ends >> f & 1 == 1)
+                .fold(degrees, |d, f| d - (1 << (2 * f)));
+            let Some(group) = top.groups.get(&group_key(lowered, top_used)) else {
+                return;
+            };
+            for (bottom, count) in bottoms {
+                let matched: u128 = group
+                    .iter()
+                    .filter(|(partner, _)| one_path(partner, bottom, ends))
+                    .map(|&(_, c)| u128::from(c))
+                    .sum();
+                if matched > 0 {
+                    sum = sum.and_then(|sum| {
+                        Wide::from(matched)
+                            .checked_mul(Wide::from(*count))
+                            .and_then(|x| sum.checked_add(x))
+                    });
+                }
+            }
+        };
+        match k {
+            0 => tally(0),
+            1 => candidates.iter().for_each(|&a| tally(1 << a)),
+            _ => {
+                for (i, &a) in candidates.iter().enumerate() {
+                    for &b in &candidates[i + 1..] {
+                        tally(1 << a | 1 << b);
+                    }
+                }
+            }
+        }
+    }
+    sum
+}
+
+/// Whether the top's and the bottom's fragments, joined at the squares of
+/// the cut, make one path: `ends` are the squares of the cut that are path
+/// ends (their missing side leads to [`PATH_END`]). Walks from one end,
+/// crossing sides at each square, and checks that it reaches the other
+/// end having passed every square with a fragment end.
+fn one_path(top: &[u8; MAX_WIDTH + 1], bottom: &[u8; MAX_WIDTH + 1], ends: u32) -> bool {
+    let link = |from_top: bool, f: usize| {
+        let p = if from_top { top[f] } else { bottom[f] };
+        if p == UNPAIRED && ends >> f & 1 == 1 {
+            PATH_END
+        } else {
+            p
+        }
+    };
+    let mut linked = 0;
+    let mut start = None;
+    for f in 0..MAX_WIDTH {
+        let (t, b) = (link(true, f), link(false, f));
+        if t != UNPAIRED || b != UNPAIRED {
+            linked += 1;
+        }
+        if start.is_none() && (t == PATH_END || b == PATH_END) {
+            // Came in from the path's end on that side; leave by the other.
+            start = Some((f, t == PATH_END));
+        }
+    }
+    let Some((mut at, mut leave_bottom)) = start else {
+        return false;
+    };
+    let mut visited = 1;
+    loop {
+        let next = link(!leave_bottom, at);
+        if next == PATH_END {
+            return visited == linked;
+        }
+        if next == UNPAIRED || visited >= linked {
+            return false;
+        }
+        at = usize::from(next);
+        visited += 1;
+        leave_bottom = !leave_bottom;
+    }
+}
+
+/// The states of `tables` whose cut squares (`at`: each slot's number
+/// among the cut's squares, if it is one) need top degrees that some top
+/// state has; one thread a shard.
+pub(super) fn keep_completable<'b, K: Key>(
+    tables: Vec<Table<'b, K, u64>>,
+    at: &[Option<usize>],
+    allowed: &DegreeSet,
+    budget: &'b Budget,
+    used_shift: u32,
+) -> Result<Vec<Table<'b, K, u64>>, FrontierError> {
+    let limit = budget.limit();
+    on_threads(tables, |mut table| {
+        let mut out =
+            Table::with_expected(table.len() / 2, budget).map_err(|e| table_error(e, limit))?;
+        table.read(true, |key, count| {
+            let need = Cut::read(key.to_word().wide(), at, true, used_shift).degrees;
+            if allowed.contains(&need) {
+                out.add_soon(key, key.hash(), count)
+                    .map_err(|e| table_error(e, limit))?;
+            }
+            Ok(())
+        })?;
+        out.flush().map_err(|e| table_error(e, limit))?;
+        Ok(out)
+    })
+}

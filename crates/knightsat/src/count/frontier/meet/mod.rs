@@ -1,0 +1,463 @@
+//! Counts Hamiltonian cycles by meeting in the middle: the squares before a
+//! cut (the top) are processed forward as usual, the squares after it (the
+//! bottom) backward, and the two last tables are joined.
+//!
+//! The forward table at the cut describes the top's edges as seen from the
+//! cut's squares `F` (top squares with a bottom neighbour): each one's
+//! degree and, for degree one, the square of `F` its fragment ends at. The
+//! backward table is made to describe the rest of a tour on the same
+//! squares: after the bottom's squares, each square of `F` is added with its
+//! edges to the bottom only (a "half step"), so that a state says how many
+//! edges each square of `F` has into the bottom and which square of `F` its
+//! bottom path leads to. A top and a bottom state make Hamiltonian cycles
+//! when every square of `F` gets two edges in all and the two pairings of
+//! the squares with one edge on each side make one cycle. A cycle splits
+//! into its top edges and the rest in exactly one way, so the cycles are
+//! the sum, over such pairs, of the products of their counts.
+//!
+//! Paths (open tours, no end fixed) join the same way, with the path's two
+//! ends either free ends used on one side (a fragment leading to one ends
+//! in [`PATH_END`]) or squares of the cut with one edge in all; the join
+//! chooses which squares of the cut are ends and walks the path through
+//! the cut from one end to the other ([`paths_with`]).
+//!
+//! A half step fixes its square's bottom degree for good, so states that
+//! differ there never merge again: when the half steps' tables grow too
+//! large, they are split into parts by those degrees, and each part
+//! finishes on its own ([`Meet::bottom`]).
+//!
+//! Why: the forward counter's tables keep growing past the middle of a
+//! board (for 8x8 closed past 16 GiB three quarters of the way), while
+//! both tables here are made of states at the middle: 8x8 closed in 7
+//! minutes within 1.4 GiB, 7x7 open in 53 s where the forward order took
+//! 146 s (docs/benchmarks.md, "Meeting in the middle").
+
+mod cut;
+mod join;
+mod parts;
+
+use crate::count::frontier::engine::{advance, first_tables, table_error};
+use crate::count::frontier::plan::{Graph, Lines, Plan};
+use crate::count::frontier::state::{Mode, MAX_WIDTH, MAX_WIDTH_U64};
+use crate::count::frontier::table::{Base12, Budget, Key, Table, TableError, BASE12_SLOTS};
+use crate::count::frontier::{FrontierError, Options, Progress};
+use crate::count::number::Wide;
+use cut::{cut_at, half_steps, Sides};
+use join::{group_key, group_states, join_cycles, join_paths, keep_completable, Pairing, Top};
+use parts::{Part, Parts, SPLIT_SHARE};
+
+/// The undirected Hamiltonian cycles (`closed`) or paths of `graph` (at
+/// least two squares, three for cycles), no end fixed, processing the first
+/// half of `lines` forward and the rest backward and joining the two at
+/// the middle; `mirror` as for [`Plan::build`].
+pub(crate) fn count(
+    graph: &Graph,
+    lines: &Lines,
+    mirror: Option<&[usize]>,
+    closed: bool,
+    options: &Options,
+) -> Result<Wide, FrontierError> {
+    let limit = options.memory_budget.unwrap_or(u64::MAX);
+    count_splitting_above(graph, lines, mirror, closed, options, limit / SPLIT_SHARE)
+        .map(|(sum, _)| sum)
+}
+
+/// [`count`], the half steps' tables split into parts whenever they take
+/// more than `split_above` bytes; also how many parts were joined.
+fn count_splitting_above(
+    graph: &Graph,
+    lines: &Lines,
+    mirror: Option<&[usize]>,
+    closed: bool,
+    options: &Options,
+    split_above: u64,
+) -> Result<(Wide, usize), FrontierError> {
+    let order = &lines.squares;
+    let n = order.len();
+    let cut = cut_at(n, lines.shape.0, closed);
+    let mut top = vec![false; graph.hole.len()];
+    for &sq in &order[..cut] {
+        top[sq] = true;
+    }
+    let sides = Sides {
+        cut: order[..cut]
+            .iter()
+            .copied()
+            .filter(|&sq| graph.neighbours(sq).any(|m| !top[m]))
+            .collect(),
+        top,
+    };
+    let mut forward = Plan::build(graph, order, &[], mirror);
+    forward.steps.truncate(cut);
+    let reversed: Vec<usize> = order.iter().rev().copied().collect();
+    let mut backward = Plan::build(graph, &reversed, &[], None);
+    backward.steps.truncate(n - cut);
+    let (half, fronts) = half_steps(graph, &reversed[..n - cut], &sides);
+    let width = forward.width.max(backward.width).max(half.width);
+    if width > MAX_WIDTH {
+        return Err(FrontierError::TooWide {
+            width,
+            max: MAX_WIDTH,
+        });
+    }
+    let budget = Budget::new(options.memory_budget.unwrap_or(u64::MAX));
+    let total = n + half.steps.len() + 1;
+    let meet = Meet {
+        options,
+        budget: &budget,
+        jobs: options.jobs.clamp(1, 256),
+        sides: &sides,
+        fronts: &fronts,
+        forward_steps: cut,
+        total,
+        closed,
+        split_above,
+    };
+    let top = if forward.width <= MAX_WIDTH_U64 {
+        meet.top::<u64>(&forward, 62)
+    } else if forward.width <= BASE12_SLOTS {
+        meet.top::<Base12>(&forward, 126)
+    } else {
+        meet.top::<[u64; 2]>(&forward, 126)
+    }?;
+    let backward_width = backward.width.max(half.width);
+    let joined = if backward_width <= MAX_WIDTH_U64 {
+        meet.bottom::<u64>(&backward, half, &top, 62)
+    } else if backward_width <= BASE12_SLOTS {
+        meet.bottom::<Base12>(&backward, half, &top, 126)
+    } else {
+        meet.bottom::<[u64; 2]>(&backward, half, &top, 126)
+    };
+    budget.give(top.bytes);
+    joined
+}
+
+struct Meet<'a> {
+    options: &'a Options<'a>,
+    budget: &'a Budget,
+    jobs: usize,
+    sides: &'a Sides,
+    /// The frontier after each half step (cells in slot order).
+    fronts: &'a [Vec<usize>],
+    /// The forward phase's steps.
+    forward_steps: usize,
+    /// The steps of every phase, and one for the join.
+    total: usize,
+    /// Cycles, or paths.
+    closed: bool,
+    /// The bytes of half-step tables past which they are split.
+    split_above: u64,
+}
+
+impl Meet<'_> {
+    /// The run's options, with progress reported by `show`.
+    fn phase<'o>(&'o self, show: &'o (dyn Fn(Progress) + Sync)) -> Options<'o> {
+        Options {
+            progress: self.options.progress.map(|_| show),
+            ..*self.options
+        }
+    }
+
+    /// Reports `done` steps of the whole with `states`, in `part` (the
+    /// part being counted and the parts made) once split.
+    fn report(&self, done: usize, states: usize, part: Option<(usize, usize)>) {
+        if let Some(progress) = self.options.progress {
+            progress(Progress {
+                done,
+                total: self.total,
+                states,
+                bytes: self.budget.used(),
+                part,
+            });
+        }
+    }
+
+    /// Runs `plan` from the empty frontier, its progress reported after
+    /// `before` steps of the whole; its last tables.
+    fn run_from_empty<K: Key>(
+        &self,
+        plan: &Plan,
+        used_shift: u32,
+        before: usize,
+    ) -> Result<Vec<Table<'_, K, u64>>, FrontierError> {
+        let show = |p: Progress| self.report(before + p.done, p.states, None);
+        let (tables, _) = advance(
+            plan,
+            self.mode(used_shift),
+            &self.phase(&show),
+            self.budget,
+            first_tables::<K>(self.jobs, self.budget)?,
+        )?;
+        Ok(tables)
+    }
+
+    /// Runs the forward plan and reads its last table, charging what it
+    /// keeps to the budget.
+    fn top<K: Key>(&self, plan: &Plan, used_shift: u32) -> Result<Top, FrontierError> {
+        let mut tables = self.run_from_empty::<K>(plan, used_shift, 0)?;
+        let at: Vec<Option<usize>> = (0..self.sides.cut.len()).map(Some).collect();
+        let (groups, states) = group_states(&mut tables, &at, false, used_shift)?;
+        drop(tables);
+        let bytes = states * (std::mem::size_of::<Pairing>() as u64 + 16);
+        self.budget
+            .take(bytes)
+            .map_err(|needed| table_error(TableError::OverMemory(needed), self.budget.limit()))?;
+        // Only the state with no edge has no degree and no used end.
+        let edgeless = groups.get(&group_key(0, 0)).map_or(0, |g| g[0].1);
+        // Closed: a group's key is its degrees.
+        let mut degrees: Vec<u64> = if self.closed {
+            groups.keys().copied().collect()
+        } else {
+            Vec::new()
+        };
+        let mut top = Top {
+            groups,
+            edgeless,
+            allowed: Vec::new(),
+            bytes,
+        };
+        degrees.sort_unstable();
+        // The cut's squares stay once added: a half step's mask is its
+        // frontier's. (Paths do not filter: see `bottom`.)
+        for front in self.fronts.iter().filter(|_| self.closed) {
+            let mask = self
+                .cut_slots(front)
+                .into_iter()
+                .flatten()
+                .fold(0u64, |mask, f| mask | 3 << (2 * f));
+            top.allowed
+                .push(degrees.iter().map(|&d| d & mask).collect());
+        }
+        Ok(top)
+    }
+
+    /// Runs the bottom's steps, then the half steps and the join, part by
+    /// part: the cycles (or paths), and how many parts there were.
+    ///
+    /// A half step fixes how many bottom edges its square of the cut has,
+    /// for good: states that differ there never merge again. So when a
+    /// half step's tables grow past `split_above` bytes, they are split
+    /// into parts by those degrees, and each part runs the remaining half
+    /// steps and its join alone, the others waiting as lists of states.
+    /// The parts' sums add up to the whole's and their states are disjoint,
+    /// so splitting costs no work beyond the lists: it bounds the memory
+    /// of the widest half steps (8x8 closed peaked at 140 M states whole).
+    fn bottom<K: Key>(
+        &self,
+        plan: &Plan,
+        half: Plan,
+        top: &Top,
+        used_shift: u32,
+    ) -> Result<(Wide, usize), FrontierError> {
+        let tables = self.run_from_empty::<K>(plan, used_shift, self.forward_steps)?;
+        let width = half.width;
+        let steps: Vec<Plan> = half
+            .steps
+            .into_iter()
+            .map(|step| Plan {
+                steps: vec![step],
+                width,
+            })
+            .collect();
+        let done = self.forward_steps + plan.steps.len();
+        let mut parts = Parts {
+            started: 0,
+            waiting: Vec::new(),
+        };
+        let mut sum = Wide::ZERO;
+        let mut next = Some((0, tables));
+        while let Some((from, tables)) = next.take() {
+            parts.started += 1;
+            let found = self.finish(tables, from, &steps, done, top, used_shift, &mut parts)?;
+            sum = sum.checked_add(found).ok_or(FrontierError::Overflow)?;
+            if let Some((from, part)) = parts.waiting.pop() {
+                next = Some((from, part.tables(self.jobs, self.budget)?));
+            }
+        }
+        self.report(self.total, 0, parts.label());
+        Ok((sum, parts.started))
+    }
+
+    /// Runs the half `steps` from the one numbered `from` on `tables` (the
+    /// whole's progress `done` steps before the first half step) and joins
+    /// the last table with the top's; parts split off wait in `parts`.
+    #[allow(clippy::too_many_arguments)]
+    fn finish<'b, K: Key>(
+        &'b self,
+        mut tables: Vec<Table<'b, K, u64>>,
+        from: usize,
+        steps: &[Plan],
+        done: usize,
+        top: &Top,
+        used_shift: u32,
+        parts: &mut Parts<'b, K>,
+    ) -> Result<Wide, FrontierError> {
+        let mode = self.mode(used_shift);
+        let mut closed_at_last = Wide::ZERO;
+        for (i, one) in steps.iter().enumerate().skip(from) {
+            let part = parts.label();
+            let show = |p: Progress| self.report(done + i + p.done, p.states, part);
+            let options = self.phase(&show);
+            let (next, finished) = advance(one, mode, &options, self.budget, tables)?;
+            closed_at_last = finished;
+            let at = self.cut_slots(&self.fronts[i]);
+            tables = if self.closed {
+                keep_completable(next, &at, &top.allowed[i], self.budget, used_shift)?
+            } else {
+                // A square of the cut may still be a path end, with a top
+                // degree one less than a cycle's.
+                next
+            };
+            let bytes: u64 = tables.iter().map(Table::bytes).sum();
+            if i + 1 < steps.len() && bytes > self.split_above {
+                let pieces = bytes.div_ceil(self.split_above.max(1) / 2 + 1).clamp(2, 16);
+                let mut split = Part::split(tables, &at, pieces, self.budget, used_shift)?;
+                // No state left: nothing more to find.
+                let Some(first) = split.pop() else {
+                    return Ok(Wide::ZERO);
+                };
+                parts
+                    .waiting
+                    .extend(split.into_iter().map(|part| (i + 1, part)));
+                tables = first.tables(self.jobs, self.budget)?;
+            }
+        }
+        let at = self.cut_slots(self.fronts.last().map_or(&[][..], Vec::as_slice));
+        let joined = if self.closed {
+            join_cycles(tables, &at, top, used_shift, self.options.stop)?
+        } else {
+            join_paths(
+                tables,
+                &at,
+                top,
+                used_shift,
+                self.jobs,
+                self.options.stop,
+                self.budget,
+            )?
+        };
+        let edgeless = closed_at_last * Wide::from(top.edgeless);
+        joined.checked_add(edgeless).ok_or(FrontierError::Overflow)
+    }
+
+    /// For each slot of a frontier, its number among the cut's squares.
+    fn cut_slots(&self, front: &[usize]) -> Vec<Option<usize>> {
+        front
+            .iter()
+            .map(|&sq| {
+                if self.sides.top[sq] {
+                    self.sides.at(sq)
+                } else {
+                    None
+                }
+            })
+            .collect()
+    }
+
+    /// The mode of the count, its packed words keeping the used ends at
+    /// `used_shift`.
+    fn mode(&self, used_shift: u32) -> Mode {
+        Mode {
+            closed: self.closed,
+            free_ends: if self.closed { 0 } else { 2 },
+            used_shift,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::count::frontier::{count_undirected, SquareOrder};
+
+    /// Cycles and paths counted by meeting in the middle and by the forward counter
+    /// (itself checked against the brute-force oracle), on boards where
+    /// the cut falls inside a line and at its end, with holes that break
+    /// the mirror, with other leapers, and on boards where some cycles
+    /// have no edge among the top's squares; whole, and with the half
+    /// steps split into parts at every step.
+    #[test]
+    fn meeting_in_the_middle_counts_the_cycles_the_forward_counter_counts() {
+        let mut checked = 0;
+        let mut nonzero = 0;
+        let mut split = 0;
+        for (rows, cols, holes, leap) in [
+            (3, 4, vec![], (1, 2)),
+            (3, 10, vec![], (1, 2)),
+            (5, 6, vec![], (1, 2)),
+            (6, 5, vec![], (1, 2)),
+            (5, 5, vec![12], (1, 2)),
+            (6, 6, vec![], (1, 2)),
+            (6, 6, vec![0, 35], (1, 2)),
+            (7, 6, vec![3], (1, 2)),
+            (6, 7, vec![], (1, 2)),
+            (5, 8, vec![], (1, 2)),
+            (4, 7, vec![1, 9], (1, 2)),
+            (6, 6, vec![], (1, 3)),
+            (4, 6, vec![], (1, 3)),
+            (5, 7, vec![], (2, 3)),
+            (2, 4, vec![], (1, 1)),
+            (3, 4, vec![], (0, 1)),
+            (4, 5, vec![], (0, 1)),
+            (4, 4, vec![5], (0, 1)),
+        ] {
+            let graph = Graph::new(rows, cols, &holes, leap).unwrap();
+            let rows_only = Options {
+                order: SquareOrder::Rows,
+                ..Options::default()
+            };
+            // Paths only up to 30 squares: 6x7 open alone takes seconds.
+            for closed in [true, false]
+                .into_iter()
+                .filter(|&c| c || rows * cols <= 30)
+            {
+                let want = count_undirected(&graph, &[], closed, &rows_only).unwrap();
+                // Split or not, on one thread or two.
+                for (jobs, split_above) in [(1, u64::MAX), (2, u64::MAX), (2, 0)] {
+                    let reported = std::sync::Mutex::new(Vec::new());
+                    let record = |p: Progress| reported.lock().unwrap().push(p.part);
+                    let options = Options {
+                        jobs,
+                        progress: Some(&record),
+                        ..Options::default()
+                    };
+                    let (lines, mirror) = Lines::best(&graph, false);
+                    let (got, parts) = count_splitting_above(
+                        &graph,
+                        &lines,
+                        mirror.as_deref(),
+                        closed,
+                        &options,
+                        split_above,
+                    )
+                    .unwrap();
+                    assert_eq!(
+                        crate::count::number::TourNumber::from_wide(got),
+                        want,
+                        "{rows}x{cols} holes {holes:?} leaper {leap:?} closed {closed} on {jobs} threads, split above {split_above}"
+                    );
+                    // Progress names the part being counted once split,
+                    // and ends on the last of all the parts.
+                    let reported = reported.into_inner().unwrap();
+                    let named: Vec<(usize, usize)> = reported.iter().flatten().copied().collect();
+                    if parts == 1 {
+                        assert!(named.is_empty(), "{named:?}");
+                    } else {
+                        assert!(named.iter().all(|&(part, of)| 1 <= part && part <= of));
+                        assert_eq!(reported.last(), Some(&Some((parts, parts))));
+                    }
+                    if split_above == u64::MAX {
+                        assert_eq!(parts, 1);
+                    } else {
+                        split += usize::from(parts > 1);
+                    }
+                }
+                checked += 1;
+                nonzero += usize::from(!want.is_zero());
+            }
+        }
+        assert_eq!(checked, 29);
+        assert!(nonzero >= 16, "{nonzero}");
+        assert!(split >= 15, "{split}");
+    }
+}

@@ -1,0 +1,116 @@
+//! The parts: when the half steps' tables grow past a share of the
+//! budget, their states split by the degrees the half steps have fixed,
+//! each part waiting as a list until it is counted on its own.
+
+use super::cut::Cut;
+use crate::count::frontier::engine::{shard_of, table_error};
+use crate::count::frontier::state::Word;
+use crate::count::frontier::table::{mix, Budget, Key, Table, TableError};
+use crate::count::frontier::FrontierError;
+
+/// The share of the memory budget past which the half steps' tables are
+/// split into parts: an eighth, so that the tables of the next half step
+/// (which grew up to 1.8 times a step on 8x9) and the parts waiting fit.
+pub(super) const SPLIT_SHARE: u64 = 8;
+
+/// The parts of the half steps' states: how many have been started, and
+/// the rest, each with the half step it resumes at.
+pub(super) struct Parts<'b, K: Key> {
+    pub(super) started: usize,
+    pub(super) waiting: Vec<(usize, Part<'b, K>)>,
+}
+
+impl<K: Key> Parts<'_, K> {
+    /// The part being counted and the parts made so far, once the states
+    /// have been split into more than one.
+    pub(super) fn label(&self) -> Option<(usize, usize)> {
+        let made = self.started + self.waiting.len();
+        (made > 1).then_some((self.started, made))
+    }
+}
+
+/// Some of the half steps' states, waiting as a list charged to the
+/// budget.
+pub(super) struct Part<'b, K: Key> {
+    states: Vec<(K, u64)>,
+    budget: &'b Budget,
+}
+
+impl<'b, K: Key> Part<'b, K> {
+    /// The bytes a list with room for `len` states takes.
+    fn bytes(len: usize) -> u64 {
+        (len * std::mem::size_of::<(K, u64)>()) as u64
+    }
+
+    /// The states of `tables` (their slots the cut's squares numbered
+    /// `at`) in `parts` lists by a hash of the degrees of the cut's squares
+    /// added so far, the tables freed as they are read.
+    pub(super) fn split(
+        mut tables: Vec<Table<'b, K, u64>>,
+        at: &[Option<usize>],
+        parts: u64,
+        budget: &'b Budget,
+        used_shift: u32,
+    ) -> Result<Vec<Self>, FrontierError> {
+        let mut lists: Vec<Vec<(K, u64)>> = (0..parts).map(|_| Vec::new()).collect();
+        let mut charged = 0u64;
+        for table in &mut tables {
+            table.read(true, |key, count| {
+                let degrees = Cut::read(key.to_word().wide(), at, true, used_shift).degrees;
+                #[allow(clippy::cast_possible_truncation)]
+                let list = &mut lists[(mix(degrees) % parts) as usize];
+                if list.len() == list.capacity() {
+                    let more = Self::bytes(list.capacity().max(4096));
+                    budget.take(more).map_err(|needed| {
+                        table_error(TableError::OverMemory(needed), budget.limit())
+                    })?;
+                    charged += more;
+                    list.reserve_exact(list.capacity().max(4096));
+                }
+                list.push((key, count));
+                Ok(())
+            })?;
+        }
+        // Charged again below by each part's own capacity.
+        budget.give(charged);
+        lists
+            .into_iter()
+            .filter(|list| !list.is_empty())
+            .map(|states| {
+                budget
+                    .take(Self::bytes(states.capacity()))
+                    .map_err(|needed| {
+                        table_error(TableError::OverMemory(needed), budget.limit())
+                    })?;
+                Ok(Part { states, budget })
+            })
+            .collect()
+    }
+
+    /// The part as tables, one a thread, each state in its hash's shard;
+    /// the list is freed.
+    pub(super) fn tables(
+        self,
+        jobs: usize,
+        budget: &'b Budget,
+    ) -> Result<Vec<Table<'b, K, u64>>, FrontierError> {
+        let limit = budget.limit();
+        let mut tables: Vec<Table<K, u64>> = (0..jobs)
+            .map(|_| Table::with_expected(self.states.len() / jobs + 1, budget))
+            .collect::<Result<_, _>>()
+            .map_err(|e| table_error(e, limit))?;
+        for &(key, count) in &self.states {
+            let hash = key.hash();
+            tables[shard_of(hash, jobs)]
+                .add(key, hash, count)
+                .map_err(|e| table_error(e, limit))?;
+        }
+        Ok(tables)
+    }
+}
+
+impl<K: Key> Drop for Part<'_, K> {
+    fn drop(&mut self) {
+        self.budget.give(Self::bytes(self.states.capacity()));
+    }
+}
