@@ -375,23 +375,12 @@ impl Board {
         self.squares[index]
     }
 
-    /// The index of a square of this board.
-    pub(crate) fn index(&self, square: Square) -> usize {
-        debug_assert!(self.contains(square));
-        self.index_of_cell[square.rank * self.cols + square.file]
-    }
-
     /// The index of the square at `square`, or `None` for a hole or a
     /// place outside the rectangle.
     pub(crate) fn index_at(&self, square: Square) -> Option<usize> {
         (square.file < self.cols && square.rank < self.rows)
             .then(|| self.index_of_cell[square.rank * self.cols + square.file])
             .filter(|&index| index != NO_SQUARE)
-    }
-
-    /// Whether the square exists on this board (inside the rectangle, not a hole).
-    pub(crate) fn contains(&self, square: Square) -> bool {
-        self.index_at(square).is_some()
     }
 
     /// Parses a square in algebraic notation (white space around it

@@ -11,7 +11,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 
-use crate::count::frontier::plan::{Plan, Step};
+use crate::count::frontier::schedule::{Schedule, Step};
 use crate::count::frontier::state::{expand, Mode};
 use crate::count::frontier::table::{Budget, Count, Key, Table, TableError};
 use crate::count::frontier::{FrontierError, Options, Progress};
@@ -64,7 +64,7 @@ fn stopped(options: &Options) -> bool {
 /// tables as they were before that step are widened to 128 bits, then to
 /// 256 ([`Wide`]), and the step is done again.
 pub(crate) fn run<K: Key>(
-    plan: &Plan,
+    plan: &Schedule,
     mode: Mode,
     options: &Options,
 ) -> Result<Wide, FrontierError> {
@@ -121,7 +121,7 @@ pub(crate) fn first_tables<K: Key>(
 /// and returns the tables after the last step, with the tours the steps
 /// completed.
 pub(crate) fn advance<'b, K: Key>(
-    plan: &Plan,
+    plan: &Schedule,
     mode: Mode,
     options: &Options,
     budget: &'b Budget,
@@ -164,7 +164,7 @@ enum Halt<'b, K: Key, C: Count> {
 
 /// What every step of a run shares.
 struct Run<'a, 'b> {
-    plan: &'a Plan,
+    plan: &'a Schedule,
     mode: Mode,
     options: &'a Options<'a>,
     budget: &'b Budget,
@@ -526,7 +526,7 @@ impl<'b> Worker<'_, 'b> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::count::frontier::plan::{row_major, Graph};
+    use crate::count::frontier::schedule::{row_major, CellGraph};
     use crate::count::frontier::state::MAX_WIDTH_U64;
     use crate::count::frontier::table::{Base12, BASE12_SLOTS};
     use crate::count::frontier::SquareOrder;
@@ -538,8 +538,8 @@ mod tests {
     #[test]
     fn base12_keys_count_as_two_words_do() {
         for (rows, closed) in [(5, true), (4, false)] {
-            let graph = Graph::new(rows, 8, &[], (1, 2)).unwrap();
-            let plan = Plan::build(&graph, &row_major(&graph, false, false), &[], None);
+            let graph = CellGraph::of(rows, 8, &[], (1, 2));
+            let plan = Schedule::build(&graph, &row_major(&graph, false, false), &[], None);
             assert!(plan.width > MAX_WIDTH_U64 && plan.width <= BASE12_SLOTS);
             let mode = Mode {
                 closed,
@@ -566,8 +566,8 @@ mod tests {
     /// the closed tours of 3x110 pass 2^128 (3x100 already does).
     #[test]
     fn counts_widened_mid_run_equal_counts_kept_wide_throughout() {
-        let graph = Graph::new(3, 110, &[], (1, 2)).unwrap();
-        let plan = Plan::best(&graph, &[], SquareOrder::Rows);
+        let graph = CellGraph::of(3, 110, &[], (1, 2));
+        let plan = Schedule::best(&graph, &[], SquareOrder::Rows);
         assert!(plan.width <= MAX_WIDTH_U64);
         let mode = Mode {
             closed: true,

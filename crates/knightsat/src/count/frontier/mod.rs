@@ -34,39 +34,19 @@
 
 mod engine;
 mod meet;
-mod plan;
+mod schedule;
 mod state;
 mod table;
 
 use std::fmt;
 use std::sync::atomic::AtomicBool;
 
-use plan::{Graph, Lines, Plan};
+use schedule::{CellGraph, Lines, Schedule};
 
 use crate::count::number::TourNumber;
+use crate::model::problem::Problem;
 use state::{Mode, MAX_WIDTH, MAX_WIDTH_U64};
 use table::{Base12, BASE12_SLOTS};
-
-/// A counting problem: the board, its holes, the leaper, and the tour wanted.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Spec {
-    /// Rows of the board (at least 1).
-    pub(crate) rows: usize,
-    /// Columns of the board (at least 1).
-    pub(crate) cols: usize,
-    /// Squares removed from the board, as `row * cols + col`.
-    pub(crate) holes: Vec<usize>,
-    /// The leaper `(a, b)`: moves `(±a, ±b)` and `(±b, ±a)`; the knight is
-    /// `(1, 2)`.
-    pub(crate) leap: (usize, usize),
-    /// Whether the tour must be closed (its last square a move from its
-    /// first).
-    pub(crate) closed: bool,
-    /// The tour's first square, if fixed.
-    pub(crate) start: Option<usize>,
-    /// The tour's last square, if fixed.
-    pub(crate) end: Option<usize>,
-}
 
 /// The order in which the frontier counter takes the squares, line by line
 /// along the board's longer side. Each gives the same counts by a different
@@ -158,10 +138,6 @@ pub(crate) enum FrontierError {
         /// The widest a state holds.
         max: usize,
     },
-    /// The spec is not a board problem: an empty or oversized board, a
-    /// square off the board, a start or end on a hole, or a leaper that does
-    /// not move.
-    InvalidSpec(String),
     /// A board of more squares than the counter numbers.
     TooManySquares {
         /// The board's squares, holes included.
@@ -184,7 +160,6 @@ impl fmt::Display for FrontierError {
                 f,
                 "the frontier is {width} squares wide; at most {max} are supported"
             ),
-            FrontierError::InvalidSpec(why) => write!(f, "invalid board: {why}"),
             FrontierError::TooManySquares { squares, max } => {
                 write!(
                     f,
@@ -197,78 +172,70 @@ impl fmt::Display for FrontierError {
 
 impl std::error::Error for FrontierError {}
 
-/// Counts the directed tours `spec` asks for (see the crate documentation
-/// for exactly what is counted).
+/// The tour a count asks for: whether it is closed and which ends are
+/// fixed, as cells of the board (`row * cols + col`).
+struct Wanted {
+    closed: bool,
+    start: Option<usize>,
+    end: Option<usize>,
+}
+
+impl Wanted {
+    /// The fixed path ends (start and end, once each).
+    fn fixed_ends(&self) -> Vec<usize> {
+        let mut ends: Vec<usize> = self.start.into_iter().chain(self.end).collect();
+        ends.dedup();
+        ends
+    }
+}
+
+/// Counts the directed tours of `problem` (see the module documentation
+/// for exactly what is counted); its clues are not read.
 ///
 /// # Errors
 ///
-/// [`FrontierError::InvalidSpec`] for a spec that is not a board problem,
-/// [`FrontierError::TooWide`] for a board whose frontier a state cannot
-/// hold, [`FrontierError::OverMemory`] when the tables would pass
+/// [`FrontierError::TooManySquares`] and [`FrontierError::TooWide`] for a
+/// board the counter cannot number or whose frontier a state cannot hold,
+/// [`FrontierError::OverMemory`] when the tables would pass
 /// `options.memory_budget`, [`FrontierError::Stopped`] when `options.stop`
 /// is set, and [`FrontierError::Overflow`] for a count past 2^256 − 1.
-pub(crate) fn count(spec: &Spec, options: &Options) -> Result<TourNumber, FrontierError> {
-    let board = Board::new(spec)?;
-    let n = board.squares;
-    if n == 1 {
+pub(crate) fn count(problem: &Problem, options: &Options) -> Result<TourNumber, FrontierError> {
+    let board = problem.board();
+    let graph = CellGraph::new(board)?;
+    let cell = |index: usize| CellGraph::cell_of(board, index);
+    let wanted = Wanted {
+        closed: problem.is_closed(),
+        start: problem.start().map(cell),
+        end: problem.end().map(cell),
+    };
+    if board.squares() == 1 {
         // One tour of one square, never closed; start and end, if given,
         // are that square.
-        return Ok(TourNumber::from(u64::from(!spec.closed)));
+        return Ok(TourNumber::from(u64::from(!wanted.closed)));
     }
-    if !board.graph.is_connected() {
+    if !graph.is_connected() {
         return Ok(TourNumber::ZERO);
     }
     // Two squares: every open tour also returns to its first square.
-    if spec.closed && n >= 3 {
-        count_closed(&board, spec, options)
+    if wanted.closed && board.squares() >= 3 {
+        count_closed(&graph, board.squares(), &wanted, options)
     } else {
-        count_open(&board, spec, options)
+        count_open(&graph, &wanted, options)
     }
-}
-
-/// The board's graph and its number of squares, after checking the spec.
-struct Board {
-    graph: Graph,
-    squares: usize,
-}
-
-impl Board {
-    /// Checks the spec and builds the graph: at least one square, start and
-    /// end on the board and not on holes.
-    fn new(spec: &Spec) -> Result<Board, FrontierError> {
-        let graph = Graph::new(spec.rows, spec.cols, &spec.holes, spec.leap)?;
-        for (what, sq) in [("start", spec.start), ("end", spec.end)] {
-            if let Some(sq) = sq {
-                if graph.hole.get(sq).copied().unwrap_or(true) {
-                    return Err(FrontierError::InvalidSpec(format!(
-                        "the {what} square {sq} is off the board or a hole"
-                    )));
-                }
-            }
-        }
-        let squares = graph.squares().count();
-        if squares == 0 {
-            return Err(FrontierError::InvalidSpec("every square is a hole".into()));
-        }
-        Ok(Board { graph, squares })
-    }
-}
-
-/// The fixed path ends the spec names (start and end, once each).
-fn fixed_ends(spec: &Spec) -> Vec<usize> {
-    let mut ends: Vec<usize> = spec.start.into_iter().chain(spec.end).collect();
-    ends.dedup();
-    ends
 }
 
 /// Directed open tours: twice the paths when no end is fixed, else the
 /// paths with the fixed ends.
-fn count_open(board: &Board, spec: &Spec, options: &Options) -> Result<TourNumber, FrontierError> {
-    if spec.start.is_some() && spec.start == spec.end {
+fn count_open(
+    graph: &CellGraph,
+    wanted: &Wanted,
+    options: &Options,
+) -> Result<TourNumber, FrontierError> {
+    if wanted.start.is_some() && wanted.start == wanted.end {
         return Ok(TourNumber::ZERO);
     }
-    let ends = fixed_ends(spec);
-    let paths = count_undirected(&board.graph, &ends, false, options)?;
+    let ends = wanted.fixed_ends();
+    let paths = count_undirected(graph, &ends, false, options)?;
     if ends.is_empty() {
         paths.checked_mul(2).ok_or(FrontierError::Overflow)
     } else {
@@ -278,25 +245,26 @@ fn count_open(board: &Board, spec: &Spec, options: &Options) -> Result<TourNumbe
 
 /// Directed closed tours on three or more squares.
 fn count_closed(
-    board: &Board,
-    spec: &Spec,
+    graph: &CellGraph,
+    squares: usize,
+    wanted: &Wanted,
     options: &Options,
 ) -> Result<TourNumber, FrontierError> {
-    match (spec.start, spec.end) {
+    match (wanted.start, wanted.end) {
         // A tour s … e closed by the move e–s is a path with ends s and e.
         (Some(s), Some(e)) => {
-            if s != e && board.graph.is_move(s, e) {
-                count_undirected(&board.graph, &[s, e], false, options)
+            if s != e && graph.is_move(s, e) {
+                count_undirected(graph, &[s, e], false, options)
             } else {
                 Ok(TourNumber::ZERO)
             }
         }
-        (Some(_), None) | (None, Some(_)) => count_undirected(&board.graph, &[], true, options)?
+        (Some(_), None) | (None, Some(_)) => count_undirected(graph, &[], true, options)?
             .checked_mul(2)
             .ok_or(FrontierError::Overflow),
         (None, None) => {
-            let n = u128::try_from(board.squares).map_err(|_| FrontierError::Overflow)?;
-            count_undirected(&board.graph, &[], true, options)?
+            let n = u128::try_from(squares).map_err(|_| FrontierError::Overflow)?;
+            count_undirected(graph, &[], true, options)?
                 .checked_mul(2 * n)
                 .ok_or(FrontierError::Overflow)
         }
@@ -306,7 +274,7 @@ fn count_closed(
 /// Undirected Hamiltonian cycles (`closed`), or undirected Hamiltonian
 /// paths whose ends include `ends`, on a graph of at least two squares.
 fn count_undirected(
-    graph: &Graph,
+    graph: &CellGraph,
     ends: &[usize],
     closed: bool,
     options: &Options,
@@ -323,7 +291,7 @@ fn count_undirected(
             }
         }
     }
-    let plan = Plan::best(graph, ends, options.order);
+    let plan = Schedule::best(graph, ends, options.order);
     if plan.width > MAX_WIDTH {
         return Err(FrontierError::TooWide {
             width: plan.width,
@@ -360,7 +328,7 @@ fn count_undirected(
 /// they would pass it). Clues are refused: the frontier does not know a
 /// square's move number.
 pub(crate) fn count_tours(
-    problem: &crate::model::problem::Problem,
+    problem: &Problem,
     request: &crate::solve::Request,
     jobs: usize,
     order: SquareOrder,
@@ -371,23 +339,6 @@ pub(crate) fn count_tours(
         return Err(Error::Unsupported(Unsupported::CluesByFrontier));
     }
     let board = problem.board();
-    let cell = |index: usize| {
-        let square = board.square(index);
-        square.rank * board.cols() + square.file
-    };
-    let spec = Spec {
-        rows: board.rows(),
-        cols: board.cols(),
-        holes: board
-            .holes()
-            .iter()
-            .map(|square| square.rank * board.cols() + square.file)
-            .collect(),
-        leap: board.leaper().lengths(),
-        closed: problem.is_closed(),
-        start: problem.start().map(cell),
-        end: problem.end().map(cell),
-    };
     let budget_mib = request.memory_budget_mib;
     let stop = crate::sat::Stop::new();
     stop.within(request.timeout, &request.interrupt, || {
@@ -398,7 +349,7 @@ pub(crate) fn count_tours(
             progress,
             order,
         };
-        count(&spec, &options).map_err(|error| match error {
+        count(problem, &options).map_err(|error| match error {
             FrontierError::Stopped => Error::Stopped,
             FrontierError::Overflow => Error::CountOverflow,
             FrontierError::OverMemory { needed, .. } => Error::FrontierOverMemoryBudget {
@@ -416,8 +367,6 @@ pub(crate) fn count_tours(
                 squares,
                 max,
             },
-            // The problem was checked when it was made.
-            FrontierError::InvalidSpec(why) => Error::Solver(format!("frontier: {why}")),
         })
     })
 }

@@ -27,7 +27,7 @@
 
 use std::ops::{BitAnd, BitOr, BitXor, Mul, Not, Shl, Shr, Sub};
 
-use crate::count::frontier::plan::Step;
+use crate::count::frontier::schedule::Step;
 
 /// Degree 0: needs edges.
 pub(crate) const EMPTY: u8 = 0;

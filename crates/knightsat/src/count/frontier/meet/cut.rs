@@ -2,7 +2,7 @@
 //! cut's, where the top ends, the half steps that bring the bottom's
 //! states onto the cut's squares, and a state read at the cut.
 
-use crate::count::frontier::plan::{Graph, Plan, Step};
+use crate::count::frontier::schedule::{CellGraph, Schedule, Step};
 use crate::count::frontier::state::{first_slots, EMPTY, FIRST_LABEL, FULL, MAX_WIDTH, TAIL};
 
 /// Not paired: a square of the cut with no edge or two on its side.
@@ -107,10 +107,10 @@ pub(super) fn cut_at(squares: usize, lines: usize, closed: bool) -> usize {
 /// each. Each step adds the square that leaves the fewest squares on the
 /// frontier; the last frontier is the cut's squares alone.
 pub(super) fn half_steps(
-    graph: &Graph,
+    graph: &CellGraph,
     bottom_order: &[usize],
     sides: &Sides,
-) -> (Plan, Vec<Vec<usize>>) {
+) -> (Schedule, Vec<Vec<usize>>) {
     let top = |sq: usize| sides.top[sq];
     let mut front: Vec<usize> = bottom_order
         .iter()
@@ -174,7 +174,7 @@ pub(super) fn half_steps(
         });
         fronts.push(front.clone());
     }
-    (Plan { steps, width }, fronts)
+    (Schedule { steps, width }, fronts)
 }
 
 /// The slots of `front` whose cells satisfy `select`.

@@ -37,7 +37,7 @@ mod join;
 mod parts;
 
 use crate::count::frontier::engine::{advance, first_tables, table_error};
-use crate::count::frontier::plan::{Graph, Lines, Plan};
+use crate::count::frontier::schedule::{CellGraph, Lines, Schedule};
 use crate::count::frontier::state::{Mode, MAX_WIDTH, MAX_WIDTH_U64};
 use crate::count::frontier::table::{Base12, Budget, Key, Table, TableError, BASE12_SLOTS};
 use crate::count::frontier::{FrontierError, Options, Progress};
@@ -49,9 +49,9 @@ use parts::{Part, Parts, SPLIT_SHARE};
 /// The undirected Hamiltonian cycles (`closed`) or paths of `graph` (at
 /// least two squares, three for cycles), no end fixed, processing the first
 /// half of `lines` forward and the rest backward and joining the two at
-/// the middle; `mirror` as for [`Plan::build`].
+/// the middle; `mirror` as for [`Schedule::build`].
 pub(crate) fn count(
-    graph: &Graph,
+    graph: &CellGraph,
     lines: &Lines,
     mirror: Option<&[usize]>,
     closed: bool,
@@ -65,7 +65,7 @@ pub(crate) fn count(
 /// [`count`], the half steps' tables split into parts whenever they take
 /// more than `split_above` bytes; also how many parts were joined.
 fn count_splitting_above(
-    graph: &Graph,
+    graph: &CellGraph,
     lines: &Lines,
     mirror: Option<&[usize]>,
     closed: bool,
@@ -87,10 +87,10 @@ fn count_splitting_above(
             .collect(),
         top,
     };
-    let mut forward = Plan::build(graph, order, &[], mirror);
+    let mut forward = Schedule::build(graph, order, &[], mirror);
     forward.steps.truncate(cut);
     let reversed: Vec<usize> = order.iter().rev().copied().collect();
-    let mut backward = Plan::build(graph, &reversed, &[], None);
+    let mut backward = Schedule::build(graph, &reversed, &[], None);
     backward.steps.truncate(n - cut);
     let (half, fronts) = half_steps(graph, &reversed[..n - cut], &sides);
     let width = forward.width.max(backward.width).max(half.width);
@@ -176,7 +176,7 @@ impl Meet<'_> {
     /// `before` steps of the whole; its last tables.
     fn run_from_empty<K: Key>(
         &self,
-        plan: &Plan,
+        plan: &Schedule,
         used_shift: u32,
         before: usize,
     ) -> Result<Vec<Table<'_, K, u64>>, FrontierError> {
@@ -193,7 +193,7 @@ impl Meet<'_> {
 
     /// Runs the forward plan and reads its last table, charging what it
     /// keeps to the budget.
-    fn top<K: Key>(&self, plan: &Plan, used_shift: u32) -> Result<Top, FrontierError> {
+    fn top<K: Key>(&self, plan: &Schedule, used_shift: u32) -> Result<Top, FrontierError> {
         let mut tables = self.run_from_empty::<K>(plan, used_shift, 0)?;
         let at: Vec<Option<usize>> = (0..self.sides.cut.len()).map(Some).collect();
         let (groups, states) = group_states(&mut tables, &at, false, used_shift)?;
@@ -244,17 +244,17 @@ impl Meet<'_> {
     /// of the widest half steps (8x8 closed peaked at 140 M states whole).
     fn bottom<K: Key>(
         &self,
-        plan: &Plan,
-        half: Plan,
+        plan: &Schedule,
+        half: Schedule,
         top: &Top,
         used_shift: u32,
     ) -> Result<(Wide, usize), FrontierError> {
         let tables = self.run_from_empty::<K>(plan, used_shift, self.forward_steps)?;
         let width = half.width;
-        let steps: Vec<Plan> = half
+        let steps: Vec<Schedule> = half
             .steps
             .into_iter()
-            .map(|step| Plan {
+            .map(|step| Schedule {
                 steps: vec![step],
                 width,
             })
@@ -286,7 +286,7 @@ impl Meet<'_> {
         &'b self,
         mut tables: Vec<Table<'b, K, u64>>,
         from: usize,
-        steps: &[Plan],
+        steps: &[Schedule],
         done: usize,
         top: &Top,
         used_shift: u32,
@@ -401,7 +401,7 @@ mod tests {
             (4, 5, vec![], (0, 1)),
             (4, 4, vec![5], (0, 1)),
         ] {
-            let graph = Graph::new(rows, cols, &holes, leap).unwrap();
+            let graph = CellGraph::of(rows, cols, &holes, leap);
             let rows_only = Options {
                 order: SquareOrder::Rows,
                 ..Options::default()

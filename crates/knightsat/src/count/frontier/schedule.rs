@@ -7,7 +7,7 @@
 
 use crate::count::frontier::{FrontierError, SquareOrder};
 use crate::graph::{MoveGraph, UNREACHED};
-use crate::model::board::{Board, Leaper, Square};
+use crate::model::board::Board;
 
 /// The most squares a board may have (rows × cols, holes included).
 pub(crate) const MAX_SQUARES: usize = 1 << 20;
@@ -16,7 +16,7 @@ pub(crate) const MAX_SQUARES: usize = 1 << 20;
 /// indices (`row * cols + col`), holes have no neighbours. The moves are
 /// the library's one [`MoveGraph`], over the board's squares; this is its
 /// view by cell, which frontier states number their slots by.
-pub(crate) struct Graph {
+pub(crate) struct CellGraph {
     /// Rows of the board as given.
     pub rows: usize,
     /// Columns of the board as given.
@@ -31,72 +31,65 @@ pub(crate) struct Graph {
     cell_of_square: Vec<usize>,
 }
 
-impl Graph {
-    /// Builds the graph of the (a, b)-leaper; refuses a board that is empty
-    /// or too big, a (0, 0) leaper, and holes off the board.
-    pub(crate) fn new(
-        rows: usize,
-        cols: usize,
-        holes: &[usize],
-        leap: (usize, usize),
-    ) -> Result<Graph, FrontierError> {
-        let squares = rows.checked_mul(cols).filter(|&n| n > 0).ok_or_else(|| {
-            FrontierError::InvalidSpec(format!(
-                "a {rows}x{cols} board: rows and columns must be at least 1"
-            ))
-        })?;
-        if squares > MAX_SQUARES {
+impl CellGraph {
+    /// The graph of `board`'s leaper by cell; refuses a board of more
+    /// cells than the counter numbers ([`MAX_SQUARES`]).
+    pub(crate) fn new(board: &Board) -> Result<CellGraph, FrontierError> {
+        let (rows, cols) = (board.rows(), board.cols());
+        let cells = rows * cols;
+        if cells > MAX_SQUARES {
             return Err(FrontierError::TooManySquares {
-                squares,
+                squares: cells,
                 max: MAX_SQUARES,
             });
         }
-        if leap == (0, 0) {
-            return Err(FrontierError::InvalidSpec(
-                "the (0,0) leaper does not move".into(),
-            ));
-        }
-        let mut hole = vec![false; squares];
-        for &h in holes {
-            *hole.get_mut(h).ok_or_else(|| {
-                FrontierError::InvalidSpec(format!("hole {h} is off the {rows}x{cols} board"))
-            })? = true;
-        }
-        let invalid =
-            |error: crate::model::board::BoardError| FrontierError::InvalidSpec(error.to_string());
-        let rectangle = Board::new(rows, cols).map_err(invalid)?;
-        let names: Vec<String> = (0..squares)
-            .filter(|&cell| hole[cell])
-            .map(|cell| {
-                rectangle.name(rectangle.index(Square {
-                    file: cell % cols,
-                    rank: cell / cols,
-                }))
-            })
-            .collect();
-        let leaper = Leaper::new(leap.0, leap.1).map_err(invalid)?;
-        let board = rectangle
-            .with_holes(&names)
-            .map_err(invalid)?
-            .with_leaper(leaper);
         let cell_of_square: Vec<usize> = (0..board.squares())
-            .map(|index| {
-                let square = board.square(index);
-                square.rank * cols + square.file
-            })
+            .map(|index| CellGraph::cell_of(board, index))
             .collect();
-        let mut square_of_cell = vec![u32::MAX; squares];
+        let mut square_of_cell = vec![u32::MAX; cells];
         for (index, &cell) in cell_of_square.iter().enumerate() {
             square_of_cell[cell] = index as u32;
         }
-        Ok(Graph {
+        Ok(CellGraph {
             rows,
             cols,
-            hole,
-            moves: MoveGraph::new(&board),
+            hole: square_of_cell
+                .iter()
+                .map(|&square| square == u32::MAX)
+                .collect(),
+            moves: MoveGraph::new(board),
             square_of_cell,
             cell_of_square,
         })
+    }
+
+    /// The cell of `board`'s square `index`.
+    pub(crate) fn cell_of(board: &Board, index: usize) -> usize {
+        let square = board.square(index);
+        square.rank * board.cols() + square.file
+    }
+
+    /// The graph of the (a, b)-leaper on a `rows` x `cols` board without
+    /// the cells `holes`, for the tests.
+    #[cfg(test)]
+    pub(crate) fn of(rows: usize, cols: usize, holes: &[usize], leap: (usize, usize)) -> CellGraph {
+        use crate::model::board::{Leaper, Square};
+        let rectangle = Board::new(rows, cols).unwrap();
+        let names: Vec<String> = holes
+            .iter()
+            .map(|&cell| {
+                let square = Square {
+                    file: cell % cols,
+                    rank: cell / cols,
+                };
+                rectangle.name(rectangle.index_at(square).unwrap())
+            })
+            .collect();
+        let board = rectangle
+            .with_holes(&names)
+            .unwrap()
+            .with_leaper(Leaper::new(leap.0, leap.1).unwrap());
+        CellGraph::new(&board).unwrap()
     }
 
     /// The squares that are not holes, in index order.
@@ -214,7 +207,7 @@ pub(crate) struct Step {
 }
 
 /// The processing order and its steps.
-pub(crate) struct Plan {
+pub(crate) struct Schedule {
     /// One step per square, in processing order.
     pub steps: Vec<Step>,
     /// The widest frontier kept between two steps.
@@ -235,7 +228,7 @@ impl Lines {
     /// widest frontier is smaller, the frontier spanning the shorter side
     /// on a tie; with the mirror image of each cell across the middle of
     /// its lines, when the holes allow it.
-    pub(crate) fn best(graph: &Graph, snake: bool) -> (Lines, Option<Vec<usize>>) {
+    pub(crate) fn best(graph: &CellGraph, snake: bool) -> (Lines, Option<Vec<usize>>) {
         let (rows, cols) = (
             row_major(graph, false, snake),
             row_major(graph, true, snake),
@@ -259,14 +252,14 @@ impl Lines {
     }
 }
 
-impl Plan {
+impl Schedule {
     /// The plan for the better of the two line-by-line orders (the board
     /// as given, or transposed), each line taken as `order` says: the one
     /// whose widest frontier is smaller, the frontier spanning the shorter
     /// side on a tie. `fixed_ends` are the squares that must be path ends.
-    pub(crate) fn best(graph: &Graph, fixed_ends: &[usize], order: SquareOrder) -> Plan {
+    pub(crate) fn best(graph: &CellGraph, fixed_ends: &[usize], order: SquareOrder) -> Schedule {
         let (order, mirror) = Lines::best(graph, order == SquareOrder::Snake);
-        Plan::build(graph, &order.squares, fixed_ends, mirror.as_deref())
+        Schedule::build(graph, &order.squares, fixed_ends, mirror.as_deref())
     }
 
     /// The plan for processing `order` (every non-hole square once);
@@ -274,11 +267,11 @@ impl Plan {
     /// graph, lets the steps after which the processed squares are their
     /// own image keep one state of each mirror pair ([`Step::mirror`]).
     pub(crate) fn build(
-        graph: &Graph,
+        graph: &CellGraph,
         order: &[usize],
         fixed_ends: &[usize],
         mirror: Option<&[usize]>,
-    ) -> Plan {
+    ) -> Schedule {
         let mirror = mirror.filter(|_| fixed_ends.is_empty());
         let mut position = vec![usize::MAX; graph.hole.len()];
         for (p, &sq) in order.iter().enumerate() {
@@ -376,14 +369,14 @@ impl Plan {
                 mirror: mirror_slots,
             });
         }
-        Plan { steps, width }
+        Schedule { steps, width }
     }
 }
 
 /// The mirror image of each cell across the middle of the lines of a
 /// line-by-line order (ranks, or files when `transposed`), if the holes
 /// are their own mirror image: then it maps leaper moves to leaper moves.
-fn line_mirror(graph: &Graph, transposed: bool) -> Option<Vec<usize>> {
+fn line_mirror(graph: &CellGraph, transposed: bool) -> Option<Vec<usize>> {
     let (rows, cols) = (graph.rows, graph.cols);
     let image: Vec<usize> = (0..rows * cols)
         .map(|cell| {
@@ -420,9 +413,9 @@ fn mirror_slots(mirror: &[usize], order: &[usize], frontier: &[usize]) -> Option
 }
 
 /// The widest frontier of processing `order`: the most squares processed
-/// with a neighbour still to come after any step, as [`Plan::build`]
+/// with a neighbour still to come after any step, as [`Schedule::build`]
 /// measures it, in time linear in the board.
-fn frontier_width(graph: &Graph, order: &[usize]) -> usize {
+fn frontier_width(graph: &CellGraph, order: &[usize]) -> usize {
     let mut position = vec![usize::MAX; graph.hole.len()];
     for (p, &sq) in order.iter().enumerate() {
         position[sq] = p;
@@ -448,7 +441,7 @@ fn frontier_width(graph: &Graph, order: &[usize]) -> usize {
 /// The unprocessed squares after step `t` with fewer than two unprocessed
 /// neighbours and at least one in `frontier` (positions, as kept).
 fn watch_list(
-    graph: &Graph,
+    graph: &CellGraph,
     order: &[usize],
     position: &[usize],
     frontier: &[usize],
@@ -498,7 +491,7 @@ fn slot(i: usize) -> u8 {
 /// The non-hole squares in row-major order of the board, or of the
 /// transposed board (column by column) when `transposed`; with `snake`,
 /// every other line is taken the other way (a boustrophedon).
-pub(crate) fn row_major(graph: &Graph, transposed: bool, snake: bool) -> Vec<usize> {
+pub(crate) fn row_major(graph: &CellGraph, transposed: bool, snake: bool) -> Vec<usize> {
     let (outer, inner) = if transposed {
         (graph.cols, graph.rows)
     } else {
@@ -534,8 +527,8 @@ mod tests {
     /// right) is processed.
     #[test]
     fn knight_frontier_on_eight_wide_board_is_seventeen() {
-        let g = Graph::new(8, 8, &[], (1, 2)).unwrap();
-        let plan = Plan::best(&g, &[], SquareOrder::Rows);
+        let g = CellGraph::of(8, 8, &[], (1, 2));
+        let plan = Schedule::best(&g, &[], SquareOrder::Rows);
         assert_eq!(plan.width, 17);
         assert_eq!(plan.steps.len(), 64);
     }
@@ -548,12 +541,12 @@ mod tests {
             (5, 7, vec![0, 17], (1, 3)),
             (6, 4, vec![], (2, 3)),
         ] {
-            let g = Graph::new(rows, cols, &holes, leap).unwrap();
+            let g = CellGraph::of(rows, cols, &holes, leap);
             for transposed in [false, true] {
                 let order = row_major(&g, transposed, false);
                 assert_eq!(
                     frontier_width(&g, &order),
-                    Plan::build(&g, &order, &[], None).width,
+                    Schedule::build(&g, &order, &[], None).width,
                     "{rows}x{cols} {holes:?} {leap:?} transposed={transposed}"
                 );
             }
@@ -566,8 +559,8 @@ mod tests {
     /// lopsided hole leaves none.
     #[test]
     fn lines_ends_carry_the_mirror_of_the_frontier() {
-        let g = Graph::new(8, 8, &[], (1, 2)).unwrap();
-        let plan = Plan::best(&g, &[], SquareOrder::Rows);
+        let g = CellGraph::of(8, 8, &[], (1, 2));
+        let plan = Schedule::best(&g, &[], SquareOrder::Rows);
         let mirrored: Vec<usize> = (0..64)
             .filter(|&t| plan.steps[t].mirror.is_some())
             .collect();
@@ -580,15 +573,15 @@ mod tests {
                 "{t}"
             );
         }
-        let snake = Plan::best(&g, &[], SquareOrder::Snake);
+        let snake = Schedule::best(&g, &[], SquareOrder::Snake);
         assert_eq!(snake.steps.iter().filter(|s| s.mirror.is_some()).count(), 7);
-        let fixed = Plan::best(&g, &[0], SquareOrder::Rows);
+        let fixed = Schedule::best(&g, &[0], SquareOrder::Rows);
         assert!(fixed.steps.iter().all(|s| s.mirror.is_none()));
-        let lopsided = Graph::new(8, 8, &[10], (1, 2)).unwrap();
-        let plan = Plan::best(&lopsided, &[], SquareOrder::Rows);
+        let lopsided = CellGraph::of(8, 8, &[10], (1, 2));
+        let plan = Schedule::best(&lopsided, &[], SquareOrder::Rows);
         assert!(plan.steps.iter().all(|s| s.mirror.is_none()));
-        let even = Graph::new(8, 8, &[10, 13, 50, 53], (1, 2)).unwrap();
-        let plan = Plan::best(&even, &[], SquareOrder::Rows);
+        let even = CellGraph::of(8, 8, &[10, 13, 50, 53], (1, 2));
+        let plan = Schedule::best(&even, &[], SquareOrder::Rows);
         assert!(plan.steps.iter().any(|s| s.mirror.is_some()));
     }
 
@@ -598,13 +591,13 @@ mod tests {
     fn a_leaper_has_its_distinct_moves_by_cell() {
         let centre = 3 * 7 + 3;
         for (leap, degree) in [((1, 2), 8), ((1, 1), 4), ((0, 1), 4), ((2, 3), 8)] {
-            let g = Graph::new(7, 7, &[], leap).unwrap();
+            let g = CellGraph::of(7, 7, &[], leap);
             assert_eq!(g.degree(centre), degree, "{leap:?}");
             assert!(g.neighbours(centre).all(|to| g.is_move(to, centre)));
         }
-        let knight = Graph::new(8, 8, &[], (1, 2)).unwrap();
+        let knight = CellGraph::of(8, 8, &[], (1, 2));
         assert_eq!(knight.neighbours(0).collect::<Vec<_>>().len(), 2);
-        let holed = Graph::new(8, 8, &[10], (1, 2)).unwrap();
+        let holed = CellGraph::of(8, 8, &[10], (1, 2));
         assert_eq!(holed.degree(0), 1, "a1's move to c2 (cell 10) is gone");
         assert_eq!(holed.degree(10), 0);
         assert!(knight.two_colouring().is_some());
@@ -615,14 +608,14 @@ mod tests {
     #[test]
     fn frontier_spans_the_shorter_side() {
         for (rows, cols) in [(10, 3), (3, 10)] {
-            let g = Graph::new(rows, cols, &[], (1, 2)).unwrap();
-            let along_rows = Plan::build(&g, &row_major(&g, false, false), &[], None).width;
-            let along_cols = Plan::build(&g, &row_major(&g, true, false), &[], None).width;
+            let g = CellGraph::of(rows, cols, &[], (1, 2));
+            let along_rows = Schedule::build(&g, &row_major(&g, false, false), &[], None).width;
+            let along_cols = Schedule::build(&g, &row_major(&g, true, false), &[], None).width;
             assert_eq!(
-                Plan::best(&g, &[], SquareOrder::Rows).width,
+                Schedule::best(&g, &[], SquareOrder::Rows).width,
                 along_rows.min(along_cols)
             );
-            assert_eq!(Plan::best(&g, &[], SquareOrder::Rows).width, 7);
+            assert_eq!(Schedule::best(&g, &[], SquareOrder::Rows).width, 7);
         }
     }
 }
