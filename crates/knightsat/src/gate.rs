@@ -330,7 +330,7 @@ fn refute_on(problem: &Problem, clock: &Clock) -> Option<Refutation> {
         }
     }
     let anchors = anchors(problem);
-    let graph = Graph::new(board, clock);
+    let graph = LazyMoveGraph::new(board, clock);
     colours(problem, &anchors, clock)
         .or_else(|| {
             // A plain rectangle with a tour passes every rule about its
@@ -345,15 +345,15 @@ fn refute_on(problem: &Problem, clock: &Clock) -> Option<Refutation> {
 
 /// The board's move graph, built when a rule first needs it (the colour
 /// rules do not), unless the clock runs out first.
-struct Graph<'a> {
+struct LazyMoveGraph<'a> {
     board: &'a Board,
     clock: &'a Clock,
     built: OnceCell<Option<MoveGraph>>,
 }
 
-impl<'a> Graph<'a> {
-    fn new(board: &'a Board, clock: &'a Clock) -> Graph<'a> {
-        Graph {
+impl<'a> LazyMoveGraph<'a> {
+    fn new(board: &'a Board, clock: &'a Clock) -> LazyMoveGraph<'a> {
+        LazyMoveGraph {
             board,
             clock,
             built: OnceCell::new(),
@@ -440,7 +440,12 @@ fn colours(problem: &Problem, anchors: &[Clue], clock: &Clock) -> Option<Refutat
 /// The rules about the move graph's shape: connected, no isolated
 /// squares, dead ends only at free ends, no square cutting the board into
 /// more parts than the tour can join, forced moves that fit.
-fn shape(problem: &Problem, anchors: &[Clue], graph: &Graph, clock: &Clock) -> Option<Refutation> {
+fn shape(
+    problem: &Problem,
+    anchors: &[Clue],
+    graph: &LazyMoveGraph,
+    clock: &Clock,
+) -> Option<Refutation> {
     let board = problem.board();
     let n = board.squares();
     if n < 2 {
@@ -649,7 +654,7 @@ fn forced_moves(
 fn distances(
     problem: &Problem,
     anchors: &[Clue],
-    graph: &Graph,
+    graph: &LazyMoveGraph,
     clock: &Clock,
 ) -> Option<Refutation> {
     let board = problem.board();
@@ -687,7 +692,7 @@ fn bounded_distance(
     (from, to, limit): (usize, usize, usize),
     clock: &Clock,
 ) -> Option<usize> {
-    for (s, distance) in graph.bfs(&[from]).within(limit) {
+    for (s, distance) in graph.bfs(&[from]).no_further_than(limit) {
         if clock.out() {
             return None;
         }

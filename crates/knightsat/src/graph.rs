@@ -173,7 +173,7 @@ pub struct Bfs<'g> {
 impl Bfs<'_> {
     /// The same search, going no further than `limit` moves from the sources.
     #[must_use]
-    pub(crate) fn within(mut self, limit: usize) -> Self {
+    pub(crate) fn no_further_than(mut self, limit: usize) -> Self {
         self.limit = u32::try_from(limit).unwrap_or(UNREACHED);
         self
     }
@@ -264,7 +264,7 @@ mod tests {
         let order: Vec<u32> = graph.bfs(&[a1]).map(|(_, d)| d).collect();
         assert!(order.windows(2).all(|w| w[0] <= w[1]));
         assert_eq!(order.len(), 64);
-        assert!(graph.bfs(&[a1]).within(2).all(|(_, d)| d <= 2));
+        assert!(graph.bfs(&[a1]).no_further_than(2).all(|(_, d)| d <= 2));
         // The bishop-like (1, 1)-leaper never reaches the other colour.
         let dabbaba = Board::new(4, 4)
             .unwrap()

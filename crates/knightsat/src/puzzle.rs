@@ -360,7 +360,7 @@ pub fn generate(
             .copied()
             .filter(|clue| !batch.contains(&clue.step))
             .collect();
-        let unique = request.within(&deadline).and_then(|request| {
+        let unique = request.with_time_left(&deadline).and_then(|request| {
             only_solution_without(&with_clues(&fewer)?, &dropped, &solution, &request)
         });
         let dropped_all = match unique {
@@ -477,10 +477,11 @@ fn random_tour(
         let problem = Problem::new(board.clone())
             .closed(closed)
             .with_clues(clues_along(&walk[..length]))?;
-        let solved = solve(&problem, &request.within(deadline)?).map_err(|error| match error {
-            Error::Timeout { .. } => deadline.expired(),
-            other => other,
-        })?;
+        let solved =
+            solve(&problem, &request.with_time_left(deadline)?).map_err(|error| match error {
+                Error::Timeout { .. } => deadline.expired(),
+                other => other,
+            })?;
         if let Outcome::Tour(tour) = solved.outcome {
             return Ok(Some(tour));
         }

@@ -101,7 +101,7 @@ pub(super) fn estimate_cube_range(
 ) -> Result<Estimate, Error> {
     let (counter, request) = CubeCounter::for_route(problem, method, request)?;
     let all = cube_count(problem, &request.config, depth, usize::MAX)?;
-    let range = range.within(all)?;
+    let range = range.cut_to(all)?;
     let chosen = sample_of(range.indices(), sample, seed);
     let sampled = cubes_at(problem, &request.config, depth, &chosen)?;
     let counts = count_sample(problem, counter, &request, &sampled, jobs, on_progress)?;

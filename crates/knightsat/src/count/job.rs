@@ -127,7 +127,7 @@ pub enum Progress<'a> {
     /// Cube by cube: after each tour and each cube.
     Cubes(CubeProgress),
     /// The frontier counter: after each square.
-    Squares(frontier::Progress),
+    Squares(frontier::SquareProgress),
 }
 
 /// One line of a count of numbered cubes, as a cluster task prints it

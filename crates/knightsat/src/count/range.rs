@@ -56,7 +56,7 @@ pub(super) fn count_cube_range(
     let task = task.fingerprint();
     let (counter, request) = CubeCounter::for_route(problem, method, request)?;
     let all = cube_count(problem, &request.config, depth, usize::MAX)?;
-    let range = range.within(all)?;
+    let range = range.cut_to(all)?;
     // Backtracking counts one cube per class of symmetric cubes; SAT, the
     // independent check, counts each.
     let (cubes, same_as) = match counter {

@@ -39,7 +39,7 @@ impl CubeRange {
     /// The range for a split of `cubes` cubes: the last number cut to the
     /// last cube (so that tasks of a fixed size cover the end of any
     /// split), refused when even the first is beyond it.
-    pub(crate) fn within(self, cubes: usize) -> Result<CubeRange, TallyError> {
+    pub(crate) fn cut_to(self, cubes: usize) -> Result<CubeRange, TallyError> {
         if self.first > cubes {
             return Err(TallyError::RangeBeyondCubes {
                 first: self.first,
@@ -427,7 +427,7 @@ impl CubeSum {
         let Some(cubes) = self.cubes else {
             return Err(TallyError::Nothing);
         };
-        let range = range.within(cubes)?;
+        let range = range.cut_to(cubes)?;
         let missing: Vec<usize> = range
             .indices()
             .filter(|&i| self.seen[i].is_none())
@@ -454,12 +454,12 @@ mod tests {
                 last: 1299
             }
         );
-        assert_eq!(range.within(1250).unwrap().indices(), 1199..1250);
+        assert_eq!(range.cut_to(1250).unwrap().indices(), 1199..1250);
         assert_eq!("7".parse::<CubeRange>().unwrap().indices(), 6..7);
         for bad in ["0-3", "5-4", "", "a-b", "3-", "-3"] {
             assert!(bad.parse::<CubeRange>().is_err(), "{bad}");
         }
-        assert!(range.within(1199).is_err());
+        assert!(range.cut_to(1199).is_err());
     }
 
     const TASK: &str = "depth 1; method backtrack";

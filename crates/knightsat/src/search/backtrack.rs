@@ -155,7 +155,7 @@ impl PrefixCounter {
         if first >= n || self.rooted.start().is_some_and(|start| start != first) {
             return Some(0);
         }
-        let Some(mut graph) = Graph::new(&self.rooted, &self.moves, first) else {
+        let Some(mut graph) = Walk::new(&self.rooted, &self.moves, first) else {
             return Some(0);
         };
         graph.ordered = false;
@@ -278,7 +278,7 @@ fn search(
         // Each start builds a graph of the board, so on large boards the
         // starts alone take long.
         clock.check()?;
-        let Some(mut graph) = Graph::new(&searched, &moves, start) else {
+        let Some(mut graph) = Walk::new(&searched, &moves, start) else {
             continue;
         };
         let flow = graph.walks(clock, &mut |path| {
@@ -368,7 +368,7 @@ const FREE: u32 = u32::MAX;
 /// The search graph of one problem: the board's squares, plus for a closed
 /// tour a virtual last square joined to the start's neighbours, with every
 /// pinned step, and the state of the walk.
-struct Graph {
+struct Walk {
     /// The walk's length: the board's squares, or one more for a closed
     /// tour (the virtual square is the last node).
     length: usize,
@@ -419,11 +419,11 @@ struct Frame {
     tried: u8,
 }
 
-impl Graph {
+impl Walk {
     /// The graph for the walks of `problem` (whose move graph is `moves`)
     /// from `start`, or `None` when the pins contradict each other (no
     /// walk keeps them all).
-    fn new(problem: &Problem, moves: &MoveGraph, start: usize) -> Option<Graph> {
+    fn new(problem: &Problem, moves: &MoveGraph, start: usize) -> Option<Walk> {
         let board = problem.board();
         let n = board.squares();
         let closed = problem.is_closed();
@@ -451,7 +451,7 @@ impl Graph {
             pinned_at[step] = node as u32;
             step_of[node] = step as u32;
         }
-        let mut graph = Graph {
+        let mut graph = Walk {
             length,
             moves,
             colour,

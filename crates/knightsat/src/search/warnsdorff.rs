@@ -158,7 +158,7 @@ pub fn warnsdorff_until(
         .attempts
         .unwrap_or_else(|| default_attempts(board.squares()));
     let mut walker = Walker::new(board);
-    let plan = Plan::of(problem);
+    let plan = WalkEnds::of(problem);
     let mut rng = fastrand::Rng::with_seed(options.seed.unwrap_or(0));
     for attempt in 0..attempts {
         if attempt > 0 {
@@ -191,7 +191,7 @@ pub fn warnsdorff_until(
 }
 
 /// What each attempt walks: from where, to where, closing or not.
-struct Plan {
+struct WalkEnds {
     /// The first square of the walk, when the problem fixes it.
     first: Option<usize>,
     /// A square kept for the last move.
@@ -207,14 +207,14 @@ struct Plan {
     start_colour: Option<bool>,
 }
 
-impl Plan {
-    fn of(problem: &Problem) -> Plan {
+impl WalkEnds {
+    fn of(problem: &Problem) -> WalkEnds {
         let closed = problem.is_closed();
         let (start, end) = (problem.start(), problem.end());
         let start_colour = forced_start_colour(problem.board(), closed);
         match (closed, start, end) {
             // Open with only the end fixed: walk from the end, then reverse.
-            (false, None, Some(end)) => Plan {
+            (false, None, Some(end)) => WalkEnds {
                 first: Some(end),
                 last: None,
                 closing: false,
@@ -223,7 +223,7 @@ impl Plan {
                 rotate_to_end: None,
                 start_colour,
             },
-            (false, start, end) => Plan {
+            (false, start, end) => WalkEnds {
                 first: start,
                 last: end,
                 closing: false,
@@ -233,7 +233,7 @@ impl Plan {
                 start_colour,
             },
             // Closed with a start: the end, if any, is the last move.
-            (true, Some(start), end) => Plan {
+            (true, Some(start), end) => WalkEnds {
                 first: Some(start),
                 last: end,
                 closing: true,
@@ -244,7 +244,7 @@ impl Plan {
             },
             // Closed without a start: any cycle, rotated to end on the end,
             // or to start on the first square.
-            (true, None, end) => Plan {
+            (true, None, end) => WalkEnds {
                 first: None,
                 last: None,
                 closing: true,
@@ -320,7 +320,12 @@ impl<'a> Walker<'a> {
     /// A start for an open walk when none is given: of the colour the
     /// counts force, the first square with the fewest moves; at random with
     /// `rng`.
-    fn choose_start(&self, plan: &Plan, rng: Option<&mut fastrand::Rng>, anywhere: bool) -> usize {
+    fn choose_start(
+        &self,
+        plan: &WalkEnds,
+        rng: Option<&mut fastrand::Rng>,
+        anywhere: bool,
+    ) -> usize {
         let n = self.board.squares();
         if plan.closing {
             // The rule spirals inwards, so a closed walk has its best chance
@@ -361,7 +366,7 @@ impl<'a> Walker<'a> {
     fn walk(
         &mut self,
         first: usize,
-        plan: &Plan,
+        plan: &WalkEnds,
         tie_break: TieBreak,
         mut rng: Option<&mut fastrand::Rng>,
         clock: &Deadline,
@@ -422,7 +427,7 @@ impl<'a> Walker<'a> {
 
     /// For a closed walk, the start's one unvisited neighbour once only one
     /// is left: it must be the last square.
-    fn closing_square(&self, first: usize, plan: &Plan) -> Option<usize> {
+    fn closing_square(&self, first: usize, plan: &WalkEnds) -> Option<usize> {
         if !plan.closing || self.free[first] != 1 {
             return None;
         }

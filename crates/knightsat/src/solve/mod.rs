@@ -221,7 +221,7 @@ impl Default for Request {
 impl Request {
     /// This request with the time `deadline` leaves as its time limit, for
     /// one step of a longer task; [`Error::Timeout`] once none is left.
-    pub(crate) fn within(&self, deadline: &Deadline) -> Result<Request, Error> {
+    pub(crate) fn with_time_left(&self, deadline: &Deadline) -> Result<Request, Error> {
         Ok(Request {
             timeout: deadline.left()?,
             ..self.clone()

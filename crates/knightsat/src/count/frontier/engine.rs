@@ -14,7 +14,7 @@ use std::sync::mpsc::{self, Receiver, Sender};
 use crate::count::frontier::schedule::{Schedule, Step};
 use crate::count::frontier::state::{expand, Mode};
 use crate::count::frontier::table::{Budget, Count, Key, Table, TableError};
-use crate::count::frontier::{FrontierError, Options, Progress};
+use crate::count::frontier::{FrontierError, Options, SquareProgress};
 use crate::count::number::Wide;
 
 /// Successors on their way to another shard's owner.
@@ -236,7 +236,7 @@ impl<'b> Run<'_, 'b> {
             drop(current);
             current = next;
             if let Some(progress) = options.progress {
-                progress(Progress {
+                progress(SquareProgress {
                     done: t + 1,
                     total,
                     states: current.iter().map(Table::len).sum(),

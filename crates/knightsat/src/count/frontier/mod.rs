@@ -82,7 +82,7 @@ pub(crate) struct Options<'a> {
     /// The most bytes the state tables may take at once.
     pub(crate) memory_budget: Option<u64>,
     /// Called after each square is processed.
-    pub(crate) progress: Option<&'a (dyn Fn(Progress) + Sync)>,
+    pub(crate) progress: Option<&'a (dyn Fn(SquareProgress) + Sync)>,
     /// The order of the squares.
     pub(crate) order: SquareOrder,
 }
@@ -101,7 +101,7 @@ impl Default for Options<'_> {
 
 /// Where a count is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Progress {
+pub struct SquareProgress {
     /// Steps taken: a square each, and when meeting in the middle one
     /// more for each square of the cut (its edges to the bottom).
     pub done: usize,
@@ -332,7 +332,7 @@ pub(crate) fn count_tours(
     request: &crate::solve::Request,
     jobs: usize,
     order: SquareOrder,
-    progress: Option<&(dyn Fn(Progress) + Sync)>,
+    progress: Option<&(dyn Fn(SquareProgress) + Sync)>,
 ) -> Result<TourNumber, crate::error::Error> {
     use crate::error::{Error, Unsupported};
     if !problem.clues().is_empty() {

@@ -40,7 +40,7 @@ use crate::count::frontier::engine::{advance, first_tables, table_error};
 use crate::count::frontier::schedule::{CellGraph, Lines, Schedule};
 use crate::count::frontier::state::{Mode, MAX_WIDTH, MAX_WIDTH_U64};
 use crate::count::frontier::table::{Base12, Budget, Key, Table, TableError, BASE12_SLOTS};
-use crate::count::frontier::{FrontierError, Options, Progress};
+use crate::count::frontier::{FrontierError, Options, SquareProgress};
 use crate::count::number::Wide;
 use cut::{cut_at, half_steps, Sides};
 use join::{group_key, group_states, join_cycles, join_paths, keep_completable, Pairing, Top};
@@ -151,7 +151,7 @@ struct Meet<'a> {
 
 impl Meet<'_> {
     /// The run's options, with progress reported by `show`.
-    fn phase<'o>(&'o self, show: &'o (dyn Fn(Progress) + Sync)) -> Options<'o> {
+    fn phase<'o>(&'o self, show: &'o (dyn Fn(SquareProgress) + Sync)) -> Options<'o> {
         Options {
             progress: self.options.progress.map(|_| show),
             ..*self.options
@@ -162,7 +162,7 @@ impl Meet<'_> {
     /// part being counted and the parts made) once split.
     fn report(&self, done: usize, states: usize, part: Option<(usize, usize)>) {
         if let Some(progress) = self.options.progress {
-            progress(Progress {
+            progress(SquareProgress {
                 done,
                 total: self.total,
                 states,
@@ -180,7 +180,7 @@ impl Meet<'_> {
         used_shift: u32,
         before: usize,
     ) -> Result<Vec<Table<'_, K, u64>>, FrontierError> {
-        let show = |p: Progress| self.report(before + p.done, p.states, None);
+        let show = |p: SquareProgress| self.report(before + p.done, p.states, None);
         let (tables, _) = advance(
             plan,
             self.mode(used_shift),
@@ -296,7 +296,7 @@ impl Meet<'_> {
         let mut closed_at_last = Wide::ZERO;
         for (i, one) in steps.iter().enumerate().skip(from) {
             let part = parts.label();
-            let show = |p: Progress| self.report(done + i + p.done, p.states, part);
+            let show = |p: SquareProgress| self.report(done + i + p.done, p.states, part);
             let options = self.phase(&show);
             let (next, finished) = advance(one, mode, &options, self.budget, tables)?;
             closed_at_last = finished;
@@ -415,7 +415,7 @@ mod tests {
                 // Split or not, on one thread or two.
                 for (jobs, split_above) in [(1, u64::MAX), (2, u64::MAX), (2, 0)] {
                     let reported = std::sync::Mutex::new(Vec::new());
-                    let record = |p: Progress| reported.lock().unwrap().push(p.part);
+                    let record = |p: SquareProgress| reported.lock().unwrap().push(p.part);
                     let options = Options {
                         jobs,
                         progress: Some(&record),
@@ -436,7 +436,7 @@ mod tests {
                         want,
                         "{rows}x{cols} holes {holes:?} leaper {leap:?} closed {closed} on {jobs} threads, split above {split_above}"
                     );
-                    // Progress names the part being counted once split,
+                    // SquareProgress names the part being counted once split,
                     // and ends on the last of all the parts.
                     let reported = reported.into_inner().unwrap();
                     let named: Vec<(usize, usize)> = reported.iter().flatten().copied().collect();
