@@ -12,9 +12,9 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 /// Asks the kernel for no transparent huge pages in this process. mimalloc
 /// asks for them for its arenas, and on these virtual machines a fresh 2 MiB
-/// page costs more to clear than it saves: `solve --size 300 --start a1
-/// --encoding successor --solver cadical` spent 61% of its time clearing
-/// pages and took 4.7 s with them, 2.4 s without (glibc's allocator: 3.5 s).
+/// page costs more to clear than it saves: large successor solves on
+/// `CaDiCaL` spent most of their time clearing pages (docs/benchmarks.md,
+/// "Solvers side by side", mimalloc and no transparent huge pages).
 /// A refusal (an old kernel) only loses the speed.
 #[cfg(target_os = "linux")]
 pub fn without_huge_pages() {
@@ -38,10 +38,9 @@ const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
 /// back to the kernel, rather than a second later (mimalloc 3's default
 /// purge delay). The frontier counter frees its tables by the gigabyte,
 /// part by part as it reads them, while the next step's grow: with the
-/// delay, a refusal within a --memory-budget of 300 MiB (7x8 closed) came
-/// at 364 MiB resident, and 310 MiB without it (10 MiB is the program's
-/// own). Not for every run: small counts take about 8% longer so, and
-/// `solve --size 300 --encoding successor --solver cadical` 20%.
+/// delay, a refusal within a --memory-budget came well above the budget.
+/// Not for every run: small counts and large `CaDiCaL` solves take longer
+/// so (docs/benchmarks.md, "The memory budget bounds the process").
 fn give_memory_back_at_once() {
     // SAFETY: mi_option_set stores an integer in mimalloc's option table;
     // mi_collect only returns free memory.
@@ -56,7 +55,8 @@ fn give_memory_back_at_once() {
 /// back at once ([`give_memory_back_at_once`]), so that the budget bounds
 /// the process. A quarter, because the next square's tables hold the last
 /// ones and the new ones, which have grown up to 2.4 times a square (8x8
-/// closed); below it, the delay saves about 8% of a small count's time.
+/// closed); below it, the delay saves some of a small count's time
+/// (docs/benchmarks.md, "The memory budget bounds the process").
 pub struct BudgetWatch {
     /// The memory budget, in bytes.
     budget_bytes: u64,

@@ -268,8 +268,9 @@ pub fn refute(problem: &Problem) -> Option<Refutation> {
 
 /// [`refute`] that gives up at `until`: `None` then, as for a problem no
 /// rule refutes (the gate is sound, not complete), and the caller's own
-/// time limit says the rest. On 1000x1000 with a hole the gate walks the
-/// move graph for about 2 s; this keeps `--timeout` whole.
+/// time limit says the rest. On the largest holed boards the gate walks
+/// the move graph for seconds (docs/benchmarks.md, "Set-up on the largest
+/// boards"); this keeps `--timeout` whole.
 pub(crate) fn refute_until(problem: &Problem, until: Option<Instant>) -> Option<Refutation> {
     let clock = Clock::new(until);
     let refutation = refute_on(problem, &clock);

@@ -13,8 +13,10 @@
 //! have holes and the piece may be any [leaper](model::board::Leaper);
 //! clues pin moves to squares, and [puzzles](puzzle) are clue sets with one
 //! solution. Two methods find tours [without SAT](search): Warnsdorff's
-//! rule (fast, may give up) and backtracking (complete); [`solve::find_tour`]
-//! and [`count::CountJob`] choose between all of them by [`solve::Method`].
+//! rule (fast, may give up) and backtracking (complete); the
+//! [frontier counter](count::frontier) counts them without listing one.
+//! [`solve::find_tour`] and [`count::CountJob`] choose between all of them
+//! by [`solve::Method`].
 //!
 //! The modules are layers (docs/architecture.md draws them): each uses
 //! only those below it, which `scripts/module-cycles.py` checks.

@@ -1,9 +1,10 @@
 //! Clauses and where they go.
 //!
 //! Every encoding writes its clauses into a [`ClauseSink`]; DIMACS text, the
-//! in-process solver, the statistics counter and an in-memory [`Formula`] are
-//! all sinks, so what is written and what is solved are the same clauses by
-//! construction. Nothing here knows about tours or encodings.
+//! solvers behind the seam (varisat and `CaDiCaL` in this process, a solver
+//! program through its CNF file), the statistics counter and an in-memory
+//! [`Formula`] are all sinks, so what is written and what is solved are the
+//! same clauses by construction. Nothing here knows about tours or encodings.
 
 pub mod dimacs;
 pub(crate) mod split;

@@ -30,10 +30,13 @@ pub(crate) struct CountOptions {
 }
 
 /// Finds every tour of `problem` (or one per orbit) by `method` (SAT with
-/// `request`'s encoding and built-in solver, or backtracking), calling
+/// `request`'s encoding and built-in solver, backtracking, or for
+/// [`Method::Auto`] the step of its route that enumerates), calling
 /// `on_tour` for each as it is found; returns how many were found. Check
 /// `request` first with [`Method::check_supports`]: Warnsdorff's rule finds
-/// one tour and does not count ([`Unsupported::EveryTourByWarnsdorff`]).
+/// one tour and does not count ([`Unsupported::EveryTourByWarnsdorff`]),
+/// and the frontier counter counts without holding a tour
+/// ([`Unsupported::TourByFrontier`]).
 /// No gate is checked: the caller's job ([`super::CountJob`]) has.
 ///
 /// When `request.timeout` runs out first, every method ends the same way:

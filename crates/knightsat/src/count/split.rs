@@ -77,11 +77,11 @@ pub const CUBES_PER_JOB: usize = 1000;
 /// moves deep (N squares, rounded up), as long as they number at most
 /// [`MAX_AUTOMATIC_CUBES`]: a shallow cube holds many tours and its session
 /// many blocking clauses, a deep one costs a session for a few tours.
-/// Measured on 6x6 with `scripts/bench-cubes.sh` (docs/cubes.md, Figures):
-/// closed from a1 counts fastest at depths 5 and 6 (14.3 s; depth 4 19.7 s,
-/// depth 8 22.3 s), and open with no start reaches 1,190 to 1,340 tours/s
-/// per core at depths 6 to 8 against 610 to 830 at depths 4 and 5, where
-/// 1,000 cubes per thread alone would stop (depth 3 or 4).
+/// Measured on 6x6 with `scripts/bench-cubes.sh` (docs/cubes.md, Figures,
+/// "Tours/s against depth"): closed from a1 counts fastest at depths 5 and
+/// 6, and open with no start counts more tours a second at depths 6 to 8
+/// than at depths 4 and 5, where 1,000 cubes per thread alone would stop
+/// (depth 3 or 4).
 pub const SQUARES_PER_MOVE_OF_DEPTH: usize = 6;
 
 /// The most cubes the automatic depth deepens to (they are all held in

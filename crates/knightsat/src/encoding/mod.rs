@@ -4,7 +4,7 @@
 //! An [`EncodingConfig`] names an encoding and its switches. Prepared for a
 //! problem it gives an [`Encoding`]: the variable map and pruning worked out
 //! once, which writes its formula into any [`ClauseSink`] and reads the
-//! squares back out of a model. DIMACS files, the in-process solver,
+//! squares back out of a model. DIMACS files, the in-process solvers,
 //! counting and external solvers all go through the same `Encoding`, so the
 //! clauses written and the clauses solved come from the same code.
 

@@ -45,20 +45,20 @@ impl Cadical {
     pub(crate) fn start(setup: Setup) -> Result<Cadical, Error> {
         let mut solver = CaDiCal::new();
         // Without preprocessing and inprocessing: on the successor
-        // encoding's large, easy formulas they cost more than they save
-        // (150x150 closed: 1.2 s plain against 3.3 to 4.5 s; 200x200 closed:
-        // 2.4 s against 8.4 s), and on the small time-indexed ones they
-        // make no difference worth keeping (docs/solvers.md).
+        // encoding's large, easy formulas they cost more than they save,
+        // and on the small time-indexed ones they make no difference worth
+        // keeping (docs/benchmarks.md, "Solvers side by side",
+        // "Preprocessing off").
         if !solver.configure("plain") {
             return Err(refused("no 'plain' configuration"));
         }
         if !setup.guesses_first {
             // CaDiCaL's "lucky" assignments, tried at the start of every
             // solve, pay off only where the caller expects them to
-            // (`Setup::guesses_first`). Elsewhere they cost: 500x500
-            // closed spends 2.9 s in them against 0.5 s of search, and
-            // `count --size 5`, a solve per tour, takes 1.56 s of CPU with
-            // them against 0.58 s without.
+            // (`Setup::guesses_first`). Elsewhere they cost: on large
+            // closed tours they take longer than the search, and a count,
+            // a solve per tour, pays for them on every solve
+            // (docs/benchmarks.md, "Solvers side by side").
             solver.set("lucky", 0);
         }
         if let Some(file) = &setup.proof {

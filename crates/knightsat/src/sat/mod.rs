@@ -177,8 +177,8 @@ pub struct Setup {
     /// Whether the flag may be raised while the solver searches (a time
     /// limit, another worker's answer). Where nothing will raise it, a
     /// solver that pays to be stoppable (varisat's proof into nothing costs
-    /// it about an eighth of its time) can skip that; the flag is still
-    /// checked between searches.
+    /// it solving time: docs/benchmarks.md, "Solvers side by side") can
+    /// skip that; the flag is still checked between searches.
     pub stoppable: bool,
     /// Where to write a DRAT proof of everything it derives (complete
     /// formulas solved once only: a proof of unsatisfiability).
@@ -188,10 +188,10 @@ pub struct Setup {
     /// Whether the solver should try its cheap guesses at a whole
     /// assignment before it searches (`CaDiCaL`'s "lucky" phases; varisat
     /// has none). They find a model of an open tour's successor formula
-    /// without a single conflict (300x300 from a1: 0.2 s, against 2.9 s of
-    /// search without them) and fail on closed and time-indexed formulas,
-    /// where they cost seconds (500x500 closed: 2.9 s of guessing before
-    /// 0.5 s of search).
+    /// without a single conflict, far sooner than a search, and fail on
+    /// closed and time-indexed formulas, where on large boards they take
+    /// longer than the search after them (docs/benchmarks.md, "Solvers side
+    /// by side").
     pub guesses_first: bool,
 }
 

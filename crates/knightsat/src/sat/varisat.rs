@@ -6,10 +6,10 @@
 //! raised; the solver then stops within one buffer of proof (8 KiB, a few
 //! hundred learnt clauses). Into nothing it writes varisat's own format,
 //! the one that allows clauses added between solves (DRAT panics on them).
-//! That costs about an eighth of the solving time (counting 6x6 closed
-//! tours from a1 cube by cube: 20.8 s of CPU against 18.5 s), so a session
-//! that nothing will stop mid-search ([`Setup::stoppable`] false: counting,
-//! a search without a time limit) writes no proof.
+//! Writing it costs solving time (docs/benchmarks.md, "Solvers side by
+//! side", varisat's proof into nothing), so a session that nothing will
+//! stop mid-search ([`Setup::stoppable`] false: counting, a search without
+//! a time limit) writes no proof.
 
 use std::io::{self, BufWriter, Write};
 
@@ -66,9 +66,10 @@ impl Varisat {
 /// were decided on; reducing learnt clauses every 500 conflicts (for every
 /// 15,000 and 10,000) keeps the clause database small, which the frequent
 /// simplifications at level 0 go through in full. Measured on
-/// `count --size 6 --closed --start a1 --jobs 1 --depth 6`: 14.5 s against
-/// 23.8 s with the defaults (docs/cubes.md, Figures); the whole 6x6 count without
-/// cubes was slower with them (272 s against 209 s), so only cubes get them.
+/// `count --size 6 --closed --start a1 --jobs 1 --depth 6`, they count
+/// cube by cube faster than the defaults, but the whole 6x6 count without
+/// cubes slower, so only cubes get them (docs/cubes.md, Figures, "varisat
+/// tuned for enumeration").
 fn enumeration_tuning() -> SolverConfigUpdate {
     let mut tuning = SolverConfigUpdate::new();
     tuning.vsids_decay = Some(0.99);

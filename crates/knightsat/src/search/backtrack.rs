@@ -116,8 +116,8 @@ type State = (u128, u32, u32);
 
 /// How many nodes a state has left to visit when its completions are
 /// remembered: deep enough that states repeat, shallow enough that each
-/// saves a subtree (on 6x6, 14, 16, 18, 20 and 22 left took 9.4, 9.4, 8.5,
-/// 8.7 and 10.4 s of CPU).
+/// saves a subtree; 18 was the fastest of 14 to 22 on 6x6
+/// (docs/benchmarks.md, "Search without SAT against SAT").
 pub const REMEMBERED_LEFT: usize = 18;
 
 /// The most states remembered (about 66 bytes each with the table's room
@@ -762,7 +762,8 @@ impl Walk {
         // moves one step further, then farthest from the centre, then the
         // move order (the sort is stable).
         // A count visits every candidate whatever the order, so it skips
-        // the ordering (a fifth of the search's time).
+        // the ordering, a good part of the search's time
+        // (docs/benchmarks.md, "Search without SAT against SAT").
         if !self.ordered {
             return frame;
         }

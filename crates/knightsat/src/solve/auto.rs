@@ -4,13 +4,13 @@
 //!
 //! | problem | one tour (`solve`) | every tour (`count`, `solve --all`) |
 //! | --- | --- | --- |
-//! | no clues | Warnsdorff's rule; if it gives up, SAT: successor encoding, built-in `CaDiCaL` | backtracking |
+//! | no clues | Warnsdorff's rule; if it gives up, SAT: successor encoding, built-in `CaDiCaL` | backtracking; for a plain `count` (the number only), the frontier counter where it is the faster (`frontier_is_fastest`) |
 //! | clues | SAT: time-indexed encoding, [`CLUED_SOLVER`]; from [`RACE_FROM_SQUARES`] up, bimander and pairwise at-most-ones raced | SAT: time-indexed encoding, [`CLUED_SOLVER`] |
 //!
 //! Warnsdorff's rule tours the largest boards in linear time and never
 //! says "no tour", so a complete method always follows it; clues are where
 //! SAT beats search by orders of magnitude, and counting plain boards is
-//! where backtracking does.
+//! where backtracking and the frontier counter do.
 //!
 //! A request that names its SAT route (an encoding or solver other than
 //! the defaults, or a proof) is solved by SAT exactly as it asks: explicit
@@ -30,14 +30,13 @@ pub const CLUED_SOLVER: Backend = Backend::Varisat;
 
 /// From this many squares (12x12) up, a clued problem's one tour is
 /// searched by a race of two formulations (the default bimander
-/// at-most-ones and pairwise ones, see [`super::race`]): on 20 clue sets
-/// from 16x16 to 30x30 the race took 95 s in all against 149 s for
-/// bimander alone, 0.65 times as long in geometric mean, and 1.09 times the
-/// faster formulation alone; on four 12x12 puzzles it took half as long as
-/// bimander alone or the same, on four 10x10 ones the same or a little
-/// longer (docs/benchmarks.md, "The race on clued boards"). Below it a
-/// search takes a tenth of a second or less, and a single one gives the
-/// same tour on every run.
+/// at-most-ones and pairwise ones, see [`super::race`]): on clue sets
+/// from 16x16 to 30x30 the race took less time than bimander alone, in
+/// all and in geometric mean, and little more than the faster formulation
+/// alone; on 12x12 puzzles it was as fast as bimander alone or faster, on
+/// 10x10 ones the same or a little slower (docs/benchmarks.md, "The race
+/// on clued boards"). Below it a search is short, and a single one gives
+/// the same tour on every run.
 pub const RACE_FROM_SQUARES: usize = 144;
 
 /// The solver for the successor encoding's lazy loop, when Warnsdorff's
@@ -221,20 +220,18 @@ pub(crate) fn tally_step(problem: &Problem, request: &Request) -> Step {
 }
 
 /// Whether the frontier counter counts this plain problem faster than
-/// backtracking, by the rule `scripts/bench-count.sh` measured
-/// (docs/benchmarks.md, "Counting"): the frontier's cost grows with the
-/// board's width and length, backtracking's with the number of tours,
-/// which grows much faster along the board. The frontier spans about as
-/// many files of the short side as the leaper's longer leg (a knight's
-/// two): up to four knight files wide it wins on every board; wider, on
-/// every board for closed tours (square ones meet in the middle: 6x6
-/// closed ties at 0.02 s, 8x8 closed takes 7 minutes, beyond backtracking
-/// by days), and for open ones with no end fixed on boards of 30 squares
-/// or more up to seven knight files wide (meeting in the middle: 6x6 open
-/// 0.60 s against 1.21 s on one thread, 5x6 open 0.029 s against 0.050 s;
-/// 5x5 open takes 0.024 s against 0.012 s, and a fixed start leaves the
-/// frontier without the middle: 6x6 open from a1 0.86 s against 0.31 s)
-/// or longer by two ranks (5x7 open: 0.35 s against 0.84 s).
+/// backtracking, by the rule `scripts/bench-auto.sh` measured
+/// (docs/benchmarks.md, "The default route" and "Meeting in the middle"):
+/// the frontier's cost grows with the board's width and length,
+/// backtracking's with the number of tours, which grows much faster along
+/// the board. The frontier spans about as many files of the short side as
+/// the leaper's longer leg (a knight's two): up to four knight files wide
+/// it wins on every board; wider, on every board for closed tours (square
+/// ones meet in the middle: 6x6 closed ties, and 8x8 closed takes minutes
+/// where backtracking would take days), and for open ones with no end
+/// fixed on boards of 30 squares or more up to seven knight files wide
+/// (meeting in the middle; on 5x5 open backtracking is faster, and a fixed
+/// start leaves the frontier without the middle) or longer by two ranks.
 fn frontier_is_fastest(problem: &Problem) -> bool {
     let board = problem.board();
     let (short, long) = (

@@ -1,7 +1,11 @@
-//! Finding tours: by SAT (varisat or `CaDiCaL` in-process, or a solver
-//! program on the emitted CNF; the model decoded and verified), or by the
-//! searches without SAT ([`crate::search`]), as a [`Method`] says; a
-//! [`SolveJob`] is the one entry point for one tour.
+//! Finding tours, as a [`Method`] says: by SAT (varisat or `CaDiCaL` in
+//! this process, or an external solver program on the emitted CNF; the
+//! model decoded and verified), by Warnsdorff's rule or by backtracking
+//! ([`crate::search`]), or by the default route ([`auto`]), which picks
+//! among them. The frontier counter ([`Method::Frontier`],
+//! [`crate::count::frontier`]) only counts: it finds no tour. The
+//! feasibility gate ([`crate::gate`]) comes first unless the request turns
+//! it off; a [`SolveJob`] is the one entry point for one tour.
 
 pub mod auto;
 mod job;

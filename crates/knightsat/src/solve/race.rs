@@ -1,8 +1,8 @@
 //! A race: one question put to several searches at once, each on a thread
 //! of its own; the first answer wins and stops the others.
 //!
-//! A SAT solver's time on a clued board swings by a factor of ten with
-//! changes that keep the formula's meaning, such as the at-most-one
+//! A SAT solver's time on a clued board swings widely with changes that
+//! keep the formula's meaning, such as the at-most-one
 //! encoding: bimander is faster on some clue sets, pairwise on others, and
 //! neither wins on all (docs/benchmarks.md, "The race on clued boards").
 //! Racing the formulations on two cores answers in about the time of the

@@ -56,9 +56,9 @@ use table::{Base12, BASE12_SLOTS};
 pub enum SquareOrder {
     /// [`SquareOrder::Meet`] for counts with no end fixed on boards at
     /// most twice as long as wide, where it holds fewer states and was the
-    /// faster (7x8 closed: 11 s against 17; 6x7 open: 1.7 s against 4.9;
-    /// 8x8 closed fits in 1.4 GiB); [`SquareOrder::Rows`] for the rest (on
-    /// long boards the halves' counts pass 64 bits).
+    /// faster (docs/benchmarks.md, "Meeting in the middle");
+    /// [`SquareOrder::Rows`] for the rest (on long boards the halves'
+    /// counts pass 64 bits).
     #[default]
     Auto,
     /// Every line the same way (row-major order).

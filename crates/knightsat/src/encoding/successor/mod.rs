@@ -23,10 +23,10 @@
 //!
 //! Clues ("step t is on square s") are pinned through the same positions
 //! ([`Successor::clues_by_position`]), so a clued formula always carries
-//! them and is complete. It is exact but, for the solvers, hard: 8x8 with
-//! 16 clues along a Warnsdorff tour takes 0.1 s on `CaDiCaL`, 12x12 with 24
-//! no answer in 60 s from `CaDiCaL`, varisat or kissat, where the
-//! time-indexed encoding takes 0.03 s (docs/benchmarks.md).
+//! them and is complete. It is exact but, for the solvers, hard: clues
+//! reach them only through chains of moves, so on clued boards the
+//! time-indexed encoding is far faster (docs/benchmarks.md, "Clued
+//! boards").
 
 mod config;
 mod crt;
@@ -234,10 +234,9 @@ impl Successor {
     /// The at-most-one encoding for a set of `len` literals: the chosen
     /// one, except that pairwise gives way to bimander above
     /// [`PAIRWISE_LIMIT`] literals (the virtual node's N moves, where
-    /// pairwise would need N²/2 clauses: 50 million on 100x100). Measured
-    /// on 100x100 open, one run each: bimander 1.4 s from a1 and 1.1 s
-    /// with the start free, product 2.5 s and 4.2 s, commander 2.6 s and
-    /// 8.0 s, the sequential counter 6.8 s from a1.
+    /// pairwise would need N²/2 clauses: 50 million on 100x100). Bimander
+    /// was the fastest of the others on 100x100 open (docs/benchmarks.md,
+    /// "Solvers side by side").
     pub(crate) fn amo_for(&self, len: usize) -> Amo {
         match self.config.amo {
             Amo::Pairwise if len > PAIRWISE_LIMIT => Amo::Bimander,
@@ -567,8 +566,8 @@ impl Encoding for Successor {
     }
 
     /// An open tour's formula: `CaDiCaL`'s lucky phases find its model
-    /// with no conflict (300x300 from a1: 2.4 s against 5.2 s without
-    /// them); a closed one's they do not.
+    /// with no conflict (docs/benchmarks.md, "Solvers side by side"); a
+    /// closed one's they do not.
     fn guesses_find_models(&self) -> bool {
         self.moves.open
     }

@@ -90,9 +90,8 @@ impl Sides {
 /// Where the top ends: after half the squares for cycles; for paths,
 /// after half the lines and one more (rounded down), since the half steps
 /// of paths, whose squares of the cut may be path ends, make more states
-/// than a cycle's: 6x6 open took 0.40 s cut after four lines of six, 0.65 s
-/// after three; 7x7 open 55 s after four lines of seven, 143 s after 33
-/// squares.
+/// than a cycle's: the later cut was the faster on 6x6 and 7x7 open
+/// (docs/benchmarks.md, "Meeting in the middle").
 pub(super) fn cut_at(squares: usize, lines: usize, closed: bool) -> usize {
     let cut = if closed {
         squares / 2

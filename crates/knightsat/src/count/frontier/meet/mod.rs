@@ -27,10 +27,9 @@
 //! finishes on its own ([`Meet::bottom`]).
 //!
 //! Why: the forward counter's tables keep growing past the middle of a
-//! board (for 8x8 closed past 16 GiB three quarters of the way), while
-//! both tables here are made of states at the middle: 8x8 closed in 7
-//! minutes within 1.4 GiB, 7x7 open in 53 s where the forward order took
-//! 146 s (docs/benchmarks.md, "Meeting in the middle").
+//! board, while both tables here are made of states at the middle, so
+//! they stay smaller and the count faster (docs/benchmarks.md, "Meeting in
+//! the middle").
 
 mod cut;
 mod join;
