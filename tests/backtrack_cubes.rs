@@ -246,7 +246,7 @@ fn two_threads_count_what_one_does_and_the_oracle_does() {
         (3, 8, false, None),
         (4, 5, false, Some(1)),
     ] {
-        let problem = common::plain_problem(rows, cols, closed, start);
+        let problem = common::adapters::plain_problem(rows, cols, closed, start);
         let expected = oracle_count(rows, cols, closed, start);
         for depth in [None, Some(2), Some(5)] {
             let count = |jobs| {
@@ -334,7 +334,7 @@ fn any_partition_of_the_cubes_sums_to_the_whole_and_gaps_or_repeats_are_refused(
         (5, 6, true, None, 5),
         (4, 5, false, None, 2),
     ] {
-        let problem = common::plain_problem(rows, cols, closed, start);
+        let problem = common::adapters::plain_problem(rows, cols, closed, start);
         let expected = oracle_count(rows, cols, closed, start);
         let cubes = cubes_of(&problem, depth);
         for _ in 0..3 {
@@ -375,7 +375,7 @@ fn any_partition_of_the_cubes_sums_to_the_whole_and_gaps_or_repeats_are_refused(
 
 #[test]
 fn a_sample_of_every_cube_is_the_exact_count() {
-    let problem = common::plain_problem(5, 5, false, None);
+    let problem = common::adapters::plain_problem(5, 5, false, None);
     let options = Split {
         jobs: 2,
         depth: Some(3),

@@ -1,28 +1,20 @@
-//! The command-line tool: every command, every format, every bad input.
+//! The command-line tool: every command and every format, decoding every
+//! solver's output, and the files it writes: complete or absent, through
+//! named pipes, links and descriptors, with their permissions kept, and no
+//! temporary file left by a failure or a signal. (What it says when it
+//! refuses or fails is in tests/messages.rs.)
 
 use crate::common;
 
-use std::path::{Path, PathBuf};
+use std::os::unix::fs::PermissionsExt;
+use std::process::{Command as Process, Stdio};
+use std::time::{Duration, Instant};
 
-use common::cli::{knightsat, stdout_bytes, stdout_of};
+use common::cli::{
+    binary, decode_text, entries, fixture, index_of, knightsat, parse_moves, run, send,
+    stdout_bytes, stdout_of,
+};
 use predicates::prelude::*;
-
-fn fixture(path: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures")
-        .join(path)
-}
-
-/// Square index (rank * cols + file) of a name like "c2", parsed independently.
-fn index_of(name: &str, cols: usize) -> usize {
-    let file = (name.as_bytes()[0] - b'a') as usize;
-    let rank: usize = name[1..].parse().unwrap();
-    (rank - 1) * cols + file
-}
-
-fn parse_moves(line: &str, cols: usize) -> Vec<usize> {
-    line.split_whitespace().map(|n| index_of(n, cols)).collect()
-}
 
 /// Reads the numbered grid back into a tour: rank labels on the left, top
 /// rank first, file letters on the last line.
@@ -116,28 +108,6 @@ fn the_default_closed_start_is_announced() {
 }
 
 #[test]
-fn no_tour_exits_20() {
-    for args in [
-        &["solve", "--size", "4", "--no-theory"][..],
-        &["solve", "--size", "5", "--closed", "--no-theory"],
-        &[
-            "solve",
-            "--board",
-            "3x3",
-            "--max-clause-len",
-            "3",
-            "--no-theory",
-        ],
-    ] {
-        knightsat()
-            .args(args)
-            .assert()
-            .code(20)
-            .stdout("no tour exists for these constraints\n");
-    }
-}
-
-#[test]
 fn encode_matches_the_golden_files_byte_for_byte() {
     for (args, golden) in [
         (&["--board", "3x3"][..], "golden/3x3-open.cnf"),
@@ -212,21 +182,6 @@ fn encode_writes_into_a_named_pipe_without_replacing_it() {
 }
 
 #[test]
-fn a_closed_pipe_is_not_an_error() {
-    let bin = assert_cmd::cargo::cargo_bin("knightsat");
-    let script = format!(
-        "'{}' encode --size 12 | head -c 100 > /dev/null; echo ${{PIPESTATUS[0]}}",
-        bin.display()
-    );
-    let output = std::process::Command::new("bash")
-        .args(["-c", &script])
-        .output()
-        .unwrap();
-    assert_eq!(String::from_utf8_lossy(&output.stdout).trim(), "0");
-    assert_eq!(String::from_utf8_lossy(&output.stderr), "");
-}
-
-#[test]
 fn decode_reads_what_each_solver_prints() {
     for (output, format) in [
         ("solver-output/3x4-open.kissat.out", "moves"),
@@ -288,14 +243,6 @@ fn decode_reports_unsatisfiable_as_no_tour() {
     }
 }
 
-fn decode_text(cnf: &Path, solver_output: &str) -> assert_cmd::assert::Assert {
-    knightsat()
-        .args(["decode", "--cnf"])
-        .arg(cnf)
-        .write_stdin(solver_output.to_string())
-        .assert()
-}
-
 #[test]
 fn decode_accepts_a_model_that_omits_variables() {
     // MiniSat leaves out variables that occur in no clause; an omitted
@@ -321,119 +268,6 @@ fn decode_accepts_a_model_that_omits_variables() {
         common::is_tour(3, 4, false, &parse_grid(&text, 3, 4)),
         "{text}"
     );
-}
-
-#[test]
-fn decode_rejects_bad_models_with_one_line() {
-    let cnf = fixture("golden/3x4-open.cnf");
-    let minisat = std::fs::read_to_string(fixture("solver-output/3x4-open.minisat.out")).unwrap();
-    let kissat = std::fs::read_to_string(fixture("solver-output/3x4-open.kissat.out")).unwrap();
-    let literals: Vec<i64> = minisat
-        .lines()
-        .nth(1)
-        .unwrap()
-        .split_whitespace()
-        .map(|l| l.parse().unwrap())
-        .collect();
-    let model_text = |lits: &[i64]| {
-        format!(
-            "SAT\n{}\n",
-            lits.iter()
-                .map(i64::to_string)
-                .collect::<Vec<_>>()
-                .join(" ")
-        )
-    };
-
-    // Truncated: the kissat output cut in the middle of the v lines.
-    let cut = &kissat[..kissat.rfind("\nv ").unwrap()];
-    decode_text(&cnf, cut)
-        .code(2)
-        .stderr(predicate::str::contains("truncated"));
-    // Garbage.
-    decode_text(&cnf, "hello world\n")
-        .code(2)
-        .stderr(predicate::str::contains("not a literal"));
-    decode_text(&cnf, "")
-        .code(2)
-        .stderr(predicate::str::contains("no answer"));
-
-    // Step 0 on no square: the true x(0, ·) literal made false.
-    let mut nowhere = literals.clone();
-    let first_true = nowhere.iter().position(|&l| l > 0 && l <= 12).unwrap();
-    nowhere[first_true] = -nowhere[first_true];
-    decode_text(&cnf, &model_text(&nowhere))
-        .code(2)
-        .stderr(predicate::str::contains(
-            "after 0 moves the knight is on no square",
-        ));
-
-    // Two squares of a real tour swapped: a sequence of squares, but not
-    // knight moves. The naive encoding prunes nothing, so every x(t, s) is read.
-    let dir = tempfile::tempdir().unwrap();
-    let naive = dir.path().join("naive.cnf");
-    knightsat()
-        .args(["encode", "--board", "3x4", "--preset", "naive", "-o"])
-        .arg(&naive)
-        .assert()
-        .success();
-    let moves = stdout_of(&[
-        "solve", "--board", "3x4", "--method", "sat", "--format", "moves",
-    ]);
-    let mut tour = parse_moves(&moves, 4);
-    tour.swap(2, 3);
-    let n = 12;
-    let lits: Vec<i64> = (0..n)
-        .flat_map(|t| (0..n).map(move |s| (t, s)))
-        .map(|(t, s)| {
-            let var = (1 + t * n + s) as i64;
-            if tour[t] == s {
-                var
-            } else {
-                -var
-            }
-        })
-        .chain([0])
-        .collect();
-    decode_text(&naive, &model_text(&lits))
-        .code(2)
-        .stderr(predicate::str::contains(
-            "the model is not a tour: move 2 to 3, b1 to c2, is not a knight move",
-        ));
-
-    // A model for another board: the 3x4 answer given with the 3x3 CNF.
-    knightsat()
-        .args(["decode", "--cnf"])
-        .arg(fixture("golden/3x3-open.cnf"))
-        .arg(fixture("solver-output/3x4-open.kissat.out"))
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("another CNF"));
-}
-
-#[test]
-fn decode_needs_a_knightsat_cnf() {
-    let dir = tempfile::tempdir().unwrap();
-    let bare = dir.path().join("bare.cnf");
-    let golden = std::fs::read_to_string(fixture("golden/3x4-open.cnf")).unwrap();
-    let body: String = golden
-        .lines()
-        .filter(|l| !l.starts_with('c'))
-        .flat_map(|l| [l, "\n"])
-        .collect();
-    std::fs::write(&bare, body).unwrap();
-    knightsat()
-        .args(["decode", "--cnf"])
-        .arg(&bare)
-        .arg(fixture("solver-output/3x4-open.kissat.out"))
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("not a knightsat CNF"));
-    knightsat()
-        .args(["decode", "--cnf", "/no/such/file.cnf", "-"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("cannot read /no/such/file.cnf"));
 }
 
 #[test]
@@ -538,30 +372,6 @@ fn verify_accepts_tours_and_names_the_first_violation() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("6x6"));
-}
-
-#[test]
-fn bad_input_gets_one_line_and_exit_2() {
-    for args in [
-        &["solve", "--board", "0x5"][..],
-        &["solve", "--board", "8"],
-        &["solve", "--board", "8x"],
-        &["solve", "--size", "8", "--start", "z9"],
-        &["solve", "--size", "8", "--start", "i1"],
-        &["encode", "--size", "8", "--max-clause-len", "2"],
-        &["encode", "--size", "0"],
-        &["encode"],
-        &["encode", "--size", "3", "--board", "3x3"],
-        &["solve", "--size", "5", "--format", "xml"],
-        &["solve", "--size", "5", "--amo", "ladder"],
-        &["frobnicate"],
-    ] {
-        let output = knightsat().args(args).assert().code(2).get_output().clone();
-        let stderr = String::from_utf8(output.stderr).unwrap();
-        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
-        assert!(stderr.starts_with("knightsat: "), "{args:?}: {stderr}");
-        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
-    }
 }
 
 #[test]
@@ -794,84 +604,6 @@ fn every_method_prints_a_verified_tour_in_every_format() {
 }
 
 #[test]
-fn warnsdorff_gives_up_with_exit_3_and_never_says_no_tour() {
-    // 3x3 has no tour; Warnsdorff's rule cannot know that, and says so.
-    let output = knightsat()
-        .args([
-            "solve",
-            "--size",
-            "3",
-            "--method",
-            "warnsdorff",
-            "--no-theory",
-        ])
-        .assert()
-        .code(3)
-        .get_output()
-        .clone();
-    let stderr = String::from_utf8(output.stderr).unwrap();
-    assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    assert!(stderr.contains("found no tour in 100 attempts"), "{stderr}");
-    assert!(output.stdout.is_empty());
-    // Backtracking proves it: exit 20.
-    knightsat()
-        .args([
-            "solve",
-            "--size",
-            "3",
-            "--method",
-            "backtrack",
-            "--no-theory",
-        ])
-        .assert()
-        .code(20)
-        .stdout("no tour exists for these constraints\n");
-    knightsat()
-        .args([
-            "solve",
-            "--size",
-            "5",
-            "--closed",
-            "--holes",
-            "a1,e5",
-            "--method",
-            "backtrack",
-        ])
-        .assert()
-        .code(20);
-    knightsat()
-        .args(["solve", "--help"])
-        .assert()
-        .stdout(predicate::str::contains("3   --method warnsdorff gave up"));
-}
-
-#[test]
-fn warnsdorff_tours_a_million_squares_and_sat_refuses_them_in_one_line() {
-    let moves = stdout_of(&[
-        "solve",
-        "--size",
-        "1000",
-        "--method",
-        "warnsdorff",
-        "--format",
-        "moves",
-    ]);
-    assert_eq!(moves.split_whitespace().count(), 1_000_000);
-    let output = knightsat()
-        .args(["solve", "--size", "1000", "--method", "sat"])
-        .assert()
-        .code(2)
-        .get_output()
-        .clone();
-    let stderr = String::from_utf8(output.stderr).unwrap();
-    assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    assert!(stderr.contains("at most 8192 squares"), "{stderr}");
-    // The refusal names the routes that take the board.
-    assert!(stderr.contains("--encoding successor"), "{stderr}");
-    assert!(stderr.contains("--method warnsdorff"), "{stderr}");
-}
-
-#[test]
 fn backtracking_counts_and_lists_what_sat_does() {
     for args in [
         &["count", "--size", "5"][..],
@@ -941,131 +673,6 @@ fn backtracking_honours_the_timeout() {
 }
 
 #[test]
-#[allow(clippy::too_many_lines, reason = "a table of cases, one per refusal")]
-fn methods_refuse_what_they_cannot_do_in_one_line_with_exit_2() {
-    for (args, words) in [
-        (
-            &[
-                "solve",
-                "--size",
-                "5",
-                "--method",
-                "warnsdorff",
-                "--proof",
-                "p.drat",
-            ][..],
-            "--proof needs --method sat",
-        ),
-        (
-            &[
-                "solve",
-                "--size",
-                "5",
-                "--method",
-                "backtrack",
-                "--proof",
-                "p.drat",
-            ],
-            "--proof needs --method sat",
-        ),
-        (
-            &[
-                "solve",
-                "--size",
-                "5",
-                "--method",
-                "warnsdorff",
-                "--at",
-                "3=c3",
-            ],
-            "does not take clues",
-        ),
-        (
-            &["solve", "--size", "5", "--method", "warnsdorff", "--all"],
-            "finds one tour",
-        ),
-        (
-            &["count", "--size", "5", "--method", "warnsdorff"],
-            "finds one tour",
-        ),
-        (
-            &[
-                "solve",
-                "--size",
-                "5",
-                "--method",
-                "warnsdorff",
-                "--solver",
-                "kissat",
-            ],
-            "--solver is for --method sat",
-        ),
-        (
-            &[
-                "solve",
-                "--size",
-                "5",
-                "--method",
-                "backtrack",
-                "--solver",
-                "minisat",
-            ],
-            "--solver is for --method sat",
-        ),
-        (
-            &[
-                "solve",
-                "--size",
-                "5",
-                "--method",
-                "backtrack",
-                "--amo",
-                "pairwise",
-            ],
-            "are for --method sat",
-        ),
-        (
-            &[
-                "count",
-                "--size",
-                "5",
-                "--method",
-                "backtrack",
-                "--no-parity",
-            ],
-            "are for --method sat",
-        ),
-        (
-            &["solve", "--size", "5", "--method", "sat", "--seed", "3"],
-            "--seed is for --method warnsdorff",
-        ),
-        (
-            &[
-                "solve",
-                "--size",
-                "5",
-                "--method",
-                "backtrack",
-                "--seed",
-                "3",
-            ],
-            "--seed is for --method warnsdorff",
-        ),
-        (
-            &["count", "--size", "100", "--method", "sat"],
-            "at most 8192 squares",
-        ),
-        (&["encode", "--size", "91"], "at most 8192 squares"),
-    ] {
-        let output = knightsat().args(args).assert().code(2).get_output().clone();
-        let stderr = String::from_utf8(output.stderr).unwrap();
-        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
-        assert!(stderr.starts_with("knightsat: "), "{args:?}: {stderr}");
-        assert!(stderr.contains(words), "{args:?}: {stderr}");
-    }
-}
-
-#[test]
 fn warnsdorff_seeds_are_reproducible() {
     let run = |seed: &str| {
         stdout_of(&[
@@ -1083,4 +690,73 @@ fn warnsdorff_seeds_are_reproducible() {
     assert_eq!(run("7"), run("7"));
     let tour = parse_moves(&run("7"), 12);
     assert!(common::is_tour(12, 12, false, &tour));
+}
+
+#[test]
+fn outputs_go_through_descriptors_and_links_and_keep_permissions() {
+    let dir = tempfile::tempdir().unwrap();
+    // /dev/stdout is this process's descriptor 1, wherever it points.
+    let out = std::fs::File::create(dir.path().join("out.txt")).unwrap();
+    let status = Process::new(binary())
+        .args(["encode", "--size", "5", "-o", "/dev/stdout"])
+        .stdout(out)
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let text = std::fs::read_to_string(dir.path().join("out.txt")).unwrap();
+    assert!(text.starts_with("c knightsat"), "{text:.40}");
+    assert!(std::fs::symlink_metadata("/dev/stdout")
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    // A private file stays private; a link stays a link, its target replaced.
+    let private = dir.path().join("private.cnf");
+    std::fs::write(&private, "OLD").unwrap();
+    std::fs::set_permissions(&private, std::fs::Permissions::from_mode(0o600)).unwrap();
+    std::os::unix::fs::symlink("private.cnf", dir.path().join("link.cnf")).unwrap();
+    let (code, stderr) = run(&["encode", "--size", "5", "-o", "link.cnf"], dir.path());
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(std::fs::symlink_metadata(dir.path().join("link.cnf"))
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert!(std::fs::read_to_string(&private)
+        .unwrap()
+        .starts_with("c knightsat"));
+    let mode = std::fs::metadata(&private).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+    assert_eq!(entries(dir.path()), ["link.cnf", "out.txt", "private.cnf"]);
+    // A missing directory is named as given, not as a temporary file.
+    let (code, stderr) = run(&["encode", "--size", "5", "-o", "nodir/x.cnf"], dir.path());
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(
+        stderr.contains("nodir/x.cnf") && !stderr.contains("tmp"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_signal_during_encode_leaves_no_temporary_file() {
+    let dir = tempfile::tempdir().unwrap();
+    for signal in [libc::SIGTERM, libc::SIGINT, libc::SIGHUP] {
+        let mut child = Process::new(binary())
+            .args(["encode", "--size", "40", "-o", "big.cnf"])
+            .current_dir(dir.path())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        // Wait until the temporary file exists, so the signal lands mid-write.
+        let started = Instant::now();
+        while entries(dir.path()).is_empty() && started.elapsed() < Duration::from_secs(20) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        send(&child, signal);
+        let status = child.wait().unwrap();
+        if status.success() {
+            continue; // finished first: then the file is complete
+        }
+        assert_eq!(status.code(), Some(128 + signal), "{status}");
+        assert!(entries(dir.path()).is_empty(), "{:?}", entries(dir.path()));
+    }
 }

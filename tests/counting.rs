@@ -3,8 +3,8 @@
 
 use crate::common;
 
+use common::adapters::Variant;
 use common::count::{list_by_sat, Listing};
-use common::Variant;
 use knightsat::encoding::EncodingConfig;
 use knightsat::model::problem::Problem;
 use knightsat::sat::Backend;
@@ -34,7 +34,7 @@ fn counts_agree(boards: &[(usize, usize)], variants: &[Variant], closedness: &[b
             for start in [None, Some(0)] {
                 let expected = common::count_tours(rows, cols, closed, start);
                 for (index, variant) in variants.iter().enumerate() {
-                    let problem = common::plain_problem(rows, cols, closed, start);
+                    let problem = common::adapters::plain_problem(rows, cols, closed, start);
                     // The built-in solvers take the variants in turn, the
                     // other way round on the next board: each counts every
                     // variant somewhere, and the run takes no longer.
@@ -54,7 +54,7 @@ fn counts_agree(boards: &[(usize, usize)], variants: &[Variant], closedness: &[b
 fn counts_match_the_oracle_for_every_option_combination_up_to_12_squares() {
     counts_agree(
         &common::small_boards(12),
-        &common::all_variants(),
+        &common::adapters::all_variants(),
         &[false, true],
     );
 }
@@ -65,7 +65,7 @@ fn counts_match_the_oracle_from_13_to_20_squares() {
         .into_iter()
         .filter(|(r, c)| r * c > 12)
         .collect();
-    counts_agree(&boards, &common::key_variants(), &[false, true]);
+    counts_agree(&boards, &common::adapters::key_variants(), &[false, true]);
 }
 
 #[test]
@@ -74,13 +74,13 @@ fn counts_match_the_oracle_on_boards_of_21_to_25_squares() {
         .into_iter()
         .filter(|(r, c)| r * c > 20)
         .collect();
-    counts_agree(&boards, &common::key_variants(), &[false, true]);
+    counts_agree(&boards, &common::adapters::key_variants(), &[false, true]);
 }
 
 #[test]
 fn counts_match_the_oracle_on_larger_rectangles() {
     // 3x9: 1120 open tours; 4x6: 1488; 5x6 (30 squares) closed: 480.
-    let variants = &common::key_variants();
+    let variants = &common::adapters::key_variants();
     let some = [
         variants[0],
         variants[variants.len() - 2],
@@ -94,7 +94,7 @@ fn counts_match_the_oracle_on_larger_rectangles() {
 fn the_limit_stops_the_count() {
     for backend in common::sat::built_in() {
         let found = list_by_sat(
-            &common::plain_problem(5, 5, false, None),
+            &common::adapters::plain_problem(5, 5, false, None),
             &common::sat::request(EncodingConfig::default(), &backend),
             Listing {
                 limit: Some(7),
@@ -119,7 +119,7 @@ fn orbit_counts_match_the_oracle() {
         (5, 6, true, None),
         (5, 6, true, Some(0)),
     ] {
-        let problem = common::plain_problem(rows, cols, closed, start);
+        let problem = common::adapters::plain_problem(rows, cols, closed, start);
         let up_to_symmetry = Listing {
             limit: None,
             up_to_symmetry: true,

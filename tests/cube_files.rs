@@ -1,7 +1,10 @@
-//! Property tests of the cube files (`cubes --split`): on random boards and
+//! The cube files (`cubes --split`). Property tests: on random boards and
 //! depths, with a signal at a random moment and a rerun into the same
 //! directory, the manifest and the files always agree and their counts
-//! (`count --cnf`, each file by itself) add up to the oracle's count.
+//! (`count --cnf`, each file by itself) add up to the oracle's count. And a
+//! split directory is all old or all new after a rerun or a signal, a
+//! directory holding anything else is left alone, and a link to one stays
+//! a link.
 
 use crate::common;
 
@@ -10,6 +13,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use common::cli::{binary, entries, refused, run, send};
 use knightsat::cnf_file::read_cnf_info;
 use knightsat::count::count_recorded;
 use proptest::prelude::*;
@@ -104,4 +108,69 @@ proptest! {
         // the new one; never a mix.
         prop_assert!(after == new || (!finished && after == old));
     }
+}
+
+#[test]
+fn a_split_directory_is_all_old_or_all_new_after_a_rerun_or_a_signal() {
+    let dir = tempfile::tempdir().unwrap();
+    let split = |depth: &str, into: &str| {
+        let args = ["cubes", "--size", "5", "--depth", depth, "--split", into];
+        let (code, stderr) = run(&args, dir.path());
+        assert_eq!(code, Some(0), "{args:?}: {stderr}");
+    };
+    let x = dir.path().join("X");
+    split("3", "X");
+    assert_eq!(common::split_in(&x).unwrap().len(), 488);
+    // A shallower split replaces the deeper one whole: no stale cube files.
+    split("2", "X");
+    let mut before = common::split_in(&x).unwrap();
+    assert_eq!(before.len(), 168);
+    // A signal at any moment of a deeper split (4176 files) leaves the old
+    // split or the new one, never a mix, and nothing beside it.
+    for delay in [30, 120, 400, 5000] {
+        let mut child = Command::new(binary())
+            .args(["cubes", "--size", "5", "--depth", "5", "--split", "X"])
+            .current_dir(dir.path())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let started = Instant::now();
+        while child.try_wait().unwrap().is_none()
+            && started.elapsed() < Duration::from_millis(delay)
+        {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        send(&child, libc::SIGTERM);
+        let status = child.wait().unwrap();
+        assert!(matches!(status.code(), Some(0 | 143)), "{status}");
+        let after = common::split_in(&x).unwrap();
+        assert!(
+            after == before || after.len() == 4176,
+            "{delay} ms: {} cubes",
+            after.len()
+        );
+        assert_eq!(entries(dir.path()), ["X"], "{delay} ms");
+        before = after;
+    }
+    // A directory holding anything else is left alone.
+    std::fs::write(x.join("notes.txt"), "mine").unwrap();
+    refused(
+        &["cubes", "--size", "5", "--depth", "1", "--split", "X"],
+        dir.path(),
+        "X holds notes.txt",
+    );
+    assert_eq!(
+        std::fs::read_to_string(x.join("notes.txt")).unwrap(),
+        "mine"
+    );
+    std::fs::remove_file(x.join("notes.txt")).unwrap();
+    assert_eq!(common::split_in(&x).unwrap(), before);
+    // A link to a split stays a link; its target is replaced.
+    std::os::unix::fs::symlink("X", dir.path().join("L")).unwrap();
+    split("1", "L");
+    assert!(std::fs::symlink_metadata(dir.path().join("L"))
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert_eq!(common::split_in(&x).unwrap().len(), 48);
 }

@@ -34,7 +34,7 @@ fn counts_match_the_oracle_on_every_board_of_at_most_30_squares() {
         for closed in [false, true] {
             for start in [None, Some(0)] {
                 let expected = u128::from(common::count_tours(rows, cols, closed, start));
-                let problem = common::plain_problem(rows, cols, closed, start);
+                let problem = common::adapters::plain_problem(rows, cols, closed, start);
                 // Two threads on every other board: the shards must add up
                 // the same; and the other order of the squares.
                 let jobs = 1 + (rows + cols) % 2;
@@ -91,7 +91,7 @@ fn counts_match_the_oracle_with_holes_leapers_and_both_ends() {
                             clues: clues.clone(),
                         };
                         let expected = common::tours_of(&shape, &demands, usize::MAX).len() as u128;
-                        let problem = common::problem_of(&shape, &demands, true);
+                        let problem = common::adapters::problem_of(&shape, &demands, true);
                         // The other order of the squares on every other
                         // case; meeting in the middle on every count with
                         // no end fixed (the others take rows).
@@ -217,7 +217,7 @@ fn counts_reproduce_the_published_sequences_on_small_boards() {
                 continue;
             }
             let start = closed.then_some(0);
-            let problem = common::plain_problem(rows, cols, closed, start);
+            let problem = common::adapters::plain_problem(rows, cols, closed, start);
             let term: u128 = term.parse().unwrap();
             let expected = if closed { 2 * term } else { term };
             assert_eq!(frontier(&problem, 2), expected, "{name} {rows}x{cols}");

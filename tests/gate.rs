@@ -1,12 +1,14 @@
 //! The feasibility gate: it never says "no tour" where the oracle finds
 //! one (boards with holes, leapers, closed or open, starts, ends and
 //! clues), it answers the problems that used to hang on every route at
-//! once with its reason, and the default route picks each of its routes.
+//! once with its reason, it keeps to the time limit on boards of millions
+//! of squares, and the default route picks each of its routes.
 
 use crate::common;
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
+use common::cli::knightsat;
 use common::{has_tour, tours_of, Demands, Sequence, Shape};
 use knightsat::gate::refute;
 use knightsat::model::problem::{Clue, Problem};
@@ -401,4 +403,81 @@ fn clued_boards_from_12x12_race_two_formulations_and_the_winner_honours_the_clue
         let alone = route_of(&args);
         assert!(!alone.contains("raced"), "{alone}");
     }
+}
+
+#[test]
+fn a_timeout_on_a_large_holed_board_is_kept_and_a_refusal_is_quick() {
+    // Before: 2.2 s, 10.8 s and 3.9 s (release), the feasibility gate
+    // walking the move graph of a million or four million squares without
+    // looking at the clock, and `count` refusing only after the gate. The
+    // goal is the limit + 0.3 s, a refusal within 0.5 s (measured 0.29 to
+    // 0.34, 0.44 to 0.52 and 0.50 to 0.57 s under a load of 3.5 on 2 cores);
+    // the bound leaves a second for a busy machine.
+    for (args, code, limit) in [
+        (
+            &[
+                "solve",
+                "--board",
+                "1000x1000",
+                "--holes",
+                "c3",
+                "--timeout",
+                "0.2",
+            ][..],
+            124,
+            0.2,
+        ),
+        (
+            &[
+                "solve",
+                "--board",
+                "2048x2048",
+                "--holes",
+                "a1,b1",
+                "--timeout",
+                "0.1",
+            ],
+            124,
+            0.1,
+        ),
+        // The refusal: the gate gets 0.1 s to prove there is no tour.
+        (&["count", "--board", "2048x2048", "--holes", "c3"], 2, 0.5),
+    ] {
+        let started = Instant::now();
+        let output = knightsat().args(args).output().unwrap();
+        let took = started.elapsed().as_secs_f64();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(code), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(took < limit + 1.0, "{args:?} took {took:.2} s: {stderr}");
+        if code == 124 {
+            assert!(
+                stderr.contains(&format!("within {limit} s")),
+                "{args:?}: {stderr}"
+            );
+        }
+    }
+    // Counting it in one search: the gate's time counts against the limit
+    // (it was added to it: 2.7 s for a limit of 1 s, release).
+    let args = [
+        "count",
+        "--board",
+        "2048x2048",
+        "--holes",
+        "c3",
+        "--method",
+        "backtrack",
+        "--timeout",
+        "0.5",
+    ];
+    let started = Instant::now();
+    let output = knightsat().args(args).output().unwrap();
+    let took = started.elapsed().as_secs_f64();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(124), "{stderr}");
+    assert!(
+        stderr.contains("the --timeout of 0.5 s ran out after 0 tours"),
+        "{stderr}"
+    );
+    assert!(took < 1.5, "counting took {took:.2} s: {stderr}");
 }

@@ -1,13 +1,24 @@
-//! Messages, inputs and outputs (hardening, round three, item 4): every
-//! suggestion works when followed, a byte-order mark is skipped, invisible
-//! characters in a refused input are escaped, no output is malformed, and a
-//! failed write is an error.
+//! What the command says when it refuses or fails, and with which exit
+//! status: bad input and contradictory options are one line, exit 2,
+//! naming the problem in the user's terms, never a panic, and inputs that
+//! used to crash are refused alike; no tour is exit 20, giving up exit 3,
+//! a time limit exit 124 with what was found before it; every suggestion
+//! (a `--memory-budget`'s way out) works when followed; a byte-order mark
+//! is skipped and invisible characters in a refused input are escaped; a
+//! failed write is an error and a closed pipe is not.
 
 use std::fs::File;
+use std::io::Write;
+use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use crate::common::cli::{knightsat, refused};
+use crate::common;
+
+use common::cli::{
+    binary, decode_text, entries, fixture, knightsat, parse_moves, refused, stdout_of,
+};
+use predicates::prelude::*;
 
 /// Runs the binary in `dir`: exit code, stdout, stderr.
 fn run(args: &[&str], dir: &Path) -> (Option<i32>, String, String) {
@@ -994,4 +1005,1031 @@ fn certify_without_rate_names_how_to_install_it() {
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(stderr.contains("cargo install rate@0.3.0"), "{stderr}");
+}
+
+#[test]
+fn no_tour_exits_20() {
+    for args in [
+        &["solve", "--size", "4", "--no-theory"][..],
+        &["solve", "--size", "5", "--closed", "--no-theory"],
+        &[
+            "solve",
+            "--board",
+            "3x3",
+            "--max-clause-len",
+            "3",
+            "--no-theory",
+        ],
+    ] {
+        knightsat()
+            .args(args)
+            .assert()
+            .code(20)
+            .stdout("no tour exists for these constraints\n");
+    }
+}
+
+#[test]
+fn a_closed_pipe_is_not_an_error() {
+    let bin = assert_cmd::cargo::cargo_bin("knightsat");
+    let script = format!(
+        "'{}' encode --size 12 | head -c 100 > /dev/null; echo ${{PIPESTATUS[0]}}",
+        bin.display()
+    );
+    let output = std::process::Command::new("bash")
+        .args(["-c", &script])
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&output.stdout).trim(), "0");
+    assert_eq!(String::from_utf8_lossy(&output.stderr), "");
+}
+
+#[test]
+fn decode_rejects_bad_models_with_one_line() {
+    let cnf = fixture("golden/3x4-open.cnf");
+    let minisat = std::fs::read_to_string(fixture("solver-output/3x4-open.minisat.out")).unwrap();
+    let kissat = std::fs::read_to_string(fixture("solver-output/3x4-open.kissat.out")).unwrap();
+    let literals: Vec<i64> = minisat
+        .lines()
+        .nth(1)
+        .unwrap()
+        .split_whitespace()
+        .map(|l| l.parse().unwrap())
+        .collect();
+    let model_text = |lits: &[i64]| {
+        format!(
+            "SAT\n{}\n",
+            lits.iter()
+                .map(i64::to_string)
+                .collect::<Vec<_>>()
+                .join(" ")
+        )
+    };
+
+    // Truncated: the kissat output cut in the middle of the v lines.
+    let cut = &kissat[..kissat.rfind("\nv ").unwrap()];
+    decode_text(&cnf, cut)
+        .code(2)
+        .stderr(predicate::str::contains("truncated"));
+    // Garbage.
+    decode_text(&cnf, "hello world\n")
+        .code(2)
+        .stderr(predicate::str::contains("not a literal"));
+    decode_text(&cnf, "")
+        .code(2)
+        .stderr(predicate::str::contains("no answer"));
+
+    // Step 0 on no square: the true x(0, ·) literal made false.
+    let mut nowhere = literals.clone();
+    let first_true = nowhere.iter().position(|&l| l > 0 && l <= 12).unwrap();
+    nowhere[first_true] = -nowhere[first_true];
+    decode_text(&cnf, &model_text(&nowhere))
+        .code(2)
+        .stderr(predicate::str::contains(
+            "after 0 moves the knight is on no square",
+        ));
+
+    // Two squares of a real tour swapped: a sequence of squares, but not
+    // knight moves. The naive encoding prunes nothing, so every x(t, s) is read.
+    let dir = tempfile::tempdir().unwrap();
+    let naive = dir.path().join("naive.cnf");
+    knightsat()
+        .args(["encode", "--board", "3x4", "--preset", "naive", "-o"])
+        .arg(&naive)
+        .assert()
+        .success();
+    let moves = stdout_of(&[
+        "solve", "--board", "3x4", "--method", "sat", "--format", "moves",
+    ]);
+    let mut tour = parse_moves(&moves, 4);
+    tour.swap(2, 3);
+    let n = 12;
+    let lits: Vec<i64> = (0..n)
+        .flat_map(|t| (0..n).map(move |s| (t, s)))
+        .map(|(t, s)| {
+            let var = (1 + t * n + s) as i64;
+            if tour[t] == s {
+                var
+            } else {
+                -var
+            }
+        })
+        .chain([0])
+        .collect();
+    decode_text(&naive, &model_text(&lits))
+        .code(2)
+        .stderr(predicate::str::contains(
+            "the model is not a tour: move 2 to 3, b1 to c2, is not a knight move",
+        ));
+
+    // A model for another board: the 3x4 answer given with the 3x3 CNF.
+    knightsat()
+        .args(["decode", "--cnf"])
+        .arg(fixture("golden/3x3-open.cnf"))
+        .arg(fixture("solver-output/3x4-open.kissat.out"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("another CNF"));
+}
+
+#[test]
+fn decode_needs_a_knightsat_cnf() {
+    let dir = tempfile::tempdir().unwrap();
+    let bare = dir.path().join("bare.cnf");
+    let golden = std::fs::read_to_string(fixture("golden/3x4-open.cnf")).unwrap();
+    let body: String = golden
+        .lines()
+        .filter(|l| !l.starts_with('c'))
+        .flat_map(|l| [l, "\n"])
+        .collect();
+    std::fs::write(&bare, body).unwrap();
+    knightsat()
+        .args(["decode", "--cnf"])
+        .arg(&bare)
+        .arg(fixture("solver-output/3x4-open.kissat.out"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("not a knightsat CNF"));
+    knightsat()
+        .args(["decode", "--cnf", "/no/such/file.cnf", "-"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cannot read /no/such/file.cnf"));
+}
+
+#[test]
+fn bad_input_gets_one_line_and_exit_2() {
+    for args in [
+        &["solve", "--board", "0x5"][..],
+        &["solve", "--board", "8"],
+        &["solve", "--board", "8x"],
+        &["solve", "--size", "8", "--start", "z9"],
+        &["solve", "--size", "8", "--start", "i1"],
+        &["encode", "--size", "8", "--max-clause-len", "2"],
+        &["encode", "--size", "0"],
+        &["encode"],
+        &["encode", "--size", "3", "--board", "3x3"],
+        &["solve", "--size", "5", "--format", "xml"],
+        &["solve", "--size", "5", "--amo", "ladder"],
+        &["frobnicate"],
+    ] {
+        let output = knightsat().args(args).assert().code(2).get_output().clone();
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.starts_with("knightsat: "), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn warnsdorff_gives_up_with_exit_3_and_never_says_no_tour() {
+    // 3x3 has no tour; Warnsdorff's rule cannot know that, and says so.
+    let output = knightsat()
+        .args([
+            "solve",
+            "--size",
+            "3",
+            "--method",
+            "warnsdorff",
+            "--no-theory",
+        ])
+        .assert()
+        .code(3)
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("found no tour in 100 attempts"), "{stderr}");
+    assert!(output.stdout.is_empty());
+    // Backtracking proves it: exit 20.
+    knightsat()
+        .args([
+            "solve",
+            "--size",
+            "3",
+            "--method",
+            "backtrack",
+            "--no-theory",
+        ])
+        .assert()
+        .code(20)
+        .stdout("no tour exists for these constraints\n");
+    knightsat()
+        .args([
+            "solve",
+            "--size",
+            "5",
+            "--closed",
+            "--holes",
+            "a1,e5",
+            "--method",
+            "backtrack",
+        ])
+        .assert()
+        .code(20);
+    knightsat()
+        .args(["solve", "--help"])
+        .assert()
+        .stdout(predicate::str::contains("3   --method warnsdorff gave up"));
+}
+
+#[test]
+fn warnsdorff_tours_a_million_squares_and_sat_refuses_them_in_one_line() {
+    let moves = stdout_of(&[
+        "solve",
+        "--size",
+        "1000",
+        "--method",
+        "warnsdorff",
+        "--format",
+        "moves",
+    ]);
+    assert_eq!(moves.split_whitespace().count(), 1_000_000);
+    let output = knightsat()
+        .args(["solve", "--size", "1000", "--method", "sat"])
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("at most 8192 squares"), "{stderr}");
+    // The refusal names the routes that take the board.
+    assert!(stderr.contains("--encoding successor"), "{stderr}");
+    assert!(stderr.contains("--method warnsdorff"), "{stderr}");
+}
+
+#[test]
+#[allow(clippy::too_many_lines, reason = "a table of cases, one per refusal")]
+fn methods_refuse_what_they_cannot_do_in_one_line_with_exit_2() {
+    for (args, words) in [
+        (
+            &[
+                "solve",
+                "--size",
+                "5",
+                "--method",
+                "warnsdorff",
+                "--proof",
+                "p.drat",
+            ][..],
+            "--proof needs --method sat",
+        ),
+        (
+            &[
+                "solve",
+                "--size",
+                "5",
+                "--method",
+                "backtrack",
+                "--proof",
+                "p.drat",
+            ],
+            "--proof needs --method sat",
+        ),
+        (
+            &[
+                "solve",
+                "--size",
+                "5",
+                "--method",
+                "warnsdorff",
+                "--at",
+                "3=c3",
+            ],
+            "does not take clues",
+        ),
+        (
+            &["solve", "--size", "5", "--method", "warnsdorff", "--all"],
+            "finds one tour",
+        ),
+        (
+            &["count", "--size", "5", "--method", "warnsdorff"],
+            "finds one tour",
+        ),
+        (
+            &[
+                "solve",
+                "--size",
+                "5",
+                "--method",
+                "warnsdorff",
+                "--solver",
+                "kissat",
+            ],
+            "--solver is for --method sat",
+        ),
+        (
+            &[
+                "solve",
+                "--size",
+                "5",
+                "--method",
+                "backtrack",
+                "--solver",
+                "minisat",
+            ],
+            "--solver is for --method sat",
+        ),
+        (
+            &[
+                "solve",
+                "--size",
+                "5",
+                "--method",
+                "backtrack",
+                "--amo",
+                "pairwise",
+            ],
+            "are for --method sat",
+        ),
+        (
+            &[
+                "count",
+                "--size",
+                "5",
+                "--method",
+                "backtrack",
+                "--no-parity",
+            ],
+            "are for --method sat",
+        ),
+        (
+            &["solve", "--size", "5", "--method", "sat", "--seed", "3"],
+            "--seed is for --method warnsdorff",
+        ),
+        (
+            &[
+                "solve",
+                "--size",
+                "5",
+                "--method",
+                "backtrack",
+                "--seed",
+                "3",
+            ],
+            "--seed is for --method warnsdorff",
+        ),
+        (
+            &["count", "--size", "100", "--method", "sat"],
+            "at most 8192 squares",
+        ),
+        (&["encode", "--size", "91"], "at most 8192 squares"),
+    ] {
+        let output = knightsat().args(args).assert().code(2).get_output().clone();
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.starts_with("knightsat: "), "{args:?}: {stderr}");
+        assert!(stderr.contains(words), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn a_proof_and_its_cnf_cannot_share_a_name() {
+    let dir = tempfile::tempdir().unwrap();
+    refused(
+        &[
+            "solve",
+            "--size",
+            "4",
+            "--no-theory",
+            "--proof",
+            "same.x",
+            "--cnf-out",
+            "./same.x",
+        ],
+        dir.path(),
+        "--cnf-out both name",
+    );
+    assert!(entries(dir.path()).is_empty());
+}
+
+#[test]
+fn a_solver_that_floods_stderr_is_reported_by_its_last_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("noisy.sh");
+    std::fs::write(
+        &path,
+        "#!/bin/sh\nyes 'noise noise noise noise' | head -c 50000000 >&2\necho 'the real reason' >&2\nexit 3\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let (code, _, stderr) = run(
+        &["solve", "--size", "5", "--solver", path.to_str().unwrap()],
+        dir.path(),
+    );
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("the real reason"), "{stderr}");
+}
+
+#[test]
+fn inputs_that_used_to_crash_are_one_line_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let cnf = dir.path().join("t6.cnf");
+    let written = knightsat()
+        .args(["encode", "--size", "6", "-o"])
+        .arg(&cnf)
+        .output()
+        .unwrap();
+    assert!(written.status.success());
+    for literal in [
+        "1000000000000",
+        "4294967295",
+        "9223372036854775807",
+        "-9223372036854775808",
+        "2147483647",
+    ] {
+        let output = dir.path().join("out.txt");
+        std::fs::write(&output, format!("s SATISFIABLE\nv 1 {literal} 0\n")).unwrap();
+        refused(
+            &["decode", "--cnf", "t6.cnf", "out.txt"],
+            dir.path(),
+            "is the output for another CNF",
+        );
+    }
+    refused(
+        &["decode", "--cnf", "/dev/zero", "t6.cnf"],
+        dir.path(),
+        "not a knightsat CNF",
+    );
+    refused(
+        &["solve", "--size", "6", "--timeout", "1e20"],
+        dir.path(),
+        "--timeout",
+    );
+    refused(
+        &["solve", "--board", "3x4", "--all", "--limit", "0"],
+        dir.path(),
+        "--limit",
+    );
+    refused(
+        &["count", "--size", "3", "--limit", "0"],
+        dir.path(),
+        "--limit",
+    );
+    refused(
+        &["certify", "--cnf", "t6.cnf", "--proof", "/dev/zero"],
+        dir.path(),
+        "not a regular file",
+    );
+    refused(
+        &["certify", "--cnf", "t6.cnf", "--proof", "."],
+        dir.path(),
+        "directory",
+    );
+    for huge in ["100000000000", "18446744073709551615"] {
+        let (code, _, stderr) = run(
+            &["solve", "--size", "5", "--max-clause-len", huge],
+            dir.path(),
+        );
+        assert_eq!(code, Some(0), "{huge}: {stderr}");
+    }
+    let (code, _, _) = run(&["solve", "--size", " 5 "], dir.path());
+    assert_eq!(code, Some(0), "--size trims like --board");
+    // Control characters and long tokens are escaped and shortened.
+    let weird = format!("a\u{1b}[31m{}", "x".repeat(10_000));
+    let (code, _, stderr) = run(&["solve", "--size", "5", "--start", &weird], dir.path());
+    assert_eq!(code, Some(2));
+    assert!(!stderr.contains('\u{1b}') && stderr.len() < 300, "{stderr}");
+    // So are the cells of a board file.
+    for cell in ['\u{1b}', '\t', '\u{200b}'] {
+        std::fs::write(dir.path().join("odd.txt"), format!(".{cell}...\n.....\n")).unwrap();
+        let (code, _, stderr) = run(&["count", "--board-file", "odd.txt"], dir.path());
+        assert_eq!(code, Some(2), "{cell:?}: {stderr}");
+        assert!(
+            stderr.contains(&cell.escape_default().to_string()) && !stderr.contains(cell),
+            "{cell:?}: {stderr}"
+        );
+    }
+}
+
+#[test]
+fn write_errors_on_stdout_are_one_line_and_a_closed_pipe_keeps_the_verdict() {
+    for args in [
+        &["count", "--size", "5"][..],
+        &["verify", "--board", "3x4", "--at", "1=a1"][..],
+        &["solve", "--size", "5"][..],
+    ] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let output = Command::new(binary())
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(full)
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut output = output;
+        output
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(b"a1 c2 a3 b1 d2 b3 c1 a2 c3 d1 b2 d3")
+            .unwrap();
+        let output = output.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+    // Nobody reads: the exit status is still the verdict.
+    for (board, code) in [("4", 20), ("5", 0)] {
+        let mut child = Command::new(binary())
+            .args(["solve", "--size", board, "--no-theory"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        assert_eq!(child.wait().unwrap().code(), Some(code), "{board}");
+    }
+}
+
+#[test]
+fn options_that_contradict_a_json_tour_or_puzzle_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let tour = common::cli::stdout_of(&["solve", "--size", "6", "--closed", "--format", "json"]);
+    std::fs::write(dir.path().join("c6.json"), tour).unwrap();
+    refused(
+        &["verify", "--leaper", "0,1", "c6.json"],
+        dir.path(),
+        "wazir",
+    );
+    refused(&["verify", "--holes", "c3", "c6.json"], dir.path(), "holes");
+    let (code, _, _) = run(&["verify", "--leaper", "1,2", "c6.json"], dir.path());
+    assert_eq!(code, Some(0), "an option that agrees is fine");
+    // What the JSON does not record applies.
+    let (code, _, stderr) = run(&["verify", "--start", "b1", "c6.json"], dir.path());
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("starts on a1, not on b1"), "{stderr}");
+    let puzzle =
+        common::cli::stdout_of(&["puzzle", "--size", "5", "--seed", "1", "--format", "json"]);
+    std::fs::write(dir.path().join("p5.json"), puzzle).unwrap();
+    refused(
+        &["solve", "--puzzle", "p5.json", "--leaper", "0,1"],
+        dir.path(),
+        "wazir",
+    );
+}
+
+#[test]
+fn a_model_of_a_tour_the_cnf_rules_out_is_named_in_the_users_terms() {
+    // The closed 5x6 CNF fixes the start on a1 and breaks reversal: the
+    // reverse of its own tour read from another square is ruled out.
+    let dir = tempfile::tempdir().unwrap();
+    let cnf = dir.path().join("c.cnf");
+    knightsat()
+        .args(["encode", "--board", "5x6", "--closed", "-o"])
+        .arg(&cnf)
+        .assert()
+        .success();
+    let moves =
+        common::cli::stdout_of(&["solve", "--board", "5x6", "--closed", "--format", "moves"]);
+    let board = knightsat::model::board::Board::new(5, 6).unwrap();
+    let mut squares: Vec<usize> = moves
+        .split_whitespace()
+        .map(|name| board.parse_square(name).unwrap())
+        .collect();
+    squares.rotate_left(1);
+    let n = squares.len();
+    let literals: Vec<String> = squares
+        .iter()
+        .enumerate()
+        .map(|(step, &square)| (1 + step * n + square).to_string())
+        .collect();
+    let model = format!("s SATISFIABLE\nv {} 0\n", literals.join(" "));
+    std::fs::write(dir.path().join("model.txt"), model).unwrap();
+    refused(
+        &["decode", "--cnf", "c.cnf", "model.txt"],
+        dir.path(),
+        "which this CNF rules out",
+    );
+}
+
+#[test]
+fn sizes_that_cannot_work_are_refused_or_answered_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    // In-process solving of 64x64 by the time-indexed encoding would need
+    // gigabytes: refused up front, with the estimate and the routes that
+    // would work, in options the command takes.
+    for args in [
+        &["solve", "--size", "64", "--method", "sat"][..],
+        &[
+            "solve",
+            "--size",
+            "30",
+            "--method",
+            "sat",
+            "--memory-budget",
+            "50",
+        ],
+    ] {
+        refused(args, dir.path(), "--memory-budget");
+        let (_, _, stderr) = run(args, dir.path());
+        for way_out in [
+            "MiB",
+            "--solver kissat",
+            "--encoding successor",
+            "--method warnsdorff",
+        ] {
+            assert!(stderr.contains(way_out), "{way_out}: {stderr}");
+        }
+        assert!(!stderr.contains("--jobs"), "no --jobs were given: {stderr}");
+    }
+    refused(
+        &["count", "--size", "64", "--method", "sat"],
+        dir.path(),
+        "--memory-budget",
+    );
+    let (_, _, stderr) = run(&["count", "--size", "64", "--method", "sat"], dir.path());
+    assert!(stderr.contains("--method backtrack"), "{stderr}");
+    assert!(
+        !stderr.contains("--solver"),
+        "count takes no solver programs: {stderr}"
+    );
+    // The default route needs no such memory.
+    let (code, _, stderr) = run(&["solve", "--size", "64"], dir.path());
+    assert_eq!(code, Some(0), "{stderr}");
+    // The knight cannot move on 1x8192: the CNF is a few empty clauses.
+    let stats = common::cli::stdout_of(&["stats", "--board", "1x8192", "--format", "json"]);
+    let value: serde_json::Value = serde_json::from_str(&stats).unwrap();
+    assert_eq!(
+        value["clauses"], 16_384,
+        "one empty clause per step and per square"
+    );
+    assert_eq!(value["literals"], 0);
+    // Theorems answer count and puzzle on boards they settle, at any size.
+    assert_eq!(
+        common::cli::stdout_of(&["count", "--board", "2x4096"]).trim(),
+        "0"
+    );
+    let (code, _, _) = run(&["puzzle", "--board", "2x4096"], dir.path());
+    assert_eq!(code, Some(20));
+}
+
+#[test]
+fn constraints_that_contradict_each_other_are_bad_input_on_every_path() {
+    // One rule: two squares for one move, or two moves on one square
+    // (--start is move 1, --end move N), is bad input, exit 2, before any
+    // search; constraints that agree but leave no tour are answered 20.
+    let dir = tempfile::tempdir().unwrap();
+    let contradictions: [&[&str]; 4] = [
+        &["--at", "1=a1", "--at", "25=a1"],
+        &["--start", "a1", "--end", "a1"],
+        &["--start", "a1", "--at", "25=a1"],
+        &["--end", "a1", "--at", "1=a1"],
+    ];
+    for constraints in contradictions {
+        for command in [
+            &["solve", "--size", "5"][..],
+            &["solve", "--size", "5", "--method", "backtrack"],
+            &["solve", "--size", "5", "--closed"],
+            &["count", "--size", "5"],
+            &["encode", "--size", "5"],
+        ] {
+            let args: Vec<&str> = command.iter().chain(constraints).copied().collect();
+            refused(&args, dir.path(), "a1 has two move numbers, 1 and 25");
+        }
+    }
+    refused(
+        &["solve", "--size", "5", "--start", "a1", "--at", "1=b1"],
+        dir.path(),
+        "two squares for move 1: a1 and b1",
+    );
+    // Agreeing constraints with no tour (b1 is of the colour 5x5 has 12 of).
+    for method in ["sat", "backtrack"] {
+        let args = [
+            "solve", "--size", "5", "--start", "a1", "--end", "b1", "--method", method,
+        ];
+        assert_eq!(run(&args, dir.path()).0, Some(20), "{args:?}");
+    }
+}
+
+#[test]
+fn count_cnf_refuses_the_options_the_file_decides() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, _, stderr) = run(&["encode", "--size", "5", "-o", "f.cnf"], dir.path());
+    assert_eq!(code, Some(0), "{stderr}");
+    let given: [&[&str]; 13] = [
+        &["--start", "c3"],
+        &["--size", "6"],
+        &["--board", "5x6"],
+        &["--closed"],
+        &["--holes", "c3"],
+        &["--at", "3=b3"],
+        &["--end", "a1"],
+        &["--leaper", "2,3"],
+        &["--method", "backtrack"],
+        &["--encoding", "successor"],
+        &["--amo", "pairwise"],
+        &["--no-parity"],
+        &["--preset", "naive"],
+    ];
+    for options in given {
+        let args: Vec<&str> = ["count", "--cnf", "f.cnf"]
+            .iter()
+            .chain(options)
+            .copied()
+            .collect();
+        refused(&args, dir.path(), "cannot be used with");
+    }
+    let output = knightsat()
+        .args(["count", "--cnf", "f.cnf"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&output.stdout).trim(), "1728");
+}
+
+#[test]
+fn time_limits_too_short_to_measure_are_refused_alike_by_every_method() {
+    let dir = tempfile::tempdir().unwrap();
+    for method in ["sat", "backtrack", "warnsdorff"] {
+        for limit in ["1e-300", "1e-10", "0.0009", "0"] {
+            refused(
+                &[
+                    "solve",
+                    "--size",
+                    "8",
+                    "--method",
+                    method,
+                    "--timeout",
+                    limit,
+                ],
+                dir.path(),
+                "is not a number of seconds from 0.001",
+            );
+        }
+    }
+    // A millisecond is a limit: 8x8 by SAT takes longer.
+    let (code, _, stderr) = run(
+        &[
+            "solve",
+            "--size",
+            "8",
+            "--method",
+            "sat",
+            "--timeout",
+            "0.001",
+        ],
+        dir.path(),
+    );
+    assert_eq!(code, Some(124), "{stderr}");
+    assert!(stderr.contains("no answer within 0.001 s"), "{stderr}");
+}
+
+#[test]
+fn orbits_are_counted_by_one_solver_and_cubes_are_refused_in_words() {
+    let dir = tempfile::tempdir().unwrap();
+    for extra in [&["--jobs", "2"][..], &["--jobs", "0"], &["--depth", "3"]] {
+        let args: Vec<&str> = ["count", "--size", "5", "--up-to-symmetry"]
+            .iter()
+            .chain(extra)
+            .copied()
+            .collect();
+        refused(
+            &args,
+            dir.path(),
+            "--up-to-symmetry counts orbits with one solver, without cubes",
+        );
+    }
+    // --jobs 1 is the default: one solver, the oracle's orbits.
+    let output = knightsat()
+        .args(["count", "--size", "5", "--up-to-symmetry", "--jobs", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout).trim(),
+        common::count_orbits(5, 5, false, None).to_string()
+    );
+}
+
+/// Runs kissat on `cnf` in `dir`, its output saved as `out`; whether it
+/// found a model.
+fn kissat_model(dir: &Path, cnf: &str, out: &str) -> bool {
+    let output = Command::new("kissat")
+        .arg(cnf)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    std::fs::write(dir.join(out), &output.stdout).unwrap();
+    output.status.code() == Some(10)
+}
+
+#[test]
+#[cfg_attr(not(has_kissat), ignore = "kissat is not installed")]
+fn decode_refuses_a_model_of_another_cubes_cnf() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, _, stderr) = run(
+        &["cubes", "--size", "5", "--depth", "3", "--split", "S"],
+        dir.path(),
+    );
+    assert_eq!(code, Some(0), "{stderr}");
+    // The first satisfiable cube after cube 1 (cube 2 on 5x5).
+    let sat = (2..40)
+        .map(|i| format!("S/cube-{i:06}.cnf"))
+        .find(|cnf| kissat_model(dir.path(), cnf, "model.out"))
+        .unwrap();
+    let (code, _, stderr) = run(&["decode", "--cnf", &sat, "model.out"], dir.path());
+    assert_eq!(code, Some(0), "{sat}: {stderr}");
+    // The same model with its false literals left out, as MiniSat may.
+    let model = std::fs::read_to_string(dir.path().join("model.out")).unwrap();
+    let positive: Vec<&str> = model
+        .lines()
+        .filter(|line| line.starts_with("v "))
+        .flat_map(|line| line[2..].split_whitespace())
+        .filter(|lit| !lit.starts_with('-'))
+        .collect();
+    let text = format!("s SATISFIABLE\nv {}\n", positive.join(" "));
+    std::fs::write(dir.path().join("positive.out"), text).unwrap();
+    let (code, _, stderr) = run(&["decode", "--cnf", &sat, "positive.out"], dir.path());
+    assert_eq!(code, Some(0), "{sat}: {stderr}");
+    // Either decodes to a tour of the same problem, outside cube 1.
+    for model in ["model.out", "positive.out"] {
+        for other in ["S/cube-000001.cnf", "S/cube-000040.cnf"] {
+            refused(
+                &["decode", "--cnf", other, model],
+                dir.path(),
+                "it is not a model of this CNF",
+            );
+        }
+    }
+}
+
+#[test]
+fn a_timed_out_list_of_every_tour_says_it_is_partial_for_every_method() {
+    let dir = tempfile::tempdir().unwrap();
+    for method in ["sat", "backtrack"] {
+        // Listing every tour of 8x8 takes far longer than a second.
+        let output = knightsat()
+            .args(["solve", "--size", "8", "--all", "--format", "moves"])
+            .args(["--method", method, "--timeout", "1"])
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(124), "{method}: {stderr}");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let tours: Vec<Vec<usize>> = stdout
+            .lines()
+            .map(|line| {
+                let board = knightsat::model::board::Board::new(8, 8).unwrap();
+                line.split_whitespace()
+                    .map(|name| board.parse_square(name).unwrap())
+                    .collect()
+            })
+            .collect();
+        assert!(!tours.is_empty(), "{method}: tours found before the limit");
+        assert!(tours.iter().all(|t| common::is_tour(8, 8, false, t)));
+        assert_eq!(stderr.lines().count(), 1, "{method}: {stderr}");
+        let said = format!(
+            "the --timeout of 1 s ran out after {} tours: the tours printed are a partial list",
+            tours.len()
+        );
+        assert!(stderr.contains(&said), "{method}: {stderr}");
+    }
+}
+
+/// `sum` of `text` on stdin: exit code, stdout, stderr.
+fn sum_of_stdin(text: &str) -> (Option<i32>, String, String) {
+    let output = knightsat()
+        .arg("sum")
+        .write_stdin(text.as_bytes().to_vec())
+        .output()
+        .unwrap();
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn sum_refuses_a_cut_line_squares_of_no_cube_and_two_problems_mixed() {
+    let task = ["count", "--size", "5", "--depth", "3", "--cubes"];
+    let all = common::cli::stdout_of(&[&task[..], &["1-488"]].concat());
+    assert_eq!(sum_of_stdin(&all).1, "1728\n");
+    let refused_sum = |text: &str, words: &str| {
+        let (code, stdout, stderr) = sum_of_stdin(text);
+        assert_eq!(code, Some(2), "{words}: {stderr}");
+        assert!(stdout.is_empty(), "{words}: {stdout}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains(words), "{words}: {stderr}");
+        assert!(stderr.contains("stdin line"), "{stderr}");
+    };
+    let (header, lines) = all.split_once('\n').unwrap();
+    // The case: the first line dropped, a cut line at the end.
+    let mut cut = lines.to_string();
+    cut.push_str("cube 1/488\t12");
+    refused_sum(&cut, "no header line");
+    let mut cut = all.clone();
+    cut.push_str("cube 1/488\t12");
+    refused_sum(&cut, "line 490 ends without a newline");
+    // A count of =10 cut to =1: not a whole line.
+    let line_of = |number: usize| {
+        lines
+            .lines()
+            .find(|line| line.starts_with(&format!("cube {number}/")))
+            .unwrap()
+    };
+    let without = |number: usize| {
+        let mut text = format!("{header}\n");
+        for line in lines.lines().filter(|line| *line != line_of(number)) {
+            text.push_str(line);
+            text.push('\n');
+        }
+        text
+    };
+    let same_as_ten = (11..=488)
+        .find(|&n| line_of(n).split('\t').nth(1) == Some("=10"))
+        .unwrap();
+    let cut = without(same_as_ten) + &format!("cube {same_as_ten}/488\t=1");
+    refused_sum(&cut, "ends without a newline");
+    let cut = without(same_as_ten) + &format!("cube {same_as_ten}/488\t=1\n");
+    refused_sum(&cut, "is not a cube's count");
+    // Squares that are no cube's, or another cube's.
+    let line = line_of(2);
+    let fingerprint = line.rsplit('\t').next().unwrap();
+    for squares in ["z9 z9 z9 z9", "a1 c2 e1 d3"] {
+        let wrong = without(2) + &format!("cube 2/488\t4\t{squares}\t{fingerprint}\n");
+        refused_sum(&wrong, "gives cube 2 other squares than the cube's own");
+    }
+    // Halves of two problems with the same number of cubes.
+    let half = |anchors: &[&str], range: &str| {
+        let args = [
+            &["count", "--size", "5", "--depth", "3"][..],
+            anchors,
+            &["--cubes", range],
+        ]
+        .concat();
+        common::cli::stdout_of(&args)
+    };
+    let from_a1 = half(&["--start", "a1"], "1-13");
+    let to_c3 = half(&["--start", "a1", "--end", "c3"], "14-26");
+    let whole_from_a1 = from_a1.clone() + &half(&["--start", "a1"], "14-26");
+    assert_eq!(sum_of_stdin(&whole_from_a1).1, "304\n");
+    refused_sum(&(from_a1.clone() + &to_c3), "another problem");
+    let (_, to_c3_lines) = to_c3.split_once('\n').unwrap();
+    refused_sum(&(from_a1 + to_c3_lines), "another problem");
+    // Depths and methods are told apart too.
+    let sat = common::cli::stdout_of(&[&task[..], &["1-2", "--method", "sat"]].concat());
+    refused_sum(&(sat + lines), "another problem");
+}
+
+#[test]
+fn the_gate_says_one_step_and_three_steps() {
+    let reason = |size: &str, clues: &[&str]| {
+        let mut args = vec!["solve", "--size", size];
+        for clue in clues {
+            args.extend(["--at", clue]);
+        }
+        let output = knightsat().args(&args).output().unwrap();
+        assert_eq!(output.status.code(), Some(20), "{clues:?}");
+        String::from_utf8(output.stderr).unwrap()
+    };
+    let one = reason("5", &["1=a1", "2=b1"]);
+    assert!(one.contains("are 1 step apart along the tour"), "{one}");
+    let three = reason("8", &["1=a1", "4=h7"]);
+    assert!(
+        three.contains("are 3 steps apart along the tour"),
+        "{three}"
+    );
+}
+
+#[test]
+fn the_default_memory_budget_stays_within_the_address_space_limit() {
+    use std::os::unix::process::CommandExt;
+    const LIMIT: libc::rlim_t = 400 << 20;
+    let mut command = Command::new(binary());
+    command
+        .args(["count", "--size", "7", "--method", "frontier"])
+        .env("RUST_BACKTRACE", "1")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    // SAFETY: setrlimit is async-signal-safe and touches only the child.
+    unsafe {
+        command.pre_exec(|| {
+            let limit = libc::rlimit {
+                rlim_cur: LIMIT,
+                rlim_max: LIMIT,
+            };
+            if libc::setrlimit(libc::RLIMIT_AS, &raw const limit) == 0 {
+                Ok(())
+            } else {
+                Err(std::io::Error::last_os_error())
+            }
+        });
+    }
+    let output = command.output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    // Half the 400 MiB: a refusal in one line, not an allocation failure
+    // (which aborted at the default 4096 MiB, exit 134, with a backtrace).
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("over the budget of 200 MiB (--memory-budget)"),
+        "{stderr}"
+    );
 }

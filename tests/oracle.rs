@@ -4,7 +4,7 @@
 
 use crate::common;
 
-use common::Variant;
+use common::adapters::Variant;
 use knightsat::encoding::{EncodingConfig, TimeIndexedConfig};
 use knightsat::solve::{solve, Outcome};
 
@@ -24,7 +24,7 @@ fn agree(min_squares: usize, max_squares: usize, variants: &[Variant]) {
                     // The built-in solvers take the variants in turn, the
                     // other way round on the next board.
                     let backend = &common::sat::built_in()[(index + rows + cols) % 2];
-                    let problem = common::plain_problem(rows, cols, closed, start);
+                    let problem = common::adapters::plain_problem(rows, cols, closed, start);
                     let case = format!(
                         "{rows}x{cols} closed={closed} start={start:?} {variant:?} {}",
                         backend.name()
@@ -59,24 +59,24 @@ fn agree(min_squares: usize, max_squares: usize, variants: &[Variant]) {
 
 #[test]
 fn every_option_combination_agrees_with_the_oracle_up_to_20_squares() {
-    agree(1, 20, &common::all_variants());
+    agree(1, 20, &common::adapters::all_variants());
 }
 
 #[test]
 fn every_option_combination_agrees_with_the_oracle_from_21_to_24_squares() {
-    agree(21, 24, &common::all_variants());
+    agree(21, 24, &common::adapters::all_variants());
 }
 
 // 25 to 30 squares in two tests of about a minute each (debug build), so
 // that the two test threads share them.
 #[test]
 fn every_option_combination_agrees_with_the_oracle_from_25_to_27_squares() {
-    agree(25, 27, &common::all_variants());
+    agree(25, 27, &common::adapters::all_variants());
 }
 
 #[test]
 fn every_option_combination_agrees_with_the_oracle_from_28_to_30_squares() {
-    agree(28, 30, &common::all_variants());
+    agree(28, 30, &common::adapters::all_variants());
 }
 
 #[test]
@@ -103,7 +103,7 @@ fn block_schedules_only_ever_yield_real_tours() {
     for (rows, cols) in [(5, 5), (5, 6), (6, 6), (6, 7), (7, 8), (8, 8)] {
         for blocks in [(1, 2), (2, 1), (2, 2)] {
             for closed in [false, true] {
-                let problem = common::plain_problem(rows, cols, closed, Some(0));
+                let problem = common::adapters::plain_problem(rows, cols, closed, Some(0));
                 let config = EncodingConfig::from(TimeIndexedConfig {
                     blocks: Some(blocks),
                     ..TimeIndexedConfig::default()

@@ -1,11 +1,16 @@
 //! Certificates of impossibility: varisat's DRAT proofs, and kissat's and
-//! `CaDiCaL`'s for the same CNF, checked by the independent checker rate.
+//! `CaDiCaL`'s for the same CNF, checked by the independent checker rate;
+//! and the proof and CNF files a run writes, which replace the user's files
+//! only when there is a proof to write (not on a tour, the time limit or a
+//! signal), and never as a mismatched pair.
 
 use std::path::Path;
+use std::process::{Command as Process, Stdio};
+use std::time::{Duration, Instant};
 
 use crate::common;
 
-use common::cli::knightsat;
+use common::cli::{binary, entries, knightsat, run, send};
 use predicates::str::contains;
 
 /// `solve --proof` for an impossible board: exit 20, a proof and a CNF
@@ -275,4 +280,120 @@ fn proves_no_tour_unchecked(args: &[&str], dir: &Path) {
         .current_dir(dir)
         .assert()
         .code(20);
+}
+
+#[test]
+fn a_proof_run_with_a_tour_leaves_the_users_files_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("my.drat"), "OLD").unwrap();
+    std::fs::write(dir.path().join("my.cnf"), "OLD").unwrap();
+    let (code, stderr) = run(&["solve", "--size", "6", "--proof", "my.drat"], dir.path());
+    assert_eq!(code, Some(0), "{stderr}");
+    for name in ["my.drat", "my.cnf"] {
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join(name)).unwrap(),
+            "OLD"
+        );
+    }
+    assert_eq!(entries(dir.path()), ["my.cnf", "my.drat"]);
+}
+
+#[test]
+fn a_proof_honours_the_time_limit_and_leaves_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("p.drat"), "OLD").unwrap();
+    let (code, stderr) = run(
+        &[
+            "solve",
+            "--size",
+            "16",
+            "--no-predecessor",
+            "--no-moves",
+            "--proof",
+            "p.drat",
+            "--timeout",
+            "1",
+        ],
+        dir.path(),
+    );
+    assert_eq!(code, Some(124), "{stderr}");
+    assert_eq!(entries(dir.path()), ["p.drat"]);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("p.drat")).unwrap(),
+        "OLD"
+    );
+}
+
+#[test]
+fn a_signal_during_a_proof_run_leaves_the_old_files_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("my.drat"), "OLD").unwrap();
+    let mut child = Process::new(binary())
+        .args([
+            "solve",
+            "--size",
+            "16",
+            "--no-predecessor",
+            "--no-moves",
+            "--proof",
+            "my.drat",
+        ])
+        .current_dir(dir.path())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while entries(dir.path()).len() < 3 && started.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    send(&child, libc::SIGINT);
+    assert_eq!(child.wait().unwrap().code(), Some(130));
+    assert_eq!(entries(dir.path()), ["my.drat"]);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("my.drat")).unwrap(),
+        "OLD"
+    );
+}
+
+#[test]
+#[cfg_attr(
+    not(has_rate),
+    ignore = "the DRAT checker rate is not on PATH: run scripts/install-solvers.sh"
+)]
+fn concurrent_proofs_never_leave_a_mismatched_pair() {
+    // Three impossible boards, each run writing the same two names; every
+    // pair left must check.
+    let dir = tempfile::tempdir().unwrap();
+    for _ in 0..2 {
+        let children: Vec<_> = ["4x4", "3x5", "3x6"]
+            .iter()
+            .map(|board| {
+                Process::new(binary())
+                    .args([
+                        "solve",
+                        "--board",
+                        board,
+                        "--no-theory",
+                        "--no-parity",
+                        "--proof",
+                        "pr.drat",
+                    ])
+                    .current_dir(dir.path())
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::null())
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        for mut child in children {
+            assert_eq!(child.wait().unwrap().code(), Some(20));
+        }
+        knightsat()
+            .args(["certify", "--cnf", "pr.cnf", "--proof", "pr.drat"])
+            .current_dir(dir.path())
+            .assert()
+            .success();
+    }
 }

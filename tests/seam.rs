@@ -72,7 +72,7 @@ fn built_in_cadical_spawns_no_program() {
 fn lazy_searches() -> Vec<knightsat::model::problem::Problem> {
     [(8, false), (10, true), (12, true)]
         .into_iter()
-        .map(|(size, closed)| common::plain_problem(size, size, closed, None))
+        .map(|(size, closed)| common::adapters::plain_problem(size, size, closed, None))
         .collect()
 }
 

@@ -65,7 +65,7 @@ fn backtracking_finds_a_tour_exactly_when_the_oracle_does() {
     let (mut cases, mut with_tours) = (0, 0);
     for shape in shapes(30) {
         for demands in rule_sets() {
-            let problem = common::problem_of(&shape, &demands, true);
+            let problem = common::adapters::problem_of(&shape, &demands, true);
             let expected = common::has_tour(&shape, &demands);
             let case = format!("{shape:?} {demands:?}");
             cases += 1;
@@ -98,7 +98,7 @@ fn every_tour_warnsdorff_reports_passes_the_oracle() {
     let mut found = 0;
     for shape in shapes(30) {
         for demands in rule_sets() {
-            let problem = common::problem_of(&shape, &demands, true);
+            let problem = common::adapters::problem_of(&shape, &demands, true);
             let case = format!("{shape:?} {demands:?}");
             match warnsdorff(&problem, &Warnsdorff::default(), None) {
                 Ok(tour) if common::is_tour_of(&shape, &demands, &tour.squares) => found += 1,
@@ -144,7 +144,7 @@ fn backtracking_counts_what_the_oracle_counts() {
             if shape.rows * shape.cols > 25 && demands.clues.is_empty() {
                 continue;
             }
-            let problem = common::problem_of(&shape, &demands, true);
+            let problem = common::adapters::problem_of(&shape, &demands, true);
             let expected = common::tours_of(&shape, &demands, usize::MAX).len() as u64;
             let found = backtrack_count(&shape, &demands, &problem);
             total += found;
@@ -174,7 +174,7 @@ fn backtracking_counts_larger_boards_and_orbits() {
             clues: start.map(|s| (0, s)).into_iter().collect(),
         };
         assert_eq!(common::count_tours(rows, cols, closed, start), expected);
-        let problem = common::problem_of(&shape, &demands, true);
+        let problem = common::adapters::problem_of(&shape, &demands, true);
         assert_eq!(backtrack_count(&shape, &demands, &problem), expected);
     }
     let closed = Demands {
@@ -183,7 +183,11 @@ fn backtracking_counts_larger_boards_and_orbits() {
     };
     let shape = Shape::knight(5, 6);
     assert_eq!(
-        backtrack_count(&shape, &closed, &common::problem_of(&shape, &closed, true)),
+        backtrack_count(
+            &shape,
+            &closed,
+            &common::adapters::problem_of(&shape, &closed, true)
+        ),
         480
     );
     for (rows, cols, closed, start) in [
@@ -194,7 +198,7 @@ fn backtracking_counts_larger_boards_and_orbits() {
         (3, 8, false, None),
         (5, 6, true, Some(0)),
     ] {
-        let problem = common::plain_problem(rows, cols, closed, start);
+        let problem = common::adapters::plain_problem(rows, cols, closed, start);
         let orbits = Listing {
             limit: None,
             up_to_symmetry: true,
@@ -250,7 +254,7 @@ fn backtracking_follows_clues_and_ends_as_the_oracle_does() {
                 let demands = Demands { closed, clues };
                 let expected = common::has_tour(&shape, &demands);
                 with_tours += usize::from(expected);
-                let problem = common::problem_of(&shape, &demands, true);
+                let problem = common::adapters::problem_of(&shape, &demands, true);
                 let found = backtrack(&problem, None).unwrap();
                 let valid = found
                     .as_ref()

@@ -4,8 +4,9 @@
 
 use crate::common;
 
+use common::adapters::Variant;
 use common::count::{list_by_sat, Listing};
-use common::{Demands, Sequence, Shape, Variant};
+use common::{Demands, Sequence, Shape};
 use knightsat::encoding::{EncodingConfig, TimeIndexedConfig};
 use knightsat::model::problem::Problem;
 use knightsat::solve::{solve, solve_in_process, Outcome};
@@ -48,7 +49,7 @@ fn check_existence(
     for (i, variant) in variants.iter().enumerate() {
         // The built-in solvers take the variants in turn.
         let backend = &common::sat::built_in()[(i / 2) % 2];
-        let problem = common::problem_of(shape, demands, i % 2 == 0);
+        let problem = common::adapters::problem_of(shape, demands, i % 2 == 0);
         let case = format!("{shape:?} {demands:?} {variant:?} {}", backend.name());
         let request = common::sat::request(*variant, backend);
         match solve(&problem, &request).map(|solved| solved.outcome) {
@@ -115,7 +116,7 @@ fn boards_with_holes_agree_with_the_oracle() {
             }
         }
     }
-    let variants = common::key_variants();
+    let variants = common::adapters::key_variants();
     let mut failures = Vec::new();
     let mut with_tours = 0;
     for shape in &shapes {
@@ -143,7 +144,7 @@ fn other_leapers_agree_with_the_oracle() {
         (2, 2),
         (0, 3),
     ];
-    let variants = common::key_variants();
+    let variants = common::adapters::key_variants();
     let mut failures = Vec::new();
     for leaper in leapers {
         for (rows, cols) in common::small_boards(20) {
@@ -222,7 +223,7 @@ fn leaper_tour_counts_match_the_oracle() {
                 };
                 let expected = common::tours_of(&shape, &demands, usize::MAX).len() as u64;
                 total += expected;
-                let problem = common::problem_of(&shape, &demands, true);
+                let problem = common::adapters::problem_of(&shape, &demands, true);
                 let counted = count(&problem, |tour| {
                     assert!(common::is_tour_of(&shape, &demands, &tour.squares));
                 });
@@ -261,7 +262,7 @@ fn clues_agree_with_the_oracle_in_existence_and_count() {
         },
     ];
     let mut random = Sequence(21);
-    let variants = common::key_variants();
+    let variants = common::adapters::key_variants();
     let mut failures = Vec::new();
     let mut solvable = 0;
     for shape in &shapes {
@@ -286,7 +287,10 @@ fn clues_agree_with_the_oracle_in_existence_and_count() {
                 let expected = common::tours_of(shape, &demands, usize::MAX);
                 solvable += usize::from(!expected.is_empty());
                 check_existence(shape, &demands, &variants, &mut failures);
-                let counted = count(&common::problem_of(shape, &demands, false), |_| {});
+                let counted = count(
+                    &common::adapters::problem_of(shape, &demands, false),
+                    |_| {},
+                );
                 if counted != expected.len() as u64 {
                     failures.push(format!(
                         "{shape:?} {demands:?}: counted {counted}, oracle {}",
@@ -309,9 +313,9 @@ fn closed_tours_with_start_and_end_agree_with_the_oracle() {
         let shape = Shape::knight(rows, cols);
         let graph = shape.graph();
         let variants = if (rows, cols) == (5, 6) {
-            common::all_variants()
+            common::adapters::all_variants()
         } else {
-            common::key_variants()
+            common::adapters::key_variants()
         };
         for &end in &graph[0] {
             let demands = Demands {

@@ -1,14 +1,21 @@
 //! Real solvers in the loop: kissat, `CaDiCaL`, `MiniSat` and picosat run on the
 //! emitted CNF, their answers decoded and verified. A solver missing from PATH
 //! makes its tests ignored (reported as such), except under CI=true, where
-//! scripts/install-solvers.sh must have installed them all.
+//! scripts/install-solvers.sh must have installed them all. Solver programs
+//! that crash, hang or start helpers of their own: neither their processes
+//! nor their temporary files outlive a run, whether it ends with a tour, at
+//! the time limit (which covers writing the CNF) or on a signal.
 
 use crate::common;
 
-use std::path::Path;
+use std::io::Write;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command as Process, Stdio};
 use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
+use common::cli::{binary, entries, send};
 use common::{Demands, Shape};
 use knightsat::encoding::{Amo, EncodingConfig, TimeIndexedConfig};
 use knightsat::error::Error;
@@ -438,4 +445,131 @@ fn kissat_tours_20x20_with_a_block_schedule() {
         Ok(Outcome::Tour(tour)) => assert!(common::is_tour(20, 20, false, &tour.squares)),
         other => panic!("{other:?}"),
     }
+}
+
+/// A solver that starts helpers of its own (not exec'ing kissat), records
+/// every process id and its temporary directory's mode, and answers with
+/// kissat or not at all.
+fn forking_solver(dir: &Path, answer: bool) -> PathBuf {
+    let path = dir.join(if answer { "forking.sh" } else { "hanging.sh" });
+    let log = dir.join("pids");
+    let solve = if answer {
+        "kissat -q \"$@\""
+    } else {
+        "sleep 1000"
+    };
+    let script = format!(
+        "#!/bin/sh\necho $$ >> {log}\nstat -c %a \"$(dirname \"$1\")\" > {mode}\nsleep 1000 &\necho $! >> {log}\nyes > /dev/null &\necho $! >> {log}\n{solve}\n",
+        log = log.display(),
+        mode = dir.join("mode").display()
+    );
+    let mut file = std::fs::File::create(&path).unwrap();
+    file.write_all(script.as_bytes()).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+/// Whether a process is alive (a zombie waiting for its reaper is not).
+fn alive(pid: &str) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        let state = stat.rsplit(')').next().unwrap_or("").trim_start();
+        !state.starts_with('Z') && !state.starts_with('X')
+    })
+}
+
+/// After a run: no process the solver started is alive, and the private
+/// temporary directory (mode 0700) is gone.
+fn nothing_left(dir: &Path, tmp: &Path) {
+    std::thread::sleep(Duration::from_millis(300));
+    let pids = std::fs::read_to_string(dir.join("pids")).unwrap();
+    let living: Vec<&str> = pids.lines().filter(|pid| alive(pid)).collect();
+    assert!(living.is_empty(), "still running: {living:?}");
+    assert!(entries(tmp).is_empty(), "{:?}", entries(tmp));
+    assert_eq!(
+        std::fs::read_to_string(dir.join("mode")).unwrap().trim(),
+        "700"
+    );
+    std::fs::remove_file(dir.join("pids")).unwrap();
+}
+
+#[test]
+#[cfg_attr(
+    not(has_kissat),
+    ignore = "kissat is not on PATH: run scripts/install-solvers.sh"
+)]
+fn solver_process_groups_and_temporary_files_never_outlive_a_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let tmp = dir.path().join("tmp");
+    std::fs::create_dir(&tmp).unwrap();
+    let forking = forking_solver(dir.path(), true);
+    let hanging = forking_solver(dir.path(), false);
+    let solve = |solver: &Path, extra: &[&str]| {
+        let mut command = Process::new(binary());
+        command
+            .args(["solve", "--size", "6", "--solver"])
+            .arg(solver)
+            .args(extra)
+            .env("TMPDIR", &tmp)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        command
+    };
+    // A tour found: the helpers the solver left running are ended too.
+    assert!(solve(&forking, &[]).status().unwrap().success());
+    nothing_left(dir.path(), &tmp);
+    // The time limit.
+    let status = solve(&hanging, &["--timeout", "1"]).status().unwrap();
+    assert_eq!(status.code(), Some(124));
+    nothing_left(dir.path(), &tmp);
+    // SIGTERM, SIGINT and SIGHUP to knightsat itself.
+    for signal in [libc::SIGTERM, libc::SIGINT, libc::SIGHUP] {
+        let mut child = solve(&hanging, &[]).spawn().unwrap();
+        let started = Instant::now();
+        while !dir.path().join("pids").exists() && started.elapsed() < Duration::from_secs(20) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        std::thread::sleep(Duration::from_millis(200));
+        send(&child, signal);
+        assert_eq!(child.wait().unwrap().code(), Some(128 + signal));
+        // At once, not a moment later: knightsat waits for the group it
+        // ended before it exits.
+        let pids = std::fs::read_to_string(dir.path().join("pids")).unwrap();
+        let living: Vec<&str> = pids.lines().filter(|pid| alive(pid)).collect();
+        assert!(
+            living.is_empty(),
+            "still running as knightsat exited on signal {signal}: {living:?}"
+        );
+        nothing_left(dir.path(), &tmp);
+    }
+}
+
+#[test]
+fn the_time_limit_covers_writing_the_cnf() {
+    // Writing the 64x64 CNF alone takes longer than the limit.
+    let dir = tempfile::tempdir().unwrap();
+    let started = Instant::now();
+    let status = Process::new(binary())
+        .args([
+            "solve",
+            "--size",
+            "64",
+            "--solver",
+            "kissat",
+            "--timeout",
+            "1",
+        ])
+        .env("TMPDIR", dir.path())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(124));
+    // Generous: it answers at the limit; the bound only catches a limit
+    // that waits for the whole CNF again (many seconds on this board).
+    assert!(
+        started.elapsed() < Duration::from_secs(8),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(entries(dir.path()).is_empty());
 }

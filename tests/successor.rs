@@ -104,7 +104,7 @@ fn successor_finds_a_tour_exactly_when_the_oracle_does_up_to_30_squares() {
         let shape = Shape::knight(rows, cols);
         for closed in [false, true] {
             for start in [None, Some(0)] {
-                let problem = common::plain_problem(rows, cols, closed, start);
+                let problem = common::adapters::plain_problem(rows, cols, closed, start);
                 let demands = demands(closed, start);
                 for (config, backend) in configs()
                     .into_iter()
@@ -243,7 +243,7 @@ fn counts_equal_the_oracle_on_every_board_up_to_20_squares() {
         for closed in [false, true] {
             for start in [None, Some(0)] {
                 let expected = common::count_tours(rows, cols, closed, start);
-                let problem = common::plain_problem(rows, cols, closed, start);
+                let problem = common::adapters::plain_problem(rows, cols, closed, start);
                 for config in configs() {
                     let found = count(&problem, &config, &shape, closed);
                     if found != expected {
@@ -270,7 +270,7 @@ fn counts_equal_the_oracle_on_larger_boards() {
     ];
     for (rows, cols, closed, start) in cases {
         let expected = common::count_tours(rows, cols, closed, start);
-        let problem = common::plain_problem(rows, cols, closed, start);
+        let problem = common::adapters::plain_problem(rows, cols, closed, start);
         for subtours in [Subtours::Lazy, Subtours::Complete] {
             let config = successor(subtours, true);
             let found = count(&problem, &config, &Shape::knight(rows, cols), closed);
@@ -287,7 +287,7 @@ fn orbit_counts_equal_the_oracle() {
     for (rows, cols, closed) in [(5, 5, false), (3, 4, false), (5, 6, true), (3, 8, true)] {
         for start in [None, Some(0)] {
             let expected = common::count_orbits(rows, cols, closed, start) as u64;
-            let problem = common::plain_problem(rows, cols, closed, start);
+            let problem = common::adapters::plain_problem(rows, cols, closed, start);
             for subtours in [Subtours::Lazy, Subtours::Complete] {
                 let config = successor(subtours, true);
                 let options = Listing {
@@ -312,7 +312,7 @@ fn orbit_counts_equal_the_oracle() {
 #[test]
 fn the_two_encodings_count_the_same_tours() {
     for (rows, cols, closed) in [(3, 4, false), (4, 5, false), (3, 10, true), (5, 6, true)] {
-        let problem = common::plain_problem(rows, cols, closed, None);
+        let problem = common::adapters::plain_problem(rows, cols, closed, None);
         let time_indexed = list_by_sat(
             &problem,
             &common::sat::request(EncodingConfig::default(), &Backend::Varisat),
@@ -335,7 +335,7 @@ fn the_two_encodings_count_the_same_tours() {
 fn large_boards_are_toured_in_process() {
     // Beyond the time-indexed encoding's 8192 squares: 100x100 is 10,000.
     for (size, closed) in [(30, false), (40, true), (100, true)] {
-        let problem = common::plain_problem(size, size, closed, None);
+        let problem = common::adapters::plain_problem(size, size, closed, None);
         for backend in common::sat::built_in() {
             let outcome = patched(&problem, &successor(Subtours::Lazy, true), &backend).unwrap();
             let Outcome::Tour(tour) = outcome else {
@@ -367,7 +367,7 @@ fn solver_cases() -> Vec<(usize, usize, bool, Option<usize>)> {
 fn agrees_with_the_oracle_by(solver: &str) {
     let mut failures = Vec::new();
     for (rows, cols, closed, start) in solver_cases() {
-        let problem = common::plain_problem(rows, cols, closed, start);
+        let problem = common::adapters::plain_problem(rows, cols, closed, start);
         let shape = Shape::knight(rows, cols);
         for subtours in [Subtours::Lazy, Subtours::Complete] {
             let config = successor(subtours, true);
@@ -411,7 +411,7 @@ solver_tests!(picosat_agrees_with_the_oracle, has_picosat, "picosat");
 fn kissat_strict_accepts_every_emitted_successor_file() {
     let dir = tempfile::tempdir().unwrap();
     for (index, (rows, cols, closed, start)) in solver_cases().into_iter().enumerate() {
-        let problem = common::plain_problem(rows, cols, closed, start);
+        let problem = common::adapters::plain_problem(rows, cols, closed, start);
         for (k, split) in [None, Some(3)].into_iter().enumerate() {
             let config: EncodingConfig = SuccessorConfig {
                 subtours: Subtours::Complete,
@@ -432,7 +432,7 @@ fn kissat_strict_accepts_every_emitted_successor_file() {
 
 #[test]
 fn a_lazy_formula_is_never_written_alone() {
-    let problem = common::plain_problem(5, 5, false, None);
+    let problem = common::adapters::plain_problem(5, 5, false, None);
     let encoding = successor(Subtours::Lazy, true).prepare(&problem).unwrap();
     let error = knightsat::cnf_file::write_cnf(&*encoding, Vec::new()).unwrap_err();
     assert!(error.to_string().contains("lazy"), "{error}");
@@ -684,7 +684,7 @@ fn clues_pinned_through_positions_agree_with_the_oracle_and_the_time_indexed_enc
                     closed,
                     clues: clues.clone(),
                 };
-                let problem = common::problem_of(&shape, &demands, i % 2 == 0);
+                let problem = common::adapters::problem_of(&shape, &demands, i % 2 == 0);
                 let expected = common::tours_of(&shape, &demands, usize::MAX).len() as u64;
                 cases += 1;
                 with_tours += usize::from(expected > 0);

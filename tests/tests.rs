@@ -1,6 +1,9 @@
 //! The integration tests, one binary (ripgrep's shape): each topic is a
-//! module, and `common` holds the independent brute-force oracle and the
-//! helpers they share.
+//! module (what the command says when it refuses or fails is one of them,
+//! `messages`), and `common` holds the independent brute-force oracle,
+//! which never calls the library, and the helpers the topics share, among
+//! them `common::adapters`, which builds the library's values for the
+//! oracle's boards.
 
 mod common;
 
@@ -14,7 +17,6 @@ mod dependencies;
 mod encoding;
 mod frontier;
 mod gate;
-mod hardening;
 mod help;
 mod messages;
 mod oracle;

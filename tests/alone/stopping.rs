@@ -57,7 +57,7 @@ fn stops(what: &str, limit: Duration, call: impl FnOnce() -> Result<(), Error>) 
 
 pub fn a_timed_out_call_stops_its_solver() {
     let limit = Duration::from_secs(1);
-    let hard = common::plain_problem(300, 300, false, None);
+    let hard = common::adapters::plain_problem(300, 300, false, None);
     let lazy = SuccessorConfig {
         subtours: Subtours::Lazy,
         ..SuccessorConfig::default()
@@ -76,7 +76,7 @@ pub fn a_timed_out_call_stops_its_solver() {
     // Cubes on two threads: no closed tour exists on 4x14 (Schwenk), and
     // without the move variables neither solver proves it of a cube within
     // minutes (with them, varisat does in under a second).
-    let cubed = common::plain_problem(4, 14, true, Some(0));
+    let cubed = common::adapters::plain_problem(4, 14, true, Some(0));
     let without_moves = TimeIndexedConfig {
         moves: false,
         ..TimeIndexedConfig::default()

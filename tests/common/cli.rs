@@ -1,4 +1,7 @@
-//! Running the `knightsat` binary from tests.
+//! Running the `knightsat` binary from tests, and reading what it prints
+//! and leaves behind.
+
+use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 
@@ -112,5 +115,65 @@ pub fn with_stderr_on_a_terminal(args: &[&str]) -> TerminalRun {
         success,
         stdout,
         terminal: String::from_utf8_lossy(&reader.join().unwrap()).into_owned(),
+    }
+}
+
+/// The file at `path` under `fixtures/`.
+pub fn fixture(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(path)
+}
+
+/// Square index (rank * cols + file) of a name like "c2", parsed independently.
+pub fn index_of(name: &str, cols: usize) -> usize {
+    let file = (name.as_bytes()[0] - b'a') as usize;
+    let rank: usize = name[1..].parse().unwrap();
+    (rank - 1) * cols + file
+}
+
+/// The squares of a tour printed by `--format moves`, by [`index_of`].
+pub fn parse_moves(line: &str, cols: usize) -> Vec<usize> {
+    line.split_whitespace().map(|n| index_of(n, cols)).collect()
+}
+
+/// `decode --cnf CNF` of `solver_output` given on stdin, to be asserted on.
+pub fn decode_text(cnf: &Path, solver_output: &str) -> assert_cmd::assert::Assert {
+    knightsat()
+        .args(["decode", "--cnf"])
+        .arg(cnf)
+        .write_stdin(solver_output.to_string())
+        .assert()
+}
+
+/// The binary's path, for tests that need a raw process (signals, pipes).
+pub fn binary() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_knightsat"))
+}
+
+/// Runs the binary in `dir` with `args`; its exit code and stderr.
+pub fn run(args: &[&str], dir: &Path) -> (Option<i32>, String) {
+    let output = knightsat().args(args).current_dir(dir).output().unwrap();
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stderr).to_string(),
+    )
+}
+
+/// The names in `dir`, sorted: what a run left behind.
+pub fn entries(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// Sends `signal` to a running process.
+pub fn send(child: &std::process::Child, signal: i32) {
+    // SAFETY: kill(2) on a child we own.
+    unsafe {
+        libc::kill(i32::try_from(child.id()).unwrap(), signal);
     }
 }

@@ -1,6 +1,18 @@
 //! An independent brute-force oracle for knight's tours: plain depth-first
-//! search over its own move table, sharing no code with the library.
+//! search over its own move table, with its own check of a tour and its own
+//! symmetries. It never calls the library: it names no `knightsat` item and
+//! shares no code with it. Beside it are a few helpers the tests share that
+//! do not call the library either: a seeded random sequence and random
+//! clues, the check of a `cubes --split` directory, and kissat's strict
+//! parse of a CNF.
+//!
+//! The submodules are what the tests need around the oracle, and they do
+//! call the library: [`adapters`] builds the library's values for the
+//! oracle's boards (a [`Shape`]'s `board()`, the problem for a shape and
+//! its [`Demands`], the encoding options to sweep), [`sat`] and [`count`]
+//! run the library's solvers and counters, and [`cli`] runs the binary.
 
+pub mod adapters;
 pub mod cli;
 pub mod count;
 pub mod sat;
@@ -301,83 +313,11 @@ pub fn count_orbits_of(shape: &Shape, closed: bool, start: Option<usize>) -> usi
     forms.len()
 }
 
-/// One choice of every encoding option that changes the formula but must
-/// not change which tours it has: a time-indexed configuration without
-/// blocks (which may lose tours).
-pub type Variant = knightsat::encoding::TimeIndexedConfig;
-
-/// Every combination: 5 at-most-one encodings x split or not x 2^4 switches,
-/// with the move variables on in half of the switch combinations (on where
-/// an odd number of the four is on), so that each switch meets both.
-pub fn all_variants() -> Vec<Variant> {
-    let mut all = Vec::new();
-    for amo in knightsat::encoding::Amo::ALL {
-        for max_clause_len in [None, Some(3)] {
-            for bits in 0..16u8 {
-                all.push(Variant {
-                    amo,
-                    max_clause_len,
-                    predecessor: bits & 1 != 0,
-                    parity: bits & 2 != 0,
-                    reachability: bits & 4 != 0,
-                    symmetry_breaking: bits & 8 != 0,
-                    moves: bits.count_ones() % 2 == 1,
-                    ..Variant::default()
-                });
-            }
-        }
-    }
-    all
-}
-
-/// A cover of the options for larger boards: the defaults with each
-/// at-most-one encoding, each switch off alone, split clauses, and the naive
-/// encoding with and without split clauses.
-pub fn key_variants() -> Vec<Variant> {
-    let default = Variant::default();
-    let naive = Variant::naive();
-    let mut variants: Vec<Variant> = knightsat::encoding::Amo::ALL
-        .iter()
-        .map(|&amo| Variant { amo, ..default })
-        .collect();
-    variants.extend([
-        Variant {
-            predecessor: false,
-            ..default
-        },
-        Variant {
-            moves: false,
-            ..default
-        },
-        Variant {
-            parity: false,
-            ..default
-        },
-        Variant {
-            reachability: false,
-            ..default
-        },
-        Variant {
-            symmetry_breaking: false,
-            ..default
-        },
-        Variant {
-            max_clause_len: Some(3),
-            ..default
-        },
-        naive,
-        Variant {
-            max_clause_len: Some(3),
-            ..naive
-        },
-    ]);
-    variants
-}
-
 /// A board for the oracle beyond the plain knight's rectangle: holes (by
 /// cell, `rank * cols + file`) and any (a, b)-leaper. Squares are numbered
 /// row-major from a1 over the cells that are not holes, as the library
-/// documents its variable map.
+/// documents its variable map. (The library's board for a shape, `board()`,
+/// is in [`adapters`].)
 #[derive(Clone, Debug)]
 pub struct Shape {
     pub rows: usize,
@@ -434,28 +374,6 @@ impl Shape {
                     .collect()
             })
             .collect()
-    }
-
-    /// The library's board for this shape.
-    pub fn board(&self) -> knightsat::model::board::Board {
-        let names: Vec<String> = self
-            .holes
-            .iter()
-            .map(|&cell| {
-                format!(
-                    "{}{}",
-                    (b'a' + (cell % self.cols) as u8) as char,
-                    cell / self.cols + 1
-                )
-            })
-            .collect();
-        knightsat::model::board::Board::new(self.rows, self.cols)
-            .unwrap()
-            .with_holes(&names)
-            .unwrap()
-            .with_leaper(
-                knightsat::model::board::Leaper::new(self.leaper.0, self.leaper.1).unwrap(),
-            )
     }
 }
 
@@ -580,31 +498,6 @@ impl Sequence {
     }
 }
 
-/// The library's problem for `shape` and `demands`. With `as_ends`, a
-/// step-0 clue becomes the start and a step-(N−1) clue the end, so that
-/// both ways of saying them are tested; the rest stay clues.
-pub fn problem_of(
-    shape: &Shape,
-    demands: &Demands,
-    as_ends: bool,
-) -> knightsat::model::problem::Problem {
-    let n = shape.squares();
-    let (mut start, mut end, mut clues) = (None, None, Vec::new());
-    for &(step, square) in &demands.clues {
-        match step {
-            0 if as_ends => start = Some(square),
-            t if as_ends && t == n - 1 => end = Some(square),
-            _ => clues.push(knightsat::model::problem::Clue { step, square }),
-        }
-    }
-    knightsat::model::problem::Problem::new(shape.board())
-        .closed(demands.closed)
-        .with_start(start)
-        .and_then(|problem| problem.with_end(end))
-        .and_then(|problem| problem.with_clues(clues))
-        .unwrap()
-}
-
 /// `count` random clues (step, square) on a board of `n` squares, sorted by
 /// step with one clue per step: read off `tour` when one is given (so that
 /// a tour keeps them all), else anywhere (so that they may contradict each
@@ -628,22 +521,6 @@ pub fn random_clues(
     squares.sort_unstable();
     squares.dedup();
     (squares.len() == clues.len()).then_some(clues)
-}
-
-/// The library's problem for a plain knight board, open or closed, with an
-/// optional start.
-pub fn plain_problem(
-    rows: usize,
-    cols: usize,
-    closed: bool,
-    start: Option<usize>,
-) -> knightsat::model::problem::Problem {
-    knightsat::model::problem::Problem::new(
-        knightsat::model::board::Board::new(rows, cols).unwrap(),
-    )
-    .closed(closed)
-    .with_start(start)
-    .unwrap()
 }
 
 /// Whether `kissat --strict` parses the CNF at `path` and answers it (SAT
