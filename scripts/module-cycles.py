@@ -25,12 +25,12 @@ SRC = pathlib.Path(__file__).resolve().parent.parent / "crates" / "knightsat" / 
 
 LAYERS = [
     ["model"],
-    ["error"],
     ["runtime"],
     ["tour", "graph", "cnf"],
     ["gate", "search", "render"],
     ["encoding"],
     ["sat"],
+    ["error"],
     ["cubes"],
     ["solve", "cnf_file"],
     ["certify", "count", "puzzle"],

@@ -5,20 +5,21 @@
 mod allocator;
 mod args;
 mod commands;
+mod failure;
 mod flags;
 mod plan;
 mod signals;
 mod usage;
 mod words;
 
+use failure::{Failure, Fallible};
 use std::io::{self, Write};
 use std::process::ExitCode;
 
 use knightsat::error::ErrorClass;
-use knightsat::Error;
 
-use commands::{WayOut, EXIT_FAILURE};
-use plan::{NoBoard, OptionsConflict, Plan, SwitchOfOtherEncoding};
+use commands::EXIT_FAILURE;
+use plan::Plan;
 
 /// Exit status for bad usage or bad input.
 pub const EXIT_BAD_INPUT: u8 = 2;
@@ -52,7 +53,7 @@ fn main() -> ExitCode {
 }
 
 /// Runs one command's plan.
-fn run(plan: Plan) -> anyhow::Result<ExitCode> {
+fn run(plan: Plan) -> Fallible<ExitCode> {
     match plan {
         Plan::Encode(plan) => commands::formula::encode(&plan),
         Plan::Solve(plan) => commands::solve::solve(&plan),
@@ -73,33 +74,17 @@ fn run(plan: Plan) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// The exit status for an error.
-fn exit_status(error: &anyhow::Error) -> u8 {
-    if error.downcast_ref::<NoBoard>().is_some()
-        || error.downcast_ref::<SwitchOfOtherEncoding>().is_some()
-        || error.downcast_ref::<OptionsConflict>().is_some()
-    {
-        return EXIT_BAD_INPUT;
-    }
-    let library = match error.downcast_ref::<WayOut>() {
-        Some(way_out) => Some(&way_out.error),
-        None => error.downcast_ref::<Error>(),
-    };
-    match library.map(Error::class) {
-        Some(ErrorClass::BadInput) => EXIT_BAD_INPUT,
-        Some(ErrorClass::Timeout) => EXIT_TIMEOUT,
-        Some(ErrorClass::GaveUp) => EXIT_GAVE_UP,
-        Some(ErrorClass::Failure) | None => EXIT_FAILURE,
+/// The exit status for a failure: the one place it is chosen.
+fn exit_status(failure: &Failure) -> u8 {
+    match failure.class() {
+        ErrorClass::BadInput => EXIT_BAD_INPUT,
+        ErrorClass::Timeout => EXIT_TIMEOUT,
+        ErrorClass::GaveUp => EXIT_GAVE_UP,
+        ErrorClass::Failure => EXIT_FAILURE,
     }
 }
 
 /// A closed pipe (`knightsat encode … | head`) ends the output, not in error.
-fn is_broken_pipe(error: &anyhow::Error) -> bool {
-    error.chain().any(|cause| {
-        let kind = match cause.downcast_ref::<Error>() {
-            Some(error) => error.io_kind(),
-            None => cause.downcast_ref::<io::Error>().map(io::Error::kind),
-        };
-        kind == Some(io::ErrorKind::BrokenPipe)
-    })
+fn is_broken_pipe(failure: &Failure) -> bool {
+    failure.library().and_then(knightsat::Error::io_kind) == Some(io::ErrorKind::BrokenPipe)
 }

@@ -3,39 +3,42 @@
 //! the command.
 
 use knightsat::error::Unsupported;
+use knightsat::error::{EncodingError, RunError, SatError, TourError};
 use knightsat::Error;
 
 use crate::commands::WayOut;
+use crate::failure::Failure;
 use crate::flags;
 
 /// The error in one line, in the command line's words: the library's
 /// errors carry values, and those that concern a flag are worded with it.
-pub fn describe(error: &anyhow::Error) -> String {
-    if let Some(WayOut { error, hint }) = error.downcast_ref::<WayOut>() {
-        return format!("{}; {hint}", describe_library(error, None));
+pub fn describe(failure: &Failure) -> String {
+    match failure {
+        Failure::WayOut(way_out) => {
+            let WayOut { error, hint } = &**way_out;
+            format!("{}; {hint}", describe_library(error, None))
+        }
+        Failure::Library(error) => describe_library(error, None),
+        // The file the command names stays in front.
+        Failure::InFile { path, error } => describe_library(error, Some(path.clone())),
+        usage => usage.to_string(),
     }
-    let Some(library) = error.downcast_ref::<Error>() else {
-        return format!("{error:#}");
-    };
-    // Context the command added (a file name) stays in front.
-    let context = (error.chain().count() > 1).then(|| error.to_string());
-    describe_library(library, context)
 }
 
 /// A library error in one line, in the command line's words, after the
 /// `context` the command added.
 fn describe_library(library: &Error, context: Option<String>) -> String {
     let worded = match library {
-        Error::MoveListNeedsBoard => {
+        Error::Tour(TourError::MoveListNeedsBoard) => {
             return "cannot read the tour: a move list needs --board (JSON tours carry their own)"
                 .into();
         }
-        Error::TimedOutPartway { seconds, found } => {
+        Error::Run(RunError::TimedOutPartway { seconds, found }) => {
             return format!(
                 "the --timeout of {seconds} s ran out after {found} tours: the tours printed are a partial list, not every tour (exit 124)"
             );
         }
-        Error::OverMemoryBudget { .. } | Error::FrontierOverMemoryBudget { .. } => {
+        Error::Sat(SatError::OverMemoryBudget { .. }) | Error::FrontierOverMemoryBudget { .. } => {
             return format!("{library} (--memory-budget)");
         }
         Error::CubesOverMemoryBudget { smaller_depth, .. } => {
@@ -47,20 +50,21 @@ fn describe_library(library: &Error, context: Option<String>) -> String {
                 "{library} (--memory-budget): {instead}; `cubes -o FILE` and `cubes --split DIR` write any number of cubes without holding them"
             );
         }
-        Error::ClosedButFileSaysOpen { file } => {
+        Error::Tour(TourError::ClosedButFileSaysOpen { file }) => {
             format!("--closed, but the {file} file says the tour is open")
         }
-        Error::SameOutputTwice { path } => {
+        Error::Run(RunError::SameOutputTwice { path }) => {
             format!("--proof and --cnf-out both name {path}: give them different files")
         }
-        Error::ClauseLengthTooShort { len } => {
+        Error::Encoding(EncodingError::ClauseLengthTooShort { len }) => {
             format!("--max-clause-len must be at least 3, got {len}")
         }
-        Error::BlocksDoNotFit { rows, cols, board } => format!(
+        Error::Encoding(EncodingError::BlocksDoNotFit { rows, cols, board }) => format!(
             "--blocks {rows}x{cols} does not fit the {board} board: each block needs a rank and a file"
         ),
         Error::Unsupported(what) => unsupported_in_words(*what),
-        Error::BoardTooLargeForEncoding { .. } => library.to_string(),
+        Error::Problem(why) => why.to_string(),
+        Error::Encoding(EncodingError::BoardTooLargeForEncoding { .. }) => library.to_string(),
         _ => {
             let mut text = context.map_or_else(String::new, |context| format!("{context}: "));
             text.push_str(&library.to_string());

@@ -4,6 +4,7 @@
 //! every tour Warnsdorff's rule reports is one by the oracle's check.
 
 use crate::common;
+use knightsat::error::SearchError;
 
 use common::count::{list_by, Listing};
 use common::{Demands, Sequence, Shape};
@@ -11,7 +12,6 @@ use knightsat::model::board::Board;
 use knightsat::model::problem::{Clue, Problem};
 use knightsat::search::{backtrack, warnsdorff, Warnsdorff};
 use knightsat::solve::{Method, Request};
-use knightsat::Error;
 
 /// Open and closed, with no start and with the first square as start.
 fn rule_sets() -> Vec<Demands> {
@@ -103,7 +103,7 @@ fn every_tour_warnsdorff_reports_passes_the_oracle() {
             match warnsdorff(&problem, &Warnsdorff::default(), None) {
                 Ok(tour) if common::is_tour_of(&shape, &demands, &tour.squares) => found += 1,
                 Ok(tour) => failures.push(format!("{case}: not a tour: {:?}", tour.names())),
-                Err(Error::GaveUp { .. }) => {}
+                Err(SearchError::GaveUp { .. }) => {}
                 Err(error) => failures.push(format!("{case}: {error}")),
             }
         }
@@ -395,7 +395,7 @@ fn warnsdorff_refuses_clues_and_counting() {
         .unwrap();
     assert!(matches!(
         warnsdorff(&puzzle, &Warnsdorff::default(), None),
-        Err(Error::Unsupported(_))
+        Err(SearchError::Unsupported(_))
     ));
     let every = Request {
         every_tour: true,

@@ -7,6 +7,7 @@
 //! the time limit (which covers writing the CNF) or on a signal.
 
 use crate::common;
+use knightsat::error::SatError;
 
 use std::io::Write;
 use std::os::unix::fs::PermissionsExt;
@@ -310,7 +311,10 @@ fn a_missing_solver_is_bad_input_naming_the_program() {
     let problem = Problem::new(Board::new(5, 5).unwrap());
     let backend = backend("no-such-solver-here");
     let error = solve_by(&problem, &EncodingConfig::default(), &backend, None).unwrap_err();
-    assert!(matches!(error, Error::SolverMissing { .. }), "{error}");
+    assert!(
+        matches!(error, Error::Sat(SatError::SolverMissing { .. })),
+        "{error}"
+    );
     assert!(error.to_string().contains("no-such-solver-here"));
     Command::cargo_bin("knightsat")
         .unwrap()

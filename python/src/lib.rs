@@ -11,6 +11,7 @@
 //! [`SIGNAL_POLL`]; on Ctrl-C it raises the request's
 //! [`Interrupt`], waits for the work to end, and raises `KeyboardInterrupt`.
 
+use knightsat::error::RunError;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::sync::{mpsc, Mutex};
@@ -53,7 +54,7 @@ const SIGNAL_POLL: Duration = Duration::from_millis(50);
 /// command exits 2 for) is a `ValueError`, an interrupt is
 /// `KeyboardInterrupt`, the rest `KnightsatError`.
 fn py_error(error: &Error) -> PyErr {
-    if matches!(error, Error::Interrupted) {
+    if matches!(error, Error::Run(RunError::Interrupted)) {
         return PyKeyboardInterrupt::new_err("interrupted");
     }
     match error.class() {
@@ -65,8 +66,8 @@ fn py_error(error: &Error) -> PyErr {
 }
 
 /// A library result as a Python one.
-fn py_result<T>(result: Result<T, Error>) -> PyResult<T> {
-    result.map_err(|error| py_error(&error))
+fn py_result<T, E: Into<Error>>(result: Result<T, E>) -> PyResult<T> {
+    result.map_err(|error| py_error(&error.into()))
 }
 
 /// Runs `work` on a thread of its own with the GIL released, looking for
@@ -1296,7 +1297,7 @@ fn tours(
         let mut on_tour = |tour: &Tour| {
             sender
                 .send(Ok(tour.names()))
-                .map_err(|_| Error::Interrupted)
+                .map_err(|_| Error::Run(RunError::Interrupted))
         };
         let listed = CountJob {
             method,
@@ -1309,7 +1310,7 @@ fn tours(
         .run();
         match listed {
             // Stopped by the caller, or done: the channel's end says so.
-            Ok(_) | Err(Error::Interrupted) => {}
+            Ok(_) | Err(Error::Run(RunError::Interrupted)) => {}
             Err(error) => {
                 let _ = sender.send(Err(error));
             }

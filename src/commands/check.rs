@@ -1,10 +1,10 @@
 //! The commands that check what others made: `decode`, `verify`, `certify`.
 
+use crate::failure::{Failure, Fallible};
+use knightsat::error::{SatError, TourError};
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
-
-use anyhow::Context;
 
 use knightsat::certify::{check_proof, Verdict};
 use knightsat::cnf::dimacs::{read_answer, Answer};
@@ -23,15 +23,15 @@ use crate::args::ProblemArgs;
 use crate::plan::OptionsConflict;
 
 /// `decode`: a solver's output for a knightsat CNF, as a verified tour.
-pub fn decode(cnf: &Path, solver_output: &Path, format: Format) -> anyhow::Result<ExitCode> {
+pub fn decode(cnf: &Path, solver_output: &Path, format: Format) -> Fallible<ExitCode> {
     let mut clauses = input::open(cnf)?;
-    let info = read_cnf_info(&mut clauses).with_context(|| cnf.display().to_string())?;
+    let info = read_cnf_info(&mut clauses).map_err(|error| Failure::in_file(cnf, error))?;
     let outcome = match read_answer(input::open(solver_output)?, info.vars)? {
         Answer::Unsat => {
             check_cnf_body(clauses, (info.vars, info.clauses), None)?;
             Outcome::NoTour
         }
-        Answer::Unknown => return Err(Error::NoAnswer.into()),
+        Answer::Unknown => return Err(Error::Sat(SatError::NoAnswer).into()),
         Answer::Sat(values) => {
             let encoding = info.encoding.prepare(&info.problem)?;
             let model = Model::new(values);
@@ -47,7 +47,7 @@ pub fn decode(cnf: &Path, solver_output: &Path, format: Format) -> anyhow::Resul
 }
 
 /// `verify`: a tour handed in, checked without SAT.
-pub fn verify(problem: &ProblemArgs, tour: &Path) -> anyhow::Result<ExitCode> {
+pub fn verify(problem: &ProblemArgs, tour: &Path) -> Fallible<ExitCode> {
     let given = problem.given()?;
     let text = input::read_text(tour)?;
     let closed = given.as_ref().map_or(problem.closed(), Problem::is_closed);
@@ -61,11 +61,13 @@ pub fn verify(problem: &ProblemArgs, tour: &Path) -> anyhow::Result<ExitCode> {
     })
     .map_err(|error| match error {
         // The puzzle asked for the closed tour, not --closed.
-        Error::ClosedButFileSaysOpen { file } if !problem.closed() => OptionsConflict(format!(
-            "the puzzle file says the tour is closed, but the {file} file says it is open"
-        ))
-        .into(),
-        error => anyhow::Error::from(error),
+        Error::Tour(TourError::ClosedButFileSaysOpen { file }) if !problem.closed() => {
+            OptionsConflict(format!(
+                "the puzzle file says the tour is closed, but the {file} file says it is open"
+            ))
+            .into()
+        }
+        error => Failure::from(error),
     })?;
     emit(|out| {
         writeln!(
@@ -81,7 +83,7 @@ pub fn verify(problem: &ProblemArgs, tour: &Path) -> anyhow::Result<ExitCode> {
 }
 
 /// `certify`: a DRAT proof checked by `rate`.
-pub fn certify(cnf: &Path, proof: &Path) -> anyhow::Result<ExitCode> {
+pub fn certify(cnf: &Path, proof: &Path) -> Fallible<ExitCode> {
     match check_proof(cnf, proof)? {
         Verdict::Verified => {
             emit(|out| {

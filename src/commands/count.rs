@@ -1,12 +1,13 @@
 //! `count` in all its forms, and `sum`, which adds up a split count.
 
+use crate::failure::{Failure, Fallible};
+use knightsat::error::{EncodingError, RunError, SatError};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock, PoisonError};
 
-use anyhow::Context;
 use indicatif::ProgressBar;
 
 use knightsat::count::tally::{CubeRange, CubeSum};
@@ -32,7 +33,7 @@ use crate::EXIT_TIMEOUT;
 /// cubes (--sample; of the cubes numbered A to B alone with --cubes), or
 /// the tours of each cube numbered A to B (--cubes), one line per cube as
 /// it is done, for `sum` to add up.
-pub fn count(plan: &Count) -> anyhow::Result<ExitCode> {
+pub fn count(plan: &Count) -> Fallible<ExitCode> {
     let Count {
         problem,
         method,
@@ -70,15 +71,15 @@ pub fn count(plan: &Count) -> anyhow::Result<ExitCode> {
     let report = job.run();
     let (printed, failed) = show.finish();
     let report = match report {
-        Err(Error::TimedOutPartway { seconds, found }) if whole => {
+        Err(Error::Run(RunError::TimedOutPartway { seconds, found })) if whole => {
             note!("knightsat: the --timeout of {seconds} s ran out after {found} tours: there are at least {found}, maybe more (exit 124)");
             return Ok(ExitCode::from(EXIT_TIMEOUT));
         }
-        Err(Error::TimedOutPartway { seconds, .. }) if estimate => {
+        Err(Error::Run(RunError::TimedOutPartway { seconds, .. })) if estimate => {
             note!("knightsat: the --timeout of {seconds} s ran out before the sample's cubes were counted: no estimate (exit 124)");
             return Ok(ExitCode::from(EXIT_TIMEOUT));
         }
-        Err(Error::TimedOutPartway { seconds, .. }) if !estimate => {
+        Err(Error::Run(RunError::TimedOutPartway { seconds, .. })) if !estimate => {
             note!("knightsat: the --timeout of {seconds} s ran out after {printed} cubes: each line printed is a whole cube; `knightsat sum` names the cubes left (exit 124)");
             return Ok(ExitCode::from(EXIT_TIMEOUT));
         }
@@ -119,7 +120,7 @@ struct CountShow<'a> {
     args: &'a CountArgs,
     bar: OnceLock<ProgressBar>,
     printed: AtomicUsize,
-    failed: Mutex<Option<anyhow::Error>>,
+    failed: Mutex<Option<Failure>>,
 }
 
 impl<'a> CountShow<'a> {
@@ -169,7 +170,7 @@ impl<'a> CountShow<'a> {
 
     /// Clears the bar; the cubes' lines printed, and the first failure to
     /// print one.
-    fn finish(self) -> (usize, Option<anyhow::Error>) {
+    fn finish(self) -> (usize, Option<Failure>) {
         if let Some(bar) = self.bar.get() {
             bar.finish_and_clear();
         }
@@ -226,17 +227,17 @@ fn show_count_progress(bar: Option<&ProgressBar>, progress: Progress<'_>) {
 /// `error` from `count`, with the route that would work where there is
 /// one: only options `count` takes (no solver programs), and only those
 /// that work with the other options given.
-fn count_way_out(error: Error, plan: &Count) -> anyhow::Error {
+fn count_way_out(error: Error, plan: &Count) -> Failure {
     let (problem, method) = (&plan.problem, plan.method);
     let plain = problem.clues().is_empty();
     let hint = match &error {
-        Error::Timeout { .. } if method == Method::Sat && plain => {
+        Error::Run(RunError::Timeout { .. }) if method == Method::Sat && plain => {
             Some("without --method and SAT options, the default route counts plain tours by backtracking, fastest".to_string())
         }
-        Error::Timeout { .. } => Some("try a longer --timeout".to_string()),
+        Error::Run(RunError::Timeout { .. }) => Some("try a longer --timeout".to_string()),
         // Backtracking numbers its cubes by the time-indexed encoding; in
         // one search, named by `--method backtrack`, it takes any board.
-        Error::BoardTooLargeForEncoding { .. } if plain => {
+        Error::Encoding(EncodingError::BoardTooLargeForEncoding { .. }) if plain => {
             let cubes = plan.args.jobs.unwrap_or(1) != 1 || plan.args.depth.is_some();
             Some(match (method == Method::Backtrack, cubes) {
                 (false, false) => "the default route counts cube by cube and numbers its cubes by that encoding; --method backtrack counts in one search, without cubes, on any board",
@@ -244,12 +245,12 @@ fn count_way_out(error: Error, plan: &Count) -> anyhow::Error {
                 (true, _) => "backtracking numbers its cubes by that encoding: without --jobs and --depth it counts in one search, on any board",
             }.to_string())
         }
-        Error::OverMemoryBudget {
+        Error::Sat(SatError::OverMemoryBudget {
             estimate_mib,
             budget_mib,
             sessions,
             ..
-        } => {
+        }) => {
             let mut ways = Vec::new();
             // Backtracking takes clues and cubes, and no SAT option.
             if method == Method::Sat && !plan.names_sat {
@@ -285,11 +286,7 @@ fn count_way_out(error: Error, plan: &Count) -> anyhow::Error {
 
 /// An estimate as `count --sample` prints it: the count with its margin,
 /// and the time, for the cubes numbered `range` alone when given.
-fn print_estimate(
-    estimate: &Estimate,
-    range: Option<CubeRange>,
-    jobs: usize,
-) -> anyhow::Result<()> {
+fn print_estimate(estimate: &Estimate, range: Option<CubeRange>, jobs: usize) -> Fallible<()> {
     let threads = resolve_jobs(jobs);
     let duration = seconds_in_words;
     emit(|out| {
@@ -341,7 +338,7 @@ fn print_estimate(
 /// `sum`: the lines of `count --cubes` from `files` (stdin when there are
 /// none) added up, every cube counted exactly once.
 /// With `range`, exactly the cubes numbered `range` are to be there.
-pub fn sum(files: &[PathBuf], range: Option<CubeRange>) -> anyhow::Result<ExitCode> {
+pub fn sum(files: &[PathBuf], range: Option<CubeRange>) -> Fallible<ExitCode> {
     let stdin = [PathBuf::from("-")];
     let files = if files.is_empty() { &stdin[..] } else { files };
     let mut total = CubeSum::new();
@@ -382,9 +379,9 @@ pub fn sum(files: &[PathBuf], range: Option<CubeRange>) -> anyhow::Result<ExitCo
 
 /// `count --cnf`: the tours of a knightsat CNF, cube CNFs included, by
 /// the solver `sat` names.
-pub fn count_cnf(cnf: &Path, sat: &Request) -> anyhow::Result<ExitCode> {
+pub fn count_cnf(cnf: &Path, sat: &Request) -> Fallible<ExitCode> {
     let found =
-        count_cnf_file(input::open(cnf)?, sat).with_context(|| cnf.display().to_string())?;
+        count_cnf_file(input::open(cnf)?, sat).map_err(|error| Failure::in_file(cnf, error))?;
     emit(|out| writeln!(out, "{found}"))?;
     Ok(ExitCode::SUCCESS)
 }

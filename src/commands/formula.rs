@@ -1,5 +1,6 @@
 //! The commands that write or measure the formula: `encode`, `cubes`, `stats`.
 
+use crate::failure::Fallible;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -17,7 +18,7 @@ use crate::args::StatsFormat;
 use crate::plan::{Cubes, Encode};
 
 /// `encode`: the CNF to stdout or atomically to a file.
-pub fn encode(plan: &Encode) -> anyhow::Result<ExitCode> {
+pub fn encode(plan: &Encode) -> Fallible<ExitCode> {
     let Encode {
         problem,
         encoding,
@@ -41,7 +42,7 @@ pub fn encode(plan: &Encode) -> anyhow::Result<ExitCode> {
 /// `cubes`: the formula with its cubes, as an iCNF or split into one CNF
 /// per cube. The cubes are counted, then handed out one at a time as they
 /// are written, never all held: any depth fits in memory.
-pub fn cubes(plan: Cubes) -> anyhow::Result<ExitCode> {
+pub fn cubes(plan: Cubes) -> Fallible<ExitCode> {
     let Cubes {
         problem,
         config,
@@ -97,7 +98,7 @@ pub fn cubes(plan: Cubes) -> anyhow::Result<ExitCode> {
 }
 
 /// `stats`: the formula's size per family.
-pub fn stats_of(encoding: &dyn Encoding, format: StatsFormat) -> anyhow::Result<ExitCode> {
+pub fn stats_of(encoding: &dyn Encoding, format: StatsFormat) -> Fallible<ExitCode> {
     let stats = stats(encoding);
     let text = match format {
         StatsFormat::Json => serde_json::to_string(&stats)? + "\n",

@@ -2,6 +2,7 @@
 //! same definitions as `--help` ([`crate::args::command`]), so that they
 //! cannot drift from it.
 
+use crate::failure::Fallible;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -11,7 +12,7 @@ use super::emit;
 use crate::args::{self, Generated};
 
 /// Prints what `what` names on standard output.
-pub fn generate(what: Generated) -> anyhow::Result<ExitCode> {
+pub fn generate(what: Generated) -> Fallible<ExitCode> {
     let mut command = args::command();
     command.build();
     let shell = match what {

@@ -15,6 +15,7 @@ pub mod generate;
 pub mod puzzle;
 pub mod solve;
 
+use crate::failure::{Failure, Fallible};
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -53,7 +54,7 @@ pub fn route_in_words(method: Method, request: &Request) -> String {
 }
 
 /// `error` with a hint that names the way out, when there is one.
-pub fn with_way_out(error: Error, hint: Option<String>) -> anyhow::Error {
+pub fn with_way_out(error: Error, hint: Option<String>) -> Failure {
     match hint {
         Some(hint) => WayOut { error, hint }.into(),
         None => error.into(),
@@ -188,7 +189,7 @@ pub fn progress_bar(what: &str) -> ProgressBar {
 
 /// Prints the outcome; the exit status is the verdict, whether or not
 /// anyone still reads the output.
-pub fn print_outcome(outcome: Outcome, format: Format) -> anyhow::Result<ExitCode> {
+pub fn print_outcome(outcome: Outcome, format: Format) -> Fallible<ExitCode> {
     match outcome {
         Outcome::Tour(tour) => {
             emit(|out| print_tour(out, &tour, format))?;
@@ -247,7 +248,7 @@ pub fn guard_closed_stdout() {
 
 /// Standard output, locked; an error when it was closed at the start
 /// ([`guard_closed_stdout`]).
-pub fn stdout() -> anyhow::Result<io::StdoutLock<'static>> {
+pub fn stdout() -> Fallible<io::StdoutLock<'static>> {
     if STDOUT_CLOSED.load(Ordering::Relaxed) {
         let closed = io::Error::other("standard output is closed");
         return Err(Error::io("writing the output", closed).into());
@@ -257,7 +258,7 @@ pub fn stdout() -> anyhow::Result<io::StdoutLock<'static>> {
 
 /// Writes to stdout and flushes: a closed pipe quietly ends the output (the
 /// reader has all it wanted), any other failure is an error.
-pub fn emit(write: impl FnOnce(&mut io::StdoutLock<'_>) -> io::Result<()>) -> anyhow::Result<()> {
+pub fn emit(write: impl FnOnce(&mut io::StdoutLock<'_>) -> io::Result<()>) -> Fallible<()> {
     let mut out = stdout()?;
     match write(&mut out).and_then(|()| out.flush()) {
         Err(error) if error.kind() == io::ErrorKind::BrokenPipe => Ok(()),

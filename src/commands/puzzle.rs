@@ -1,5 +1,6 @@
 //! `puzzle`: a numbered grid with one solution.
 
+use crate::failure::Fallible;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -13,7 +14,7 @@ use crate::plan::Puzzle;
 
 /// `puzzle`: a numbered grid with one solution, made by SAT as `request`
 /// says.
-pub fn puzzle(args: &Puzzle) -> anyhow::Result<ExitCode> {
+pub fn puzzle(args: &Puzzle) -> Fallible<ExitCode> {
     let Puzzle { board, request, .. } = args;
     let seed = args.seed.unwrap_or_else(|| fastrand::u64(..));
     let bar = step_bar("clues tried");

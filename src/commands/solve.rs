@@ -1,5 +1,7 @@
 //! `solve`: one tour, every tour, or a proof that there is none.
 
+use crate::failure::{Failure, Fallible};
+use knightsat::error::{EncodingError, RunError, SatError};
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -22,7 +24,7 @@ use super::{
 use crate::plan::Solve;
 
 /// `solve`: one tour, every tour, or a proof that there is none.
-pub fn solve(plan: &Solve) -> anyhow::Result<ExitCode> {
+pub fn solve(plan: &Solve) -> Fallible<ExitCode> {
     let problem = &plan.problem;
     note_whole_tour(problem);
     let progress = io::stderr().is_terminal();
@@ -58,11 +60,9 @@ pub fn solve(plan: &Solve) -> anyhow::Result<ExitCode> {
         return print_outcome(outcome, plan.format);
     }
     if plan.all {
-        return print_all(plan, job.chosen_method()).map_err(|error| {
-            match error.downcast::<Error>() {
-                Ok(error) => way_out(error),
-                Err(other) => other,
-            }
+        return print_all(plan, job.chosen_method()).map_err(|failure| match failure {
+            Failure::Library(error) => way_out(error),
+            other => other,
         });
     }
     let solved = job.run();
@@ -117,12 +117,12 @@ fn note_how(solved: &Solved) {
 /// one: only options `solve` takes, and only those that work with the
 /// other options given (`request` is the plan's, its time limit what the
 /// gate left).
-fn solve_way_out(error: Error, plan: &Solve, method: Method) -> anyhow::Error {
+fn solve_way_out(error: Error, plan: &Solve, method: Method) -> Failure {
     let (problem, request) = (&plan.problem, &plan.request);
     let plain = problem.clues().is_empty();
     let time_indexed = request.config == EncodingConfig::default();
     let hint = match &error {
-        Error::Timeout { .. } | Error::TimedOutPartway { .. } => match method {
+        Error::Run(RunError::Timeout { .. } | RunError::TimedOutPartway { .. }) => match method {
             Method::Sat | Method::Backtrack if plain && !request.every_tour => Some(
                 "without --method and encoding options, the default route (Warnsdorff's rule, then the successor encoding on built-in CaDiCaL) finds plain tours fastest"
                     .to_string(),
@@ -130,19 +130,19 @@ fn solve_way_out(error: Error, plan: &Solve, method: Method) -> anyhow::Error {
             Method::Sat if plain => Some("--method backtrack lists plain tours fastest".into()),
             _ => Some("try a longer --timeout".into()),
         },
-        Error::BoardTooLargeForEncoding { encoding, .. } => Some(match *encoding {
+        Error::Encoding(EncodingError::BoardTooLargeForEncoding { encoding, .. }) => Some(match *encoding {
             "successor" => "--subtours lazy and --method warnsdorff take larger boards".to_string(),
             _ if plain && !request.every_tour => {
                 "--encoding successor and --method warnsdorff take larger boards".to_string()
             }
             _ => "--encoding successor takes larger boards".to_string(),
         }),
-        Error::OverMemoryBudget {
+        Error::Sat(SatError::OverMemoryBudget {
             estimate_mib,
             budget_mib,
             sessions,
             ..
-        } => {
+        }) => {
             // Cubes (--jobs, --depth) need the time-indexed encoding, SAT
             // and a built-in solver; a proof, SAT and the whole formula in
             // a built-in solver; any option only SAT takes, SAT.
@@ -175,7 +175,7 @@ fn solve_way_out(error: Error, plan: &Solve, method: Method) -> anyhow::Error {
 
 /// `solve --all`: streams every tour in `format` (JSON Lines for json,
 /// blank lines between grids), by `method`, as a count that lists them.
-fn print_all(plan: &Solve, method: Method) -> anyhow::Result<ExitCode> {
+fn print_all(plan: &Solve, method: Method) -> Fallible<ExitCode> {
     let format = plan.format;
     let mut out = super::stdout()?;
     let mut first = true;

@@ -1,6 +1,7 @@
 //! The plan of `count`: a count of a CNF file, or of a problem by the
 //! method chosen, with what the method cannot do refused before any work.
 
+use crate::failure::Fallible;
 use knightsat::count::frontier::SquareOrder;
 use knightsat::count::tally::CubeRange;
 use knightsat::count::Sample;
@@ -56,7 +57,7 @@ impl CountArgs {
 /// The plan of `count`: a count of a CNF file, or of a problem by the
 /// method chosen (SAT where a SAT option is named); the job refuses what
 /// the method cannot do before any work.
-pub(super) fn count(command: Command, names_sat: bool, budget: u64) -> anyhow::Result<Plan> {
+pub(super) fn count(command: Command, names_sat: bool, budget: u64) -> Fallible<Plan> {
     Ok(match command {
         Command::Count {
             cnf: Some(cnf),

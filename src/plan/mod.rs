@@ -8,6 +8,7 @@ mod count;
 mod paths;
 mod problem;
 
+use crate::failure::Fallible;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -144,7 +145,7 @@ pub struct Puzzle {
 
 /// Turns the command line as given into its plan: the one place where
 /// flags become library values and combinations are refused.
-pub fn plan(cli: Cli, matches: &ArgMatches) -> anyhow::Result<Plan> {
+pub fn plan(cli: Cli, matches: &ArgMatches) -> Fallible<Plan> {
     let (name, given) = matches.subcommand().expect("clap requires a command");
     let budget = |memory: &MemoryBudgetArgs| budget_mib(memory, given);
     let command = crate::args::command();
@@ -212,7 +213,7 @@ pub fn plan(cli: Cli, matches: &ArgMatches) -> anyhow::Result<Plan> {
 }
 
 /// The plan of `cubes`: the formula and its cubes.
-fn cubes(command: Command) -> anyhow::Result<Plan> {
+fn cubes(command: Command) -> Fallible<Plan> {
     let Command::Cubes {
         problem,
         encoding,
@@ -241,7 +242,7 @@ fn cubes(command: Command) -> anyhow::Result<Plan> {
 fn puzzle(
     command: Command,
     budget: &impl Fn(&MemoryBudgetArgs) -> Result<u64, OptionsConflict>,
-) -> anyhow::Result<Plan> {
+) -> Fallible<Plan> {
     let Command::Puzzle {
         shape,
         closed,
@@ -287,7 +288,7 @@ fn budget_mib(memory: &MemoryBudgetArgs, given: &ArgMatches) -> Result<u64, Opti
 }
 
 /// The plan of `decode`: standard input read once at most.
-fn decode(cnf: PathBuf, solver_output: PathBuf, format: FormatArg) -> anyhow::Result<Plan> {
+fn decode(cnf: PathBuf, solver_output: PathBuf, format: FormatArg) -> Fallible<Plan> {
     paths::stdin_once(&[
         ("--cnf", Some(&cnf)),
         ("the solver's output", Some(&solver_output)),
@@ -301,7 +302,7 @@ fn decode(cnf: PathBuf, solver_output: PathBuf, format: FormatArg) -> anyhow::Re
 
 /// The plan of `certify`: two files, which the checker reads by name (the
 /// proof perhaps twice), so not standard input.
-fn certify(cnf: PathBuf, proof: PathBuf) -> anyhow::Result<Plan> {
+fn certify(cnf: PathBuf, proof: PathBuf) -> Fallible<Plan> {
     for (flag, path) in [("--cnf", &cnf), ("--proof", &proof)] {
         if path.as_os_str() == "-" {
             return Err(OptionsConflict(format!(
@@ -314,7 +315,7 @@ fn certify(cnf: PathBuf, proof: PathBuf) -> anyhow::Result<Plan> {
 }
 
 /// The plan of `verify`: standard input read once at most.
-fn verify(problem: ProblemArgs, tour: PathBuf) -> anyhow::Result<Plan> {
+fn verify(problem: ProblemArgs, tour: PathBuf) -> Fallible<Plan> {
     paths::stdin_once(&[
         ("--board-file", problem.shape.board.board_file.as_deref()),
         ("--puzzle", problem.puzzle.as_deref()),
@@ -331,7 +332,7 @@ fn solve(
     args: SolveArgs,
     names_sat: bool,
     budget_mib: u64,
-) -> anyhow::Result<Solve> {
+) -> Fallible<Solve> {
     if args.all && args.format == FormatArg::Svg {
         // One SVG document holds one picture; several back to back are not XML.
         return Err(OptionsConflict(

@@ -1,5 +1,6 @@
 //! The problem and its encoding from the options that describe them.
 
+use crate::failure::Fallible;
 use knightsat::encoding::{
     Amo, Encoding, EncodingConfig, Subtours, SuccessorConfig, TimeIndexedConfig,
 };
@@ -66,7 +67,7 @@ impl ShapeArgs {
     }
 
     /// The board, which must be given.
-    pub fn required_board(&self) -> anyhow::Result<Board> {
+    pub fn required_board(&self) -> Fallible<Board> {
         Ok(self.board()?.ok_or(NoBoard {
             puzzle_allowed: false,
         })?)
@@ -115,7 +116,7 @@ impl ProblemArgs {
     }
 
     /// The whole problem; a board must be given.
-    pub fn problem(&self) -> anyhow::Result<Problem> {
+    pub fn problem(&self) -> Fallible<Problem> {
         let given = self.given()?.ok_or(NoBoard {
             puzzle_allowed: true,
         })?;
@@ -149,7 +150,7 @@ impl EncodingArgs {
     pub fn problem_and_encoding(
         &self,
         problem: &ProblemArgs,
-    ) -> anyhow::Result<(Problem, EncodingConfig, Box<dyn Encoding>)> {
+    ) -> Fallible<(Problem, EncodingConfig, Box<dyn Encoding>)> {
         let (problem, config) = self.problem_and_config_with(problem, Subtours::Complete)?;
         let encoding = config.prepare(&problem)?;
         Ok((problem, config, encoding))
@@ -158,10 +159,7 @@ impl EncodingArgs {
     /// The problem and the encoding configuration the options describe,
     /// not yet prepared (searches without SAT never prepare it); the
     /// successor encoding's subtours lazy unless --subtours says otherwise.
-    pub fn problem_and_config(
-        &self,
-        problem: &ProblemArgs,
-    ) -> anyhow::Result<(Problem, EncodingConfig)> {
+    pub fn problem_and_config(&self, problem: &ProblemArgs) -> Fallible<(Problem, EncodingConfig)> {
         self.problem_and_config_with(problem, Subtours::Lazy)
     }
 
@@ -171,7 +169,7 @@ impl EncodingArgs {
         &self,
         problem: &ProblemArgs,
         subtours: Subtours,
-    ) -> anyhow::Result<(Problem, EncodingConfig)> {
+    ) -> Fallible<(Problem, EncodingConfig)> {
         let problem = problem.problem()?;
         let config = match self.encoding.unwrap_or_default() {
             EncodingArg::TimeIndexed => {

@@ -3,6 +3,7 @@
 //! beside it, so that the thread count and CPU time it watches are its own.
 
 use crate::common;
+use knightsat::error::RunError;
 
 use std::time::{Duration, Instant};
 
@@ -35,7 +36,7 @@ fn stops(what: &str, limit: Duration, call: impl FnOnce() -> Result<(), Error>) 
     let result = call();
     let took = started.elapsed();
     assert!(
-        matches!(result, Err(Error::Timeout { .. })),
+        matches!(result, Err(Error::Run(RunError::Timeout { .. }))),
         "{what}: {result:?}"
     );
     assert!(

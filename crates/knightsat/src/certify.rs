@@ -2,6 +2,7 @@
 //! (varisat or `CaDiCaL`), checked by an independent checker (the `rate`
 //! crate's `rate` program).
 
+use crate::error::{CnfError, RunError, SatError};
 use std::path::Path;
 use std::process::Command;
 
@@ -28,9 +29,9 @@ pub fn solve_with_proof(
     cnf: &Path,
 ) -> Result<Outcome, Error> {
     if same_file(proof, cnf) {
-        return Err(Error::SameOutputTwice {
+        return Err(Error::Run(RunError::SameOutputTwice {
             path: proof.display().to_string(),
-        });
+        }));
     }
     let encoding = request.config.prepare(problem)?;
     let mut cnf_file = PendingFile::create(cnf)?;
@@ -54,7 +55,7 @@ pub fn solve_with_proof(
         let mut session = request.session(encoding, setup)?;
         let tour = session.next_tour()?;
         session.finish_proof()?;
-        Ok(tour)
+        Ok::<_, Error>(tour)
     })?;
     if let Some(tour) = found {
         return Ok(Outcome::Tour(tour));
@@ -89,10 +90,10 @@ pub fn check_proof(cnf: &Path, proof: &Path) -> Result<Verdict, Error> {
             Ok(_) => None,
         };
         if let Some(error) = problem {
-            return Err(Error::CannotRead {
+            return Err(Error::Run(RunError::CannotRead {
                 path: path.display().to_string(),
                 error,
-            });
+            }));
         }
     }
     check_header(cnf)?;
@@ -100,7 +101,7 @@ pub fn check_proof(cnf: &Path, proof: &Path) -> Result<Verdict, Error> {
         .arg(cnf)
         .arg(proof)
         .output()
-        .map_err(|e| Error::SolverMissing {
+        .map_err(|e| Error::Sat(SatError::SolverMissing {
             program: "rate".into(),
             reason: match e.kind() {
                 std::io::ErrorKind::NotFound => {
@@ -109,7 +110,7 @@ pub fn check_proof(cnf: &Path, proof: &Path) -> Result<Verdict, Error> {
                 }
                 _ => e.to_string(),
             },
-        })?;
+        }))?;
     let stdout = String::from_utf8_lossy(&output.stdout);
     if stdout.lines().any(|line| line.trim() == "s VERIFIED") {
         return Ok(Verdict::Verified);
@@ -152,7 +153,7 @@ fn crashed(status: std::process::ExitStatus, stderr: &str) -> Option<String> {
 /// would verify a formula other than the one the file says it is.
 fn check_header(path: &Path) -> Result<(), Error> {
     use std::io::{BufRead, Read};
-    let in_file = |why: String| Error::BadCnf(format!("{}: {why}", path.display()));
+    let in_file = |why: String| Error::Cnf(CnfError::BadCnf(format!("{}: {why}", path.display())));
     let mut reader = crate::runtime::input::open(path)?;
     let mut line = String::new();
     let header = loop {
@@ -174,10 +175,12 @@ fn check_header(path: &Path) -> Result<(), Error> {
             crate::runtime::input::shown(&header)
         ))
     })?;
-    crate::encoding::decode::check_cnf_body(reader, counts, None).map_err(|error| match error {
-        Error::BadCnf(why) => in_file(why),
-        other => other,
-    })
+    crate::encoding::decode::check_cnf_body(reader, counts, None).map_err(
+        |error| match Error::from(error) {
+            Error::Cnf(CnfError::BadCnf(why)) => in_file(why),
+            other => other,
+        },
+    )
 }
 
 /// Whether unit propagation alone derives a conflict from the CNF at
@@ -210,8 +213,10 @@ fn refuted_by_propagation(path: &Path) -> Result<bool, Error> {
         }
         Ok(())
     })
-    .map_err(|error| match error {
-        Error::BadCnf(why) => Error::BadCnf(format!("{}: {why}", path.display())),
+    .map_err(|error| match Error::from(error) {
+        Error::Cnf(CnfError::BadCnf(why)) => {
+            Error::Cnf(CnfError::BadCnf(format!("{}: {why}", path.display())))
+        }
         other => other,
     })?;
     if empty {

@@ -3,6 +3,7 @@
 //! problem and encoding configuration they record, so that `decode` needs
 //! nothing but the file.
 
+use crate::error::CnfError;
 use std::io::{self, BufRead, Read, Write};
 use std::path::Path;
 
@@ -324,10 +325,10 @@ pub struct CnfInfo {
 /// the header.
 pub fn read_cnf_info(mut input: impl BufRead) -> Result<CnfInfo, Error> {
     let not_ours = || {
-        Error::NotKnightsatCnf(
+        Error::Cnf(CnfError::NotKnightsatCnf(
             "not a knightsat CNF: the comment lines that record board and options are missing"
                 .to_string(),
-        )
+        ))
     };
     let first = next_line(&mut input)?.ok_or_else(not_ours)?;
     if !first.starts_with(SIGNATURE) {
@@ -343,8 +344,12 @@ pub fn read_cnf_info(mut input: impl BufRead) -> Result<CnfInfo, Error> {
             values.push((key.to_string(), value.to_string()));
         } else if let Some(header) = line.strip_prefix("p cnf ") {
             let (problem, encoding) = problem_and_encoding(&values)?.ok_or_else(not_ours)?;
-            let bad_header =
-                || Error::NotKnightsatCnf(format!("bad header 'p cnf {}'", shown(header)));
+            let bad_header = || {
+                Error::Cnf(CnfError::NotKnightsatCnf(format!(
+                    "bad header 'p cnf {}'",
+                    shown(header)
+                )))
+            };
             let (vars, clauses) = header_counts(header).ok_or_else(bad_header)?;
             if vars > MAX_VARS {
                 return Err(bad_header());
@@ -357,10 +362,10 @@ pub fn read_cnf_info(mut input: impl BufRead) -> Result<CnfInfo, Error> {
                         .map(|name| problem.board().parse_square(name))
                         .collect::<Result<Vec<usize>, _>>()
                         .map_err(|_| {
-                            Error::NotKnightsatCnf(format!(
+                            Error::Cnf(CnfError::NotKnightsatCnf(format!(
                                 "bad cube comment 'c cube {}'",
                                 shown(&names)
-                            ))
+                            )))
                         })
                 })
                 .transpose()?;
@@ -384,7 +389,7 @@ pub fn read_cnf_info(mut input: impl BufRead) -> Result<CnfInfo, Error> {
 /// describe (and, for a cube's CNF, its cube's unit clauses), under a
 /// header with their exact counts: a clause added, removed or changed, or
 /// a comment edited to describe another problem, is refused with
-/// [`Error::ClausesNotAsWritten`]. Counting from the comments is sound only
+/// [`CnfError::ClausesNotAsWritten`]. Counting from the comments is sound only
 /// then.
 ///
 /// The formula is encoded again into a sink that keeps one hash per
@@ -400,9 +405,9 @@ pub(crate) fn check_clauses_as_written(info: &CnfInfo, clauses: impl BufRead) ->
         let cube = crate::cubes::cube_of(&info.problem, &info.encoding, squares)?;
         hashes.extend(cube.dimacs().iter().map(|&lit| clause_hash([lit as i64])));
     }
-    let differs = |clause: Option<usize>| Error::ClausesNotAsWritten { clause };
+    let differs = |clause: Option<usize>| CnfError::ClausesNotAsWritten { clause };
     if (info.vars, info.clauses) != (vars, hashes.len()) {
-        return Err(differs(None));
+        return Err(differs(None).into());
     }
     let mut number = 0;
     let found = crate::cnf::dimacs::for_each_clause(clauses, |clause| {
@@ -414,7 +419,7 @@ pub(crate) fn check_clauses_as_written(info: &CnfInfo, clauses: impl BufRead) ->
         Ok(())
     })?;
     if found != hashes.len() {
-        return Err(differs(None));
+        return Err(differs(None).into());
     }
     Ok(())
 }
@@ -473,10 +478,10 @@ fn next_line(input: &mut impl BufRead) -> Result<Option<String>, Error> {
         return Ok(None);
     }
     if line.len() as u64 > MAX_TEXT_BYTES {
-        return Err(Error::NotKnightsatCnf(
+        return Err(Error::Cnf(CnfError::NotKnightsatCnf(
             "not a knightsat CNF: a line before the header is longer than any comment it writes"
                 .to_string(),
-        ));
+        )));
     }
     while line.last().is_some_and(|&b| b == b'\n' || b == b'\r') {
         line.pop();
@@ -506,11 +511,11 @@ pub(crate) fn problem_and_encoding(
         board = board.with_leaper(leaper.parse()?);
     }
     let unreadable = |key: &str, value: &str| {
-        Error::NotKnightsatCnf(format!(
+        Error::Cnf(CnfError::NotKnightsatCnf(format!(
             "unreadable option in CNF comments: {} {}",
             shown(key),
             shown(value)
-        ))
+        )))
     };
     let square = |value: &str| -> Result<Option<usize>, Error> {
         match value {

@@ -20,6 +20,7 @@
 //!   one move on exists for its next step: no tour can extend it, so nothing
 //!   is lost.
 
+use crate::error::{CnfError, RunError};
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
@@ -147,7 +148,7 @@ fn extend(
 /// The time-indexed encoding `config` prepares for `problem`, which cubes need.
 fn time_indexed(problem: &Problem, config: &EncodingConfig) -> Result<TimeIndexed, Error> {
     match config {
-        EncodingConfig::TimeIndexed(config) => TimeIndexed::new(problem, *config),
+        EncodingConfig::TimeIndexed(config) => Ok(TimeIndexed::new(problem, *config)?),
         EncodingConfig::Successor(_) => Err(Error::Unsupported(Unsupported::CubesWithSuccessor)),
     }
 }
@@ -321,10 +322,10 @@ pub(crate) fn cube_of(
             .all(|(t, &s)| s < board.squares() && live(t, s) && !squares[..t].contains(&s))
         && squares.windows(2).all(|w| board.is_move(w[0], w[1]));
     if !legal {
-        return Err(Error::NotKnightsatCnf(format!(
+        return Err(Error::Cnf(CnfError::NotKnightsatCnf(format!(
             "the cube {} is not a legal start of a tour of this CNF",
             names()
-        )));
+        ))));
     }
     let vars = encoding.vars();
     Ok(Cube {
@@ -353,10 +354,10 @@ pub fn resolve_jobs(jobs: usize) -> usize {
 /// The first cube whose work breaks with a value ends the run: `stop` is
 /// raised, so that the other threads' solvers stop, and the value is
 /// returned. So does the first error, which is returned. Work that fails
-/// with [`Error::Stopped`] after that is not an error. When every cube's
+/// with [`RunError::Stopped`] after that is not an error. When every cube's
 /// work continues, the answer is `None`. A `stop` raised from outside
 /// (a time limit) before every cube is done ends the run with
-/// [`Error::Stopped`].
+/// [`RunError::Stopped`].
 pub(crate) fn on_cubes<T: Send>(
     cubes: &[Cube],
     jobs: usize,
@@ -405,7 +406,7 @@ pub(crate) fn on_cubes_in_runs<T: Send>(
                         done.fetch_add(1, Ordering::Relaxed);
                     }
                     Ok(ControlFlow::Break(value)) => return end(Ok(value)),
-                    Err(Error::Stopped) => return,
+                    Err(Error::Run(RunError::Stopped)) => return,
                     Err(error) => return end(Err(error)),
                 }
             }
@@ -418,7 +419,7 @@ pub(crate) fn on_cubes_in_runs<T: Send>(
     });
     match ended.into_inner().unwrap_or_else(PoisonError::into_inner) {
         Some(result) => result.map(Some),
-        None if done.into_inner() < cubes.len() => Err(Error::Stopped),
+        None if done.into_inner() < cubes.len() => Err(Error::Run(RunError::Stopped)),
         None => Ok(None),
     }
 }

@@ -1,15 +1,28 @@
-//! The library's error type: one enum over everything that can go wrong,
-//! with the values a caller needs to word it.
+//! The library's top error: what the jobs (solving, counting, puzzles,
+//! proofs, CNF files) return, with the values a caller needs to word it.
 //!
-//! Modules below this one (board, problem, verify) have their own error
-//! types, wrapped here, so that no module depends on a module that depends
-//! on it. Cube tallies, which live in the counting module above this one,
-//! have theirs here ([`TallyError`]), re-exported by
+//! Each layer below has an error of its own, where its failures arise:
+//! [`BoardError`] and [`ProblemError`] (the model), [`RunError`] (time
+//! limits, interrupts, files), [`TourError`] (reading tours), [`CnfError`]
+//! (DIMACS and solver output), [`SearchError`] (the searches without SAT),
+//! [`EncodingError`] (the encodings' options, decoding) and [`SatError`]
+//! (the solvers). A layer's error wraps the errors of the layers it calls;
+//! [`Error`] takes each of them flattened, so that a failure has one place
+//! in it whichever layer met it: a timeout is always
+//! `Error::Run(RunError::Timeout { .. })`. Below it are the failures of the
+//! jobs themselves; cube tallies' ([`TallyError`]) are here, re-exported by
 //! [`crate::count::tally`].
 
-use crate::model::board::BoardError;
-use crate::model::problem::ProblemError;
+pub use crate::cnf::CnfError;
+pub use crate::encoding::EncodingError;
+pub use crate::model::board::BoardError;
+pub use crate::model::problem::ProblemError;
+pub use crate::model::unsupported::Unsupported;
 use crate::model::verify::Violation;
+pub use crate::runtime::{HoldsRunError, RunError};
+pub use crate::sat::SatError;
+pub use crate::search::SearchError;
+pub use crate::tour::{RecordedIn, TourError};
 
 /// Everything that can go wrong in knightsat's library.
 ///
@@ -23,76 +36,8 @@ pub enum Error {
     Board(#[from] BoardError),
     /// A start, end or clue that does not fit the board or the other clues
     /// (in the message, so deliberately not a `source`).
-    #[error("bad option: {0}")]
+    #[error("{0}")]
     Problem(ProblemError),
-    /// A maximum clause length below 3, which splitting cannot reach.
-    #[error("the maximum clause length must be at least 3, got {len}")]
-    ClauseLengthTooShort {
-        /// The length asked for.
-        len: usize,
-    },
-    /// A block schedule with more bands than the board has ranks or files.
-    #[error(
-        "{rows}x{cols} blocks do not fit the {board} board: each block needs a rank and a file"
-    )]
-    BlocksDoNotFit {
-        /// Bands of ranks asked for.
-        rows: usize,
-        /// Bands of files asked for.
-        cols: usize,
-        /// The board, as it prints.
-        board: String,
-    },
-    /// A board too large for the encoding's variables (search methods take it).
-    #[error("the {encoding} encoding takes boards of at most {limit} squares, and the {board} board has {squares}")]
-    BoardTooLargeForEncoding {
-        /// The encoding's name.
-        encoding: &'static str,
-        /// The board, as it prints.
-        board: String,
-        /// Its number of squares.
-        squares: usize,
-        /// The most the encoding takes.
-        limit: usize,
-    },
-    /// An at-most-one encoding name that is not known.
-    #[error("unknown at-most-one encoding '{name}' (expected one of: {known})")]
-    UnknownAmo {
-        /// The name given.
-        name: String,
-        /// The known names, comma-separated.
-        known: String,
-    },
-    /// One file asked for as two outputs (say a proof and its CNF).
-    #[error("{path} is given for two outputs")]
-    SameOutputTwice {
-        /// The path, as given.
-        path: String,
-    },
-    /// A directory to be replaced that holds something the run did not
-    /// write (it is left alone).
-    #[error("{dir} holds {entry}, which is none of the files it would be replaced with: give an empty or new directory")]
-    DirectoryNotOurs {
-        /// The directory, as given.
-        dir: String,
-        /// The first entry found that is not ours.
-        entry: String,
-    },
-    /// A formula too big to solve in this process within the memory budget.
-    #[error("solving the {board} board in-process with {solver} would need about {estimate_mib} MiB, over the budget of {budget_mib} MiB")]
-    OverMemoryBudget {
-        /// The board, as it prints.
-        board: String,
-        /// The built-in solver.
-        solver: String,
-        /// The estimate, for every session together.
-        estimate_mib: u64,
-        /// The budget.
-        budget_mib: u64,
-        /// The sessions that would run at once (threads solving cubes),
-        /// each of `estimate_mib / sessions`.
-        sessions: usize,
-    },
     /// Cubes too many to hold within the memory budget.
     #[error("{cubes} or more cubes of depth {depth} would need about {estimate_mib} MiB or more, over the budget of {budget_mib} MiB")]
     CubesOverMemoryBudget {
@@ -143,31 +88,6 @@ pub enum Error {
     /// A count past 2^256 − 1.
     #[error("the count does not fit in 256 bits")]
     CountOverflow,
-    /// A CNF file that knightsat did not write (or whose comments were removed).
-    #[error("{0}")]
-    NotKnightsatCnf(String),
-    /// A knightsat CNF whose clauses (or header) are not the ones knightsat
-    /// writes for the problem its comments describe: clauses added,
-    /// removed or changed, or comments edited. Counting it from its
-    /// comments would count another formula.
-    #[error("the CNF's clauses are not the ones knightsat writes for the problem its comments describe{}: count it with a SAT solver or a model counter, which read the clauses", match clause { Some(n) => format!(" (clause {n} differs)"), None => " (their number differs)".to_string() })]
-    ClausesNotAsWritten {
-        /// The first clause that differs, from 1; `None` when the header's
-        /// counts or the number of clauses do.
-        clause: Option<usize>,
-    },
-    /// A CNF whose clauses cannot be read.
-    #[error("cannot read the CNF's clauses: {0}")]
-    BadCnf(String),
-    /// A model that leaves a clause of the CNF it is given with false: a
-    /// model of another formula (another cube's CNF, say).
-    #[error("the model leaves clause {clause} of the CNF ({literals} 0) false: it is not a model of this CNF (is it for another one?)")]
-    ModelFalsifiesClause {
-        /// The clause's number in the file, from 1.
-        clause: usize,
-        /// Its literals, as in the file.
-        literals: String,
-    },
     /// The proof checker crashed or was killed without a verdict: the
     /// proof is neither verified nor rejected.
     #[error("the proof checker {program} crashed ({status}) without a verdict: the proof is neither verified nor rejected")]
@@ -177,133 +97,37 @@ pub enum Error {
         /// How it ended: `exit status 101`, `signal 11`.
         status: String,
     },
-    /// Solver output that cannot be read.
-    #[error("solver output line {line}: {message}")]
-    SolverOutput {
-        /// One-based line number in the solver output.
-        line: usize,
-        /// What is wrong with it.
-        message: String,
-    },
-    /// A satisfying assignment that does not describe a sequence of squares.
-    #[error("the model is not a tour: {0}")]
-    BadModel(String),
     /// A puzzle grid that cannot be read: wrong shape, bad cells, repeated numbers.
     #[error("bad puzzle: {0}")]
     BadPuzzle(String),
-    /// A closed tour asked for of a file (a puzzle's or a tour's JSON)
-    /// that records the tour as open: the two contradict each other.
-    #[error("a closed tour is asked for, but the {file} file says the tour is open")]
-    ClosedButFileSaysOpen {
-        /// Which file.
-        file: RecordedIn,
-    },
-    /// A tour (as text or JSON) that cannot be read.
-    #[error("cannot read the tour: {0}")]
-    BadTourInput(String),
-    /// A move list given with no board to read it on.
-    #[error("cannot read the tour: a move list needs a board (JSON tours carry their own)")]
-    MoveListNeedsBoard,
-    /// A well-formed tour that breaks a rule (in the message, so
-    /// deliberately not a `source`: the command line prints sources after it).
-    #[error("not a valid tour: {0}")]
-    InvalidTour(Violation),
-    /// A sequence to block that is not a tour of the formula's problem: a
-    /// clause made from it could remove real tours.
-    #[error("cannot block it: not a tour of this problem: {0}")]
-    BlockNotATour(Violation),
-    /// A time limit that is no number of seconds from a millisecond to
-    /// what a duration holds.
-    #[error("{0} is not a number of seconds from 0.001 to about 5.8e11")]
-    BadTimeLimit(String),
     /// A rule a puzzle cannot be made to keep: its own clues fix the tour.
     #[error("a puzzle keeps its problem's board, holes, leaper and whether it is closed; {0} it cannot keep (its own clues fix the tour)")]
     PuzzleRule(&'static str),
     /// A limit of no tours, which counts nothing.
     #[error("a limit of 0 tours counts nothing: give at least 1")]
     ZeroLimit,
-    /// A model given as values that is not one: a variable given both
-    /// values, or a number that names no variable.
-    #[error("not a model: {0}")]
-    NotAModel(String),
-    /// The in-process solver failed.
-    #[error("solver failed: {0}")]
-    Solver(String),
-    /// An external solver program that cannot be started.
-    #[error("cannot run solver '{program}': {reason}")]
-    SolverMissing {
-        /// The program as given.
-        program: String,
-        /// Why it could not be started.
-        reason: String,
-    },
-    /// An external solver that crashed, failed or printed nothing usable.
-    #[error("solver '{program}' failed: {detail}")]
-    SolverFailed {
-        /// The program as given.
-        program: String,
-        /// What went wrong.
-        detail: String,
-    },
-    /// The solver gave up without an answer (`s UNKNOWN`).
-    #[error("the solver gave no answer (UNKNOWN)")]
-    NoAnswer,
-    /// An incomplete method (Warnsdorff's rule) stopped without a tour. It
-    /// proves nothing: a tour may well exist.
-    #[error("{method} found no tour in {attempts} attempts, which does not mean that none exists")]
-    GaveUp {
-        /// The method, as it names itself (`Warnsdorff's rule`).
-        method: &'static str,
-        /// How many attempts it made.
-        attempts: u32,
-    },
-    /// A search was stopped from another thread before it answered (by a
-    /// time limit, or because another thread found what it looked for);
-    /// what stopped it turns this into its own answer.
-    #[error("the search was stopped")]
-    Stopped,
-    /// The caller raised the request's
-    /// [`Interrupt`](crate::runtime::interrupt::Interrupt): the work
-    /// stopped before it was done, and what it had found is dropped.
-    #[error("interrupted")]
-    Interrupted,
-    /// The time limit ran out while every tour was being listed or
-    /// counted: the `found` tours reported so far are only part of them.
-    #[error("the time limit of {seconds} s ran out after {found} tours: they are part of the list, not all of it")]
-    TimedOutPartway {
-        /// The time limit.
-        seconds: f64,
-        /// Tours reported before it ran out.
-        found: u64,
-    },
-    /// The time limit ran out before the solver answered.
-    #[error("no answer within {seconds} s")]
-    Timeout {
-        /// The time limit.
-        seconds: f64,
-    },
-    /// An input file that cannot be read.
-    #[error("cannot read {path}: {error}")]
-    CannotRead {
-        /// The file, or `-` for stdin.
-        path: String,
-        /// The underlying error (in the message, so deliberately not a
-        /// `source`: the command line prints an error's sources after it).
-        error: std::io::Error,
-    },
-    /// Reading or writing a file or stream failed.
-    #[error("{context}: {error}")]
-    Io {
-        /// What was being read or written.
-        context: String,
-        /// The underlying error (in the message, so deliberately not a
-        /// `source`: the command line prints an error's sources after it).
-        error: std::io::Error,
-    },
     /// Cube tallies that do not add up (a cube missing or counted twice), or
     /// a range of cubes past the last.
     #[error(transparent)]
     Tally(#[from] TallyError),
+    /// A time limit, an interrupt, or reading and writing files.
+    #[error(transparent)]
+    Run(#[from] RunError),
+    /// Reading a tour.
+    #[error(transparent)]
+    Tour(TourError),
+    /// Reading DIMACS text, a model or a solver's output.
+    #[error(transparent)]
+    Cnf(CnfError),
+    /// A search without SAT that gave up.
+    #[error(transparent)]
+    Search(SearchError),
+    /// The encoding's options, or decoding a model.
+    #[error(transparent)]
+    Encoding(EncodingError),
+    /// A SAT solver that gave no answer.
+    #[error(transparent)]
+    Sat(SatError),
 }
 
 impl From<ProblemError> for Error {
@@ -314,156 +138,69 @@ impl From<ProblemError> for Error {
 
 impl From<Violation> for Error {
     fn from(violation: Violation) -> Error {
-        Error::InvalidTour(violation)
+        Error::Tour(TourError::InvalidTour(violation))
     }
 }
 
-/// A file that records whether its tour is closed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RecordedIn {
-    /// A puzzle's JSON.
-    Puzzle,
-    /// A tour's JSON.
-    Tour,
-}
-
-impl std::fmt::Display for RecordedIn {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            RecordedIn::Puzzle => "puzzle",
-            RecordedIn::Tour => "tour",
-        })
+impl From<TourError> for Error {
+    fn from(error: TourError) -> Error {
+        match error {
+            TourError::Board(error) => Error::Board(error),
+            error => Error::Tour(error),
+        }
     }
 }
 
-/// Requests that cannot be served together.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Unsupported {
-    /// Proofs are written by the built-in solvers only.
-    ProofWithExternalSolver,
-    /// Every tour is enumerated by the built-in solvers only.
-    AllWithExternalSolver,
-    /// Cubes are solved on threads by the built-in solvers only.
-    JobsWithExternalSolver,
-    /// Extra solver arguments go to external solver programs only, not to
-    /// the named built-in solver.
-    ArgumentsForBuiltIn(&'static str),
-    /// Proofs of impossibility come from the SAT solver only, not from the
-    /// named search method.
-    ProofWithoutSat(&'static str),
-    /// Solver programs solve the SAT encoding; the named search method
-    /// searches by itself.
-    SolverWithoutSat(&'static str),
-    /// Encoding switches shape the SAT encoding, which the named search
-    /// method does not use.
-    EncodingOptionsWithoutSat(&'static str),
-    /// Warnsdorff's rule finds one tour: it neither lists nor counts them.
-    EveryTourByWarnsdorff,
-    /// Warnsdorff's rule does not follow clues.
-    CluesByWarnsdorff,
-    /// A random seed is for Warnsdorff's rule only; the named method takes none.
-    SeedWithoutWarnsdorff(&'static str),
-    /// Cubes split the SAT encoding; the named search method does not use it.
-    CubesWithoutSat(&'static str),
-    /// Cubes are prefixes of positions in time, which the successor
-    /// encoding does not have.
-    CubesWithSuccessor,
-    /// Orbits are counted by one search: a tour and its images under the
-    /// board's symmetries begin differently, so they fall in different cubes.
-    OrbitsWithCubes,
-    /// A formula with lazy subtours has models that are not tours: it is
-    /// solved in a loop, never written alone.
-    LazyFormulaWritten,
-    /// A proof of impossibility needs the whole formula: lazy subtour cuts
-    /// are not derived from it.
-    ProofWithLazySubtours,
-    /// The frontier counter counts tours without finding one.
-    TourByFrontier,
-    /// The frontier counter does not know a square's move number.
-    CluesByFrontier,
-    /// The frontier counter counts the whole board at once, with no cubes
-    /// and no limit to stop a listing at.
-    PartsByFrontier,
-    /// Orbits are counted by comparing tours, which the frontier counter
-    /// never lists.
-    OrbitsByFrontier,
-    /// A range of numbered cubes is a range of the cubes of one depth,
-    /// which must be given.
-    RangeWithoutDepth,
+impl From<CnfError> for Error {
+    fn from(error: CnfError) -> Error {
+        match error {
+            CnfError::Run(error) => Error::Run(error),
+            error => Error::Cnf(error),
+        }
+    }
 }
 
-impl std::fmt::Display for Unsupported {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl HoldsRunError for Error {
+    fn as_run(&self) -> Option<&RunError> {
         match self {
-            Unsupported::ProofWithExternalSolver => f.write_str(
-                "proofs are written by the in-process solvers (varisat, cadical) only",
-            ),
-            Unsupported::AllWithExternalSolver => f.write_str(
-                "every tour is enumerated by the in-process solvers (varisat, cadical) only",
-            ),
-            Unsupported::JobsWithExternalSolver => f.write_str(
-                "cubes are solved on threads by the in-process solvers (varisat, cadical) only",
-            ),
-            Unsupported::ArgumentsForBuiltIn(solver) => write!(
-                f,
-                "extra solver arguments are for external solver programs, not the built-in {solver}"
-            ),
-            Unsupported::ProofWithoutSat(method) => {
-                write!(
-                    f,
-                    "proofs of impossibility come from SAT, not from {method}"
-                )
-            }
-            Unsupported::SolverWithoutSat(method) => write!(
-                f,
-                "solver programs solve the SAT encoding; {method} searches by itself"
-            ),
-            Unsupported::EncodingOptionsWithoutSat(method) => write!(
-                f,
-                "encoding options shape the SAT encoding, which {method} does not use"
-            ),
-            Unsupported::EveryTourByWarnsdorff => {
-                f.write_str("Warnsdorff's rule finds one tour: it neither lists nor counts them")
-            }
-            Unsupported::CluesByWarnsdorff => {
-                f.write_str("Warnsdorff's rule does not follow clues")
-            }
-            Unsupported::SeedWithoutWarnsdorff(method) => {
-                write!(
-                    f,
-                    "a random seed is for Warnsdorff's rule; {method} takes none"
-                )
-            }
-            Unsupported::CubesWithoutSat(method) => {
-                write!(f, "cubes split the SAT encoding; {method} does not use it")
-            }
-            Unsupported::CubesWithSuccessor => f.write_str(
-                "cubes fix the first moves in time, which the successor encoding does not number",
-            ),
-            Unsupported::OrbitsWithCubes => f.write_str(
-                "orbits are counted by one search, without cubes: a tour and its images fall in different cubes",
-            ),
-            Unsupported::LazyFormulaWritten => f.write_str(
-                "a formula with lazy subtours has models that are not tours, so it is not written alone",
-            ),
-            Unsupported::ProofWithLazySubtours => f.write_str(
-                "a proof needs the complete formula: lazy subtour cuts do not follow from the clauses",
-            ),
-            Unsupported::TourByFrontier => {
-                f.write_str("the frontier counter counts tours without finding one")
-            }
-            Unsupported::CluesByFrontier => {
-                f.write_str("the frontier counter does not follow clues")
-            }
-            Unsupported::PartsByFrontier => f.write_str(
-                "the frontier counter counts the whole board at once: no cubes, samples or limit",
-            ),
-            Unsupported::OrbitsByFrontier => f.write_str(
-                "orbits are counted by comparing tours, which the frontier counter never lists",
-            ),
-            Unsupported::RangeWithoutDepth => {
-                f.write_str("a range of cubes numbers the cubes of one depth, which is not given")
-            }
+            Error::Run(error) => Some(error),
+            _ => None,
+        }
+    }
+}
+
+impl From<SearchError> for Error {
+    fn from(error: SearchError) -> Error {
+        match error {
+            SearchError::Unsupported(what) => Error::Unsupported(what),
+            SearchError::Run(error) => Error::Run(error),
+            SearchError::Tour(error) => Error::from(error),
+            error @ SearchError::GaveUp { .. } => Error::Search(error),
+        }
+    }
+}
+
+impl From<EncodingError> for Error {
+    fn from(error: EncodingError) -> Error {
+        match error {
+            EncodingError::Cnf(error) => Error::from(error),
+            EncodingError::Tour(error) => Error::from(error),
+            EncodingError::Board(error) => Error::Board(error),
+            EncodingError::Problem(error) => Error::Problem(error),
+            EncodingError::Run(error) => Error::Run(error),
+            error => Error::Encoding(error),
+        }
+    }
+}
+
+impl From<SatError> for Error {
+    fn from(error: SatError) -> Error {
+        match error {
+            SatError::Unsupported(what) => Error::Unsupported(what),
+            SatError::Encoding(error) => Error::from(error),
+            SatError::Cnf(error) => Error::from(error),
+            SatError::Run(error) => Error::Run(error),
+            error => Error::Sat(error),
         }
     }
 }
@@ -483,67 +220,59 @@ pub enum ErrorClass {
 }
 
 impl Error {
-    /// Which kind of failure this is.
+    /// Which kind of failure this is: the one place that decides it.
     pub fn class(&self) -> ErrorClass {
         match self {
             Error::Board(_)
             | Error::Problem(_)
-            | Error::ClauseLengthTooShort { .. }
-            | Error::BoardTooLargeForEncoding { .. }
-            | Error::BlocksDoNotFit { .. }
-            | Error::UnknownAmo { .. }
             | Error::Unsupported(_)
-            | Error::SameOutputTwice { .. }
-            | Error::DirectoryNotOurs { .. }
-            | Error::OverMemoryBudget { .. }
+            | Error::Tour(
+                TourError::Board(_)
+                | TourError::BadTourInput(_)
+                | TourError::MoveListNeedsBoard
+                | TourError::ClosedButFileSaysOpen { .. },
+            )
+            | Error::Cnf(_)
+            | Error::Encoding(_)
+            | Error::Run(
+                RunError::BadTimeLimit(_)
+                | RunError::CannotRead { .. }
+                | RunError::SameOutputTwice { .. }
+                | RunError::DirectoryNotOurs { .. },
+            )
+            | Error::Sat(SatError::SolverMissing { .. } | SatError::OverMemoryBudget { .. })
             | Error::CubesOverMemoryBudget { .. }
             | Error::FrontierOverMemoryBudget { .. }
             | Error::FrontierTooWide { .. }
             | Error::FrontierTooManySquares { .. }
-            | Error::NotKnightsatCnf(_)
-            | Error::ClausesNotAsWritten { .. }
-            | Error::SolverOutput { .. }
-            | Error::BadModel(_)
-            | Error::BlockNotATour(_)
-            | Error::BadTimeLimit(_)
             | Error::ZeroLimit
             | Error::PuzzleRule(_)
-            | Error::NotAModel(_)
-            | Error::BadCnf(_)
-            | Error::ModelFalsifiesClause { .. }
-            | Error::BadTourInput(_)
-            | Error::MoveListNeedsBoard
             | Error::BadPuzzle(_)
-            | Error::ClosedButFileSaysOpen { .. }
-            | Error::CannotRead { .. }
-            | Error::SolverMissing { .. }
             | Error::Tally(_) => ErrorClass::BadInput,
-            Error::Timeout { .. } | Error::TimedOutPartway { .. } => ErrorClass::Timeout,
-            Error::GaveUp { .. } => ErrorClass::GaveUp,
-            Error::InvalidTour(_)
+            Error::Run(RunError::Timeout { .. } | RunError::TimedOutPartway { .. }) => {
+                ErrorClass::Timeout
+            }
+            Error::Search(SearchError::GaveUp { .. }) => ErrorClass::GaveUp,
+            Error::Tour(TourError::InvalidTour(_))
+            | Error::Run(RunError::Stopped | RunError::Interrupted | RunError::Io { .. })
+            | Error::Sat(_)
+            | Error::Search(_)
             | Error::CountOverflow
-            | Error::Solver(_)
-            | Error::Stopped
-            | Error::Interrupted
-            | Error::SolverFailed { .. }
-            | Error::CheckerCrashed { .. }
-            | Error::NoAnswer
-            | Error::Io { .. } => ErrorClass::Failure,
+            | Error::CheckerCrashed { .. } => ErrorClass::Failure,
         }
     }
 
     /// Wraps an I/O error with what was being done.
     pub fn io(context: impl Into<String>, error: std::io::Error) -> Error {
-        Error::Io {
-            context: context.into(),
-            error,
-        }
+        Error::Run(RunError::io(context, error))
     }
 
     /// The kind of the underlying I/O error, if this is one.
     pub fn io_kind(&self) -> Option<std::io::ErrorKind> {
         match self {
-            Error::Io { error, .. } | Error::CannotRead { error, .. } => Some(error.kind()),
+            Error::Run(RunError::Io { error, .. } | RunError::CannotRead { error, .. }) => {
+                Some(error.kind())
+            }
             _ => None,
         }
     }

@@ -2,6 +2,7 @@
 //! completed into a tour. Reading them, and making ones with exactly one
 //! solution.
 
+use crate::error::{RunError, TourError};
 use serde::{Deserialize, Serialize};
 
 use crate::cnf::Lit;
@@ -87,7 +88,7 @@ impl PuzzleJson {
 /// shape and holes, `leaper` the piece (the JSON names its own); the
 /// solution is closed if `closed` is set, or the JSON says so (a JSON that
 /// says it is open when `closed` is set is refused:
-/// [`Error::ClosedButFileSaysOpen`]).
+/// [`TourError::ClosedButFileSaysOpen`]).
 pub fn parse_puzzle(text: &str, leaper: Option<Leaper>, closed: bool) -> Result<Problem, Error> {
     if text.trim_start().starts_with('{') {
         return parse_puzzle_json(text, leaper, closed);
@@ -213,9 +214,9 @@ fn parse_puzzle_json(text: &str, leaper: Option<Leaper>, closed: bool) -> Result
         )));
     }
     if closed && !json.closed {
-        return Err(Error::ClosedButFileSaysOpen {
+        return Err(Error::Tour(TourError::ClosedButFileSaysOpen {
             file: RecordedIn::Puzzle,
-        });
+        }));
     }
     let clues = json
         .clues
@@ -317,7 +318,7 @@ pub fn puzzle_rules(problem: &Problem) -> Result<(&Board, bool), Error> {
 /// one solution (every clue dropped was proved unneeded), but the clues
 /// not yet tried, counted in [`Generated::untried`], may not be needed,
 /// and which clues were tried in time can differ from run to run. When it
-/// runs out before a tour is found, the error is [`Error::Timeout`].
+/// runs out before a tour is found, the error is [`RunError::Timeout`].
 pub fn generate(
     board: &Board,
     closed: bool,
@@ -375,7 +376,7 @@ pub fn generate(
                 done += usize::from(batch.len() == 1);
                 false
             }
-            Err(Error::Timeout { .. }) => {
+            Err(Error::Run(RunError::Timeout { .. })) => {
                 untried = n - done;
                 break;
             }
@@ -479,7 +480,7 @@ fn random_tour(
             .with_clues(clues_along(&walk[..length]))?;
         let solved =
             solve(&problem, &request.with_time_left(deadline)?).map_err(|error| match error {
-                Error::Timeout { .. } => deadline.expired(),
+                Error::Run(RunError::Timeout { .. }) => deadline.expired().into(),
                 other => other,
             })?;
         if let Outcome::Tour(tour) = solved.outcome {

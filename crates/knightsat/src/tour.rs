@@ -1,10 +1,10 @@
 //! Tours: the squares in visiting order, their JSON form, and reading a
 //! tour a user hands in.
 
-use crate::error::{Error, RecordedIn};
-use crate::model::board::{Board, Leaper, Square};
+use crate::model::board::{Board, BoardError, Leaper, Square};
 use crate::model::problem::Problem;
 use crate::model::verify::verify;
+use crate::model::verify::Violation;
 
 /// A sequence of squares on a board, by index, in visiting order.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -66,7 +66,7 @@ impl From<&Board> for BoardJson {
 
 impl BoardJson {
     /// The board these fields describe.
-    pub(crate) fn board(&self) -> Result<Board, Error> {
+    pub(crate) fn board(&self) -> Result<Board, TourError> {
         let leaper = match self.leaper {
             Some([a, b]) => Leaper::new(a, b)?,
             None => Leaper::KNIGHT,
@@ -119,28 +119,28 @@ fn names_or_none(squares: &[Square]) -> String {
 /// `board` for a move list; when both are given they must agree. A JSON
 /// tour that says it is closed is checked as closed; so is any tour when
 /// `closed` is set, but a JSON tour that says it is open is then refused
-/// ([`Error::ClosedButFileSaysOpen`]).
-pub fn parse_tour(text: &str, board: Option<Board>, closed: bool) -> Result<Tour, Error> {
+/// ([`TourError::ClosedButFileSaysOpen`]).
+pub fn parse_tour(text: &str, board: Option<Board>, closed: bool) -> Result<Tour, TourError> {
     let text = text.trim();
     let (board, closed, names) = if text.starts_with('{') {
         let json: TourJson = serde_json::from_str(text)
-            .map_err(|e| Error::BadTourInput(format!("bad JSON tour: {e}")))?;
+            .map_err(|e| TourError::BadTourInput(format!("bad JSON tour: {e}")))?;
         let json_board = json.board.board()?;
         if let Some(board) = board.filter(|b| *b != json_board) {
-            return Err(Error::BadTourInput(format!(
+            return Err(TourError::BadTourInput(format!(
                 "the tour is for a {json_board} board for the {}, but the options say {board} for the {}",
                 json_board.leaper().name(),
                 board.leaper().name()
             )));
         }
         if closed && !json.closed {
-            return Err(Error::ClosedButFileSaysOpen {
+            return Err(TourError::ClosedButFileSaysOpen {
                 file: RecordedIn::Tour,
             });
         }
         (json_board, json.closed, json.tour)
     } else {
-        let board = board.ok_or(Error::MoveListNeedsBoard)?;
+        let board = board.ok_or(TourError::MoveListNeedsBoard)?;
         let names = square_names_in(text).map(str::to_string).collect();
         (board, closed, names)
     };
@@ -181,43 +181,46 @@ pub struct GivenBoard {
 /// The tour is checked as closed when `closed` is set or its JSON says so.
 /// `rules` builds the problem to check against on that board, given whether
 /// the tour is closed (its start, end and clues are the caller's).
-pub fn check_tour(
+pub fn check_tour<E: From<TourError>>(
     text: &str,
     given: &GivenBoard,
     closed: bool,
-    rules: impl FnOnce(Board, bool) -> Result<Problem, Error>,
-) -> Result<Tour, Error> {
+    rules: impl FnOnce(Board, bool) -> Result<Problem, E>,
+) -> Result<Tour, E> {
     let tour = parse_tour(text, given.board.clone(), closed)?;
     if given.board.is_none() {
         let board = &tour.board;
         if let Some(leaper) = given.leaper.filter(|&leaper| leaper != board.leaper()) {
-            return Err(Error::BadTourInput(format!(
+            return Err(TourError::BadTourInput(format!(
                 "the tour is for the {}, but the options say the {}",
                 board.leaper().name(),
                 leaper.name()
-            )));
+            ))
+            .into());
         }
         if !given.holes.is_empty() {
             let mut named = given
                 .holes
                 .iter()
                 .map(|name| name.trim().parse())
-                .collect::<Result<Vec<Square>, _>>()?;
+                .collect::<Result<Vec<Square>, _>>()
+                .map_err(TourError::from)?;
             named.sort_by_key(|square| (square.rank, square.file));
             named.dedup();
             let mut holes = board.holes();
             holes.sort_by_key(|square| (square.rank, square.file));
             if named != holes {
-                return Err(Error::BadTourInput(format!(
+                return Err(TourError::BadTourInput(format!(
                     "the tour's board has holes {}, but the options say {}",
                     names_or_none(&holes),
                     names_or_none(&named)
-                )));
+                ))
+                .into());
             }
         }
     }
     let problem = rules(tour.board.clone(), tour.closed)?;
-    verify(&tour.squares, &problem)?;
+    verify(&tour.squares, &problem).map_err(TourError::from)?;
     Ok(tour)
 }
 
@@ -251,5 +254,54 @@ mod tests {
         assert!(json.contains(r#""holes":["b2"],"leaper":[1,3]"#), "{json}");
         assert_eq!(parse_tour(&json, None, false).unwrap(), camel_tour);
         assert!(parse_tour("{\"rows\":3}", None, false).is_err());
+    }
+}
+
+/// A file that records whether its tour is closed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RecordedIn {
+    /// A puzzle's JSON.
+    Puzzle,
+    /// A tour's JSON.
+    Tour,
+}
+
+impl std::fmt::Display for RecordedIn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            RecordedIn::Puzzle => "puzzle",
+            RecordedIn::Tour => "tour",
+        })
+    }
+}
+
+/// Why a tour cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum TourError {
+    /// A board, square or leaper that is malformed.
+    #[error(transparent)]
+    Board(#[from] BoardError),
+    /// A tour (as text or JSON) that cannot be read.
+    #[error("cannot read the tour: {0}")]
+    BadTourInput(String),
+    /// A move list given with no board to read it on.
+    #[error("cannot read the tour: a move list needs a board (JSON tours carry their own)")]
+    MoveListNeedsBoard,
+    /// A closed tour asked for of a file (a puzzle's or a tour's JSON)
+    /// that records the tour as open: the two contradict each other.
+    #[error("a closed tour is asked for, but the {file} file says the tour is open")]
+    ClosedButFileSaysOpen {
+        /// Which file.
+        file: RecordedIn,
+    },
+    /// A well-formed tour that breaks a rule (in the message, so
+    /// deliberately not a `source`: the command line prints sources after it).
+    #[error("not a valid tour: {0}")]
+    InvalidTour(Violation),
+}
+
+impl From<Violation> for TourError {
+    fn from(violation: Violation) -> TourError {
+        TourError::InvalidTour(violation)
     }
 }

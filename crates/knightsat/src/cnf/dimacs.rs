@@ -1,9 +1,11 @@
 //! DIMACS clause lines out, and the readers for what SAT solvers print.
 
+use crate::cnf::CnfError;
+use crate::runtime::RunError;
 use std::io::{self, BufRead, Read, Write};
 
 use super::{ClauseSink, Lit, Var, VarCounter};
-use crate::error::Error;
+
 use crate::runtime::input::shown;
 
 /// A sink that writes clauses as DIMACS lines (`1 -2 3 0`).
@@ -92,7 +94,7 @@ pub enum Answer {
 /// The output is read token by token, so memory stays bounded by the model
 /// whatever the solver prints: a literal beyond the CNF's `declared_vars`
 /// variables is an error, and so is any token too long to be a literal.
-pub fn read_answer(input: impl BufRead, declared_vars: usize) -> Result<Answer, Error> {
+pub fn read_answer(input: impl BufRead, declared_vars: usize) -> Result<Answer, CnfError> {
     let mut tokens = Tokens::new(input);
     let mut status: Option<(usize, Answer)> = None;
     let mut model: Vec<Option<bool>> = vec![None];
@@ -100,7 +102,7 @@ pub fn read_answer(input: impl BufRead, declared_vars: usize) -> Result<Answer, 
     let mut terminated = false;
     while let Some(token) = tokens.next()? {
         let line = token.line;
-        let error = |message: String| Error::SolverOutput { line, message };
+        let error = |message: String| CnfError::SolverOutput { line, message };
         if token.first {
             let answer = match token.text.as_str() {
                 "c" => {
@@ -166,23 +168,23 @@ pub fn read_answer(input: impl BufRead, declared_vars: usize) -> Result<Answer, 
     }
     let last_line = tokens.line;
     match status {
-        Some((_, Answer::Unsat)) if saw_literals => Err(Error::SolverOutput {
+        Some((_, Answer::Unsat)) if saw_literals => Err(CnfError::SolverOutput {
             line: last_line,
             message: "literals given for an unsatisfiable answer".to_string(),
         }),
         Some((_, Answer::Unsat)) => Ok(Answer::Unsat),
         Some((_, Answer::Unknown)) => Ok(Answer::Unknown),
-        Some((line, Answer::Sat(_))) if !saw_literals => Err(Error::SolverOutput {
+        Some((line, Answer::Sat(_))) if !saw_literals => Err(CnfError::SolverOutput {
             line,
             message: "satisfiable, but no model follows (run the solver without -n / quiet model options)"
                 .to_string(),
         }),
-        None if !saw_literals => Err(Error::SolverOutput {
+        None if !saw_literals => Err(CnfError::SolverOutput {
             line: last_line,
             message: "no answer: neither a status line (s SATISFIABLE, SAT, UNSAT) nor a model"
                 .to_string(),
         }),
-        _ if !terminated => Err(Error::SolverOutput {
+        _ if !terminated => Err(CnfError::SolverOutput {
             line: last_line,
             message: "the model has no terminating 0: the output looks truncated".to_string(),
         }),
@@ -195,7 +197,7 @@ pub fn read_answer(input: impl BufRead, declared_vars: usize) -> Result<Answer, 
 /// output cut in the middle of its last literal ("-1" of "-12") reads
 /// so, and when nothing follows it, the output was cut short, which is
 /// what the error says.
-fn wrong_last_literal(tokens: &mut Tokens<impl BufRead>, token: &Token, why: String) -> Error {
+fn wrong_last_literal(tokens: &mut Tokens<impl BufRead>, token: &Token, why: String) -> CnfError {
     let message = match tokens.next() {
         Err(error) => return error,
         Ok(Some(_)) => why,
@@ -204,7 +206,7 @@ fn wrong_last_literal(tokens: &mut Tokens<impl BufRead>, token: &Token, why: Str
             shown(&token.text)
         ),
     };
-    Error::SolverOutput {
+    CnfError::SolverOutput {
         line: token.line,
         message,
     }
@@ -232,9 +234,9 @@ pub(crate) fn header_counts(words: &str) -> Option<(usize, usize)> {
 /// convention). Memory stays bounded by the longest line.
 pub(crate) fn for_each_clause(
     mut input: impl BufRead,
-    mut on_clause: impl FnMut(&[i32]) -> Result<(), Error>,
-) -> Result<usize, Error> {
-    let bad = |message: String| Error::BadCnf(message);
+    mut on_clause: impl FnMut(&[i32]) -> Result<(), CnfError>,
+) -> Result<usize, CnfError> {
+    let bad = |message: String| CnfError::BadCnf(message);
     let mut line = Vec::new();
     let mut clause: Vec<i32> = Vec::new();
     let mut clauses = 0;
@@ -243,7 +245,7 @@ pub(crate) fn for_each_clause(
         (&mut input)
             .take(MAX_CLAUSE_LINE + 1)
             .read_until(b'\n', &mut line)
-            .map_err(|e| Error::io("reading the CNF", e))?;
+            .map_err(|e| CnfError::from(RunError::io("reading the CNF", e)))?;
         if line.is_empty() {
             break;
         }
@@ -314,12 +316,12 @@ impl<R: BufRead> Tokens<R> {
         }
     }
 
-    fn io(error: io::Error) -> Error {
-        Error::io("reading the solver output", error)
+    fn io(error: io::Error) -> CnfError {
+        CnfError::from(RunError::io("reading the solver output", error))
     }
 
     /// The next byte without consuming it.
-    fn peek(&mut self) -> Result<Option<u8>, Error> {
+    fn peek(&mut self) -> Result<Option<u8>, CnfError> {
         loop {
             match self.input.fill_buf() {
                 Ok(buffer) => return Ok(buffer.first().copied()),
@@ -338,7 +340,7 @@ impl<R: BufRead> Tokens<R> {
     }
 
     /// Skips blanks on the current line; whether the line (or input) ends there.
-    fn at_line_end(&mut self) -> Result<bool, Error> {
+    fn at_line_end(&mut self) -> Result<bool, CnfError> {
         while let Some(byte) = self.peek()? {
             match byte {
                 b'\n' => return Ok(true),
@@ -349,7 +351,7 @@ impl<R: BufRead> Tokens<R> {
         Ok(true)
     }
 
-    fn next(&mut self) -> Result<Option<Token>, Error> {
+    fn next(&mut self) -> Result<Option<Token>, CnfError> {
         while let Some(byte) = self.peek()? {
             if !byte.is_ascii_whitespace() {
                 break;
@@ -380,7 +382,7 @@ impl<R: BufRead> Tokens<R> {
 
     /// The rest of the current line's words, joined by single spaces (at
     /// most a few: a status line has one).
-    fn rest_of_line(&mut self) -> Result<String, Error> {
+    fn rest_of_line(&mut self) -> Result<String, CnfError> {
         let mut words = Vec::new();
         while !self.at_line_end()? {
             let token = self.next()?.expect("a word follows");
@@ -392,7 +394,7 @@ impl<R: BufRead> Tokens<R> {
     }
 
     /// Skips to the end of the current line.
-    fn skip_line(&mut self) -> Result<(), Error> {
+    fn skip_line(&mut self) -> Result<(), CnfError> {
         while let Some(byte) = self.peek()? {
             if byte == b'\n' {
                 return Ok(());
@@ -407,9 +409,9 @@ fn set_status(
     status: &mut Option<(usize, Answer)>,
     line: usize,
     answer: Answer,
-) -> Result<(), Error> {
+) -> Result<(), CnfError> {
     if let Some((first, _)) = status {
-        return Err(Error::SolverOutput {
+        return Err(CnfError::SolverOutput {
             line,
             message: format!("a second status line (the first is line {first})"),
         });
@@ -422,7 +424,7 @@ fn set_status(
 mod tests {
     use super::*;
 
-    fn answer(text: &str) -> Result<Answer, Error> {
+    fn answer(text: &str) -> Result<Answer, CnfError> {
         read_answer(text.as_bytes(), 3)
     }
 

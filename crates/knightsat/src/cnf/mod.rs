@@ -7,6 +7,8 @@
 //! same clauses by construction. Nothing here knows about tours or encodings.
 
 pub mod dimacs;
+
+use crate::runtime::RunError;
 pub(crate) mod split;
 
 pub use varisat::{Lit, Var};
@@ -252,4 +254,50 @@ impl<S: ClauseSink + ?Sized> ClauseSink for &mut S {
     fn is_closed(&self) -> bool {
         (**self).is_closed()
     }
+}
+
+/// Why DIMACS text, a model or a solver's output cannot be read, or is not
+/// what knightsat wrote.
+#[derive(Debug, thiserror::Error)]
+pub enum CnfError {
+    /// Reading the text, or a time limit.
+    #[error(transparent)]
+    Run(#[from] RunError),
+    /// Solver output that cannot be read.
+    #[error("solver output line {line}: {message}")]
+    SolverOutput {
+        /// One-based line number in the solver output.
+        line: usize,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// A CNF whose clauses cannot be read.
+    #[error("cannot read the CNF's clauses: {0}")]
+    BadCnf(String),
+    /// A CNF file that knightsat did not write (or whose comments were removed).
+    #[error("{0}")]
+    NotKnightsatCnf(String),
+    /// A knightsat CNF whose clauses (or header) are not the ones knightsat
+    /// writes for the problem its comments describe: clauses added,
+    /// removed or changed, or comments edited. Counting it from its
+    /// comments would count another formula.
+    #[error("the CNF's clauses are not the ones knightsat writes for the problem its comments describe{}: count it with a SAT solver or a model counter, which read the clauses", match clause { Some(n) => format!(" (clause {n} differs)"), None => " (their number differs)".to_string() })]
+    ClausesNotAsWritten {
+        /// The first clause that differs, from 1; `None` when the header's
+        /// counts or the number of clauses do.
+        clause: Option<usize>,
+    },
+    /// A model that leaves a clause of the CNF it is given with false: a
+    /// model of another formula (another cube's CNF, say).
+    #[error("the model leaves clause {clause} of the CNF ({literals} 0) false: it is not a model of this CNF (is it for another one?)")]
+    ModelFalsifiesClause {
+        /// The clause's number in the file, from 1.
+        clause: usize,
+        /// Its literals, as in the file.
+        literals: String,
+    },
+    /// A model given as values that is not one: a variable given both
+    /// values, or a number that names no variable.
+    #[error("not a model: {0}")]
+    NotAModel(String),
 }

@@ -8,6 +8,7 @@
 //! methods report through the same code, so they count the same way. The
 //! feasibility gate is the caller's: none is checked here.
 
+use crate::error::RunError;
 use std::ops::ControlFlow;
 
 use crate::error::{Error, Unsupported};
@@ -40,7 +41,7 @@ pub(crate) struct CountOptions {
 /// No gate is checked: the caller's job ([`super::CountJob`]) has.
 ///
 /// When `request.timeout` runs out first, every method ends the same way:
-/// [`Error::TimedOutPartway`] with the number of tours `on_tour` was given,
+/// [`RunError::TimedOutPartway`] with the number of tours `on_tour` was given,
 /// which are then only part of them.
 pub(crate) fn enumerate_by(
     problem: &Problem,
@@ -66,7 +67,7 @@ pub(crate) fn enumerate_by(
 /// encoding and built-in solver, calling `on_tour` for each as it is
 /// found; returns how many were found. Within `request.timeout`: at the
 /// limit the solver is stopped, and the tours found so far are reported as
-/// [`Error::TimedOutPartway`].
+/// [`RunError::TimedOutPartway`].
 ///
 /// A closed tour with no start or end given is searched from a1 (every
 /// closed tour can be rotated to start there) and each one found is reported
@@ -112,10 +113,12 @@ pub(crate) fn enumerate(
         Ok(())
     });
     match listed {
-        Err(Error::Timeout { seconds }) => Err(Error::TimedOutPartway {
-            seconds,
-            found: report.found,
-        }),
+        Err(Error::Run(RunError::Timeout { seconds })) => {
+            Err(Error::Run(RunError::TimedOutPartway {
+                seconds,
+                found: report.found,
+            }))
+        }
         other => other.map(|()| report.found),
     }
 }
@@ -135,6 +138,9 @@ fn enumerate_by_backtracking(
     if report.is_done() {
         return Ok(0);
     }
+    // What reporting a tour failed with (the caller's own error), which the
+    // search, whose errors are its own, is stopped for.
+    let mut failed = None;
     let searched = search::each_tour(problem, &request.deadline(), |tour| {
         if count.up_to_symmetry {
             let variants = orbit(tour, problem, &report.transforms);
@@ -142,13 +148,22 @@ fn enumerate_by_backtracking(
                 return Ok(ControlFlow::Continue(()));
             }
         }
-        report.tour(tour)
-    });
+        Ok(report.tour(tour).unwrap_or_else(|error| {
+            failed = Some(error);
+            ControlFlow::Break(())
+        }))
+    })
+    .map_err(Error::from);
+    if let Some(error) = failed {
+        return Err(error);
+    }
     match searched {
-        Err(Error::Timeout { seconds }) => Err(Error::TimedOutPartway {
-            seconds,
-            found: report.found,
-        }),
+        Err(Error::Run(RunError::Timeout { seconds })) => {
+            Err(Error::Run(RunError::TimedOutPartway {
+                seconds,
+                found: report.found,
+            }))
+        }
         other => other.map(|()| report.found),
     }
 }

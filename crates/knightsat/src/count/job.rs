@@ -236,9 +236,9 @@ impl<'a> CountJob<'a> {
     /// feasibility gate is checked, once (unless `request.gate` is off),
     /// and a problem it refutes has no tour; then the count.
     ///
-    /// When `request.timeout` runs out: [`Error::TimedOutPartway`] with the
+    /// When `request.timeout` runs out: [`RunError::TimedOutPartway`] with the
     /// tours counted so far (the cube lines heard are whole cubes), or
-    /// [`Error::Timeout`] from the frontier counter, both with the whole
+    /// [`RunError::Timeout`] from the frontier counter, both with the whole
     /// limit.
     pub fn run(mut self) -> Result<CountReport, Error> {
         self.check()?;
@@ -380,7 +380,7 @@ impl<'a> CountJob<'a> {
             return counted(TourNumber::ZERO, Some(refutation));
         }
         if let Some(error) = refused {
-            return Err(error);
+            return Err(error.into());
         }
         let one_search = listing || (one_thread && !cubes_by_backtracking);
         let progress = self.progress();

@@ -3,6 +3,7 @@
 //! header that records the task ([`CubeTask`]); and the sum of such lines
 //! ([`sum_tallies`]), checked against the task.
 
+use crate::error::RunError;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -79,12 +80,14 @@ pub(super) fn count_cube_range(
                 _ if impossible => 0,
                 _ if same_as[index].is_some() => 0,
                 CubeCounter::Sat => count_in_cube(problem, &request, cube, &stop, |_| true)?,
-                CubeCounter::Backtrack => counters.count(cube, &stop).ok_or(Error::Stopped)?,
+                CubeCounter::Backtrack => counters
+                    .count(cube, &stop)
+                    .ok_or(Error::Run(RunError::Stopped))?,
             };
             // A cube cut short by the time limit is left out, not printed
             // with part of its count.
             if stop.is_stopped() {
-                return Err(Error::Stopped);
+                return Err(Error::Run(RunError::Stopped));
             }
             total.fetch_add(tours, Ordering::Relaxed);
             on_cube(&CubeTally {
@@ -106,7 +109,9 @@ pub(super) fn count_cube_range(
     });
     let found = total.into_inner();
     match counted {
-        Err(Error::Timeout { seconds }) => Err(Error::TimedOutPartway { seconds, found }),
+        Err(Error::Run(RunError::Timeout { seconds })) => {
+            Err(Error::Run(RunError::TimedOutPartway { seconds, found }))
+        }
         Err(error) => Err(error),
         Ok(_) => Ok((range, found)),
     }

@@ -3,6 +3,7 @@
 //! own, or by backtracking from its last square) on any number of
 //! threads, the counts added up. The feasibility gate is the caller's.
 
+use crate::error::RunError;
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::ops::ControlFlow;
@@ -46,7 +47,7 @@ pub(super) fn count_in_cube(
     loop {
         let tour = match session.next_tour() {
             Ok(Some(tour)) => tour,
-            Ok(None) | Err(Error::Stopped) => break,
+            Ok(None) | Err(Error::Run(RunError::Stopped)) => break,
             Err(error) => return Err(error),
         };
         found += weight;
@@ -250,7 +251,7 @@ pub(super) fn cubes_with_classes(
     for_each_cube(problem, config, depth, |cube| {
         number += 1;
         if number > range.last {
-            return Err(Error::Stopped);
+            return Err(Error::Run(RunError::Stopped));
         }
         let first = *first
             .entry(least_image(&symmetries, cube))
@@ -262,7 +263,7 @@ pub(super) fn cubes_with_classes(
         Ok(())
     })
     .or_else(|error| match error {
-        Error::Stopped => Ok(()),
+        Error::Run(RunError::Stopped) => Ok(()),
         error => Err(error),
     })?;
     Ok((cubes, same_as))
@@ -370,7 +371,7 @@ pub(super) struct CubeCount {
 /// (0: one per core), stopping everything once `limit` tours are counted;
 /// a backtracking count is multiplied by the cubes each one stands for
 /// (`stand_for`, when given: see [`one_cube_per_class`]).
-/// When `request.timeout` runs out first: [`Error::TimedOutPartway`] with
+/// When `request.timeout` runs out first: [`RunError::TimedOutPartway`] with
 /// the tours counted so far.
 /// Returns the count of each cube, in order (zero for cubes not reached).
 pub(super) fn count_cubes(
@@ -408,7 +409,10 @@ pub(super) fn count_cubes(
             // Millions of tours a second: counted in the cube's total only.
             CubeCounter::Backtrack => {
                 let cubes_like_it = stand_for.map_or(1, |stand_for| stand_for[index]);
-                let tours = counters.count(cube, &stop).ok_or(Error::Stopped)? * cubes_like_it;
+                let tours = counters
+                    .count(cube, &stop)
+                    .ok_or(Error::Run(RunError::Stopped))?
+                    * cubes_like_it;
                 reached = total.fetch_add(tours, Ordering::Relaxed) + tours >= limit;
                 tours
             }
@@ -429,12 +433,14 @@ pub(super) fn count_cubes(
     let counted = stop.within(request.timeout, &request.interrupt, || {
         on_cubes_in_runs(cubes, jobs, run, &stop, work)
     });
-    let timed_out = |seconds| Error::TimedOutPartway {
-        seconds,
-        found: total.load(Ordering::Relaxed),
+    let timed_out = |seconds| {
+        Error::Run(RunError::TimedOutPartway {
+            seconds,
+            found: total.load(Ordering::Relaxed),
+        })
     };
     match counted {
-        Err(Error::Timeout { seconds }) => return Err(timed_out(seconds)),
+        Err(Error::Run(RunError::Timeout { seconds })) => return Err(timed_out(seconds)),
         // Every cube ended, but the limit did not stop them: the time
         // limit cut the last ones short.
         Ok(None) if stop.is_stopped() => {

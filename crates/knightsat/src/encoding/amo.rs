@@ -5,7 +5,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::cnf::{ClauseSink, Lit};
-use crate::error::Error;
+use crate::encoding::EncodingError;
 
 /// The at-most-one encodings knightsat offers.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -65,13 +65,13 @@ impl fmt::Display for Amo {
 }
 
 impl FromStr for Amo {
-    type Err = Error;
+    type Err = EncodingError;
 
-    fn from_str(text: &str) -> Result<Amo, Error> {
+    fn from_str(text: &str) -> Result<Amo, EncodingError> {
         Amo::ALL
             .into_iter()
             .find(|amo| amo.name() == text)
-            .ok_or_else(|| Error::UnknownAmo {
+            .ok_or_else(|| EncodingError::UnknownAmo {
                 name: text.to_string(),
                 known: Amo::ALL.map(Amo::name).join(", "),
             })

@@ -3,8 +3,10 @@
 use std::io::BufRead;
 
 use crate::cnf::dimacs::for_each_clause;
+use crate::cnf::CnfError;
+use crate::encoding::EncodingError;
 use crate::encoding::{Encoding, Model};
-use crate::error::Error;
+
 use crate::model::verify::verify;
 use crate::tour::Tour;
 
@@ -19,11 +21,11 @@ pub fn tour_from_model(
     encoding: &dyn Encoding,
     model: &Model,
     declared_vars: Option<usize>,
-) -> Result<Tour, Error> {
+) -> Result<Tour, EncodingError> {
     let problem = encoding.problem();
     let highest = model.highest_var();
     if let Some(declared) = declared_vars.filter(|&declared| highest > declared) {
-        return Err(Error::BadModel(format!(
+        return Err(EncodingError::BadModel(format!(
             "it assigns variable {highest}, but the CNF ({} board) has only {declared}: is it for another CNF?",
             problem.board()
         )));
@@ -32,15 +34,15 @@ pub fn tour_from_model(
 }
 
 /// The tour visiting `squares`, verified against the problem of
-/// `encoding`: squares that break a rule are an error ([`Error::BadModel`]),
+/// `encoding`: squares that break a rule are an error ([`EncodingError::BadModel`]),
 /// like a model that puts a step on no square.
 pub(crate) fn tour_from_squares(
     encoding: &dyn Encoding,
     squares: Vec<usize>,
-) -> Result<Tour, Error> {
+) -> Result<Tour, EncodingError> {
     let problem = encoding.problem();
     verify(&squares, &problem.rooted())
-        .map_err(|violation| Error::BadModel(violation.to_string()))?;
+        .map_err(|violation| EncodingError::BadModel(violation.to_string()))?;
     Ok(Tour {
         board: problem.board().clone(),
         closed: problem.is_closed(),
@@ -51,14 +53,14 @@ pub(crate) fn tour_from_squares(
 /// Checks the DIMACS body of a CNF (`clauses`, read one at a time) against
 /// its header, as strictly as `kissat --strict`: exactly the header's
 /// clauses (`p cnf VARS CLAUSES`, as [`read_cnf_info`](crate::cnf_file::read_cnf_info)
-/// read it) over variables up to its `VARS` ([`Error::BadCnf`] otherwise).
+/// read it) over variables up to its `VARS` ([`CnfError::BadCnf`] otherwise).
 ///
 /// Given a model said to satisfy the CNF, with the encoding's number of
 /// primary variables, also checks that it leaves no clause false. A model
 /// of another CNF can decode to a tour of the same problem, say one of
 /// another cube's CNF: only the clauses tell them apart, so the first
 /// clause whose literals are all false is an error
-/// ([`Error::ModelFalsifiesClause`]). A variable the model omits counts as
+/// ([`CnfError::ModelFalsifiesClause`]). A variable the model omits counts as
 /// false when it is one of the primary variables (the encoding's own, which
 /// decoding reads as false when omitted, as `MiniSat` omits them) and as
 /// unknown otherwise (an auxiliary variable: a hand-written model may leave
@@ -67,7 +69,7 @@ pub fn check_cnf_body(
     clauses: impl BufRead,
     header: (usize, usize),
     model: Option<(&Model, usize)>,
-) -> Result<(), Error> {
+) -> Result<(), EncodingError> {
     let (vars, expected) = header;
     let value = |model: &Model, primary_vars: usize, var: usize| {
         model
@@ -78,7 +80,7 @@ pub fn check_cnf_body(
     let found = for_each_clause(clauses, |clause| {
         number += 1;
         if let Some(lit) = clause.iter().find(|lit| lit.unsigned_abs() as usize > vars) {
-            return Err(Error::BadCnf(format!(
+            return Err(CnfError::BadCnf(format!(
                 "clause {number} has the literal {lit}, beyond variable {vars}, the last the header declares"
             )));
         }
@@ -92,17 +94,17 @@ pub fn check_cnf_body(
             return Ok(());
         }
         let literals: Vec<String> = clause.iter().map(ToString::to_string).collect();
-        Err(Error::ModelFalsifiesClause {
+        Err(CnfError::ModelFalsifiesClause {
             clause: number,
             literals: literals.join(" "),
         })
     })?;
     if found != expected {
         let clauses = |n: usize| format!("{n} clause{}", if n == 1 { "" } else { "s" });
-        return Err(Error::BadCnf(format!(
+        return Err(EncodingError::Cnf(CnfError::BadCnf(format!(
             "the header promises {}, the file holds {found}",
             clauses(expected)
-        )));
+        ))));
     }
     Ok(())
 }

@@ -8,13 +8,19 @@
 //! counting and external solvers all go through the same `Encoding`, so the
 //! clauses written and the clauses solved come from the same code.
 
+use crate::cnf::CnfError;
+use crate::model::board::BoardError;
+use crate::model::problem::ProblemError;
+use crate::model::verify::Violation;
+use crate::runtime::RunError;
+use crate::tour::TourError;
 pub mod amo;
 pub mod successor;
 pub mod time_indexed;
 
 use crate::cnf::split::Splitter;
 use crate::cnf::{ClauseSink, Lit};
-use crate::error::Error;
+
 use crate::model::board::Board;
 use crate::model::problem::Problem;
 
@@ -50,11 +56,11 @@ impl Model {
     /// a solver's `v` lines or `PySAT`'s `get_model()` give them (a 0 is
     /// skipped: it only ends a line). A variable given both values, or a
     /// literal naming no variable of the formula, is refused
-    /// ([`Error::NotAModel`]), as `decode` refuses them in a solver's output.
+    /// ([`CnfError::NotAModel`]), as `decode` refuses them in a solver's output.
     pub fn from_dimacs(
         literals: impl IntoIterator<Item = i64>,
         vars: usize,
-    ) -> Result<Model, Error> {
+    ) -> Result<Model, EncodingError> {
         Model::from_values(
             literals
                 .into_iter()
@@ -67,28 +73,28 @@ impl Model {
     /// A model of a formula of `vars` variables from variables (DIMACS
     /// numbers, from 1) and their values; a variable given both values,
     /// or a number that names no variable of the formula, is refused
-    /// ([`Error::NotAModel`]).
+    /// ([`CnfError::NotAModel`]).
     pub(crate) fn from_values(
         assigned: impl IntoIterator<Item = (u64, bool)>,
         vars: usize,
-    ) -> Result<Model, Error> {
+    ) -> Result<Model, EncodingError> {
         let mut values: Vec<Option<bool>> = vec![None];
         for (var, value) in assigned {
             let index = usize::try_from(var)
                 .ok()
                 .filter(|&index| (1..=vars).contains(&index))
                 .ok_or_else(|| {
-                    Error::NotAModel(format!(
+                    EncodingError::Cnf(CnfError::NotAModel(format!(
                         "{var} names no variable: the formula has variables 1 to {vars}"
-                    ))
+                    )))
                 })?;
             if index >= values.len() {
                 values.resize(index + 1, None);
             }
             if values[index] == Some(!value) {
-                return Err(Error::NotAModel(format!(
+                return Err(EncodingError::Cnf(CnfError::NotAModel(format!(
                     "variable {index} is given both values"
-                )));
+                ))));
             }
             values[index] = Some(value);
         }
@@ -108,11 +114,12 @@ impl Model {
 
 /// The clause that blocks the tour `squares` of `encoding`'s problem:
 /// every assignment satisfies it but those giving that tour. A sequence
-/// that is not a tour of the problem is refused ([`Error::BlockNotATour`]):
+/// that is not a tour of the problem is refused ([`EncodingError::BlockNotATour`]):
 /// the clause names only what the sequence uses (the successor encoding's,
 /// its moves), so a clause for a non-tour can remove real tours.
-pub fn block_tour(encoding: &dyn Encoding, squares: &[usize]) -> Result<Vec<Lit>, Error> {
-    crate::model::verify::verify(squares, encoding.problem()).map_err(Error::BlockNotATour)?;
+pub fn block_tour(encoding: &dyn Encoding, squares: &[usize]) -> Result<Vec<Lit>, EncodingError> {
+    crate::model::verify::verify(squares, encoding.problem())
+        .map_err(EncodingError::BlockNotATour)?;
     Ok(encoding.blocking_clause(squares))
 }
 
@@ -148,7 +155,7 @@ pub trait Encoding: Send + Sync {
 
     /// The squares in visiting order that `model` describes, not yet
     /// verified; an error names a step on no square or on two.
-    fn squares_of(&self, model: &Model) -> Result<Vec<usize>, Error>;
+    fn squares_of(&self, model: &Model) -> Result<Vec<usize>, EncodingError>;
 
     /// A clause that only assignments other than the one giving `squares`
     /// satisfy, over the encoding's own variables, so that auxiliaries never
@@ -174,7 +181,7 @@ pub trait Encoding: Send + Sync {
     /// Clauses that every tour satisfies and `model` does not, when the
     /// model is no tour of an incomplete formula; empty when it is a tour.
     /// An error for a model that is not even a model of the formula.
-    fn subtour_cuts(&self, _model: &Model) -> Result<Vec<Vec<Lit>>, Error> {
+    fn subtour_cuts(&self, _model: &Model) -> Result<Vec<Vec<Lit>>, EncodingError> {
         Ok(Vec::new())
     }
 
@@ -282,7 +289,7 @@ impl EncodingConfig {
 
     /// Works out everything the encoding needs for `problem`, or an error
     /// for switches that do not fit it.
-    pub fn prepare(&self, problem: &Problem) -> Result<Box<dyn Encoding>, Error> {
+    pub fn prepare(&self, problem: &Problem) -> Result<Box<dyn Encoding>, EncodingError> {
         match self {
             EncodingConfig::TimeIndexed(config) => {
                 Ok(Box::new(TimeIndexed::new(problem, *config)?))
@@ -293,7 +300,7 @@ impl EncodingConfig {
 
     /// Checks, without building anything, that the switches fit `problem`
     /// (what [`prepare`](Self::prepare) would refuse).
-    pub(crate) fn check(&self, problem: &Problem) -> Result<(), Error> {
+    pub(crate) fn check(&self, problem: &Problem) -> Result<(), EncodingError> {
         match self {
             EncodingConfig::TimeIndexed(config) => config.check_fits(problem),
             EncodingConfig::Successor(config) => config.check_fits(problem),
@@ -337,7 +344,7 @@ impl EncodingConfig {
     /// this encoding's. `encoding successor` (written first, and only for
     /// the successor encoding, so that time-indexed CNFs read as before)
     /// switches to that encoding with nothing set.
-    pub(crate) fn read_setting(&mut self, key: &str, value: &str) -> Result<bool, Error> {
+    pub(crate) fn read_setting(&mut self, key: &str, value: &str) -> Result<bool, EncodingError> {
         if key == "encoding" {
             *self = match value {
                 "time-indexed" => EncodingConfig::before_any_setting(),
@@ -365,3 +372,68 @@ impl EncodingConfig {
     }
 }
 pub mod decode;
+
+/// Why an encoding cannot be built with these options, or a model decoded.
+#[derive(Debug, thiserror::Error)]
+pub enum EncodingError {
+    /// A maximum clause length below 3, which splitting cannot reach.
+    #[error("the maximum clause length must be at least 3, got {len}")]
+    ClauseLengthTooShort {
+        /// The length asked for.
+        len: usize,
+    },
+    /// A block schedule with more bands than the board has ranks or files.
+    #[error(
+        "{rows}x{cols} blocks do not fit the {board} board: each block needs a rank and a file"
+    )]
+    BlocksDoNotFit {
+        /// Bands of ranks asked for.
+        rows: usize,
+        /// Bands of files asked for.
+        cols: usize,
+        /// The board, as it prints.
+        board: String,
+    },
+    /// A board too large for the encoding's variables (search methods take it).
+    #[error("the {encoding} encoding takes boards of at most {limit} squares, and the {board} board has {squares}")]
+    BoardTooLargeForEncoding {
+        /// The encoding's name.
+        encoding: &'static str,
+        /// The board, as it prints.
+        board: String,
+        /// Its number of squares.
+        squares: usize,
+        /// The most the encoding takes.
+        limit: usize,
+    },
+    /// An at-most-one encoding name that is not known.
+    #[error("unknown at-most-one encoding '{name}' (expected one of: {known})")]
+    UnknownAmo {
+        /// The name given.
+        name: String,
+        /// The known names, comma-separated.
+        known: String,
+    },
+    /// A satisfying assignment that does not describe a sequence of squares.
+    #[error("the model is not a tour: {0}")]
+    BadModel(String),
+    /// A sequence to block that is not a tour of the formula's problem: a
+    /// clause made from it could remove real tours.
+    #[error("cannot block it: not a tour of this problem: {0}")]
+    BlockNotATour(Violation),
+    /// Reading DIMACS text, a model or a solver's output.
+    #[error(transparent)]
+    Cnf(#[from] CnfError),
+    /// Reading a tour.
+    #[error(transparent)]
+    Tour(#[from] TourError),
+    /// A board, square or leaper that is malformed.
+    #[error(transparent)]
+    Board(#[from] BoardError),
+    /// A start, end or clue that does not fit the board.
+    #[error("{0}")]
+    Problem(#[from] ProblemError),
+    /// A time limit, an interrupt, or reading and writing files.
+    #[error(transparent)]
+    Run(#[from] RunError),
+}

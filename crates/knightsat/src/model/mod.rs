@@ -8,4 +8,5 @@ pub mod board;
 pub mod problem;
 pub(crate) mod text;
 pub mod theory;
+pub mod unsupported;
 pub mod verify;

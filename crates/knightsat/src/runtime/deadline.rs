@@ -3,9 +3,9 @@
 //! checking the time now and then (and for an [`Interrupt`] from the
 //! caller, where it has one).
 
+use crate::runtime::{HoldsRunError, RunError};
 use std::time::{Duration, Instant};
 
-use crate::error::Error;
 use crate::runtime::interrupt::Interrupt;
 
 /// The shortest time limit taken: a millisecond. Anything shorter ends
@@ -15,8 +15,8 @@ pub const SHORTEST_TIME_LIMIT: f64 = 1e-3;
 
 /// A time limit of `seconds`, from [`SHORTEST_TIME_LIMIT`] to what a
 /// [`Duration`] holds (about 5.8e11 s); anything else, not-a-number
-/// included, is refused ([`Error::BadTimeLimit`]).
-pub fn time_limit(seconds: f64) -> Result<Duration, Error> {
+/// included, is refused ([`RunError::BadTimeLimit`]).
+pub fn time_limit(seconds: f64) -> Result<Duration, RunError> {
     if seconds >= SHORTEST_TIME_LIMIT {
         if let Ok(limit) = Duration::try_from_secs_f64(seconds) {
             return Ok(limit);
@@ -30,7 +30,7 @@ pub fn time_limit(seconds: f64) -> Result<Duration, Error> {
     } else {
         seconds.to_string()
     };
-    Err(Error::BadTimeLimit(shown))
+    Err(RunError::BadTimeLimit(shown))
 }
 
 /// When a time limit that started at [`Deadline::new`] runs out; a search
@@ -51,7 +51,7 @@ impl Deadline {
         }
     }
 
-    /// This deadline, and [`Error::Interrupted`] from [`check`](Self::check)
+    /// This deadline, and [`RunError::Interrupted`] from [`check`](Self::check)
     /// once `interrupt` is raised.
     #[must_use]
     pub(crate) fn interrupted_by(self, interrupt: &Interrupt) -> Deadline {
@@ -62,9 +62,9 @@ impl Deadline {
     }
 
     /// The time left, for the next step's own time limit: `None` without
-    /// a limit, [`Error::Timeout`] (with the whole limit) once none is
+    /// a limit, [`RunError::Timeout`] (with the whole limit) once none is
     /// left.
-    pub(crate) fn left(&self) -> Result<Option<Duration>, Error> {
+    pub(crate) fn left(&self) -> Result<Option<Duration>, RunError> {
         match self.limit {
             None => Ok(None),
             Some((end, _)) => {
@@ -95,11 +95,11 @@ impl Deadline {
         self.limit.map(|(end, _)| end)
     }
 
-    /// [`Error::Timeout`] once the time is up, [`Error::Interrupted`] once
+    /// [`RunError::Timeout`] once the time is up, [`RunError::Interrupted`] once
     /// the interrupt is raised.
-    pub(crate) fn check(&self) -> Result<(), Error> {
+    pub(crate) fn check(&self) -> Result<(), RunError> {
         if self.interrupt.is_raised() {
-            return Err(Error::Interrupted);
+            return Err(RunError::Interrupted);
         }
         match self.limit {
             Some((end, _)) if Instant::now() >= end => Err(self.expired()),
@@ -109,22 +109,23 @@ impl Deadline {
 
     /// The error for a task the deadline cut short, with the whole limit
     /// (a step's own error has only the time that was left for it).
-    pub(crate) fn expired(&self) -> Error {
-        Error::Timeout {
+    pub(crate) fn expired(&self) -> RunError {
+        RunError::Timeout {
             seconds: self.seconds(),
         }
     }
 
     /// `error` with the whole limit where it is a timeout, not the time an
     /// earlier step (the feasibility gate) left of it.
-    pub(crate) fn with_whole_limit(&self, error: Error) -> Error {
-        match error {
-            Error::Timeout { .. } => self.expired(),
-            Error::TimedOutPartway { found, .. } => Error::TimedOutPartway {
+    pub(crate) fn with_whole_limit<E: HoldsRunError>(&self, error: E) -> E {
+        match error.as_run() {
+            Some(RunError::Timeout { .. }) => self.expired().into(),
+            Some(&RunError::TimedOutPartway { found, .. }) => RunError::TimedOutPartway {
                 seconds: self.seconds(),
                 found,
-            },
-            error => error,
+            }
+            .into(),
+            _ => error,
         }
     }
 }

@@ -1,10 +1,10 @@
 //! Reading the user's input files, where `-` means standard input, with
 //! bounded memory.
 
+use crate::runtime::RunError;
 use std::io::{BufRead, Read};
 use std::path::Path;
 
-use crate::error::Error;
 pub use crate::model::text::shown;
 
 /// The largest text file read whole (a board drawing, a puzzle, a tour):
@@ -13,8 +13,8 @@ pub const MAX_TEXT_BYTES: u64 = 256 << 20;
 
 /// Reads a whole text file, or standard input for `-`, of at most
 /// [`MAX_TEXT_BYTES`].
-pub fn read_text(path: &Path) -> Result<String, Error> {
-    let cannot = |error: std::io::Error| Error::CannotRead {
+pub fn read_text(path: &Path) -> Result<String, RunError> {
+    let cannot = |error: std::io::Error| RunError::CannotRead {
         path: path.display().to_string(),
         error,
     };
@@ -39,8 +39,8 @@ const BYTE_ORDER_MARK: &[u8] = b"\xEF\xBB\xBF";
 /// Opens a file, or standard input for `-`, for buffered reading, past a
 /// byte-order mark at its start; a directory is refused here rather than
 /// failing oddly on the first read.
-pub fn open(path: &Path) -> Result<Box<dyn BufRead>, Error> {
-    let cannot = |error: std::io::Error| Error::CannotRead {
+pub fn open(path: &Path) -> Result<Box<dyn BufRead>, RunError> {
+    let cannot = |error: std::io::Error| RunError::CannotRead {
         path: path.display().to_string(),
         error,
     };

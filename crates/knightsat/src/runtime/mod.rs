@@ -4,7 +4,10 @@
 
 pub mod cleanup;
 pub mod deadline;
+mod error;
 pub mod input;
 pub mod interrupt;
 pub(crate) mod output;
 pub(crate) mod platform;
+
+pub use error::{HoldsRunError, RunError};

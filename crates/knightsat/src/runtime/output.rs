@@ -9,12 +9,12 @@
 //! temporary file is registered with [`cleanup`](crate::runtime::cleanup), so a run
 //! stopped by a signal leaves nothing behind either.
 
+use crate::runtime::RunError;
 use std::fs::File;
 use std::io;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
-use crate::error::Error;
 use crate::runtime::cleanup::TempPath;
 use crate::runtime::platform;
 
@@ -42,8 +42,8 @@ enum Pending {
 
 impl PendingFile {
     /// Starts writing `path`.
-    pub(crate) fn create(path: &Path) -> Result<PendingFile, Error> {
-        let fail = |error: io::Error| Error::io(format!("writing {}", path.display()), error);
+    pub(crate) fn create(path: &Path) -> Result<PendingFile, RunError> {
+        let fail = |error: io::Error| RunError::io(format!("writing {}", path.display()), error);
         if let Some(fd) = descriptor_path(path) {
             return Ok(PendingFile {
                 shown: path.to_path_buf(),
@@ -111,8 +111,9 @@ impl PendingFile {
     }
 
     /// Puts the complete file under its name.
-    pub(crate) fn commit(self) -> Result<(), Error> {
-        let fail = |error: io::Error| Error::io(format!("writing {}", self.shown.display()), error);
+    pub(crate) fn commit(self) -> Result<(), RunError> {
+        let fail =
+            |error: io::Error| RunError::io(format!("writing {}", self.shown.display()), error);
         match self.kind {
             Pending::Direct(_) => Ok(()),
             Pending::Replace {
@@ -134,7 +135,7 @@ impl PendingFile {
 /// Commits several files as one: with every target directory locked
 /// (`flock`), so that concurrent runs writing the same names never leave a
 /// mix of one run's files and another's.
-pub(crate) fn commit_together(files: Vec<PendingFile>) -> Result<(), Error> {
+pub(crate) fn commit_together(files: Vec<PendingFile>) -> Result<(), RunError> {
     let mut dirs: Vec<PathBuf> = files
         .iter()
         .filter_map(|pending| match &pending.kind {
@@ -154,10 +155,10 @@ pub(crate) fn commit_together(files: Vec<PendingFile>) -> Result<(), Error> {
     let mut locks = Vec::with_capacity(dirs.len());
     for dir in &dirs {
         let handle =
-            File::open(dir).map_err(|e| Error::io(format!("locking {}", dir.display()), e))?;
+            File::open(dir).map_err(|e| RunError::io(format!("locking {}", dir.display()), e))?;
         handle
             .lock()
-            .map_err(|e| Error::io(format!("locking {}", dir.display()), e))?;
+            .map_err(|e| RunError::io(format!("locking {}", dir.display()), e))?;
         locks.push(handle);
     }
     for file in files {
@@ -168,10 +169,10 @@ pub(crate) fn commit_together(files: Vec<PendingFile>) -> Result<(), Error> {
 }
 
 /// Writes a file through `write`: complete under `path`, or not at all.
-pub(crate) fn write_atomically<T>(
+pub(crate) fn write_atomically<T, E: From<RunError>>(
     path: &Path,
-    write: impl FnOnce(&mut File) -> Result<T, Error>,
-) -> Result<T, Error> {
+    write: impl FnOnce(&mut File) -> Result<T, E>,
+) -> Result<T, E> {
     let mut pending = PendingFile::create(path)?;
     let result = write(pending.file())?;
     pending.commit()?;
@@ -187,16 +188,17 @@ pub(crate) fn write_atomically<T>(
 /// so that `dir` is briefly absent but never mixed) and then removed. An
 /// existing `dir` is replaced only when every entry in it is one that
 /// `replaceable` accepts (what an earlier run wrote); otherwise it is left
-/// alone and the run refused ([`Error::DirectoryNotOurs`]). A symbolic
+/// alone and the run refused ([`RunError::DirectoryNotOurs`]). A symbolic
 /// link to a directory keeps being a link: its target is replaced. The new
 /// directory keeps the old one's permissions (a new one gets 0777 less the
 /// umask).
-pub(crate) fn write_directory_atomically<T>(
+pub(crate) fn write_directory_atomically<T, E: From<RunError>>(
     dir: &Path,
     replaceable: impl Fn(&str) -> bool,
-    fill: impl FnOnce(&Path) -> Result<T, Error>,
-) -> Result<T, Error> {
-    let fail = |error: io::Error| Error::io(format!("writing {}", dir.display()), error);
+    fill: impl FnOnce(&Path) -> Result<T, E>,
+) -> Result<T, E> {
+    let fail =
+        |error: io::Error| E::from(RunError::io(format!("writing {}", dir.display()), error));
     let target = match std::fs::symlink_metadata(dir) {
         Ok(meta) if meta.file_type().is_symlink() => std::fs::canonicalize(dir)
             .map_err(|_| fail(io::Error::other("a symbolic link to nowhere")))?,
@@ -213,10 +215,11 @@ pub(crate) fn write_directory_atomically<T>(
             let name = entry.map_err(fail)?.file_name();
             let name = name.to_string_lossy();
             if !replaceable(&name) {
-                return Err(Error::DirectoryNotOurs {
+                return Err(RunError::DirectoryNotOurs {
                     dir: dir.display().to_string(),
                     entry: crate::model::text::shown(&name),
-                });
+                }
+                .into());
             }
         }
     }
@@ -336,10 +339,10 @@ mod tests {
     use super::*;
     use std::io::Write;
 
-    fn write(path: &Path, text: &str) -> Result<(), Error> {
+    fn write(path: &Path, text: &str) -> Result<(), RunError> {
         write_atomically(path, |file| {
             file.write_all(text.as_bytes())
-                .map_err(|e| Error::io("test", e))
+                .map_err(|e| RunError::io("test", e))
         })
     }
 
@@ -349,9 +352,9 @@ mod tests {
         let path = dir.path().join("out.cnf");
         std::fs::write(&path, "OLD").unwrap();
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
-        let failed: Result<(), Error> = write_atomically(&path, |file| {
+        let failed: Result<(), RunError> = write_atomically(&path, |file| {
             file.write_all(b"half").unwrap();
-            Err(Error::NoAnswer)
+            Err(RunError::Stopped)
         });
         assert!(failed.is_err());
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "OLD");

@@ -10,7 +10,7 @@ use cadical_sys::{CaDiCal, Status, Terminator};
 use super::{sink_vars_by_intake, Intake, SatResult, SatSolver, Setup, Stop};
 use crate::cnf::{ClauseSink, Lit};
 use crate::encoding::Model;
-use crate::error::Error;
+use crate::sat::SatError;
 
 /// What `CaDiCaL` holds per literal of the formula: measured (peak resident
 /// memory over literals) at 67 to 68 bytes on the time-indexed 24x24 and
@@ -36,13 +36,13 @@ impl Terminator for StopTerminator {
     }
 }
 
-fn refused(what: &str) -> Error {
-    Error::Solver(format!("CaDiCaL: {what}"))
+fn refused(what: &str) -> SatError {
+    SatError::Solver(format!("CaDiCaL: {what}"))
 }
 
 impl Cadical {
     /// A `CaDiCaL` with no clauses, writing the DRAT proof `setup` asks for.
-    pub(crate) fn start(setup: Setup) -> Result<Cadical, Error> {
+    pub(crate) fn start(setup: Setup) -> Result<Cadical, SatError> {
         let mut solver = CaDiCal::new();
         // Without preprocessing and inprocessing: on the successor
         // encoding's large, easy formulas they cost more than they save,
@@ -110,7 +110,7 @@ impl SatSolver for Cadical {
         "cadical"
     }
 
-    fn solve(&mut self, assumptions: &[Lit]) -> Result<SatResult, Error> {
+    fn solve(&mut self, assumptions: &[Lit]) -> Result<SatResult, SatError> {
         if self.intake.is_stopped() {
             return Ok(SatResult::Stopped);
         }
@@ -124,7 +124,7 @@ impl SatSolver for Cadical {
         })
     }
 
-    fn model(&mut self) -> Result<Model, Error> {
+    fn model(&mut self) -> Result<Model, SatError> {
         let vars = self.intake.count();
         // `val` answers for every variable up to the largest the clauses
         // named; one above it is free.

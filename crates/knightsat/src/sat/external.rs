@@ -15,7 +15,8 @@ use super::{sink_vars_by_intake, Intake, SatResult, SatSolver, Setup};
 use crate::cnf::dimacs::{read_answer, Answer};
 use crate::cnf::{ClauseSink, Lit};
 use crate::encoding::Model;
-use crate::error::Error;
+use crate::sat::SatError;
+
 use crate::runtime::cleanup::{ProcessGroup, TempPath};
 
 /// How often a running program is checked for an exit or a stop.
@@ -77,8 +78,8 @@ impl ExternalSolver {
         }
     }
 
-    fn failed(&self, detail: impl Into<String>) -> Error {
-        Error::SolverFailed {
+    fn failed(&self, detail: impl Into<String>) -> SatError {
+        SatError::SolverFailed {
             program: self.program.clone(),
             detail: detail.into(),
         }
@@ -104,12 +105,12 @@ impl ExternalSolver {
 
     /// Starts a run of this program: a private temporary directory for
     /// its files, removed when the run ends (or the process is stopped).
-    pub(crate) fn start(&self, setup: Setup) -> Result<ExternalRun, Error> {
+    pub(crate) fn start(&self, setup: Setup) -> Result<ExternalRun, SatError> {
         let (dir, registered) =
             TempPath::create(|| tempfile::Builder::new().prefix("knightsat-").tempdir())
-                .map_err(|e| Error::io("creating a temporary directory", e))?;
+                .map_err(|e| SatError::from_io("creating a temporary directory", e))?;
         std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o700))
-            .map_err(|e| Error::io("creating a temporary directory", e))?;
+            .map_err(|e| SatError::from_io("creating a temporary directory", e))?;
         Ok(ExternalRun {
             solver: self.clone(),
             intake: Intake::new(setup.stop),
@@ -154,7 +155,7 @@ impl SatSolver for ExternalRun {
         &self.solver.program
     }
 
-    fn solve(&mut self, assumptions: &[Lit]) -> Result<SatResult, Error> {
+    fn solve(&mut self, assumptions: &[Lit]) -> Result<SatResult, SatError> {
         self.model = None;
         if self.intake.is_stopped() {
             return Ok(SatResult::Stopped);
@@ -168,7 +169,7 @@ impl SatSolver for ExternalRun {
         };
         match answer {
             Answer::Unsat => Ok(SatResult::Unsat),
-            Answer::Unknown => Err(Error::NoAnswer),
+            Answer::Unknown => Err(SatError::NoAnswer),
             Answer::Sat(values) => {
                 self.model = Some(Model::new(values));
                 Ok(SatResult::Sat)
@@ -176,7 +177,7 @@ impl SatSolver for ExternalRun {
         }
     }
 
-    fn model(&mut self) -> Result<Model, Error> {
+    fn model(&mut self) -> Result<Model, SatError> {
         self.model
             .clone()
             .ok_or_else(|| self.solver.failed("no model to read"))
@@ -188,8 +189,8 @@ impl ExternalRun {
     /// `false` when the stop was raised before the file was whole (a large
     /// board's file takes seconds to write, which a time limit must not wait
     /// for).
-    fn write_cnf(&self, path: &Path, assumptions: &[Lit]) -> Result<bool, Error> {
-        let fail = |e| Error::io(format!("writing {}", path.display()), e);
+    fn write_cnf(&self, path: &Path, assumptions: &[Lit]) -> Result<bool, SatError> {
+        let fail = |e| SatError::from_io(format!("writing {}", path.display()), e);
         let mut out = BufWriter::new(File::create(path).map_err(fail)?);
         let mut number = itoa::Buffer::new();
         writeln!(
@@ -219,13 +220,14 @@ impl ExternalRun {
 
     /// Runs the program on `cnf` and reads its answer; `None` when the run
     /// was stopped (its process group is killed first).
-    fn run(&self, cnf: &Path) -> Result<Option<Answer>, Error> {
+    fn run(&self, cnf: &Path) -> Result<Option<Answer>, SatError> {
         let dir = self.dir.path();
         let result = dir.join("result.txt");
         let stdout = dir.join("stdout.txt");
         let stderr = dir.join("stderr.txt");
         let create = |path: &PathBuf| {
-            File::create(path).map_err(|e| Error::io(format!("creating {}", path.display()), e))
+            File::create(path)
+                .map_err(|e| SatError::from_io(format!("creating {}", path.display()), e))
         };
         let mut command = self.solver.command(cnf, &result);
         command
@@ -233,7 +235,7 @@ impl ExternalRun {
             .stdout(create(&stdout)?)
             .stderr(create(&stderr)?)
             .process_group(0);
-        let mut child = command.spawn().map_err(|e| Error::SolverMissing {
+        let mut child = command.spawn().map_err(|e| SatError::SolverMissing {
             program: self.solver.program.clone(),
             reason: match e.kind() {
                 std::io::ErrorKind::NotFound => {
@@ -288,7 +290,7 @@ impl ExternalRun {
     }
 
     /// Waits for the program to exit; `None` as soon as the stop is raised.
-    fn wait(&self, child: &mut Child) -> Result<Option<std::process::ExitStatus>, Error> {
+    fn wait(&self, child: &mut Child) -> Result<Option<std::process::ExitStatus>, SatError> {
         loop {
             if let Some(status) = child
                 .try_wait()

@@ -12,6 +12,10 @@
 //! subtour loop, enumeration, cubes, proofs) is written once, in
 //! [`crate::solve::Session`].
 
+use crate::cnf::CnfError;
+use crate::encoding::EncodingError;
+use crate::model::unsupported::Unsupported;
+use crate::runtime::{HoldsRunError, RunError};
 pub mod cadical;
 pub mod external;
 pub mod varisat;
@@ -23,7 +27,6 @@ use std::time::{Duration, Instant};
 
 use crate::cnf::{ClauseSink, Lit};
 use crate::encoding::{Encoding, Model};
-use crate::error::{Error, Unsupported};
 use crate::runtime::interrupt::Interrupt;
 
 pub use external::{ExternalSolver, SolverKind};
@@ -50,15 +53,15 @@ pub trait SatSolver: ClauseSink {
     /// Solves the clauses added so far, with `assumptions` true for this
     /// call only. Returns [`SatResult::Stopped`] once the solver's
     /// [`Stop`] is raised, at the latest shortly after.
-    fn solve(&mut self, assumptions: &[Lit]) -> Result<SatResult, Error>;
+    fn solve(&mut self, assumptions: &[Lit]) -> Result<SatResult, SatError>;
 
     /// The model of the last call to [`solve`](Self::solve), which must
     /// have answered [`SatResult::Sat`].
-    fn model(&mut self) -> Result<Model, Error>;
+    fn model(&mut self) -> Result<Model, SatError>;
 
     /// Finishes the proof the solver was started with (see [`Setup::proof`]),
     /// flushing it; nothing for a solver started without one.
-    fn finish_proof(&mut self) -> Result<(), Error> {
+    fn finish_proof(&mut self) -> Result<(), SatError> {
         Ok(())
     }
 }
@@ -99,19 +102,19 @@ impl Stop {
 
     /// Runs `work` on this thread, raising this flag when `timeout` runs
     /// out or `interrupt` is raised. Work that was stopped by the time
-    /// limit ([`Error::Stopped`]) becomes [`Error::Timeout`]; an answer that
-    /// arrives in time is kept. Work during which `interrupt` was raised
-    /// ends in [`Error::Interrupted`], whatever it answered (a count cut
+    /// limit ([`RunError::Stopped`]) becomes [`RunError::Timeout`]; an
+    /// answer that arrives in time is kept. Work during which `interrupt`
+    /// was raised ends in [`RunError::Interrupted`], whatever it answered (a count cut
     /// short answers with part of its tours). When this returns, the work
     /// has returned: nothing is left running.
-    pub(crate) fn within<T>(
+    pub(crate) fn within<T, E: HoldsRunError>(
         &self,
         timeout: Option<Duration>,
         interrupt: &Interrupt,
-        work: impl FnOnce() -> Result<T, Error>,
-    ) -> Result<T, Error> {
+        work: impl FnOnce() -> Result<T, E>,
+    ) -> Result<T, E> {
         if interrupt.is_raised() {
-            return Err(Error::Interrupted);
+            return Err(RunError::Interrupted.into());
         }
         if timeout.is_none() && !interrupt.is_armed() {
             return work();
@@ -155,12 +158,18 @@ impl Stop {
             result
         });
         if interrupted.load(Ordering::Relaxed) {
-            return Err(Error::Interrupted);
+            return Err(RunError::Interrupted.into());
         }
         match result {
-            Err(Error::Stopped) if expired.load(Ordering::Relaxed) => Err(Error::Timeout {
-                seconds: timeout.map_or(0.0, |limit| limit.as_secs_f64()),
-            }),
+            Err(error)
+                if matches!(error.as_run(), Some(RunError::Stopped))
+                    && expired.load(Ordering::Relaxed) =>
+            {
+                Err(RunError::Timeout {
+                    seconds: timeout.map_or(0.0, |limit| limit.as_secs_f64()),
+                }
+                .into())
+            }
             other => other,
         }
     }
@@ -238,14 +247,16 @@ impl Backend {
     /// a solver program: a path if it holds a `/`, else found on PATH
     /// (`kissat`, `minisat`, `picosat`, …), called with `extra_args`
     /// (built-in solvers take none).
-    pub fn from_name(name: &str, extra_args: Vec<String>) -> Result<Backend, Error> {
+    pub fn from_name(name: &str, extra_args: Vec<String>) -> Result<Backend, SatError> {
         let (backend, name) = match name {
             "varisat" => (Backend::Varisat, "varisat"),
             "cadical" => (Backend::Cadical, "cadical"),
             program => return Ok(Backend::External(ExternalSolver::new(program, extra_args))),
         };
         if !extra_args.is_empty() {
-            return Err(Error::Unsupported(Unsupported::ArgumentsForBuiltIn(name)));
+            return Err(SatError::Unsupported(Unsupported::ArgumentsForBuiltIn(
+                name,
+            )));
         }
         Ok(backend)
     }
@@ -266,7 +277,7 @@ impl Backend {
     }
 
     /// Starts a solver with no clauses.
-    pub(crate) fn start(&self, setup: Setup) -> Result<Box<dyn SatSolver>, Error> {
+    pub(crate) fn start(&self, setup: Setup) -> Result<Box<dyn SatSolver>, SatError> {
         match self {
             Backend::Varisat => Ok(Box::new(varisat::Varisat::start(setup)?)),
             Backend::Cadical => Ok(Box::new(cadical::Cadical::start(setup)?)),
@@ -297,10 +308,10 @@ impl Backend {
         encoding: &dyn Encoding,
         sessions: usize,
         budget_mib: u64,
-    ) -> Result<(), Error> {
+    ) -> Result<(), SatError> {
         let estimate_mib = self.estimated_memory_mib(encoding) * sessions as u64;
         if estimate_mib > budget_mib {
-            return Err(Error::OverMemoryBudget {
+            return Err(SatError::OverMemoryBudget {
                 board: encoding.problem().board().to_string(),
                 solver: self.name().to_string(),
                 estimate_mib,
@@ -377,3 +388,73 @@ macro_rules! sink_vars_by_intake {
     };
 }
 pub(crate) use sink_vars_by_intake;
+
+/// Why a SAT solver gave no answer.
+#[derive(Debug, thiserror::Error)]
+pub enum SatError {
+    /// The in-process solver failed.
+    #[error("solver failed: {0}")]
+    Solver(String),
+    /// An external solver program that cannot be started.
+    #[error("cannot run solver '{program}': {reason}")]
+    SolverMissing {
+        /// The program as given.
+        program: String,
+        /// Why it could not be started.
+        reason: String,
+    },
+    /// An external solver that crashed, failed or printed nothing usable.
+    #[error("solver '{program}' failed: {detail}")]
+    SolverFailed {
+        /// The program as given.
+        program: String,
+        /// What went wrong.
+        detail: String,
+    },
+    /// The solver gave up without an answer (`s UNKNOWN`).
+    #[error("the solver gave no answer (UNKNOWN)")]
+    NoAnswer,
+    /// A formula too big to solve in this process within the memory budget.
+    #[error("solving the {board} board in-process with {solver} would need about {estimate_mib} MiB, over the budget of {budget_mib} MiB")]
+    OverMemoryBudget {
+        /// The board, as it prints.
+        board: String,
+        /// The built-in solver.
+        solver: String,
+        /// The estimate, for every session together.
+        estimate_mib: u64,
+        /// The budget.
+        budget_mib: u64,
+        /// The sessions that would run at once (threads solving cubes),
+        /// each of `estimate_mib / sessions`.
+        sessions: usize,
+    },
+    /// A request that cannot be served.
+    #[error("{0}")]
+    Unsupported(#[from] Unsupported),
+    /// The encoding's options, or decoding a model.
+    #[error(transparent)]
+    Encoding(#[from] EncodingError),
+    /// Reading DIMACS text, a model or a solver's output.
+    #[error(transparent)]
+    Cnf(#[from] CnfError),
+    /// A time limit, an interrupt, or reading and writing files.
+    #[error(transparent)]
+    Run(#[from] RunError),
+}
+
+impl SatError {
+    /// Wraps an I/O error with what was being done.
+    pub(crate) fn from_io(context: impl Into<String>, error: std::io::Error) -> SatError {
+        SatError::Run(RunError::io(context, error))
+    }
+}
+
+impl HoldsRunError for SatError {
+    fn as_run(&self) -> Option<&RunError> {
+        match self {
+            SatError::Run(error) => Some(error),
+            _ => None,
+        }
+    }
+}

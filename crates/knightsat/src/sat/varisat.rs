@@ -19,7 +19,7 @@ use ::varisat::{ExtendFormula, ProofFormat, Solver};
 use super::{sink_vars_by_intake, Intake, SatResult, SatSolver, Setup, Stop, Workload};
 use crate::cnf::{ClauseSink, Lit};
 use crate::encoding::Model;
-use crate::error::Error;
+use crate::sat::SatError;
 
 /// What varisat holds per literal of the formula, measured (peak resident
 /// memory over literals) at 12 to 15 bytes on 28x28 and 36x36 after a few
@@ -35,7 +35,7 @@ pub struct Varisat {
 
 impl Varisat {
     /// A varisat with no clauses, writing the DRAT proof `setup` asks for.
-    pub(crate) fn start(setup: Setup) -> Result<Varisat, Error> {
+    pub(crate) fn start(setup: Setup) -> Result<Varisat, SatError> {
         let mut solver = Solver::new();
         let proof = setup.proof.is_some();
         let target: Option<(Box<dyn Write + Send>, _)> = match setup.proof {
@@ -50,7 +50,7 @@ impl Varisat {
         if setup.workload == Workload::CubeEnumeration {
             solver
                 .config(&enumeration_tuning())
-                .map_err(|e| Error::Solver(e.to_string()))?;
+                .map_err(|e| SatError::Solver(e.to_string()))?;
         }
         Ok(Varisat {
             solver,
@@ -114,13 +114,13 @@ impl SatSolver for Varisat {
         "varisat"
     }
 
-    fn solve(&mut self, assumptions: &[Lit]) -> Result<SatResult, Error> {
+    fn solve(&mut self, assumptions: &[Lit]) -> Result<SatResult, SatError> {
         if self.intake.is_stopped() {
             return Ok(SatResult::Stopped);
         }
         if !assumptions.is_empty() {
             // Its proof (the one that stops it, too) has no way to state them.
-            return Err(Error::Solver(
+            return Err(SatError::Solver(
                 "varisat takes no assumptions here: they would break the proof it writes".into(),
             ));
         }
@@ -128,23 +128,23 @@ impl SatSolver for Varisat {
             Ok(true) => Ok(SatResult::Sat),
             Ok(false) => Ok(SatResult::Unsat),
             Err(_) if self.intake.is_stopped() => Ok(SatResult::Stopped),
-            Err(error) => Err(Error::Solver(error.to_string())),
+            Err(error) => Err(SatError::Solver(error.to_string())),
         }
     }
 
-    fn model(&mut self) -> Result<Model, Error> {
+    fn model(&mut self) -> Result<Model, SatError> {
         self.solver
             .model()
             .map(|lits| Model::from_lits(&lits))
-            .ok_or_else(|| Error::Solver("varisat reported SAT without a model".into()))
+            .ok_or_else(|| SatError::Solver("varisat reported SAT without a model".into()))
     }
 
-    fn finish_proof(&mut self) -> Result<(), Error> {
+    fn finish_proof(&mut self) -> Result<(), SatError> {
         if !self.proof {
             return Ok(());
         }
         self.solver
             .close_proof()
-            .map_err(|e| Error::Solver(e.to_string()))
+            .map_err(|e| SatError::Solver(e.to_string()))
     }
 }

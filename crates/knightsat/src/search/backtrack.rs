@@ -38,24 +38,28 @@ use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use super::{forced_start_colour, verified};
-use crate::error::Error;
+
 use crate::graph::{MoveGraph, UNREACHED};
 use crate::model::board::{Board, Square};
 use crate::model::problem::{Clue, Problem};
 use crate::runtime::deadline::Deadline;
 use crate::runtime::interrupt::Interrupt;
+use crate::search::SearchError;
 use crate::tour::Tour;
 
 /// Finds a tour of `problem`: `Some` tour, or `None` when the search has
-/// tried everything and there is none; [`Error::Timeout`] when `timeout`
+/// tried everything and there is none; [`SearchError::Timeout`] when `timeout`
 /// runs out first. The tour is verified before it is returned.
-pub fn backtrack(problem: &Problem, timeout: Option<Duration>) -> Result<Option<Tour>, Error> {
+pub fn backtrack(
+    problem: &Problem,
+    timeout: Option<Duration>,
+) -> Result<Option<Tour>, SearchError> {
     backtrack_until(problem, &Deadline::new(timeout))
 }
 
-/// [`backtrack`] within `clock`: [`Error::Timeout`] when its time runs out,
-/// [`Error::Interrupted`] when its interrupt is raised.
-pub fn backtrack_until(problem: &Problem, clock: &Deadline) -> Result<Option<Tour>, Error> {
+/// [`backtrack`] within `clock`: [`SearchError::Timeout`] when its time runs out,
+/// [`SearchError::Interrupted`] when its interrupt is raised.
+pub fn backtrack_until(problem: &Problem, clock: &Deadline) -> Result<Option<Tour>, SearchError> {
     let mut found = None;
     search(problem, clock, Starts::Representatives, |squares| {
         found = Some(squares.to_vec());
@@ -67,14 +71,14 @@ pub fn backtrack_until(problem: &Problem, clock: &Deadline) -> Result<Option<Tou
 /// Calls `on_tour` with every tour of `problem` rooted as counting wants it:
 /// every tour, except that a closed tour with nothing anchored is listed
 /// from its default start only ([`Problem::effective_start`]), once in each
-/// direction. Stops when `on_tour` breaks; [`Error::Timeout`] when `clock`
-/// runs out first ([`Error::Interrupted`] when its interrupt is raised).
+/// direction. Stops when `on_tour` breaks; [`SearchError::Timeout`] when `clock`
+/// runs out first ([`SearchError::Interrupted`] when its interrupt is raised).
 /// Each tour is verified before `on_tour` sees it.
 pub(crate) fn each_tour(
     problem: &Problem,
     clock: &Deadline,
-    mut on_tour: impl FnMut(&Tour) -> Result<ControlFlow<()>, Error>,
-) -> Result<(), Error> {
+    mut on_tour: impl FnMut(&Tour) -> Result<ControlFlow<()>, SearchError>,
+) -> Result<(), SearchError> {
     search(problem, clock, Starts::All, |squares| {
         on_tour(&verified(problem, squares.to_vec())?)
     })
@@ -90,7 +94,7 @@ pub(crate) fn each_tour(
 /// a tour (not joined by moves, repeating a square, against a clue) has
 /// none either. The prefixes of one length, over all legal ones, share
 /// out the tours: their counts add up to the number [`each_tour`] lists.
-pub fn count_extending(problem: &Problem, prefix: &[usize]) -> Result<u64, Error> {
+pub fn count_extending(problem: &Problem, prefix: &[usize]) -> Result<u64, SearchError> {
     Ok(PrefixCounter::new(problem).count(prefix))
 }
 
@@ -247,8 +251,8 @@ fn search(
     problem: &Problem,
     clock: &Deadline,
     starts: Starts,
-    mut on_tour: impl FnMut(&[usize]) -> Result<ControlFlow<()>, Error>,
-) -> Result<(), Error> {
+    mut on_tour: impl FnMut(&[usize]) -> Result<ControlFlow<()>, SearchError>,
+) -> Result<(), SearchError> {
     // An open tour with only its end fixed is searched from the end.
     let reversed = !problem.is_closed() && problem.start().is_none() && problem.end().is_some();
     // To find one closed tour with nothing anchored, start in the middle
@@ -352,7 +356,7 @@ fn start_squares(problem: &Problem, moves: &MoveGraph, starts: Starts) -> Vec<us
 
 /// What a search does with each walk it completes (node numbers, the
 /// virtual square last): go on, or stop.
-type OnWalk<'a> = dyn FnMut(&[u32]) -> Result<ControlFlow<()>, Error> + 'a;
+type OnWalk<'a> = dyn FnMut(&[u32]) -> Result<ControlFlow<()>, SearchError> + 'a;
 
 /// The square's squared distance from the board's centre, in half squares.
 fn outward(board: &Board, square: usize) -> u64 {
@@ -559,7 +563,7 @@ impl Walk {
         &mut self,
         clock: &Deadline,
         on_walk: &mut OnWalk<'_>,
-    ) -> Result<ControlFlow<()>, Error> {
+    ) -> Result<ControlFlow<()>, SearchError> {
         let start = self.pinned_at[0] as usize;
         self.walks_from(&[start], clock, on_walk)
     }
@@ -572,7 +576,7 @@ impl Walk {
         prefix: &[usize],
         clock: &Deadline,
         on_walk: &mut OnWalk<'_>,
-    ) -> Result<ControlFlow<()>, Error> {
+    ) -> Result<ControlFlow<()>, SearchError> {
         self.reset();
         let mut path: Vec<u32> = Vec::with_capacity(self.length);
         for (step, &node) in prefix.iter().enumerate() {

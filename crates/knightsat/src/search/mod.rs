@@ -3,7 +3,7 @@
 //!
 //! | method | promises | time |
 //! | --- | --- | --- |
-//! | [`warnsdorff`] | a tour, or it gives up ([`Error::GaveUp`]); never "no tour" | linear per attempt, a bounded number of attempts |
+//! | [`warnsdorff`] | a tour, or it gives up ([`SearchError::GaveUp`]); never "no tour" | linear per attempt, a bounded number of attempts |
 //! | [`backtrack`] | a tour, or a proof by exhaustion that there is none | exponential in the worst case |
 //!
 //! Both work on any board the [`Board`] type describes (holes, any leaper),
@@ -13,10 +13,13 @@
 //! and neither allocates more than a few words per square, so Warnsdorff's
 //! rule tours boards of millions of squares.
 
+use crate::model::unsupported::Unsupported;
+use crate::model::verify::Violation;
+use crate::runtime::RunError;
+use crate::tour::TourError;
 pub mod backtrack;
 pub mod warnsdorff;
 
-use crate::error::Error;
 use crate::model::board::Board;
 use crate::model::problem::Problem;
 use crate::model::verify::verify;
@@ -31,7 +34,7 @@ const MAX_MOVES: usize = 8;
 
 /// The tour `squares`, verified against `problem` (with the start a closed
 /// tour gets by default).
-fn verified(problem: &Problem, squares: Vec<usize>) -> Result<Tour, Error> {
+fn verified(problem: &Problem, squares: Vec<usize>) -> Result<Tour, SearchError> {
     // (A copy of the problem, board and all, only where the start differs.)
     if problem.effective_start() == problem.start() {
         verify(&squares, problem)?;
@@ -60,5 +63,34 @@ fn forced_start_colour(board: &Board, closed: bool) -> Option<bool> {
         (true, false) if a1s == others + 1 => Some(false),
         (true, false) if others == a1s + 1 => Some(true),
         _ => None,
+    }
+}
+
+/// Why a search without SAT found no tour and proved nothing, or stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum SearchError {
+    /// An incomplete method (Warnsdorff's rule) stopped without a tour. It
+    /// proves nothing: a tour may well exist.
+    #[error("{method} found no tour in {attempts} attempts, which does not mean that none exists")]
+    GaveUp {
+        /// The method, as it names itself (`Warnsdorff's rule`).
+        method: &'static str,
+        /// How many attempts it made.
+        attempts: u32,
+    },
+    /// A request that cannot be served.
+    #[error("{0}")]
+    Unsupported(#[from] Unsupported),
+    /// A walk that is not a tour of the problem: a bug, caught.
+    #[error(transparent)]
+    Tour(#[from] TourError),
+    /// A time limit, an interrupt, or reading and writing files.
+    #[error(transparent)]
+    Run(#[from] RunError),
+}
+
+impl From<Violation> for SearchError {
+    fn from(violation: Violation) -> SearchError {
+        SearchError::Tour(TourError::InvalidTour(violation))
     }
 }

@@ -5,7 +5,7 @@
 //! Lösung* (1823): move to the square from which the fewest unvisited
 //! squares are a move away. It runs in linear time and finds tours of most
 //! boards at the first try, but it can walk into a dead end, so it proves
-//! nothing when it fails: it gives up ([`Error::GaveUp`]) instead of saying
+//! nothing when it fails: it gives up ([`SearchError::GaveUp`]) instead of saying
 //! that no tour exists.
 //!
 //! The rule leaves ties. [`TieBreak`] names the ways to break them that are
@@ -37,11 +37,12 @@
 use std::time::Duration;
 
 use super::{forced_start_colour, verified};
-use crate::error::{Error, Unsupported};
 use crate::graph::MoveGraph;
 use crate::model::board::Board;
 use crate::model::problem::Problem;
+use crate::model::unsupported::Unsupported;
 use crate::runtime::deadline::Deadline;
+use crate::search::SearchError;
 use crate::tour::Tour;
 
 /// How ties between squares with equally few onward moves are broken,
@@ -125,12 +126,12 @@ pub(crate) fn default_attempts(squares: usize) -> u32 {
     (MOVE_BUDGET / squares.max(1)).clamp(1, MAX_ATTEMPTS as usize) as u32
 }
 
-/// The name [`Error::GaveUp`] and refusals give the method.
+/// The name [`SearchError::GaveUp`] and refusals give the method.
 pub const NAME: &str = "Warnsdorff's rule";
 
 /// Finds a tour of `problem` by Warnsdorff's rule, or gives up
-/// ([`Error::GaveUp`]) after the attempts allowed; gives up with
-/// [`Error::Timeout`] when `timeout` runs out first. Clues are refused
+/// ([`SearchError::GaveUp`]) after the attempts allowed; gives up with
+/// [`SearchError::Timeout`] when `timeout` runs out first. Clues are refused
 /// ([`Unsupported::CluesByWarnsdorff`]).
 ///
 /// Each attempt takes time linear in the number of squares and memory of a
@@ -139,19 +140,19 @@ pub fn warnsdorff(
     problem: &Problem,
     options: &Warnsdorff,
     timeout: Option<Duration>,
-) -> Result<Tour, Error> {
+) -> Result<Tour, SearchError> {
     warnsdorff_until(problem, options, &Deadline::new(timeout))
 }
 
-/// [`warnsdorff`] within `clock`: [`Error::Timeout`] when its time runs
-/// out, [`Error::Interrupted`] when its interrupt is raised.
+/// [`warnsdorff`] within `clock`: [`SearchError::Timeout`] when its time runs
+/// out, [`SearchError::Interrupted`] when its interrupt is raised.
 pub fn warnsdorff_until(
     problem: &Problem,
     options: &Warnsdorff,
     clock: &Deadline,
-) -> Result<Tour, Error> {
+) -> Result<Tour, SearchError> {
     if !problem.clues().is_empty() {
-        return Err(Error::Unsupported(Unsupported::CluesByWarnsdorff));
+        return Err(SearchError::Unsupported(Unsupported::CluesByWarnsdorff));
     }
     let board = problem.board();
     let attempts = options
@@ -184,7 +185,7 @@ pub fn warnsdorff_until(
             return verified(problem, squares);
         }
     }
-    Err(Error::GaveUp {
+    Err(SearchError::GaveUp {
         method: NAME,
         attempts,
     })
@@ -370,7 +371,7 @@ impl<'a> Walker<'a> {
         tie_break: TieBreak,
         mut rng: Option<&mut fastrand::Rng>,
         clock: &Deadline,
-    ) -> Result<bool, Error> {
+    ) -> Result<bool, SearchError> {
         let n = self.board.squares();
         self.free.copy_from_slice(&self.degree);
         self.visited.fill(false);
@@ -505,7 +506,7 @@ impl<'a> Walker<'a> {
 mod tests {
     use super::*;
 
-    fn tour_of(problem: &Problem) -> Result<Tour, Error> {
+    fn tour_of(problem: &Problem) -> Result<Tour, SearchError> {
         warnsdorff(problem, &Warnsdorff::default(), None)
     }
 
@@ -526,7 +527,7 @@ mod tests {
         assert!(
             matches!(
                 error,
-                Error::GaveUp {
+                SearchError::GaveUp {
                     attempts: MAX_ATTEMPTS,
                     ..
                 }

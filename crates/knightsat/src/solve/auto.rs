@@ -16,6 +16,7 @@
 //! the defaults, or a proof) is solved by SAT exactly as it asks: explicit
 //! choices win, so that an encoding can be regression-tested.
 
+use crate::error::{RunError, SatError, SearchError};
 use crate::runtime::deadline::Deadline;
 
 use super::{find_tour as find_by, solve_racing, Method, Request, Solved};
@@ -64,7 +65,7 @@ pub struct Step {
 }
 
 /// The steps [`Method::Auto`] takes for `problem` and `request`: each is
-/// tried in turn while the one before gives up ([`Error::GaveUp`]); the
+/// tried in turn while the one before gives up ([`SearchError::GaveUp`]); the
 /// last is complete.
 pub(crate) fn route(problem: &Problem, request: &Request) -> Vec<Step> {
     let sat = |config: EncodingConfig, backend: Backend| Step {
@@ -177,10 +178,10 @@ pub(super) fn find_tour(problem: &Problem, request: &Request) -> Result<Solved, 
             solve_racing(problem, &entrants)
         };
         match found {
-            Err(Error::GaveUp { method, attempts }) if index < last => {
+            Err(Error::Search(SearchError::GaveUp { method, attempts })) if index < last => {
                 before = format!("{before}{method} gave up after {attempts} attempts; then ");
             }
-            Err(Error::Timeout { .. }) => return Err(deadline.expired()),
+            Err(Error::Run(RunError::Timeout { .. })) => return Err(deadline.expired().into()),
             Ok(solved) => {
                 return Ok(Solved {
                     route: format!("{before}{}", solved.route),
@@ -190,7 +191,7 @@ pub(super) fn find_tour(problem: &Problem, request: &Request) -> Result<Solved, 
             Err(other) => return Err(other),
         }
     }
-    Err(Error::NoAnswer)
+    Err(Error::Sat(SatError::NoAnswer))
 }
 
 /// The method and request [`Method::Auto`] enumerates every tour of

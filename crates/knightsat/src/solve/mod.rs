@@ -12,6 +12,7 @@ mod job;
 mod race;
 pub mod session;
 
+use crate::error::{RunError, SatError};
 use std::ops::ControlFlow;
 use std::time::Duration;
 
@@ -83,7 +84,7 @@ pub enum Method {
     #[default]
     Sat,
     /// Warnsdorff's greedy rule ([`search::warnsdorff`]): linear time, any
-    /// board size, but it may give up ([`Error::GaveUp`]); one tour, no clues.
+    /// board size, but it may give up ([`SearchError::GaveUp`]); one tour, no clues.
     Warnsdorff,
     /// Backtracking in Warnsdorff's order ([`search::backtrack`]): complete,
     /// clues included, and it counts.
@@ -201,7 +202,7 @@ pub struct Request {
     /// "no tour" at once where one of its rules proves it; `false`
     /// searches anyway, to test a route or to have a proof written.
     pub gate: bool,
-    /// Stops the work from outside when raised ([`Error::Interrupted`]);
+    /// Stops the work from outside when raised ([`RunError::Interrupted`]);
     /// the default is never raised.
     pub interrupt: Interrupt,
 }
@@ -224,7 +225,7 @@ impl Default for Request {
 
 impl Request {
     /// This request with the time `deadline` leaves as its time limit, for
-    /// one step of a longer task; [`Error::Timeout`] once none is left.
+    /// one step of a longer task; [`RunError::Timeout`] once none is left.
     pub(crate) fn with_time_left(&self, deadline: &Deadline) -> Result<Request, Error> {
         Ok(Request {
             timeout: deadline.left()?,
@@ -303,18 +304,18 @@ impl Request {
         if !self.backend.is_built_in() {
             return Err(Error::Unsupported(Unsupported::JobsWithExternalSolver));
         }
-        self.backend.check_budget(
+        Ok(self.backend.check_budget(
             &*self.config.prepare(problem)?,
             threads,
             self.memory_budget_mib,
-        )
+        )?)
     }
 }
 
 /// Finds one tour of `problem` by `method`, with what `request` gives it
 /// (check it first with [`Method::check_supports`]). SAT and backtracking
 /// answer [`Outcome::NoTour`] only when they have proved it; Warnsdorff's
-/// rule never does, and gives up with [`Error::GaveUp`] instead.
+/// rule never does, and gives up with [`SearchError::GaveUp`] instead.
 ///
 /// The feasibility gate comes first (unless `request.gate` is off): where
 /// it proves there is no tour, the answer is [`Outcome::NoTour`] at once.
@@ -330,7 +331,7 @@ pub fn find_tour(problem: &Problem, method: Method, request: &Request) -> Result
         ..request.clone()
     };
     find_after_gate(problem, method, request).map_err(|error| match error {
-        Error::Timeout { .. } => deadline.expired(),
+        Error::Run(RunError::Timeout { .. }) => deadline.expired().into(),
         error => error,
     })
 }
@@ -344,8 +345,8 @@ fn find_after_gate(problem: &Problem, method: Method, request: &Request) -> Resu
                 seed: request.seed,
                 ..Warnsdorff::default()
             };
-            search::warnsdorff_until(problem, &options, &request.deadline())
-                .map(|tour| Solved::plain(Outcome::Tour(tour), warnsdorff::NAME.into()))
+            let tour = search::warnsdorff_until(problem, &options, &request.deadline())?;
+            Ok(Solved::plain(Outcome::Tour(tour), warnsdorff::NAME.into()))
         }
         Method::Backtrack => Ok(Solved::plain(
             search::backtrack_until(problem, &request.deadline())?
@@ -400,7 +401,7 @@ fn solve_encoded(
 /// memory budget, only the first request is solved, as [`solve`] does.
 pub(crate) fn solve_racing(problem: &Problem, requests: &[Request]) -> Result<Solved, Error> {
     let Some(first) = requests.first() else {
-        return Err(Error::NoAnswer);
+        return Err(Error::Sat(SatError::NoAnswer));
     };
     if requests.len() == 1 || !race::cores_for(requests.len()) {
         return solve(problem, first);

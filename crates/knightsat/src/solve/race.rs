@@ -10,20 +10,21 @@
 //! other: the idea of parallel portfolio solvers (Hamadi, Jabbour and
 //! Sais, "`ManySAT`: a parallel SAT solver", JSAT 6, 2009).
 
+use crate::error::RunError;
 use std::sync::{Mutex, PoisonError};
 
 use crate::error::Error;
 use crate::sat::Stop;
 
 /// One entrant: a search that watches the race's [`Stop`] and ends with
-/// [`Error::Stopped`] once it is raised.
+/// [`RunError::Stopped`] once it is raised.
 pub type Racer<'a, T> = Box<dyn FnOnce() -> Result<T, Error> + Send + 'a>;
 
 /// Runs `racers` at once and returns the first answer, after raising
 /// `stop` so that the others end; every thread has ended when this
 /// returns. An entrant's error does not end the race while another may
 /// still answer: the first error comes back only when no entrant
-/// answered, and [`Error::Stopped`] when every one was stopped (by a time
+/// answered, and [`RunError::Stopped`] when every one was stopped (by a time
 /// limit raising `stop` from outside).
 pub(crate) fn first_answer<T: Send>(stop: &Stop, racers: Vec<Racer<'_, T>>) -> Result<T, Error> {
     let answer: Mutex<Option<T>> = Mutex::new(None);
@@ -39,7 +40,7 @@ pub(crate) fn first_answer<T: Send>(stop: &Stop, racers: Vec<Racer<'_, T>>) -> R
                         .get_or_insert(value);
                     stop.stop();
                 }
-                Err(Error::Stopped) => {}
+                Err(Error::Run(RunError::Stopped)) => {}
                 Err(error) => {
                     failure
                         .lock()
@@ -52,7 +53,7 @@ pub(crate) fn first_answer<T: Send>(stop: &Stop, racers: Vec<Racer<'_, T>>) -> R
     let failure = failure.into_inner().unwrap_or_else(PoisonError::into_inner);
     match answer.into_inner().unwrap_or_else(PoisonError::into_inner) {
         Some(value) => Ok(value),
-        None => Err(failure.unwrap_or(Error::Stopped)),
+        None => Err(failure.unwrap_or(Error::Run(RunError::Stopped))),
     }
 }
 
@@ -67,6 +68,7 @@ mod tests {
     use super::*;
     use std::time::Duration;
 
+    use crate::error::SatError;
     use crate::runtime::interrupt::Interrupt;
 
     /// An entrant that waits for the stop, as a long search would.
@@ -75,7 +77,7 @@ mod tests {
             while !stop.is_stopped() {
                 std::thread::sleep(Duration::from_millis(1));
             }
-            Err(Error::Stopped)
+            Err(Error::Run(RunError::Stopped))
         })
     }
 
@@ -93,7 +95,7 @@ mod tests {
         let answer = first_answer(
             &stop,
             vec![
-                Box::new(|| Err(Error::NoAnswer)),
+                Box::new(|| Err(Error::Sat(SatError::NoAnswer))),
                 Box::new(|| {
                     std::thread::sleep(Duration::from_millis(20));
                     Ok(3)
@@ -110,10 +112,16 @@ mod tests {
         let answer = stop.within(limit, &Interrupt::default(), || {
             first_answer(
                 &stop,
-                vec![Box::new(|| Err(Error::NoAnswer)), until_stopped(&stop)],
+                vec![
+                    Box::new(|| Err(Error::Sat(SatError::NoAnswer))),
+                    until_stopped(&stop),
+                ],
             )
         });
-        assert!(matches!(answer, Err(Error::NoAnswer)), "{answer:?}");
+        assert!(
+            matches!(answer, Err(Error::Sat(SatError::NoAnswer))),
+            "{answer:?}"
+        );
     }
 
     #[test]
@@ -123,7 +131,10 @@ mod tests {
         let answer = stop.within(limit, &Interrupt::default(), || {
             first_answer(&stop, vec![until_stopped(&stop), until_stopped(&stop)])
         });
-        assert!(matches!(answer, Err(Error::Timeout { .. })), "{answer:?}");
+        assert!(
+            matches!(answer, Err(Error::Run(RunError::Timeout { .. }))),
+            "{answer:?}"
+        );
     }
 
     #[test]
@@ -134,8 +145,14 @@ mod tests {
             interrupt.raise();
             until_stopped(&stop)()
         });
-        assert!(matches!(answer, Err(Error::Interrupted)), "{answer:?}");
+        assert!(
+            matches!(answer, Err(Error::Run(RunError::Interrupted))),
+            "{answer:?}"
+        );
         let answer = Stop::new().within(None, &interrupt, || Ok(1));
-        assert!(matches!(answer, Err(Error::Interrupted)), "{answer:?}");
+        assert!(
+            matches!(answer, Err(Error::Run(RunError::Interrupted))),
+            "{answer:?}"
+        );
     }
 }

@@ -7,6 +7,7 @@ use crate::cnf::Lit;
 use crate::encoding::decode::{tour_from_model, tour_from_squares};
 use crate::encoding::{Encoding, Model};
 use crate::error::{Error, Unsupported};
+use crate::error::{RunError, SatError};
 use crate::sat::{Backend, SatResult, SatSolver, Setup};
 use crate::tour::Tour;
 
@@ -68,7 +69,7 @@ impl Session {
 
     /// Solves; the decoded and verified tour, or `None` when the formula
     /// (with every tour blocked so far) is unsatisfiable;
-    /// [`Error::Stopped`] when the solver was stopped.
+    /// [`RunError::Stopped`] when the solver was stopped.
     ///
     /// For an incomplete formula this is a loop: a model whose moves form
     /// subtours gets the cuts that forbid them ([`Encoding::subtour_cuts`])
@@ -78,7 +79,7 @@ impl Session {
         loop {
             match self.solver.solve(&[])? {
                 SatResult::Unsat => return Ok(None),
-                SatResult::Stopped => return Err(Error::Stopped),
+                SatResult::Stopped => return Err(Error::Run(RunError::Stopped)),
                 SatResult::Sat => {}
             }
             let model = self.solver.model()?;
@@ -110,11 +111,11 @@ impl Session {
 
     /// A decoding error is the solver's fault: its model does not satisfy
     /// the clauses it was given.
-    fn wrong_model(&self, error: &Error) -> Error {
-        Error::SolverFailed {
+    fn wrong_model(&self, error: &impl std::fmt::Display) -> Error {
+        Error::Sat(SatError::SolverFailed {
             program: self.solver.name().to_string(),
             detail: format!("its model is wrong: {error}"),
-        }
+        })
     }
 
     /// Adds each literal as a unit clause: the search is confined to a cube
@@ -141,6 +142,6 @@ impl Session {
     /// session, so that the solver has flushed and closed the proof when
     /// this returns.
     pub(crate) fn finish_proof(mut self) -> Result<(), Error> {
-        self.solver.finish_proof()
+        Ok(self.solver.finish_proof()?)
     }
 }

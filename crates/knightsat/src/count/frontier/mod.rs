@@ -38,6 +38,7 @@ mod schedule;
 mod state;
 mod table;
 
+use crate::error::RunError;
 use std::fmt;
 use std::sync::atomic::AtomicBool;
 
@@ -323,7 +324,7 @@ fn count_undirected(
 /// exactly what `count` means by every other method (directed tours; from
 /// every start unless the problem fixes one). `jobs` threads share each
 /// step's states; `progress` hears after every square. `request.timeout`
-/// stops the count ([`crate::error::Error::Timeout`]), and its memory budget bounds the
+/// stops the count ([`crate::error::Error::Run(RunError::Timeout)`]), and its memory budget bounds the
 /// state tables ([`crate::error::Error::FrontierOverMemoryBudget`], raised as soon as
 /// they would pass it). Clues are refused: the frontier does not know a
 /// square's move number.
@@ -350,7 +351,7 @@ pub(crate) fn count_tours(
             order,
         };
         count(problem, &options).map_err(|error| match error {
-            FrontierError::Stopped => Error::Stopped,
+            FrontierError::Stopped => Error::Run(RunError::Stopped),
             FrontierError::Overflow => Error::CountOverflow,
             FrontierError::OverMemory { needed, .. } => Error::FrontierOverMemoryBudget {
                 board: board.shape(),

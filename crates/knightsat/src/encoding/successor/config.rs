@@ -1,8 +1,10 @@
 //! The successor encoding's switches, and how CNF comments record them.
 
 use super::Successor;
+use crate::cnf::CnfError;
 use crate::encoding::Amo;
-use crate::error::Error;
+use crate::encoding::EncodingError;
+
 use crate::model::problem::Problem;
 
 /// How the successor encoding rules out subtours (cycles that miss squares).
@@ -78,14 +80,14 @@ impl SuccessorConfig {
     /// Checks that the switches fit `problem`: a clause-length bound of at
     /// least 3, and for a formula with positions a variable count varisat
     /// and DIMACS take.
-    pub(crate) fn check_fits(&self, problem: &Problem) -> Result<(), Error> {
+    pub(crate) fn check_fits(&self, problem: &Problem) -> Result<(), EncodingError> {
         if let Some(len) = self.max_clause_len.filter(|&len| len < 3) {
-            return Err(Error::ClauseLengthTooShort { len });
+            return Err(EncodingError::ClauseLengthTooShort { len });
         }
         let board = problem.board();
         let per_square = self.vars_per_square_at_most(problem);
         if board.squares().saturating_mul(per_square) > Successor::MAX_VARS {
-            return Err(Error::BoardTooLargeForEncoding {
+            return Err(EncodingError::BoardTooLargeForEncoding {
                 encoding: "successor",
                 board: board.to_string(),
                 squares: board.squares(),
@@ -142,7 +144,7 @@ impl SuccessorConfig {
 
     /// Sets the switch `key` from its recorded `value`; `Ok(false)` when
     /// `key` is no switch of this encoding.
-    pub(crate) fn read_setting(&mut self, key: &str, value: &str) -> Result<bool, Error> {
+    pub(crate) fn read_setting(&mut self, key: &str, value: &str) -> Result<bool, EncodingError> {
         let read = match key {
             "max-clause-len" => match value {
                 "none" => Some(None),
@@ -160,10 +162,10 @@ impl SuccessorConfig {
             _ => return Ok(false),
         };
         read.ok_or_else(|| {
-            Error::NotKnightsatCnf(format!(
+            EncodingError::Cnf(CnfError::NotKnightsatCnf(format!(
                 "unreadable option in CNF comments: {key} {}",
                 crate::runtime::input::shown(value)
-            ))
+            )))
         })?;
         Ok(true)
     }

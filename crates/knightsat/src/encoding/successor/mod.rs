@@ -33,8 +33,9 @@ mod crt;
 mod cycles;
 
 use crate::cnf::{family, ClauseSink, Lit, Stats, Var};
+use crate::encoding::EncodingError;
 use crate::encoding::{splitting, square_index_words, Amo, Encoding, Model};
-use crate::error::Error;
+
 use crate::graph::MoveGraph;
 use crate::model::board::Board;
 use crate::model::problem::Problem;
@@ -75,7 +76,7 @@ impl Successor {
     /// bring the position variables in even with lazy subtours
     /// ([`Successor::clues_by_position`]), so that a clued formula is
     /// always complete.
-    pub fn new(problem: &Problem, config: SuccessorConfig) -> Result<Successor, Error> {
+    pub fn new(problem: &Problem, config: SuccessorConfig) -> Result<Successor, EncodingError> {
         config.check_fits(problem)?;
         let board = problem.board();
         let moves = MoveMap::new(board, !problem.is_closed());
@@ -363,7 +364,7 @@ impl Successor {
     /// The successor of every node in `model`, or an error naming a node
     /// with no move out or two, or no move in or two (the moves must be a
     /// cover of the nodes by cycles).
-    pub(crate) fn successors(&self, model: &Model) -> Result<Vec<usize>, Error> {
+    pub(crate) fn successors(&self, model: &Model) -> Result<Vec<usize>, EncodingError> {
         let successors = self.moves_out(model)?;
         let mut entered = vec![0u8; successors.len()];
         for &next in &successors {
@@ -377,7 +378,7 @@ impl Successor {
             } else {
                 "two moves enter"
             };
-            return Err(Error::BadModel(format!(
+            return Err(EncodingError::BadModel(format!(
                 "{how} {} in the model",
                 self.node_name(node)
             )));
@@ -396,7 +397,7 @@ impl Successor {
 
     /// The one move out of every node in `model`, or an error naming a
     /// node with none or two.
-    fn moves_out(&self, model: &Model) -> Result<Vec<usize>, Error> {
+    fn moves_out(&self, model: &Model) -> Result<Vec<usize>, EncodingError> {
         let name = |node: usize| self.node_name(node);
         (0..self.moves.nodes())
             .map(|node| {
@@ -407,11 +408,11 @@ impl Successor {
                     .map(|(to, _)| to);
                 match (next.next(), next.next()) {
                     (Some(to), None) => Ok(to),
-                    (None, _) => Err(Error::BadModel(format!(
+                    (None, _) => Err(EncodingError::BadModel(format!(
                         "no move leaves {} in the model",
                         name(node)
                     ))),
-                    (Some(a), Some(b)) => Err(Error::BadModel(format!(
+                    (Some(a), Some(b)) => Err(EncodingError::BadModel(format!(
                         "two moves leave {} in the model: to {} and to {}",
                         name(node),
                         name(a),
@@ -529,11 +530,11 @@ impl Encoding for Successor {
 
     /// Follows the moves from the start; an error for a node with no move
     /// out or two, and for moves that form more than one cycle.
-    fn squares_of(&self, model: &Model) -> Result<Vec<usize>, Error> {
+    fn squares_of(&self, model: &Model) -> Result<Vec<usize>, EncodingError> {
         let successors = self.successors(model)?;
         self.tour_of(&successors).ok_or_else(|| {
             let cycles = Cycles::of(&successors);
-            Error::BadModel(format!(
+            EncodingError::BadModel(format!(
                 "its moves form {} separate cycles (subtours), not one tour",
                 cycles.count()
             ))
@@ -572,7 +573,7 @@ impl Encoding for Successor {
         self.moves.open
     }
 
-    fn subtour_cuts(&self, model: &Model) -> Result<Vec<Vec<Lit>>, Error> {
+    fn subtour_cuts(&self, model: &Model) -> Result<Vec<Vec<Lit>>, EncodingError> {
         Ok(cuts_for(self, &self.successors(model)?))
     }
 

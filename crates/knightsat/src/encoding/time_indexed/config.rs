@@ -3,8 +3,10 @@
 //! back, so a new switch is one field, its default, and one table row.
 
 use super::TimeIndexed;
+use crate::cnf::CnfError;
 use crate::encoding::Amo;
-use crate::error::Error;
+use crate::encoding::EncodingError;
+
 use crate::model::problem::Problem;
 
 /// The switches of the time-indexed encoding.
@@ -70,10 +72,10 @@ impl TimeIndexedConfig {
     /// Checks, without building anything, that these switches fit
     /// `problem`: a board within the encoding's size, a clause-length bound
     /// of at least 3, blocks that fit the board.
-    pub(crate) fn check_fits(&self, problem: &Problem) -> Result<(), Error> {
+    pub(crate) fn check_fits(&self, problem: &Problem) -> Result<(), EncodingError> {
         let board = problem.board();
         if board.squares() > TimeIndexed::MAX_SQUARES {
-            return Err(Error::BoardTooLargeForEncoding {
+            return Err(EncodingError::BoardTooLargeForEncoding {
                 encoding: "time-indexed",
                 board: board.to_string(),
                 squares: board.squares(),
@@ -81,11 +83,11 @@ impl TimeIndexedConfig {
             });
         }
         if let Some(len) = self.max_clause_len.filter(|&len| len < 3) {
-            return Err(Error::ClauseLengthTooShort { len });
+            return Err(EncodingError::ClauseLengthTooShort { len });
         }
         if let Some((rows, cols)) = self.blocks {
             if rows == 0 || cols == 0 || rows > board.rows() || cols > board.cols() {
-                return Err(Error::BlocksDoNotFit {
+                return Err(EncodingError::BlocksDoNotFit {
                     rows,
                     cols,
                     board: board.to_string(),
@@ -105,15 +107,15 @@ impl TimeIndexedConfig {
 
     /// Sets the switch `key` from its recorded `value`; `Ok(false)` when
     /// `key` is no switch of this encoding.
-    pub(crate) fn read_setting(&mut self, key: &str, value: &str) -> Result<bool, Error> {
+    pub(crate) fn read_setting(&mut self, key: &str, value: &str) -> Result<bool, EncodingError> {
         let Some(setting) = SETTINGS.iter().find(|setting| setting.key == key) else {
             return Ok(false);
         };
         (setting.read)(self, value).ok_or_else(|| {
-            Error::NotKnightsatCnf(format!(
+            EncodingError::Cnf(CnfError::NotKnightsatCnf(format!(
                 "unreadable option in CNF comments: {key} {}",
                 crate::runtime::input::shown(value)
-            ))
+            )))
         })?;
         Ok(true)
     }

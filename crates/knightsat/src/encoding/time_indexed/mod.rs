@@ -18,8 +18,9 @@ mod domain;
 
 use crate::cnf::{family, ClauseSink, Lit, Var};
 use crate::encoding::amo::pairwise;
+use crate::encoding::EncodingError;
 use crate::encoding::{splitting, square_index_words, Amo, Encoding, Model};
-use crate::error::Error;
+
 use crate::graph::MoveGraph;
 use crate::model::board::Board;
 use crate::model::problem::{Clue, Problem};
@@ -48,7 +49,7 @@ impl TimeIndexed {
     /// Prepares the encoding of `problem`, or an error for a board over
     /// [`MAX_SQUARES`](Self::MAX_SQUARES), a clause-length bound below 3 or
     /// blocks that do not fit the board.
-    pub fn new(problem: &Problem, config: TimeIndexedConfig) -> Result<TimeIndexed, Error> {
+    pub fn new(problem: &Problem, config: TimeIndexedConfig) -> Result<TimeIndexed, EncodingError> {
         config.check_fits(problem)?;
         let board = problem.board();
         let graph = MoveGraph::ascending(board);
@@ -90,13 +91,13 @@ impl TimeIndexed {
 
     /// The error for a model that puts step `step` on no live square: in
     /// the user's terms, where the model does put it, if anywhere.
-    fn nowhere(&self, model: &Model, step: usize, unassigned: usize) -> Error {
+    fn nowhere(&self, model: &Model, step: usize, unassigned: usize) -> EncodingError {
         let board = self.problem.board();
         let ruled_out = (0..self.vars.squares).find(|&square| {
             !self.domain.is_live(step, square)
                 && model.value(self.vars.x(step, square).to_dimacs() as usize) == Some(true)
         });
-        Error::BadModel(match ruled_out {
+        EncodingError::BadModel(match ruled_out {
             Some(square) => format!(
                 "move {} is on {}, which this CNF rules out (its start, end, clues, colour or symmetry breaking): the model does not satisfy the CNF",
                 step + 1,
@@ -223,7 +224,7 @@ impl Encoding for TimeIndexed {
     /// Reads the square of each step from the live x variables; pruned ones
     /// occur in no clause, so their values mean nothing and are not read.
     /// A variable the model leaves out counts as false.
-    fn squares_of(&self, model: &Model) -> Result<Vec<usize>, Error> {
+    fn squares_of(&self, model: &Model) -> Result<Vec<usize>, EncodingError> {
         let board = self.problem.board();
         let n = self.vars.squares;
         let mut squares = Vec::with_capacity(n);
@@ -241,7 +242,7 @@ impl Encoding for TimeIndexed {
                 [square] => squares.push(square),
                 [] => return Err(self.nowhere(model, step, unassigned)),
                 [a, b, ..] => {
-                    return Err(Error::BadModel(format!(
+                    return Err(EncodingError::BadModel(format!(
                         "after {step} moves the knight is on {} and {} at once",
                         board.name(a),
                         board.name(b)
