@@ -128,6 +128,16 @@ fn reap_group(group: i32) {
 /// waits for the first instead of ending the process under it.
 static CLEANING: Mutex<()> = Mutex::new(());
 
+/// Runs `steps` with cleaning up held off: a clean-up that a signal starts
+/// meanwhile waits until they are done, so that steps that must happen
+/// together (renames that swap two directories) are never cut apart.
+pub(crate) fn held_off<T>(steps: impl FnOnce() -> T) -> T {
+    let _held = CLEANING
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    steps()
+}
+
 /// Kills every registered process group and removes every registered path.
 ///
 /// Not async-signal-safe (it locks, allocates and removes files): call it

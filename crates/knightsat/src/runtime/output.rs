@@ -15,7 +15,7 @@ use std::io;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
-use crate::runtime::cleanup::TempPath;
+use crate::runtime::cleanup::{self, TempPath};
 use crate::runtime::platform;
 
 /// A file being written: complete under its name after
@@ -263,17 +263,22 @@ fn swap_in(built: &Path, target: &Path) -> io::Result<()> {
         return Ok(());
     }
     // No exchange here: the old directory aside, the new one in, the old
-    // one where the new one was.
+    // one where the new one was. A signal's clean-up waits for the three
+    // renames: between two of them it would remove the new directory
+    // (registered at `built`) or see the old one come back at `built`
+    // after it had moved that path away, and leave it behind.
     let mut aside = built.as_os_str().to_owned();
     aside.push(".old");
     let aside = PathBuf::from(aside);
     let _registered = TempPath::register(&aside);
-    std::fs::rename(target, &aside)?;
-    if let Err(error) = std::fs::rename(built, target) {
-        let _ = std::fs::rename(&aside, target);
-        return Err(error);
-    }
-    std::fs::rename(&aside, built)
+    cleanup::held_off(|| {
+        std::fs::rename(target, &aside)?;
+        if let Err(error) = std::fs::rename(built, target) {
+            let _ = std::fs::rename(&aside, target);
+            return Err(error);
+        }
+        std::fs::rename(&aside, built)
+    })
 }
 
 /// Whether two paths name the same file: the same path once made absolute,
