@@ -71,7 +71,7 @@ while read -r label args; do
   ns=$(cut -d' ' -f1 "$tmp/times-new" | median)
   bm=$(cut -d' ' -f2 "$tmp/times-base" | median)
   nm=$(cut -d' ' -f2 "$tmp/times-new" | median)
-  ratio=$(awk -v b="$bs" -v n="$ns" 'BEGIN { printf "%.2f", n / b }')
+  ratio=$(awk -v b="$bs" -v n="$ns" 'BEGIN { if (b > 0) printf "%.2f", n / b; else printf "–" }')
   echo "| $label | $bs | $ns | $ratio | $((bm / 1024)) | $((nm / 1024)) |"
   rm -f "$tmp/times-base" "$tmp/times-new"
 done <<< "$CASES"
