@@ -8,7 +8,7 @@
 //!
 //! Long work (solve, count, puzzle) runs on a thread of its own with the
 //! GIL released, while the calling thread looks for signals every
-//! [`SIGNAL_POLL`]; on Ctrl-C it raises the request's
+//! `SIGNAL_POLL`; on Ctrl-C it raises the request's
 //! [`Interrupt`], waits for the work to end, and raises `KeyboardInterrupt`.
 
 use knightsat::error::RunError;

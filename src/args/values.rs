@@ -14,7 +14,7 @@ use knightsat::runtime::deadline::{time_limit, SHORTEST_TIME_LIMIT};
 use knightsat::sat::Backend;
 use knightsat::solve::Method;
 
-/// The encodings (mirrors [`EncodingConfig`]).
+/// The encodings (mirrors [`knightsat::EncodingConfig`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
 pub enum EncodingArg {
     /// x(t, s): after t moves the knight is on square s.

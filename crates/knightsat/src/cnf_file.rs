@@ -94,7 +94,7 @@ pub(crate) fn write_cube_cnf(
     write_formula(encoding, Extra::Units(cube), out)
 }
 
-/// [`write_icnf`] with the cubes handed out one at a time, never all held.
+/// `write_icnf` with the cubes handed out one at a time, never all held.
 pub fn write_icnf_stream(
     encoding: &dyn Encoding,
     cubes: CubeStream,
@@ -103,7 +103,7 @@ pub fn write_icnf_stream(
     write_formula(encoding, Extra::Cubes(cubes), out)
 }
 
-/// [`write_icnf_file`] with the cubes handed out one at a time.
+/// `write_icnf_file` with the cubes handed out one at a time.
 pub fn write_icnf_stream_file(
     encoding: &dyn Encoding,
     cubes: CubeStream,
@@ -115,7 +115,7 @@ pub fn write_icnf_stream_file(
 /// The manifest `cubes --split` writes beside the cube CNFs.
 pub const MANIFEST: &str = "manifest.tsv";
 
-/// [`write_split`] with the cubes handed out one at a time, never all
+/// `write_split` with the cubes handed out one at a time, never all
 /// held; returns how many files were written besides the manifest.
 pub fn write_split_stream(
     encoding: &dyn Encoding,
@@ -226,7 +226,7 @@ fn write_formula(encoding: &dyn Encoding, extra: Extra, out: impl Write) -> Resu
 }
 
 /// Writes the DIMACS file to `path`, complete or not at all (see
-/// [`write_atomically`]).
+/// `write_atomically`).
 pub fn write_cnf_file(encoding: &dyn Encoding, path: &Path) -> Result<Stats, Error> {
     write_atomically(path, |file| write_cnf(encoding, file))
 }

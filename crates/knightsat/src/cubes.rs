@@ -176,7 +176,7 @@ pub fn cube_count(
 }
 
 /// Hands every cube of `depth` moves to `visit`, one at a time and in
-/// [`prefixes`]' order, holding none of them: memory stays bounded by the
+/// the order of the prefixes, holding none of them: memory stays bounded by the
 /// board whatever their number. Stops at `visit`'s first error.
 pub fn for_each_cube(
     problem: &Problem,
@@ -250,7 +250,7 @@ pub fn bytes_per_cube(depth: usize) -> u64 {
 }
 
 /// The cubes of `depth` moves for `problem` encoded as `config` says, all
-/// held in memory, whatever their number: [`cubes_within`] checks them
+/// held in memory, whatever their number: `cubes_within` checks them
 /// against a memory budget first, [`for_each_cube`] never holds them.
 pub fn cubes(problem: &Problem, config: &EncodingConfig, depth: usize) -> Result<Vec<Cube>, Error> {
     cubes_within(problem, config, depth, u64::MAX)

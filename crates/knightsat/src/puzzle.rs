@@ -308,8 +308,8 @@ pub fn puzzle_rules(problem: &Problem) -> Result<(&Board, bool), Error> {
 /// (shortened until a tour extends it); every square is a clue at first;
 /// then, in random order, each clue is dropped if the rest still have only
 /// that tour as solution (SAT proves that no tour meets the rest with that
-/// step elsewhere, see [`only_solution_without`]; runs of clues are tried
-/// in one search, see [`Batches`]). What is left is minimal: no clue can
+/// step elsewhere, see `only_solution_without`; runs of clues are tried
+/// in one search, see `Batches`). What is left is minimal: no clue can
 /// go. Every search is SAT with `request`'s
 /// encoding and built-in solver. `on_step(done, total)` reports progress.
 ///

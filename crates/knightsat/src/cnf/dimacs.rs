@@ -10,7 +10,7 @@ use crate::runtime::input::shown;
 
 /// A sink that writes clauses as DIMACS lines (`1 -2 3 0`).
 ///
-/// An I/O error is kept and reported by [`DimacsWriter::finish`]; clauses
+/// An I/O error is kept and reported by `DimacsWriter::finish`; clauses
 /// after it are dropped.
 pub struct DimacsWriter<W: Write> {
     out: W,

@@ -236,9 +236,9 @@ impl<'a> CountJob<'a> {
     /// feasibility gate is checked, once (unless `request.gate` is off),
     /// and a problem it refutes has no tour; then the count.
     ///
-    /// When `request.timeout` runs out: [`RunError::TimedOutPartway`] with the
+    /// When `request.timeout` runs out: [`RunError::TimedOutPartway`](crate::error::RunError::TimedOutPartway) with the
     /// tours counted so far (the cube lines heard are whole cubes), or
-    /// [`RunError::Timeout`] from the frontier counter, both with the whole
+    /// [`RunError::Timeout`](crate::error::RunError::Timeout) from the frontier counter, both with the whole
     /// limit.
     pub fn run(mut self) -> Result<CountReport, Error> {
         self.check()?;

@@ -15,7 +15,7 @@ use crate::solve::Request;
 
 /// Counts the tours of the knightsat CNF `input` holds: its comments read
 /// ([`read_cnf_info`]), its clauses checked to be the ones knightsat
-/// writes for what they describe ([`check_clauses_as_written`]: a file
+/// writes for what they describe (`check_clauses_as_written`: a file
 /// with other clauses is refused, since the count follows the comments),
 /// then [`count_recorded`].
 pub fn count_cnf(mut input: impl BufRead, request: &Request) -> Result<u64, Error> {

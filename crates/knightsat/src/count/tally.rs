@@ -3,7 +3,7 @@
 //! of such lines, which holds only when every cube was counted exactly
 //! once.
 //!
-//! Cubes are numbered from 1 in the order [`crate::cubes::prefixes`] walks
+//! Cubes are numbered from 1 in the order the prefixes of moves are walked
 //! them, which is the order of the files `cubes --split` writes and of its
 //! manifest's lines: cube 7 is `cube-000007.cnf`, on line 7 after the
 //! header. A task that counts cubes 1200 to 1299 prints one line per cube,
@@ -17,7 +17,7 @@
 //! What the cubes are cubes of travels with them: a task's output starts
 //! with a header line, `# knightsat cube counts F: …`, that records the
 //! problem, the encoding's switches, the depth and the method (see
-//! [`header_line`]), and every cube line ends with the same fingerprint F
+//! `header_line`), and every cube line ends with the same fingerprint F
 //! of that record, so that lines of two problems, or a line cut short,
 //! cannot be added up unnoticed.
 
@@ -227,7 +227,7 @@ fn parse_line(text: &str) -> Option<Line<'_>> {
 /// counted exactly once, by tasks of one problem, each line whole.
 ///
 /// The squares of each line are checked against the cube its number names
-/// by whoever knows the problem ([`CubeSum::check_cube`], which
+/// by whoever knows the problem (`CubeSum::check_cube`, which
 /// [`crate::count::sum_tallies`] does for every cube of the record).
 #[derive(Debug, Default)]
 pub struct CubeSum {

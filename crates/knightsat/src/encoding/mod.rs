@@ -132,7 +132,7 @@ pub trait Encoding: Send + Sync {
     fn problem(&self) -> &Problem;
 
     /// The switches it was prepared with, as `(key, value)` pairs in the
-    /// order CNF comments record them; [`EncodingConfig::read_setting`]
+    /// order CNF comments record them; `EncodingConfig::read_setting`
     /// reads them back.
     fn settings(&self) -> Vec<(&'static str, String)>;
 

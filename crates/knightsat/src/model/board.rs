@@ -199,7 +199,7 @@ impl Board {
     }
 
     /// Reads `ROWSxCOLS`, e.g. `8x8` or `3x4` (3 ranks, 4 files), as the
-    /// dimensions of a board that can be made ([`Board::check_dimensions`]);
+    /// dimensions of a board that can be made (`Board::check_dimensions`);
     /// `parse` makes the board itself.
     pub fn parse_dimensions(text: &str) -> Result<(usize, usize), BoardError> {
         let bad = |why: &str| BoardError::Board(format!("'{}': {why}", shown(text)));
@@ -419,7 +419,7 @@ impl Board {
     }
 
     /// Indices of the squares the leaper on `index` attacks, in a fixed order.
-    /// For the whole board at once, see [`MoveGraph`](crate::graph::MoveGraph).
+    /// For the whole board at once, see the crate's move graph (`graph::MoveGraph`).
     pub fn moves(&self, index: usize) -> impl Iterator<Item = usize> + '_ {
         let from = self.square(index);
         self.leaper

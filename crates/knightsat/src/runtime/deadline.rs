@@ -33,8 +33,8 @@ pub fn time_limit(seconds: f64) -> Result<Duration, RunError> {
     Err(RunError::BadTimeLimit(shown))
 }
 
-/// When a time limit that started at [`Deadline::new`] runs out; a search
-/// that checks it ([`Deadline::check`]) also stops when the
+/// When a time limit that started at `Deadline::new` runs out; a search
+/// that checks it (`Deadline::check`) also stops when the
 /// [`Interrupt`] it was given is raised.
 #[derive(Clone, Debug)]
 pub struct Deadline {

@@ -2,7 +2,7 @@
 //! or a count on one thread and wants to end it from another (a Python
 //! caller's Ctrl-C, say) arms an [`Interrupt`], hands it over in the
 //! request, and raises it; the task stops soon after and reports
-//! [`RunError::Interrupted`](crate::error::Error::Interrupted).
+//! [`RunError::Interrupted`](crate::runtime::RunError::Interrupted).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;

@@ -1,7 +1,7 @@
 //! An external SAT solver program behind the seam: the clauses so far are
 //! kept, and each solve writes them (with the assumptions as unit clauses)
 //! to a private temporary CNF and runs the program on it, in a process
-//! group of its own that is killed when the [`Stop`] is raised.
+//! group of its own that is killed when the [`Stop`](super::Stop) is raised.
 
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Write};

@@ -67,7 +67,7 @@ pub trait SatSolver: ClauseSink {
 }
 
 /// A flag that stops solvers and searches from another thread: raised by a
-/// time limit ([`Stop::within`]), or by a worker that found what the others
+/// time limit (`Stop::within`), or by a worker that found what the others
 /// were looking for. Clones share the flag.
 #[derive(Clone, Debug, Default)]
 pub struct Stop(Arc<AtomicBool>);

@@ -2,7 +2,7 @@
 //!
 //! varisat 0.2 has no interrupt, but it stops solving when writing its
 //! proof fails: every varisat here writes a proof, into the user's file or
-//! into nothing, through [`StopWriter`], which fails once the [`Stop`] is
+//! into nothing, through `StopWriter`, which fails once the [`Stop`] is
 //! raised; the solver then stops within one buffer of proof (8 KiB, a few
 //! hundred learnt clauses). Into nothing it writes varisat's own format,
 //! the one that allows clauses added between solves (DRAT panics on them).

@@ -24,7 +24,7 @@
 //!   next move (or rule every move out).
 //!
 //! Candidates are tried in Warnsdorff's order, with the default tie-breaks
-//! of [Warnsdorff's rule](super::warnsdorff): fewest unvisited neighbours
+//! of [Warnsdorff's rule](mod@super::warnsdorff): fewest unvisited neighbours
 //! first, then the fewest onward moves one step further, then farthest from
 //! the centre, then the leaper's move order. To find one closed tour with
 //! nothing fixed, the search starts in the middle of the board (where the
@@ -48,7 +48,7 @@ use crate::search::SearchError;
 use crate::tour::Tour;
 
 /// Finds a tour of `problem`: `Some` tour, or `None` when the search has
-/// tried everything and there is none; [`SearchError::Timeout`] when `timeout`
+/// tried everything and there is none; [`RunError::Timeout`](crate::runtime::RunError::Timeout) when `timeout`
 /// runs out first. The tour is verified before it is returned.
 pub fn backtrack(
     problem: &Problem,
@@ -57,8 +57,8 @@ pub fn backtrack(
     backtrack_until(problem, &Deadline::new(timeout))
 }
 
-/// [`backtrack`] within `clock`: [`SearchError::Timeout`] when its time runs out,
-/// [`SearchError::Interrupted`] when its interrupt is raised.
+/// [`backtrack`] within `clock`: [`RunError::Timeout`](crate::runtime::RunError::Timeout) when its time runs out,
+/// [`RunError::Interrupted`](crate::runtime::RunError::Interrupted) when its interrupt is raised.
 pub fn backtrack_until(problem: &Problem, clock: &Deadline) -> Result<Option<Tour>, SearchError> {
     let mut found = None;
     search(problem, clock, Starts::Representatives, |squares| {
@@ -84,16 +84,16 @@ pub(crate) fn each_tour(
     })
 }
 
-/// How many tours of `problem`, rooted as [`each_tour`] lists them, begin
+/// How many tours of `problem`, rooted as the listing of every tour takes them, begin
 /// with `prefix` (the squares after 0, 1, … moves): counted by the same
 /// search from the prefix's last square, without building or verifying
 /// each tour, which is what makes counting fast. A closed tour with nothing
 /// anchored is rooted on its default start, so a prefix starting elsewhere
 /// has none, and each tour counts once (not once per rotation, as
-/// [`each_tour`]'s caller reports it). A prefix that is no legal start of
+/// the listing's caller reports it). A prefix that is no legal start of
 /// a tour (not joined by moves, repeating a square, against a clue) has
 /// none either. The prefixes of one length, over all legal ones, share
-/// out the tours: their counts add up to the number [`each_tour`] lists.
+/// out the tours: their counts add up to the number the listing finds.
 pub fn count_extending(problem: &Problem, prefix: &[usize]) -> Result<u64, SearchError> {
     Ok(PrefixCounter::new(problem).count(prefix))
 }

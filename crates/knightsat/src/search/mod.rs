@@ -3,12 +3,12 @@
 //!
 //! | method | promises | time |
 //! | --- | --- | --- |
-//! | [`warnsdorff`] | a tour, or it gives up ([`SearchError::GaveUp`]); never "no tour" | linear per attempt, a bounded number of attempts |
-//! | [`backtrack`] | a tour, or a proof by exhaustion that there is none | exponential in the worst case |
+//! | [`warnsdorff()`] | a tour, or it gives up ([`SearchError::GaveUp`]); never "no tour" | linear per attempt, a bounded number of attempts |
+//! | [`backtrack()`] | a tour, or a proof by exhaustion that there is none | exponential in the worst case |
 //!
 //! Both work on any board the [`Board`] type describes (holes, any leaper),
 //! open or closed, with a start or an end; backtracking follows clues too.
-//! Every tour either returns has passed [`verify`](crate::model::verify::verify)
+//! Every tour either returns has passed [`crate::model::verify::verify`]
 //! against the problem. Neither recurses, so neither can overflow the stack,
 //! and neither allocates more than a few words per square, so Warnsdorff's
 //! rule tours boards of millions of squares.

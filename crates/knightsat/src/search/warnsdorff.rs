@@ -29,7 +29,7 @@
 //!   start where the problem wants;
 //! - when the first attempt fails, more attempts break the remaining ties at
 //!   random (and choose a random start where none is given, a central one
-//!   for closed tours), up to [`default_attempts`]; every other one is
+//!   for closed tours), up to `default_attempts`; every other one is
 //!   wilder: it starts anywhere and breaks ties in the onward count by chance
 //!   alone, which small boards need (5x6, 3x10 and 5x8 closed are found by
 //!   these only).
@@ -107,7 +107,7 @@ pub struct Warnsdorff {
     /// one (see the [module](self) docs).
     pub seed: Option<u64>,
     /// How many attempts to make before giving up; `None` for
-    /// [`default_attempts`].
+    /// `default_attempts`.
     pub attempts: Option<u32>,
 }
 
@@ -131,7 +131,7 @@ pub const NAME: &str = "Warnsdorff's rule";
 
 /// Finds a tour of `problem` by Warnsdorff's rule, or gives up
 /// ([`SearchError::GaveUp`]) after the attempts allowed; gives up with
-/// [`SearchError::Timeout`] when `timeout` runs out first. Clues are refused
+/// [`RunError::Timeout`](crate::runtime::RunError::Timeout) when `timeout` runs out first. Clues are refused
 /// ([`Unsupported::CluesByWarnsdorff`]).
 ///
 /// Each attempt takes time linear in the number of squares and memory of a
@@ -144,8 +144,8 @@ pub fn warnsdorff(
     warnsdorff_until(problem, options, &Deadline::new(timeout))
 }
 
-/// [`warnsdorff`] within `clock`: [`SearchError::Timeout`] when its time runs
-/// out, [`SearchError::Interrupted`] when its interrupt is raised.
+/// [`warnsdorff`] within `clock`: [`RunError::Timeout`](crate::runtime::RunError::Timeout) when its time runs
+/// out, [`RunError::Interrupted`](crate::runtime::RunError::Interrupted) when its interrupt is raised.
 pub fn warnsdorff_until(
     problem: &Problem,
     options: &Warnsdorff,

@@ -31,7 +31,7 @@ pub const CLUED_SOLVER: Backend = Backend::Varisat;
 
 /// From this many squares (12x12) up, a clued problem's one tour is
 /// searched by a race of two formulations (the default bimander
-/// at-most-ones and pairwise ones, see [`super::race`]): on clue sets
+/// at-most-ones and pairwise ones, see `solve::race`): on clue sets
 /// from 16x16 to 30x30 the race took less time than bimander alone, in
 /// all and in geometric mean, and little more than the faster formulation
 /// alone; on 12x12 puzzles it was as fast as bimander alone or faster, on
@@ -60,7 +60,7 @@ pub struct Step {
     /// Its request (the caller's, with the encoding and solver the rule picks).
     pub request: Request,
     /// Other formulations of the same SAT step, raced against it on cores
-    /// of their own ([`super::solve_racing`]); empty for a single search.
+    /// of their own (`solve_racing`); empty for a single search.
     pub rivals: Vec<Request>,
 }
 

@@ -16,7 +16,7 @@ use crate::runtime::deadline::Deadline;
 /// - the method that runs: [`Method::chosen`] (the default route, unless
 ///   the caller named an option only SAT takes);
 /// - what is refused before the search: the encoding's limits for SAT
-///   ([`EncodingConfig::check`](crate::EncodingConfig::check)), what the
+///   (`EncodingConfig::check`), what the
 ///   method cannot do ([`Method::check_supports`]), cubes without SAT;
 /// - the feasibility gate first, within the time limit, which the search
 ///   then shares (a timeout names the whole limit);
@@ -88,7 +88,7 @@ impl<'a> SolveJob<'a> {
 
     /// Searches. The feasibility gate comes first (unless `request.gate`
     /// is off), within the time limit: where it proves there is no tour,
-    /// the answer says so ([`Solved::refuted`]). Then what the job cannot
+    /// the answer says so (`Solved::refuted`). Then what the job cannot
     /// do is refused ([`SolveJob::check`]), and the search gets what is
     /// left of the limit; a timeout names the whole limit.
     pub fn run(&self) -> Result<Solved, Error> {

@@ -83,10 +83,10 @@ pub enum Method {
     /// external solvers.
     #[default]
     Sat,
-    /// Warnsdorff's greedy rule ([`search::warnsdorff`]): linear time, any
-    /// board size, but it may give up ([`SearchError::GaveUp`]); one tour, no clues.
+    /// Warnsdorff's greedy rule ([`search::warnsdorff()`]): linear time, any
+    /// board size, but it may give up ([`SearchError::GaveUp`](crate::error::SearchError::GaveUp)); one tour, no clues.
     Warnsdorff,
-    /// Backtracking in Warnsdorff's order ([`search::backtrack`]): complete,
+    /// Backtracking in Warnsdorff's order ([`search::backtrack()`]): complete,
     /// clues included, and it counts.
     Backtrack,
     /// The fastest of the others for the problem, by the rule of
@@ -315,7 +315,7 @@ impl Request {
 /// Finds one tour of `problem` by `method`, with what `request` gives it
 /// (check it first with [`Method::check_supports`]). SAT and backtracking
 /// answer [`Outcome::NoTour`] only when they have proved it; Warnsdorff's
-/// rule never does, and gives up with [`SearchError::GaveUp`] instead.
+/// rule never does, and gives up with [`SearchError::GaveUp`](crate::error::SearchError::GaveUp) instead.
 ///
 /// The feasibility gate comes first (unless `request.gate` is off): where
 /// it proves there is no tour, the answer is [`Outcome::NoTour`] at once.

@@ -11,13 +11,13 @@ use crate::model::problem::Problem;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Subtours {
     /// Not in the formula: solve, find the model's cycles, forbid each
-    /// subtour with a clause, solve again ([`super::subtour_cuts`]). Only
+    /// subtour with a clause, solve again (`subtour_cuts`). Only
     /// for solving in a loop: a lazy formula alone has models that are not
     /// tours, so it is never written to a file.
     #[default]
     Lazy,
     /// In the formula, by the Chinese remainder encoding
-    /// ([`super::crt`]): every model is a tour.
+    /// (`crt`): every model is a tour.
     Complete,
 }
 
@@ -46,7 +46,7 @@ pub struct SuccessorConfig {
     /// Lazily (solving in a loop) or in the formula.
     pub subtours: Subtours,
     /// Whether a search for one tour may patch a model's subtours into a
-    /// tour ([`super::patch`]) before it adds cuts. A way of solving, not
+    /// tour (`patch`) before it adds cuts. A way of solving, not
     /// part of the formula: CNF comments do not record it.
     pub patching: bool,
 }

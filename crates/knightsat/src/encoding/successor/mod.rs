@@ -15,14 +15,14 @@
 //! after.
 //!
 //! "One cycle" is the hard part. [`Subtours::Lazy`] leaves it out: the
-//! solver finds a cover of the nodes by cycles, [`subtour_cuts`] forbids
+//! solver finds a cover of the nodes by cycles, `subtour_cuts` forbids
 //! each cycle that is not the whole tour, and the solver goes on
 //! ([`crate::solve::Session`]). [`Subtours::Complete`] writes it into the
-//! formula with the Chinese remainder encoding ([`crt`]), so that every
+//! formula with the Chinese remainder encoding (`crt`), so that every
 //! model is a tour: what `encode` writes.
 //!
 //! Clues ("step t is on square s") are pinned through the same positions
-//! ([`Successor::clues_by_position`]), so a clued formula always carries
+//! (`Successor::clues_by_position`), so a clued formula always carries
 //! them and is complete. It is exact but, for the solvers, hard: clues
 //! reach them only through chains of moves, so on clued boards the
 //! time-indexed encoding is far faster (docs/benchmarks.md, "Clued
@@ -46,7 +46,7 @@ use cycles::{cuts_for, patch, Cycles};
 use crt::Positions;
 
 /// The largest set of literals the successor encoding gives to pairwise
-/// at-most-one (see [`Successor::amo_for`]).
+/// at-most-one (see `Successor::amo_for`).
 pub const PAIRWISE_LIMIT: usize = 16;
 
 /// The successor encoding prepared for one problem: the moves, numbered.
@@ -74,7 +74,7 @@ impl Successor {
     /// Prepares the encoding of `problem`, or an error for a clause-length
     /// bound below 3 or a board whose formula would be too large. Clues
     /// bring the position variables in even with lazy subtours
-    /// ([`Successor::clues_by_position`]), so that a clued formula is
+    /// (`Successor::clues_by_position`), so that a clued formula is
     /// always complete.
     pub fn new(problem: &Problem, config: SuccessorConfig) -> Result<Successor, EncodingError> {
         config.check_fits(problem)?;

@@ -16,9 +16,9 @@ pub struct TimeIndexedConfig {
     pub max_clause_len: Option<usize>,
     /// How "at most one" is encoded.
     pub amo: Amo,
-    /// Add the redundant predecessor clauses (see [`super::predecessor`]).
+    /// Add the redundant predecessor clauses (see `predecessor`).
     pub predecessor: bool,
-    /// Add the redundant move variables linked to the steps (see [`super::moves`]).
+    /// Add the redundant move variables linked to the steps (see `moves`).
     pub moves: bool,
     /// Prune x(t, s) whose colour cannot match step t's (see [`super::Domain`]).
     pub parity: bool,
@@ -27,11 +27,11 @@ pub struct TimeIndexedConfig {
     /// Break the board's symmetries where the problem allows: for open
     /// tours with nothing anchored, start on one square per orbit; for
     /// closed tours, forbid the reverse of each tour (see
-    /// [`super::closed_reversal_broken`]).
+    /// `closed_reversal_broken`).
     pub symmetry_breaking: bool,
     /// An optional block schedule: the board cut into this many bands of
     /// ranks by bands of files, toured one block after another in snake
-    /// order (see [`super::domain::block_windows`]). Restricts the search:
+    /// order (see `domain::block_windows`). Restricts the search:
     /// every tour found is a tour, but a board may have tours and none that
     /// follow it.
     pub blocks: Option<(usize, usize)>,
