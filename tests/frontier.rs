@@ -226,3 +226,36 @@ fn counts_reproduce_the_published_sequences_on_small_boards() {
     }
     assert!(checked >= 20, "{checked}");
 }
+
+/// With -v the frontier counter says its peak (the issue's "live states
+/// at the peak"): the most live states at one step, which step of how
+/// many that was, and the most its tables took; in each order of the
+/// squares, the counts the same.
+#[test]
+fn verbose_counts_say_the_frontiers_peak() {
+    let mut counts = Vec::new();
+    for order in ["rows", "snake", "meet"] {
+        let output = common::cli::knightsat()
+            .args(["count", "--board", "5x6", "--method", "frontier", "-v"])
+            .args(["--frontier-order", order])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert!(output.status.success(), "{order}: {stderr}");
+        let line = stderr
+            .lines()
+            .find_map(|line| line.strip_prefix("frontier: at most "))
+            .unwrap_or_else(|| panic!("{order}: no peak in {stderr}"));
+        let numbers: Vec<u64> = line
+            .split(|c: char| !c.is_ascii_digit())
+            .filter_map(|word| word.parse().ok())
+            .collect();
+        let [states, step, steps, mib] = numbers[..] else {
+            panic!("{order}: {line}");
+        };
+        assert!(states >= 1 && mib >= 1, "{order}: {line}");
+        assert!(1 <= step && step <= steps, "{order}: {line}");
+        counts.push(String::from_utf8(output.stdout).unwrap());
+    }
+    assert!(counts.iter().all(|count| *count == counts[0]), "{counts:?}");
+}

@@ -10,6 +10,7 @@ use std::sync::{Mutex, OnceLock, PoisonError};
 
 use indicatif::ProgressBar;
 
+use knightsat::count::frontier::SquareProgress;
 use knightsat::count::tally::{CubeRange, CubeSum};
 use knightsat::count::{
     count_cnf as count_cnf_file, sum_tallies, CountJob, CountReport, CubeLine, Estimate, Progress,
@@ -121,6 +122,9 @@ struct CountShow<'a> {
     bar: OnceLock<ProgressBar>,
     printed: AtomicUsize,
     failed: Mutex<Option<Failure>>,
+    /// The frontier counter's largest table so far: its live states and
+    /// the step it was at; and the most bytes its tables took.
+    peak: Mutex<(Option<SquareProgress>, u64)>,
 }
 
 impl<'a> CountShow<'a> {
@@ -131,6 +135,7 @@ impl<'a> CountShow<'a> {
             bar: OnceLock::new(),
             printed: AtomicUsize::new(0),
             failed: Mutex::new(None),
+            peak: Mutex::new((None, 0)),
         }
     }
 
@@ -143,6 +148,13 @@ impl<'a> CountShow<'a> {
             cube_by_cube,
         } = progress
         else {
+            if let Progress::Squares(step) = progress {
+                let mut peak = self.peak.lock().unwrap_or_else(PoisonError::into_inner);
+                if peak.0.is_none_or(|largest| step.states > largest.states) {
+                    peak.0 = Some(step);
+                }
+                peak.1 = peak.1.max(step.bytes);
+            }
             return show_count_progress(self.bar.get(), progress);
         };
         if whole && self.args.verbose {
@@ -168,11 +180,21 @@ impl<'a> CountShow<'a> {
         }
     }
 
-    /// Clears the bar; the cubes' lines printed, and the first failure to
-    /// print one.
+    /// Clears the bar and, with -v, says the frontier counter's peak; the
+    /// cubes' lines printed, and the first failure to print one.
     fn finish(self) -> (usize, Option<Failure>) {
         if let Some(bar) = self.bar.get() {
             bar.finish_and_clear();
+        }
+        let (largest, bytes) = *self.peak.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(largest) = largest.filter(|_| self.args.verbose) {
+            note!(
+                "frontier: at most {} live states, at step {} of {}; the tables took at most {} MiB",
+                largest.states,
+                largest.done,
+                largest.total,
+                bytes.div_ceil(1 << 20)
+            );
         }
         let failed = self.failed.into_inner();
         (
