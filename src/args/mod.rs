@@ -225,9 +225,10 @@ pub enum Command {
         #[arg(long, value_name = "A-B", requires = "depth",
               conflicts_with_all = ["limit", "up_to_symmetry", "cnf"], help_heading = options::METHOD)]
         cubes: Option<CubeRange>,
-        /// Print on stderr the route that counts (method, encoding, solver)
-        /// and, for the frontier counter, its peak: the most live states
-        /// at one step and the most memory its tables took.
+        /// Print on stderr the route that counts (method, encoding, solver).
+        ///
+        /// After a count by the frontier counter, also its peak: the most
+        /// live states at one step and the most memory its tables took.
         #[arg(short, long, help_heading = options::OUTPUT)]
         verbose: bool,
         /// Give up after this many seconds (at least 0.001), exit 124.
