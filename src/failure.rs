@@ -55,16 +55,11 @@ impl Failure {
         }
     }
 
-    /// Which kind of failure this is, which the exit status says.
+    /// Which kind of failure this is, which the exit status says: the
+    /// library error's class, and bad input for the command line's own
+    /// refusals.
     pub fn class(&self) -> ErrorClass {
-        match self {
-            Failure::Library(error) => error.class(),
-            Failure::InFile { error, .. } => error.class(),
-            Failure::WayOut(way_out) => way_out.error.class(),
-            Failure::NoBoard(_)
-            | Failure::SwitchOfOtherEncoding(_)
-            | Failure::OptionsConflict(_) => ErrorClass::BadInput,
-        }
+        self.library().map_or(ErrorClass::BadInput, Error::class)
     }
 
     /// The library error within, if there is one.

@@ -262,6 +262,18 @@ impl Error {
         }
     }
 
+    /// This error after `found` tours were counted or listed: a timeout
+    /// becomes one that ran out partway, which says the tours so far are
+    /// part of the answer; any other error is kept.
+    pub(crate) fn after_tours(self, found: u64) -> Error {
+        match self {
+            Error::Run(RunError::Timeout { seconds }) => {
+                Error::Run(RunError::TimedOutPartway { seconds, found })
+            }
+            error => error,
+        }
+    }
+
     /// Wraps an I/O error with what was being done.
     pub fn io(context: impl Into<String>, error: std::io::Error) -> Error {
         Error::Run(RunError::io(context, error))

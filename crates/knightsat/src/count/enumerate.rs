@@ -8,7 +8,6 @@
 //! methods report through the same code, so they count the same way. The
 //! feasibility gate is the caller's: none is checked here.
 
-use crate::error::RunError;
 use std::ops::ControlFlow;
 
 use crate::error::{Error, Unsupported};
@@ -112,15 +111,9 @@ pub(crate) fn enumerate(
         }
         Ok(())
     });
-    match listed {
-        Err(Error::Run(RunError::Timeout { seconds })) => {
-            Err(Error::Run(RunError::TimedOutPartway {
-                seconds,
-                found: report.found,
-            }))
-        }
-        other => other.map(|()| report.found),
-    }
+    listed
+        .map(|()| report.found)
+        .map_err(|error: Error| error.after_tours(report.found))
 }
 
 /// [`enumerate`] by backtracking instead of SAT: every tour of the problem
@@ -157,15 +150,9 @@ fn enumerate_by_backtracking(
     if let Some(error) = failed {
         return Err(error);
     }
-    match searched {
-        Err(Error::Run(RunError::Timeout { seconds })) => {
-            Err(Error::Run(RunError::TimedOutPartway {
-                seconds,
-                found: report.found,
-            }))
-        }
-        other => other.map(|()| report.found),
-    }
+    searched
+        .map(|()| report.found)
+        .map_err(|error: Error| error.after_tours(report.found))
 }
 
 /// Reports tours as counting wants them, and counts them up to the limit.

@@ -108,13 +108,9 @@ pub(super) fn count_cube_range(
         })
     });
     let found = total.into_inner();
-    match counted {
-        Err(Error::Run(RunError::Timeout { seconds })) => {
-            Err(Error::Run(RunError::TimedOutPartway { seconds, found }))
-        }
-        Err(error) => Err(error),
-        Ok(_) => Ok((range, found)),
-    }
+    counted
+        .map(|_| (range, found))
+        .map_err(|error| error.after_tours(found))
 }
 
 /// What a cluster task's cube counts are counts of: the problem, the

@@ -18,6 +18,7 @@ use crate::encoding::Model;
 use crate::sat::SatError;
 
 use crate::runtime::cleanup::{ProcessGroup, TempPath};
+use crate::runtime::RunError;
 
 /// How often a running program is checked for an exit or a stop.
 const POLL: Duration = Duration::from_millis(5);
@@ -108,9 +109,9 @@ impl ExternalSolver {
     pub(crate) fn start(&self, setup: Setup) -> Result<ExternalRun, SatError> {
         let (dir, registered) =
             TempPath::create(|| tempfile::Builder::new().prefix("knightsat-").tempdir())
-                .map_err(|e| SatError::from_io("creating a temporary directory", e))?;
+                .map_err(|e| RunError::io("creating a temporary directory", e))?;
         std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o700))
-            .map_err(|e| SatError::from_io("creating a temporary directory", e))?;
+            .map_err(|e| RunError::io("creating a temporary directory", e))?;
         Ok(ExternalRun {
             solver: self.clone(),
             intake: Intake::new(setup.stop),
@@ -190,7 +191,7 @@ impl ExternalRun {
     /// board's file takes seconds to write, which a time limit must not wait
     /// for).
     fn write_cnf(&self, path: &Path, assumptions: &[Lit]) -> Result<bool, SatError> {
-        let fail = |e| SatError::from_io(format!("writing {}", path.display()), e);
+        let fail = |e| RunError::io(format!("writing {}", path.display()), e);
         let mut out = BufWriter::new(File::create(path).map_err(fail)?);
         let mut number = itoa::Buffer::new();
         writeln!(
@@ -226,8 +227,7 @@ impl ExternalRun {
         let stdout = dir.join("stdout.txt");
         let stderr = dir.join("stderr.txt");
         let create = |path: &PathBuf| {
-            File::create(path)
-                .map_err(|e| SatError::from_io(format!("creating {}", path.display()), e))
+            File::create(path).map_err(|e| RunError::io(format!("creating {}", path.display()), e))
         };
         let mut command = self.solver.command(cnf, &result);
         command

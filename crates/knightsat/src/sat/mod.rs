@@ -443,13 +443,6 @@ pub enum SatError {
     Run(#[from] RunError),
 }
 
-impl SatError {
-    /// Wraps an I/O error with what was being done.
-    pub(crate) fn from_io(context: impl Into<String>, error: std::io::Error) -> SatError {
-        SatError::Run(RunError::io(context, error))
-    }
-}
-
 impl HoldsRunError for SatError {
     fn as_run(&self) -> Option<&RunError> {
         match self {
