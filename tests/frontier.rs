@@ -259,3 +259,105 @@ fn verbose_counts_say_the_frontiers_peak() {
     }
     assert!(counts.iter().all(|count| *count == counts[0]), "{counts:?}");
 }
+
+/// A forward count of 7x8 closed within 16 MiB: its tables pass the
+/// budget within a second and keep spilling to `dir` for long after.
+fn spilling_count(dir: &std::path::Path) -> Vec<String> {
+    [
+        "count",
+        "--board",
+        "7x8",
+        "--closed",
+        "--start",
+        "a1",
+        "--method",
+        "frontier",
+        "--frontier-order",
+        "rows",
+        "--memory-budget",
+        "16",
+        "-v",
+        "--spill-dir",
+        dir.to_str().unwrap(),
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
+/// Whether a count has written a file of states in `dir` (in its own
+/// directory there).
+fn has_spilled(dir: &std::path::Path) -> bool {
+    std::fs::read_dir(dir).unwrap().any(|own| {
+        let own = own.unwrap().path();
+        own.is_dir() && std::fs::read_dir(&own).is_ok_and(|mut files| files.next().is_some())
+    })
+}
+
+/// SIGTERM or SIGINT while a count keeps states on disk, and a --timeout
+/// that runs out then, leave no file or directory behind.
+#[test]
+fn a_count_stopped_while_spilling_leaves_no_file() {
+    use common::cli::{binary, entries, send};
+    use std::time::{Duration, Instant};
+    let dir = tempfile::tempdir().unwrap();
+    for signal in [libc::SIGTERM, libc::SIGINT] {
+        let mut child = std::process::Command::new(binary())
+            .args(spilling_count(dir.path()))
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let started = Instant::now();
+        while !has_spilled(dir.path()) && started.elapsed() < Duration::from_secs(60) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert!(has_spilled(dir.path()), "no file of states after a minute");
+        send(&child, signal);
+        let status = child.wait().unwrap();
+        assert_eq!(status.code(), Some(128 + signal), "{status}");
+        assert!(entries(dir.path()).is_empty(), "{:?}", entries(dir.path()));
+    }
+    let mut args = spilling_count(dir.path());
+    args.extend(["--timeout".to_string(), "5".to_string()]);
+    let output = common::cli::knightsat().args(&args).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(124), "{stderr}");
+    assert!(stderr.contains("the rest go to files in"), "{stderr}");
+    assert!(entries(dir.path()).is_empty(), "{:?}", entries(dir.path()));
+}
+
+/// A disk that fills up (a tmpfs of 2 MiB, mounted in a mount namespace of
+/// the test's own) ends the count with one line and exit 2, and the files
+/// written so far are removed.
+#[test]
+fn a_full_disk_ends_a_spilling_count_in_one_line_leaving_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let mount = dir.path().to_str().unwrap();
+    let count = spilling_count(dir.path())
+        .iter()
+        .filter(|arg| *arg != "-v")
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let script = format!(
+        "mount -t tmpfs -o size=2m tmpfs {mount} || exit 99; {} {count}; echo \"exit $?\" >&2; ls -A {mount} >&2",
+        common::cli::binary().display()
+    );
+    let output = std::process::Command::new("unshare")
+        .args(["--mount", "sh", "-c", &script])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert_eq!(
+        lines.len(),
+        2,
+        "one line of error, the exit status, no file: {stderr}"
+    );
+    assert!(
+        lines[0].contains("could not keep its states in") && lines[0].contains("No space left"),
+        "{stderr}"
+    );
+    assert_eq!(lines[1], "exit 2", "{stderr}");
+}

@@ -228,7 +228,8 @@ pub enum Command {
         /// Print on stderr the route that counts (method, encoding, solver).
         ///
         /// After a count by the frontier counter, also its peak: the most
-        /// live states at one step and the most memory its tables took.
+        /// live states at one step and the most memory its tables took;
+        /// and when they first pass --memory-budget, where the rest go.
         #[arg(short, long, help_heading = options::OUTPUT)]
         verbose: bool,
         /// Give up after this many seconds (at least 0.001), exit 124.
@@ -238,6 +239,16 @@ pub enum Command {
         /// its last square, has none to print.
         #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, help_heading = options::LIMITS)]
         timeout: Option<Duration>,
+        /// Where the frontier counter keeps the states past --memory-budget.
+        ///
+        /// When its tables would pass the budget, the frontier counter
+        /// writes the states that do not fit to files in a directory of its
+        /// own made in this one, and merges them back a piece at a time; the
+        /// count is the same. Every file is removed when the count ends,
+        /// however it ends. Default: the system's temporary directory
+        /// ($TMPDIR, else /tmp).
+        #[arg(long, value_name = "DIR", help_heading = options::LIMITS)]
+        spill_dir: Option<PathBuf>,
         #[command(flatten)]
         memory: MemoryBudgetArgs,
         #[command(flatten)]

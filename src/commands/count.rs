@@ -63,6 +63,7 @@ pub fn count(plan: &Count) -> Fallible<ExitCode> {
         limit: args.limit,
         up_to_symmetry: args.up_to_symmetry,
         frontier_order: args.frontier_order,
+        spill_dir: args.spill_dir.clone(),
         on_progress: Some(&on_progress),
         on_cube: Some(&on_cube),
         ..CountJob::new(problem)
@@ -123,8 +124,9 @@ struct CountShow<'a> {
     printed: AtomicUsize,
     failed: Mutex<Option<Failure>>,
     /// The frontier counter's largest table so far: its live states and
-    /// the step it was at; and the most bytes its tables took.
-    peak: Mutex<(Option<SquareProgress>, u64)>,
+    /// the step it was at; the most bytes its tables took, and the most
+    /// it kept on disk.
+    peak: Mutex<(Option<SquareProgress>, u64, u64)>,
 }
 
 impl<'a> CountShow<'a> {
@@ -135,7 +137,7 @@ impl<'a> CountShow<'a> {
             bar: OnceLock::new(),
             printed: AtomicUsize::new(0),
             failed: Mutex::new(None),
-            peak: Mutex::new((None, 0)),
+            peak: Mutex::new((None, 0, 0)),
         }
     }
 
@@ -154,6 +156,13 @@ impl<'a> CountShow<'a> {
                     peak.0 = Some(step);
                 }
                 peak.1 = peak.1.max(step.bytes);
+                if peak.2 == 0 && step.on_disk > 0 && self.args.verbose {
+                    note!(
+                        "frontier: the states pass --memory-budget; the rest go to files in {} until the count ends",
+                        self.spill_dir().display()
+                    );
+                }
+                peak.2 = peak.2.max(step.on_disk);
             }
             return show_count_progress(self.bar.get(), progress);
         };
@@ -167,6 +176,14 @@ impl<'a> CountShow<'a> {
         let _ = self
             .bar
             .set(count_bar(estimate, whole, method, cube_by_cube));
+    }
+
+    /// The directory the frontier counter spills into.
+    fn spill_dir(&self) -> std::path::PathBuf {
+        self.args
+            .spill_dir
+            .clone()
+            .unwrap_or_else(std::env::temp_dir)
     }
 
     /// Prints a line of numbered cubes; the first failure to is kept.
@@ -186,10 +203,15 @@ impl<'a> CountShow<'a> {
         if let Some(bar) = self.bar.get() {
             bar.finish_and_clear();
         }
-        let (largest, bytes) = *self.peak.lock().unwrap_or_else(PoisonError::into_inner);
+        let (largest, bytes, on_disk) = *self.peak.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(largest) = largest.filter(|_| self.args.verbose) {
+            let disk = if on_disk > 0 {
+                format!(", the files at most {} MiB", on_disk.div_ceil(1 << 20))
+            } else {
+                String::new()
+            };
             note!(
-                "frontier: at most {} live states, at step {} of {}; the tables took at most {} MiB",
+                "frontier: at most {} live states, at step {} of {}; the tables took at most {} MiB{disk}",
                 largest.states,
                 largest.done,
                 largest.total,
@@ -291,6 +313,9 @@ fn count_way_out(error: Error, plan: &Count) -> Failure {
         Error::FrontierOverMemoryBudget { .. } => Some(
             "try a larger --memory-budget, or --method backtrack (little memory, but its time grows with the number of tours)"
                 .to_string(),
+        ),
+        Error::FrontierDisk { .. } => Some(
+            "give --spill-dir a directory with more room, or a larger --memory-budget".to_string(),
         ),
         // Wider than any state holds: every other route lists the tours
         // one by one, and a board this wide has far too many.

@@ -44,6 +44,8 @@ pub struct CountArgs {
     pub verbose: bool,
     /// --frontier-order.
     pub frontier_order: SquareOrder,
+    /// --spill-dir.
+    pub spill_dir: Option<std::path::PathBuf>,
 }
 
 impl CountArgs {
@@ -84,6 +86,7 @@ pub(super) fn count(command: Command, names_sat: bool, budget: u64) -> Fallible<
             seed,
             cubes,
             frontier_order,
+            spill_dir,
             memory: _,
         } => {
             let (problem, config) = encoding.problem_and_config(&problem)?;
@@ -113,6 +116,7 @@ pub(super) fn count(command: Command, names_sat: bool, budget: u64) -> Fallible<
                     cubes,
                     verbose,
                     frontier_order: frontier_order.into(),
+                    spill_dir,
                 },
                 names_sat,
             })

@@ -56,7 +56,7 @@ pub enum Error {
     #[error("{0}")]
     Unsupported(Unsupported),
     /// A frontier count whose state tables would pass the memory budget.
-    #[error("counting the {board} board by its frontier needs more than {needed_mib} MiB of states, over the budget of {budget_mib} MiB")]
+    #[error("counting the {board} board by its frontier needs more than {needed_mib} MiB of states, over the budget of {budget_mib} MiB{}", on_disk_besides(*.on_disk_mib))]
     FrontierOverMemoryBudget {
         /// The board, as it prints.
         board: String,
@@ -64,6 +64,19 @@ pub enum Error {
         needed_mib: u64,
         /// The budget.
         budget_mib: u64,
+        /// The most MiB of states it had kept on disk by then.
+        on_disk_mib: u64,
+    },
+    /// A frontier count that could not write or read the states it keeps
+    /// on disk (a full disk, a directory it may not write in).
+    #[error("counting by the frontier could not keep its states in {dir} after writing {on_disk_mib} MiB there: {message}")]
+    FrontierDisk {
+        /// The directory the states were kept in.
+        dir: String,
+        /// What failed.
+        message: String,
+        /// The most MiB the count had on disk at once.
+        on_disk_mib: u64,
     },
     /// A board whose frontier is wider than a frontier state holds.
     #[error("the {board} board's frontier is {width} squares wide: the frontier counter holds at most {max}")]
@@ -243,6 +256,7 @@ impl Error {
             | Error::Sat(SatError::SolverMissing { .. } | SatError::OverMemoryBudget { .. })
             | Error::CubesOverMemoryBudget { .. }
             | Error::FrontierOverMemoryBudget { .. }
+            | Error::FrontierDisk { .. }
             | Error::FrontierTooWide { .. }
             | Error::FrontierTooManySquares { .. }
             | Error::ZeroLimit
@@ -287,6 +301,15 @@ impl Error {
             }
             _ => None,
         }
+    }
+}
+
+/// ", besides N MiB kept on disk" when a count kept states on disk.
+fn on_disk_besides(mib: u64) -> String {
+    if mib == 0 {
+        String::new()
+    } else {
+        format!(", besides {mib} MiB kept on disk")
     }
 }
 

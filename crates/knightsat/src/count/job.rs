@@ -93,6 +93,11 @@ pub struct CountJob<'a> {
     /// The frontier counter's order of the squares (the same count either
     /// way).
     pub frontier_order: SquareOrder,
+    /// Where the frontier counter keeps the states that would pass the
+    /// memory budget: a directory of its own made in this one (the
+    /// system's temporary directory when `None`) and removed when the
+    /// count ends.
+    pub spill_dir: Option<std::path::PathBuf>,
 }
 
 /// What hears each tour a count lists ([`CountJob::on_tour`]).
@@ -229,6 +234,7 @@ impl<'a> CountJob<'a> {
             on_cube: None,
             on_tour: None,
             frontier_order: SquareOrder::Auto,
+            spill_dir: None,
         }
     }
 
@@ -455,6 +461,7 @@ impl<'a> CountJob<'a> {
             request,
             resolve_jobs(self.threads()),
             self.frontier_order,
+            self.spill_dir.as_deref(),
             Some(&show),
         )
     }

@@ -223,7 +223,7 @@ impl Board {
         Ok((rows, cols))
     }
 
-    fn with_cells(rows: usize, cols: usize, exists: &[bool]) -> Board {
+    pub(crate) fn with_cells(rows: usize, cols: usize, exists: &[bool]) -> Board {
         // Reserved up front: on the largest boards, growing the list by
         // doubling copied it over and over, most of the set-up's time
         // (docs/benchmarks.md, "Set-up on the largest boards").

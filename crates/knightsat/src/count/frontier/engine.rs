@@ -1,5 +1,6 @@
 //! Runs the steps of a plan over a table of states, serially or sharded
-//! across threads.
+//! across threads, each thread's states in memory or, past the memory
+//! budget, on disk (see `shard`).
 //!
 //! With `jobs` threads every step's table is split into `jobs` shards by the
 //! high bits of each state's hash. Thread `i` expands the states of shard `i`
@@ -12,16 +13,18 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 
 use crate::count::frontier::schedule::{Schedule, Step};
+pub(crate) use crate::count::frontier::shard::table_error;
+use crate::count::frontier::shard::{Output, Shard};
 use crate::count::frontier::state::{expand, Mode};
-use crate::count::frontier::table::{Budget, Count, Key, Table, TableError};
-use crate::count::frontier::{FrontierError, Options, SquareProgress};
+use crate::count::frontier::table::{Budget, Count, Key, Table};
+use crate::count::frontier::{FrontierError, Options, SpillDir, SquareProgress};
 use crate::count::number::Wide;
 
 /// Successors on their way to another shard's owner.
 type Batch<K, C> = Vec<(K, C)>;
 
-/// A thread's shard of the next table and the tours it completed.
-type Shard<'b, K, C> = Result<(Table<'b, K, C>, Wide), FrontierError>;
+/// A thread's shard of the next step and the tours it completed.
+type Made<'b, K, C> = Result<(Shard<'b, K, C>, Wide), FrontierError>;
 
 /// One channel per shard: the senders (cloned to every thread) and the
 /// receivers (one to each shard's owner).
@@ -38,17 +41,6 @@ pub(crate) fn shard_of(hash: u64, jobs: usize) -> usize {
     #[allow(clippy::cast_possible_truncation)]
     let s = (((hash >> 32) * jobs as u64) >> 32) as usize;
     s
-}
-
-/// Maps a table error to the count's error; `limit` is the memory budget.
-pub(crate) fn table_error(e: TableError, limit: u64) -> FrontierError {
-    match e {
-        TableError::Overflow => FrontierError::Overflow,
-        TableError::OverMemory(needed) => FrontierError::OverMemory {
-            needed,
-            budget: limit,
-        },
-    }
 }
 
 /// Whether the caller asked to stop.
@@ -70,14 +62,13 @@ pub(crate) fn run<K: Key>(
 ) -> Result<Wide, FrontierError> {
     let limit = options.memory_budget.unwrap_or(u64::MAX);
     let budget = Budget::new(limit);
-    let tables = first_tables::<K>(options.jobs.clamp(1, 256), &budget)?;
+    let tables = held(first_tables::<K>(options.jobs.clamp(1, 256), &budget)?);
     let mut finished = Wide::ZERO;
     let run = Run {
         plan,
         mode,
         options,
         budget: &budget,
-        limit,
     };
     let Next::Widened(step, tables) =
         run.steps_or_widen::<K, u64, u128>(0, tables, &mut finished)?
@@ -117,9 +108,15 @@ pub(crate) fn first_tables<K: Key>(
     Ok(tables)
 }
 
+/// Tables as shards held in memory.
+fn held<K: Key, C: Count>(tables: Vec<Table<'_, K, C>>) -> Vec<Shard<'_, K, C>> {
+    tables.into_iter().map(Shard::Held).collect()
+}
+
 /// Runs every step of `plan` on `tables` (one per thread, 64-bit counts)
 /// and returns the tables after the last step, with the tours the steps
-/// completed.
+/// completed; the steps spill to disk as any do, the last tables are read
+/// back into memory.
 pub(crate) fn advance<'b, K: Key>(
     plan: &Schedule,
     mode: Mode,
@@ -132,11 +129,16 @@ pub(crate) fn advance<'b, K: Key>(
         mode,
         options,
         budget,
-        limit: budget.limit(),
     };
     let mut finished = Wide::ZERO;
-    match run.steps(0, tables, &mut finished) {
-        Ok(tables) => Ok((tables, finished)),
+    match run.steps(0, held(tables), &mut finished) {
+        Ok(shards) => {
+            let tables = shards
+                .into_iter()
+                .map(|shard| shard.into_table(budget))
+                .collect::<Result<_, _>>()?;
+            Ok((tables, finished))
+        }
         Err(Halt::Failed(e)) => Err(e),
         Err(Halt::Outgrown { .. }) => Err(FrontierError::Overflow),
     }
@@ -146,17 +148,17 @@ pub(crate) fn advance<'b, K: Key>(
 enum Next<'b, K: Key, D: Count> {
     /// Every step is done.
     Done,
-    /// A count outgrew the narrower type at this step: the tables before
+    /// A count outgrew the narrower type at this step: the states before
     /// it, widened.
-    Widened(usize, Vec<Table<'b, K, D>>),
+    Widened(usize, Vec<Shard<'b, K, D>>),
 }
 
 /// Why [`Run::steps`] stopped before the last step.
 enum Halt<'b, K: Key, C: Count> {
-    /// A count outgrew `C` in step `step`: the tables before that step.
+    /// A count outgrew `C` in step `step`: the states before that step.
     Outgrown {
         step: usize,
-        tables: Vec<Table<'b, K, C>>,
+        tables: Vec<Shard<'b, K, C>>,
     },
     /// Any other reason.
     Failed(FrontierError),
@@ -168,7 +170,6 @@ struct Run<'a, 'b> {
     mode: Mode,
     options: &'a Options<'a>,
     budget: &'b Budget,
-    limit: u64,
 }
 
 impl<'b> Run<'_, 'b> {
@@ -177,32 +178,23 @@ impl<'b> Run<'_, 'b> {
     fn steps<K: Key, C: Count>(
         &self,
         first: usize,
-        mut current: Vec<Table<'b, K, C>>,
+        mut current: Vec<Shard<'b, K, C>>,
         finished: &mut Wide,
-    ) -> Result<Vec<Table<'b, K, C>>, Halt<'b, K, C>> {
-        let (options, limit) = (self.options, self.limit);
+    ) -> Result<Vec<Shard<'b, K, C>>, Halt<'b, K, C>> {
+        let options = self.options;
         let total = self.plan.steps.len();
         for (t, step) in self.plan.steps.iter().enumerate().skip(first) {
             if stopped(options) {
                 return Err(Halt::Failed(FrontierError::Stopped));
             }
-            let expected = current.iter().map(Table::len).max().unwrap_or(0);
+            let expected = current.iter().map(Shard::len).max().unwrap_or(0);
             let free = cannot_outgrow(step, &current);
             let stepped = if current.len() == 1 {
-                Table::with_expected(expected, self.budget)
-                    .map_err(|e| table_error(e, limit))
-                    .and_then(|mut out| {
-                        step_serial(
-                            step,
-                            self.mode,
-                            &mut current[0],
-                            free,
-                            &mut out,
-                            options,
-                            limit,
-                        )
-                        .map(|done| (vec![out], done))
-                    })
+                Output::new(expected, self.budget, options.spill, 1).and_then(|mut out| {
+                    let done =
+                        step_serial(step, self.mode, &mut current[0], free, &mut out, options)?;
+                    Ok((vec![out.finish()?], done))
+                })
             } else {
                 step_parallel(
                     step,
@@ -212,7 +204,6 @@ impl<'b> Run<'_, 'b> {
                     expected,
                     options,
                     self.budget,
-                    limit,
                 )
             };
             let (next, done) = match stepped {
@@ -239,8 +230,9 @@ impl<'b> Run<'_, 'b> {
                 progress(SquareProgress {
                     done: t + 1,
                     total,
-                    states: current.iter().map(Table::len).sum(),
+                    states: current.iter().map(Shard::len).sum(),
                     bytes: self.budget.used(),
+                    on_disk: options.spill.map_or(0, SpillDir::on_disk),
                     part: None,
                 });
             }
@@ -254,7 +246,7 @@ impl<'b> Run<'_, 'b> {
     fn steps_or_widen<K: Key, C: Count, D: Count>(
         &self,
         first: usize,
-        tables: Vec<Table<'b, K, C>>,
+        tables: Vec<Shard<'b, K, C>>,
         finished: &mut Wide,
     ) -> Result<Next<'b, K, D>, FrontierError> {
         match self.steps(first, tables, finished) {
@@ -266,22 +258,15 @@ impl<'b> Run<'_, 'b> {
         }
     }
 
-    /// The same tables with counts of type `D`.
+    /// The same states with counts of type `D`.
     fn widen<K: Key, C: Count, D: Count>(
         &self,
-        tables: Vec<Table<'b, K, C>>,
-    ) -> Result<Vec<Table<'b, K, D>>, FrontierError> {
-        let err = |e| table_error(e, self.limit);
-        let mut wider = Vec::with_capacity(tables.len());
-        for table in tables {
-            let mut out = Table::with_expected(table.len(), self.budget).map_err(err)?;
-            for (key, count) in table.iter() {
-                let count = D::from_wide(count.to_wide()).ok_or(FrontierError::Overflow)?;
-                out.add(key, key.hash(), count).map_err(err)?;
-            }
-            wider.push(out);
-        }
-        Ok(wider)
+        shards: Vec<Shard<'b, K, C>>,
+    ) -> Result<Vec<Shard<'b, K, D>>, FrontierError> {
+        shards
+            .into_iter()
+            .map(|shard| shard.widen(self.budget, self.options.spill))
+            .collect()
     }
 }
 
@@ -292,14 +277,14 @@ impl<'b> Run<'_, 'b> {
 /// by part as it reads it (it will never be redone with wider counts), so
 /// the input and the output tables are never both whole: at the widest
 /// step of 8x8 closed the input is over a third of the memory.
-fn cannot_outgrow<K: Key, C: Count>(step: &Step, input: &[Table<K, C>]) -> bool {
+fn cannot_outgrow<K: Key, C: Count>(step: &Step, input: &[Shard<K, C>]) -> bool {
     let m = step.back.len();
     let fan = Wide::from(1 + m + m * m.saturating_sub(1) / 2);
     // Summed in 128 bits, saturating: a sum that large fits no narrower
     // count either, and 256-bit counts have no wider type to be redone in.
     let total = input
         .iter()
-        .fold(0u128, |total, table| total.saturating_add(table.total()));
+        .fold(0u128, |total, shard| total.saturating_add(shard.total()));
     Wide::from(total)
         .checked_mul(fan)
         .and_then(C::from_wide)
@@ -320,11 +305,10 @@ fn add_completed<C: Count>(done: Wide, count: C, times: u32) -> Result<Wide, Fro
 fn step_serial<K: Key, C: Count>(
     step: &Step,
     mode: Mode,
-    input: &mut Table<K, C>,
+    input: &mut Shard<K, C>,
     free: bool,
-    out: &mut Table<K, C>,
+    out: &mut Output<K, C>,
     options: &Options,
-    limit: u64,
 ) -> Result<Wide, FrontierError> {
     let mut done = Wide::ZERO;
     let mut i = 0usize;
@@ -336,19 +320,18 @@ fn step_serial<K: Key, C: Count>(
         let mut failed = None;
         let times = expand(step, mode, key.to_word(), |next| {
             let k = K::from_word(next);
-            if let Err(e) = out.add_soon(k, k.hash(), count) {
+            if let Err(e) = out.add(k, k.hash(), count) {
                 failed.get_or_insert(e);
             }
         });
         if let Some(e) = failed {
-            return Err(table_error(e, limit));
+            return Err(e);
         }
         if times > 0 {
             done = add_completed(done, count, times)?;
         }
         Ok(())
     })?;
-    out.flush().map_err(|e| table_error(e, limit))?;
     Ok(done)
 }
 
@@ -359,17 +342,16 @@ fn step_serial<K: Key, C: Count>(
 fn step_parallel<'b, K: Key, C: Count>(
     step: &Step,
     mode: Mode,
-    input: &mut [Table<'b, K, C>],
+    input: &mut [Shard<'b, K, C>],
     free: bool,
     expected: usize,
     options: &Options,
     budget: &'b Budget,
-    limit: u64,
-) -> Result<(Vec<Table<'b, K, C>>, Wide), FrontierError> {
+) -> Result<(Vec<Shard<'b, K, C>>, Wide), FrontierError> {
     let jobs = input.len();
     let abort = AtomicBool::new(false);
     let (senders, receivers): Channels<K, C> = (0..jobs).map(|_| mpsc::channel()).unzip();
-    let results: Vec<Shard<'b, K, C>> = std::thread::scope(|s| {
+    let results: Vec<Made<'b, K, C>> = std::thread::scope(|s| {
         let handles: Vec<_> = receivers
             .into_iter()
             .zip(input)
@@ -378,12 +360,12 @@ fn step_parallel<'b, K: Key, C: Count>(
                 let outboxes = senders.clone();
                 let worker = Worker {
                     me,
+                    jobs,
                     step,
                     mode,
                     free,
                     options,
                     budget,
-                    limit,
                     abort: &abort,
                 };
                 s.spawn(move || {
@@ -427,13 +409,14 @@ fn step_parallel<'b, K: Key, C: Count>(
 /// One thread of a parallel step.
 struct Worker<'a, 'b> {
     me: usize,
+    /// The threads of the step.
+    jobs: usize,
     step: &'a Step,
     mode: Mode,
     /// Whether to free the input shard as it is read.
     free: bool,
     options: &'a Options<'a>,
     budget: &'b Budget,
-    limit: u64,
     abort: &'a AtomicBool,
 }
 
@@ -443,34 +426,31 @@ impl<'b> Worker<'_, 'b> {
     /// others sent until they are all done.
     fn run<K: Key, C: Count>(
         &self,
-        shard: &mut Table<'b, K, C>,
+        shard: &mut Shard<'b, K, C>,
         expected: usize,
         inbox: Receiver<Batch<K, C>>,
         outboxes: Vec<Sender<Batch<K, C>>>,
-    ) -> Shard<'b, K, C> {
-        let err = |e| table_error(e, self.limit);
-        let mut own: Table<'b, K, C> = Table::with_expected(expected, self.budget).map_err(err)?;
+    ) -> Made<'b, K, C> {
+        let mut own = Output::new(expected, self.budget, self.options.spill, self.jobs)?;
         let done = self.expand_shard(shard, &mut own, &inbox, outboxes)?;
         for batch in inbox {
             for (k, c) in batch {
-                own.add_soon(k, k.hash(), c).map_err(err)?;
+                own.add(k, k.hash(), c)?;
             }
         }
-        own.flush().map_err(err)?;
-        Ok((own, done))
+        Ok((own.finish()?, done))
     }
 
     /// The expansion loop of [`Worker::run`]; drops `outboxes` when done so
     /// the other threads' inboxes can close.
     fn expand_shard<K: Key, C: Count>(
         &self,
-        shard: &mut Table<'b, K, C>,
-        own: &mut Table<'b, K, C>,
+        shard: &mut Shard<'b, K, C>,
+        own: &mut Output<'b, K, C>,
         inbox: &Receiver<Batch<K, C>>,
         outboxes: Vec<Sender<Batch<K, C>>>,
     ) -> Result<Wide, FrontierError> {
         let jobs = outboxes.len();
-        let err = |e| table_error(e, self.limit);
         let mut pending: Vec<Vec<(K, C)>> = (0..jobs).map(|_| Vec::new()).collect();
         let mut done = Wide::ZERO;
         let mut i = 0usize;
@@ -481,7 +461,7 @@ impl<'b> Worker<'_, 'b> {
                 }
                 while let Ok(batch) = inbox.try_recv() {
                     for (k, c) in batch {
-                        own.add_soon(k, k.hash(), c).map_err(err)?;
+                        own.add(k, k.hash(), c)?;
                     }
                 }
             }
@@ -492,7 +472,7 @@ impl<'b> Worker<'_, 'b> {
                 let h = k.hash();
                 let d = shard_of(h, jobs);
                 if d == self.me {
-                    if let Err(e) = own.add_soon(k, h, count) {
+                    if let Err(e) = own.add(k, h, count) {
                         failed.get_or_insert(e);
                     }
                 } else {
@@ -506,7 +486,7 @@ impl<'b> Worker<'_, 'b> {
                 }
             });
             if let Some(e) = failed {
-                return Err(err(e));
+                return Err(e);
             }
             if times > 0 {
                 done = add_completed(done, count, times)?;
@@ -529,7 +509,7 @@ mod tests {
     use crate::count::frontier::schedule::{row_major, CellGraph};
     use crate::count::frontier::state::MAX_WIDTH_U64;
     use crate::count::frontier::table::{Base12, BASE12_SLOTS};
-    use crate::count::frontier::SquareOrder;
+    use crate::count::frontier::{SpillDir, SquareOrder};
 
     /// The 8-wide knight's frontier (17 slots) counts the same in one
     /// base-12 word as in two: the closed tours of 8x5 taken along its
@@ -591,21 +571,29 @@ mod tests {
                 mode,
                 options: &options,
                 budget: &budget,
-                limit: u64::MAX,
             };
             let mut finished = Wide::ZERO;
-            assert!(run.steps(0, tables, &mut finished).is_ok());
+            assert!(run.steps(0, held(tables), &mut finished).is_ok());
             finished
         };
         let expected = wide_throughout(1);
         assert!(expected > Wide::from(u128::MAX), "{expected}");
         assert_eq!(wide_throughout(2), expected);
+        let parent = tempfile::tempdir().unwrap();
         for jobs in [1, 2] {
             let options = Options {
                 jobs,
                 ..Options::default()
             };
             assert_eq!(run::<u64>(&plan, mode, &options).unwrap(), expected);
+            // And with the states on disk, widened there.
+            let dir = SpillDir::eager(parent.path(), 8);
+            let spilled = Options {
+                spill: Some(&dir),
+                ..options
+            };
+            assert_eq!(run::<u64>(&plan, mode, &spilled).unwrap(), expected);
+            assert!(dir.most() > 0);
         }
     }
 }

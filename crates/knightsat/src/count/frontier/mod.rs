@@ -35,8 +35,12 @@
 mod engine;
 mod meet;
 mod schedule;
+mod shard;
+mod spill;
 mod state;
 mod table;
+
+pub(crate) use spill::SpillDir;
 
 use crate::error::RunError;
 use std::fmt;
@@ -86,6 +90,9 @@ pub(crate) struct Options<'a> {
     pub(crate) progress: Option<&'a (dyn Fn(SquareProgress) + Sync)>,
     /// The order of the squares.
     pub(crate) order: SquareOrder,
+    /// Where to keep the states that do not fit in the budget; without
+    /// it, a count refuses to pass the budget.
+    pub(crate) spill: Option<&'a SpillDir>,
 }
 
 impl Default for Options<'_> {
@@ -96,6 +103,7 @@ impl Default for Options<'_> {
             memory_budget: None,
             progress: None,
             order: SquareOrder::Auto,
+            spill: None,
         }
     }
 }
@@ -112,6 +120,8 @@ pub struct SquareProgress {
     pub states: usize,
     /// Bytes the tables take now.
     pub bytes: u64,
+    /// Bytes of states kept on disk now, past the memory budget.
+    pub on_disk: u64,
     /// Once meeting in the middle has split its states into parts: the
     /// part being counted (from 1) and the parts made so far. Each part
     /// runs the last steps again, so `done` steps back when one starts.
@@ -139,6 +149,15 @@ pub(crate) enum FrontierError {
         /// The widest a state holds.
         max: usize,
     },
+    /// Writing or reading the states kept on disk failed.
+    Disk {
+        /// The directory they were kept in.
+        dir: std::path::PathBuf,
+        /// What failed.
+        message: String,
+        /// The most bytes the count had on disk at once.
+        on_disk: u64,
+    },
     /// A board of more squares than the counter numbers.
     TooManySquares {
         /// The board's squares, holes included.
@@ -161,6 +180,9 @@ impl fmt::Display for FrontierError {
                 f,
                 "the frontier is {width} squares wide; at most {max} are supported"
             ),
+            FrontierError::Disk { dir, message, .. } => {
+                write!(f, "cannot keep the states in {}: {message}", dir.display())
+            }
             FrontierError::TooManySquares { squares, max } => {
                 write!(
                     f,
@@ -333,6 +355,7 @@ pub(crate) fn count_tours(
     request: &crate::solve::Request,
     jobs: usize,
     order: SquareOrder,
+    spill_dir: Option<&std::path::Path>,
     progress: Option<&(dyn Fn(SquareProgress) + Sync)>,
 ) -> Result<TourNumber, crate::error::Error> {
     use crate::error::{Error, Unsupported};
@@ -342,6 +365,8 @@ pub(crate) fn count_tours(
     let board = problem.board();
     let budget_mib = request.memory_budget_mib;
     let stop = crate::sat::Stop::new();
+    let temp = std::env::temp_dir();
+    let spill = SpillDir::new(spill_dir.unwrap_or(&temp));
     stop.within(request.timeout, &request.interrupt, || {
         let options = Options {
             jobs: jobs.max(1),
@@ -349,6 +374,7 @@ pub(crate) fn count_tours(
             memory_budget: Some(budget_mib.saturating_mul(1 << 20)),
             progress,
             order,
+            spill: Some(&spill),
         };
         count(problem, &options).map_err(|error| match error {
             FrontierError::Stopped => Error::Run(RunError::Stopped),
@@ -357,6 +383,16 @@ pub(crate) fn count_tours(
                 board: board.shape(),
                 needed_mib: needed.div_ceil(1 << 20),
                 budget_mib,
+                on_disk_mib: spill.most().div_ceil(1 << 20),
+            },
+            FrontierError::Disk {
+                dir,
+                message,
+                on_disk,
+            } => Error::FrontierDisk {
+                dir: dir.display().to_string(),
+                message,
+                on_disk_mib: on_disk.div_ceil(1 << 20),
             },
             FrontierError::TooWide { width, max } => Error::FrontierTooWide {
                 board: board.shape(),
@@ -370,4 +406,166 @@ pub(crate) fn count_tours(
             },
         })
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::board::{Board, Leaper};
+
+    /// The problem of a `rows` x `cols` board without the cells `holes`,
+    /// for the `(a, b)`-leaper, from its first square when `from_first`.
+    fn problem(
+        (rows, cols): (usize, usize),
+        holes: &[usize],
+        (a, b): (usize, usize),
+        closed: bool,
+        from_first: bool,
+    ) -> Problem {
+        let exists: Vec<bool> = (0..rows * cols)
+            .map(|cell| !holes.contains(&cell))
+            .collect();
+        let board = Board::with_cells(rows, cols, &exists).with_leaper(Leaper::new(a, b).unwrap());
+        Problem::new(board)
+            .closed(closed)
+            .with_start(from_first.then_some(0))
+            .unwrap()
+    }
+
+    /// Every board of the frontier oracle's test (all of at most 30
+    /// squares, open and closed, from any start and from the first; those of
+    /// at most 20 with holes and other leapers) counts the same with every
+    /// table spilled to disk as soon as it holds more than a few states as
+    /// it does in memory, in every order of the squares and on one and two
+    /// threads; and no file is left behind.
+    #[test]
+    fn counts_spilled_to_disk_equal_counts_in_memory() {
+        let parent = tempfile::tempdir().unwrap();
+        let mut cases = Vec::new();
+        for rows in 1..=30 {
+            for cols in rows..=30 / rows {
+                cases.push(((rows, cols), Vec::new(), (1, 2)));
+            }
+        }
+        for leaper in [(1, 2), (1, 3), (2, 3)] {
+            for rows in 2..=20 {
+                for cols in rows..=20 / rows {
+                    let cells = rows * cols;
+                    for holes in [vec![0], vec![cells - 1, cells / 2], vec![1, cols + 2]] {
+                        if holes.iter().all(|&cell| cell < cells) && cells > 4 {
+                            cases.push(((rows, cols), holes, leaper));
+                        }
+                    }
+                }
+            }
+        }
+        let (mut compared, mut spilled, mut nonzero) = (0, 0, 0);
+        for (shape, holes, leaper) in cases {
+            for (closed, from_first) in [(false, false), (false, true), (true, false), (true, true)]
+            {
+                if holes.contains(&0) && from_first {
+                    continue;
+                }
+                let problem = problem(shape, &holes, leaper, closed, from_first);
+                for order in [SquareOrder::Rows, SquareOrder::Snake, SquareOrder::Meet] {
+                    let jobs = 1 + compared % 2;
+                    let in_memory = Options {
+                        jobs,
+                        order,
+                        ..Options::default()
+                    };
+                    let want = count(&problem, &in_memory).unwrap();
+                    let dir = SpillDir::eager(parent.path(), 3);
+                    let on_disk = Options {
+                        spill: Some(&dir),
+                        ..in_memory
+                    };
+                    let got = count(&problem, &on_disk).unwrap();
+                    assert_eq!(
+                        got, want,
+                        "{shape:?} holes {holes:?} leaper {leaper:?} closed {closed} from a1 {from_first} {order:?} on {jobs} threads"
+                    );
+                    compared += 1;
+                    spilled += usize::from(dir.most() > 0);
+                    nonzero += usize::from(!want.is_zero());
+                    assert_eq!(dir.on_disk(), 0);
+                }
+            }
+        }
+        assert!(compared > 1900, "{compared}");
+
+        assert!(
+            spilled >= nonzero && nonzero >= 90,
+            "{spilled} spilled, {nonzero} with tours"
+        );
+        drop(
+            parent
+                .path()
+                .read_dir()
+                .unwrap()
+                .next()
+                .map(|left| panic!("{left:?} left behind")),
+        );
+    }
+
+    /// Past the oracle's boards, where the tables hold thousands of states:
+    /// spilled whenever they pass a budget of 24 KiB on one thread (96 KiB
+    /// on two, whose tables take turns), the buckets too large to merge
+    /// within it split again, counts equal those in memory.
+    #[test]
+    fn counts_spilled_past_a_small_budget_equal_counts_in_memory() {
+        let parent = tempfile::tempdir().unwrap();
+        for (shape, closed) in [
+            ((5, 6), false),
+            ((6, 6), true),
+            ((4, 8), false),
+            ((6, 7), true),
+        ] {
+            let problem = problem(shape, &[], (1, 2), closed, false);
+            for (order, jobs, budget) in [(SquareOrder::Rows, 1, 24), (SquareOrder::Snake, 2, 96)] {
+                let in_memory = Options {
+                    jobs,
+                    order,
+                    ..Options::default()
+                };
+                let want = count(&problem, &in_memory).unwrap();
+                let dir = SpillDir::new(parent.path());
+                let on_disk = Options {
+                    spill: Some(&dir),
+                    memory_budget: Some(budget << 10),
+                    ..in_memory
+                };
+                assert_eq!(
+                    count(&problem, &on_disk),
+                    Ok(want),
+                    "{shape:?} {closed} {order:?}"
+                );
+                assert!(
+                    dir.most() > budget << 10,
+                    "{shape:?}: {} bytes on disk",
+                    dir.most()
+                );
+                // Without a directory, the same budget is refused.
+                let refused = count(
+                    &problem,
+                    &Options {
+                        spill: None,
+                        ..on_disk
+                    },
+                );
+                assert!(
+                    matches!(refused, Err(FrontierError::OverMemory { .. })),
+                    "{refused:?}"
+                );
+            }
+        }
+        drop(
+            parent
+                .path()
+                .read_dir()
+                .unwrap()
+                .next()
+                .map(|left| panic!("{left:?} left behind")),
+        );
+    }
 }

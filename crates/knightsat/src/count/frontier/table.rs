@@ -27,6 +27,20 @@ pub(crate) trait Key: Copy + Eq + Send + Sync {
     fn to_u128(self) -> u128;
     /// A well-mixed 64-bit hash of the word.
     fn hash(self) -> u64;
+    /// The bytes a state takes on disk.
+    const BYTES: usize;
+    /// Appends the state's bytes (little-endian) to `out`.
+    fn put(self, out: &mut Vec<u8>);
+    /// The state whose bytes [`Key::put`] wrote at the start of `bytes`.
+    fn get(bytes: &[u8]) -> Self;
+}
+
+/// The little-endian 64-bit word at `at` in `bytes`.
+#[inline]
+fn word_at(bytes: &[u8], at: usize) -> u64 {
+    let mut word = [0u8; 8];
+    word.copy_from_slice(&bytes[at..at + 8]);
+    u64::from_le_bytes(word)
 }
 
 /// Mixes a 64-bit word (the finaliser of splitmix64).
@@ -61,6 +75,13 @@ impl Key for u64 {
     fn hash(self) -> u64 {
         mix(self)
     }
+    const BYTES: usize = 8;
+    fn put(self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.to_le_bytes());
+    }
+    fn get(bytes: &[u8]) -> u64 {
+        word_at(bytes, 0)
+    }
 }
 
 /// A 128-bit state as two 64-bit words, low word first: aligned to 8 bytes,
@@ -88,6 +109,14 @@ impl Key for [u64; 2] {
     #[inline]
     fn hash(self) -> u64 {
         mix(self[0] ^ mix(self[1]))
+    }
+    const BYTES: usize = 16;
+    fn put(self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self[0].to_le_bytes());
+        out.extend_from_slice(&self[1].to_le_bytes());
+    }
+    fn get(bytes: &[u8]) -> [u64; 2] {
+        [word_at(bytes, 0), word_at(bytes, 8)]
     }
 }
 
@@ -140,6 +169,13 @@ impl Key for Base12 {
     fn hash(self) -> u64 {
         mix(self.0)
     }
+    const BYTES: usize = 8;
+    fn put(self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.0.to_le_bytes());
+    }
+    fn get(bytes: &[u8]) -> Base12 {
+        Base12(word_at(bytes, 0))
+    }
 }
 
 /// A number of tours (or partial tours) kept per state: 64 bits while
@@ -153,6 +189,12 @@ pub(crate) trait Count: Copy + Send + Sync + Default {
     fn from_wide(x: Wide) -> Option<Self>;
     /// The count, or `u128::MAX` if it is larger.
     fn saturating_u128(self) -> u128;
+    /// The bytes a count takes on disk.
+    const BYTES: usize;
+    /// Appends the count's bytes (little-endian) to `out`.
+    fn put(self, out: &mut Vec<u8>);
+    /// The count whose bytes [`Count::put`] wrote at the start of `bytes`.
+    fn get(bytes: &[u8]) -> Self;
 }
 
 macro_rules! count {
@@ -173,6 +215,15 @@ macro_rules! count {
             #[inline]
             fn saturating_u128(self) -> u128 {
                 u128::from(self)
+            }
+            const BYTES: usize = std::mem::size_of::<$t>();
+            fn put(self, out: &mut Vec<u8>) {
+                out.extend_from_slice(&self.to_le_bytes());
+            }
+            fn get(bytes: &[u8]) -> $t {
+                let mut le = [0u8; std::mem::size_of::<$t>()];
+                le.copy_from_slice(&bytes[..std::mem::size_of::<$t>()]);
+                <$t>::from_le_bytes(le)
             }
         }
     };
@@ -198,12 +249,24 @@ impl Count for Wide {
     fn saturating_u128(self) -> u128 {
         u128::try_from(self).unwrap_or(u128::MAX)
     }
+    const BYTES: usize = 32;
+    fn put(self, out: &mut Vec<u8>) {
+        for digit in self.digits() {
+            out.extend_from_slice(&digit.to_le_bytes());
+        }
+    }
+    fn get(bytes: &[u8]) -> Wide {
+        Wide::from_digits(std::array::from_fn(|i| word_at(bytes, 8 * i)))
+    }
 }
 
 /// Bytes of table memory in use, and the most that may be.
 pub(crate) struct Budget {
     used: AtomicU64,
     limit: u64,
+    /// Raised by a thread that found no room even with its own table
+    /// emptied: the others empty theirs when they see it change.
+    pressed: AtomicU64,
 }
 
 impl Budget {
@@ -212,6 +275,7 @@ impl Budget {
         Budget {
             used: AtomicU64::new(0),
             limit,
+            pressed: AtomicU64::new(0),
         }
     }
 
@@ -234,6 +298,22 @@ impl Budget {
             return Err(after);
         }
         Ok(())
+    }
+
+    /// Takes `bytes` more even past the limit (a few bytes that must be
+    /// had).
+    pub(crate) fn charge(&self, bytes: u64) {
+        self.used.fetch_add(bytes, Ordering::Relaxed);
+    }
+
+    /// Asks every thread to empty its table to disk.
+    pub(crate) fn press(&self) {
+        self.pressed.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// How often [`Budget::press`] was called.
+    pub(crate) fn pressed(&self) -> u64 {
+        self.pressed.load(Ordering::Relaxed)
     }
 
     /// Gives back `bytes`.
@@ -310,6 +390,22 @@ impl<'b, K: Key, C: Count> Table<'b, K, C> {
         Ok(table)
     }
 
+    /// An empty table of one small part, charged to `budget` even past
+    /// its limit (a few hundred bytes that must be had to go on).
+    pub(crate) fn smallest(budget: &'b Budget) -> Self {
+        let cells = capacity_for(0);
+        budget.charge(cell_bytes::<K, C>(cells));
+        Table {
+            parts: vec![Part {
+                cells: vec![(K::VACANT, C::default()); cells],
+                len: 0,
+            }],
+            pending: Vec::new(),
+            total: 0,
+            budget,
+        }
+    }
+
     /// The sum of every count added (so of the counts held, once the
     /// waiting additions are made), or `u128::MAX` if it is larger.
     pub(crate) fn total(&self) -> u128 {
@@ -339,26 +435,72 @@ impl<'b, K: Key, C: Count> Table<'b, K, C> {
     /// if new.
     #[inline]
     pub(crate) fn add(&mut self, key: K, hash: u64, count: C) -> Result<(), TableError> {
-        self.total = self.total.saturating_add(count.saturating_u128());
         let part = self.part_of(hash);
-        self.parts[part].add(key, hash, count, self.budget)
+        self.parts[part].add(key, hash, count, self.budget)?;
+        self.total = self.total.saturating_add(count.saturating_u128());
+        Ok(())
     }
 
     /// Adds `count` to the state `key` as [`Table::add`] does, now or at
-    /// the latest at [`Table::flush`].
+    /// the latest at [`Table::flush`]. When the table would pass its
+    /// budget, the addition is not made ([`TableError::OverMemory`]), so
+    /// that it can be made again once the table is emptied.
     #[inline]
     pub(crate) fn add_soon(&mut self, key: K, hash: u64, count: C) -> Result<(), TableError> {
         if self.parts.len() == 1 {
             return self.add(key, hash, count);
         }
-        self.total = self.total.saturating_add(count.saturating_u128());
         let part = self.part_of(hash);
         let list = &mut self.pending[part];
         list.push((key, count));
         if list.len() == PENDING {
-            self.parts[part].add_all(list, self.budget)?;
+            if let Err(e) = self.parts[part].add_all(list, self.budget) {
+                // `add_all` makes room before it adds anything: the list
+                // is whole, and this addition its last.
+                list.pop();
+                return Err(e);
+            }
         }
+        self.total = self.total.saturating_add(count.saturating_u128());
         Ok(())
+    }
+
+    /// Hands every state held, and every addition still waiting, to `f`
+    /// (a state may come more than once, its counts to be added), and
+    /// leaves the table empty with its memory back in the budget but for
+    /// one small part.
+    pub(crate) fn drain<E>(&mut self, mut f: impl FnMut(K, C) -> Result<(), E>) -> Result<(), E> {
+        let mut drained = Ok(());
+        for list in &mut self.pending {
+            for (key, count) in list.drain(..) {
+                if drained.is_ok() {
+                    drained = f(key, count);
+                }
+            }
+        }
+        let parts = self.parts.len();
+        while let Some(part) = self.parts.pop() {
+            if drained.is_ok() {
+                drained = part
+                    .cells
+                    .iter()
+                    .filter(|(key, _)| *key != K::VACANT)
+                    .try_for_each(|&(key, count)| f(key, count));
+            }
+            self.budget.give(cell_bytes::<K, C>(part.cells.len()));
+        }
+        // The lists stay (charged since the table was made), and the parts
+        // are as many again, a cell each: charged even past the limit, so
+        // that emptying a table never fails.
+        self.parts = (0..parts)
+            .map(|_| Part {
+                cells: vec![(K::VACANT, C::default()); 1],
+                len: 0,
+            })
+            .collect();
+        self.budget.charge(cell_bytes::<K, C>(parts));
+        self.total = 0;
+        drained
     }
 
     /// Makes every addition still waiting.

@@ -39,7 +39,7 @@ use crate::count::frontier::engine::{advance, first_tables, table_error};
 use crate::count::frontier::schedule::{CellGraph, Lines, Schedule};
 use crate::count::frontier::state::{Mode, MAX_WIDTH, MAX_WIDTH_U64};
 use crate::count::frontier::table::{Base12, Budget, Key, Table, TableError, BASE12_SLOTS};
-use crate::count::frontier::{FrontierError, Options, SquareProgress};
+use crate::count::frontier::{FrontierError, Options, SpillDir, SquareProgress};
 use crate::count::number::Wide;
 use cut::{cut_at, half_steps, Sides};
 use join::{group_key, group_states, join_cycles, join_paths, keep_completable, Pairing, Top};
@@ -166,6 +166,7 @@ impl Meet<'_> {
                 total: self.total,
                 states,
                 bytes: self.budget.used(),
+                on_disk: self.options.spill.map_or(0, SpillDir::on_disk),
                 part,
             });
         }

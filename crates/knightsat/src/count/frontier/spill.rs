@@ -1,0 +1,379 @@
+//! States kept on disk: when a step's table would pass the memory budget,
+//! its states go to files, split by their hash into buckets small enough
+//! to merge in memory one at a time (external hash aggregation, as
+//! Stertenbrink's sweep and the 9x10 closed count kept their partial tours
+//! in files).
+//!
+//! Every file lives in one directory of the count's own, made at the first
+//! need inside the directory the caller names and registered for the
+//! clean-up a signal starts; each file is removed as soon as it has been
+//! read for the last time, and the directory when the count ends, however
+//! it ends.
+
+use std::fs::File;
+use std::io::{BufReader, BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use crate::count::frontier::table::{Budget, Count, Key, Table, TableError};
+use crate::count::frontier::FrontierError;
+use crate::runtime::cleanup::TempPath;
+
+/// Buckets a spilled table is split into at each level.
+const BUCKETS: usize = 16;
+/// How often a bucket too large to merge in memory is split again.
+const MAX_LEVEL: u32 = 5;
+/// Bytes of a file's buffer.
+const BUFFER: usize = 1 << 16;
+
+/// Where a count keeps the states that do not fit in memory.
+#[derive(Clone)]
+pub(crate) struct SpillDir(Arc<Inner>);
+
+struct Inner {
+    /// The directory the caller named.
+    parent: PathBuf,
+    /// The count's own directory in it, once made.
+    made: Mutex<Option<(tempfile::TempDir, TempPath)>>,
+    /// Files named so far.
+    named: AtomicU64,
+    /// Bytes in files now, and the most there were at once.
+    on_disk: AtomicU64,
+    most: AtomicU64,
+    /// Spill a table once it holds more states than this, whatever the
+    /// budget (so that tests spill on boards of a few states).
+    eager_above: Option<usize>,
+}
+
+impl SpillDir {
+    /// Spills into a directory made inside `parent` when first needed.
+    pub(crate) fn new(parent: &Path) -> SpillDir {
+        SpillDir(Arc::new(Inner {
+            parent: parent.to_path_buf(),
+            made: Mutex::new(None),
+            named: AtomicU64::new(0),
+            on_disk: AtomicU64::new(0),
+            most: AtomicU64::new(0),
+            eager_above: None,
+        }))
+    }
+
+    /// Spills into a directory made inside `parent`, and spills any table
+    /// as soon as it holds more than `states` states.
+    #[cfg(test)]
+    pub(crate) fn eager(parent: &Path, states: usize) -> SpillDir {
+        let mut dir = SpillDir::new(parent);
+        if let Some(inner) = Arc::get_mut(&mut dir.0) {
+            inner.eager_above = Some(states);
+        }
+        dir
+    }
+
+    /// The most states a table holds before it spills whatever the
+    /// budget, if set.
+    pub(crate) fn eager_above(&self) -> Option<usize> {
+        self.0.eager_above
+    }
+
+    /// Bytes in the count's files now.
+    pub(crate) fn on_disk(&self) -> u64 {
+        self.0.on_disk.load(Ordering::Relaxed)
+    }
+
+    /// The most bytes the count's files took at once.
+    pub(crate) fn most(&self) -> u64 {
+        self.0.most.load(Ordering::Relaxed)
+    }
+
+    /// The error for `error` met while writing or reading the files.
+    fn failed(&self, error: &std::io::Error) -> FrontierError {
+        FrontierError::Disk {
+            dir: self.0.parent.clone(),
+            message: error.to_string(),
+            on_disk: self.most(),
+        }
+    }
+
+    /// A new file's path, the directory made first if need be.
+    fn new_path(&self) -> Result<PathBuf, FrontierError> {
+        let mut made = self.0.made.lock().unwrap_or_else(PoisonError::into_inner);
+        if made.is_none() {
+            let created = TempPath::create(|| {
+                tempfile::Builder::new()
+                    .prefix("knightsat-states-")
+                    .tempdir_in(&self.0.parent)
+            })
+            .map_err(|e| self.failed(&e))?;
+            *made = Some(created);
+        }
+        let dir = made
+            .as_ref()
+            .map_or(self.0.parent.as_path(), |(dir, _)| dir.path());
+        let n = self.0.named.fetch_add(1, Ordering::Relaxed);
+        Ok(dir.join(format!("{n}.states")))
+    }
+
+    fn grew(&self, bytes: u64) {
+        let now = self.0.on_disk.fetch_add(bytes, Ordering::Relaxed) + bytes;
+        self.0.most.fetch_max(now, Ordering::Relaxed);
+    }
+}
+
+/// A file of states and counts, removed when dropped.
+pub(crate) struct SpillFile {
+    path: PathBuf,
+    dir: SpillDir,
+    /// Records in it.
+    states: u64,
+    /// Its counts summed (saturating).
+    total: u128,
+    bytes: u64,
+}
+
+impl SpillFile {
+    /// Records in the file (states; in a bucket not yet merged, a state
+    /// may come more than once).
+    pub(crate) fn states(&self) -> u64 {
+        self.states
+    }
+
+    /// The counts summed (saturating at `u128::MAX`).
+    pub(crate) fn total(&self) -> u128 {
+        self.total
+    }
+
+    /// Calls `f` on every (state, count) in the file, in the order written.
+    pub(crate) fn read<K: Key, C: Count, E: From<FrontierError>>(
+        &self,
+        mut f: impl FnMut(K, C) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let record = K::BYTES + C::BYTES;
+        let file = File::open(&self.path).map_err(|e| E::from(self.dir.failed(&e)))?;
+        let mut reader = BufReader::with_capacity(BUFFER, file);
+        let mut chunk = vec![0u8; record * (BUFFER / record).max(1)];
+        let mut left = self.states;
+        while left > 0 {
+            let n = usize::try_from(left)
+                .unwrap_or(usize::MAX)
+                .min(chunk.len() / record);
+            let bytes = &mut chunk[..n * record];
+            reader
+                .read_exact(bytes)
+                .map_err(|e| E::from(self.dir.failed(&e)))?;
+            for one in bytes.chunks_exact(record) {
+                f(K::get(one), C::get(&one[K::BYTES..]))?;
+            }
+            left -= n as u64;
+        }
+        Ok(())
+    }
+}
+
+impl SpillFile {
+    /// A new file in `dir` of what `f` makes of each record of `file`.
+    pub(crate) fn rewrite<K: Key, C: Count, D: Count>(
+        dir: &SpillDir,
+        file: &SpillFile,
+        mut f: impl FnMut(K, C) -> Result<(K, D), FrontierError>,
+    ) -> Result<SpillFile, FrontierError> {
+        let mut writer = Writer::create(dir)?;
+        file.read(|key: K, count: C| {
+            let (key, count) = f(key, count)?;
+            writer.put(key, count)
+        })?;
+        writer.finish()
+    }
+}
+
+impl Drop for SpillFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+        self.dir.0.on_disk.fetch_sub(self.bytes, Ordering::Relaxed);
+    }
+}
+
+/// A file being written: a [`SpillFile`] once done, removed if dropped
+/// before.
+struct Writer {
+    file: SpillFile,
+    out: BufWriter<File>,
+    record: Vec<u8>,
+}
+
+impl Writer {
+    fn create(dir: &SpillDir) -> Result<Writer, FrontierError> {
+        let path = dir.new_path()?;
+        let created = File::create(&path);
+        let file = SpillFile {
+            path,
+            dir: dir.clone(),
+            states: 0,
+            total: 0,
+            bytes: 0,
+        };
+        let out = created.map_err(|e| dir.failed(&e))?;
+        Ok(Writer {
+            file,
+            out: BufWriter::with_capacity(BUFFER, out),
+            record: Vec::with_capacity(64),
+        })
+    }
+
+    fn put<K: Key, C: Count>(&mut self, key: K, count: C) -> Result<(), FrontierError> {
+        self.record.clear();
+        key.put(&mut self.record);
+        count.put(&mut self.record);
+        self.out
+            .write_all(&self.record)
+            .map_err(|e| self.file.dir.failed(&e))?;
+        let bytes = self.record.len() as u64;
+        self.file.bytes += bytes;
+        self.file.dir.grew(bytes);
+        self.file.states += 1;
+        self.file.total = self.file.total.saturating_add(count.saturating_u128());
+        Ok(())
+    }
+
+    fn finish(mut self) -> Result<SpillFile, FrontierError> {
+        self.out.flush().map_err(|e| self.file.dir.failed(&e))?;
+        Ok(self.file)
+    }
+}
+
+/// The bucket of `hash` at `level`: four bits of it from bit 24 down,
+/// clear of those that choose a thread's shard (the top ones), a table's
+/// part (from bit 40) and a cell (the low ones).
+fn bucket_of(hash: u64, level: u32) -> usize {
+    #[allow(clippy::cast_possible_truncation)]
+    let bucket = (hash >> (24 - 4 * level)) as usize % BUCKETS;
+    bucket
+}
+
+/// States written to files by bucket, as a table that passed the budget
+/// empties itself; a state may be written more than once.
+pub(crate) struct Buckets {
+    dir: SpillDir,
+    level: u32,
+    writers: Vec<Option<Writer>>,
+}
+
+impl Buckets {
+    /// No bucket written yet.
+    pub(crate) fn new(dir: &SpillDir) -> Buckets {
+        Self::at(dir, 0)
+    }
+
+    fn at(dir: &SpillDir, level: u32) -> Buckets {
+        Buckets {
+            dir: dir.clone(),
+            level,
+            writers: (0..BUCKETS).map(|_| None).collect(),
+        }
+    }
+
+    /// Writes `(key, count)` to its bucket's file.
+    pub(crate) fn put<K: Key, C: Count>(&mut self, key: K, count: C) -> Result<(), FrontierError> {
+        let writer = &mut self.writers[bucket_of(key.hash(), self.level)];
+        if writer.is_none() {
+            *writer = Some(Writer::create(&self.dir)?);
+        }
+        writer.as_mut().map_or(Ok(()), |w| w.put(key, count))
+    }
+
+    /// Empties `table` into the buckets.
+    pub(crate) fn drain<K: Key, C: Count>(
+        &mut self,
+        table: &mut Table<'_, K, C>,
+    ) -> Result<(), FrontierError> {
+        table.drain(|key, count| self.put(key, count))
+    }
+
+    /// Merges each bucket's equal states in memory (charged to `budget`),
+    /// splitting a bucket again where it does not fit, and returns the
+    /// files of the merged states, each state in one of them once.
+    pub(crate) fn merge<K: Key, C: Count>(
+        self,
+        budget: &Budget,
+    ) -> Result<Vec<SpillFile>, FrontierError> {
+        let mut merged = Vec::new();
+        let (dir, level) = (self.dir.clone(), self.level);
+        for writer in self.writers.into_iter().flatten() {
+            let raw = writer.finish()?;
+            merge_bucket::<K, C>(&dir, raw, level, budget, &mut merged)?;
+        }
+        Ok(merged)
+    }
+}
+
+/// Why a bucket was not merged in memory.
+enum Unmerged {
+    /// Its table would pass the budget: the bytes it would have needed.
+    TooLarge(u64),
+    /// Anything else.
+    Failed(FrontierError),
+}
+
+impl From<FrontierError> for Unmerged {
+    fn from(error: FrontierError) -> Unmerged {
+        Unmerged::Failed(error)
+    }
+}
+
+/// Merges the equal states of `raw` (the bucket of its states' hashes at
+/// `level`) into one file added to `merged`, or, when they do not fit in
+/// the budget, splits them into the next level's buckets and merges those.
+fn merge_bucket<K: Key, C: Count>(
+    dir: &SpillDir,
+    raw: SpillFile,
+    level: u32,
+    budget: &Budget,
+    merged: &mut Vec<SpillFile>,
+) -> Result<(), FrontierError> {
+    match merged_table::<K, C>(&raw, budget) {
+        Ok(table) => {
+            let mut writer = Writer::create(dir)?;
+            for (key, count) in table.iter() {
+                writer.put(key, count)?;
+            }
+            drop(table);
+            merged.push(writer.finish()?);
+            Ok(())
+        }
+        Err(Unmerged::TooLarge(needed)) if level + 1 >= MAX_LEVEL => {
+            Err(FrontierError::OverMemory {
+                needed,
+                budget: budget.limit(),
+            })
+        }
+        Err(Unmerged::TooLarge(_)) => {
+            let mut split = Buckets::at(dir, level + 1);
+            raw.read(|key: K, count: C| split.put(key, count))?;
+            drop(raw);
+            for writer in split.writers.into_iter().flatten() {
+                merge_bucket::<K, C>(dir, writer.finish()?, level + 1, budget, merged)?;
+            }
+            Ok(())
+        }
+        Err(Unmerged::Failed(error)) => Err(error),
+    }
+}
+
+/// The states of `raw` in a table, equal ones merged.
+fn merged_table<'b, K: Key, C: Count>(
+    raw: &SpillFile,
+    budget: &'b Budget,
+) -> Result<Table<'b, K, C>, Unmerged> {
+    let table_error = |e| match e {
+        TableError::OverMemory(needed) => Unmerged::TooLarge(needed),
+        TableError::Overflow => Unmerged::Failed(FrontierError::Overflow),
+    };
+    // Room for every record would be too much where states repeat: at
+    // most half of what the budget has left, the table growing from there.
+    let cell = std::mem::size_of::<(K, C)>() as u64;
+    let room = budget.limit().saturating_sub(budget.used()) / cell / 4;
+    let expected = usize::try_from(raw.states().min(room)).unwrap_or(usize::MAX);
+    let mut table = Table::with_expected(expected, budget).map_err(table_error)?;
+    raw.read(|key: K, count: C| table.add(key, key.hash(), count).map_err(table_error))?;
+    Ok(table)
+}
