@@ -263,25 +263,9 @@ fn verbose_counts_say_the_frontiers_peak() {
 /// A forward count of 7x8 closed within 16 MiB: its tables pass the
 /// budget within a second and keep spilling to `dir` for long after.
 fn spilling_count(dir: &std::path::Path) -> Vec<String> {
-    [
-        "count",
-        "--board",
-        "7x8",
-        "--closed",
-        "--start",
-        "a1",
-        "--method",
-        "frontier",
-        "--frontier-order",
-        "rows",
-        "--memory-budget",
-        "16",
-        "-v",
-        "--spill-dir",
-        dir.to_str().unwrap(),
-    ]
-    .map(String::from)
-    .to_vec()
+    let mut args = common::cli::frontier_7x8_closed("rows", 16, dir);
+    args.push("-v".into());
+    args
 }
 
 /// Whether a count has written a file of states in `dir` (in its own

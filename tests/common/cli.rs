@@ -177,3 +177,25 @@ pub fn send(child: &std::process::Child, signal: i32) {
         libc::kill(i32::try_from(child.id()).unwrap(), signal);
     }
 }
+
+/// `count` of 7x8's closed tours from a1 by the frontier counter in
+/// `order`, within `budget_mib`, spilling to `spill_dir`.
+pub fn frontier_7x8_closed(order: &str, budget_mib: u64, spill_dir: &Path) -> Vec<String> {
+    let args = [
+        "count",
+        "--board",
+        "7x8",
+        "--closed",
+        "--start",
+        "a1",
+        "--method",
+        "frontier",
+        "--frontier-order",
+        order,
+        "--memory-budget",
+        &budget_mib.to_string(),
+        "--spill-dir",
+        spill_dir.to_str().unwrap(),
+    ];
+    args.map(String::from).to_vec()
+}

@@ -432,6 +432,12 @@ mod tests {
             .unwrap()
     }
 
+    /// Fails if anything is left in `dir`.
+    fn assert_empty(dir: &std::path::Path) {
+        let left: Vec<_> = dir.read_dir().unwrap().collect();
+        assert!(left.is_empty(), "{left:?} left behind");
+    }
+
     /// Every board of the frontier oracle's test (all of at most 30
     /// squares, open and closed, from any start and from the first; those of
     /// at most 20 with holes and other leapers) counts the same with every
@@ -493,19 +499,11 @@ mod tests {
             }
         }
         assert!(compared > 1900, "{compared}");
-
         assert!(
             spilled >= nonzero && nonzero >= 90,
             "{spilled} spilled, {nonzero} with tours"
         );
-        drop(
-            parent
-                .path()
-                .read_dir()
-                .unwrap()
-                .next()
-                .map(|left| panic!("{left:?} left behind")),
-        );
+        assert_empty(parent.path());
     }
 
     /// Past the oracle's boards, where the tables hold thousands of states:
@@ -559,13 +557,6 @@ mod tests {
                 );
             }
         }
-        drop(
-            parent
-                .path()
-                .read_dir()
-                .unwrap()
-                .next()
-                .map(|left| panic!("{left:?} left behind")),
-        );
+        assert_empty(parent.path());
     }
 }

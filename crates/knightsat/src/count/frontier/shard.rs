@@ -155,28 +155,30 @@ impl<'b, K: Key, C: Count> Output<'b, K, C> {
     ) -> Result<Self, FrontierError> {
         let cell = std::mem::size_of::<(K, C)>() as u64;
         let share = budget.limit() / threads.max(1) as u64;
-        let expected = if spill.is_some() {
-            let room = share.min(budget.limit().saturating_sub(budget.used())) / cell / 4;
-            expected.min(usize::try_from(room).unwrap_or(usize::MAX))
-        } else {
-            expected
-        };
         let check_every = usize::try_from(share / cell / 8)
             .unwrap_or(usize::MAX)
             .clamp(1, 4096);
+        // Sized for `expected` where the budget allows, as without a
+        // directory; else for what is left of this thread's share; else
+        // as small as a table can be: the input (freed as it is read) or
+        // another thread's table holds the room for now.
+        let room = || {
+            let left = share.min(budget.limit().saturating_sub(budget.used()));
+            usize::try_from(left / cell / 4).unwrap_or(usize::MAX)
+        };
+        let table = match (Table::with_expected(expected, budget), spill) {
+            (Err(TableError::OverMemory(_)), Some(_)) => {
+                Table::with_expected(expected.min(room()), budget)
+                    .unwrap_or_else(|_| Table::smallest(budget))
+            }
+            (table, _) => table.map_err(|e| table_error(e, budget.limit()))?,
+        };
         Ok(Output {
             share,
             check_every,
             until_check: check_every,
             pressed: budget.pressed(),
-            table: Table::with_expected(expected, budget)
-                .or_else(|e| match e {
-                    // The input (freed as it is read) or another thread's
-                    // table holds the room for now.
-                    TableError::OverMemory(_) if spill.is_some() => Ok(Table::smallest(budget)),
-                    e => Err(e),
-                })
-                .map_err(|e| table_error(e, budget.limit()))?,
+            table,
             spill: spill.cloned(),
             eager_above: spill.and_then(SpillDir::eager_above),
             buckets: None,
