@@ -263,7 +263,7 @@ fn verbose_counts_say_the_frontiers_peak() {
 /// A forward count of 7x8 closed within 16 MiB: its tables pass the
 /// budget within a second and keep spilling to `dir` for long after.
 fn spilling_count(dir: &std::path::Path) -> Vec<String> {
-    let mut args = common::cli::frontier_7x8_closed("rows", 16, dir);
+    let mut args = common::cli::frontier_closed("7x8", "rows", 16, dir);
     args.push("-v".into());
     args
 }

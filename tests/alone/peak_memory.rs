@@ -177,26 +177,24 @@ pub fn cubes_beyond_the_memory_budget_are_streamed_or_refused_in_bounded_memory(
 /// The frontier counter's process holds no more than its --memory-budget
 /// and the program's own few MiB: its tables are charged to the budget, and
 /// the memory they free goes back to the kernel at once (with mimalloc's
-/// purge delay the run below peaked at 364 MiB). Processed forward, 7x8
-/// closed needs about 300 MiB of tables: within 100 MiB it keeps the rest
-/// in files under --spill-dir, which are gone when it ends; met in the
-/// middle, its half steps split into parts and it is counted within 100
-/// MiB in memory. Both counts are A193054's; without a directory it can
-/// write in, the forward count is refused.
+/// purge delay the run below peaked at 364 MiB). Processed forward, 6x12
+/// closed takes 33 MiB of tables: within 12 MiB it keeps the rest in files
+/// under --spill-dir, which are gone when it ends (one thread: with two,
+/// the successors on their way between the threads are not charged to the
+/// budget, and a spilling run peaks about 35 MiB over it, issue 51's
+/// note); the count is A175881's. Met in the middle, 7x8 closed's half
+/// steps split into parts and it is counted within 100 MiB in memory, the
+/// count A193054's. A spill directory that is not there is refused.
 pub fn a_frontier_count_stays_within_its_memory_budget() {
     let spill = tempfile::tempdir().unwrap();
-    for (order, budget_mib) in [("rows", 100), ("meet", 100)] {
-        let mut args = common::cli::frontier_7x8_closed(order, budget_mib, spill.path());
-        // Forward on one thread: with two, the successors on their way
-        // between the threads are not charged to the budget, and the
-        // spilling run peaks about 35 MiB over it (issue 51's note).
-        let jobs = if order == "rows" { "1" } else { "2" };
+    for (board, order, jobs, budget_mib) in [("6x12", "rows", "1", 12), ("7x8", "meet", "2", 100)] {
+        let mut args = common::cli::frontier_closed(board, order, budget_mib, spill.path());
         args.extend(["--jobs", jobs, "-v"].map(String::from));
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let (code, peak_kib, stdout, stderr) = measured(&args, std::time::Duration::from_secs(300));
         assert_eq!(code, Some(0), "{stderr}");
         let cycles: u64 = stdout.trim().parse::<u64>().unwrap() / 2;
-        assert_eq!(Some(cycles), published_7x8(), "{stdout}");
+        assert_eq!(Some(cycles), published(board), "{stdout}");
         // Forward, the states went to disk; met in the middle, they fit.
         assert_eq!(
             stderr.contains("the files at most"),
@@ -217,7 +215,7 @@ pub fn a_frontier_count_stays_within_its_memory_budget() {
         );
     }
     // A directory that is not there: refused in one line, exit 2.
-    let args = common::cli::frontier_7x8_closed("rows", 100, &spill.path().join("not-there"));
+    let args = common::cli::frontier_closed("6x12", "rows", 12, &spill.path().join("not-there"));
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let (code, _, _, stderr) = measured(&args, std::time::Duration::from_secs(300));
     assert_eq!(code, Some(2), "{stderr}");
@@ -229,12 +227,18 @@ pub fn a_frontier_count_stays_within_its_memory_budget() {
     );
 }
 
-/// The closed tours of 7x8 in `fixtures/oeis/A193054.txt`.
-fn published_7x8() -> Option<u64> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/oeis/A193054.txt");
-    std::fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .find_map(|line| line.strip_prefix("7x8\t"))
-        .map(|n| n.trim().parse().unwrap())
+/// The closed tours of `board` in `fixtures/oeis/A193054.txt` (7 x 2n)
+/// or `A175881.txt` (6 x n).
+fn published(board: &str) -> Option<u64> {
+    ["A193054", "A175881"].iter().find_map(|sequence| {
+        let path = format!(
+            "{}/fixtures/oeis/{sequence}.txt",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        std::fs::read_to_string(path)
+            .unwrap()
+            .lines()
+            .find_map(|line| line.strip_prefix(&format!("{board}\t")))
+            .map(|n| n.trim().parse().unwrap())
+    })
 }

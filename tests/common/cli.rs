@@ -178,13 +178,13 @@ pub fn send(child: &std::process::Child, signal: i32) {
     }
 }
 
-/// `count` of 7x8's closed tours from a1 by the frontier counter in
+/// `count` of `board`'s closed tours from a1 by the frontier counter in
 /// `order`, within `budget_mib`, spilling to `spill_dir`.
-pub fn frontier_7x8_closed(order: &str, budget_mib: u64, spill_dir: &Path) -> Vec<String> {
+pub fn frontier_closed(board: &str, order: &str, budget_mib: u64, spill_dir: &Path) -> Vec<String> {
     let args = [
         "count",
         "--board",
-        "7x8",
+        board,
         "--closed",
         "--start",
         "a1",
