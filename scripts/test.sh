@@ -67,11 +67,14 @@ python3 scripts/module-cycles.py
 # `rust_tests --portable` runs what can reach runtime::platform, whose
 # fallbacks the second pass is for: it leaves out the tests that write no
 # file and start no process (the test modules that do neither, the SAT
-# sweeps of `counting` against the oracle, the doc test, and tests/alone's
-# in-process stop and memory peaks): about 100 s of CPU per pass.
+# sweeps of `counting` against the oracle, the frontier counter's own
+# counts, whose spill files are plain std::fs and no fallback's, the doc
+# test, and tests/alone's in-process stop and memory peaks): about 120 s
+# of CPU per pass.
 in_process_only=(
   oracle:: parsers:: search:: shapes::
   counting::counts_match_the_oracle
+  count::frontier:: frontier::counts_
 )
 rust_tests() {
   local portable=false nextest_skip=() test_skip=()
