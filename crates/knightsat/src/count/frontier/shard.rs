@@ -162,13 +162,10 @@ impl<'b, K: Key, C: Count> Output<'b, K, C> {
         // directory; else for what is left of this thread's share; else
         // as small as a table can be: the input (freed as it is read) or
         // another thread's table holds the room for now.
-        let room = || {
-            let left = share.min(budget.limit().saturating_sub(budget.used()));
-            usize::try_from(left / cell / 4).unwrap_or(usize::MAX)
-        };
         let table = match (Table::with_expected(expected, budget), spill) {
             (Err(TableError::OverMemory(_)), Some(_)) => {
-                Table::with_expected(expected.min(room()), budget)
+                let room = Table::<K, C>::states_within(share.min(budget.left()));
+                Table::with_expected(expected.min(room), budget)
                     .unwrap_or_else(|_| Table::smallest(budget))
             }
             (table, _) => table.map_err(|e| table_error(e, budget.limit()))?,

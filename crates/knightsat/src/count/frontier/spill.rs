@@ -369,10 +369,10 @@ fn merged_table<'b, K: Key, C: Count>(
         TableError::Overflow => Unmerged::Failed(FrontierError::Overflow),
     };
     // Room for every record would be too much where states repeat: at
-    // most half of what the budget has left, the table growing from there.
-    let cell = std::mem::size_of::<(K, C)>() as u64;
-    let room = budget.limit().saturating_sub(budget.used()) / cell / 4;
-    let expected = usize::try_from(raw.states().min(room)).unwrap_or(usize::MAX);
+    // most two thirds of what the budget has left, the table growing from
+    // there.
+    let records = usize::try_from(raw.states()).unwrap_or(usize::MAX);
+    let expected = records.min(Table::<K, C>::states_within(budget.left()));
     let mut table = Table::with_expected(expected, budget).map_err(table_error)?;
     raw.read(|key: K, count: C| table.add(key, key.hash(), count).map_err(table_error))?;
     Ok(table)

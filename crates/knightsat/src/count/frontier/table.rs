@@ -306,6 +306,11 @@ impl Budget {
         self.used.fetch_add(bytes, Ordering::Relaxed);
     }
 
+    /// Bytes it has left.
+    pub(crate) fn left(&self) -> u64 {
+        self.limit.saturating_sub(self.used())
+    }
+
     /// Asks every thread to empty its table to disk.
     pub(crate) fn press(&self) {
         self.pressed.fetch_add(1, Ordering::Relaxed);
@@ -388,6 +393,13 @@ impl<'b, K: Key, C: Count> Table<'b, K, C> {
                 .push(Part::with_expected(expected / parts, budget)?);
         }
         Ok(table)
+    }
+
+    /// The most states to size a new table for so that it takes at most
+    /// two thirds of `bytes` (its cells are a power of two at a load of at
+    /// most 3/4: up to 8/3 cells a state).
+    pub(crate) fn states_within(bytes: u64) -> usize {
+        usize::try_from(bytes / cell_bytes::<K, C>(1).max(1) / 4).unwrap_or(usize::MAX)
     }
 
     /// An empty table of one small part, charged to `budget` even past
