@@ -134,8 +134,14 @@ fn unsupported_in_words(what: Unsupported) -> String {
         Unsupported::CluesByFrontier => {
             "--method frontier does not take clues (--at, --puzzle): count them with --method backtrack or sat".into()
         }
-        Unsupported::PartsByFrontier => {
-            "--method frontier counts the whole board at once: not with --depth, --cubes, --sample or --limit".into()
+        Unsupported::CubesByFrontier => {
+            "--method frontier counts the whole board at once: not with --depth, --cubes, --sample or --limit (--part K/N splits it)".into()
+        }
+        Unsupported::PartsWithoutFrontier(method) => format!(
+            "--part splits the frontier counter's states: not with --method {method}"
+        ),
+        Unsupported::PartsWithCubes => {
+            "--part counts one part of a frontier count whole: not with --depth, --cubes, --sample, --limit or --up-to-symmetry".into()
         }
         Unsupported::OrbitsByFrontier => {
             "--up-to-symmetry compares the tours it lists, which --method frontier never does: use --method backtrack or sat".into()

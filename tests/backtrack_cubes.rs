@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use common::count::{count_range, count_split, estimate, Split};
 use common::{Demands, Sequence, Shape};
 use knightsat::count::sum_tallies;
-use knightsat::count::tally::{CubeRange, CubeSum, CubeTally, CubeTours, TallyError};
+use knightsat::count::tally::{CubeRange, CubeSum, CubeTally, CubeTours, LineKind, TallyError};
 use knightsat::cubes::{cube_count, effective_depth};
 use knightsat::encoding::EncodingConfig;
 use knightsat::model::problem::Problem;
@@ -303,7 +303,11 @@ fn partition(cubes: usize, random: &mut Sequence) -> Vec<CubeRange> {
 
 /// The sum of `tallies` under the header of `problem`'s task, as `sum`
 /// adds up a task's output.
-fn sum(problem: &Problem, depth: usize, tallies: &[CubeTally]) -> Result<u64, TallyError> {
+fn sum(
+    problem: &Problem,
+    depth: usize,
+    tallies: &[CubeTally],
+) -> Result<knightsat::count::TourNumber, TallyError> {
     // The header of the task, as a count of its first cube prints it.
     let first = CubeRange { first: 1, last: 1 };
     let (header, _) = count_range(
@@ -344,7 +348,7 @@ fn any_partition_of_the_cubes_sums_to_the_whole_and_gaps_or_repeats_are_refused(
             assert_eq!(counted.len(), cubes);
             assert_eq!(
                 sum(&problem, depth, &counted),
-                Ok(expected),
+                Ok(knightsat::count::TourNumber::from(expected)),
                 "{rows}x{cols} {ranges:?}"
             );
             // One range left out: exactly its cubes are named.
@@ -357,7 +361,11 @@ fn any_partition_of_the_cubes_sums_to_the_whole_and_gaps_or_repeats_are_refused(
             let missing: Vec<usize> = (dropped.first..=dropped.last).collect();
             assert_eq!(
                 sum(&problem, depth, &short),
-                Err(TallyError::Missing { cubes, missing }),
+                Err(TallyError::Missing {
+                    kind: LineKind::Cube,
+                    cubes,
+                    missing
+                }),
                 "{ranges:?}"
             );
             // One cube counted again, in any order.

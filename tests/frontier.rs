@@ -345,3 +345,106 @@ fn a_full_disk_ends_a_spilling_count_in_one_line_leaving_nothing() {
     );
     assert_eq!(lines[1], "exit 2", "{stderr}");
 }
+
+/// A frontier count in K parts (K = 1, 2, 3, 7; the default order and
+/// forward) adds up under `sum` to the oracle's count of a board with a
+/// hole; and `sum` refuses a part missing, a part counted twice, and a
+/// part of another count (another board, or another number of parts), each
+/// in one line with exit 2.
+#[test]
+fn parts_added_up_by_sum_give_the_oracles_count_and_sum_refuses_a_missing_repeated_or_foreign_part()
+{
+    let shape = Shape {
+        rows: 5,
+        cols: 5,
+        holes: vec![common::cli::index_of("e5", 5)],
+        leaper: (1, 2),
+    };
+    let demands = Demands {
+        closed: false,
+        clues: vec![],
+    };
+    let expected = common::tours_of(&shape, &demands, usize::MAX).len();
+    assert!(expected > 1000, "{expected}");
+    let dir = tempfile::tempdir().unwrap();
+    let part = |order: &str, k: usize, of: usize| -> String {
+        let name = format!("{order}-{k}-of-{of}.txt");
+        let part = format!("{k}/{of}");
+        let output = common::cli::stdout_of(&[
+            "count",
+            "--board",
+            "5x5",
+            "--holes",
+            "e5",
+            "--part",
+            &part,
+            "--frontier-order",
+            order,
+        ]);
+        std::fs::write(dir.path().join(&name), output).unwrap();
+        name
+    };
+    let sum = |files: &[String]| {
+        let mut args = vec!["sum"];
+        args.extend(files.iter().map(String::as_str));
+        common::cli::knightsat()
+            .args(&args)
+            .current_dir(dir.path())
+            .output()
+            .unwrap()
+    };
+    let mut split = 0;
+    for order in ["auto", "rows"] {
+        for of in [1, 2, 3, 7] {
+            let files: Vec<String> = (1..=of).map(|k| part(order, k, of)).collect();
+            let tours: Vec<u64> = files
+                .iter()
+                .map(|file| {
+                    let text = std::fs::read_to_string(dir.path().join(file)).unwrap();
+                    let line = text.lines().nth(1).unwrap();
+                    line.split('\t').nth(1).unwrap().parse().unwrap()
+                })
+                .collect();
+            split += usize::from(tours.iter().filter(|&&t| t > 0).count() > 1);
+            let output = sum(&files);
+            assert!(output.status.success(), "{order} {of}: {output:?}");
+            assert_eq!(
+                String::from_utf8_lossy(&output.stdout).trim(),
+                expected.to_string(),
+                "{order} in {of} parts: {tours:?}"
+            );
+        }
+    }
+    assert!(split >= 5, "{split}");
+    let three: Vec<String> = (1..=3).map(|k| format!("auto-{k}-of-3.txt")).collect();
+    std::fs::copy(dir.path().join(&three[1]), dir.path().join("again.txt")).unwrap();
+    let foreign =
+        common::cli::stdout_of(&["count", "--board", "5x5", "--holes", "a1", "--part", "3/3"]);
+    std::fs::write(dir.path().join("foreign.txt"), foreign).unwrap();
+    for (files, words) in [
+        (
+            vec![&three[0], &three[2]],
+            "1 of 3 parts are not counted (part 2)",
+        ),
+        (
+            vec![&three[0], &three[1], &three[2], &"again.txt".to_string()],
+            "part 2 of 3 is counted twice",
+        ),
+        (
+            vec![&three[0], &three[1], &"foreign.txt".to_string()],
+            "from a count of another problem",
+        ),
+        (
+            vec![&three[0], &three[1], &"rows-3-of-3.txt".to_string()],
+            "from a count of another problem",
+        ),
+        (
+            vec![&three[0], &three[1], &"auto-3-of-7.txt".to_string()],
+            "from a count of another problem",
+        ),
+    ] {
+        let mut args = vec!["sum"];
+        args.extend(files.iter().map(|file| file.as_str()));
+        common::cli::refused(&args, dir.path(), words);
+    }
+}

@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
-use knightsat::count::tally::CubeRange;
+use knightsat::count::tally::{CubeRange, PartOf};
 
 use crate::flags;
 
@@ -207,7 +207,7 @@ pub enum Command {
         #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..),
               conflicts_with_all = ["limit", "up_to_symmetry", "cnf"], help_heading = options::METHOD)]
         sample: Option<u64>,
-        /// Seed for drawing the --sample; the same seed draws the same cubes.
+        /// Seed for --sample: one seed, one sample of cubes.
         #[arg(long, value_name = "S", default_value_t = 1, requires = "sample", help_heading = options::METHOD)]
         seed: u64,
         /// Count only the cubes numbered A to B of --depth D (a cluster task).
@@ -225,6 +225,21 @@ pub enum Command {
         #[arg(long, value_name = "A-B", requires = "depth",
               conflicts_with_all = ["limit", "up_to_symmetry", "cnf"], help_heading = options::METHOD)]
         cubes: Option<CubeRange>,
+        /// Count only part K of N of the frontier count (a cluster task).
+        ///
+        /// The frontier counter splits its states into N classes at one
+        /// step (meeting in the middle, by the degrees of the first squares
+        /// of the cut; else at the middle square), the same in every part,
+        /// and counts the tours of class K alone, with less memory than
+        /// the whole where the classes stay apart. Prints a header line
+        /// recording the task (`# knightsat part counts F: …`), then
+        /// `part K/N<TAB>TOURS<TAB>F`; `knightsat sum` adds up the N parts'
+        /// outputs and refuses a missing, repeated or foreign part. Implies
+        /// --method frontier.
+        #[arg(long, value_name = "K/N",
+              conflicts_with_all = ["limit", "up_to_symmetry", "cnf", "cubes", "sample", "depth"],
+              help_heading = options::METHOD)]
+        part: Option<PartOf>,
         /// Print on stderr the route that counts (method, encoding, solver).
         ///
         /// After a count by the frontier counter, also its peak: the most

@@ -64,6 +64,7 @@ pub fn count(plan: &Count) -> Fallible<ExitCode> {
         up_to_symmetry: args.up_to_symmetry,
         frontier_order: args.frontier_order,
         spill_dir: args.spill_dir.clone(),
+        part: args.part,
         on_progress: Some(&on_progress),
         on_cube: Some(&on_cube),
         ..CountJob::new(problem)
@@ -108,6 +109,9 @@ pub fn count(plan: &Count) -> Fallible<ExitCode> {
             if let Some(error) = failed {
                 return Err(error);
             }
+        }
+        CountReport::Part(part) => {
+            emit(|out| writeln!(out, "{}\n{}", part.header, part.tally))?;
         }
     }
     Ok(ExitCode::SUCCESS)

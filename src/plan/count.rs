@@ -3,7 +3,7 @@
 
 use crate::failure::Fallible;
 use knightsat::count::frontier::SquareOrder;
-use knightsat::count::tally::CubeRange;
+use knightsat::count::tally::{CubeRange, PartOf};
 use knightsat::count::Sample;
 use knightsat::model::problem::Problem;
 use knightsat::solve::{Method, Request};
@@ -46,13 +46,15 @@ pub struct CountArgs {
     pub frontier_order: SquareOrder,
     /// --spill-dir.
     pub spill_dir: Option<std::path::PathBuf>,
+    /// --part.
+    pub part: Option<PartOf>,
 }
 
 impl CountArgs {
     /// Whether this is a count of the whole problem (neither --sample nor
     /// --cubes): the tours, with a route (-v) and a way out of errors.
     pub fn whole(&self) -> bool {
-        self.sample.is_none() && self.cubes.is_none()
+        self.sample.is_none() && self.cubes.is_none() && self.part.is_none()
     }
 }
 
@@ -87,10 +89,15 @@ pub(super) fn count(command: Command, names_sat: bool, budget: u64) -> Fallible<
             cubes,
             frontier_order,
             spill_dir,
+            part,
             memory: _,
         } => {
             let (problem, config) = encoding.problem_and_config(&problem)?;
-            let method = Method::from(method).chosen(names_sat);
+            let mut method = Method::from(method).chosen(names_sat);
+            // Only the frontier counter counts in parts.
+            if part.is_some() && method == Method::Auto {
+                method = Method::Frontier;
+            }
             if frontier_order != SquareOrderArg::Auto && method != Method::Frontier {
                 return Err(OptionsConflict(
                     "--frontier-order is for the frontier counter: add --method frontier".into(),
@@ -117,6 +124,7 @@ pub(super) fn count(command: Command, names_sat: bool, budget: u64) -> Fallible<
                     verbose,
                     frontier_order: frontier_order.into(),
                     spill_dir,
+                    part,
                 },
                 names_sat,
             })

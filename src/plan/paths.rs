@@ -43,7 +43,7 @@ pub fn each_once(files: &[PathBuf]) -> Result<(), OptionsConflict> {
                 format!("{} and {} are one file", shown(twice), shown(file))
             };
             return Err(OptionsConflict(format!(
-                "{what}: each file of cube counts is added once"
+                "{what}: each file of cube or part counts is added once"
             )));
         }
     }

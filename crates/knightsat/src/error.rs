@@ -78,6 +78,14 @@ pub enum Error {
         /// The most MiB the count had on disk at once.
         on_disk_mib: u64,
     },
+    /// A count in parts whose halves, met in the middle, passed 64-bit
+    /// counts: the whole is counted forward, which splits into other
+    /// parts, so the parts would not add up.
+    #[error("counting the {board} board in parts meets in the middle, whose halves' counts pass 64 bits on this board: count it whole, or with --frontier-order rows")]
+    FrontierPartsOutgrown {
+        /// The board, as it prints.
+        board: String,
+    },
     /// A board whose frontier is wider than a frontier state holds.
     #[error("the {board} board's frontier is {width} squares wide: the frontier counter holds at most {max}")]
     FrontierTooWide {
@@ -257,6 +265,7 @@ impl Error {
             | Error::CubesOverMemoryBudget { .. }
             | Error::FrontierOverMemoryBudget { .. }
             | Error::FrontierDisk { .. }
+            | Error::FrontierPartsOutgrown { .. }
             | Error::FrontierTooWide { .. }
             | Error::FrontierTooManySquares { .. }
             | Error::ZeroLimit
@@ -317,7 +326,7 @@ fn on_disk_besides(mib: u64) -> String {
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TallyError {
     /// A line that is not a cube's tally or a task's header.
-    #[error("{place} is not a cube's count as `count --cubes` writes it (cube N/CUBES, the tours, the squares, the task's fingerprint, separated by tabs) nor its header: '{text}'")]
+    #[error("{place} is not a cube's count as `count --cubes` writes it (cube N/CUBES, the tours, the squares, the task's fingerprint, separated by tabs), nor a part's as `count --part` writes it (part K/PARTS, the tours, the fingerprint), nor their header: '{text}'")]
     NotATally {
         /// File and line.
         place: String,
@@ -332,14 +341,15 @@ pub enum TallyError {
         /// The line (its first 60 characters, control characters escaped).
         text: String,
     },
-    /// A cube's line before any header line.
-    #[error("{place} counts a cube, but no header line (`# knightsat cube counts …`, which `count --cubes` prints first) came before it: which problem's cube it is is unknown")]
+    /// A cube's or part's line before any header line.
+    #[error("{place} counts a cube or a part, but no header line (`# knightsat cube counts …` or `# knightsat part counts …`, which `count --cubes` and `count --part` print first) came before it: which problem's it is is unknown")]
     NoHeader {
         /// File and line.
         place: String,
     },
-    /// Lines of tasks of two different problems (or depths, or methods).
-    #[error("{place} is from a count of another problem, depth or method than the header at {header}: the counts of two problems do not add up")]
+    /// Lines of tasks of two different problems (or depths, methods,
+    /// orders or numbers of parts).
+    #[error("{place} is from a count of another problem, depth, method or split than the header at {header}: the counts of two problems do not add up")]
     TwoProblems {
         /// File and line.
         place: String,
@@ -375,8 +385,10 @@ pub enum TallyError {
         reason: String,
     },
     /// Lines from splits of different sizes.
-    #[error("{place} counts a cube of {cubes}, the lines before it cubes of {expected}: these are counts of two different splits")]
+    #[error("{place} counts a {kind} of {cubes}, the lines before it {kind}s of {expected}: these are counts of two different splits")]
     TwoSplits {
+        /// Cubes or parts.
+        kind: LineKind,
         /// File and line.
         place: String,
         /// The line's number of cubes.
@@ -384,9 +396,11 @@ pub enum TallyError {
         /// The number of cubes before it.
         expected: usize,
     },
-    /// A cube counted twice: the sum would count its tours twice.
-    #[error("cube {number} of {cubes} is counted twice ({first} and {again}): its tours would count twice")]
+    /// A cube (or part) counted twice: the sum would count its tours twice.
+    #[error("{kind} {number} of {cubes} is counted twice ({first} and {again}): its tours would count twice")]
     CountedTwice {
+        /// Cubes or parts.
+        kind: LineKind,
         /// The cube's number.
         number: usize,
         /// The number of cubes.
@@ -396,9 +410,11 @@ pub enum TallyError {
         /// Where it was counted again.
         again: String,
     },
-    /// Cubes not counted: the sum would be short.
-    #[error("{} of {cubes} cubes are not counted ({}): the sum would be short", missing.len(), list(missing))]
+    /// Cubes (or parts) not counted: the sum would be short.
+    #[error("{} of {cubes} {kind}s are not counted ({}): the sum would be short", missing.len(), list(*kind, missing))]
     Missing {
+        /// Cubes or parts.
+        kind: LineKind,
         /// The number of cubes.
         cubes: usize,
         /// The missing cubes' numbers, ascending.
@@ -416,10 +432,10 @@ pub enum TallyError {
         other: usize,
     },
     /// No line to add.
-    #[error("no cube counts to add up")]
+    #[error("no cube or part counts to add up")]
     Nothing,
-    /// A sum beyond 2^64 − 1 tours.
-    #[error("the sum is more than 18446744073709551615 tours")]
+    /// A sum beyond 2^256 − 1 tours.
+    #[error("the sum is 2^256 tours or more")]
     TooManyTours,
     /// A range of cubes that starts past the last cube.
     #[error("cube {first} does not exist: there are {cubes} cubes")]
@@ -431,8 +447,26 @@ pub enum TallyError {
     },
 }
 
+/// What a line of a cluster task's output counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineKind {
+    /// A cube: the tours that begin with its moves (`count --cubes`).
+    Cube,
+    /// A part of a frontier count (`count --part`).
+    Part,
+}
+
+impl std::fmt::Display for LineKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            LineKind::Cube => "cube",
+            LineKind::Part => "part",
+        })
+    }
+}
+
 /// Cube numbers as runs (`3-7, 12`), the first ten runs and how many more.
-fn list(numbers: &[usize]) -> String {
+fn list(kind: LineKind, numbers: &[usize]) -> String {
     let mut runs: Vec<(usize, usize)> = Vec::new();
     for &n in numbers {
         match runs.last_mut() {
@@ -454,7 +488,7 @@ fn list(numbers: &[usize]) -> String {
     if runs.len() > 10 {
         words.push(format!("and {} more runs", runs.len() - 10));
     }
-    format!("cube {}", words.join(", "))
+    format!("{kind} {}", words.join(", "))
 }
 
 #[cfg(test)]
@@ -463,6 +497,10 @@ mod tests {
 
     #[test]
     fn missing_numbers_are_listed_as_runs() {
-        assert_eq!(list(&[1, 2, 3, 7, 9, 10]), "cube 1-3, 7, 9-10");
+        assert_eq!(
+            list(LineKind::Cube, &[1, 2, 3, 7, 9, 10]),
+            "cube 1-3, 7, 9-10"
+        );
+        assert_eq!(list(LineKind::Part, &[4]), "part 4");
     }
 }

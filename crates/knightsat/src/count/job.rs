@@ -10,9 +10,10 @@ use super::enumerate::{enumerate_by, CountOptions};
 use super::estimate::{estimate_count, estimate_cube_range, Estimate};
 use super::frontier::{self, SquareOrder};
 use super::number::TourNumber;
+use super::parts::{frontier_part, PartTask};
 use super::range::{count_cube_range, cube_task, cubes_of_route};
 use super::split::{count_by_cubes, CubeProgress, ParallelOptions};
-use super::tally::{CubeRange, CubeTally};
+use super::tally::{CubeRange, CubeTally, PartOf, PartTally};
 use crate::cubes::resolve_jobs;
 use crate::error::{Error, Unsupported};
 use crate::gate::{refute_until, Refutation};
@@ -98,6 +99,10 @@ pub struct CountJob<'a> {
     /// system's temporary directory when `None`) and removed when the
     /// count ends.
     pub spill_dir: Option<std::path::PathBuf>,
+    /// Count this part alone of a frontier count split into parts, as a
+    /// cluster task does ([`CountReport::Part`]): the parts of one
+    /// problem, order and number of parts add up to the whole count.
+    pub part: Option<PartOf>,
 }
 
 /// What hears each tour a count lists ([`CountJob::on_tour`]).
@@ -163,6 +168,8 @@ pub enum CountReport {
     Estimate(Estimate),
     /// The tours of a range of numbered cubes.
     Cubes(CubeRangeCount),
+    /// The tours of one part of a frontier count.
+    Part(PartCount),
 }
 
 impl CountReport {
@@ -172,6 +179,7 @@ impl CountReport {
         match self {
             CountReport::Tours(count) => Some(count.tours),
             CountReport::Cubes(count) => Some(TourNumber::from(count.tours)),
+            CountReport::Part(count) => Some(count.tally.tours),
             CountReport::Estimate(_) => None,
         }
     }
@@ -210,6 +218,15 @@ pub struct CubeRangeCount {
     pub tours: u64,
 }
 
+/// One part of a frontier count, as a cluster task prints it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PartCount {
+    /// The header line of the part's output (no newline).
+    pub header: String,
+    /// The part's line.
+    pub tally: PartTally,
+}
+
 /// The feasibility gate gets this long to prove there is no tour on a
 /// board that would be refused for its size: a refusal is quick.
 const GATE_BEFORE_REFUSAL: Duration = Duration::from_millis(100);
@@ -235,6 +252,7 @@ impl<'a> CountJob<'a> {
             on_tour: None,
             frontier_order: SquareOrder::Auto,
             spill_dir: None,
+            part: None,
         }
     }
 
@@ -257,6 +275,9 @@ impl<'a> CountJob<'a> {
             .cubes
             .zip(self.depth)
             .map(|(range, depth)| (depth, range));
+        if let Some(part) = self.part {
+            return self.count_part(&request, part);
+        }
         match (self.sample, range) {
             (Some(sample), range) => self.estimate(&request, sample, range),
             (None, Some((depth, range))) => self.count_range(&request, depth, range),
@@ -270,8 +291,22 @@ impl<'a> CountJob<'a> {
     /// Refuses what the job cannot do, before any work: what the method
     /// cannot do for every tour, a limit of 0, orbits of cubes (split by
     /// threads or a depth, sampled or numbered), a range of cubes without
-    /// their depth. ([`run`](Self::run) checks first.)
+    /// their depth, a part of a count by any method but the frontier
+    /// counter, or with cubes, a limit or orbits. ([`run`](Self::run)
+    /// checks first.)
     pub fn check(&self) -> Result<(), Error> {
+        if self.part.is_some() {
+            let method = self.chosen_method();
+            if !matches!(method, Method::Auto | Method::Frontier) {
+                return Err(Error::Unsupported(Unsupported::PartsWithoutFrontier(
+                    method.name(),
+                )));
+            }
+            let cubes = self.depth.is_some() || self.cubes.is_some() || self.sample.is_some();
+            if cubes || self.limit.is_some() || self.up_to_symmetry {
+                return Err(Error::Unsupported(Unsupported::PartsWithCubes));
+            }
+        }
         let request = Request {
             every_tour: true,
             ..self.request.clone()
@@ -453,7 +488,7 @@ impl<'a> CountJob<'a> {
             return Err(Error::Unsupported(Unsupported::OrbitsByFrontier));
         }
         if self.limit.is_some() || self.depth.is_some() {
-            return Err(Error::Unsupported(Unsupported::PartsByFrontier));
+            return Err(Error::Unsupported(Unsupported::CubesByFrontier));
         }
         let show = |squares| progress(Progress::Squares(squares));
         frontier::count_tours(
@@ -462,8 +497,53 @@ impl<'a> CountJob<'a> {
             resolve_jobs(self.threads()),
             self.frontier_order,
             self.spill_dir.as_deref(),
+            None,
             Some(&show),
         )
+    }
+
+    /// The tours of one part of the frontier count of the whole problem.
+    /// Where the gate refutes the problem, every part has none.
+    fn count_part(&self, request: &Request, part: PartOf) -> Result<CountReport, Error> {
+        let task = PartTask {
+            problem: self.problem,
+            order: self.frontier_order,
+            parts: part.parts,
+        };
+        let deadline = Deadline::new(request.timeout);
+        let tours = if self.gate(&deadline).is_some() {
+            TourNumber::ZERO
+        } else {
+            let progress = self.progress();
+            progress(Progress::Route {
+                method: Method::Frontier,
+                request,
+                cube_by_cube: false,
+            });
+            let show = |squares| progress(Progress::Squares(squares));
+            let request = Request {
+                timeout: deadline.limit_left(),
+                ..request.clone()
+            };
+            frontier::count_tours(
+                self.problem,
+                &request,
+                resolve_jobs(self.threads()),
+                self.frontier_order,
+                self.spill_dir.as_deref(),
+                Some(frontier_part(part)),
+                Some(&show),
+            )
+            .map_err(|error| deadline.with_whole_limit(error))?
+        };
+        Ok(CountReport::Part(PartCount {
+            header: task.header(),
+            tally: PartTally {
+                part,
+                tours,
+                task: task.fingerprint(),
+            },
+        }))
     }
 
     /// The count of a problem the gate refuted: no tour, as a count of

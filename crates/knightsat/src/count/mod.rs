@@ -3,7 +3,7 @@
 //! range of numbered cubes, a sample, a limit, orbits, progress), and its
 //! one [`run`](CountJob::run) checks the feasibility gate once, counts,
 //! and says in a [`CountReport`] what it counted: the tours, an
-//! [`Estimate`], or a range of cubes.
+//! [`Estimate`], a range of cubes, or one part of a frontier count.
 //!
 //! Tours are sequences of squares: with a start fixed, a closed tour and its
 //! reverse are two tours, and a closed tour with no start or end given counts
@@ -15,13 +15,15 @@
 //! Two other jobs live here: [`count_cnf`] counts the tours of a CNF
 //! file from what its comments record, once its clauses are checked to be
 //! what they describe, and [`sum_tallies`] adds up the
-//! lines of counts of numbered cubes ([`tally`]).
+//! lines of counts of numbered cubes, or of a frontier count's parts
+//! ([`tally`]).
 
 pub(crate) mod enumerate;
 mod estimate;
 pub mod frontier;
 mod job;
 mod number;
+mod parts;
 mod range;
 mod recorded;
 mod split;
@@ -29,7 +31,7 @@ pub mod tally;
 
 pub use estimate::Estimate;
 pub use job::{
-    CountJob, CountReport, CubeLine, CubeRangeCount, OnTour, Progress, Sample, TourCount,
+    CountJob, CountReport, CubeLine, CubeRangeCount, OnTour, PartCount, Progress, Sample, TourCount,
 };
 pub use number::TourNumber;
 pub use range::sum_tallies;

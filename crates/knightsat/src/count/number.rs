@@ -17,9 +17,8 @@ impl TourNumber {
     pub const ZERO: TourNumber = TourNumber(Wide::ZERO);
 
     /// `self + other`, or `None` past 2^256 − 1.
-    #[cfg(test)]
     #[must_use]
-    fn checked_add(self, other: TourNumber) -> Option<TourNumber> {
+    pub(crate) fn checked_add(self, other: TourNumber) -> Option<TourNumber> {
         self.0.checked_add(other.0).map(TourNumber)
     }
 
@@ -71,6 +70,20 @@ impl PartialEq<u128> for TourNumber {
     }
 }
 
+impl std::str::FromStr for TourNumber {
+    type Err = ();
+
+    /// Decimal digits alone, below 2^256.
+    fn from_str(text: &str) -> Result<TourNumber, ()> {
+        if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(());
+        }
+        Wide::from_str_radix(text, 10)
+            .map(TourNumber)
+            .map_err(|_| ())
+    }
+}
+
 impl fmt::Display for TourNumber {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(&self.0, f)
@@ -100,5 +113,13 @@ mod tests {
         assert!(big.checked_mul(1 << 127).unwrap().checked_mul(2).is_none());
         assert_eq!(TourNumber::from(7u64), 7u128);
         assert!(TourNumber::ZERO.is_zero());
+        // Read back as printed; 2^256 and anything but digits refused.
+        let max = big.checked_mul(1 << 127).unwrap();
+        assert_eq!(max.to_string().parse::<TourNumber>(), Ok(max));
+        assert_eq!("0".parse::<TourNumber>(), Ok(TourNumber::ZERO));
+        let past = "115792089237316195423570985008687907853269984665640564039457584007913129639936";
+        for bad in [past, "", "-1", "+1", "1 ", "x"] {
+            assert!(bad.parse::<TourNumber>().is_err(), "{bad}");
+        }
     }
 }

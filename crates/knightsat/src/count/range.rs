@@ -7,8 +7,10 @@ use crate::error::RunError;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use super::number::TourNumber;
+use super::parts::check_parts;
 use super::split::{count_in_cube, cubes_with_classes, CubeBacktracker, CubeCounter};
-use super::tally::{header_line, CubeRange, CubeSum, CubeTally, CubeTours, Fingerprint};
+use super::tally::{header_line, CubeRange, CubeSum, CubeTally, CubeTours, Fingerprint, LineKind};
 use crate::cnf_file::{options, problem_and_encoding};
 use crate::cubes::{
     cube_count, cubes_at, effective_depth, for_each_cube, on_cubes_in_runs, resolve_jobs,
@@ -235,10 +237,17 @@ pub(super) fn cube_task(
 /// numbered `range` alone), once every line is checked against the task
 /// its header records: each line's squares are its cube's, and the lines
 /// count the task's cubes. Walks every cube of the task.
-pub fn sum_tallies(sum: &CubeSum, range: Option<CubeRange>) -> Result<u64, Error> {
+pub fn sum_tallies(sum: &CubeSum, range: Option<CubeRange>) -> Result<TourNumber, Error> {
     let (Some((record, header)), Some(lines)) = (sum.task(), sum.cubes()) else {
         return Err(TallyError::Nothing.into());
     };
+    if sum.kind() == Some(LineKind::Part) {
+        check_parts(sum, record, header)?;
+        return Ok(match range {
+            Some(range) => sum.total_of(range)?,
+            None => sum.total()?,
+        });
+    }
     let task = CubeTask::from_record(record).map_err(|reason| TallyError::BadHeader {
         header: header.to_string(),
         reason,

@@ -313,7 +313,7 @@ impl CubeCounter {
             Method::Warnsdorff | Method::Auto => {
                 Err(Error::Unsupported(Unsupported::EveryTourByWarnsdorff))
             }
-            Method::Frontier => Err(Error::Unsupported(Unsupported::PartsByFrontier)),
+            Method::Frontier => Err(Error::Unsupported(Unsupported::CubesByFrontier)),
         }
     }
 }

@@ -20,11 +20,17 @@
 //! `header_line`), and every cube line ends with the same fingerprint F
 //! of that record, so that lines of two problems, or a line cut short,
 //! cannot be added up unnoticed.
+//!
+//! A frontier count in parts (`count --part K/N`) prints the same way:
+//! a header, `# knightsat part counts F: parts N; …`, and one line,
+//! `part K/N`, the tours and F, separated by tabs ([`PartTally`]); the
+//! sum takes every part exactly once, as it takes every cube.
 
 use std::fmt;
 use std::str::FromStr;
 
-pub use crate::error::TallyError;
+use crate::count::number::TourNumber;
+pub use crate::error::{LineKind, TallyError};
 
 /// A range of cube numbers, `first` to `last` inclusive, from 1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -80,6 +86,59 @@ impl FromStr for CubeRange {
 /// The first words of the header line of a task's output.
 pub const HEADER: &str = "# knightsat cube counts ";
 
+/// The first words of the header line of a frontier count's part.
+pub const PART_HEADER: &str = "# knightsat part counts ";
+
+/// One part of `parts` of a count (`part` from 1), as `count --part`
+/// takes it: `K/N`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PartOf {
+    /// This part, from 1 to `parts`.
+    pub part: usize,
+    /// The parts the count is split into, at least 1.
+    pub parts: usize,
+}
+
+impl FromStr for PartOf {
+    type Err = String;
+
+    /// `K/N`, 1 ≤ K ≤ N.
+    fn from_str(text: &str) -> Result<PartOf, String> {
+        let number = |part: &str| part.trim().parse::<usize>().ok().filter(|&n| n >= 1);
+        match text.split_once('/').map(|(k, n)| (number(k), number(n))) {
+            Some((Some(part), Some(parts))) if part <= parts => Ok(PartOf { part, parts }),
+            _ => Err(format!(
+                "'{text}' is not a part like 3/8 (part 3 of 8: from 1, at most the number of parts)"
+            )),
+        }
+    }
+}
+
+impl fmt::Display for PartOf {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.part, self.parts)
+    }
+}
+
+/// A part of a frontier count, as `count --part` reports it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PartTally {
+    /// Which part.
+    pub part: PartOf,
+    /// Its tours.
+    pub tours: TourNumber,
+    /// The fingerprint of the task's record, as in its header line.
+    pub task: Fingerprint,
+}
+
+impl fmt::Display for PartTally {
+    /// `part K/N`, the tours and the task's fingerprint, separated by tabs
+    /// (no newline).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "part {}\t{}\t{}", self.part, self.tours, self.task)
+    }
+}
+
 /// A short fingerprint of a task's record (problem, switches, depth,
 /// method): FNV-1a, 64 bits, printed as 16 hexadecimal digits. It tells
 /// apart the outputs of different tasks by accident, not against forgery.
@@ -127,12 +186,26 @@ pub(crate) fn header_line(record: &str) -> String {
     format!("{HEADER}{}: {record}", Fingerprint::of(record))
 }
 
-/// The record a header line carries, checked against its fingerprint;
-/// `None` when the line is no whole header.
-fn read_header(text: &str) -> Option<(Fingerprint, &str)> {
-    let (fingerprint, record) = text.strip_prefix(HEADER)?.split_once(": ")?;
+/// The header line of a part's output ([`PART_HEADER`], as
+/// [`header_line`]).
+pub(crate) fn part_header_line(record: &str) -> String {
+    format!("{PART_HEADER}{}: {record}", Fingerprint::of(record))
+}
+
+/// What a header line heads, the record it carries, checked against its
+/// fingerprint; `None` when the line is no whole header.
+fn read_header(text: &str) -> Option<(LineKind, Fingerprint, &str)> {
+    let (kind, rest) = match text.strip_prefix(HEADER) {
+        Some(rest) => (LineKind::Cube, rest),
+        None => (LineKind::Part, text.strip_prefix(PART_HEADER)?),
+    };
+    let (fingerprint, record) = rest.split_once(": ")?;
     let fingerprint: Fingerprint = fingerprint.parse().ok()?;
-    (Fingerprint::of(record) == fingerprint && !record.is_empty()).then_some((fingerprint, record))
+    (Fingerprint::of(record) == fingerprint && !record.is_empty()).then_some((
+        kind,
+        fingerprint,
+        record,
+    ))
 }
 
 /// One cube counted, as a task reports it.
@@ -160,6 +233,23 @@ pub enum CubeTours {
     SameAs(usize),
 }
 
+/// What a line reports, as the sum keeps it: a cube's or a part's tours,
+/// or a cube's reference to another ([`CubeTours::SameAs`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Reported {
+    Tours(TourNumber),
+    SameAs(usize),
+}
+
+impl From<CubeTours> for Reported {
+    fn from(tours: CubeTours) -> Reported {
+        match tours {
+            CubeTours::Counted(tours) => Reported::Tours(TourNumber::from(tours)),
+            CubeTours::SameAs(other) => Reported::SameAs(other),
+        }
+    }
+}
+
 impl fmt::Display for CubeTally {
     /// `cube N/M`, the tours (or `=K`), the squares and the task's
     /// fingerprint, separated by tabs (no newline).
@@ -173,26 +263,59 @@ impl fmt::Display for CubeTally {
     }
 }
 
-/// A cube's line as read: everything [`CubeTally`] prints.
+/// A cube's or part's line as read: everything [`CubeTally`] or
+/// [`PartTally`] prints (a part has no squares).
 #[derive(Debug, PartialEq, Eq)]
 struct Line<'a> {
+    kind: LineKind,
     number: usize,
     cubes: usize,
-    tours: CubeTours,
+    tours: Reported,
     squares: &'a str,
     task: Fingerprint,
 }
 
+/// Whether `text` is a number as knightsat writes it: digits alone, no
+/// sign or leading zero.
+fn canonical(text: &str) -> bool {
+    !text.is_empty()
+        && text.bytes().all(|b| b.is_ascii_digit())
+        && (text == "0" || !text.starts_with('0'))
+}
+
+/// A part's line, without its line ending, read back in full: `part K/N`,
+/// the tours and the fingerprint, numbers as [`PartTally`] writes them;
+/// `None` for anything else.
+fn parse_part_line(text: &str) -> Option<Line<'_>> {
+    let fields: Vec<&str> = text.split('\t').collect();
+    let [part, tours, task] = fields[..] else {
+        return None;
+    };
+    let (number, parts) = part.strip_prefix("part ")?.split_once('/')?;
+    if ![number, parts, tours].into_iter().all(canonical) {
+        return None;
+    }
+    let PartOf { part, parts } = format!("{number}/{parts}").parse().ok()?;
+    Some(Line {
+        kind: LineKind::Part,
+        number: part,
+        cubes: parts,
+        tours: Reported::Tours(tours.parse().ok()?),
+        squares: "",
+        task: task.parse().ok()?,
+    })
+}
+
 /// A cube's line, without its line ending, read back in full: four fields,
 /// numbers written as [`CubeTally`] writes them (digits alone, no sign or
-/// leading zero), squares, the fingerprint; `None` for anything else.
+/// leading zero), squares, the fingerprint; or a part's
+/// ([`parse_part_line`]); `None` for anything else.
 fn parse_line(text: &str) -> Option<Line<'_>> {
-    let number_in = |text: &str| -> Option<usize> {
-        let canonical = !text.is_empty()
-            && text.bytes().all(|b| b.is_ascii_digit())
-            && (text == "0" || !text.starts_with('0'));
-        canonical.then(|| text.parse().ok()).flatten()
-    };
+    if text.starts_with("part ") {
+        return parse_part_line(text);
+    }
+    let number_in =
+        |text: &str| -> Option<usize> { canonical(text).then(|| text.parse().ok()).flatten() };
     let fields: Vec<&str> = text.split('\t').collect();
     let [cube, tours, squares, task] = fields[..] else {
         return None;
@@ -213,9 +336,10 @@ fn parse_line(text: &str) -> Option<Line<'_>> {
             .split(' ')
             .all(|name| !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric()));
     let line = Line {
+        kind: LineKind::Cube,
         number,
         cubes,
-        tours,
+        tours: tours.into(),
         squares,
         task: task.parse().ok()?,
     };
@@ -234,12 +358,14 @@ pub struct CubeSum {
     /// The task's record and fingerprint, from the first header line, and
     /// where that line was.
     task: Option<(String, Fingerprint, String)>,
+    /// Whether the header heads cubes or parts.
+    kind: Option<LineKind>,
     /// The number of cubes in the split, from the first line.
     cubes: Option<usize>,
     /// Where each cube was counted, by number − 1 (empty: not yet).
     seen: Vec<Option<String>>,
     /// What each cube seen reported, by number − 1.
-    reported: Vec<CubeTours>,
+    reported: Vec<Reported>,
     /// The fingerprint of each cube's squares as its line gave them, by
     /// number − 1.
     squares: Vec<u64>,
@@ -276,6 +402,7 @@ impl CubeSum {
             return self.add_header(place, line);
         }
         let Some(Line {
+            kind,
             number,
             cubes,
             tours,
@@ -293,7 +420,7 @@ impl CubeSum {
                 place: place.to_string(),
             });
         };
-        if task != *expected_task {
+        if task != *expected_task || self.kind != Some(kind) {
             return Err(TallyError::TwoProblems {
                 place: place.to_string(),
                 header: header.clone(),
@@ -302,6 +429,7 @@ impl CubeSum {
         let expected = *self.cubes.get_or_insert(cubes);
         if cubes != expected {
             return Err(TallyError::TwoSplits {
+                kind,
                 place: place.to_string(),
                 cubes,
                 expected,
@@ -309,12 +437,13 @@ impl CubeSum {
         }
         if self.seen.is_empty() {
             self.seen = vec![None; cubes];
-            self.reported = vec![CubeTours::Counted(0); cubes];
+            self.reported = vec![Reported::Tours(TourNumber::ZERO); cubes];
             self.squares = vec![0; cubes];
         }
         let seen = &mut self.seen[number - 1];
         if let Some(first) = seen {
             return Err(TallyError::CountedTwice {
+                kind,
                 number,
                 cubes,
                 first: first.clone(),
@@ -330,7 +459,7 @@ impl CubeSum {
     /// A header line (without its line ending): the first records the
     /// task, any later one must record the same.
     fn add_header(&mut self, place: &str, line: &str) -> Result<(), TallyError> {
-        let Some((fingerprint, record)) = read_header(line) else {
+        let Some((kind, fingerprint, record)) = read_header(line) else {
             return Err(TallyError::NotATally {
                 place: place.to_string(),
                 text: crate::model::text::shown(line),
@@ -339,9 +468,10 @@ impl CubeSum {
         match &self.task {
             None => {
                 self.task = Some((record.to_string(), fingerprint, place.to_string()));
+                self.kind = Some(kind);
                 Ok(())
             }
-            Some((first, _, _)) if first == record => Ok(()),
+            Some((first, _, _)) if first == record && self.kind == Some(kind) => Ok(()),
             Some((_, _, header)) => Err(TallyError::TwoProblems {
                 place: place.to_string(),
                 header: header.clone(),
@@ -361,6 +491,11 @@ impl CubeSum {
     /// line was added.
     pub(crate) fn cubes(&self) -> Option<usize> {
         self.cubes
+    }
+
+    /// Whether the lines count cubes or parts, once a header was added.
+    pub(crate) fn kind(&self) -> Option<LineKind> {
+        self.kind
     }
 
     /// Checks the line of the cube at position `index` (from 0), if one
@@ -383,13 +518,13 @@ impl CubeSum {
     /// The tours of the cubes numbered `inside` (indices from 0), each
     /// reported once; a cube reported as having as many as another takes
     /// that one's count, which must be among the lines and counted itself.
-    fn tours_of(&self, inside: std::ops::Range<usize>) -> Result<u64, TallyError> {
-        let mut tours = 0u64;
+    fn tours_of(&self, inside: std::ops::Range<usize>) -> Result<TourNumber, TallyError> {
+        let mut tours = TourNumber::ZERO;
         for i in inside {
             let counted = match self.reported[i] {
-                CubeTours::Counted(counted) => counted,
-                CubeTours::SameAs(other) => match self.reported.get(other - 1) {
-                    Some(&CubeTours::Counted(counted)) if self.seen[other - 1].is_some() => counted,
+                Reported::Tours(counted) => counted,
+                Reported::SameAs(other) => match self.reported.get(other - 1) {
+                    Some(&Reported::Tours(counted)) if self.seen[other - 1].is_some() => counted,
                     _ => {
                         return Err(TallyError::SameAsUncounted {
                             place: self.seen[i].clone().unwrap_or_default(),
@@ -405,7 +540,7 @@ impl CubeSum {
     }
 
     /// The total, when every cube of the split was counted.
-    pub(crate) fn total(&self) -> Result<u64, TallyError> {
+    pub(crate) fn total(&self) -> Result<TourNumber, TallyError> {
         let Some(cubes) = self.cubes else {
             return Err(TallyError::Nothing);
         };
@@ -413,7 +548,12 @@ impl CubeSum {
             .filter(|&number| self.seen[number - 1].is_none())
             .collect();
         if !missing.is_empty() {
-            return Err(TallyError::Missing { cubes, missing });
+            let kind = self.kind.unwrap_or(LineKind::Cube);
+            return Err(TallyError::Missing {
+                kind,
+                cubes,
+                missing,
+            });
         }
         self.tours_of(0..cubes)
     }
@@ -423,7 +563,7 @@ impl CubeSum {
     /// task's share, or of several tasks'. Lines of other cubes may be
     /// there too (other tasks' outputs), for the cubes of the range that
     /// take their count from one of them.
-    pub(crate) fn total_of(&self, range: CubeRange) -> Result<u64, TallyError> {
+    pub(crate) fn total_of(&self, range: CubeRange) -> Result<TourNumber, TallyError> {
         let Some(cubes) = self.cubes else {
             return Err(TallyError::Nothing);
         };
@@ -434,7 +574,12 @@ impl CubeSum {
             .map(|i| i + 1)
             .collect();
         if !missing.is_empty() {
-            return Err(TallyError::Missing { cubes, missing });
+            let kind = self.kind.unwrap_or(LineKind::Cube);
+            return Err(TallyError::Missing {
+                kind,
+                cubes,
+                missing,
+            });
         }
         self.tours_of(range.indices())
     }
@@ -493,6 +638,7 @@ mod tests {
         };
         assert_eq!(tally.to_string(), format!("cube 3/10\t42\ta1 b3\t{task}"));
         let line = |tours| Line {
+            kind: LineKind::Cube,
             number: 3,
             cubes: 10,
             tours,
@@ -501,7 +647,7 @@ mod tests {
         };
         assert_eq!(
             parse_line(&tally.to_string()),
-            Some(line(CubeTours::Counted(42)))
+            Some(line(CubeTours::Counted(42).into()))
         );
         let same = CubeTally {
             tours: CubeTours::SameAs(1),
@@ -510,7 +656,7 @@ mod tests {
         assert_eq!(same.to_string(), format!("cube 3/10\t=1\ta1 b3\t{task}"));
         assert_eq!(
             parse_line(&same.to_string()),
-            Some(line(CubeTours::SameAs(1)))
+            Some(line(CubeTours::SameAs(1).into()))
         );
         for bad in [
             "cube 11/10\t42\ta1",
@@ -586,9 +732,12 @@ mod tests {
     #[test]
     fn a_cube_given_as_many_tours_as_another_takes_its_count() {
         let lines = task_lines(&["cube 1/3\t5\ta1", "cube 2/3\t=1\ta2", "cube 3/3\t=1\ta3"]);
-        assert_eq!(sum_of(&lines).unwrap().total(), Ok(15));
+        assert_eq!(sum_of(&lines).unwrap().total(), Ok(TourNumber::from(15u64)));
         let one_two = CubeRange { first: 1, last: 2 };
-        assert_eq!(sum_of(&lines[..3]).unwrap().total_of(one_two), Ok(10));
+        assert_eq!(
+            sum_of(&lines[..3]).unwrap().total_of(one_two),
+            Ok(TourNumber::from(10u64))
+        );
         // The cube referred to outside the range summed, or itself a reference.
         let outside = sum_of(&[lines[0].clone(), lines[3].clone()]).unwrap();
         let three = CubeRange { first: 3, last: 3 };

@@ -48,8 +48,14 @@ pub enum Unsupported {
     /// The frontier counter does not know a square's move number.
     CluesByFrontier,
     /// The frontier counter counts the whole board at once, with no cubes
-    /// and no limit to stop a listing at.
-    PartsByFrontier,
+    /// and no limit to stop a listing at (it splits into parts instead).
+    CubesByFrontier,
+    /// A count in parts splits the frontier counter's states; the named
+    /// method does not count by them.
+    PartsWithoutFrontier(&'static str),
+    /// A part of a frontier count is counted whole: no cubes, depth,
+    /// sample, limit or orbits.
+    PartsWithCubes,
     /// Orbits are counted by comparing tours, which the frontier counter
     /// never lists.
     OrbitsByFrontier,
@@ -121,8 +127,15 @@ impl std::fmt::Display for Unsupported {
             Unsupported::CluesByFrontier => {
                 f.write_str("the frontier counter does not follow clues")
             }
-            Unsupported::PartsByFrontier => f.write_str(
+            Unsupported::CubesByFrontier => f.write_str(
                 "the frontier counter counts the whole board at once: no cubes, samples or limit",
+            ),
+            Unsupported::PartsWithoutFrontier(method) => write!(
+                f,
+                "a count in parts splits the frontier counter's states; {method} does not count by them"
+            ),
+            Unsupported::PartsWithCubes => f.write_str(
+                "a part of a frontier count is counted whole: no cubes, depth, sample, limit or orbits",
             ),
             Unsupported::OrbitsByFrontier => f.write_str(
                 "orbits are counted by comparing tours, which the frontier counter never lists",

@@ -17,7 +17,7 @@ pub(crate) use crate::count::frontier::shard::table_error;
 use crate::count::frontier::shard::{Output, Shard};
 use crate::count::frontier::state::{expand, Mode};
 use crate::count::frontier::table::{Budget, Count, Key, Table};
-use crate::count::frontier::{FrontierError, Options, SpillDir, SquareProgress};
+use crate::count::frontier::{FrontierError, Options, Part, SpillDir, SquareProgress};
 use crate::count::number::Wide;
 
 /// Successors on their way to another shard's owner.
@@ -187,19 +187,28 @@ impl<'b> Run<'_, 'b> {
             if stopped(options) {
                 return Err(Halt::Failed(FrontierError::Stopped));
             }
-            let expected = current.iter().map(Shard::len).max().unwrap_or(0);
+            // A part expands only its class of the states of the middle
+            // step; the tours completed before it are the first part's.
+            let keep = options.part.filter(|_| t == total / 2);
+            if keep.is_some_and(|part| part.index > 0) {
+                *finished = Wide::ZERO;
+            }
+            let mut expected = current.iter().map(Shard::len).max().unwrap_or(0);
+            if let Some(part) = keep {
+                expected /= part.of;
+            }
             let free = cannot_outgrow(step, &current);
             let stepped = if current.len() == 1 {
                 Output::new(expected, self.budget, options.spill, 1).and_then(|mut out| {
-                    let done =
-                        step_serial(step, self.mode, &mut current[0], free, &mut out, options)?;
+                    let input = (&mut current[0], keep);
+                    let done = step_serial(step, self.mode, input, free, &mut out, options)?;
                     Ok((vec![out.finish()?], done))
                 })
             } else {
                 step_parallel(
                     step,
                     self.mode,
-                    &mut current,
+                    (&mut current, keep),
                     free,
                     expected,
                     options,
@@ -300,12 +309,13 @@ fn add_completed<C: Count>(done: Wide, count: C, times: u32) -> Result<Wide, Fro
         .ok_or(FrontierError::Overflow)
 }
 
-/// One step on one thread: expands every state of `input` into `out`
-/// (freeing `input` as it goes with `free`); returns the tours completed.
+/// One step on one thread: expands every state of `input` (those of one
+/// part alone, if one is given) into `out` (freeing `input` as it goes
+/// with `free`); returns the tours completed.
 fn step_serial<K: Key, C: Count>(
     step: &Step,
     mode: Mode,
-    input: &mut Shard<K, C>,
+    (input, keep): (&mut Shard<K, C>, Option<Part>),
     free: bool,
     out: &mut Output<K, C>,
     options: &Options,
@@ -317,6 +327,9 @@ fn step_serial<K: Key, C: Count>(
             return Err(FrontierError::Stopped);
         }
         i += 1;
+        if keep.is_some_and(|part| !part.holds(key.hash())) {
+            return Ok(());
+        }
         let mut failed = None;
         let times = expand(step, mode, key.to_word(), |next| {
             let k = K::from_word(next);
@@ -336,13 +349,13 @@ fn step_serial<K: Key, C: Count>(
 }
 
 /// One step on `input.len()` threads, each owning one shard of the next
-/// table (and freeing its shard of `input` as it goes with `free`);
-/// returns the next table's shards and the tours completed.
-#[allow(clippy::too_many_arguments)]
+/// table (and freeing its shard of `input` as it goes with `free`), of
+/// one part's states alone if one is given; returns the next table's
+/// shards and the tours completed.
 fn step_parallel<'b, K: Key, C: Count>(
     step: &Step,
     mode: Mode,
-    input: &mut [Shard<'b, K, C>],
+    (input, keep): (&mut [Shard<'b, K, C>], Option<Part>),
     free: bool,
     expected: usize,
     options: &Options,
@@ -364,6 +377,7 @@ fn step_parallel<'b, K: Key, C: Count>(
                     step,
                     mode,
                     free,
+                    keep,
                     options,
                     budget,
                     abort: &abort,
@@ -415,6 +429,8 @@ struct Worker<'a, 'b> {
     mode: Mode,
     /// Whether to free the input shard as it is read.
     free: bool,
+    /// The part whose states alone are expanded.
+    keep: Option<Part>,
     options: &'a Options<'a>,
     budget: &'b Budget,
     abort: &'a AtomicBool,
@@ -466,6 +482,9 @@ impl<'b> Worker<'_, 'b> {
                 }
             }
             i += 1;
+            if self.keep.is_some_and(|part| !part.holds(key.hash())) {
+                return Ok(());
+            }
             let mut failed = None;
             let times = expand(self.step, self.mode, key.to_word(), |next| {
                 let k = K::from_word(next);

@@ -93,6 +93,36 @@ pub(crate) struct Options<'a> {
     /// Where to keep the states that do not fit in the budget; without
     /// it, a count refuses to pass the budget.
     pub(crate) spill: Option<&'a SpillDir>,
+    /// Count one part of the tours only ([`Part`]).
+    pub(crate) part: Option<Part>,
+}
+
+/// One of `of` parts of a count (`index` from 0): the tours split by a
+/// class of the states at one step, the same step and classes in every
+/// part, so that the parts' counts add up to the whole's.
+///
+/// Meeting in the middle, the class is a hash of the bottom degrees that
+/// the first half steps have fixed for the cut's squares: states that
+/// differ there never merge again, so each part's half-step tables hold
+/// only its own states (about a part's share of the whole's), and each
+/// part joins only the top's states those degrees fit. Forward, it is a
+/// hash of the whole state at the middle step, whose successors merge
+/// again across parts: correct, but each part's tables past that step
+/// are less than the whole's by much less than the share.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Part {
+    /// This part, from 0.
+    pub(crate) index: usize,
+    /// The parts, at least 1.
+    pub(crate) of: usize,
+}
+
+impl Part {
+    /// Whether a state of hash `hash` belongs to this part: a class of
+    /// the hash independent of the bits that pick a shard or a slot.
+    pub(crate) fn holds(self, hash: u64) -> bool {
+        table::mix(hash ^ 0x5851_f42d_4c95_7f2d) % self.of as u64 == self.index as u64
+    }
 }
 
 impl Default for Options<'_> {
@@ -104,6 +134,7 @@ impl Default for Options<'_> {
             progress: None,
             order: SquareOrder::Auto,
             spill: None,
+            part: None,
         }
     }
 }
@@ -158,6 +189,9 @@ pub(crate) enum FrontierError {
         /// The most bytes the count had on disk at once.
         on_disk: u64,
     },
+    /// Counting in parts, meeting in the middle, a half's 64-bit counts
+    /// overflowed: the whole would be counted forward, on other parts.
+    PartsOutgrown,
     /// A board of more squares than the counter numbers.
     TooManySquares {
         /// The board's squares, holes included.
@@ -183,6 +217,10 @@ impl fmt::Display for FrontierError {
             FrontierError::Disk { dir, message, .. } => {
                 write!(f, "cannot keep the states in {}: {message}", dir.display())
             }
+            FrontierError::PartsOutgrown => write!(
+                f,
+                "counting in parts meets in the middle, whose halves' counts pass 64 bits here"
+            ),
             FrontierError::TooManySquares { squares, max } => {
                 write!(
                     f,
@@ -309,6 +347,11 @@ fn count_undirected(
             // The halves keep 64-bit counts; a count past them is counted
             // forward, where counts widen as they grow.
             match meet::count(graph, &lines, mirror.as_deref(), closed, options) {
+                // Each part would have to be counted forward, split there
+                // by other classes: only the whole falls back.
+                Err(FrontierError::Overflow) if options.part.is_some() => {
+                    return Err(FrontierError::PartsOutgrown)
+                }
                 Err(FrontierError::Overflow) => {}
                 counted => return counted.map(TourNumber::from_wide),
             }
@@ -345,7 +388,8 @@ fn count_undirected(
 /// Counts the tours of `problem` by its frontier, without listing one:
 /// exactly what `count` means by every other method (directed tours; from
 /// every start unless the problem fixes one). `jobs` threads share each
-/// step's states; `progress` hears after every square. `request.timeout`
+/// step's states; `progress` hears after every square. With `part`,
+/// the tours of that part alone ([`Part`]). `request.timeout`
 /// stops the count ([`crate::error::Error::Run(RunError::Timeout)`]), and its memory budget bounds the
 /// state tables ([`crate::error::Error::FrontierOverMemoryBudget`], raised as soon as
 /// they would pass it). Clues are refused: the frontier does not know a
@@ -356,6 +400,7 @@ pub(crate) fn count_tours(
     jobs: usize,
     order: SquareOrder,
     spill_dir: Option<&std::path::Path>,
+    part: Option<Part>,
     progress: Option<&(dyn Fn(SquareProgress) + Sync)>,
 ) -> Result<TourNumber, crate::error::Error> {
     use crate::error::{Error, Unsupported};
@@ -375,10 +420,14 @@ pub(crate) fn count_tours(
             progress,
             order,
             spill: Some(&spill),
+            part,
         };
         count(problem, &options).map_err(|error| match error {
             FrontierError::Stopped => Error::Run(RunError::Stopped),
             FrontierError::Overflow => Error::CountOverflow,
+            FrontierError::PartsOutgrown => Error::FrontierPartsOutgrown {
+                board: board.shape(),
+            },
             FrontierError::OverMemory { needed, .. } => Error::FrontierOverMemoryBudget {
                 board: board.shape(),
                 needed_mib: needed.div_ceil(1 << 20),
@@ -502,6 +551,90 @@ mod tests {
         assert!(
             spilled >= nonzero && nonzero >= 90,
             "{spilled} spilled, {nonzero} with tours"
+        );
+        assert_empty(parent.path());
+    }
+
+    /// A count in K parts adds up to the whole for K = 1, 2, 3 and 7, on
+    /// boards with holes and without, open and closed, with a start and
+    /// without, in every order (meeting in the middle splits by the
+    /// degrees of the cut, forward by the states of the middle step), on
+    /// one and two threads, and spilled; and the parts split the tours
+    /// (for K > 1, at least two parts have some on most boards with tours).
+    #[test]
+    fn counts_in_parts_add_up_to_the_whole() {
+        let parent = tempfile::tempdir().unwrap();
+        let mut cases = vec![
+            ((5, 6), vec![], (1, 2)),
+            ((6, 6), vec![0, 35], (1, 2)),
+            ((5, 7), vec![17], (1, 2)),
+            ((6, 6), vec![14], (1, 2)),
+            ((4, 7), vec![1, 9], (1, 2)),
+            ((3, 10), vec![], (1, 2)),
+            ((4, 6), vec![], (1, 2)),
+            ((5, 5), vec![], (1, 2)),
+        ];
+        for leaper in [(1, 2), (1, 3), (2, 3)] {
+            for rows in 3..=5 {
+                for cols in rows..=24 / rows {
+                    let cells = rows * cols;
+                    for holes in [vec![cells - 1, cells / 2], vec![1, cols + 2]] {
+                        cases.push(((rows, cols), holes, leaper));
+                    }
+                }
+            }
+        }
+        let (mut summed, mut splittable, mut split) = (0, 0, 0);
+        for (shape, holes, leaper) in cases {
+            for (closed, from_first) in [(false, false), (false, true), (true, false), (true, true)]
+            {
+                if holes.contains(&0) && from_first {
+                    continue;
+                }
+                let problem = problem(shape, &holes, leaper, closed, from_first);
+                for order in [SquareOrder::Rows, SquareOrder::Snake, SquareOrder::Meet] {
+                    let jobs = 1 + summed % 2;
+                    let whole_options = Options {
+                        jobs,
+                        order,
+                        ..Options::default()
+                    };
+                    let whole = count(&problem, &whole_options).unwrap();
+                    for of in [1, 2, 3, 7] {
+                        // Every seventh sum spilled, every table on disk.
+                        let dir = SpillDir::eager(parent.path(), 3);
+                        let spill = (summed % 7 == 0).then_some(&dir);
+                        let parts: Vec<TourNumber> = (0..of)
+                            .map(|index| {
+                                let options = Options {
+                                    part: Some(Part { index, of }),
+                                    spill,
+                                    ..whole_options
+                                };
+                                count(&problem, &options).unwrap()
+                            })
+                            .collect();
+                        let sum = parts
+                            .iter()
+                            .try_fold(TourNumber::ZERO, |sum, &part| sum.checked_add(part))
+                            .unwrap();
+                        assert_eq!(
+                            sum, whole,
+                            "{shape:?} holes {holes:?} leaper {leaper:?} closed {closed} from a1 {from_first} {order:?} in {of} parts {parts:?}"
+                        );
+                        summed += 1;
+                        if of > 1 && !whole.is_zero() {
+                            splittable += 1;
+                            split += usize::from(parts.iter().filter(|p| !p.is_zero()).count() > 1);
+                        }
+                    }
+                }
+            }
+        }
+        assert!(summed > 2000, "{summed}");
+        assert!(
+            splittable >= 100 && split * 4 >= splittable * 3,
+            "{split} of {splittable} with tours split"
         );
         assert_empty(parent.path());
     }

@@ -68,7 +68,7 @@ pub(super) fn join_paths<K: Key>(
     stop: Option<&AtomicBool>,
     budget: &Budget,
 ) -> Result<Wide, FrontierError> {
-    let (groups, states) = group_states(&mut tables, at, true, used_shift)?;
+    let (groups, states) = group_states(&mut tables, at, true, used_shift, |_| true)?;
     drop(tables);
     let bytes = states * (std::mem::size_of::<Pairing>() as u64 + 16);
     budget
@@ -155,23 +155,26 @@ fn add_up(sums: Vec<Wide>) -> Result<Wide, FrontierError> {
 
 /// The states of `tables` (their slots the cut's squares numbered `at`,
 /// `bottom` as for [`Cut::read`]) as pairings and counts, grouped by their
-/// degrees and used ends ([`group_key`]); and how many there are.
+/// degrees and used ends ([`group_key`]), the groups whose key `keep`
+/// takes alone; and how many states there are in them.
 pub(super) fn group_states<K: Key>(
     tables: &mut [Table<'_, K, u64>],
     at: &[Option<usize>],
     bottom: bool,
     used_shift: u32,
+    keep: impl Fn(u64) -> bool,
 ) -> Result<(Groups, u64), FrontierError> {
     let mut groups = Groups::default();
     let mut states = 0u64;
     for table in tables {
         table.read(true, |key, count| {
             let cut = Cut::read(key.to_word().wide(), at, bottom, used_shift);
+            let group = group_key(cut.degrees, cut.used);
+            if !keep(group) {
+                return Ok(());
+            }
             states += 1;
-            groups
-                .entry(group_key(cut.degrees, cut.used))
-                .or_default()
-                .push((cut.partner, count));
+            groups.entry(group).or_default().push((cut.partner, count));
             Ok::<(), FrontierError>(())
         })?;
     }
@@ -316,12 +319,12 @@ fn one_path(top: &[u8; MAX_WIDTH + 1], bottom: &[u8; MAX_WIDTH + 1], ends: u32) 
 }
 
 /// The states of `tables` whose cut squares (`at`: each slot's number
-/// among the cut's squares, if it is one) need top degrees that some top
-/// state has; one thread a shard.
-pub(super) fn keep_completable<'b, K: Key>(
+/// among the cut's squares, if it is one) need top degrees that `keep`
+/// takes; one thread a shard.
+pub(super) fn keep_needing<'b, K: Key>(
     tables: Vec<Table<'b, K, u64>>,
     at: &[Option<usize>],
-    allowed: &DegreeSet,
+    keep: impl Fn(u64) -> bool + Sync,
     budget: &'b Budget,
     used_shift: u32,
 ) -> Result<Vec<Table<'b, K, u64>>, FrontierError> {
@@ -331,7 +334,7 @@ pub(super) fn keep_completable<'b, K: Key>(
             Table::with_expected(table.len() / 2, budget).map_err(|e| table_error(e, limit))?;
         table.read(true, |key, count| {
             let need = Cut::read(key.to_word().wide(), at, true, used_shift).degrees;
-            if allowed.contains(&need) {
+            if keep(need) {
                 out.add_soon(key, key.hash(), count)
                     .map_err(|e| table_error(e, limit))?;
             }

@@ -39,11 +39,11 @@ use crate::count::frontier::engine::{advance, first_tables, table_error};
 use crate::count::frontier::schedule::{CellGraph, Lines, Schedule};
 use crate::count::frontier::state::{Mode, MAX_WIDTH, MAX_WIDTH_U64};
 use crate::count::frontier::table::{Base12, Budget, Key, Table, TableError, BASE12_SLOTS};
-use crate::count::frontier::{FrontierError, Options, SpillDir, SquareProgress};
+use crate::count::frontier::{FrontierError, Options, Part, SpillDir, SquareProgress};
 use crate::count::number::Wide;
 use cut::{cut_at, half_steps, Sides};
-use join::{group_key, group_states, join_cycles, join_paths, keep_completable, Pairing, Top};
-use parts::{Part, Parts, SPLIT_SHARE};
+use join::{group_key, group_states, join_cycles, join_paths, keep_needing, Pairing, Top};
+use parts::{Parts, WaitingPart, SPLIT_SHARE};
 
 /// The undirected Hamiltonian cycles (`closed`) or paths of `graph` (at
 /// least two squares, three for cycles), no end fixed, processing the first
@@ -101,6 +101,15 @@ fn count_splitting_above(
     }
     let budget = Budget::new(options.memory_budget.unwrap_or(u64::MAX));
     let total = n + half.steps.len() + 1;
+    let part = options
+        .part
+        .map(|part| (part, split_step(half.steps.len(), part.of)));
+    // No half step to split at: the first part has every tour.
+    if let Some((part, None)) = part {
+        if part.index > 0 {
+            return Ok((Wide::ZERO, 1));
+        }
+    }
     let meet = Meet {
         options,
         budget: &budget,
@@ -111,6 +120,7 @@ fn count_splitting_above(
         total,
         closed,
         split_above,
+        part: part.and_then(|(part, step)| Some((part, step?))),
     };
     let top = if forward.width <= MAX_WIDTH_U64 {
         meet.top::<u64>(&forward, 62)
@@ -146,6 +156,25 @@ struct Meet<'a> {
     closed: bool,
     /// The bytes of half-step tables past which they are split.
     split_above: u64,
+    /// The part of the count to make, and the half step after which the
+    /// states are split into parts (see [`split_step`]).
+    part: Option<(Part, usize)>,
+}
+
+/// The half step (from 0) after which a count in `parts` parts keeps its
+/// part's states: the first that has fixed the bottom degrees of enough
+/// squares of the cut for 16 classes of degrees a part (three degrees a
+/// square), so that the parts come out of about equal size, or the last;
+/// `None` when there is no half step.
+fn split_step(half_steps: usize, parts: usize) -> Option<usize> {
+    let wanted = 16 * parts;
+    let mut classes = 3;
+    let mut step = 0;
+    while classes < wanted && step + 1 < half_steps {
+        classes *= 3;
+        step += 1;
+    }
+    (half_steps > 0).then_some(step)
 }
 
 impl Meet<'_> {
@@ -153,6 +182,8 @@ impl Meet<'_> {
     fn phase<'o>(&'o self, show: &'o (dyn Fn(SquareProgress) + Sync)) -> Options<'o> {
         Options {
             progress: self.options.progress.map(|_| show),
+            // The phases run whole; the part is taken at a half step.
+            part: None,
             ..*self.options
         }
     }
@@ -196,14 +227,30 @@ impl Meet<'_> {
     fn top<K: Key>(&self, plan: &Schedule, used_shift: u32) -> Result<Top, FrontierError> {
         let mut tables = self.run_from_empty::<K>(plan, used_shift, 0)?;
         let at: Vec<Option<usize>> = (0..self.sides.cut.len()).map(Some).collect();
-        let (groups, states) = group_states(&mut tables, &at, false, used_shift)?;
+        let fixed: Vec<usize> = match self.part {
+            Some((_, step)) => self
+                .cut_slots(&self.fronts[step])
+                .into_iter()
+                .flatten()
+                .collect(),
+            None => Vec::new(),
+        };
+        // A part keeps the groups its bottom states can join, and the
+        // state with no edge, whose count the cycles of the bottom alone
+        // take (extra groups cost memory, never a tour).
+        let (groups, states) = group_states(&mut tables, &at, false, used_shift, |key| {
+            key == group_key(0, 0)
+                || self
+                    .part
+                    .is_none_or(|(part, _)| self.top_in_part(key, part, &fixed))
+        })?;
         drop(tables);
+        // Only the state with no edge has no degree and no used end.
+        let edgeless = groups.get(&group_key(0, 0)).map_or(0, |g| g[0].1);
         let bytes = states * (std::mem::size_of::<Pairing>() as u64 + 16);
         self.budget
             .take(bytes)
             .map_err(|needed| table_error(TableError::OverMemory(needed), self.budget.limit()))?;
-        // Only the state with no edge has no degree and no used end.
-        let edgeless = groups.get(&group_key(0, 0)).map_or(0, |g| g[0].1);
         // Closed: a group's key is its degrees.
         let mut degrees: Vec<u64> = if self.closed {
             groups.keys().copied().collect()
@@ -229,6 +276,29 @@ impl Meet<'_> {
                 .push(degrees.iter().map(|&d| d & mask).collect());
         }
         Ok(top)
+    }
+
+    /// Whether the top's group of `key` can join a bottom state of `part`,
+    /// whose bottom degrees are fixed on the cut's squares `fixed` when
+    /// the states are split into parts: the bottom state needs, on each,
+    /// the top degree the group has, or for a path's end one more.
+    fn top_in_part(&self, key: u64, part: Part, fixed: &[usize]) -> bool {
+        let mask = fixed.iter().fold(0u64, |mask, f| mask | 3 << (2 * f));
+        let degrees = key & mask;
+        if self.closed {
+            return part.holds(degrees);
+        }
+        // Paths: no end, one end or two among the squares.
+        let ends = fixed.iter().filter(|&&f| (degrees >> (2 * f)) & 3 < 2);
+        let one = |f: &usize| 1u64 << (2 * f);
+        part.holds(degrees)
+            || ends.clone().enumerate().any(|(i, f)| {
+                part.holds(degrees + one(f))
+                    || ends
+                        .clone()
+                        .skip(i + 1)
+                        .any(|g| part.holds(degrees + one(f) + one(g)))
+            })
     }
 
     /// Runs the bottom's steps, then the half steps and the join, part by
@@ -301,8 +371,22 @@ impl Meet<'_> {
             let (next, finished) = advance(one, mode, &options, self.budget, tables)?;
             closed_at_last = finished;
             let at = self.cut_slots(&self.fronts[i]);
+            let part = self
+                .part
+                .filter(|&(_, at_step)| at_step == i)
+                .map(|(part, _)| part);
+            // The tours completed at the split step, from every part's
+            // states, are the first part's.
+            if part.is_some_and(|part| part.index > 0) {
+                closed_at_last = Wide::ZERO;
+            }
+            let in_part = |need: u64| part.is_none_or(|part| part.holds(need));
             tables = if self.closed {
-                keep_completable(next, &at, &top.allowed[i], self.budget, used_shift)?
+                let allowed = &top.allowed[i];
+                let keep = |need| allowed.contains(&need) && in_part(need);
+                keep_needing(next, &at, keep, self.budget, used_shift)?
+            } else if part.is_some() {
+                keep_needing(next, &at, in_part, self.budget, used_shift)?
             } else {
                 // A square of the cut may still be a path end, with a top
                 // degree one less than a cycle's.
@@ -311,7 +395,7 @@ impl Meet<'_> {
             let bytes: u64 = tables.iter().map(Table::bytes).sum();
             if i + 1 < steps.len() && bytes > self.split_above {
                 let pieces = bytes.div_ceil(self.split_above.max(1) / 2 + 1).clamp(2, 16);
-                let mut split = Part::split(tables, &at, pieces, self.budget, used_shift)?;
+                let mut split = WaitingPart::split(tables, &at, pieces, self.budget, used_shift)?;
                 // No state left: nothing more to find.
                 let Some(first) = split.pop() else {
                     return Ok(Wide::ZERO);

@@ -17,7 +17,7 @@ pub(super) const SPLIT_SHARE: u64 = 8;
 /// the rest, each with the half step it resumes at.
 pub(super) struct Parts<'b, K: Key> {
     pub(super) started: usize,
-    pub(super) waiting: Vec<(usize, Part<'b, K>)>,
+    pub(super) waiting: Vec<(usize, WaitingPart<'b, K>)>,
 }
 
 impl<K: Key> Parts<'_, K> {
@@ -31,12 +31,12 @@ impl<K: Key> Parts<'_, K> {
 
 /// Some of the half steps' states, waiting as a list charged to the
 /// budget.
-pub(super) struct Part<'b, K: Key> {
+pub(super) struct WaitingPart<'b, K: Key> {
     states: Vec<(K, u64)>,
     budget: &'b Budget,
 }
 
-impl<'b, K: Key> Part<'b, K> {
+impl<'b, K: Key> WaitingPart<'b, K> {
     /// The bytes a list with room for `len` states takes.
     fn bytes(len: usize) -> u64 {
         (len * std::mem::size_of::<(K, u64)>()) as u64
@@ -82,7 +82,7 @@ impl<'b, K: Key> Part<'b, K> {
                     .map_err(|needed| {
                         table_error(TableError::OverMemory(needed), budget.limit())
                     })?;
-                Ok(Part { states, budget })
+                Ok(WaitingPart { states, budget })
             })
             .collect()
     }
@@ -109,7 +109,7 @@ impl<'b, K: Key> Part<'b, K> {
     }
 }
 
-impl<K: Key> Drop for Part<'_, K> {
+impl<K: Key> Drop for WaitingPart<'_, K> {
     fn drop(&mut self) {
         self.budget.give(Self::bytes(self.states.capacity()));
     }
