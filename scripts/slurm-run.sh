@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# Runs docs/cluster.md's Slurm array job verbatim on a one-node Slurm
-# cluster made on this machine, and prints its output (the sum).
+# Runs docs/cluster.md's Slurm array jobs verbatim on a one-node Slurm
+# cluster made on this machine, and prints their output (the sums).
 #
-#   scripts/slurm-run.sh [KNIGHTSAT]
+#   scripts/slurm-run.sh [KNIGHTSAT [RECIPE...]]
 #
-# KNIGHTSAT is the binary to run (default: knightsat on PATH). The script
+# KNIGHTSAT is the binary to run (default: knightsat on PATH); each RECIPE
+# is the name of a block of docs/cluster.md (default: slurm, the cubes'),
+# run one after another on the same cluster, each in a directory of its
+# own. The script
 # writes a one-node slurm.conf (node `localhost` at 127.0.0.1, as many CPUs
 # as this machine has) and a MUNGE key into a temporary directory, starts
 # munged (on a socket there), slurmctld and slurmd in the foreground on free
@@ -140,13 +143,19 @@ fi
 say "one-node Slurm cluster up: slurmctld on 127.0.0.1:$ctld_port, slurmd on 127.0.0.1:$slurmd_port, $cpus CPUs"
 
 export PATH="$work/bin:$PATH"
-cd "$work/recipe"
-"$root/scripts/recipe.sh" slurm > recipe.sh
-# The recipe runs in a process group of its own, waited for here so that a
-# signal is handled at once, and the whole group is ended on the way out.
-set -m
-bash -euo pipefail recipe.sh &
-recipe=$!
-set +m
-wait "$recipe"
-say "array tasks: $(ls cubes-*.txt | wc -l) output files"
+recipes=("${@:2}")
+[ ${#recipes[@]} -gt 0 ] || recipes=(slurm)
+for name in "${recipes[@]}"; do
+  mkdir -p "$work/recipe/$name"
+  cd "$work/recipe/$name"
+  "$root/scripts/recipe.sh" "$name" > recipe.sh
+  # The recipe runs in a process group of its own, waited for here so that
+  # a signal is handled at once, and the whole group is ended on the way out.
+  set -m
+  bash -euo pipefail recipe.sh &
+  recipe=$!
+  set +m
+  wait "$recipe"
+  recipe=
+  say "$name: array tasks: $(ls -- *.txt | wc -l) output files"
+done

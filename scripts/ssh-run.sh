@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Runs docs/cluster.md's GNU parallel --sshloginfile recipe verbatim across
-# two ssh hosts made on this machine, and prints its output (the sum).
+# Runs docs/cluster.md's GNU parallel --sshloginfile recipes verbatim across
+# two ssh hosts made on this machine, and prints their output (the sums).
 #
-#   scripts/ssh-run.sh [KNIGHTSAT]
+#   scripts/ssh-run.sh [KNIGHTSAT [RECIPE...]]
 #
-# KNIGHTSAT is the binary to run (default: knightsat on PATH). The hosts are
+# KNIGHTSAT is the binary to run (default: knightsat on PATH); each RECIPE
+# is the name of a block of docs/cluster.md (default: ssh, the cubes'), run
+# one after another on the same hosts, each in a directory of its own. The hosts are
 # two sshd processes listening on 127.0.0.2 and 127.0.0.3 only (loopback:
 # no traffic leaves the machine), on a free port, with a throwaway host key
 # and client key, root login by that key only, and the binary on the
@@ -117,15 +119,22 @@ say "two ssh hosts up: ${hosts[*]}, port $port"
 
 export PARALLEL_SSH="ssh -F $work/ssh_config"
 export PATH="$bin:$PATH"
-cd "$work/recipe"
-"$root/scripts/recipe.sh" ssh > recipe.sh
-# The recipe runs in a process group of its own, waited for here so that a
-# signal is handled at once, and the whole group is ended on the way out.
-set -m
-bash -euo pipefail recipe.sh &
-recipe=$!
-set +m
-wait "$recipe"
+recipes=("${@:2}")
+[ ${#recipes[@]} -gt 0 ] || recipes=(ssh)
+for name in "${recipes[@]}"; do
+  mkdir -p "$work/recipe/$name"
+  cp "$work/recipe/hosts" "$work/recipe/$name/hosts"
+  cd "$work/recipe/$name"
+  "$root/scripts/recipe.sh" "$name" > recipe.sh
+  # The recipe runs in a process group of its own, waited for here so that
+  # a signal is handled at once, and the whole group is ended on the way out.
+  set -m
+  bash -euo pipefail recipe.sh &
+  recipe=$!
+  set +m
+  wait "$recipe"
+  recipe=
+done
 # Which host ran how many sessions (each host had one login for the check
 # above), so that a caller can see that the work went over ssh.
 for host in "${hosts[@]}"; do

@@ -1,30 +1,37 @@
 //! The cluster recipes of docs/cluster.md, run for real: GNU parallel over
-//! two ssh hosts on loopback (`scripts/ssh-run.sh`) and a Slurm array job
-//! on a one-node cluster (`scripts/slurm-run.sh`), each running its block
-//! of the documentation verbatim; each sum must be `knightsat count`'s and
-//! the oracle's. The scripts start daemons, which needs root.
+//! two ssh hosts on loopback (`scripts/ssh-run.sh`) and Slurm array jobs
+//! on a one-node cluster (`scripts/slurm-run.sh`), each running its blocks
+//! of the documentation verbatim, cubes and a frontier count in parts;
+//! each sum must be `knightsat count`'s and an independent count's (the
+//! oracle's, backtracking's). The scripts start daemons, which needs root.
 
 use crate::common;
 
 use std::path::Path;
 use std::process::Command;
 
-/// Runs `script` with the knightsat under test; its stdout's last line (the
-/// recipe's sum) and its stderr.
-fn run(script: &str) -> (String, String) {
+/// Runs `script` with the knightsat under test and the `recipes` named;
+/// its stdout's lines (each recipe's sum, after `sbatch`'s "Submitted
+/// batch job N") and its stderr.
+fn run(script: &str, recipes: &[&str]) -> (Vec<String>, String) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let output = Command::new(root.join("scripts").join(script))
         .arg(env!("CARGO_BIN_EXE_knightsat"))
+        .args(recipes)
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout).to_string();
     let stderr = String::from_utf8_lossy(&output.stderr).to_string();
     assert!(output.status.success(), "{script}: {stdout}\n{stderr}");
-    let sum = stdout.lines().last().unwrap_or_default().to_string();
-    (sum, stderr)
+    let sums = stdout
+        .lines()
+        .filter(|line| !line.starts_with("Submitted batch job "))
+        .map(str::to_string)
+        .collect();
+    (sums, stderr)
 }
 
-/// What the recipes count: 5x5 open tours from every square.
+/// What the cubes' recipes count: 5x5 open tours from every square.
 fn expected() -> String {
     let count = common::cli::stdout_of(&["count", "--size", "5"]);
     assert_eq!(
@@ -34,14 +41,31 @@ fn expected() -> String {
     count.trim().to_string()
 }
 
+/// What the frontier recipes count in parts: the open tours of 6x6 without
+/// a1, as the frontier counter counts them whole and as backtracking does.
+fn expected_in_parts() -> String {
+    let count = common::cli::stdout_of(&["count", "--board", "6x6", "--holes", "a1"]);
+    let backtracked = common::cli::stdout_of(&[
+        "count",
+        "--board",
+        "6x6",
+        "--holes",
+        "a1",
+        "--method",
+        "backtrack",
+    ]);
+    assert_eq!(count, backtracked);
+    count.trim().to_string()
+}
+
 #[test]
 #[cfg_attr(
     not(all(has_sshd, has_parallel, is_root)),
     ignore = "needs root, sshd and GNU parallel: run scripts/install-solvers.sh as root"
 )]
-fn the_ssh_recipe_sums_to_count_over_two_hosts() {
-    let (sum, stderr) = run("ssh-run.sh");
-    assert_eq!(sum, expected(), "{stderr}");
+fn the_ssh_recipes_sum_to_count_over_two_hosts() {
+    let (sums, stderr) = run("ssh-run.sh", &["ssh", "ssh-frontier"]);
+    assert_eq!(sums, [expected(), expected_in_parts()], "{stderr}");
     // Both hosts took tasks.
     for host in ["127.0.0.2", "127.0.0.3"] {
         let sessions: usize = stderr
@@ -58,20 +82,23 @@ fn the_ssh_recipe_sums_to_count_over_two_hosts() {
     not(all(has_slurmctld, is_root)),
     ignore = "needs root, slurm-wlm and munge: run scripts/install-solvers.sh as root"
 )]
-fn the_slurm_array_job_sums_to_count() {
-    let (sum, stderr) = run("slurm-run.sh");
-    assert_eq!(sum, expected(), "{stderr}");
-    // One output file per array task: 488 cubes in tasks of 100.
-    assert!(
-        stderr.contains("slurm-run: array tasks: 5 output files"),
-        "{stderr}"
-    );
+fn the_slurm_array_jobs_sum_to_count() {
+    let (sums, stderr) = run("slurm-run.sh", &["slurm", "slurm-frontier"]);
+    assert_eq!(sums, [expected(), expected_in_parts()], "{stderr}");
+    // One output file per array task: 488 cubes in tasks of 100, and the
+    // four parts.
+    for files in [
+        "slurm: array tasks: 5 output files",
+        "slurm-frontier: array tasks: 4 output files",
+    ] {
+        assert!(stderr.contains(&format!("slurm-run: {files}")), "{stderr}");
+    }
 }
 
 #[test]
 fn each_recipe_is_in_the_documentation() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    for name in ["local", "ssh", "slurm"] {
+    for name in ["local", "ssh", "slurm", "ssh-frontier", "slurm-frontier"] {
         let output = Command::new(root.join("scripts/recipe.sh"))
             .arg(name)
             .output()
