@@ -23,6 +23,8 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 say() { echo "slurm-run: $*" >&2; }
+# shellcheck source=scripts/run-recipe.sh
+. "$root/scripts/run-recipe.sh"
 
 knightsat=$(command -v "${1:-knightsat}") || { say "no knightsat binary: ${1:-knightsat}"; exit 1; }
 knightsat=$(readlink -f "$knightsat")
@@ -147,15 +149,6 @@ recipes=("${@:2}")
 [ ${#recipes[@]} -gt 0 ] || recipes=(slurm)
 for name in "${recipes[@]}"; do
   mkdir -p "$work/recipe/$name"
-  cd "$work/recipe/$name"
-  "$root/scripts/recipe.sh" "$name" > recipe.sh
-  # The recipe runs in a process group of its own, waited for here so that
-  # a signal is handled at once, and the whole group is ended on the way out.
-  set -m
-  bash -euo pipefail recipe.sh &
-  recipe=$!
-  set +m
-  wait "$recipe"
-  recipe=
+  run_recipe "$name" "$work/recipe/$name"
   say "$name: array tasks: $(ls -- *.txt | wc -l) output files"
 done

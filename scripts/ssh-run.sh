@@ -17,6 +17,8 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 say() { echo "ssh-run: $*" >&2; }
+# shellcheck source=scripts/run-recipe.sh
+. "$root/scripts/run-recipe.sh"
 
 knightsat=$(command -v "${1:-knightsat}") || { say "no knightsat binary: ${1:-knightsat}"; exit 1; }
 knightsat=$(readlink -f "$knightsat")
@@ -124,16 +126,7 @@ recipes=("${@:2}")
 for name in "${recipes[@]}"; do
   mkdir -p "$work/recipe/$name"
   cp "$work/recipe/hosts" "$work/recipe/$name/hosts"
-  cd "$work/recipe/$name"
-  "$root/scripts/recipe.sh" "$name" > recipe.sh
-  # The recipe runs in a process group of its own, waited for here so that
-  # a signal is handled at once, and the whole group is ended on the way out.
-  set -m
-  bash -euo pipefail recipe.sh &
-  recipe=$!
-  set +m
-  wait "$recipe"
-  recipe=
+  run_recipe "$name" "$work/recipe/$name"
 done
 # Which host ran how many sessions (each host had one login for the check
 # above), so that a caller can see that the work went over ssh.

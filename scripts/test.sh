@@ -70,11 +70,14 @@ python3 scripts/module-cycles.py
 # sweeps of `counting` against the oracle, the frontier counter's own
 # counts, whose spill files are plain std::fs and no fallback's, the doc
 # test, and tests/alone's in-process stop and memory peaks): about 120 s
-# of CPU per pass.
+# of CPU per pass. It leaves out the cluster recipes too: their time is
+# the daemons' (Slurm's array jobs alone take 25 s a pass), and the
+# knightsat they run writes nothing but its standard output.
 in_process_only=(
   oracle:: parsers:: search:: shapes::
   counting::counts_match_the_oracle
   count::frontier:: frontier::counts_
+  cluster::
 )
 rust_tests() {
   local portable=false nextest_skip=() test_skip=()

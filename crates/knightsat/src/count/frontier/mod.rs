@@ -481,6 +481,53 @@ mod tests {
             .unwrap()
     }
 
+    /// A board: its shape, holes and leaper.
+    type Case = ((usize, usize), Vec<usize>, (usize, usize));
+
+    /// For each leaper but the knight too, the boards of `rows` ranks and
+    /// at most `cells` squares, with each of the hole sets `holes(rows,
+    /// cols)` whose cells are on the board.
+    fn holed_boards(
+        rows: std::ops::RangeInclusive<usize>,
+        cells: usize,
+        holes: impl Fn(usize, usize) -> Vec<Vec<usize>>,
+    ) -> Vec<Case> {
+        let mut cases = Vec::new();
+        for leaper in [(1, 2), (1, 3), (2, 3)] {
+            for rows in rows.clone() {
+                for cols in rows..=cells / rows {
+                    for set in holes(rows, cols) {
+                        if set.iter().all(|&cell| cell < rows * cols) {
+                            cases.push(((rows, cols), set, leaper));
+                        }
+                    }
+                }
+            }
+        }
+        cases
+    }
+
+    /// Calls `check` with each problem of `cases` (open and closed, from
+    /// any start and from the first square unless it is a hole), in each
+    /// order of the squares, and words naming them.
+    fn each_problem(cases: Vec<Case>, mut check: impl FnMut(&Problem, SquareOrder, &str)) {
+        for (shape, holes, leaper) in cases {
+            for (closed, from_first) in [(false, false), (false, true), (true, false), (true, true)]
+            {
+                if holes.contains(&0) && from_first {
+                    continue;
+                }
+                let problem = problem(shape, &holes, leaper, closed, from_first);
+                for order in [SquareOrder::Rows, SquareOrder::Snake, SquareOrder::Meet] {
+                    let named = format!(
+                        "{shape:?} holes {holes:?} leaper {leaper:?} closed {closed} from a1 {from_first} {order:?}"
+                    );
+                    check(&problem, order, &named);
+                }
+            }
+        }
+    }
+
     /// Fails if anything is left in `dir`.
     fn assert_empty(dir: &std::path::Path) {
         let left: Vec<_> = dir.read_dir().unwrap().collect();
@@ -496,57 +543,39 @@ mod tests {
     #[test]
     fn counts_spilled_to_disk_equal_counts_in_memory() {
         let parent = tempfile::tempdir().unwrap();
-        let mut cases = Vec::new();
-        for rows in 1..=30 {
-            for cols in rows..=30 / rows {
-                cases.push(((rows, cols), Vec::new(), (1, 2)));
+        let mut cases: Vec<Case> = (1..=30)
+            .flat_map(|rows| (rows..=30 / rows).map(move |cols| ((rows, cols), vec![], (1, 2))))
+            .collect();
+        cases.extend(holed_boards(2..=20, 20, |rows, cols| {
+            let cells = rows * cols;
+            let sets = vec![vec![0], vec![cells - 1, cells / 2], vec![1, cols + 2]];
+            if cells > 4 {
+                sets
+            } else {
+                Vec::new()
             }
-        }
-        for leaper in [(1, 2), (1, 3), (2, 3)] {
-            for rows in 2..=20 {
-                for cols in rows..=20 / rows {
-                    let cells = rows * cols;
-                    for holes in [vec![0], vec![cells - 1, cells / 2], vec![1, cols + 2]] {
-                        if holes.iter().all(|&cell| cell < cells) && cells > 4 {
-                            cases.push(((rows, cols), holes, leaper));
-                        }
-                    }
-                }
-            }
-        }
+        }));
         let (mut compared, mut spilled, mut nonzero) = (0, 0, 0);
-        for (shape, holes, leaper) in cases {
-            for (closed, from_first) in [(false, false), (false, true), (true, false), (true, true)]
-            {
-                if holes.contains(&0) && from_first {
-                    continue;
-                }
-                let problem = problem(shape, &holes, leaper, closed, from_first);
-                for order in [SquareOrder::Rows, SquareOrder::Snake, SquareOrder::Meet] {
-                    let jobs = 1 + compared % 2;
-                    let in_memory = Options {
-                        jobs,
-                        order,
-                        ..Options::default()
-                    };
-                    let want = count(&problem, &in_memory).unwrap();
-                    let dir = SpillDir::eager(parent.path(), 3);
-                    let on_disk = Options {
-                        spill: Some(&dir),
-                        ..in_memory
-                    };
-                    let got = count(&problem, &on_disk).unwrap();
-                    assert_eq!(
-                        got, want,
-                        "{shape:?} holes {holes:?} leaper {leaper:?} closed {closed} from a1 {from_first} {order:?} on {jobs} threads"
-                    );
-                    compared += 1;
-                    spilled += usize::from(dir.most() > 0);
-                    nonzero += usize::from(!want.is_zero());
-                    assert_eq!(dir.on_disk(), 0);
-                }
-            }
-        }
+        each_problem(cases, |problem, order, named| {
+            let jobs = 1 + compared % 2;
+            let in_memory = Options {
+                jobs,
+                order,
+                ..Options::default()
+            };
+            let want = count(problem, &in_memory).unwrap();
+            let dir = SpillDir::eager(parent.path(), 3);
+            let on_disk = Options {
+                spill: Some(&dir),
+                ..in_memory
+            };
+            let got = count(problem, &on_disk).unwrap();
+            assert_eq!(got, want, "{named} on {jobs} threads");
+            compared += 1;
+            spilled += usize::from(dir.most() > 0);
+            nonzero += usize::from(!want.is_zero());
+            assert_eq!(dir.on_disk(), 0);
+        });
         assert!(compared > 1900, "{compared}");
         assert!(
             spilled >= nonzero && nonzero >= 90,
@@ -574,63 +603,44 @@ mod tests {
             ((4, 6), vec![], (1, 2)),
             ((5, 5), vec![], (1, 2)),
         ];
-        for leaper in [(1, 2), (1, 3), (2, 3)] {
-            for rows in 3..=5 {
-                for cols in rows..=24 / rows {
-                    let cells = rows * cols;
-                    for holes in [vec![cells - 1, cells / 2], vec![1, cols + 2]] {
-                        cases.push(((rows, cols), holes, leaper));
-                    }
-                }
-            }
-        }
+        cases.extend(holed_boards(3..=5, 24, |rows, cols| {
+            let cells = rows * cols;
+            vec![vec![cells - 1, cells / 2], vec![1, cols + 2]]
+        }));
         let (mut summed, mut splittable, mut split) = (0, 0, 0);
-        for (shape, holes, leaper) in cases {
-            for (closed, from_first) in [(false, false), (false, true), (true, false), (true, true)]
-            {
-                if holes.contains(&0) && from_first {
-                    continue;
-                }
-                let problem = problem(shape, &holes, leaper, closed, from_first);
-                for order in [SquareOrder::Rows, SquareOrder::Snake, SquareOrder::Meet] {
-                    let jobs = 1 + summed % 2;
-                    let whole_options = Options {
-                        jobs,
-                        order,
-                        ..Options::default()
-                    };
-                    let whole = count(&problem, &whole_options).unwrap();
-                    for of in [1, 2, 3, 7] {
-                        // Every seventh sum spilled, every table on disk.
-                        let dir = SpillDir::eager(parent.path(), 3);
-                        let spill = (summed % 7 == 0).then_some(&dir);
-                        let parts: Vec<TourNumber> = (0..of)
-                            .map(|index| {
-                                let options = Options {
-                                    part: Some(Part { index, of }),
-                                    spill,
-                                    ..whole_options
-                                };
-                                count(&problem, &options).unwrap()
-                            })
-                            .collect();
-                        let sum = parts
-                            .iter()
-                            .try_fold(TourNumber::ZERO, |sum, &part| sum.checked_add(part))
-                            .unwrap();
-                        assert_eq!(
-                            sum, whole,
-                            "{shape:?} holes {holes:?} leaper {leaper:?} closed {closed} from a1 {from_first} {order:?} in {of} parts {parts:?}"
-                        );
-                        summed += 1;
-                        if of > 1 && !whole.is_zero() {
-                            splittable += 1;
-                            split += usize::from(parts.iter().filter(|p| !p.is_zero()).count() > 1);
-                        }
-                    }
+        each_problem(cases, |problem, order, named| {
+            let whole_options = Options {
+                jobs: 1 + summed % 2,
+                order,
+                ..Options::default()
+            };
+            let whole = count(problem, &whole_options).unwrap();
+            for of in [1, 2, 3, 7] {
+                // Every seventh sum spilled, every table on disk.
+                let dir = SpillDir::eager(parent.path(), 3);
+                let spill = (summed % 7 == 0).then_some(&dir);
+                let parts: Vec<TourNumber> = (0..of)
+                    .map(|index| {
+                        let options = Options {
+                            part: Some(Part { index, of }),
+                            spill,
+                            ..whole_options
+                        };
+                        count(problem, &options).unwrap()
+                    })
+                    .collect();
+                let sum = parts
+                    .iter()
+                    .try_fold(TourNumber::ZERO, |sum, &part| sum.checked_add(part))
+                    .unwrap();
+                assert_eq!(sum, whole, "{named} in {of} parts {parts:?}");
+                summed += 1;
+                if of > 1 && !whole.is_zero() {
+                    splittable += 1;
+                    split += usize::from(parts.iter().filter(|p| !p.is_zero()).count() > 1);
                 }
             }
-        }
+        });
         assert!(summed > 2000, "{summed}");
         assert!(
             splittable >= 100 && split * 4 >= splittable * 3,
