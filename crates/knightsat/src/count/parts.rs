@@ -10,7 +10,7 @@
 //! change how a part is counted, not which tours it counts).
 
 use super::frontier::{self, SquareOrder};
-use super::tally::{part_header_line, CubeSum, Fingerprint, PartOf};
+use super::tally::{part_header_line, record_of, CubeSum, Fingerprint, PartOf};
 use crate::cnf_file::options;
 use crate::error::TallyError;
 use crate::model::problem::Problem;
@@ -37,11 +37,7 @@ impl PartTask<'_> {
             ("order", order_name(self.order).to_string()),
         ];
         pairs.extend(options(self.problem, Vec::new()));
-        pairs
-            .iter()
-            .map(|(key, value)| format!("{key} {value}"))
-            .collect::<Vec<_>>()
-            .join("; ")
+        record_of(&pairs)
     }
 
     /// The header line of a part's output (no newline).

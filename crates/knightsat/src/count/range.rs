@@ -10,7 +10,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use super::number::TourNumber;
 use super::parts::check_parts;
 use super::split::{count_in_cube, cubes_with_classes, CubeBacktracker, CubeCounter};
-use super::tally::{header_line, CubeRange, CubeSum, CubeTally, CubeTours, Fingerprint, LineKind};
+use super::tally::{
+    header_line, record_of, CubeRange, CubeSum, CubeTally, CubeTours, Fingerprint, LineKind,
+};
 use crate::cnf_file::{options, problem_and_encoding};
 use crate::cubes::{
     cube_count, cubes_at, effective_depth, for_each_cube, on_cubes_in_runs, resolve_jobs,
@@ -148,11 +150,7 @@ impl CubeTask {
             ("method", self.method.name().to_string()),
         ];
         pairs.extend(options(&self.problem, settings));
-        pairs
-            .iter()
-            .map(|(key, value)| format!("{key} {value}"))
-            .collect::<Vec<_>>()
-            .join("; ")
+        record_of(&pairs)
     }
 
     /// The header line of the task's output (no newline).

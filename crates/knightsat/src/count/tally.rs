@@ -186,6 +186,15 @@ pub(crate) fn header_line(record: &str) -> String {
     format!("{HEADER}{}: {record}", Fingerprint::of(record))
 }
 
+/// A task's record: `key value` pairs separated by `; `.
+pub(crate) fn record_of(pairs: &[(&str, String)]) -> String {
+    pairs
+        .iter()
+        .map(|(key, value)| format!("{key} {value}"))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
 /// The header line of a part's output ([`PART_HEADER`], as
 /// [`header_line`]).
 pub(crate) fn part_header_line(record: &str) -> String {
