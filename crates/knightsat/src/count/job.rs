@@ -439,7 +439,7 @@ impl<'a> CountJob<'a> {
             ..route.request.clone()
         };
         let tours = if route.method == Method::Frontier {
-            self.count_by_frontier(&request, listing, &progress)
+            self.count_by_frontier(&request, listing, &progress, None)
         } else if one_search {
             let options = CountOptions {
                 limit: self.limit,
@@ -472,14 +472,15 @@ impl<'a> CountJob<'a> {
         )
     }
 
-    /// The tours of the whole problem by the frontier counter, which
-    /// neither lists them (`listing`), nor counts orbits, nor stops at a
-    /// limit, nor splits into cubes.
+    /// The tours of the whole problem (or of `part` of it) by the
+    /// frontier counter, which neither lists them (`listing`), nor counts
+    /// orbits, nor stops at a limit, nor splits into cubes.
     fn count_by_frontier(
         &self,
         request: &Request,
         listing: bool,
         progress: &(impl Fn(Progress<'_>) + Sync),
+        part: Option<PartOf>,
     ) -> Result<TourNumber, Error> {
         if listing {
             return Err(Error::Unsupported(Unsupported::TourByFrontier));
@@ -497,7 +498,7 @@ impl<'a> CountJob<'a> {
             resolve_jobs(self.threads()),
             self.frontier_order,
             self.spill_dir.as_deref(),
-            None,
+            part.map(frontier_part),
             Some(&show),
         )
     }
@@ -520,21 +521,12 @@ impl<'a> CountJob<'a> {
                 request,
                 cube_by_cube: false,
             });
-            let show = |squares| progress(Progress::Squares(squares));
             let request = Request {
                 timeout: deadline.limit_left(),
                 ..request.clone()
             };
-            frontier::count_tours(
-                self.problem,
-                &request,
-                resolve_jobs(self.threads()),
-                self.frontier_order,
-                self.spill_dir.as_deref(),
-                Some(frontier_part(part)),
-                Some(&show),
-            )
-            .map_err(|error| deadline.with_whole_limit(error))?
+            self.count_by_frontier(&request, false, &progress, Some(part))
+                .map_err(|error| deadline.with_whole_limit(error))?
         };
         Ok(CountReport::Part(PartCount {
             header: task.header(),

@@ -300,11 +300,14 @@ fn parse_part_line(text: &str) -> Option<Line<'_>> {
     let [part, tours, task] = fields[..] else {
         return None;
     };
-    let (number, parts) = part.strip_prefix("part ")?.split_once('/')?;
-    if ![number, parts, tours].into_iter().all(canonical) {
+    let (part, parts) = part.strip_prefix("part ")?.split_once('/')?;
+    if ![part, parts, tours].into_iter().all(canonical) {
         return None;
     }
-    let PartOf { part, parts } = format!("{number}/{parts}").parse().ok()?;
+    let (part, parts): (usize, usize) = (part.parse().ok()?, parts.parse().ok()?);
+    if part == 0 || part > parts {
+        return None;
+    }
     Some(Line {
         kind: LineKind::Part,
         number: part,
@@ -681,6 +684,34 @@ mod tests {
             assert_eq!(parse_line(&format!("{bad}\t{task}")), None, "{bad}");
         }
         assert_eq!(parse_line("cube 3/10\t42\ta1\t0123"), None);
+        // A part's line, its tours past 64 bits.
+        let tours: TourNumber = "340282366920938463463374607431768211456".parse().unwrap();
+        let part = PartTally {
+            part: PartOf { part: 2, parts: 7 },
+            tours,
+            task,
+        };
+        assert_eq!(part.to_string(), format!("part 2/7\t{tours}\t{task}"));
+        assert_eq!(
+            parse_line(&part.to_string()),
+            Some(Line {
+                kind: LineKind::Part,
+                number: 2,
+                cubes: 7,
+                tours: Reported::Tours(tours),
+                squares: "",
+                task,
+            })
+        );
+        for bad in [
+            "part 0/7\t5",
+            "part 8/7\t5",
+            "part 2/07\t5",
+            "part 2/7\t05",
+            "part 2/7\t5\ta1",
+        ] {
+            assert_eq!(parse_line(&format!("{bad}\t{task}")), None, "{bad}");
+        }
     }
 
     #[test]

@@ -235,6 +235,7 @@ impl Meet<'_> {
                 .collect(),
             None => Vec::new(),
         };
+        let mask = fixed.iter().fold(0u64, |mask, f| mask | 3 << (2 * f));
         // A part keeps the groups its bottom states can join, and the
         // state with no edge, whose count the cycles of the bottom alone
         // take (extra groups cost memory, never a tour).
@@ -242,7 +243,7 @@ impl Meet<'_> {
             key == group_key(0, 0)
                 || self
                     .part
-                    .is_none_or(|(part, _)| self.top_in_part(key, part, &fixed))
+                    .is_none_or(|(part, _)| self.top_in_part(key, part, &fixed, mask))
         })?;
         drop(tables);
         // Only the state with no edge has no degree and no used end.
@@ -279,11 +280,11 @@ impl Meet<'_> {
     }
 
     /// Whether the top's group of `key` can join a bottom state of `part`,
-    /// whose bottom degrees are fixed on the cut's squares `fixed` when
-    /// the states are split into parts: the bottom state needs, on each,
-    /// the top degree the group has, or for a path's end one more.
-    fn top_in_part(&self, key: u64, part: Part, fixed: &[usize]) -> bool {
-        let mask = fixed.iter().fold(0u64, |mask, f| mask | 3 << (2 * f));
+    /// whose bottom degrees are fixed on the cut's squares `fixed` (whose
+    /// two bits each make `mask`) when the states are split into parts:
+    /// the bottom state needs, on each, the top degree the group has, or
+    /// for a path's end one more.
+    fn top_in_part(&self, key: u64, part: Part, fixed: &[usize], mask: u64) -> bool {
         let degrees = key & mask;
         if self.closed {
             return part.holds(degrees);
