@@ -20,6 +20,14 @@
 # runs in a container), so processes are tracked through /proc
 # (proctrack/linuxproc), tasks are not confined (task/none), and nothing is
 # accounted (jobacct_gather/none, accounting_storage/none).
+#
+# Two settings keep the short array jobs of the recipes short. MinJobAge=0
+# keeps every finished job's record (the cluster lives for one run), and
+# `sbatch --wait` then asks every 2 s whether the job has ended, where with
+# the default (300) it sleeps 2, 8 and then 32 s between asks.
+# batch_sched_delay=0 lets the scheduler start the next array tasks within
+# a second of a task's end, not every 3 s. The cubes' recipe took 8 s with
+# neither and 6 s with both (5 tasks, 2 at a time, each under 0.1 s).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 say() { echo "slurm-run: $*" >&2; }
@@ -116,6 +124,8 @@ MailProg=/bin/true
 ReturnToService=2
 SlurmctldTimeout=30
 SlurmdTimeout=30
+MinJobAge=0
+SchedulerParameters=batch_sched_delay=0
 NodeName=localhost NodeAddr=127.0.0.1 CPUs=$cpus State=UNKNOWN
 PartitionName=local Nodes=localhost Default=YES MaxTime=INFINITE State=UP
 EOF

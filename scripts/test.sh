@@ -67,15 +67,16 @@ python3 scripts/module-cycles.py
 # `rust_tests --portable` runs what can reach runtime::platform, whose
 # fallbacks the second pass is for: it leaves out the tests that write no
 # file and start no process (the test modules that do neither, the SAT
-# sweeps of `counting` against the oracle, the frontier counter's own
-# counts, whose spill files are plain std::fs and no fallback's, the doc
-# test, and tests/alone's in-process stop and memory peaks): about 120 s
-# of CPU per pass. It leaves out the cluster recipes too: their time is
-# the daemons' (Slurm's array jobs alone take 25 s a pass), and the
+# sweeps of `counting` and `cubes` against the oracle, library calls in
+# this process, the frontier counter's own counts, whose spill files are
+# plain std::fs and no fallback's, the doc test, and tests/alone's
+# in-process stop and memory peaks): about 140 s of CPU per pass. It
+# leaves out the cluster recipes too: their time is the daemons', and the
 # knightsat they run writes nothing but its standard output.
 in_process_only=(
   oracle:: parsers:: search:: shapes::
   counting::counts_match_the_oracle
+  cubes::per_cube_counts_sum_to_the_oracle cubes::parallel_counts_equal_the_oracle
   count::frontier:: frontier::counts_
   cluster::
 )
@@ -100,13 +101,60 @@ rust_tests() {
   fi
   if ! $portable; then
     cargo test --locked --profile dev --workspace --doc "$@"
-    cargo test --locked --profile dev --workspace --test alone
+  fi
+}
+# beside NAME COMMAND...: runs COMMAND in the background with its output in
+# a log of its own; `side_by_side_results` waits for each, prints its log
+# and fails if one failed.
+logs=$(mktemp -d "${TMPDIR:-/tmp}/knightsat-test.XXXXXX")
+beside_names=()
+beside_pids=()
+# Each in a process group of its own, ended whole if this script is.
+end_beside() {
+  local pid
+  for pid in "${beside_pids[@]}"; do
+    kill -TERM -- "-$pid" 2>/dev/null || true
+  done
+  rm -rf "$logs"
+}
+trap end_beside EXIT
+beside() {
+  local name=$1
+  shift
+  set -m
+  "$@" >"$logs/${#beside_pids[@]}" 2>&1 &
+  set +m
+  beside_names+=("$name")
+  beside_pids+=($!)
+}
+side_by_side_results() {
+  local i failed=()
+  for i in "${!beside_pids[@]}"; do
+    local status=0
+    wait "${beside_pids[i]}" || status=$?
+    echo "test: ---- ${beside_names[i]} (exit $status) ----" >&2
+    cat "$logs/$i" >&2
+    [ "$status" -eq 0 ] || failed+=("${beside_names[i]}")
+  done
+  beside_pids=()
+  if [ ${#failed[@]} -gt 0 ]; then
+    echo "test: failed: ${failed[*]}" >&2
+    exit 1
   fi
 }
 step "the Rust tests"
 rust_tests "$@"
-step "the Rust tests that write files or start processes again, with the portable fallbacks forced (KNIGHTSAT_PORTABLE_FALLBACKS=1)"
-KNIGHTSAT_PORTABLE_FALLBACKS=1 rust_tests --portable "$@"
-step "the Python package's tests"
-scripts/test-python.sh
+cargo test --locked --profile dev --workspace --test alone --no-run
+# Three runs side by side, since none of them keeps both cores busy alone
+# (tests/alone runs one process at a time, pytest one test at a time): the
+# Rust tests that write files or start processes again with the portable
+# fallbacks forced, tests/alone (which measures its own threads and CPU
+# time and its children's peak memory, none of which another process
+# changes), and the Python package's tests. MEASURE
+step "side by side: the Rust tests that write files or start processes again with the portable fallbacks forced (KNIGHTSAT_PORTABLE_FALLBACKS=1); tests/alone; the Python package's tests"
+portable_pass() { KNIGHTSAT_PORTABLE_FALLBACKS=1 rust_tests --portable "$@"; }
+beside "portable fallbacks" portable_pass "$@"
+beside "tests/alone" cargo test --locked --profile dev --workspace --test alone
+beside "the Python package" scripts/test-python.sh
+side_by_side_results
 step "done"

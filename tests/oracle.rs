@@ -22,8 +22,9 @@ fn agree(min_squares: usize, max_squares: usize, variants: &[Variant]) {
                 let expected = common::tour_exists(rows, cols, closed, start);
                 for (index, variant) in variants.iter().enumerate() {
                     // The built-in solvers take the variants in turn, the
-                    // other way round on the next board.
-                    let backend = &common::sat::built_in()[(index + rows + cols) % 2];
+                    // other way round on the next board (CaDiCaL alone
+                    // from 25 squares: `taking_turns`).
+                    let backend = &common::sat::taking_turns(index + rows + cols, rows * cols);
                     let problem = common::adapters::plain_problem(rows, cols, closed, start);
                     let case = format!(
                         "{rows}x{cols} closed={closed} start={start:?} {variant:?} {}",

@@ -38,25 +38,31 @@ def tours(
     """Every tour as a list of square names: every start, every order (a
     closed tour once per start and direction)."""
     board = squares(rows, cols, holes)
-    near = {s: [t for t in board if jumps(s, t, leaper)] for s in board}
-    path: List[Square] = []
-    seen = set()
+    # By index, and each start's tours gathered by plain recursion, then
+    # handed out: twice as fast as a chain of generators, one per move
+    # (5x5's 1,728 open tours in 6 s, not 12.5).
+    near = [[j for j, t in enumerate(board) if jumps(s, t, leaper)] for s in board]
+    path: List[int] = []
+    seen = [False] * len(board)
+    found: List[List[str]] = []
 
-    def walk(s: Square) -> Iterator[List[str]]:
+    def walk(s: int) -> None:
         path.append(s)
-        seen.add(s)
+        seen[s] = True
         if len(path) == len(board):
-            if not closed or len(board) == 1 or jumps(path[-1], path[0], leaper):
-                yield [name(q) for q in path]
+            if not closed or len(board) == 1 or jumps(board[path[-1]], board[path[0]], leaper):
+                found.append([name(board[q]) for q in path])
         else:
             for t in near[s]:
-                if t not in seen:
-                    yield from walk(t)
+                if not seen[t]:
+                    walk(t)
         path.pop()
-        seen.discard(s)
+        seen[s] = False
 
-    for start in board:
-        yield from walk(start)
+    for start in range(len(board)):
+        walk(start)
+        yield from found
+        found.clear()
 
 
 def count(rows: int, cols: int, **rules) -> int:
