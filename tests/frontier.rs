@@ -38,7 +38,12 @@ fn counts_match_the_oracle_on_every_board_of_at_most_30_squares() {
                 // Two threads on every other board: the shards must add up
                 // the same; and the other order of the squares.
                 let jobs = 1 + (rows + cols) % 2;
-                for order in [SquareOrder::Rows, SquareOrder::Snake, SquareOrder::Meet] {
+                for order in [
+                    SquareOrder::Rows,
+                    SquareOrder::Snake,
+                    SquareOrder::Meet,
+                    SquareOrder::Diagonal,
+                ] {
                     let got = frontier_in(&problem, jobs, order);
                     if got != expected {
                         failures.push(format!(
@@ -92,10 +97,12 @@ fn counts_match_the_oracle_with_holes_leapers_and_both_ends() {
                         };
                         let expected = common::tours_of(&shape, &demands, usize::MAX).len() as u128;
                         let problem = common::adapters::problem_of(&shape, &demands, true);
-                        // The other order of the squares on every other
-                        // case; meeting in the middle on every count with
-                        // no end fixed (the others take rows).
-                        let mut orders = vec![[SquareOrder::Rows, SquareOrder::Snake][checked % 2]];
+                        // The forward orders in turn; meeting in the
+                        // middle on every count with no end fixed (the
+                        // others take rows).
+                        let forward =
+                            [SquareOrder::Rows, SquareOrder::Snake, SquareOrder::Diagonal];
+                        let mut orders = vec![forward[checked % 3]];
                         if clues.is_empty() {
                             orders.push(SquareOrder::Meet);
                         }

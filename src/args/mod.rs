@@ -177,8 +177,10 @@ pub enum Command {
         /// counts with no end fixed, open or closed, and closed ones from a
         /// --start; the others take rows). auto is meet where meet
         /// applies, on boards at most twice as long as wide, and rows
-        /// otherwise. The count is the same; the states are not, so
-        /// counting two ways checks a count that no table lists.
+        /// otherwise. diagonal takes the anti-diagonals from a1 (a wider
+        /// frontier, more states: for comparison). The count is the same;
+        /// the states are not, so counting two ways checks a count that no
+        /// table lists.
         #[arg(long, value_name = "ORDER", default_value = "auto", help_heading = options::METHOD)]
         frontier_order: SquareOrderArg,
         /// Count the tours of a knightsat CNF (from `encode` or `cubes --split`).

@@ -151,6 +151,9 @@ pub enum SquareOrderArg {
     /// Rows from both ends, joined in the middle (counts with no end
     /// fixed, and closed ones from a --start; other counts take rows).
     Meet,
+    /// Anti-diagonal by anti-diagonal: a wider frontier than the line
+    /// orders, kept to measure against them.
+    Diagonal,
 }
 
 impl From<SquareOrderArg> for SquareOrder {
@@ -160,6 +163,7 @@ impl From<SquareOrderArg> for SquareOrder {
             SquareOrderArg::Snake => SquareOrder::Snake,
             SquareOrderArg::Auto => SquareOrder::Auto,
             SquareOrderArg::Meet => SquareOrder::Meet,
+            SquareOrderArg::Diagonal => SquareOrder::Diagonal,
         }
     }
 }

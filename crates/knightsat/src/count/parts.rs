@@ -58,6 +58,7 @@ fn order_name(order: SquareOrder) -> &'static str {
         SquareOrder::Rows => "rows",
         SquareOrder::Snake => "snake",
         SquareOrder::Meet => "meet",
+        SquareOrder::Diagonal => "diagonal",
     }
 }
 

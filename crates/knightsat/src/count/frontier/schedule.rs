@@ -257,7 +257,11 @@ impl Schedule {
     /// as given, or transposed), each line taken as `order` says: the one
     /// whose widest frontier is smaller, the frontier spanning the shorter
     /// side on a tie. `fixed_ends` are the squares that must be path ends.
+    /// [`SquareOrder::Diagonal`] takes the anti-diagonals instead.
     pub(crate) fn best(graph: &CellGraph, fixed_ends: &[usize], order: SquareOrder) -> Schedule {
+        if order == SquareOrder::Diagonal {
+            return Schedule::build(graph, &diagonal_sweep(graph), fixed_ends, None);
+        }
         let (order, mirror) = Lines::best(graph, order == SquareOrder::Snake);
         Schedule::build(graph, &order.squares, fixed_ends, mirror.as_deref())
     }
@@ -486,6 +490,17 @@ fn watch_list(
 /// only on plans that are never run).
 fn slot(i: usize) -> u8 {
     u8::try_from(i).unwrap_or(u8::MAX)
+}
+
+/// The squares (not holes) anti-diagonal by anti-diagonal from a1: by rank
+/// plus file, then by rank.
+fn diagonal_sweep(graph: &CellGraph) -> Vec<usize> {
+    let mut order: Vec<usize> = graph.squares().collect();
+    order.sort_by_key(|&cell| {
+        let (rank, file) = (cell / graph.cols, cell % graph.cols);
+        (rank + file, rank)
+    });
+    order
 }
 
 /// The non-hole squares in row-major order of the board, or of the
