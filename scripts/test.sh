@@ -93,10 +93,7 @@ rust_tests() {
     nextest_skip=(-E "not ($filter)")
   fi
   if cargo nextest --version >/dev/null 2>&1; then
-    # A test more than the cores: the cluster recipes, the time limits and
-    # the signals wait more than they compute, and a core stood idle then.
     cargo nextest run --locked --cargo-profile dev --no-fail-fast --workspace \
-      --test-threads "$(($(nproc) + 1))" \
       --lib --bins --test integration "${nextest_skip[@]}" "$@"
   else
     cargo test --locked --profile dev --workspace --lib --bins --test integration "$@" \
