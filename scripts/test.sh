@@ -67,16 +67,20 @@ python3 scripts/module-cycles.py
 # `rust_tests --portable` runs what can reach runtime::platform, whose
 # fallbacks the second pass is for: it leaves out the tests that write no
 # file and start no process (the test modules that do neither, the SAT
-# sweeps of `counting` and `cubes` against the oracle, library calls in
-# this process, the frontier counter's own counts, whose spill files are
-# plain std::fs and no fallback's, the doc test, and tests/alone's
-# in-process stop and memory peaks): about 140 s of CPU per pass. It
-# leaves out the cluster recipes too: their time is the daemons', and the
+# sweeps of `counting`, `cubes` and `successor` against the oracle,
+# library calls in this process, the frontier counter's own counts and
+# the memory budget's refusals and way out, whose spill files are plain
+# std::fs and no fallback's, the doc test, and tests/alone's in-process
+# stop and memory peaks). It leaves out the cluster recipes too: their time is the daemons', and the
 # knightsat they run writes nothing but its standard output.
 in_process_only=(
   oracle:: parsers:: search:: shapes::
   counting::counts_match_the_oracle
   cubes::per_cube_counts_sum_to_the_oracle cubes::parallel_counts_equal_the_oracle
+  successor::large_boards_are_toured_in_process
+  successor::successor_finds_a_tour_exactly_when_the_oracle_does
+  successor::clues_pinned_through_positions successor::holes_other_leapers_and_fixed_ends
+  messages::the_default_memory_budget_stays_within messages::the_suggested_way_out_of_a_memory_budget
   count::frontier:: frontier::counts_
   cluster::
 )
