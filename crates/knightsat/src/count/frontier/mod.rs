@@ -54,9 +54,9 @@ use state::{Mode, MAX_WIDTH, MAX_WIDTH_U64};
 use table::{Base12, BASE12_SLOTS};
 
 /// The order in which the frontier counter takes the squares, line by line
-/// along the board's longer side. Each gives the same counts by a different
-/// computation (other frontiers, other states), which is how a count that
-/// no table lists is checked.
+/// along the board's longer side or anti-diagonal by anti-diagonal. Each
+/// gives the same counts by a different computation (other frontiers,
+/// other states), which is how a count that no table lists is checked.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum SquareOrder {
     /// [`SquareOrder::Meet`] for counts with no end fixed on boards at
