@@ -190,7 +190,7 @@ impl<'b> Run<'_, 'b> {
             // A part expands only its class of the states of the middle
             // step; the tours completed before it are the first part's.
             let keep = options.part.filter(|_| t == total / 2);
-            if keep.is_some_and(|part| part.index > 0) {
+            if keep.is_some_and(|part| !part.takes_earlier_tours()) {
                 *finished = Wide::ZERO;
             }
             let mut expected = current.iter().map(Shard::len).max().unwrap_or(0);
@@ -327,7 +327,7 @@ fn step_serial<K: Key, C: Count>(
             return Err(FrontierError::Stopped);
         }
         i += 1;
-        if keep.is_some_and(|part| !part.holds(key.hash())) {
+        if !Part::admits(keep, key.hash()) {
             return Ok(());
         }
         let mut failed = None;
@@ -482,7 +482,7 @@ impl<'b> Worker<'_, 'b> {
                 }
             }
             i += 1;
-            if self.keep.is_some_and(|part| !part.holds(key.hash())) {
+            if !Part::admits(self.keep, key.hash()) {
                 return Ok(());
             }
             let mut failed = None;

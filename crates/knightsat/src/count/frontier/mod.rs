@@ -129,6 +129,18 @@ impl Part {
     pub(crate) fn holds(self, hash: u64) -> bool {
         table::mix(hash ^ 0x5851_f42d_4c95_7f2d) % self.of as u64 == self.index as u64
     }
+
+    /// Whether a state of hash `hash` is counted where `part` is the part
+    /// being split out: always, where none is.
+    pub(crate) fn admits(part: Option<Part>, hash: u64) -> bool {
+        part.is_none_or(|part| part.holds(hash))
+    }
+
+    /// Whether the tours completed before the states are split are this
+    /// part's: the first part's alone, as every part completes them.
+    pub(crate) fn takes_earlier_tours(self) -> bool {
+        self.index == 0
+    }
 }
 
 impl Default for Options<'_> {

@@ -101,15 +101,15 @@ fn count_splitting_above(
     }
     let budget = Budget::new(options.memory_budget.unwrap_or(u64::MAX));
     let total = n + half.steps.len() + 1;
-    let part = options
+    let part = match options
         .part
-        .map(|part| (part, split_step(half.steps.len(), part.of)));
-    // No half step to split at: the first part has every tour.
-    if let Some((part, None)) = part {
-        if part.index > 0 {
-            return Ok((Wide::ZERO, 1));
-        }
-    }
+        .map(|part| (part, split_step(half.steps.len(), part.of)))
+    {
+        Some((part, Some(step))) => Some((part, step)),
+        // No half step to split at: the first part has every tour.
+        Some((part, None)) if !part.takes_earlier_tours() => return Ok((Wide::ZERO, 1)),
+        _ => None,
+    };
     let meet = Meet {
         options,
         budget: &budget,
@@ -120,7 +120,7 @@ fn count_splitting_above(
         total,
         closed,
         split_above,
-        part: part.and_then(|(part, step)| Some((part, step?))),
+        part,
     };
     let top = if forward.width <= MAX_WIDTH_U64 {
         meet.top::<u64>(&forward, 62)
@@ -378,10 +378,10 @@ impl Meet<'_> {
                 .map(|(part, _)| part);
             // The tours completed at the split step, from every part's
             // states, are the first part's.
-            if part.is_some_and(|part| part.index > 0) {
+            if part.is_some_and(|part| !part.takes_earlier_tours()) {
                 closed_at_last = Wide::ZERO;
             }
-            let in_part = |need: u64| part.is_none_or(|part| part.holds(need));
+            let in_part = |need: u64| Part::admits(part, need);
             tables = if self.closed {
                 let allowed = &top.allowed[i];
                 let keep = |need| allowed.contains(&need) && in_part(need);
