@@ -455,3 +455,73 @@ fn parts_added_up_by_sum_give_the_oracles_count_and_sum_refuses_a_missing_repeat
         common::cli::refused(&args, dir.path(), words);
     }
 }
+
+/// A board of one square (1x1, or 3x3 with every square but b2 a hole) has
+/// one tour, complete before the states are split: the first part counts
+/// it and no other, so that the parts add up under `sum` to the oracle's
+/// count, for every leaper, with and without a start, in 2, 3 and 5 parts
+/// (each part printed 1 and `sum` said N).
+#[test]
+fn a_tour_of_one_square_is_counted_by_one_part_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let ring: Vec<usize> = (0..9).filter(|&cell| cell != 4).collect();
+    let boards = [
+        ("1x1", "", "a1", vec![]),
+        ("3x3", "a1,b1,c1,a2,c2,a3,b3,c3", "b2", ring),
+    ];
+    let mut summed = 0;
+    for (board, holes, square, hole_cells) in &boards {
+        let (rows, cols) = if *board == "1x1" { (1, 1) } else { (3, 3) };
+        for (a, b) in [(1, 2), (0, 1), (1, 1)] {
+            let shape = Shape {
+                rows,
+                cols,
+                holes: hole_cells.clone(),
+                leaper: (a, b),
+            };
+            for start in [None, Some(*square)] {
+                let demands = Demands {
+                    closed: false,
+                    clues: start.map(|s| (0, shape.index_of(s))).into_iter().collect(),
+                };
+                let expected = common::tours_of(&shape, &demands, usize::MAX).len();
+                assert_eq!(expected, 1);
+                let leaper = format!("{a},{b}");
+                for of in [2, 3, 5] {
+                    let files: Vec<String> = (1..=of)
+                        .map(|k| {
+                            let part = format!("{k}/{of}");
+                            let mut args = vec!["count", "--board", board, "--leaper", &leaper];
+                            args.extend(["--part", &part]);
+                            if !holes.is_empty() {
+                                args.extend(["--holes", holes]);
+                            }
+                            if let Some(start) = start {
+                                args.extend(["--start", start]);
+                            }
+                            let name = format!("part-{k}.txt");
+                            std::fs::write(dir.path().join(&name), common::cli::stdout_of(&args))
+                                .unwrap();
+                            name
+                        })
+                        .collect();
+                    let mut args = vec!["sum"];
+                    args.extend(files.iter().map(String::as_str));
+                    let output = common::cli::knightsat()
+                        .args(&args)
+                        .current_dir(dir.path())
+                        .output()
+                        .unwrap();
+                    assert!(output.status.success(), "{output:?}");
+                    assert_eq!(
+                        String::from_utf8_lossy(&output.stdout).trim(),
+                        expected.to_string(),
+                        "{board} holes {holes} leaper {leaper} start {start:?} in {of} parts"
+                    );
+                    summed += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(summed, 36);
+}

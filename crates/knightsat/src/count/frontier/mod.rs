@@ -289,8 +289,10 @@ pub(crate) fn count(problem: &Problem, options: &Options) -> Result<TourNumber, 
     };
     if board.squares() == 1 {
         // One tour of one square, never closed; start and end, if given,
-        // are that square.
-        return Ok(TourNumber::from(u64::from(!wanted.closed)));
+        // are that square. It is complete before any split, so it is the
+        // first part's alone.
+        let first_part = options.part.is_none_or(Part::takes_earlier_tours);
+        return Ok(TourNumber::from(u64::from(!wanted.closed && first_part)));
     }
     if !graph.is_connected() {
         return Ok(TourNumber::ZERO);
