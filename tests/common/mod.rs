@@ -259,21 +259,8 @@ pub fn count_orbits_of(shape: &Shape, closed: bool, start: Option<usize>) -> usi
         clues: start.map(|s| (0, s)).into_iter().collect(),
     };
     let tours = tours_of(shape, &demands, usize::MAX);
-    let cells = shape.cells();
-    let cell_index = |cell: usize| {
-        cells
-            .iter()
-            .position(|&c| c == (cell / shape.cols, cell % shape.cols))
-    };
-    let maps: Vec<Vec<usize>> = symmetries(shape.rows, shape.cols)
+    let maps: Vec<Vec<usize>> = square_symmetries(shape)
         .into_iter()
-        .filter_map(|cell_map| {
-            // As a map of square numbers, if it maps squares onto squares.
-            cells
-                .iter()
-                .map(|&(r, c)| cell_index(cell_map[r * shape.cols + c]))
-                .collect::<Option<Vec<usize>>>()
-        })
         .filter(|map| start.is_none_or(|s| map[s] == s))
         .collect();
     let canonical = |tour: &Vec<usize>| -> Vec<usize> {
@@ -308,6 +295,78 @@ pub fn count_orbits_of(shape: &Shape, closed: bool, start: Option<usize>) -> usi
         best.expect("at least the identity")
     };
     let mut forms: Vec<Vec<usize>> = tours.iter().map(canonical).collect();
+    forms.sort();
+    forms.dedup();
+    forms.len()
+}
+
+/// The symmetries of the rectangle that map squares onto squares (holes
+/// onto holes), as maps of square numbers.
+pub fn square_symmetries(shape: &Shape) -> Vec<Vec<usize>> {
+    let cells = shape.cells();
+    let cell_index = |cell: usize| {
+        cells
+            .iter()
+            .position(|&c| c == (cell / shape.cols, cell % shape.cols))
+    };
+    symmetries(shape.rows, shape.cols)
+        .into_iter()
+        .filter_map(|cell_map| {
+            cells
+                .iter()
+                .map(|&(r, c)| cell_index(cell_map[r * shape.cols + c]))
+                .collect::<Option<Vec<usize>>>()
+        })
+        .collect()
+}
+
+/// The orbits of the tours of `shape` meeting `demands` (clues, and so a
+/// start and an end, at any steps): every tour listed, and two counted as
+/// one when a transform maps one onto the other. A transform is a symmetry
+/// of the rectangle that keeps the holes, with or without reading the tour
+/// backwards, and for closed tours turned round their cycle by any number
+/// of steps; it counts when it maps the demands onto themselves, found by
+/// moving the demands' pattern (the square each step must be on, where
+/// one is named) exactly as a tour is moved.
+pub fn count_orbits_where(shape: &Shape, demands: &Demands) -> usize {
+    let tours = tours_of(shape, demands, usize::MAX);
+    let n = shape.squares();
+    let turns = if demands.closed { n } else { 1 };
+    let moved = |steps: &[Option<usize>], map: &[usize], backwards: bool, turn: usize| {
+        let mut base = steps.to_vec();
+        if backwards {
+            base.reverse();
+        }
+        base.rotate_left(turn);
+        base.iter()
+            .map(|square| square.map(|s| map[s]))
+            .collect::<Vec<Option<usize>>>()
+    };
+    let mut pattern = vec![None; n];
+    for &(step, square) in &demands.clues {
+        pattern[step] = Some(square);
+    }
+    let mut transforms = Vec::new();
+    for map in square_symmetries(shape) {
+        for backwards in [false, true] {
+            for turn in 0..turns {
+                if moved(&pattern, &map, backwards, turn) == pattern {
+                    transforms.push((map.clone(), backwards, turn));
+                }
+            }
+        }
+    }
+    let mut forms: Vec<Vec<Option<usize>>> = tours
+        .iter()
+        .map(|tour| {
+            let steps: Vec<Option<usize>> = tour.iter().copied().map(Some).collect();
+            transforms
+                .iter()
+                .map(|(map, backwards, turn)| moved(&steps, map, *backwards, *turn))
+                .min()
+                .expect("the identity")
+        })
+        .collect();
     forms.sort();
     forms.dedup();
     forms.len()

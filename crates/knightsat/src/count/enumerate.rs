@@ -11,7 +11,7 @@
 use std::ops::ControlFlow;
 
 use crate::error::{Error, Unsupported};
-use crate::model::problem::Problem;
+use crate::model::problem::{OrbitTransform, Problem};
 use crate::sat::{Setup, Stop, Workload};
 use crate::search;
 use crate::solve::{auto, Method, Request};
@@ -162,7 +162,7 @@ struct Report<'a, F> {
     limit: u64,
     found: u64,
     /// The transforms whose images count as one tour (orbits only).
-    transforms: Vec<(Vec<usize>, bool)>,
+    transforms: Vec<OrbitTransform>,
     on_tour: F,
 }
 
@@ -223,13 +223,11 @@ fn rotations(tour: &Tour) -> Vec<Tour> {
 
 /// The tours `transforms` ([`Problem::orbit_transforms`]) make of
 /// `tour`, each rooted as the encoding requires, without repeats.
-fn orbit(tour: &Tour, problem: &Problem, transforms: &[(Vec<usize>, bool)]) -> Vec<Vec<usize>> {
-    let reverse = problem.reversed(&tour.squares);
+fn orbit(tour: &Tour, problem: &Problem, transforms: &[OrbitTransform]) -> Vec<Vec<usize>> {
     let root = problem.effective_start().filter(|_| problem.is_closed());
     let mut variants: Vec<Vec<usize>> = Vec::new();
-    for (map, reversed) in transforms {
-        let base = if *reversed { &reverse } else { &tour.squares };
-        let mut image: Vec<usize> = base.iter().map(|&s| map[s]).collect();
+    for transform in transforms {
+        let mut image = transform.apply(&tour.squares, problem.is_closed());
         if let Some(root) = root {
             let at = image
                 .iter()

@@ -78,8 +78,9 @@ pub struct CountJob<'a> {
     /// of the board, read forwards or backwards, count once wherever the
     /// transform keeps every anchor (start, end, clues) in place
     /// ([`Problem::orbit_transforms`](crate::model::problem::Problem)): a
-    /// closed tour's rotations and reverse, an open tour's reverse when
-    /// neither end is fixed. One search, no cubes.
+    /// closed tour's rotations and its reverse turned so that every clue is
+    /// back on its move, an open tour's reverse when that keeps the
+    /// anchors. One search, no cubes.
     pub up_to_symmetry: bool,
     /// Hears how the count goes, from any thread: the route, then tours
     /// found, cubes done or squares processed.

@@ -299,7 +299,7 @@ impl Problem {
 
     /// Whether reversing a tour gives another tour of the problem: a closed
     /// tour read the other way round from its given start, or into its
-    /// given end (see [`reversed`](Self::reversed)), keeps that square in
+    /// given end, keeps that square in
     /// place but moves every other step, so the clues and a second fixed end
     /// must be absent; an open tour reversed swaps its ends.
     pub(crate) fn reversal_is_symmetry(&self) -> bool {
@@ -310,35 +310,19 @@ impl Problem {
         }
     }
 
-    /// The reverse of `squares`, a tour of this problem as its search roots
-    /// it: a closed tour with a given end is read the other way round into
-    /// that end (the end stays last), any other closed tour from its first
-    /// square (which stays first), an open tour from its last square.
-    pub(crate) fn reversed(&self, squares: &[usize]) -> Vec<usize> {
-        let mut reverse = squares.to_vec();
-        match reverse.len() {
-            0 => {}
-            n if self.closed && self.end.is_some() && self.start.is_none() => {
-                reverse[..n - 1].reverse();
-            }
-            _ if self.closed => reverse[1..].reverse(),
-            _ => reverse.reverse(),
-        }
-        reverse
-    }
-
     /// The transforms whose counting as one makes `--up-to-symmetry`'s
-    /// orbits: each a symmetry of the board (as a square permutation) and
-    /// whether the tour is also [`reversed`](Self::reversed), that map
-    /// every tour of the problem onto a tour of the problem. A transform
-    /// qualifies when it maps the anchors (start, end, clues: a step and a
-    /// square each) onto themselves: a board symmetry keeping each anchored
-    /// square, or, with the reversal, one that takes each anchor to the
-    /// anchor of the mirrored step (an open tour's move t to move N + 1 − t:
-    /// `--at 13=c3` on 5x5 keeps its reverse). A closed tour with nothing
-    /// anchored takes every transform: its image is read again from the
-    /// default start. The identity comes first.
-    pub(crate) fn orbit_transforms(&self) -> Vec<(Vec<usize>, bool)> {
+    /// orbits: those of a board symmetry (as a square permutation), a
+    /// reading backwards and, for a closed tour, a turn to another first
+    /// square, that map every tour of the problem onto a tour of the
+    /// problem. A transform qualifies when it maps the anchors (start, end,
+    /// clues: a step and a square each) onto themselves: an open tour's move
+    /// t goes to move N + 1 − t read backwards (`--at 13=c3` on 5x5 keeps
+    /// its reverse); a closed tour is a cycle of N steps, so one read
+    /// backwards and turned so that its clue is on the same move keeps that
+    /// clue. A closed tour with nothing anchored takes every symmetry and
+    /// both readings, its image read again from the default start (the
+    /// turn is left to that). The identity comes first.
+    pub(crate) fn orbit_transforms(&self) -> Vec<OrbitTransform> {
         let squares = self.board.squares();
         let last = squares.saturating_sub(1);
         let mut anchors: Vec<(usize, usize)> = self
@@ -350,31 +334,40 @@ impl Problem {
             .collect();
         anchors.sort_unstable();
         anchors.dedup();
-        // Where step `step` of a tour lands in its reverse.
-        let mirrored = |step: usize| match step {
-            _ if !self.closed => last - step,
-            _ if self.end.is_some() && self.start.is_none() => {
-                if step == last {
-                    last
-                } else {
-                    last - 1 - step
-                }
-            }
-            0 => 0,
-            _ => squares - step,
-        };
         let mut transforms = Vec::new();
         for reversed in [false, true] {
+            // The turns that could keep the anchors: those taking the first
+            // anchor's step to some anchor's step.
+            let turns: Vec<usize> = match anchors.first() {
+                Some(&(first, _)) if self.closed => {
+                    let at = OrbitTransform::step_of(first, squares, self.closed, reversed, 0);
+                    let mut turns: Vec<usize> = anchors
+                        .iter()
+                        .map(|&(step, _)| (step + squares - at) % squares)
+                        .collect();
+                    turns.sort_unstable();
+                    turns.dedup();
+                    turns
+                }
+                _ => vec![0],
+            };
             for map in self.board.symmetries() {
-                let mut image: Vec<(usize, usize)> = anchors
-                    .iter()
-                    .map(|&(step, square)| {
-                        (if reversed { mirrored(step) } else { step }, map[square])
-                    })
-                    .collect();
-                image.sort_unstable();
-                if image == anchors {
-                    transforms.push((map, reversed));
+                for &turn in &turns {
+                    let transform = OrbitTransform {
+                        map: map.clone(),
+                        reversed,
+                        turn,
+                    };
+                    let mut image: Vec<(usize, usize)> = anchors
+                        .iter()
+                        .map(|&(step, square)| {
+                            (transform.step(step, squares, self.closed), map[square])
+                        })
+                        .collect();
+                    image.sort_unstable();
+                    if image == anchors {
+                        transforms.push(transform);
+                    }
                 }
             }
         }
@@ -480,6 +473,49 @@ pub(crate) fn clue_list(board: &Board, clues: &[Clue]) -> Vec<String> {
         .collect()
 }
 
+/// One transform of [`Problem::orbit_transforms`]: a tour's step `t` on
+/// square `s` becomes the image's step [`step`](Self::step)`(t)` on square
+/// `map[s]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct OrbitTransform {
+    /// The board symmetry, as a square permutation.
+    pub(crate) map: Vec<usize>,
+    /// Whether the tour is read backwards.
+    pub(crate) reversed: bool,
+    /// Steps a closed tour is turned on by, after any reading backwards
+    /// (0 for an open tour).
+    pub(crate) turn: usize,
+}
+
+impl OrbitTransform {
+    /// Where step `step` of a tour of `squares` squares lands: an open
+    /// tour read backwards takes move t to move N + 1 − t; a closed tour's
+    /// steps are taken round its cycle, read backwards from its first
+    /// square, then turned on by `turn`.
+    pub(crate) fn step(&self, step: usize, squares: usize, closed: bool) -> usize {
+        Self::step_of(step, squares, closed, self.reversed, self.turn)
+    }
+
+    fn step_of(step: usize, squares: usize, closed: bool, reversed: bool, turn: usize) -> usize {
+        match (closed, reversed) {
+            (false, false) => step,
+            (false, true) => squares - 1 - step,
+            (true, false) => (step + turn) % squares,
+            (true, true) => (squares - step + turn) % squares,
+        }
+    }
+
+    /// The image of the tour `squares` (a square a step).
+    pub(crate) fn apply(&self, squares: &[usize], closed: bool) -> Vec<usize> {
+        let n = squares.len();
+        let mut image = vec![0; n];
+        for (step, &square) in squares.iter().enumerate() {
+            image[self.step(step, n, closed)] = self.map[square];
+        }
+        image
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -548,8 +584,25 @@ mod tests {
         assert!(!closed_with_end.start_fixed_by_default());
         // Read the other way round into b2, a closed tour still ends there.
         assert!(closed_with_end.reversal_is_symmetry());
-        assert_eq!(closed_with_end.reversed(&[0, 1, 2, 7]), [2, 1, 0, 7]);
-        assert_eq!(closed.reversed(&[0, 1, 2, 7]), [0, 7, 2, 1]);
+        // Read backwards: a tour into b2 stays one into b2, a tour from a1
+        // one from a1 (25 squares: a tour's steps 0 to 24, b2 at 7).
+        let mut into_b2: Vec<usize> = (0..25).filter(|&s| s != 7).collect();
+        into_b2.push(7);
+        let backwards = |problem: &Problem, tour: &[usize]| -> Vec<Vec<usize>> {
+            problem
+                .orbit_transforms()
+                .iter()
+                .filter(|t| t.reversed && t.map.iter().enumerate().all(|(s, &m)| s == m))
+                .map(|t| t.apply(tour, true))
+                .collect()
+        };
+        let mut expected: Vec<usize> = into_b2[..24].iter().rev().copied().collect();
+        expected.push(7);
+        assert_eq!(backwards(&closed_with_end, &into_b2), [expected]);
+        let from_a1: Vec<usize> = (0..25).collect();
+        let mut expected = vec![0];
+        expected.extend((1..25).rev());
+        assert_eq!(backwards(&closed, &from_a1), [expected]);
         let both_ends = closed_with_end.with_start(Some(0)).unwrap();
         assert!(!both_ends.reversal_is_symmetry());
     }
