@@ -234,6 +234,102 @@ fn counts_reproduce_the_published_sequences_on_small_boards() {
     assert!(checked >= 20, "{checked}");
 }
 
+/// The lines of `fixtures/oeis/NAME.txt` that are not `#` lines, split at
+/// the tab: the board (or number of cells) and the term.
+fn fixture_lines(name: &str) -> Vec<(String, String)> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/oeis")
+        .join(format!("{name}.txt"));
+    std::fs::read_to_string(&path)
+        .unwrap()
+        .lines()
+        .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
+        .map(|line| {
+            let (key, term) = line.split_once('\t').unwrap();
+            (key.to_string(), term.trim().to_string())
+        })
+        .collect()
+}
+
+/// The published counts of Hamiltonian paths (open tours) on k x n
+/// boards that no one here computed: 6 x n, 7 x n and 8 x n (A306281,
+/// A306283, A389760: undirected, knightsat counts 2P), the triangle of
+/// directed counts (A306282), and Luschny's arrays of paths and cycles
+/// (A390833, A392000: knightsat counts 2C from a1), on every board of at
+/// most 40 squares.
+#[test]
+fn counts_of_paths_reproduce_the_published_sequences() {
+    let mut checked = 0;
+    for (name, closed, undirected) in [
+        ("A306281", false, true),
+        ("A306283", false, true),
+        ("A389760", false, true),
+        ("A306282", false, false),
+        ("A390833", false, true),
+        ("A392000", true, true),
+    ] {
+        for (rows, cols, term) in terms(name) {
+            // Luschny's program counts a path when its first square is
+            // below its last: none on one square, where knightsat counts
+            // the one-square tour.
+            if rows * cols > 40 || (name == "A390833" && rows * cols == 1) {
+                continue;
+            }
+            let problem = common::adapters::plain_problem(rows, cols, closed, closed.then_some(0));
+            let term: u128 = term.parse().unwrap();
+            let expected = if undirected { 2 * term } else { term };
+            assert_eq!(frontier(&problem, 2), expected, "{name} {rows}x{cols}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 150, "{checked}");
+}
+
+/// Knuth's counts of Hamiltonian paths on the first n cells of a k-row
+/// board taken file by file (A389755 to A389758, k = 5 to 8): boards whose
+/// last file is cut short, so that the terms check the counter after every
+/// cell, on every board of at most 36 cells (past that a term takes seconds),
+/// taking the orders of the squares in turn.
+#[test]
+fn counts_of_paths_on_the_first_cells_of_a_board_reproduce_knuths_sequences() {
+    let mut checked = 0;
+    for (name, rows) in [
+        ("A389755", 5),
+        ("A389756", 6),
+        ("A389757", 7),
+        ("A389758", 8),
+    ] {
+        for (cells, term) in fixture_lines(name) {
+            let cells: usize = cells.parse().unwrap();
+            if cells > 36 {
+                continue;
+            }
+            let cols = cells.div_ceil(rows);
+            // The last file keeps its first `cells mod rows` ranks.
+            let kept = cells - (cols - 1) * rows;
+            let holes: Vec<usize> = (kept..rows).map(|rank| rank * cols + cols - 1).collect();
+            let shape = Shape {
+                rows,
+                cols,
+                holes,
+                leaper: (1, 2),
+            };
+            assert_eq!(shape.squares(), cells);
+            let problem = Problem::new(shape.board());
+            let paths: u128 = term.parse().unwrap();
+            let expected = if cells == 1 { 1 } else { 2 * paths };
+            let order = [SquareOrder::Rows, SquareOrder::Snake, SquareOrder::Auto][checked % 3];
+            assert_eq!(
+                frontier_in(&problem, 2, order),
+                expected,
+                "{name} {cells} cells ({rows}x{cols}) {order:?}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 130, "{checked}");
+}
+
 /// With -v the frontier counter says its peak (the issue's "live states
 /// at the peak"): the most live states at one step, which step of how
 /// many that was, and the most its tables took; in each order of the
