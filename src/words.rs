@@ -143,6 +143,9 @@ fn unsupported_in_words(what: Unsupported) -> String {
         Unsupported::PartsWithCubes => {
             "--part counts one part of a frontier count whole: not with --depth, --cubes, --sample, --limit or --up-to-symmetry".into()
         }
+        Unsupported::EndsOfCycles => {
+            "--part-by ends splits open tours by the squares they end on, and a closed tour has no ends: split a closed count with --part-by states".into()
+        }
         Unsupported::OrbitsByFrontier => {
             "--up-to-symmetry compares the tours it lists, which --method frontier never does: use --method backtrack or sat".into()
         }

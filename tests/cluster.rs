@@ -83,13 +83,18 @@ fn the_ssh_recipes_sum_to_count_over_two_hosts() {
     ignore = "needs root, slurm-wlm and munge: run scripts/install-solvers.sh as root"
 )]
 fn the_slurm_array_jobs_sum_to_count() {
-    let (sums, stderr) = run("slurm-run.sh", &["slurm", "slurm-frontier"]);
-    assert_eq!(sums, [expected(), expected_in_parts()], "{stderr}");
+    let (sums, stderr) = run(
+        "slurm-run.sh",
+        &["slurm", "slurm-frontier", "slurm-frontier-ends"],
+    );
+    let in_parts = expected_in_parts();
+    assert_eq!(sums, [expected(), in_parts.clone(), in_parts], "{stderr}");
     // One output file per array task: 488 cubes in tasks of 100, and the
-    // four parts.
+    // four parts, split by the states and by the ends.
     for files in [
         "slurm: array tasks: 5 output files",
         "slurm-frontier: array tasks: 4 output files",
+        "slurm-frontier-ends: array tasks: 4 output files",
     ] {
         assert!(stderr.contains(&format!("slurm-run: {files}")), "{stderr}");
     }
@@ -98,7 +103,14 @@ fn the_slurm_array_jobs_sum_to_count() {
 #[test]
 fn each_recipe_is_in_the_documentation() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    for name in ["local", "ssh", "slurm", "ssh-frontier", "slurm-frontier"] {
+    for name in [
+        "local",
+        "ssh",
+        "slurm",
+        "ssh-frontier",
+        "slurm-frontier",
+        "slurm-frontier-ends",
+    ] {
         let output = Command::new(root.join("scripts/recipe.sh"))
             .arg(name)
             .output()

@@ -621,3 +621,76 @@ fn a_tour_of_one_square_is_counted_by_one_part_alone() {
     }
     assert_eq!(summed, 36);
 }
+
+/// A count split by its ends (`--part-by ends`) adds up under `sum` to the
+/// oracle's count of a board with a hole, in 1, 3 and 7 parts; `sum`
+/// refuses a part split by the states among parts split by the ends (its
+/// header records another task); and a closed count, which has no ends,
+/// is refused in one line with exit 2.
+#[test]
+fn parts_split_by_their_ends_add_up_under_sum_and_are_not_mixed_with_others() {
+    let shape = Shape {
+        rows: 5,
+        cols: 5,
+        holes: vec![common::cli::index_of("e5", 5)],
+        leaper: (1, 2),
+    };
+    let expected = common::tours_of(&shape, &Demands::default(), usize::MAX).len();
+    assert!(expected > 1000, "{expected}");
+    let dir = tempfile::tempdir().unwrap();
+    let part = |k: usize, of: usize, by: &str| -> String {
+        let name = format!("{by}-{k}-of-{of}.txt");
+        let part = format!("{k}/{of}");
+        let output = common::cli::stdout_of(&[
+            "count",
+            "--board",
+            "5x5",
+            "--holes",
+            "e5",
+            "--part",
+            &part,
+            "--part-by",
+            by,
+        ]);
+        std::fs::write(dir.path().join(&name), output).unwrap();
+        name
+    };
+    let sum = |files: &[String]| {
+        common::cli::knightsat()
+            .arg("sum")
+            .args(files)
+            .current_dir(dir.path())
+            .output()
+            .unwrap()
+    };
+    for of in [1, 3, 7] {
+        let files: Vec<String> = (1..=of).map(|k| part(k, of, "ends")).collect();
+        let output = sum(&files);
+        assert!(output.status.success(), "{of}: {output:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&output.stdout).trim(),
+            expected.to_string(),
+            "in {of} parts by ends"
+        );
+    }
+    let mixed = [part(1, 3, "ends"), part(2, 3, "states"), part(3, 3, "ends")];
+    common::cli::refused(
+        &["sum", &mixed[0], &mixed[1], &mixed[2]],
+        dir.path(),
+        "from a count of another problem",
+    );
+    common::cli::refused(
+        &[
+            "count",
+            "--size",
+            "6",
+            "--closed",
+            "--part",
+            "1/2",
+            "--part-by",
+            "ends",
+        ],
+        dir.path(),
+        "a closed tour has no ends",
+    );
+}

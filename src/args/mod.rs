@@ -20,8 +20,8 @@ use crate::flags;
 pub use options::{EncodingArgs, MemoryBudgetArgs, ProblemArgs, ShapeArgs, SolveArgs};
 use values::parse_seconds;
 pub use values::{
-    BuiltInSolver, CountMethodArg, EncodingArg, FormatArg, Generated, Preset, PuzzleFormat,
-    SquareOrderArg, StatsFormat,
+    BuiltInSolver, CountMethodArg, EncodingArg, FormatArg, Generated, PartSplitArg, Preset,
+    PuzzleFormat, SquareOrderArg, StatsFormat,
 };
 
 pub const EXIT_STATUSES: &str = "\
@@ -227,10 +227,10 @@ pub enum Command {
         #[arg(long, value_name = "A-B", requires = "depth",
               conflicts_with_all = ["limit", "up_to_symmetry", "cnf"], help_heading = options::METHOD)]
         cubes: Option<CubeRange>,
-        /// Count only part K of N of the frontier count (a cluster task).
+        /// Count part K of N of a frontier count (a cluster task; --part-by).
         ///
-        /// The frontier counter splits its states into N classes at one
-        /// step (meeting in the middle, by the degrees of the first squares
+        /// By default (--part-by states) the frontier counter splits its
+        /// states into N classes at one step (meeting in the middle, by the degrees of the first squares
         /// of the cut; else at the middle square), the same in every part,
         /// and counts the tours of class K alone, with less memory than
         /// the whole where the classes stay apart. Prints a header line
@@ -242,6 +242,20 @@ pub enum Command {
               conflicts_with_all = ["limit", "up_to_symmetry", "cnf", "cubes", "sample", "depth"],
               help_heading = options::METHOD)]
         part: Option<PartOf>,
+        /// What --part splits: the frontier counter's states, or the ends.
+        ///
+        /// states (the default) splits any count by a class of its states
+        /// at one step. ends splits an open count by the pair of squares
+        /// its paths end on (Chernov and Stertenbrink's split of the open
+        /// 8x8 tours): the pairs fall into classes under the board's
+        /// symmetries (136 on 8x8, less the pairs of one colour, which no
+        /// path joins), and the parts take the classes in turn, each
+        /// counted with both ends fixed, where a path costs about what a
+        /// cycle does, and weighted by the pairs it stands for. A given
+        /// --start or --end stays fixed and the other end is split by.
+        #[arg(long, value_name = "SPLIT", default_value = "states", requires = "part",
+              hide_short_help = true, help_heading = options::METHOD)]
+        part_by: PartSplitArg,
         /// Print on stderr the route that counts (method, encoding, solver).
         ///
         /// After a count by the frontier counter, also its peak: the most

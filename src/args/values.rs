@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use clap::ValueEnum;
 
-use knightsat::count::frontier::SquareOrder;
+use knightsat::count::frontier::{PartSplit, SquareOrder};
 use knightsat::encoding::{Amo, Subtours};
 use knightsat::model::board::MAX_SQUARES;
 use knightsat::render::Format;
@@ -164,6 +164,25 @@ impl From<SquareOrderArg> for SquareOrder {
             SquareOrderArg::Auto => SquareOrder::Auto,
             SquareOrderArg::Meet => SquareOrder::Meet,
             SquareOrderArg::Diagonal => SquareOrder::Diagonal,
+        }
+    }
+}
+
+/// What `--part` splits (mirrors [`PartSplit`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum PartSplitArg {
+    /// The frontier counter's states at one step: any count.
+    #[default]
+    States,
+    /// The pair of squares the paths end on: open counts.
+    Ends,
+}
+
+impl From<PartSplitArg> for PartSplit {
+    fn from(split: PartSplitArg) -> PartSplit {
+        match split {
+            PartSplitArg::States => PartSplit::States,
+            PartSplitArg::Ends => PartSplit::Ends,
         }
     }
 }

@@ -65,6 +65,7 @@ pub fn count(plan: &Count) -> Fallible<ExitCode> {
         frontier_order: args.frontier_order,
         spill_dir: args.spill_dir.clone(),
         part: args.part,
+        part_by: args.part_by,
         on_progress: Some(&on_progress),
         on_cube: Some(&on_cube),
         ..CountJob::new(problem)

@@ -2,7 +2,7 @@
 //! method chosen, with what the method cannot do refused before any work.
 
 use crate::failure::Fallible;
-use knightsat::count::frontier::SquareOrder;
+use knightsat::count::frontier::{PartSplit, SquareOrder};
 use knightsat::count::tally::{CubeRange, PartOf};
 use knightsat::count::Sample;
 use knightsat::model::problem::Problem;
@@ -48,6 +48,8 @@ pub struct CountArgs {
     pub spill_dir: Option<std::path::PathBuf>,
     /// --part.
     pub part: Option<PartOf>,
+    /// --part-by.
+    pub part_by: PartSplit,
 }
 
 impl CountArgs {
@@ -90,6 +92,7 @@ pub(super) fn count(command: Command, names_sat: bool, budget: u64) -> Fallible<
             frontier_order,
             spill_dir,
             part,
+            part_by,
             memory: _,
         } => {
             let (problem, config) = encoding.problem_and_config(&problem)?;
@@ -125,6 +128,7 @@ pub(super) fn count(command: Command, names_sat: bool, budget: u64) -> Fallible<
                     frontier_order: frontier_order.into(),
                     spill_dir,
                     part,
+                    part_by: part_by.into(),
                 },
                 names_sat,
             })

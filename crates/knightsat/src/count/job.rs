@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use super::enumerate::{enumerate_by, CountOptions};
 use super::estimate::{estimate_count, estimate_cube_range, Estimate};
-use super::frontier::{self, SquareOrder};
+use super::frontier::{self, PartSplit, SquareOrder};
 use super::number::TourNumber;
 use super::parts::{frontier_part, PartTask};
 use super::range::{count_cube_range, cube_task, cubes_of_route};
@@ -104,6 +104,9 @@ pub struct CountJob<'a> {
     /// cluster task does ([`CountReport::Part`]): the parts of one
     /// problem, order and number of parts add up to the whole count.
     pub part: Option<PartOf>,
+    /// What `part` splits: the frontier counter's states (any count), or
+    /// the pairs of squares the paths end on (open counts).
+    pub part_by: PartSplit,
 }
 
 /// What hears each tour a count lists ([`CountJob::on_tour`]).
@@ -254,6 +257,7 @@ impl<'a> CountJob<'a> {
             frontier_order: SquareOrder::Auto,
             spill_dir: None,
             part: None,
+            part_by: PartSplit::States,
         }
     }
 
@@ -306,6 +310,9 @@ impl<'a> CountJob<'a> {
             let cubes = self.depth.is_some() || self.cubes.is_some() || self.sample.is_some();
             if cubes || self.limit.is_some() || self.up_to_symmetry {
                 return Err(Error::Unsupported(Unsupported::PartsWithCubes));
+            }
+            if self.part_by == PartSplit::Ends && self.problem.is_closed() {
+                return Err(Error::Unsupported(Unsupported::EndsOfCycles));
             }
         }
         let request = Request {
@@ -499,7 +506,7 @@ impl<'a> CountJob<'a> {
             resolve_jobs(self.threads()),
             self.frontier_order,
             self.spill_dir.as_deref(),
-            part.map(frontier_part),
+            part.map(|part| frontier_part(part, self.part_by)),
             Some(&show),
         )
     }
@@ -511,6 +518,7 @@ impl<'a> CountJob<'a> {
             problem: self.problem,
             order: self.frontier_order,
             parts: part.parts,
+            by: self.part_by,
         };
         let deadline = Deadline::new(request.timeout);
         let tours = if self.gate(&deadline).is_some() {

@@ -5,11 +5,12 @@
 //!
 //! The parts split the count by a class of its states at one step
 //! ([`frontier::Part`]), the same step and classes in every part for the
-//! same problem, order and number of parts: so those three are the task,
-//! and the threads, memory budget and spill directory are not (they
+//! same problem, order and number of parts, or by the pairs of squares
+//! its paths end on ([`PartSplit::Ends`]): so those and the split are the
+//! task, and the threads, memory budget and spill directory are not (they
 //! change how a part is counted, not which tours it counts).
 
-use super::frontier::{self, SquareOrder};
+use super::frontier::{self, PartSplit, SquareOrder};
 use super::tally::{part_header_line, record_of, CubeSum, Fingerprint, PartOf};
 use crate::cnf_file::options;
 use crate::error::TallyError;
@@ -24,6 +25,8 @@ pub(super) struct PartTask<'a> {
     pub order: SquareOrder,
     /// The number of parts.
     pub parts: usize,
+    /// What the parts split.
+    pub by: PartSplit,
 }
 
 impl PartTask<'_> {
@@ -36,6 +39,11 @@ impl PartTask<'_> {
             ("method", "frontier".to_string()),
             ("order", order_name(self.order).to_string()),
         ];
+        // Recorded only where it is not the first way there was, so that
+        // a count split by its states keeps the header it always had.
+        if self.by == PartSplit::Ends {
+            pairs.push(("split", "ends".to_string()));
+        }
         pairs.extend(options(self.problem, Vec::new()));
         record_of(&pairs)
     }
@@ -62,11 +70,12 @@ fn order_name(order: SquareOrder) -> &'static str {
     }
 }
 
-/// The frontier's part for `part`.
-pub(super) fn frontier_part(part: PartOf) -> frontier::Part {
+/// The frontier's part for `part`, split `by`.
+pub(super) fn frontier_part(part: PartOf, by: PartSplit) -> frontier::Part {
     frontier::Part {
         index: part.part - 1,
         of: part.parts,
+        by,
     }
 }
 

@@ -56,6 +56,8 @@ pub enum Unsupported {
     /// A part of a frontier count is counted whole: no cubes, depth,
     /// sample, limit or orbits.
     PartsWithCubes,
+    /// A count split by its ends counts open tours: a cycle has none.
+    EndsOfCycles,
     /// Orbits are counted by comparing tours, which the frontier counter
     /// never lists.
     OrbitsByFrontier,
@@ -136,6 +138,9 @@ impl std::fmt::Display for Unsupported {
             ),
             Unsupported::PartsWithCubes => f.write_str(
                 "a part of a frontier count is counted whole: no cubes, depth, sample, limit or orbits",
+            ),
+            Unsupported::EndsOfCycles => f.write_str(
+                "a count split by its ends is of open tours: a closed tour has no ends (split closed counts by their states)",
             ),
             Unsupported::OrbitsByFrontier => f.write_str(
                 "orbits are counted by comparing tours, which the frontier counter never lists",

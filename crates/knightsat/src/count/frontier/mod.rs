@@ -103,6 +103,22 @@ pub(crate) struct Options<'a> {
     pub(crate) part: Option<Part>,
 }
 
+/// How a frontier count is split into parts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PartSplit {
+    /// By a class of the states at one step ([`SquareOrder`] and the
+    /// problem decide which): any count.
+    #[default]
+    States,
+    /// By the pair of squares the path ends on (Chernov and Stertenbrink,
+    /// 2014, who counted the open 8x8 tours so): the pairs fall into
+    /// classes under the board's symmetries, each class's tours counted
+    /// once with both ends fixed and weighted by the pairs it stands for,
+    /// and the classes dealt out in turn to the parts. Open counts only
+    /// (a fixed start or end stays fixed; the other end is split by).
+    Ends,
+}
+
 /// One of `of` parts of a count (`index` from 0): the tours split by a
 /// class of the states at one step, the same step and classes in every
 /// part, so that the parts' counts add up to the whole's.
@@ -121,6 +137,8 @@ pub(crate) struct Part {
     pub(crate) index: usize,
     /// The parts, at least 1.
     pub(crate) of: usize,
+    /// What the parts split.
+    pub(crate) by: PartSplit,
 }
 
 impl Part {
@@ -279,6 +297,22 @@ impl Wanted {
 /// `options.memory_budget`, [`FrontierError::Stopped`] when `options.stop`
 /// is set, and [`FrontierError::Overflow`] for a count past 2^256 − 1.
 pub(crate) fn count(problem: &Problem, options: &Options) -> Result<TourNumber, FrontierError> {
+    if let Some(part) = options.part.filter(|part| part.by == PartSplit::Ends) {
+        if problem.is_closed() {
+            // A cycle has no ends to split by: the first part is the whole
+            // (the count refuses to be split so before it starts).
+            let whole = Options {
+                part: None,
+                ..*options
+            };
+            return if part.takes_earlier_tours() {
+                count(problem, &whole)
+            } else {
+                Ok(TourNumber::ZERO)
+            };
+        }
+        return count_part_by_ends(problem, part, options);
+    }
     let board = problem.board();
     let graph = CellGraph::new(board)?;
     let cell = |index: usize| CellGraph::cell_of(board, index);
@@ -303,6 +337,146 @@ pub(crate) fn count(problem: &Problem, options: &Options) -> Result<TourNumber, 
     } else {
         count_open(&graph, &wanted, options)
     }
+}
+
+/// A class of the pairs of squares an open tour may end on: one pair of
+/// it, how many pairs it stands for, and how many directed tours each
+/// path between a pair makes (2 with no end fixed, the path read either
+/// way; 1 with one end fixed, where the tour starts or ends there).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct EndClass {
+    start: usize,
+    end: usize,
+    pairs: u64,
+    ways: u64,
+}
+
+/// The classes of the pairs of squares that an open tour of `problem` may
+/// end on, in a fixed order: unordered pairs of distinct squares (on one
+/// square, that square twice; a given
+/// start or end is one of them) up to the symmetries that keep the given
+/// ends, less those that no Hamiltonian path joins by a theorem: on a
+/// bipartite move graph a path alternates colour classes, so its ends are
+/// one in each when the classes are equal, both in the larger when it has
+/// one square more, and there is none when they differ by more.
+fn end_classes(problem: &Problem, graph: &CellGraph) -> Vec<EndClass> {
+    let board = problem.board();
+    let cell = |square: usize| CellGraph::cell_of(board, square);
+    let colouring = graph.two_colouring();
+    let class_of = |square: usize| colouring.as_ref().map(|c| c[cell(square)] < 0);
+    let squares = board.squares();
+    let larger = colouring.as_ref().map(|_| {
+        let odd = (0..squares).filter(|&s| class_of(s) == Some(true)).count();
+        (odd * 2).cmp(&squares)
+    });
+    let joinable = |a: usize, b: usize| match larger {
+        None => true,
+        Some(std::cmp::Ordering::Equal) => class_of(a) != class_of(b),
+        Some(more) => {
+            let odd = more == std::cmp::Ordering::Greater;
+            let sizes_one_apart = squares % 2 == 1;
+            sizes_one_apart && class_of(a) == Some(odd) && class_of(b) == Some(odd)
+        }
+    };
+    let symmetries = problem.symmetries();
+    let fixed = problem.start().or(problem.end());
+    let mut classes: std::collections::BTreeMap<(usize, usize), EndClass> =
+        std::collections::BTreeMap::new();
+    let pairs: Vec<(usize, usize)> = match (problem.start(), problem.end()) {
+        (Some(s), Some(e)) => vec![(s, e)],
+        _ => match fixed {
+            Some(f) => (0..squares).filter(|&e| e != f).map(|e| (f, e)).collect(),
+            None => (0..squares)
+                .flat_map(|s| (s + 1..squares).map(move |e| (s, e)))
+                .collect(),
+        },
+    };
+    if squares == 1 {
+        // The one-square tour starts and ends on its square.
+        return vec![EndClass {
+            start: 0,
+            end: 0,
+            pairs: 1,
+            ways: 1,
+        }];
+    }
+    let ways = if fixed.is_some() { 1 } else { 2 };
+    for (s, e) in pairs {
+        if s == e || !joinable(s, e) {
+            continue;
+        }
+        let key = symmetries
+            .iter()
+            .map(|map| {
+                let (a, b) = (map[s], map[e]);
+                if fixed.is_some() {
+                    (a, b)
+                } else {
+                    (a.min(b), a.max(b))
+                }
+            })
+            .min()
+            .unwrap_or((s, e));
+        classes
+            .entry(key)
+            .and_modify(|class| class.pairs += 1)
+            .or_insert(EndClass {
+                start: s,
+                end: e,
+                pairs: 1,
+                ways,
+            });
+    }
+    classes.into_values().collect()
+}
+
+/// One part of an open count split by its ends ([`PartSplit::Ends`]):
+/// the classes of end pairs dealt to it in turn, each counted with both
+/// ends fixed (on every thread) and weighted.
+fn count_part_by_ends(
+    problem: &Problem,
+    part: Part,
+    options: &Options,
+) -> Result<TourNumber, FrontierError> {
+    let graph = CellGraph::new(problem.board())?;
+    let classes = end_classes(problem, &graph);
+    let mine: Vec<&EndClass> = classes
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| i % part.of.max(1) == part.index)
+        .map(|(_, class)| class)
+        .collect();
+    let here = mine.len();
+    let mut total = TourNumber::ZERO;
+    for (k, class) in mine.iter().enumerate() {
+        let Ok(fixed) = Problem::new(problem.board().clone())
+            .with_start(Some(class.start))
+            .and_then(|p| p.with_end(Some(class.end)))
+        else {
+            continue;
+        };
+        let progress = options.progress.map(|outer| {
+            move |step: SquareProgress| {
+                outer(SquareProgress {
+                    part: Some((k + 1, here)),
+                    ..step
+                });
+            }
+        });
+        let one = Options {
+            part: None,
+            progress: progress
+                .as_ref()
+                .map(|p| p as &(dyn Fn(SquareProgress) + Sync)),
+            ..*options
+        };
+        let paths = count(&fixed, &one)?;
+        let tours = paths
+            .checked_mul(u128::from(class.pairs * class.ways))
+            .ok_or(FrontierError::Overflow)?;
+        total = total.checked_add(tours).ok_or(FrontierError::Overflow)?;
+    }
+    Ok(total)
 }
 
 /// Directed open tours: twice the paths when no end is fixed, else the
@@ -642,7 +816,11 @@ mod tests {
                 let parts: Vec<TourNumber> = (0..of)
                     .map(|index| {
                         let options = Options {
-                            part: Some(Part { index, of }),
+                            part: Some(Part {
+                                index,
+                                of,
+                                by: PartSplit::States,
+                            }),
                             spill,
                             ..whole_options
                         };
@@ -667,6 +845,89 @@ mod tests {
             "{split} of {splittable} with tours split"
         );
         assert_empty(parent.path());
+    }
+
+    /// An open count split by its ends ([`PartSplit::Ends`]) in K parts
+    /// adds up to the whole for K = 1, 2, 3 and 7, on boards with holes and
+    /// without, for each leaper, from any start and from a given one, in
+    /// each order of the squares; the parts split the tours; and a closed
+    /// count, which has no ends, is all in its first part.
+    #[test]
+    fn counts_split_by_their_ends_add_up_to_the_whole() {
+        let mut cases = vec![
+            ((5, 5), vec![], (1, 2)),
+            ((5, 6), vec![], (1, 2)),
+            ((6, 6), vec![0, 35], (1, 2)),
+            ((4, 7), vec![1, 9], (1, 2)),
+            ((3, 4), vec![], (1, 2)),
+            ((1, 1), vec![], (1, 2)),
+        ];
+        cases.extend(holed_boards(3..=4, 16, |rows, cols| {
+            vec![vec![], vec![rows * cols - 1]]
+        }));
+        let (mut summed, mut splittable, mut split) = (0, 0, 0);
+        each_problem(cases, |problem, order, named| {
+            let whole_options = Options {
+                jobs: 1 + summed % 2,
+                order,
+                ..Options::default()
+            };
+            let whole = count(problem, &whole_options).unwrap();
+            for of in [1, 2, 3, 7] {
+                let parts: Vec<TourNumber> = (0..of)
+                    .map(|index| {
+                        let part = Part {
+                            index,
+                            of,
+                            by: PartSplit::Ends,
+                        };
+                        let options = Options {
+                            part: Some(part),
+                            ..whole_options
+                        };
+                        count(problem, &options).unwrap()
+                    })
+                    .collect();
+                let sum = parts
+                    .iter()
+                    .try_fold(TourNumber::ZERO, |sum, &part| sum.checked_add(part))
+                    .unwrap();
+                assert_eq!(sum, whole, "{named} in {of} parts by ends {parts:?}");
+                summed += 1;
+                if of > 1 && !whole.is_zero() && !problem.is_closed() {
+                    splittable += 1;
+                    split += usize::from(parts.iter().filter(|p| !p.is_zero()).count() > 1);
+                } else if problem.is_closed() {
+                    assert!(parts[1..].iter().all(|p| p.is_zero()), "{named}");
+                }
+            }
+        });
+        assert!(summed > 500, "{summed}");
+        assert!(
+            splittable >= 50 && split * 3 >= splittable * 2,
+            "{split} of {splittable} with tours split"
+        );
+    }
+
+    /// The end pairs of 8x8 fall into the 136 classes Chernov and
+    /// Stertenbrink counted (the 32 x 32 pairs of opposite colours under
+    /// the 8 symmetries), standing for every such pair once; from a corner,
+    /// the other end's 32 squares of the other colour, none of them on the
+    /// corner's diagonal, fall into 16 pairs under the diagonal mirror.
+    #[test]
+    fn the_end_pairs_of_8x8_make_136_classes() {
+        let board = Board::new(8, 8).unwrap();
+        let graph = CellGraph::new(&board).unwrap();
+        let open = Problem::new(board.clone());
+        let classes = end_classes(&open, &graph);
+        assert_eq!(classes.len(), 136);
+        assert_eq!(classes.iter().map(|c| c.pairs).sum::<u64>(), 32 * 32);
+        assert!(classes.iter().all(|c| c.ways == 2));
+        let corner = open.with_start(Some(0)).unwrap();
+        let classes = end_classes(&corner, &graph);
+        assert_eq!(classes.len(), 16);
+        assert_eq!(classes.iter().map(|c| c.pairs).sum::<u64>(), 32);
+        assert!(classes.iter().all(|c| c.ways == 1 && c.start == 0));
     }
 
     /// Past the oracle's boards, where the tables hold thousands of states:
