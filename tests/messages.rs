@@ -797,7 +797,9 @@ fn a_file_given_to_sum_twice_is_said_to_be_named_twice() {
 /// A board past the time-indexed encoding (91x91: 8281 squares, over
 /// 8192) is counted by `--method backtrack` in one search, which takes any
 /// board; only its cubes need the encoding. The default route refuses such
-/// a board at once, and every way out it and the others name works. (The
+/// a board at once, saying that no exact route reaches it (its frontier is
+/// too wide, backtracking's tours too many, a sample's cubes need the
+/// encoding), and every way out it and the others name works. (The
 /// default's way out, `--method backtrack`, was refused alike.)
 #[test]
 fn a_board_past_the_encoding_is_counted_in_one_search_and_each_way_out_works() {
@@ -811,10 +813,22 @@ fn a_board_past_the_encoding_is_counted_in_one_search_and_each_way_out_works() {
             "{args:?}: {stderr}"
         );
     };
+    for words in [
+        "no exact route counts a board this large",
+        "the frontier counter holds",
+        "--sample numbers its cubes by that encoding too",
+        "--method backtrack --limit N counts its first N tours",
+    ] {
+        refused(
+            &["count", "--size", "91", "--timeout", "0.5"],
+            dir.path(),
+            words,
+        );
+    }
     refused(
-        &["count", "--size", "91", "--timeout", "0.5"],
+        &["count", "--size", "91", "--sample", "4"],
         dir.path(),
-        "the default route counts cube by cube and numbers its cubes by that encoding; --method backtrack counts in one search, without cubes, on any board",
+        "nothing samples a board this large; --method backtrack --limit N",
     );
     refused(
         &[
@@ -2035,4 +2049,42 @@ fn the_default_memory_budget_stays_within_the_address_space_limit() {
             && stderr.contains(" MiB kept on disk (--memory-budget)"),
         "{stderr}"
     );
+}
+
+/// An output named by a directory (`encode -o DIR`, `cubes -o DIR`,
+/// `solve --proof DIR`, `--cnf-out DIR`) is a bad argument: one line, exit 2
+/// (it was exit 1, after the work, for `encode`), and nothing is written
+/// into the directory.
+#[test]
+fn an_output_that_is_a_directory_is_refused_as_a_bad_argument() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    std::fs::create_dir(&out).unwrap();
+    let out = out.to_str().unwrap();
+    for (args, flag) in [
+        (vec!["encode", "--size", "5", "-o", out], "--output"),
+        (
+            vec!["cubes", "--size", "5", "--depth", "2", "--output", out],
+            "--output",
+        ),
+        (vec!["solve", "--size", "5", "--proof", out], "--proof"),
+        (
+            vec![
+                "solve",
+                "--size",
+                "5",
+                "--proof",
+                "p.drat",
+                "--cnf-out",
+                out,
+            ],
+            "--cnf-out",
+        ),
+    ] {
+        refused(&args, dir.path(), &format!("{flag} {out} is a directory"));
+        assert!(
+            std::fs::read_dir(out).unwrap().next().is_none(),
+            "{args:?} wrote into the directory"
+        );
+    }
 }

@@ -88,6 +88,12 @@ pub fn count(plan: &Count) -> Fallible<ExitCode> {
             return Ok(ExitCode::from(EXIT_TIMEOUT));
         }
         Err(error) if whole => return Err(count_way_out(error, plan)),
+        // A sample's cubes need the encoding as the whole count's do.
+        Err(error @ Error::Encoding(EncodingError::BoardTooLargeForEncoding { .. }))
+            if estimate =>
+        {
+            return Err(count_way_out(error, plan))
+        }
         report => report?,
     };
     match report {
@@ -288,8 +294,13 @@ fn count_way_out(error: Error, plan: &Count) -> Failure {
         // one search, named by `--method backtrack`, it takes any board.
         Error::Encoding(EncodingError::BoardTooLargeForEncoding { .. }) if plain => {
             let cubes = plan.args.jobs.unwrap_or(1) != 1 || plan.args.depth.is_some();
+            let sampled = plan.args.sample.is_some() || plan.args.cubes.is_some();
             Some(match (method == Method::Backtrack, cubes) {
-                (false, false) => "the default route counts cube by cube and numbers its cubes by that encoding; --method backtrack counts in one search, without cubes, on any board",
+                _ if sampled => "--sample and --cubes number their cubes by that encoding, so nothing samples a board this large; --method backtrack --limit N counts its first N tours",
+                // The default route takes the frontier counter wherever its
+                // frontier fits (auto::tally_step); a square board this
+                // large has one over 180 squares wide.
+                (false, false) => "no exact route counts a board this large: its frontier is far wider than the 23 squares the frontier counter holds, backtracking lists the tours one by one (far too many), and --sample numbers its cubes by that encoding too; --method backtrack --limit N counts its first N tours",
                 (false, true) => "--method backtrack without --jobs and --depth counts without a formula, on any board",
                 (true, _) => "backtracking numbers its cubes by that encoding: without --jobs and --depth it counts in one search, on any board",
             }.to_string())

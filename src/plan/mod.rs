@@ -159,6 +159,7 @@ pub fn plan(cli: Cli, matches: &ArgMatches) -> Fallible<Plan> {
             encoding,
             output,
         } => {
+            paths::not_a_directory("--output", &output)?;
             let (problem, _, encoding) = encoding.problem_and_encoding(&problem)?;
             Plan::Encode(Encode {
                 problem,
@@ -225,6 +226,7 @@ fn cubes(command: Command) -> Fallible<Plan> {
     else {
         unreachable!("plan::cubes is called with cubes")
     };
+    paths::not_a_directory("--output", &output)?;
     let (problem, config, encoding) = encoding.problem_and_encoding(&problem)?;
     Ok(Plan::Cubes(Cubes {
         problem,

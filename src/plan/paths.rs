@@ -1,5 +1,5 @@
 //! The plan's checks of the paths it is given: standard input read once,
-//! and the CNF a proof is written beside.
+//! outputs that are not directories, and the CNF a proof is written beside.
 
 use std::path::{Path, PathBuf};
 
@@ -19,6 +19,18 @@ pub fn stdin_once(inputs: &[(&str, Option<&Path>)]) -> Result<(), OptionsConflic
         ))),
         _ => Ok(()),
     }
+}
+
+/// Refuses an output file (`flag`'s `path`) that is a directory, as the
+/// bad argument it is, before any work: writing it could only fail.
+pub fn not_a_directory(flag: &str, path: &Path) -> Result<(), OptionsConflict> {
+    if path.is_dir() {
+        return Err(OptionsConflict(format!(
+            "{flag} {} is a directory: give the name of a file",
+            path.display()
+        )));
+    }
+    Ok(())
 }
 
 /// Refuses a file of `sum` named twice (standard input included): its
@@ -58,6 +70,11 @@ pub fn proof_and_cnf(
     proof: Option<PathBuf>,
     cnf_out: Option<PathBuf>,
 ) -> Result<Option<(PathBuf, PathBuf)>, OptionsConflict> {
+    for (flag, path) in [("--proof", &proof), ("--cnf-out", &cnf_out)] {
+        if let Some(path) = path {
+            not_a_directory(flag, path)?;
+        }
+    }
     match (proof, cnf_out) {
         (Some(proof), Some(cnf)) => Ok(Some((proof, cnf))),
         (Some(proof), None) if !names_a_file(&proof) => Err(OptionsConflict(
