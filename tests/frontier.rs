@@ -694,3 +694,48 @@ fn parts_split_by_their_ends_add_up_under_sum_and_are_not_mixed_with_others() {
         "a closed tour has no ends",
     );
 }
+
+/// A count killed outright (SIGKILL, which no handler sees) leaves its
+/// directory of states; the next count that spills into the same place
+/// removes it, while the directory of a count still running there stays.
+#[test]
+fn the_next_spilling_count_clears_what_a_killed_one_left() {
+    use common::cli::{binary, entries, send};
+    use std::time::{Duration, Instant};
+    let dir = tempfile::tempdir().unwrap();
+    let spilling = |dir: &std::path::Path| {
+        let child = std::process::Command::new(binary())
+            .args(spilling_count(dir))
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let started = Instant::now();
+        while !has_spilled(dir) && started.elapsed() < Duration::from_secs(60) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert!(has_spilled(dir), "no file of states after a minute");
+        child
+    };
+    let mut killed = spilling(dir.path());
+    send(&killed, libc::SIGKILL);
+    killed.wait().unwrap();
+    let left = entries(dir.path());
+    assert_eq!(left.len(), 1, "{left:?}");
+    let named = |pid: u32| format!("knightsat-states-{pid}-");
+    let pid = named(killed.id());
+    assert!(left[0].starts_with(&pid), "{left:?} not named {pid}…");
+    // A count still running keeps its directory through the next count.
+    let mut running = spilling(dir.path());
+    let mut args = spilling_count(dir.path());
+    args.extend(["--timeout".to_string(), "3".to_string()]);
+    let output = common::cli::knightsat().args(&args).output().unwrap();
+    assert_eq!(output.status.code(), Some(124), "{output:?}");
+    let now = entries(dir.path());
+    assert!(!now.iter().any(|e| e.starts_with(&pid)), "{now:?}");
+    let running_pid = named(running.id());
+    assert!(now.iter().any(|e| e.starts_with(&running_pid)), "{now:?}");
+    send(&running, libc::SIGTERM);
+    running.wait().unwrap();
+    assert!(entries(dir.path()).is_empty(), "{:?}", entries(dir.path()));
+}

@@ -276,8 +276,11 @@ pub enum Command {
         /// writes the states that do not fit to files in a directory of its
         /// own made in this one, and merges them back a piece at a time; the
         /// count is the same. Every file is removed when the count ends,
-        /// however it ends. Default: the system's temporary directory
-        /// ($TMPDIR, else /tmp).
+        /// however it ends, but for SIGKILL, which ends a process at once:
+        /// its directory (knightsat-states-PID-…) is removed by the next
+        /// count that spills into the same place, once no process PID is
+        /// left. Default: the system's temporary directory ($TMPDIR, else
+        /// /tmp).
         #[arg(long, value_name = "DIR", help_heading = options::LIMITS)]
         spill_dir: Option<PathBuf>,
         #[command(flatten)]
