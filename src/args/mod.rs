@@ -173,10 +173,9 @@ pub enum Command {
         /// Line by line along the longer side: rows (every line the same
         /// way), snake (every other line the other way), or meet (rows from
         /// both ends, the two halves joined in the middle; it holds the
-        /// states of the middle only, so 8x8 closed fits in memory; for
-        /// counts with no end fixed, open or closed, and closed ones from a
-        /// --start; the others take rows). auto is meet where meet
-        /// applies, on boards at most twice as long as wide, and rows
+        /// states of the middle only, so 8x8 closed fits in memory; every
+        /// count, open or closed, with or without a --start or --end). auto
+        /// is meet on boards at most twice as long as wide, and rows
         /// otherwise. diagonal takes the anti-diagonals from a1 (a wider
         /// frontier, more states: for comparison). The count is the same;
         /// the states are not, so counting two ways checks a count that no

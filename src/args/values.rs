@@ -148,8 +148,7 @@ pub enum SquareOrderArg {
     Rows,
     /// Line by line, every other line the other way.
     Snake,
-    /// Rows from both ends, joined in the middle (counts with no end
-    /// fixed, and closed ones from a --start; other counts take rows).
+    /// Rows from both ends, joined in the middle (every count).
     Meet,
     /// Anti-diagonal by anti-diagonal: a wider frontier than the line
     /// orders, kept to measure against them.

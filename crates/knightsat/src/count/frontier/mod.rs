@@ -59,9 +59,10 @@ use table::{Base12, BASE12_SLOTS};
 /// other states), which is how a count that no table lists is checked.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum SquareOrder {
-    /// [`SquareOrder::Meet`] for counts with no end fixed on boards at
-    /// most twice as long as wide, where it holds fewer states and was the
-    /// faster (docs/benchmarks.md, "Meeting in the middle");
+    /// [`SquareOrder::Meet`] on boards at most twice as long as wide,
+    /// where it holds fewer states and was the faster (docs/benchmarks.md,
+    /// "Meeting in the middle", and with fixed ends "Every open 8x8 tour
+    /// by its ends");
     /// [`SquareOrder::Rows`] for the rest (on long boards the halves'
     /// counts pass 64 bits).
     #[default]
@@ -72,8 +73,8 @@ pub enum SquareOrder {
     Snake,
     /// Rows from both ends, joined in the middle: the first part of the
     /// squares forward, the rest backward, and the pairs of states that
-    /// make a cycle or a path counted (counts with no end fixed, and
-    /// closed ones from a given start; the others take rows).
+    /// make a cycle or a path counted (every count: a fixed path end is
+    /// known to both halves, and its one edge is on one side).
     Meet,
     /// Anti-diagonal by anti-diagonal (by rank plus file, then by rank),
     /// the sweep that frontier methods for grid graphs also use. For the
@@ -534,13 +535,14 @@ fn count_undirected(
     closed: bool,
     options: &Options,
 ) -> Result<TourNumber, FrontierError> {
-    if ends.is_empty() && matches!(options.order, SquareOrder::Auto | SquareOrder::Meet) {
+    let meets = ends.is_empty() || (!closed && ends.len() <= 2);
+    if meets && matches!(options.order, SquareOrder::Auto | SquareOrder::Meet) {
         let (lines, mirror) = Lines::best(graph, false);
         let (lines_taken, line_length) = lines.shape;
         if options.order == SquareOrder::Meet || lines_taken <= 2 * line_length {
             // The halves keep 64-bit counts; a count past them is counted
             // forward, where counts widen as they grow.
-            match meet::count(graph, &lines, mirror.as_deref(), closed, options) {
+            match meet::count(graph, &lines, mirror.as_deref(), (closed, ends), options) {
                 // Each part would have to be counted forward, split there
                 // by other classes: only the whole falls back.
                 Err(FrontierError::Overflow) if options.part.is_some() => {

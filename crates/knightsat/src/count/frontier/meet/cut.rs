@@ -3,7 +3,9 @@
 //! states onto the cut's squares, and a state read at the cut.
 
 use crate::count::frontier::schedule::{CellGraph, Schedule, Step};
-use crate::count::frontier::state::{first_slots, EMPTY, FIRST_LABEL, FULL, MAX_WIDTH, TAIL};
+use crate::count::frontier::state::{
+    first_slots, EMPTY, FIRST_LABEL, FULL, LONE_END, MAX_WIDTH, TAIL,
+};
 
 /// Not paired: a square of the cut with no edge or two on its side.
 pub(super) const UNPAIRED: u8 = u8::MAX;
@@ -23,22 +25,41 @@ pub(super) struct Cut {
     pub(super) used: u8,
 }
 
+/// How the states at the cut are read: where their used path ends are
+/// kept, and which of the cut's squares are fixed path ends.
+#[derive(Clone, Copy)]
+pub(super) struct Reading {
+    /// The bit position of the used-ends counter in a packed word.
+    pub(super) used_shift: u32,
+    /// Bit `f` for each square of the cut (numbered `f`) that is a fixed
+    /// path end: its one edge is on one side or the other.
+    pub(super) fixed: u64,
+}
+
 impl Cut {
     /// Reads the packed state `word` whose slot `j` holds the square of
     /// the cut numbered `at[j]` (`None`: a slot of the bottom); `bottom`
-    /// reads the top degree a bottom state needs, two less its own.
-    pub(super) fn read(word: u128, at: &[Option<usize>], bottom: bool, used_shift: u32) -> Cut {
+    /// reads the top degree a bottom state needs, two less its own (one
+    /// less for a fixed path end, which takes one edge in all).
+    pub(super) fn read(word: u128, at: &[Option<usize>], bottom: bool, reading: Reading) -> Cut {
         #[allow(clippy::cast_possible_truncation)]
         let mut cut = Cut {
             degrees: 0,
             partner: [UNPAIRED; MAX_WIDTH + 1],
-            used: ((word >> used_shift) & 3) as u8,
+            used: ((word >> reading.used_shift) & 3) as u8,
         };
         let mut first_with = [UNPAIRED; 16];
         for (j, f) in at.iter().enumerate() {
             let Some(f) = *f else { continue };
             #[allow(clippy::cast_possible_truncation)]
             let code = ((word >> (4 * j)) & 15) as u8;
+            if reading.fixed >> f & 1 == 1 {
+                // A fixed end: no edge yet, or its one edge (its fragment's
+                // far end, on this side, leads to it as to a path end).
+                let degree = u64::from(code != LONE_END);
+                cut.degrees |= (if bottom { 1 - degree } else { degree }) << (2 * f);
+                continue;
+            }
             let degree: u64 = match code {
                 EMPTY => 0,
                 FULL => 2,
@@ -102,13 +123,14 @@ pub(super) fn cut_at(squares: usize, lines: usize, closed: bool) -> usize {
 }
 
 /// The plan of the half steps, each adding one square of the cut with its
-/// edges to the bottom only, and the frontier (cells in slot order) after
+/// edges to the bottom only (one at most for a square of `fixed_ends`), and the frontier (cells in slot order) after
 /// each. Each step adds the square that leaves the fewest squares on the
 /// frontier; the last frontier is the cut's squares alone.
 pub(super) fn half_steps(
     graph: &CellGraph,
     bottom_order: &[usize],
     sides: &Sides,
+    fixed_ends: &[usize],
 ) -> (Schedule, Vec<Vec<usize>>) {
     let top = |sq: usize| sides.top[sq];
     let mut front: Vec<usize> = bottom_order
@@ -164,7 +186,7 @@ pub(super) fn half_steps(
             kept_slots,
             class_slots: [kept_slots, 0],
             short_slots,
-            fixed_end: false,
+            fixed_end: fixed_ends.contains(&new),
             watch: Vec::new(),
             // A cycle may close at the last half step: a tour with no
             // edge among the top's squares.

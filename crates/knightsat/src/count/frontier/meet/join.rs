@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::cut::{Cut, PATH_END, UNPAIRED};
+use super::cut::{Cut, Reading, PATH_END, UNPAIRED};
 use crate::count::frontier::engine::table_error;
 use crate::count::frontier::state::{Word, MAX_WIDTH};
 use crate::count::frontier::table::{mix, Budget, Key, Table, TableError};
@@ -52,6 +52,8 @@ pub(super) struct Top {
     pub(super) allowed: Vec<DegreeSet>,
     /// The memory charged for it.
     pub(super) bytes: u64,
+    /// The path ends not fixed (2 less the fixed ends; 0 for cycles).
+    pub(super) free_ends: u8,
 }
 
 /// The paths the bottom states of `tables` (their slots the cut's
@@ -63,12 +65,12 @@ pub(super) fn join_paths<K: Key>(
     mut tables: Vec<Table<'_, K, u64>>,
     at: &[Option<usize>],
     top: &Top,
-    used_shift: u32,
+    reading: Reading,
     jobs: usize,
     stop: Option<&AtomicBool>,
     budget: &Budget,
 ) -> Result<Wide, FrontierError> {
-    let (groups, states) = group_states(&mut tables, at, true, used_shift, |_| true)?;
+    let (groups, states) = group_states(&mut tables, at, true, reading, |_| true)?;
     drop(tables);
     let bytes = states * (std::mem::size_of::<Pairing>() as u64 + 16);
     budget
@@ -85,7 +87,7 @@ pub(super) fn join_paths<K: Key>(
             #[allow(clippy::cast_possible_truncation)]
             let used = (key >> 56) as u8;
             let degrees = key & ((1 << 56) - 1);
-            sum = paths_with(degrees, used, bottoms, top)
+            sum = paths_with(degrees, used, bottoms, top, reading.fixed)
                 .and_then(|x| sum.checked_add(x))
                 .ok_or(FrontierError::Overflow)?;
         }
@@ -102,7 +104,7 @@ pub(super) fn join_cycles<K: Key>(
     tables: Vec<Table<'_, K, u64>>,
     at: &[Option<usize>],
     top: &Top,
-    used_shift: u32,
+    reading: Reading,
     stop: Option<&AtomicBool>,
 ) -> Result<Wide, FrontierError> {
     add_up(on_threads(tables, |mut table| {
@@ -113,7 +115,7 @@ pub(super) fn join_cycles<K: Key>(
             if i.is_multiple_of(4096) && stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
                 return Err(FrontierError::Stopped);
             }
-            let bottom = Cut::read(key.to_word().wide(), at, true, used_shift);
+            let bottom = Cut::read(key.to_word().wide(), at, true, reading);
             let matched = cycles_with(&bottom, top);
             if matched > 0 {
                 sum = Wide::from(matched)
@@ -161,14 +163,14 @@ pub(super) fn group_states<K: Key>(
     tables: &mut [Table<'_, K, u64>],
     at: &[Option<usize>],
     bottom: bool,
-    used_shift: u32,
+    reading: Reading,
     keep: impl Fn(u64) -> bool,
 ) -> Result<(Groups, u64), FrontierError> {
     let mut groups = Groups::default();
     let mut states = 0u64;
     for table in tables {
         table.read(true, |key, count| {
-            let cut = Cut::read(key.to_word().wide(), at, bottom, used_shift);
+            let cut = Cut::read(key.to_word().wide(), at, bottom, reading);
             let group = group_key(cut.degrees, cut.used);
             if !keep(group) {
                 return Ok(());
@@ -229,14 +231,17 @@ fn cycles_with(bottom: &Cut, top: &Top) -> u128 {
 /// squares of the cut with one edge in all (`ends`, taking their one edge
 /// from one side): so for each way of choosing the squares of the cut that
 /// are ends, the top states that fit are those of one degree less there.
-fn paths_with(degrees: u64, used: u8, bottoms: &[Pairing], top: &Top) -> Option<Wide> {
+fn paths_with(degrees: u64, used: u8, bottoms: &[Pairing], top: &Top, fixed: u64) -> Option<Wide> {
+    // A fixed end's one edge is matched by its degrees: it is never one
+    // of the free ends chosen here.
     let candidates: Vec<usize> = (0..MAX_WIDTH)
-        .filter(|&f| degrees >> (2 * f) & 3 >= 1)
+        .filter(|&f| degrees >> (2 * f) & 3 >= 1 && fixed >> f & 1 == 0)
         .collect();
     // `None` once a sum overflows.
     let mut sum = Some(Wide::ZERO);
-    for top_used in 0..=2 - used.min(2) {
-        let k = 2 - used - top_used;
+    let free = top.free_ends;
+    for top_used in 0..=free - used.min(free) {
+        let k = free - used.min(free) - top_used;
         let mut tally = |ends: u32| {
             let lowered = (0..MAX_WIDTH)
                 .filter(|&f| ends >> f & 1 == 1)
@@ -326,14 +331,14 @@ pub(super) fn keep_needing<'b, K: Key>(
     at: &[Option<usize>],
     keep: impl Fn(u64) -> bool + Sync,
     budget: &'b Budget,
-    used_shift: u32,
+    reading: Reading,
 ) -> Result<Vec<Table<'b, K, u64>>, FrontierError> {
     let limit = budget.limit();
     on_threads(tables, |mut table| {
         let mut out =
             Table::with_expected(table.len() / 2, budget).map_err(|e| table_error(e, limit))?;
         table.read(true, |key, count| {
-            let need = Cut::read(key.to_word().wide(), at, true, used_shift).degrees;
+            let need = Cut::read(key.to_word().wide(), at, true, reading).degrees;
             if keep(need) {
                 out.add_soon(key, key.hash(), count)
                     .map_err(|e| table_error(e, limit))?;

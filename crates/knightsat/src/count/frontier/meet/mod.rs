@@ -15,11 +15,15 @@
 //! into its top edges and the rest in exactly one way, so the cycles are
 //! the sum, over such pairs, of the products of their counts.
 //!
-//! Paths (open tours, no end fixed) join the same way, with the path's two
-//! ends either free ends used on one side (a fragment leading to one ends
-//! in [`PATH_END`]) or squares of the cut with one edge in all; the join
-//! chooses which squares of the cut are ends and walks the path through
-//! the cut from one end to the other ([`paths_with`]).
+//! Paths (open tours) join the same way, with the path's two ends either
+//! ends used on one side (a fragment leading to one ends in [`PATH_END`]:
+//! a free end, or a fixed end of that side's squares) or squares of the
+//! cut with one edge in all; the join chooses which squares of the cut are
+//! free ends and walks the path through the cut from one end to the other
+//! ([`paths_with`]). A fixed end that is a square of the cut has its one
+//! edge on one side: each side reads its degree there as its edges (a
+//! bottom state needing one less than its own), so that the degrees match
+//! exactly when the edge is on one side alone.
 //!
 //! A half step fixes its square's bottom degree for good, so states that
 //! differ there never merge again: when the half steps' tables grow too
@@ -41,24 +45,32 @@ use crate::count::frontier::state::{Mode, MAX_WIDTH, MAX_WIDTH_U64};
 use crate::count::frontier::table::{Base12, Budget, Key, Table, TableError, BASE12_SLOTS};
 use crate::count::frontier::{FrontierError, Options, Part, SpillDir, SquareProgress};
 use crate::count::number::Wide;
-use cut::{cut_at, half_steps, Sides};
+use cut::{cut_at, half_steps, Reading, Sides};
 use join::{group_key, group_states, join_cycles, join_paths, keep_needing, Pairing, Top};
 use parts::{Parts, WaitingPart, SPLIT_SHARE};
 
 /// The undirected Hamiltonian cycles (`closed`) or paths of `graph` (at
-/// least two squares, three for cycles), no end fixed, processing the first
-/// half of `lines` forward and the rest backward and joining the two at
-/// the middle; `mirror` as for [`Schedule::build`].
+/// least two squares, three for cycles), paths with the ends `ends` (at
+/// most two cells; none for cycles), processing the first half of `lines`
+/// forward and the rest backward and joining the two at the middle;
+/// `mirror` as for [`Schedule::build`].
 pub(crate) fn count(
     graph: &CellGraph,
     lines: &Lines,
     mirror: Option<&[usize]>,
-    closed: bool,
+    (closed, ends): (bool, &[usize]),
     options: &Options,
 ) -> Result<Wide, FrontierError> {
     let limit = options.memory_budget.unwrap_or(u64::MAX);
-    count_splitting_above(graph, lines, mirror, closed, options, limit / SPLIT_SHARE)
-        .map(|(sum, _)| sum)
+    count_splitting_above(
+        graph,
+        lines,
+        mirror,
+        (closed, ends),
+        options,
+        limit / SPLIT_SHARE,
+    )
+    .map(|(sum, _)| sum)
 }
 
 /// [`count`], the half steps' tables split into parts whenever they take
@@ -67,7 +79,7 @@ fn count_splitting_above(
     graph: &CellGraph,
     lines: &Lines,
     mirror: Option<&[usize]>,
-    closed: bool,
+    (closed, ends): (bool, &[usize]),
     options: &Options,
     split_above: u64,
 ) -> Result<(Wide, usize), FrontierError> {
@@ -86,12 +98,17 @@ fn count_splitting_above(
             .collect(),
         top,
     };
-    let mut forward = Schedule::build(graph, order, &[], mirror);
+    // Both halves know every fixed end: its square needs one edge.
+    let mut forward = Schedule::build(graph, order, ends, mirror);
     forward.steps.truncate(cut);
     let reversed: Vec<usize> = order.iter().rev().copied().collect();
-    let mut backward = Schedule::build(graph, &reversed, &[], None);
+    let mut backward = Schedule::build(graph, &reversed, ends, None);
     backward.steps.truncate(n - cut);
-    let (half, fronts) = half_steps(graph, &reversed[..n - cut], &sides);
+    let (half, fronts) = half_steps(graph, &reversed[..n - cut], &sides, ends);
+    let fixed_cut = ends
+        .iter()
+        .filter_map(|&end| sides.at(end))
+        .fold(0u64, |mask, f| mask | 1 << f);
     let width = forward.width.max(backward.width).max(half.width);
     if width > MAX_WIDTH {
         return Err(FrontierError::TooWide {
@@ -119,6 +136,12 @@ fn count_splitting_above(
         forward_steps: cut,
         total,
         closed,
+        free_ends: if closed {
+            0
+        } else {
+            2 - u8::try_from(ends.len()).unwrap_or(2).min(2)
+        },
+        fixed_cut,
         split_above,
         part,
     };
@@ -154,6 +177,10 @@ struct Meet<'a> {
     total: usize,
     /// Cycles, or paths.
     closed: bool,
+    /// The path ends not fixed (0 for cycles).
+    free_ends: u8,
+    /// Bit `f` for each square of the cut that is a fixed path end.
+    fixed_cut: u64,
     /// The bytes of half-step tables past which they are split.
     split_above: u64,
     /// The part of the count to make, and the half step after which the
@@ -239,12 +266,13 @@ impl Meet<'_> {
         // A part keeps the groups its bottom states can join, and the
         // state with no edge, whose count the cycles of the bottom alone
         // take (extra groups cost memory, never a tour).
-        let (groups, states) = group_states(&mut tables, &at, false, used_shift, |key| {
-            key == group_key(0, 0)
-                || self
-                    .part
-                    .is_none_or(|(part, _)| self.top_in_part(key, part, &fixed, mask))
-        })?;
+        let (groups, states) =
+            group_states(&mut tables, &at, false, self.reading(used_shift), |key| {
+                key == group_key(0, 0)
+                    || self
+                        .part
+                        .is_none_or(|(part, _)| self.top_in_part(key, part, &fixed, mask))
+            })?;
         drop(tables);
         // Only the state with no edge has no degree and no used end.
         let edgeless = groups.get(&group_key(0, 0)).map_or(0, |g| g[0].1);
@@ -263,6 +291,7 @@ impl Meet<'_> {
             edgeless,
             allowed: Vec::new(),
             bytes,
+            free_ends: self.free_ends,
         };
         degrees.sort_unstable();
         // The cut's squares stay once added: a half step's mask is its
@@ -385,9 +414,9 @@ impl Meet<'_> {
             tables = if self.closed {
                 let allowed = &top.allowed[i];
                 let keep = |need| allowed.contains(&need) && in_part(need);
-                keep_needing(next, &at, keep, self.budget, used_shift)?
+                keep_needing(next, &at, keep, self.budget, self.reading(used_shift))?
             } else if part.is_some() {
-                keep_needing(next, &at, in_part, self.budget, used_shift)?
+                keep_needing(next, &at, in_part, self.budget, self.reading(used_shift))?
             } else {
                 // A square of the cut may still be a path end, with a top
                 // degree one less than a cycle's.
@@ -396,7 +425,8 @@ impl Meet<'_> {
             let bytes: u64 = tables.iter().map(Table::bytes).sum();
             if i + 1 < steps.len() && bytes > self.split_above {
                 let pieces = bytes.div_ceil(self.split_above.max(1) / 2 + 1).clamp(2, 16);
-                let mut split = WaitingPart::split(tables, &at, pieces, self.budget, used_shift)?;
+                let mut split =
+                    WaitingPart::split(tables, &at, pieces, self.budget, self.reading(used_shift))?;
                 // No state left: nothing more to find.
                 let Some(first) = split.pop() else {
                     return Ok(Wide::ZERO);
@@ -409,13 +439,19 @@ impl Meet<'_> {
         }
         let at = self.cut_slots(self.fronts.last().map_or(&[][..], Vec::as_slice));
         let joined = if self.closed {
-            join_cycles(tables, &at, top, used_shift, self.options.stop)?
+            join_cycles(
+                tables,
+                &at,
+                top,
+                self.reading(used_shift),
+                self.options.stop,
+            )?
         } else {
             join_paths(
                 tables,
                 &at,
                 top,
-                used_shift,
+                self.reading(used_shift),
                 self.jobs,
                 self.options.stop,
                 self.budget,
@@ -444,8 +480,17 @@ impl Meet<'_> {
     fn mode(&self, used_shift: u32) -> Mode {
         Mode {
             closed: self.closed,
-            free_ends: if self.closed { 0 } else { 2 },
+            free_ends: self.free_ends,
             used_shift,
+        }
+    }
+
+    /// How the states at the cut are read, their used ends at
+    /// `used_shift`.
+    fn reading(&self, used_shift: u32) -> Reading {
+        Reading {
+            used_shift,
+            fixed: self.fixed_cut,
         }
     }
 }
@@ -511,7 +556,7 @@ mod tests {
                         &graph,
                         &lines,
                         mirror.as_deref(),
-                        closed,
+                        (closed, &[]),
                         &options,
                         split_above,
                     )

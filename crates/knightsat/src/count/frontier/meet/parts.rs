@@ -2,7 +2,7 @@
 //! budget, their states split by the degrees the half steps have fixed,
 //! each part waiting as a list until it is counted on its own.
 
-use super::cut::Cut;
+use super::cut::{Cut, Reading};
 use crate::count::frontier::engine::{shard_of, table_error};
 use crate::count::frontier::state::Word;
 use crate::count::frontier::table::{mix, Budget, Key, Table, TableError};
@@ -50,13 +50,13 @@ impl<'b, K: Key> WaitingPart<'b, K> {
         at: &[Option<usize>],
         parts: u64,
         budget: &'b Budget,
-        used_shift: u32,
+        reading: Reading,
     ) -> Result<Vec<Self>, FrontierError> {
         let mut lists: Vec<Vec<(K, u64)>> = (0..parts).map(|_| Vec::new()).collect();
         let mut charged = 0u64;
         for table in &mut tables {
             table.read(true, |key, count| {
-                let degrees = Cut::read(key.to_word().wide(), at, true, used_shift).degrees;
+                let degrees = Cut::read(key.to_word().wide(), at, true, reading).degrees;
                 #[allow(clippy::cast_possible_truncation)]
                 let list = &mut lists[(mix(degrees) % parts) as usize];
                 if list.len() == list.capacity() {
