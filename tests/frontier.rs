@@ -183,21 +183,11 @@ fn clues_tours_and_orbits_are_refused_in_one_line() {
 /// per line `RxC<TAB>term`, `#` lines being its source and definition
 /// (terms past 128 bits stay text).
 fn terms(name: &str) -> Vec<(usize, usize, String)> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures/oeis")
-        .join(format!("{name}.txt"));
-    std::fs::read_to_string(&path)
-        .unwrap()
-        .lines()
-        .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
-        .map(|line| {
-            let (board, term) = line.split_once('\t').unwrap();
+    fixture_lines(name)
+        .into_iter()
+        .map(|(board, term)| {
             let (rows, cols) = board.split_once('x').unwrap();
-            (
-                rows.parse().unwrap(),
-                cols.parse().unwrap(),
-                term.trim().to_string(),
-            )
+            (rows.parse().unwrap(), cols.parse().unwrap(), term)
         })
         .collect()
 }
@@ -377,25 +367,32 @@ fn has_spilled(dir: &std::path::Path) -> bool {
     })
 }
 
+/// A spilling count ([`spilling_count`]) started in the background, once
+/// it has written a file of states in `dir` (within a minute).
+fn spilling_in(dir: &std::path::Path) -> std::process::Child {
+    use std::time::{Duration, Instant};
+    let child = std::process::Command::new(common::cli::binary())
+        .args(spilling_count(dir))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while !has_spilled(dir) && started.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(has_spilled(dir), "no file of states after a minute");
+    child
+}
+
 /// SIGTERM or SIGINT while a count keeps states on disk, and a --timeout
 /// that runs out then, leave no file or directory behind.
 #[test]
 fn a_count_stopped_while_spilling_leaves_no_file() {
-    use common::cli::{binary, entries, send};
-    use std::time::{Duration, Instant};
+    use common::cli::{entries, send};
     let dir = tempfile::tempdir().unwrap();
     for signal in [libc::SIGTERM, libc::SIGINT] {
-        let mut child = std::process::Command::new(binary())
-            .args(spilling_count(dir.path()))
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .unwrap();
-        let started = Instant::now();
-        while !has_spilled(dir.path()) && started.elapsed() < Duration::from_secs(60) {
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        assert!(has_spilled(dir.path()), "no file of states after a minute");
+        let mut child = spilling_in(dir.path());
         send(&child, signal);
         let status = child.wait().unwrap();
         assert_eq!(status.code(), Some(128 + signal), "{status}");
@@ -446,6 +443,31 @@ fn a_full_disk_ends_a_spilling_count_in_one_line_leaving_nothing() {
     assert_eq!(lines[1], "exit 2", "{stderr}");
 }
 
+/// Writes part K of N (`part`) of the count of 5x5 without e5, with
+/// `extra` arguments, to the file `name` in `dir`; its name.
+fn part_without_e5(
+    dir: &std::path::Path,
+    name: &str,
+    (k, of): (usize, usize),
+    extra: &[&str],
+) -> String {
+    let part = format!("{k}/{of}");
+    let mut args = vec!["count", "--board", "5x5", "--holes", "e5", "--part", &part];
+    args.extend(extra);
+    std::fs::write(dir.join(name), common::cli::stdout_of(&args)).unwrap();
+    name.to_string()
+}
+
+/// `knightsat sum FILES…`, run in `dir`.
+fn sum_in(dir: &std::path::Path, files: &[String]) -> std::process::Output {
+    common::cli::knightsat()
+        .arg("sum")
+        .args(files)
+        .current_dir(dir)
+        .output()
+        .unwrap()
+}
+
 /// A frontier count in K parts (K = 1, 2, 3, 7; the default order and
 /// forward) adds up under `sum` to the oracle's count of a board with a
 /// hole; and `sum` refuses a part missing, a part counted twice, and a
@@ -469,30 +491,9 @@ fn parts_added_up_by_sum_give_the_oracles_count_and_sum_refuses_a_missing_repeat
     let dir = tempfile::tempdir().unwrap();
     let part = |order: &str, k: usize, of: usize| -> String {
         let name = format!("{order}-{k}-of-{of}.txt");
-        let part = format!("{k}/{of}");
-        let output = common::cli::stdout_of(&[
-            "count",
-            "--board",
-            "5x5",
-            "--holes",
-            "e5",
-            "--part",
-            &part,
-            "--frontier-order",
-            order,
-        ]);
-        std::fs::write(dir.path().join(&name), output).unwrap();
-        name
+        part_without_e5(dir.path(), &name, (k, of), &["--frontier-order", order])
     };
-    let sum = |files: &[String]| {
-        let mut args = vec!["sum"];
-        args.extend(files.iter().map(String::as_str));
-        common::cli::knightsat()
-            .args(&args)
-            .current_dir(dir.path())
-            .output()
-            .unwrap()
-    };
+    let sum = |files: &[String]| sum_in(dir.path(), files);
     let mut split = 0;
     for order in ["auto", "rows"] {
         for of in [1, 2, 3, 7] {
@@ -637,29 +638,9 @@ fn parts_split_by_their_ends_add_up_under_sum_and_are_not_mixed_with_others() {
     let dir = tempfile::tempdir().unwrap();
     let part = |k: usize, of: usize, by: &str| -> String {
         let name = format!("{by}-{k}-of-{of}.txt");
-        let part = format!("{k}/{of}");
-        let output = common::cli::stdout_of(&[
-            "count",
-            "--board",
-            "5x5",
-            "--holes",
-            "e5",
-            "--part",
-            &part,
-            "--part-by",
-            by,
-        ]);
-        std::fs::write(dir.path().join(&name), output).unwrap();
-        name
+        part_without_e5(dir.path(), &name, (k, of), &["--part-by", by])
     };
-    let sum = |files: &[String]| {
-        common::cli::knightsat()
-            .arg("sum")
-            .args(files)
-            .current_dir(dir.path())
-            .output()
-            .unwrap()
-    };
+    let sum = |files: &[String]| sum_in(dir.path(), files);
     for of in [1, 3, 7] {
         let files: Vec<String> = (1..=of).map(|k| part(k, of, "ends")).collect();
         let output = sum(&files);
@@ -697,24 +678,9 @@ fn parts_split_by_their_ends_add_up_under_sum_and_are_not_mixed_with_others() {
 /// removes it, while the directory of a count still running there stays.
 #[test]
 fn the_next_spilling_count_clears_what_a_killed_one_left() {
-    use common::cli::{binary, entries, send};
-    use std::time::{Duration, Instant};
+    use common::cli::{entries, send};
     let dir = tempfile::tempdir().unwrap();
-    let spilling = |dir: &std::path::Path| {
-        let child = std::process::Command::new(binary())
-            .args(spilling_count(dir))
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .unwrap();
-        let started = Instant::now();
-        while !has_spilled(dir) && started.elapsed() < Duration::from_secs(60) {
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        assert!(has_spilled(dir), "no file of states after a minute");
-        child
-    };
-    let mut killed = spilling(dir.path());
+    let mut killed = spilling_in(dir.path());
     send(&killed, libc::SIGKILL);
     killed.wait().unwrap();
     let left = entries(dir.path());
@@ -723,7 +689,7 @@ fn the_next_spilling_count_clears_what_a_killed_one_left() {
     let pid = named(killed.id());
     assert!(left[0].starts_with(&pid), "{left:?} not named {pid}…");
     // A count still running keeps its directory through the next count.
-    let mut running = spilling(dir.path());
+    let mut running = spilling_in(dir.path());
     let mut args = spilling_count(dir.path());
     args.extend(["--timeout".to_string(), "3".to_string()]);
     let output = common::cli::knightsat().args(&args).output().unwrap();

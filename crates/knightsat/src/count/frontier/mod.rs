@@ -780,6 +780,27 @@ mod tests {
         assert_empty(parent.path());
     }
 
+    /// The counts of the `of` parts of `problem` split `by`, with
+    /// `options` otherwise, and their sum.
+    fn parts_and_sum(
+        problem: &Problem,
+        options: &Options,
+        of: usize,
+        by: PartSplit,
+    ) -> (Vec<TourNumber>, TourNumber) {
+        let parts: Vec<TourNumber> = (0..of)
+            .map(|index| {
+                let part = Some(Part { index, of, by });
+                count(problem, &Options { part, ..*options }).unwrap()
+            })
+            .collect();
+        let sum = parts
+            .iter()
+            .try_fold(TourNumber::ZERO, |sum, &part| sum.checked_add(part))
+            .unwrap();
+        (parts, sum)
+    }
+
     /// A count in K parts adds up to the whole for K = 1, 2, 3 and 7, on
     /// boards with holes and without, open and closed, with a start and
     /// without, in every order (meeting in the middle splits by the
@@ -815,24 +836,11 @@ mod tests {
                 // Every seventh sum spilled, every table on disk.
                 let dir = SpillDir::eager(parent.path(), 3);
                 let spill = (summed % 7 == 0).then_some(&dir);
-                let parts: Vec<TourNumber> = (0..of)
-                    .map(|index| {
-                        let options = Options {
-                            part: Some(Part {
-                                index,
-                                of,
-                                by: PartSplit::States,
-                            }),
-                            spill,
-                            ..whole_options
-                        };
-                        count(problem, &options).unwrap()
-                    })
-                    .collect();
-                let sum = parts
-                    .iter()
-                    .try_fold(TourNumber::ZERO, |sum, &part| sum.checked_add(part))
-                    .unwrap();
+                let options = Options {
+                    spill,
+                    ..whole_options
+                };
+                let (parts, sum) = parts_and_sum(problem, &options, of, PartSplit::States);
                 assert_eq!(sum, whole, "{named} in {of} parts {parts:?}");
                 summed += 1;
                 if of > 1 && !whole.is_zero() {
@@ -876,24 +884,7 @@ mod tests {
             };
             let whole = count(problem, &whole_options).unwrap();
             for of in [1, 2, 3, 7] {
-                let parts: Vec<TourNumber> = (0..of)
-                    .map(|index| {
-                        let part = Part {
-                            index,
-                            of,
-                            by: PartSplit::Ends,
-                        };
-                        let options = Options {
-                            part: Some(part),
-                            ..whole_options
-                        };
-                        count(problem, &options).unwrap()
-                    })
-                    .collect();
-                let sum = parts
-                    .iter()
-                    .try_fold(TourNumber::ZERO, |sum, &part| sum.checked_add(part))
-                    .unwrap();
+                let (parts, sum) = parts_and_sum(problem, &whole_options, of, PartSplit::Ends);
                 assert_eq!(sum, whole, "{named} in {of} parts by ends {parts:?}");
                 summed += 1;
                 if of > 1 && !whole.is_zero() && !problem.is_closed() {
