@@ -354,44 +354,14 @@ struct EndClass {
 
 /// The classes of the pairs of squares that an open tour of `problem` may
 /// end on, in a fixed order: unordered pairs of distinct squares (on one
-/// square, that square twice; a given
-/// start or end is one of them) up to the symmetries that keep the given
-/// ends, less those that no Hamiltonian path joins by a theorem: on a
+/// square, that square twice; a given start or end is one of them) up to
+/// the symmetries that keep the given ends, less those that no Hamiltonian path joins by a theorem: on a
 /// bipartite move graph a path alternates colour classes, so its ends are
 /// one in each when the classes are equal, both in the larger when it has
 /// one square more, and there is none when they differ by more.
 fn end_classes(problem: &Problem, graph: &CellGraph) -> Vec<EndClass> {
     let board = problem.board();
-    let cell = |square: usize| CellGraph::cell_of(board, square);
-    let colouring = graph.two_colouring();
-    let class_of = |square: usize| colouring.as_ref().map(|c| c[cell(square)] < 0);
     let squares = board.squares();
-    let larger = colouring.as_ref().map(|_| {
-        let odd = (0..squares).filter(|&s| class_of(s) == Some(true)).count();
-        (odd * 2).cmp(&squares)
-    });
-    let joinable = |a: usize, b: usize| match larger {
-        None => true,
-        Some(std::cmp::Ordering::Equal) => class_of(a) != class_of(b),
-        Some(more) => {
-            let odd = more == std::cmp::Ordering::Greater;
-            let sizes_one_apart = squares % 2 == 1;
-            sizes_one_apart && class_of(a) == Some(odd) && class_of(b) == Some(odd)
-        }
-    };
-    let symmetries = problem.symmetries();
-    let fixed = problem.start().or(problem.end());
-    let mut classes: std::collections::BTreeMap<(usize, usize), EndClass> =
-        std::collections::BTreeMap::new();
-    let pairs: Vec<(usize, usize)> = match (problem.start(), problem.end()) {
-        (Some(s), Some(e)) => vec![(s, e)],
-        _ => match fixed {
-            Some(f) => (0..squares).filter(|&e| e != f).map(|e| (f, e)).collect(),
-            None => (0..squares)
-                .flat_map(|s| (s + 1..squares).map(move |e| (s, e)))
-                .collect(),
-        },
-    };
     if squares == 1 {
         // The one-square tour starts and ends on its square.
         return vec![EndClass {
@@ -401,20 +371,48 @@ fn end_classes(problem: &Problem, graph: &CellGraph) -> Vec<EndClass> {
             ways: 1,
         }];
     }
+    let colouring = graph.two_colouring();
+    let odd = |square: usize| {
+        colouring
+            .as_ref()
+            .map(|c| c[CellGraph::cell_of(board, square)] < 0)
+    };
+    let odd_squares = (0..squares).filter(|&s| odd(s) == Some(true)).count();
+    let even_squares = squares - odd_squares;
+    let joinable = |a: usize, b: usize| {
+        if colouring.is_none() {
+            true
+        } else if odd_squares == even_squares {
+            odd(a) != odd(b)
+        } else if odd_squares.abs_diff(even_squares) == 1 {
+            let larger = Some(odd_squares > even_squares);
+            odd(a) == larger && odd(b) == larger
+        } else {
+            false
+        }
+    };
+    let symmetries = problem.symmetries();
+    let fixed = problem.start().or(problem.end());
+    let pairs: Vec<(usize, usize)> = match (problem.start(), problem.end(), fixed) {
+        (Some(s), Some(e), _) => vec![(s, e)],
+        (_, _, Some(f)) => (0..squares).filter(|&e| e != f).map(|e| (f, e)).collect(),
+        _ => (0..squares)
+            .flat_map(|s| (s + 1..squares).map(move |e| (s, e)))
+            .collect(),
+    };
     let ways = if fixed.is_some() { 1 } else { 2 };
+    let mut classes: std::collections::BTreeMap<(usize, usize), EndClass> =
+        std::collections::BTreeMap::new();
     for (s, e) in pairs {
         if s == e || !joinable(s, e) {
             continue;
         }
+        // A fixed end stays first; a free pair is unordered.
         let key = symmetries
             .iter()
-            .map(|map| {
-                let (a, b) = (map[s], map[e]);
-                if fixed.is_some() {
-                    (a, b)
-                } else {
-                    (a.min(b), a.max(b))
-                }
+            .map(|map| match fixed {
+                Some(_) => (map[s], map[e]),
+                None => (map[s].min(map[e]), map[s].max(map[e])),
             })
             .min()
             .unwrap_or((s, e));
