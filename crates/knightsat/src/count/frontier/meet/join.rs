@@ -250,9 +250,16 @@ fn paths_with(degrees: u64, used: u8, bottoms: &[Pairing], top: &Top, fixed: u64
                 return;
             };
             for (bottom, count) in bottoms {
+                let linked = linked_squares(bottom, ends);
+                if linked == 0 {
+                    continue;
+                }
+                let first = linked.trailing_zeros() as usize;
                 let matched: u128 = group
                     .iter()
-                    .filter(|(partner, _)| one_path(partner, bottom, ends))
+                    .filter(|(partner, _)| {
+                        one_path(partner, bottom, ends, first, linked.count_ones())
+                    })
                     .map(|&(_, c)| u128::from(c))
                     .sum();
                 if matched > 0 {
@@ -279,48 +286,55 @@ fn paths_with(degrees: u64, used: u8, bottoms: &[Pairing], top: &Top, fixed: u64
     sum
 }
 
+/// The squares of the cut that a joined path passes through from one side
+/// to the other: those the bottom pairs, and the chosen path ends `ends`
+/// (paired on one side only). A square the bottom pairs is paired by the
+/// top too, since the top's degree there is the one the bottom needs.
+fn linked_squares(bottom: &[u8; MAX_WIDTH + 1], ends: u32) -> u32 {
+    (0..MAX_WIDTH)
+        .filter(|&f| bottom[f] != UNPAIRED)
+        .fold(ends, |mask, f| mask | 1 << f)
+}
+
 /// Whether the top's and the bottom's fragments, joined at the squares of
 /// the cut, make one path: `ends` are the squares of the cut that are path
-/// ends (their missing side leads to [`PATH_END`]). Walks from one end,
-/// crossing sides at each square, and checks that it reaches the other
-/// end having passed every square with a fragment end.
-fn one_path(top: &[u8; MAX_WIDTH + 1], bottom: &[u8; MAX_WIDTH + 1], ends: u32) -> bool {
-    let link = |from_top: bool, f: usize| {
-        let p = if from_top { top[f] } else { bottom[f] };
+/// ends (their missing side leads to [`PATH_END`]), `linked` how many
+/// squares the joined fragments pass through, `first` one of them. Walks
+/// from `first` both ways, crossing sides at each square: one path reaches
+/// a path end both ways (not `first` again, which would be a cycle) having
+/// passed every linked square.
+fn one_path(
+    top: &[u8; MAX_WIDTH + 1],
+    bottom: &[u8; MAX_WIDTH + 1],
+    ends: u32,
+    first: usize,
+    linked: u32,
+) -> bool {
+    let link = |via_top: bool, f: usize| {
+        let p = if via_top { top[f] } else { bottom[f] };
         if p == UNPAIRED && ends >> f & 1 == 1 {
             PATH_END
         } else {
             p
         }
     };
-    let mut linked = 0;
-    let mut start = None;
-    for f in 0..MAX_WIDTH {
-        let (t, b) = (link(true, f), link(false, f));
-        if t != UNPAIRED || b != UNPAIRED {
-            linked += 1;
-        }
-        if start.is_none() && (t == PATH_END || b == PATH_END) {
-            // Came in from the path's end on that side; leave by the other.
-            start = Some((f, t == PATH_END));
-        }
-    }
-    let Some((mut at, mut leave_bottom)) = start else {
-        return false;
-    };
     let mut visited = 1;
-    loop {
-        let next = link(!leave_bottom, at);
-        if next == PATH_END {
-            return visited == linked;
+    for leave_by_top in [true, false] {
+        let (mut at, mut via_top) = (first, leave_by_top);
+        loop {
+            let next = link(via_top, at);
+            if next == PATH_END {
+                break;
+            }
+            if next == UNPAIRED || usize::from(next) == first || visited >= linked {
+                return false;
+            }
+            at = usize::from(next);
+            visited += 1;
+            via_top = !via_top;
         }
-        if next == UNPAIRED || visited >= linked {
-            return false;
-        }
-        at = usize::from(next);
-        visited += 1;
-        leave_bottom = !leave_bottom;
     }
+    visited == linked
 }
 
 /// The states of `tables` whose cut squares (`at`: each slot's number
