@@ -1,14 +1,171 @@
 //! The process's memory allocator: mimalloc, tuned for the commands. The
 //! library leaves its allocator to its callers; this binary chooses one.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::alloc::{GlobalAlloc, Layout};
+use std::fmt::Write;
+use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
 
 /// mimalloc for every allocation in the process: with its `override`
 /// feature it also serves the `malloc` and `new` of the `CaDiCaL` linked in,
 /// whose millions of small clauses glibc's allocator hands out and frees
 /// slowly (docs/benchmarks.md, "Solvers side by side").
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: Allocator = Allocator;
+
+/// mimalloc, ending the process in one line when an allocation fails
+/// ([`out_of_memory`]) rather than aborting with files left behind.
+struct Allocator;
+
+// SAFETY: every call goes to mimalloc unchanged; only a null result is
+// looked at before it is returned.
+unsafe impl GlobalAlloc for Allocator {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: the caller's contract, passed on.
+        checked(unsafe { mimalloc::MiMalloc.alloc(layout) }, layout.size())
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: the caller's contract, passed on.
+        checked(
+            unsafe { mimalloc::MiMalloc.alloc_zeroed(layout) },
+            layout.size(),
+        )
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: the caller's contract, passed on.
+        unsafe { mimalloc::MiMalloc.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // SAFETY: the caller's contract, passed on.
+        checked(
+            unsafe { mimalloc::MiMalloc.realloc(ptr, layout, new_size) },
+            new_size,
+        )
+    }
+}
+
+/// `ptr`, unless it is null: then the process ends ([`out_of_memory`]).
+#[inline]
+fn checked(ptr: *mut u8, size: usize) -> *mut u8 {
+    if ptr.is_null() {
+        out_of_memory(size);
+    }
+    ptr
+}
+
+/// Memory kept aside under an address-space limit, freed when an
+/// allocation fails so that the clean-up after it has room to run.
+static RESERVE: AtomicPtr<u8> = AtomicPtr::new(std::ptr::null_mut());
+/// The size of [`RESERVE`].
+const RESERVE_BYTES: usize = 4 << 20;
+/// Set by the first failed allocation: a second one (the clean-up's own)
+/// returns null, and Rust aborts.
+static FAILED: AtomicBool = AtomicBool::new(false);
+
+/// Ends the process after an allocation of `size` bytes failed (an
+/// address-space limit, `ulimit -v`, or memory the machine lacks): frees
+/// [`RESERVE`], says so in one line, removes the files and ends the child
+/// processes the run registered, and exits with status 2, as a count over
+/// its `--memory-budget` does. Returns only when the clean-up itself fails
+/// to allocate, which then aborts.
+fn out_of_memory(size: usize) {
+    if FAILED.swap(true, Ordering::SeqCst) {
+        return;
+    }
+    let reserve = RESERVE.swap(std::ptr::null_mut(), Ordering::SeqCst);
+    if !reserve.is_null() {
+        // SAFETY: allocated in `keep_a_reserve` with this layout.
+        unsafe { mimalloc::MiMalloc.dealloc(reserve, reserve_layout()) };
+    }
+    let mut line = Line::default();
+    let _ = match half_the_address_space_mib() {
+        Some(half) => writeln!(
+            line,
+            "knightsat: out of memory: {size} more bytes would pass the address-space limit (ulimit -v: {} MiB); give a smaller --memory-budget, or raise the limit",
+            half * 2
+        ),
+        None => writeln!(
+            line,
+            "knightsat: out of memory: the machine has no {size} more bytes; give a smaller --memory-budget"
+        ),
+    };
+    // SAFETY: writes the bytes of `line` to standard error.
+    unsafe { libc::write(2, line.bytes.as_ptr().cast(), line.len) };
+    knightsat::runtime::cleanup::clean_up_now();
+    // SAFETY: ends the process at once, as the abort would have.
+    unsafe { libc::_exit(2) };
+}
+
+/// A line formatted without allocating (what does not fit is cut).
+struct Line {
+    bytes: [u8; 320],
+    len: usize,
+}
+
+impl Default for Line {
+    fn default() -> Line {
+        Line {
+            bytes: [0; 320],
+            len: 0,
+        }
+    }
+}
+
+impl std::fmt::Write for Line {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        let n = s.len().min(self.bytes.len() - self.len);
+        self.bytes[self.len..self.len + n].copy_from_slice(&s.as_bytes()[..n]);
+        self.len += n;
+        Ok(())
+    }
+}
+
+/// The layout of [`RESERVE`].
+fn reserve_layout() -> Layout {
+    Layout::from_size_align(RESERVE_BYTES, 64).unwrap_or(Layout::new::<u8>())
+}
+
+/// mimalloc's `mi_option_arena_reserve`, in KiB (the option's place in
+/// mimalloc 3's `mi_option_e`, just after `destroy_on_exit`, 22; checked
+/// by a test).
+const MI_OPTION_ARENA_RESERVE: libmimalloc_sys::mi_option_t = 23;
+
+/// Under an address-space limit (`ulimit -v`), has mimalloc reserve its
+/// arenas an eighth of the limit's half at a time rather than 1 GiB. Its
+/// first reservation under such a limit fell back to 128 MiB and left no
+/// room for a second thread's stack: 6x7 under `ulimit -v 150000` failed
+/// to start its threads, and under `ulimit -v 100000` aborted with a
+/// budget of 30 MiB; with small arenas both count. Runs before `main`
+/// (from `.init_array`, ahead of the constructors of default priority)
+/// because the Rust runtime's first allocation reserves the first arena.
+extern "C" fn fit_the_arenas_to_the_address_space() {
+    let Some(half) = half_the_address_space_mib() else {
+        return;
+    };
+    let arena_kib = (half * 1024 / 8).clamp(1024, 1 << 20);
+    // SAFETY: mi_option_set stores an integer in mimalloc's option table.
+    unsafe {
+        libmimalloc_sys::mi_option_set(
+            MI_OPTION_ARENA_RESERVE,
+            std::os::raw::c_long::try_from(arena_kib).unwrap_or(1024),
+        );
+    }
+}
+
+#[cfg(target_os = "linux")]
+#[used]
+#[unsafe(link_section = ".init_array.00099")]
+static FIT_THE_ARENAS: extern "C" fn() = fit_the_arenas_to_the_address_space;
+
+/// Under an address-space limit, keeps [`RESERVE`] aside for the clean-up
+/// after a failed allocation.
+pub fn keep_a_reserve() {
+    if half_the_address_space_mib().is_none() {
+        return;
+    }
+    // SAFETY: a layout of non-zero size.
+    let reserve = unsafe { mimalloc::MiMalloc.alloc(reserve_layout()) };
+    RESERVE.store(reserve, Ordering::SeqCst);
+}
 
 /// Asks the kernel for no transparent huge pages in this process. mimalloc
 /// asks for them for its arenas, and on these virtual machines a fresh 2 MiB
@@ -103,7 +260,24 @@ pub fn half_the_address_space_mib() -> Option<u64> {
 
 #[cfg(test)]
 mod tests {
-    use super::{give_memory_back_at_once, MI_OPTION_PURGE_DELAY};
+    use super::{give_memory_back_at_once, MI_OPTION_ARENA_RESERVE, MI_OPTION_PURGE_DELAY};
+
+    /// The option set under an address-space limit is mimalloc's arena
+    /// reservation: it follows the one libmimalloc-sys names 20 by three
+    /// (a deprecated option and `destroy_on_exit` between) and holds 1 GiB
+    /// in KiB by default.
+    #[test]
+    fn the_arena_option_is_the_reservation_size() {
+        assert_eq!(
+            MI_OPTION_ARENA_RESERVE - 3,
+            libmimalloc_sys::mi_option_max_warnings
+        );
+        if std::env::var_os("MIMALLOC_ARENA_RESERVE").is_none() {
+            // SAFETY: reads an integer from mimalloc's option table.
+            let default = unsafe { libmimalloc_sys::mi_option_get(MI_OPTION_ARENA_RESERVE) };
+            assert_eq!(default, 1 << 20, "1 GiB in KiB (mimalloc 3's options.c)");
+        }
+    }
 
     /// The option set is mimalloc's purge delay: it lies just before the
     /// one libmimalloc-sys names 16, holds a delay in milliseconds, and

@@ -32,13 +32,16 @@ const EXIT_GAVE_UP: u8 = 3;
 fn main() -> ExitCode {
     commands::guard_closed_stdout();
     allocator::without_huge_pages();
+    allocator::keep_a_reserve();
     let (cli, matches) = match args::parse() {
         Ok(parsed) => parsed,
         Err(error) => return usage::usage_error(&error),
     };
     if let Err(error) = signals::exit_on_signals() {
+        // A thread refused at the start: a process or address-space limit,
+        // like a budget the run cannot keep.
         let _ = writeln!(io::stderr(), "knightsat: cannot watch for signals: {error}");
-        return ExitCode::from(EXIT_FAILURE);
+        return ExitCode::from(EXIT_BAD_INPUT);
     }
     let result = plan::plan(cli, &matches).and_then(run);
     signals::exit_if_signalled();

@@ -702,3 +702,78 @@ fn the_next_spilling_count_clears_what_a_killed_one_left() {
     running.wait().unwrap();
     assert!(entries(dir.path()).is_empty(), "{:?}", entries(dir.path()));
 }
+
+/// `knightsat ARGS` run under `ulimit -v KIB`: its exit status, standard
+/// output and standard error.
+fn under_address_limit(kib: u64, args: &[&str]) -> (Option<i32>, String, String) {
+    let command = format!("ulimit -v {kib} && exec \"$0\" \"$@\"");
+    let output = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(command)
+        .arg(common::cli::binary())
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// Under an address-space limit a count never panics or aborts: two
+/// threads count where their stacks fit (6x7 under 150,000 KiB panicked
+/// "failed to spawn thread"), one thread counts within its default budget
+/// (under 100,000 KiB it aborted on a failed allocation), and where the
+/// limit leaves too little, the count says so in one line with exit status
+/// 2 and leaves no file of states behind (an abort left its directory).
+#[test]
+fn counts_under_an_address_space_limit_finish_or_refuse_in_one_line_leaving_no_file() {
+    let (code, whole, _) = under_address_limit(4 << 20, &["count", "--board", "6x7"]);
+    assert_eq!(code, Some(0));
+    for (kib, jobs) in [(150_000, "2"), (100_000, "1")] {
+        let (code, out, err) =
+            under_address_limit(kib, &["count", "--board", "6x7", "--jobs", jobs]);
+        assert_eq!(
+            (code, out.as_str()),
+            (Some(0), whole.as_str()),
+            "{kib} KiB, {jobs} jobs: {err}"
+        );
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let spill_dir = dir.path().to_str().unwrap();
+    for kib in [50_000, 60_000, 70_000] {
+        for budget in ["4", "16"] {
+            let (code, out, err) = under_address_limit(
+                kib,
+                &[
+                    "count",
+                    "--board",
+                    "6x7",
+                    "--method",
+                    "frontier",
+                    "--frontier-order",
+                    "rows",
+                    "--memory-budget",
+                    budget,
+                    "--spill-dir",
+                    spill_dir,
+                ],
+            );
+            let case = format!("{kib} KiB, budget {budget}: {code:?} {err}");
+            match code {
+                Some(0) => assert_eq!(out, whole, "{case}"),
+                Some(2) => {
+                    assert_eq!(err.lines().count(), 1, "{case}");
+                    assert!(
+                        err.starts_with("knightsat: ") && err.contains("memory"),
+                        "{case}"
+                    );
+                }
+                _ => panic!("{case}"),
+            }
+            let left = common::cli::entries(dir.path());
+            assert!(left.is_empty(), "{case}: left {left:?}");
+        }
+    }
+}

@@ -67,6 +67,13 @@ pub enum Error {
         /// The most MiB of states it had kept on disk by then.
         on_disk_mib: u64,
     },
+    /// A frontier count that could not start a thread even when running
+    /// on one (an address-space or process limit).
+    #[error("counting by the frontier could not start a thread: {message}")]
+    FrontierNoThread {
+        /// What the system said.
+        message: String,
+    },
     /// A frontier count that could not write or read the states it keeps
     /// on disk (a full disk, a directory it may not write in).
     #[error("counting by the frontier could not keep its states in {dir} after writing {on_disk_mib} MiB there: {message}")]
@@ -265,6 +272,7 @@ impl Error {
             | Error::CubesOverMemoryBudget { .. }
             | Error::FrontierOverMemoryBudget { .. }
             | Error::FrontierDisk { .. }
+            | Error::FrontierNoThread { .. }
             | Error::FrontierPartsOutgrown { .. }
             | Error::FrontierTooWide { .. }
             | Error::FrontierTooManySquares { .. }

@@ -382,19 +382,27 @@ fn step_parallel<'b, K: Key, C: Count>(
                     budget,
                     abort: &abort,
                 };
-                s.spawn(move || {
-                    let r = worker.run(shard, expected, inbox, outboxes);
-                    if r.is_err() {
-                        worker.abort.store(true, Ordering::Relaxed);
-                    }
-                    r
-                })
+                std::thread::Builder::new()
+                    .spawn_scoped(s, move || {
+                        let r = worker.run(shard, expected, inbox, outboxes);
+                        if r.is_err() {
+                            worker.abort.store(true, Ordering::Relaxed);
+                        }
+                        r
+                    })
+                    .map_err(|e| {
+                        // The others stop, their shards incomplete.
+                        abort.store(true, Ordering::Relaxed);
+                        FrontierError::NoThread {
+                            message: e.to_string(),
+                        }
+                    })
             })
             .collect();
         drop(senders);
         handles
             .into_iter()
-            .map(|h| h.join().unwrap_or(Err(FrontierError::Stopped)))
+            .map(|h| h.and_then(|h| h.join().unwrap_or(Err(FrontierError::Stopped))))
             .collect()
     });
     let mut shards = Vec::with_capacity(jobs);

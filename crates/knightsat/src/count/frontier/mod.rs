@@ -226,6 +226,11 @@ pub(crate) enum FrontierError {
         /// The most bytes the count had on disk at once.
         on_disk: u64,
     },
+    /// A thread could not be started (an address-space or process limit).
+    NoThread {
+        /// What the system said.
+        message: String,
+    },
     /// Counting in parts, meeting in the middle, a half's 64-bit counts
     /// overflowed: the whole would be counted forward, on other parts.
     PartsOutgrown,
@@ -242,6 +247,7 @@ impl fmt::Display for FrontierError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             FrontierError::Stopped => write!(f, "the count was stopped"),
+            FrontierError::NoThread { message } => write!(f, "no thread could start: {message}"),
             FrontierError::Overflow => write!(f, "the count does not fit in 256 bits"),
             FrontierError::OverMemory { needed, budget } => write!(
                 f,
@@ -298,6 +304,23 @@ impl Wanted {
 /// `options.memory_budget`, [`FrontierError::Stopped`] when `options.stop`
 /// is set, and [`FrontierError::Overflow`] for a count past 2^256 − 1.
 pub(crate) fn count(problem: &Problem, options: &Options) -> Result<TourNumber, FrontierError> {
+    match count_on_threads(problem, options) {
+        // Under a limit that leaves no room for another thread's stack,
+        // one thread still counts.
+        Err(FrontierError::NoThread { .. }) if options.jobs > 1 => count_on_threads(
+            problem,
+            &Options {
+                jobs: 1,
+                ..*options
+            },
+        ),
+        counted => counted,
+    }
+}
+
+/// [`count`] on `options.jobs` threads, failing with
+/// [`FrontierError::NoThread`] when one cannot start.
+fn count_on_threads(problem: &Problem, options: &Options) -> Result<TourNumber, FrontierError> {
     if let Some(part) = options.part.filter(|part| part.by == PartSplit::Ends) {
         if problem.is_closed() {
             // A cycle has no ends to split by: the first part is the whole
@@ -618,6 +641,7 @@ pub(crate) fn count_tours(
         };
         count(problem, &options).map_err(|error| match error {
             FrontierError::Stopped => Error::Run(RunError::Stopped),
+            FrontierError::NoThread { message } => Error::FrontierNoThread { message },
             FrontierError::Overflow => Error::CountOverflow,
             FrontierError::PartsOutgrown => Error::FrontierPartsOutgrown {
                 board: board.shape(),

@@ -129,22 +129,41 @@ pub(super) fn join_cycles<K: Key>(
     })?)
 }
 
-/// Runs `work` on each of `parts`, each on a thread of its own: the results
-/// in order, or the first error (a thread that panicked counts as stopped).
+/// Runs `work` on each of `parts`, each on a thread of its own, or on this
+/// one where no thread can start (an address-space limit): the results in
+/// order, or the first error (a thread that panicked counts as stopped).
 fn on_threads<P: Send, T: Send>(
     parts: Vec<P>,
     work: impl Fn(P) -> Result<T, FrontierError> + Sync,
 ) -> Result<Vec<T>, FrontierError> {
     let work = &work;
     std::thread::scope(|s| {
-        let handles: Vec<_> = parts
-            .into_iter()
-            .map(|part| s.spawn(move || work(part)))
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or(Err(FrontierError::Stopped)))
-            .collect()
+        let mut here = Vec::new();
+        let mut handles = Vec::new();
+        for (i, part) in parts.into_iter().enumerate() {
+            // A part the thread could not take comes back in the error.
+            let (tx, rx) = std::sync::mpsc::channel();
+            let spawned = std::thread::Builder::new().spawn_scoped(s, move || {
+                let part = rx.recv().map_err(|_| FrontierError::Stopped)?;
+                work(part)
+            });
+            match spawned {
+                Ok(handle) => match tx.send(part) {
+                    Ok(()) => handles.push((i, handle)),
+                    Err(std::sync::mpsc::SendError(part)) => here.push((i, part)),
+                },
+                Err(_) => here.push((i, part)),
+            }
+        }
+        let mut results: Vec<(usize, Result<T, FrontierError>)> =
+            here.into_iter().map(|(i, part)| (i, work(part))).collect();
+        results.extend(
+            handles
+                .into_iter()
+                .map(|(i, h)| (i, h.join().unwrap_or(Err(FrontierError::Stopped)))),
+        );
+        results.sort_by_key(|&(i, _)| i);
+        results.into_iter().map(|(_, r)| r).collect()
     })
 }
 
