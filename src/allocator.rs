@@ -77,11 +77,10 @@ fn out_of_memory(size: usize) {
         unsafe { mimalloc::MiMalloc.dealloc(reserve, reserve_layout()) };
     }
     let mut line = Line::default();
-    let _ = match half_the_address_space_mib() {
-        Some(half) => writeln!(
+    let _ = match address_space_limit_mib() {
+        Some(limit) => writeln!(
             line,
-            "knightsat: out of memory: {size} more bytes would pass the address-space limit (ulimit -v: {} MiB); give a smaller --memory-budget, or raise the limit",
-            half * 2
+            "knightsat: out of memory: {size} more bytes would pass the address-space limit (ulimit -v: {limit} MiB); give a smaller --memory-budget, or raise the limit"
         ),
         None => writeln!(
             line,
@@ -124,42 +123,40 @@ fn reserve_layout() -> Layout {
     Layout::from_size_align(RESERVE_BYTES, 64).unwrap_or(Layout::new::<u8>())
 }
 
-/// mimalloc's `mi_option_arena_reserve`, in KiB (the option's place in
-/// mimalloc 3's `mi_option_e`, just after `destroy_on_exit`, 22; checked
-/// by a test).
-const MI_OPTION_ARENA_RESERVE: libmimalloc_sys::mi_option_t = 23;
+/// mimalloc's `mi_option_disallow_arena_alloc` (the option's place in
+/// mimalloc 3's `mi_option_e`, 26; checked by a test).
+const MI_OPTION_DISALLOW_ARENA_ALLOC: libmimalloc_sys::mi_option_t = 26;
 
-/// Under an address-space limit (`ulimit -v`), has mimalloc reserve its
-/// arenas an eighth of the limit's half at a time rather than 1 GiB. Its
-/// first reservation under such a limit fell back to 128 MiB and left no
-/// room for a second thread's stack: 6x7 under `ulimit -v 150000` failed
-/// to start its threads, and under `ulimit -v 100000` aborted with a
-/// budget of 30 MiB; with small arenas both count. Runs before `main`
-/// (from `.init_array`, ahead of the constructors of default priority)
-/// because the Rust runtime's first allocation reserves the first arena.
-extern "C" fn fit_the_arenas_to_the_address_space() {
-    let Some(half) = half_the_address_space_mib() else {
+/// Under an address-space limit (`ulimit -v`), has mimalloc take its
+/// memory from the system as it goes, not from arenas reserved ahead,
+/// unless `MIMALLOC_DISALLOW_ARENA_ALLOC` says otherwise. Under such a
+/// limit the first 1 GiB reservation fell back to 128 MiB and left no room
+/// for a second thread's stack (6x7 under `ulimit -v 150000`); smaller
+/// arenas, freed but still reserved, filled the address space at a third
+/// of it in use (7x7 open meeting in the middle under `ulimit -v 409600`
+/// ran out of address space once in 12 runs at a budget of 133 MiB, and
+/// never without arenas). Runs before `main` (from `.init_array`, ahead of
+/// the constructors of default priority) because the Rust runtime's first
+/// allocation reserves the first arena.
+extern "C" fn fit_the_allocator_to_the_address_space() {
+    if address_space_limit_mib().is_none()
+        || std::env::var_os("MIMALLOC_DISALLOW_ARENA_ALLOC").is_some()
+    {
         return;
-    };
-    let arena_kib = (half * 1024 / 8).clamp(1024, 1 << 20);
-    // SAFETY: mi_option_set stores an integer in mimalloc's option table.
-    unsafe {
-        libmimalloc_sys::mi_option_set(
-            MI_OPTION_ARENA_RESERVE,
-            std::os::raw::c_long::try_from(arena_kib).unwrap_or(1024),
-        );
     }
+    // SAFETY: mi_option_set stores an integer in mimalloc's option table.
+    unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_DISALLOW_ARENA_ALLOC, 1) };
 }
 
 #[cfg(target_os = "linux")]
 #[used]
 #[unsafe(link_section = ".init_array.00099")]
-static FIT_THE_ARENAS: extern "C" fn() = fit_the_arenas_to_the_address_space;
+static FIT_THE_ALLOCATOR: extern "C" fn() = fit_the_allocator_to_the_address_space;
 
 /// Under an address-space limit, keeps [`RESERVE`] aside for the clean-up
 /// after a failed allocation.
 pub fn keep_a_reserve() {
-    if half_the_address_space_mib().is_none() {
+    if address_space_limit_mib().is_none() {
         return;
     }
     // SAFETY: a layout of non-zero size.
@@ -238,13 +235,9 @@ impl BudgetWatch {
     }
 }
 
-/// Half the address space this process may take (`ulimit -v`), in MiB
-/// (at least 1), or `None` with no limit. The default memory budget stays
-/// under it, so that a count meets its own refusal, in one line, before an
-/// allocation fails and aborts the process: 7x7 open by the frontier
-/// counter under `ulimit -v 409600` aborted at the default 4096 MiB and
-/// refused cleanly at 200.
-pub fn half_the_address_space_mib() -> Option<u64> {
+/// The address space this process may take (`ulimit -v`), in MiB (at
+/// least 1), or `None` with no limit.
+pub fn address_space_limit_mib() -> Option<u64> {
     let mut limit = libc::rlimit {
         rlim_cur: 0,
         rlim_max: 0,
@@ -255,33 +248,41 @@ pub fn half_the_address_space_mib() -> Option<u64> {
     {
         return None;
     }
-    Some(((limit.rlim_cur / 2) >> 20).max(1))
+    Some((limit.rlim_cur >> 20).max(1))
+}
+
+/// The most memory budget an address-space limit leaves room for: a third
+/// of the limit, in MiB (at least 1), or `None` with no limit. A budget
+/// within it meets its own refusal, in one line, before an allocation
+/// fails: the address space holds the tables, those the allocator freed
+/// but keeps reserved, the threads' stacks and the code. 7x7 open by the
+/// frontier counter under `ulimit -v 409600` aborted at the default 4096
+/// MiB; with small arenas it ran out of address space at 200 MiB, a
+/// half, and refused cleanly at 180 and below.
+pub fn budget_within_the_address_space_mib() -> Option<u64> {
+    address_space_limit_mib().map(|limit| (limit / 3).max(1))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{give_memory_back_at_once, MI_OPTION_ARENA_RESERVE, MI_OPTION_PURGE_DELAY};
+    use super::{give_memory_back_at_once, MI_OPTION_DISALLOW_ARENA_ALLOC, MI_OPTION_PURGE_DELAY};
 
-    /// The option set under an address-space limit is mimalloc's arena
-    /// reservation: it follows the one libmimalloc-sys names 20 by three
-    /// (a deprecated option and `destroy_on_exit` between) and holds 1 GiB
-    /// in KiB by default.
+    /// The option set under an address-space limit is mimalloc's ban on
+    /// arenas: it follows the one libmimalloc-sys names 20 by six and is
+    /// off by default.
     #[test]
-    fn the_arena_option_is_the_reservation_size() {
+    fn the_arena_option_is_the_ban_on_arenas() {
         assert_eq!(
-            MI_OPTION_ARENA_RESERVE - 3,
+            MI_OPTION_DISALLOW_ARENA_ALLOC - 6,
             libmimalloc_sys::mi_option_max_warnings
         );
-        if std::env::var_os("MIMALLOC_ARENA_RESERVE").is_none() {
+        if std::env::var_os("MIMALLOC_DISALLOW_ARENA_ALLOC").is_none() {
             // SAFETY: reads an integer from mimalloc's option table.
-            let default = unsafe { libmimalloc_sys::mi_option_get(MI_OPTION_ARENA_RESERVE) };
-            assert_eq!(default, 1 << 20, "1 GiB in KiB (mimalloc 3's options.c)");
+            let default = unsafe { libmimalloc_sys::mi_option_get(MI_OPTION_DISALLOW_ARENA_ALLOC) };
+            assert_eq!(default, 0, "mimalloc 3's options.c");
         }
     }
 
-    /// The option set is mimalloc's purge delay: it lies just before the
-    /// one libmimalloc-sys names 16, holds a delay in milliseconds, and
-    /// reads 0 once set.
     #[test]
     fn memory_goes_back_with_no_delay() {
         assert_eq!(

@@ -727,6 +727,7 @@ fn under_address_limit(kib: u64, args: &[&str]) -> (Option<i32>, String, String)
 /// (under 100,000 KiB it aborted on a failed allocation), and where the
 /// limit leaves too little, the count says so in one line with exit status
 /// 2 and leaves no file of states behind (an abort left its directory).
+/// The help shows the budget that runs under the limit (it showed 4096).
 #[test]
 fn counts_under_an_address_space_limit_finish_or_refuse_in_one_line_leaving_no_file() {
     let (code, whole, _) = under_address_limit(4 << 20, &["count", "--board", "6x7"]);
@@ -740,6 +741,21 @@ fn counts_under_an_address_space_limit_finish_or_refuse_in_one_line_leaving_no_f
             "{kib} KiB, {jobs} jobs: {err}"
         );
     }
+    // The budget's room is a third of the limit (146 MiB): the help shows
+    // the default that runs, and a larger budget given is refused.
+    let (_, help, _) = under_address_limit(150_000, &["count", "-h"]);
+    let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(help.contains("[default: 48]"), "{help}");
+    let (code, _, err) = under_address_limit(
+        150_000,
+        &["count", "--board", "6x7", "--memory-budget", "49"],
+    );
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("over a third of the address-space limit (ulimit -v: 146 MiB)"),
+        "{err}"
+    );
+    assert!(err.contains("give at most 48"), "{err}");
     let dir = tempfile::tempdir().unwrap();
     let spill_dir = dir.path().to_str().unwrap();
     for kib in [50_000, 60_000, 70_000] {
@@ -776,4 +792,49 @@ fn counts_under_an_address_space_limit_finish_or_refuse_in_one_line_leaving_no_f
             assert!(left.is_empty(), "{case}: left {left:?}");
         }
     }
+}
+
+/// Meeting in the middle holds the states at its cut in memory: under a
+/// budget it cannot meet (5x6 open in 1 MiB needs 2), the default order
+/// counts by rows instead, which fit or spill; meeting in the middle asked
+/// for by
+/// name, or a count in parts (whose parts must all take one order), is
+/// refused in one line that names the orders that spill.
+#[test]
+fn counts_over_the_meets_budget_take_an_order_that_spills_or_name_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let spill_dir = dir.path().to_str().unwrap();
+    let count = |board: &str, extra: &[&str]| {
+        common::cli::knightsat()
+            .args(["count", "--board", board, "--method", "frontier"])
+            .args(["--memory-budget", "1", "--spill-dir", spill_dir])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let output = count("5x6", &[]);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout)
+            .trim()
+            .parse::<u64>()
+            .ok(),
+        Some(common::count_tours(5, 6, false, None))
+    );
+    // A part of 5x6 fits in 1 MiB; one of 6x6 does not.
+    for (board, extra) in [
+        ("5x6", &["--frontier-order", "meet"][..]),
+        ("6x6", &["--part", "1/2"]),
+    ] {
+        let output = count(board, extra);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{extra:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains("held in memory at the cut"), "{stderr}");
+        assert!(
+            stderr.contains("try --frontier-order rows or snake"),
+            "{stderr}"
+        );
+    }
+    assert!(common::cli::entries(dir.path()).is_empty());
 }

@@ -174,9 +174,13 @@ pub enum Command {
         /// way), snake (every other line the other way), or meet (rows from
         /// both ends, the two halves joined in the middle; it holds the
         /// states of the middle only, so 8x8 closed fits in memory; every
-        /// count, open or closed, with or without a --start or --end). auto
-        /// is meet on boards at most twice as long as wide, and rows
-        /// otherwise. diagonal takes the anti-diagonals from a1 (a wider
+        /// count, open or closed, with or without a --start or --end; the
+        /// states where the halves meet stay in memory, where rows and
+        /// snake keep on disk what passes --memory-budget). auto is meet on
+        /// boards at most
+        /// twice as long as wide, and rows otherwise, or where meet would
+        /// pass the budget (not for a --part: every part takes one
+        /// order). diagonal takes the anti-diagonals from a1 (a wider
         /// frontier, more states: for comparison). The count is the same;
         /// the states are not, so counting two ways checks a count that no
         /// table lists.

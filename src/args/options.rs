@@ -120,6 +120,15 @@ pub struct SolveArgs {
     pub memory: MemoryBudgetArgs,
 }
 
+/// The default memory budget: the library's, or the room an address-space
+/// limit leaves, where that is less.
+fn default_memory_budget_mib() -> u64 {
+    crate::allocator::budget_within_the_address_space_mib()
+        .map_or(DEFAULT_MEMORY_BUDGET_MIB, |room| {
+            room.min(DEFAULT_MEMORY_BUDGET_MIB)
+        })
+}
+
 /// The memory the in-process solvers and counters may use.
 #[derive(Args)]
 pub struct MemoryBudgetArgs {
@@ -127,10 +136,14 @@ pub struct MemoryBudgetArgs {
     ///
     /// A formula whose estimate is larger is refused before it is built,
     /// and so are cubes held for --jobs or --depth that would take more;
-    /// the frontier counter's states stay within it. Solver programs read
-    /// the CNF from disk and are not limited. The default is 4096, or half
-    /// the address-space limit (`ulimit -v`) where that is lower.
-    #[arg(long, value_name = "MiB", default_value_t = DEFAULT_MEMORY_BUDGET_MIB, value_parser = clap::value_parser!(u64).range(1..), help_heading = LIMITS)]
+    /// the frontier counter's states stay within it. The whole process
+    /// takes some 20 to 35 MiB more (its code, buffers and threads: 22
+    /// MiB over a budget of 16 counting 6x7, 32 over 133 counting 7x7 by
+    /// rows with states on disk). Solver programs read the CNF
+    /// from disk and are not limited. The default is 4096, or a third of
+    /// the address-space limit (`ulimit -v`) where that is lower (the
+    /// default shown is the one that runs).
+    #[arg(long, value_name = "MiB", default_value_t = default_memory_budget_mib(), value_parser = clap::value_parser!(u64).range(1..), help_heading = LIMITS)]
     pub memory_budget: u64,
 }
 

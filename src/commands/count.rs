@@ -88,6 +88,11 @@ pub fn count(plan: &Count) -> Fallible<ExitCode> {
             return Ok(ExitCode::from(EXIT_TIMEOUT));
         }
         Err(error) if whole => return Err(count_way_out(error, plan)),
+        // A part's way out of the meet's memory is the same order for
+        // every part.
+        Err(error @ Error::FrontierOverMemoryBudget { meeting: true, .. }) => {
+            return Err(count_way_out(error, plan))
+        }
         // A sample's cubes need the encoding as the whole count's do.
         Err(error @ Error::Encoding(EncodingError::BoardTooLargeForEncoding { .. }))
             if estimate =>
@@ -326,6 +331,12 @@ fn count_way_out(error: Error, plan: &Count) -> Failure {
         }
         // The frontier counter takes no clues, so the count is a plain
         // one that backtracking takes too.
+        Error::FrontierOverMemoryBudget { meeting: true, .. } if plan.args.part.is_some() => Some(
+            "try --frontier-order rows or snake, which keep on disk the states that do not fit (the same order for every part), or a larger --memory-budget".to_string(),
+        ),
+        Error::FrontierOverMemoryBudget { meeting: true, .. } => Some(
+            "try --frontier-order rows or snake, which keep on disk the states that do not fit, a larger --memory-budget, or --method backtrack".to_string(),
+        ),
         Error::FrontierOverMemoryBudget { .. } => Some(
             "try a larger --memory-budget, or --method backtrack (little memory, but its time grows with the number of tours)"
                 .to_string(),

@@ -268,22 +268,22 @@ fn puzzle(
     }))
 }
 
-/// The memory budget: the default stays within half the address-space
-/// limit (`ulimit -v`); one given stands, unless it is over that half,
-/// where the process would abort on a failed allocation before its
-/// tables met the budget: refused.
+/// The memory budget: the default stays within the room an address-space
+/// limit (`ulimit -v`) leaves for it, a third of the limit (clap's default
+/// already is); one given stands, unless it is over that third, where the
+/// process would run out of address space before its tables met the
+/// budget: refused.
 fn budget_mib(memory: &MemoryBudgetArgs, given: &ArgMatches) -> Result<u64, OptionsConflict> {
-    let Some(half) = crate::allocator::half_the_address_space_mib() else {
+    let Some(room) = crate::allocator::budget_within_the_address_space_mib() else {
         return Ok(memory.memory_budget);
     };
-    if given.value_source("memory_budget") != Some(ValueSource::CommandLine) {
-        return Ok(memory.memory_budget.min(half));
-    }
-    if memory.memory_budget > half {
+    if given.value_source("memory_budget") == Some(ValueSource::CommandLine)
+        && memory.memory_budget > room
+    {
         return Err(OptionsConflict(format!(
-            "--memory-budget {} is over half the address-space limit (ulimit -v: {} MiB), which the process needs beside its tables: give at most {half}, or raise the limit",
+            "--memory-budget {} is over a third of the address-space limit (ulimit -v: {} MiB), which the process needs beside its tables: give at most {room}, or raise the limit",
             memory.memory_budget,
-            half * 2
+            crate::allocator::address_space_limit_mib().unwrap_or(room * 3)
         )));
     }
     Ok(memory.memory_budget)

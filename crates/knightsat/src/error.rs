@@ -56,7 +56,7 @@ pub enum Error {
     #[error("{0}")]
     Unsupported(Unsupported),
     /// A frontier count whose state tables would pass the memory budget.
-    #[error("counting the {board} board by its frontier needs more than {needed_mib} MiB of states, over the budget of {budget_mib} MiB{}", on_disk_besides(*.on_disk_mib))]
+    #[error("counting the {board} board by its frontier needs more than {needed_mib} MiB of states, over the budget of {budget_mib} MiB{}{}", on_disk_besides(*.on_disk_mib), if *.meeting { ", held in memory at the cut where the halves meet" } else { "" })]
     FrontierOverMemoryBudget {
         /// The board, as it prints.
         board: String,
@@ -66,6 +66,9 @@ pub enum Error {
         budget_mib: u64,
         /// The most MiB of states it had kept on disk by then.
         on_disk_mib: u64,
+        /// Whether the count met in the middle, which holds the states at
+        /// its cut in memory.
+        meeting: bool,
     },
     /// A frontier count that could not start a thread even when running
     /// on one (an address-space or process limit).

@@ -64,7 +64,10 @@ pub enum SquareOrder {
     /// "Meeting in the middle", and with fixed ends "Every open 8x8 tour
     /// by its ends");
     /// [`SquareOrder::Rows`] for the rest (on long boards the halves'
-    /// counts pass 64 bits).
+    /// counts pass 64 bits), and where meeting in the middle would pass
+    /// the memory budget (it holds the states at its cut in memory; rows
+    /// keep on disk what does not fit), except for a part, which is
+    /// refused instead: every part of a count takes one order.
     #[default]
     Auto,
     /// Every line the same way (row-major order).
@@ -226,6 +229,13 @@ pub(crate) enum FrontierError {
         /// The most bytes the count had on disk at once.
         on_disk: u64,
     },
+    /// Meeting in the middle, asked for by name or in parts, would pass the
+    /// budget: it holds the states at its cut in memory, where the line
+    /// orders keep on disk what does not fit.
+    MeetOverMemory {
+        /// Bytes that would have been in use.
+        needed: u64,
+    },
     /// A thread could not be started (an address-space or process limit).
     NoThread {
         /// What the system said.
@@ -248,6 +258,10 @@ impl fmt::Display for FrontierError {
         match self {
             FrontierError::Stopped => write!(f, "the count was stopped"),
             FrontierError::NoThread { message } => write!(f, "no thread could start: {message}"),
+            FrontierError::MeetOverMemory { needed } => write!(
+                f,
+                "meeting in the middle needs more than {needed} bytes in memory"
+            ),
             FrontierError::Overflow => write!(f, "the count does not fit in 256 bits"),
             FrontierError::OverMemory { needed, budget } => write!(
                 f,
@@ -569,7 +583,16 @@ fn count_undirected(
                 Err(FrontierError::Overflow) if options.part.is_some() => {
                     return Err(FrontierError::PartsOutgrown)
                 }
-                Err(FrontierError::Overflow) => {}
+                // The meet holds the states at its cut in memory; the line
+                // orders keep on disk what does not fit (and on some
+                // boards hold fewer states). Parts fall back only all
+                // together, by the order their count names.
+                Err(FrontierError::OverMemory { needed, .. })
+                    if options.order == SquareOrder::Meet || options.part.is_some() =>
+                {
+                    return Err(FrontierError::MeetOverMemory { needed })
+                }
+                Err(FrontierError::Overflow | FrontierError::OverMemory { .. }) => {}
                 counted => return counted.map(TourNumber::from_wide),
             }
         }
@@ -651,6 +674,14 @@ pub(crate) fn count_tours(
                 needed_mib: needed.div_ceil(1 << 20),
                 budget_mib,
                 on_disk_mib: spill.most().div_ceil(1 << 20),
+                meeting: false,
+            },
+            FrontierError::MeetOverMemory { needed } => Error::FrontierOverMemoryBudget {
+                board: board.shape(),
+                needed_mib: needed.div_ceil(1 << 20),
+                budget_mib,
+                on_disk_mib: spill.most().div_ceil(1 << 20),
+                meeting: true,
             },
             FrontierError::Disk {
                 dir,

@@ -70,12 +70,8 @@ pub(super) fn join_paths<K: Key>(
     stop: Option<&AtomicBool>,
     budget: &Budget,
 ) -> Result<Wide, FrontierError> {
-    let (groups, states) = group_states(&mut tables, at, true, reading, |_| true)?;
+    let (groups, bytes) = group_within_budget(&mut tables, at, true, reading, |_| true, budget)?;
     drop(tables);
-    let bytes = states * (std::mem::size_of::<Pairing>() as u64 + 16);
-    budget
-        .take(bytes)
-        .map_err(|needed| table_error(TableError::OverMemory(needed), budget.limit()))?;
     let groups: Vec<(u64, Vec<Pairing>)> = groups.into_iter().collect();
     let chunk = groups.len().div_ceil(jobs).max(1);
     let sums = on_threads(groups.chunks(chunk).collect(), |part| {
@@ -200,6 +196,34 @@ pub(super) fn group_states<K: Key>(
         })?;
     }
     Ok((groups, states))
+}
+
+/// [`group_states`], the groups charged to `budget` before they are built
+/// (the tables are held beside them until then): the groups and the bytes
+/// charged for them, which the caller gives back.
+pub(super) fn group_within_budget<K: Key>(
+    tables: &mut [Table<'_, K, u64>],
+    at: &[Option<usize>],
+    bottom: bool,
+    reading: Reading,
+    keep: impl Fn(u64) -> bool,
+    budget: &Budget,
+) -> Result<(Groups, u64), FrontierError> {
+    let per_state = std::mem::size_of::<Pairing>() as u64 + 16;
+    let most = tables.iter().map(|t| t.len() as u64).sum::<u64>() * per_state;
+    budget
+        .take(most)
+        .map_err(|needed| table_error(TableError::OverMemory(needed), budget.limit()))?;
+    match group_states(tables, at, bottom, reading, keep) {
+        Ok((groups, states)) => {
+            budget.give(most - states * per_state);
+            Ok((groups, states * per_state))
+        }
+        Err(e) => {
+            budget.give(most);
+            Err(e)
+        }
+    }
 }
 
 /// Whether the pairings `top` and `bottom` of the same `paired` squares

@@ -39,14 +39,14 @@ mod cut;
 mod join;
 mod parts;
 
-use crate::count::frontier::engine::{advance, first_tables, table_error};
+use crate::count::frontier::engine::{advance, first_tables};
 use crate::count::frontier::schedule::{CellGraph, Lines, Schedule};
 use crate::count::frontier::state::{Mode, MAX_WIDTH, MAX_WIDTH_U64};
-use crate::count::frontier::table::{Base12, Budget, Key, Table, TableError, BASE12_SLOTS};
+use crate::count::frontier::table::{Base12, Budget, Key, Table, BASE12_SLOTS};
 use crate::count::frontier::{FrontierError, Options, Part, SpillDir, SquareProgress};
 use crate::count::number::Wide;
 use cut::{cut_at, half_steps, Reading, Sides};
-use join::{group_key, group_states, join_cycles, join_paths, keep_needing, Pairing, Top};
+use join::{group_key, group_within_budget, join_cycles, join_paths, keep_needing, Top};
 use parts::{Parts, WaitingPart, SPLIT_SHARE};
 
 /// The undirected Hamiltonian cycles (`closed`) or paths of `graph` (at
@@ -272,20 +272,22 @@ impl Meet<'_> {
         // A part keeps the groups its bottom states can join, and the
         // state with no edge, whose count the cycles of the bottom alone
         // take (extra groups cost memory, never a tour).
-        let (groups, states) =
-            group_states(&mut tables, &at, false, self.reading(used_shift), |key| {
+        let (groups, bytes) = group_within_budget(
+            &mut tables,
+            &at,
+            false,
+            self.reading(used_shift),
+            |key| {
                 key == group_key(0, 0)
                     || self
                         .part
                         .is_none_or(|(part, _)| self.top_in_part(key, part, &fixed, mask))
-            })?;
+            },
+            self.budget,
+        )?;
         drop(tables);
         // Only the state with no edge has no degree and no used end.
         let edgeless = groups.get(&group_key(0, 0)).map_or(0, |g| g[0].1);
-        let bytes = states * (std::mem::size_of::<Pairing>() as u64 + 16);
-        self.budget
-            .take(bytes)
-            .map_err(|needed| table_error(TableError::OverMemory(needed), self.budget.limit()))?;
         // Closed: a group's key is its degrees.
         let mut degrees: Vec<u64> = if self.closed {
             groups.keys().copied().collect()
