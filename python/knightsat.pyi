@@ -4,8 +4,9 @@ Encode a problem into clauses that `PySAT` takes, decode a model into a
 verified tour, or solve, count, list, verify and make puzzles with the
 library's own solvers (the Rust library the `knightsat` command runs).
 
-Bad input raises `ValueError`; other failures raise `KnightsatError`;
-Ctrl-C during `solve`, `count`, `tours` or `puzzle` stops the work and
+Bad input raises `ValueError` (a value of the wrong type `TypeError`,
+naming its parameter); other failures raise `KnightsatError`; Ctrl-C
+during `solve`, `count`, `tours` or `puzzle` stops the work and
 raises `KeyboardInterrupt`.
 """
 

@@ -18,7 +18,7 @@ use std::sync::{mpsc, Mutex};
 use std::time::Duration;
 
 use pyo3::create_exception;
-use pyo3::exceptions::{PyException, PyKeyboardInterrupt, PyValueError};
+use pyo3::exceptions::{PyException, PyKeyboardInterrupt, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
 use knightsat::cnf::Formula as Clauses;
@@ -136,16 +136,19 @@ impl Problem {
     // PyO3 hands over owned values; the lists are read, not kept.
     #[new]
     #[allow(clippy::needless_pass_by_value)]
-    #[pyo3(signature = (rows, cols=None, *, holes=None, leaper=None, closed=false, start=None, end=None, clues=None))]
+    #[pyo3(signature = (rows, cols=None, *, holes=None, leaper=None, closed=None, start=None, end=None, clues=None))]
+    #[pyo3(
+        text_signature = "(rows, cols=None, *, holes=None, leaper=None, closed=False, start=None, end=None, clues=None)"
+    )]
     #[allow(clippy::too_many_arguments)]
     fn new(
         rows: &Bound<'_, PyAny>,
         cols: Option<&Bound<'_, PyAny>>,
         holes: Option<&Bound<'_, PyAny>>,
         leaper: Option<&Bound<'_, PyAny>>,
-        closed: bool,
-        start: Option<String>,
-        end: Option<String>,
+        closed: Option<&Bound<'_, PyAny>>,
+        start: Option<&Bound<'_, PyAny>>,
+        end: Option<&Bound<'_, PyAny>>,
         clues: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Problem> {
         let size = |value: &Bound<'_, PyAny>, name: &str| {
@@ -169,16 +172,23 @@ impl Problem {
     /// first, `.` for a square and `#` for a hole; the other rules as for
     /// `Problem(...)`.
     #[staticmethod]
-    #[pyo3(signature = (text, *, leaper=None, closed=false, start=None, end=None, clues=None))]
+    #[pyo3(signature = (text, *, leaper=None, closed=None, start=None, end=None, clues=None))]
+    #[pyo3(
+        text_signature = "(text, *, leaper=None, closed=False, start=None, end=None, clues=None)"
+    )]
     fn from_ascii(
-        text: &str,
+        text: &Bound<'_, PyAny>,
         leaper: Option<&Bound<'_, PyAny>>,
-        closed: bool,
-        start: Option<String>,
-        end: Option<String>,
+        closed: Option<&Bound<'_, PyAny>>,
+        start: Option<&Bound<'_, PyAny>>,
+        end: Option<&Bound<'_, PyAny>>,
         clues: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Problem> {
-        let board = py_result(Board::from_ascii(text).map_err(Error::from))?;
+        let text =
+            text_arg(Some(text), "text", "the board drawn in text (a str)")?.ok_or_else(|| {
+                PyTypeError::new_err("text: None is not the board drawn in text (a str)")
+            })?;
+        let board = py_result(Board::from_ascii(&text).map_err(Error::from))?;
         Problem::on(&board, &[], leaper, closed, start, end, clues)
     }
 
@@ -345,11 +355,14 @@ impl Problem {
         board: &Board,
         holes: &[String],
         leaper: Option<&Bound<'_, PyAny>>,
-        closed: bool,
-        start: Option<String>,
-        end: Option<String>,
+        closed: Option<&Bound<'_, PyAny>>,
+        start: Option<&Bound<'_, PyAny>>,
+        end: Option<&Bound<'_, PyAny>>,
         clues: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Problem> {
+        let closed = flag_arg(closed, "closed")?;
+        let start = text_arg(start, "start", A_SQUARE)?;
+        let end = text_arg(end, "end", A_SQUARE)?;
         let leaper = leaper.map_or(Ok(Leaper::default()), leaper_of)?;
         let board = py_result(board.with_holes(holes).map_err(Error::from))?.with_leaper(leaper);
         let square = |name: Option<String>| -> PyResult<Option<usize>> {
@@ -412,13 +425,21 @@ struct Asked {
     request: Request,
 }
 
-/// What `method_name`, `encoding`, `solver` and `timeout` ask.
+/// What `method_name` (`"auto"` for none), `encoding`, `solver` and
+/// `timeout` ask, each checked as its parameter.
 fn asked(
-    method_name: &str,
-    encoding: Option<&str>,
-    solver: Option<&str>,
-    timeout: Option<f64>,
+    method_name: Option<&Bound<'_, PyAny>>,
+    encoding: Option<&Bound<'_, PyAny>>,
+    solver: Option<&Bound<'_, PyAny>>,
+    timeout: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Asked> {
+    let method_name = text_arg(method_name, "method", "a method's name (a str)")?;
+    let method_name = method_name.as_deref().unwrap_or("auto");
+    let encoding = text_arg(encoding, "encoding", "an encoding's name (a str)")?;
+    let encoding = encoding.as_deref();
+    let solver = text_arg(solver, "solver", "a solver's name (a str)")?;
+    let solver = solver.as_deref();
+    let timeout = seconds_arg(timeout, "timeout")?;
     let mut request = Request {
         timeout: time_limit_of(timeout)?,
         interrupt: Interrupt::new(),
@@ -606,7 +627,10 @@ impl Formula {
     /// it admits puts the piece there, so no clause holds the variable and
     /// assuming it would prove nothing).
     #[pyo3(name = "lit")]
-    fn move_on(&self, r#move: &Bound<'_, PyAny>, square: &str) -> PyResult<i64> {
+    fn move_on(&self, r#move: &Bound<'_, PyAny>, square: &Bound<'_, PyAny>) -> PyResult<i64> {
+        let square = text_arg(Some(square), "square", A_SQUARE)?
+            .ok_or_else(|| PyTypeError::new_err(format!("square: None is not {A_SQUARE}")))?;
+        let square = square.as_str();
         if self.encoding.name() != "time-indexed" {
             return Err(PyValueError::new_err(
                 "lit: this formula is the successor encoding, whose variables are moves from one square to another: use move_lit",
@@ -638,7 +662,20 @@ impl Formula {
     /// time-indexed formula, a square not on the board, a jump the leaper
     /// cannot make, or a move the encoding fixed false (no tour it admits
     /// makes it).
-    fn move_lit(&self, from_square: &str, to_square: &str) -> PyResult<i64> {
+    fn move_lit(
+        &self,
+        from_square: &Bound<'_, PyAny>,
+        to_square: &Bound<'_, PyAny>,
+    ) -> PyResult<i64> {
+        let square = |value: &Bound<'_, PyAny>, name: &str| {
+            text_arg(Some(value), name, A_SQUARE)?
+                .ok_or_else(|| PyTypeError::new_err(format!("{name}: None is not {A_SQUARE}")))
+        };
+        let (from_square, to_square) = (
+            square(from_square, "from_square")?,
+            square(to_square, "to_square")?,
+        );
+        let (from_square, to_square) = (from_square.as_str(), to_square.as_str());
         if self.encoding.name() != "successor" {
             return Err(PyValueError::new_err(
                 "move_lit: this formula is the time-indexed encoding, whose variables say where each move is: use lit",
@@ -760,6 +797,68 @@ fn optional_whole_number(
         .map(|value| whole_number(value, name, min, what))
         .transpose()
 }
+
+/// The text given to the parameter `name` (`None` for none), or a
+/// `TypeError` naming it and what it `takes`: `PyO3`'s own says only
+/// "'int' object is not an instance of 'str'".
+fn text_arg(value: Option<&Bound<'_, PyAny>>, name: &str, takes: &str) -> PyResult<Option<String>> {
+    let Some(value) = value.filter(|value| !value.is_none()) else {
+        return Ok(None);
+    };
+    value
+        .extract::<String>()
+        .map(Some)
+        .map_err(|_| PyTypeError::new_err(format!("{name}: {} is not {takes}", shown_value(value))))
+}
+
+/// The flag given to the parameter `name` (`False` for none), or a
+/// `TypeError` naming it: only `True` or `False`.
+fn flag_arg(value: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult<bool> {
+    let Some(value) = value.filter(|value| !value.is_none()) else {
+        return Ok(false);
+    };
+    value
+        .cast::<pyo3::types::PyBool>()
+        .map(pyo3::types::PyBoolMethods::is_true)
+        .map_err(|_| {
+            PyTypeError::new_err(format!(
+                "{name}: {} is not True or False",
+                shown_value(value)
+            ))
+        })
+}
+
+/// Seconds given to the parameter `name` (`None` for no limit): an `int`
+/// or a `float`; a `TypeError` naming it otherwise.
+fn seconds_arg(value: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult<Option<f64>> {
+    let Some(value) = value.filter(|value| !value.is_none()) else {
+        return Ok(None);
+    };
+    let refuse = || {
+        PyTypeError::new_err(format!(
+            "{name}: {} is not a number of seconds",
+            shown_value(value)
+        ))
+    };
+    if value.is_instance_of::<pyo3::types::PyBool>() {
+        return Err(refuse());
+    }
+    value.extract::<f64>().map(Some).map_err(|_| refuse())
+}
+
+/// The `Problem` given to the parameter `problem`, or a `TypeError` saying
+/// how to make one.
+fn problem_arg<'py>(value: &Bound<'py, PyAny>) -> PyResult<PyRef<'py, Problem>> {
+    value.extract::<PyRef<'py, Problem>>().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "problem: {} is not a knightsat.Problem (make one with Problem(8) or Problem.from_ascii(...))",
+            shown_value(value)
+        ))
+    })
+}
+
+/// What a square name parameter takes.
+const A_SQUARE: &str = "a square name such as 'a1'";
 
 /// The leaper `leaper=` names: `(a, b)` (any pair of whole numbers) or
 /// the text `"a,b"`.
@@ -1046,11 +1145,28 @@ fn numbering(
             let token = py.import("builtins")?.getattr("object")?.call0()?;
             let mut outer = Vec::with_capacity(vars + 1);
             outer.push(0);
+            let mut given = std::collections::HashSet::with_capacity(vars);
             for var in 1..=vars {
                 let number = id.call1(((&token, var),))?;
-                outer.push(
-                    whole_number(&number, "vpool", 1, "a variable number from vpool.id()")? as i64,
-                );
+                let number =
+                    whole_number(&number, "vpool", 1, "a variable number from vpool.id()")?;
+                // The numbers `start_from` may give: literals are 32-bit.
+                let number = i64::try_from(number)
+                    .ok()
+                    .filter(|&n| n <= i64::from(i32::MAX))
+                    .ok_or_else(|| {
+                        PyValueError::new_err(format!(
+                            "vpool: {} gave {number}, past 2**31 - 1, the largest variable number",
+                            shown_value(vpool)
+                        ))
+                    })?;
+                if !given.insert(number) {
+                    return Err(PyValueError::new_err(format!(
+                        "vpool: {} gave {number} for two of the formula's variables: a pool hands each number out once (give a pysat.formula.IDPool)",
+                        shown_value(vpool)
+                    )));
+                }
+                outer.push(number);
             }
             outer
         }
@@ -1085,16 +1201,22 @@ fn numbering(
 /// ignores the model's other variables. `dimacs()` is a file of its own,
 /// numbered from 1.
 #[pyfunction]
-#[pyo3(signature = (problem, *, encoding="auto", every_tour=false, start_from=None, vpool=None))]
+#[pyo3(signature = (problem, *, encoding=None, every_tour=None, start_from=None, vpool=None))]
+#[pyo3(
+    text_signature = "(problem, *, encoding='auto', every_tour=False, start_from=None, vpool=None)"
+)]
 fn encode(
     py: Python<'_>,
-    problem: &Problem,
-    encoding: &str,
-    every_tour: bool,
+    problem: &Bound<'_, PyAny>,
+    encoding: Option<&Bound<'_, PyAny>>,
+    every_tour: Option<&Bound<'_, PyAny>>,
     start_from: Option<&Bound<'_, PyAny>>,
     vpool: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Formula> {
-    let mut config = match encoding {
+    let problem = problem_arg(problem)?;
+    let encoding = text_arg(encoding, "encoding", "an encoding's name (a str)")?;
+    let every_tour = flag_arg(every_tour, "every_tour")?;
+    let mut config = match encoding.as_deref().unwrap_or("auto") {
         "auto" => formula_config(&problem.inner),
         name => config(name, Subtours::Complete)?,
     };
@@ -1144,14 +1266,26 @@ fn encode(
 /// solver's answer to it. `encoding` (`"auto"` by default) and
 /// `every_tour` as for `encode`.
 #[pyfunction]
-#[pyo3(signature = (problem, *, encoding="auto", every_tour=false))]
-fn dimacs(py: Python<'_>, problem: &Problem, encoding: &str, every_tour: bool) -> PyResult<String> {
+#[pyo3(signature = (problem, *, encoding=None, every_tour=None))]
+#[pyo3(text_signature = "(problem, *, encoding='auto', every_tour=False)")]
+fn dimacs(
+    py: Python<'_>,
+    problem: &Bound<'_, PyAny>,
+    encoding: Option<&Bound<'_, PyAny>>,
+    every_tour: Option<&Bound<'_, PyAny>>,
+) -> PyResult<String> {
     encode(py, problem, encoding, every_tour, None, None)?.dimacs()
 }
 
 /// The tour `model` of `formula` describes, verified (see `Formula.decode`).
 #[pyfunction]
-fn decode(formula: &Formula, model: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+fn decode(formula: &Bound<'_, PyAny>, model: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    let formula = formula.extract::<PyRef<'_, Formula>>().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "formula: {} is not a knightsat.Formula (encode(problem) makes one)",
+            shown_value(formula)
+        ))
+    })?;
     formula.decode(model)
 }
 
@@ -1165,16 +1299,20 @@ fn decode(formula: &Formula, model: &Bound<'_, PyAny>) -> PyResult<Vec<String>> 
 /// it runs out); `seed` is the tie-break of Warnsdorff's rule. Ctrl-C
 /// stops the search and raises `KeyboardInterrupt`.
 #[pyfunction]
-#[pyo3(signature = (problem, *, method="auto", encoding=None, solver=None, timeout=None, seed=None))]
+#[pyo3(signature = (problem, *, method=None, encoding=None, solver=None, timeout=None, seed=None))]
+#[pyo3(
+    text_signature = "(problem, *, method='auto', encoding=None, solver=None, timeout=None, seed=None)"
+)]
 fn solve(
     py: Python<'_>,
-    problem: &Problem,
-    method: &str,
-    encoding: Option<&str>,
-    solver: Option<&str>,
-    timeout: Option<f64>,
+    problem: &Bound<'_, PyAny>,
+    method: Option<&Bound<'_, PyAny>>,
+    encoding: Option<&Bound<'_, PyAny>>,
+    solver: Option<&Bound<'_, PyAny>>,
+    timeout: Option<&Bound<'_, PyAny>>,
     seed: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Option<Vec<String>>> {
+    let problem = problem_arg(problem)?;
     let seed = optional_whole_number(seed, "seed", 0, "a seed")?;
     let Asked {
         method,
@@ -1209,19 +1347,24 @@ fn solve(
 /// counts of long boards pass `2**128`). Ctrl-C stops the count and
 /// raises `KeyboardInterrupt`.
 #[pyfunction]
-#[pyo3(signature = (problem, *, method="auto", encoding=None, solver=None, limit=None, up_to_symmetry=false, jobs=None, timeout=None))]
+#[pyo3(signature = (problem, *, method=None, encoding=None, solver=None, limit=None, up_to_symmetry=None, jobs=None, timeout=None))]
+#[pyo3(
+    text_signature = "(problem, *, method='auto', encoding=None, solver=None, limit=None, up_to_symmetry=False, jobs=None, timeout=None)"
+)]
 #[allow(clippy::too_many_arguments)]
 fn count(
     py: Python<'_>,
-    problem: &Problem,
-    method: &str,
-    encoding: Option<&str>,
-    solver: Option<&str>,
+    problem: &Bound<'_, PyAny>,
+    method: Option<&Bound<'_, PyAny>>,
+    encoding: Option<&Bound<'_, PyAny>>,
+    solver: Option<&Bound<'_, PyAny>>,
     limit: Option<&Bound<'_, PyAny>>,
-    up_to_symmetry: bool,
+    up_to_symmetry: Option<&Bound<'_, PyAny>>,
     jobs: Option<&Bound<'_, PyAny>>,
-    timeout: Option<f64>,
+    timeout: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
+    let problem = problem_arg(problem)?;
+    let up_to_symmetry = flag_arg(up_to_symmetry, "up_to_symmetry")?;
     // 0 reaches the library, which says why it counts nothing.
     let limit = optional_whole_number(limit, "limit", 0, "a number of tours")?;
     let jobs = optional_whole_number(jobs, "jobs", 0, "a number of threads (0: one per core)")?
@@ -1262,15 +1405,19 @@ fn count(
 /// `break`, `close()`, or dropping the iterator) stops it and leaves
 /// nothing running, and Ctrl-C raises `KeyboardInterrupt`.
 #[pyfunction]
-#[pyo3(signature = (problem, *, method="auto", encoding=None, solver=None, limit=None, timeout=None))]
+#[pyo3(signature = (problem, *, method=None, encoding=None, solver=None, limit=None, timeout=None))]
+#[pyo3(
+    text_signature = "(problem, *, method='auto', encoding=None, solver=None, limit=None, timeout=None)"
+)]
 fn tours(
-    problem: &Problem,
-    method: &str,
-    encoding: Option<&str>,
-    solver: Option<&str>,
+    problem: &Bound<'_, PyAny>,
+    method: Option<&Bound<'_, PyAny>>,
+    encoding: Option<&Bound<'_, PyAny>>,
+    solver: Option<&Bound<'_, PyAny>>,
     limit: Option<&Bound<'_, PyAny>>,
-    timeout: Option<f64>,
+    timeout: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Tours> {
+    let problem = problem_arg(problem)?;
     let limit = optional_whole_number(limit, "limit", 0, "a number of tours")?;
     let Asked {
         method,
@@ -1429,7 +1576,8 @@ fn python_int(py: Python<'_>, number: TourNumber) -> PyResult<Py<PyAny>> {
 /// clues kept. Returns `None`; an unknown square raises `ValueError`, a
 /// tour that breaks a rule `KnightsatError` naming the first it breaks.
 #[pyfunction]
-fn verify(tour: &Bound<'_, PyAny>, problem: &Problem) -> PyResult<()> {
+fn verify(tour: &Bound<'_, PyAny>, problem: &Bound<'_, PyAny>) -> PyResult<()> {
+    let problem = problem_arg(problem)?;
     let board = problem.inner.board();
     let names = square_names_of(tour, "tour")?;
     let squares = names
@@ -1527,16 +1675,20 @@ impl Puzzle {
 /// `untried` counts the clues not tried), or `KnightsatError` if no tour
 /// was found yet. Ctrl-C stops it and raises `KeyboardInterrupt`.
 #[pyfunction]
-#[pyo3(signature = (problem, *, closed=false, seed=None, timeout=None))]
+#[pyo3(signature = (problem, *, closed=None, seed=None, timeout=None))]
+#[pyo3(text_signature = "(problem, *, closed=False, seed=None, timeout=None)")]
 fn puzzle(
     py: Python<'_>,
-    problem: &Problem,
-    closed: bool,
+    problem: &Bound<'_, PyAny>,
+    closed: Option<&Bound<'_, PyAny>>,
     seed: Option<&Bound<'_, PyAny>>,
-    timeout: Option<f64>,
+    timeout: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Option<Puzzle>> {
+    let problem = problem_arg(problem)?;
+    let closed = flag_arg(closed, "closed")?;
     let seed = optional_whole_number(seed, "seed", 0, "a seed")?;
-    let Asked { request, .. } = asked("sat", None, None, timeout)?;
+    let sat = pyo3::types::PyString::new(py, "sat");
+    let Asked { request, .. } = asked(Some(sat.as_any()), None, None, timeout)?;
     let seed = seed.unwrap_or_else(|| fastrand::u64(..));
     let (board, closed_problem) = py_result(puzzle_rules(&problem.inner))?;
     let closed = closed || closed_problem;
@@ -1556,8 +1708,9 @@ fn puzzle(
 /// verified tour, or solve, count, list, verify and make puzzles with the
 /// library's own solvers (the Rust library the `knightsat` command runs).
 ///
-/// Bad input raises `ValueError`; other failures raise `KnightsatError`;
-/// Ctrl-C during `solve`, `count`, `tours` or `puzzle` stops the work and
+/// Bad input raises `ValueError` (a value of the wrong type `TypeError`,
+/// naming its parameter); other failures raise `KnightsatError`; Ctrl-C
+/// during `solve`, `count`, `tours` or `puzzle` stops the work and
 /// raises `KeyboardInterrupt`.
 #[pymodule]
 #[pyo3(name = "knightsat")]

@@ -341,3 +341,38 @@ def test_puzzle_keeps_the_rules_it_can_and_refuses_the_rest():
     ]:
         with pytest.raises(ValueError, match=f"{says} it cannot keep"):
             ks.puzzle(ks.Problem(5, **rules), seed=1)
+
+
+def test_a_value_of_the_wrong_type_names_its_parameter_and_what_it_takes():
+    # PyO3's own words named neither ("'int' object is not an instance of
+    # 'str'"); the parameter's name was only in a note of the traceback.
+    cases = [
+        (lambda: ks.Problem(5, start=5), r"^start: 5 is not a square name such as 'a1'$"),
+        (lambda: ks.Problem(5, end=3.5), r"^end: 3\.5 is not a square name"),
+        (lambda: ks.Problem(5, closed="yes"), r"^closed: 'yes' is not True or False$"),
+        (lambda: ks.Problem.from_ascii(5), r"^text: 5 is not the board drawn in text"),
+        (lambda: ks.count(5), r"^problem: 5 is not a knightsat\.Problem"),
+        (lambda: ks.solve("8"), r"^problem: '8' is not a knightsat\.Problem"),
+        (lambda: ks.encode(None), r"^problem: None is not a knightsat\.Problem"),
+        (lambda: ks.verify("a1", 5), r"^problem: 5 is not a knightsat\.Problem"),
+        (lambda: ks.puzzle(ks.Problem(5), closed=1), r"^closed: 1 is not True or False$"),
+        (lambda: ks.count(ks.Problem(5), method=3), r"^method: 3 is not a method's name"),
+        (lambda: ks.count(ks.Problem(5), up_to_symmetry="x"), r"^up_to_symmetry: 'x' is not True"),
+        (lambda: ks.solve(ks.Problem(5), solver=1), r"^solver: 1 is not a solver's name"),
+        (lambda: ks.solve(ks.Problem(5), timeout="1"), r"^timeout: '1' is not a number of seconds$"),
+        (lambda: ks.solve(ks.Problem(5), timeout=True), r"^timeout: True is not a number of seconds$"),
+        (lambda: ks.encode(ks.Problem(5), encoding=2), r"^encoding: 2 is not an encoding's name"),
+        (lambda: ks.encode(ks.Problem(5), every_tour="no"), r"^every_tour: 'no' is not True or False$"),
+        (lambda: ks.decode(5, []), r"^formula: 5 is not a knightsat\.Formula"),
+        (lambda: ks.encode(ks.Problem(5), encoding="time-indexed").lit(1, 7), r"^square: 7 is not a square"),
+        (lambda: ks.encode(ks.Problem(5), encoding="successor").move_lit("a1", 2), r"^to_square: 2 is not"),
+    ]
+    for call, words in cases:
+        with pytest.raises(TypeError, match=words):
+            call()
+    # None where a default stands is the default, as before.
+    assert ks.count(ks.Problem(5), method=None) == ks.count(ks.Problem(5))
+    assert ks.Problem(5, closed=None) == ks.Problem(5)
+    # The defaults still show in help().
+    assert "method='auto'" in ks.count.__text_signature__
+    assert "closed=False" in ks.Problem.__text_signature__

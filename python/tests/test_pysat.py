@@ -245,6 +245,38 @@ def test_two_formulas_and_the_users_variables_share_one_idpool():
         ks.encode(ks.Problem(5), vpool=object())
 
 
+def test_a_pool_that_hands_out_a_number_twice_or_past_32_bits_is_refused():
+    class Always7:
+        def id(self, key):
+            return 7
+
+    class Twice:
+        def __init__(self):
+            self.n = 0
+
+        def id(self, key):
+            self.n += 1
+            return (self.n + 1) // 2
+
+    class Huge:
+        def __init__(self):
+            self.n = 2**40
+
+        def id(self, key):
+            self.n += 1
+            return self.n
+
+    for pool in [Always7(), Twice()]:
+        with pytest.raises(ValueError, match=r"^vpool: .* gave \d+ for two of the formula's variables"):
+            ks.encode(ks.Problem(5), vpool=pool)
+    with pytest.raises(ValueError, match=r"^vpool: .* gave 1099511627777, past 2\*\*31 - 1"):
+        ks.encode(ks.Problem(5), vpool=Huge())
+    # The largest number a literal holds is taken, as start_from takes it.
+    last = ks.encode(ks.Problem(3, 4), encoding="successor", start_from=2**31 - 1 - 200)
+    top = IDPool(start_from=last.top - last.nvars + 1)
+    assert ks.encode(ks.Problem(3, 4), encoding="successor", vpool=top).top == last.top
+
+
 @pytest.mark.parametrize("solver", ["glucose4", "cadical153"])
 def test_a_user_constraint_on_top_of_the_formula(solver):
     # The docs' recipe: b1 is not among the first 10 moves.
