@@ -1040,6 +1040,11 @@ fn certify_without_rate_names_how_to_install_it() {
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(stderr.contains("cargo install rate@0.3.0"), "{stderr}");
+    // A proof checker, not a solver.
+    assert!(
+        stderr.contains("cannot run the DRAT proof checker 'rate'"),
+        "{stderr}"
+    );
 }
 
 #[test]

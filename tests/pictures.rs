@@ -133,7 +133,20 @@ fn the_svg_draws_the_board_and_the_tour() {
     for (args, shape, closed) in cases {
         let mut all = vec!["solve", "--format", "svg"];
         all.extend_from_slice(args);
-        let drawing = read_drawing(&stdout_of(&all));
+        let svg = stdout_of(&all);
+        // The title says what the path is (a closed tour's said only
+        // "knight tour").
+        let kind = if closed {
+            "<title>closed "
+        } else {
+            "<title>open "
+        };
+        assert!(
+            svg.contains(kind),
+            "{args:?}: {}",
+            svg.lines().nth(1).unwrap_or("")
+        );
+        let drawing = read_drawing(&svg);
         let n = shape.squares();
         assert_eq!(drawing.squares.len(), n, "{args:?}: one rect per square");
         assert_eq!(drawing.holes, shape.holes.len(), "{args:?}: holes drawn");

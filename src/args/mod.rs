@@ -426,8 +426,11 @@ pub enum Command {
     },
     /// Print shell completions or the man page, from the same definitions.
     ///
-    /// `knightsat generate man > knightsat.1`; `knightsat generate
-    /// complete-bash > /etc/bash_completion.d/knightsat` (likewise zsh,
+    /// For your user alone (as the README does): `mkdir -p
+    /// ~/.local/share/man/man1 ~/.local/share/bash-completion/completions`,
+    /// then `knightsat generate man > ~/.local/share/man/man1/knightsat.1`
+    /// and `knightsat generate complete-bash >
+    /// ~/.local/share/bash-completion/completions/knightsat` (likewise zsh,
     /// fish, elvish and powershell, each in its shell's place).
     Generate {
         /// What to print.

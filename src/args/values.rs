@@ -194,7 +194,7 @@ pub enum FormatArg {
     Board,
     /// Square names on one line: `a1 c2 b4 …`.
     Moves,
-    /// `{"rows":8,"cols":8,"closed":false,"tour":["a1",…]}`.
+    /// One JSON object: `{"rows": 8, "cols": 8, "closed": false, "tour": ["a1", …]}`.
     Json,
     /// A standalone SVG picture: the board, move numbers and the path.
     Svg,

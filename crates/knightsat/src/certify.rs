@@ -2,7 +2,7 @@
 //! (varisat or `CaDiCaL`), checked by an independent checker (the `rate`
 //! crate's `rate` program).
 
-use crate::error::{CnfError, RunError, SatError};
+use crate::error::{CnfError, RunError};
 use std::path::Path;
 use std::process::Command;
 
@@ -101,16 +101,15 @@ pub fn check_proof(cnf: &Path, proof: &Path) -> Result<Verdict, Error> {
         .arg(cnf)
         .arg(proof)
         .output()
-        .map_err(|e| Error::Sat(SatError::SolverMissing {
+        .map_err(|e| Error::CheckerMissing {
             program: "rate".into(),
             reason: match e.kind() {
                 std::io::ErrorKind::NotFound => {
-                    "the DRAT proof checker rate is not on PATH: `cargo install rate@0.3.0` installs it"
-                        .into()
+                    "it is not on PATH: `cargo install rate@0.3.0` installs it".into()
                 }
                 _ => e.to_string(),
             },
-        }))?;
+        })?;
     let stdout = String::from_utf8_lossy(&output.stdout);
     if stdout.lines().any(|line| line.trim() == "s VERIFIED") {
         return Ok(Verdict::Verified);

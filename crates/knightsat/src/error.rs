@@ -119,6 +119,14 @@ pub enum Error {
     /// A count past 2^256 − 1.
     #[error("the count does not fit in 256 bits")]
     CountOverflow,
+    /// The proof checker program cannot be started.
+    #[error("cannot run the DRAT proof checker '{program}': {reason}")]
+    CheckerMissing {
+        /// The checker.
+        program: String,
+        /// Why it could not be started.
+        reason: String,
+    },
     /// The proof checker crashed or was killed without a verdict: the
     /// proof is neither verified nor rejected.
     #[error("the proof checker {program} crashed ({status}) without a verdict: the proof is neither verified nor rejected")]
@@ -276,6 +284,7 @@ impl Error {
             | Error::FrontierOverMemoryBudget { .. }
             | Error::FrontierDisk { .. }
             | Error::FrontierNoThread { .. }
+            | Error::CheckerMissing { .. }
             | Error::FrontierPartsOutgrown { .. }
             | Error::FrontierTooWide { .. }
             | Error::FrontierTooManySquares { .. }

@@ -150,9 +150,15 @@ pub fn svg(picture: &Picture) -> String {
         out,
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif">"#
     );
+    // A puzzle's picture has no path to call open or closed.
+    let kind = match (picture.path.is_empty(), picture.closed) {
+        (true, _) => "",
+        (false, true) => "closed ",
+        (false, false) => "open ",
+    };
     let _ = writeln!(
         out,
-        r"<title>{} tour of the {board} board</title>",
+        r"<title>{kind}{} tour of the {board} board</title>",
         board.leaper().name()
     );
     let _ = writeln!(
