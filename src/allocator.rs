@@ -47,9 +47,19 @@ unsafe impl GlobalAlloc for Allocator {
 #[inline]
 fn checked(ptr: *mut u8, size: usize) -> *mut u8 {
     if ptr.is_null() {
-        out_of_memory(size);
+        out_of_memory(Some(size));
     }
     ptr
+}
+
+/// mimalloc's error handler: its out-of-memory error ends the process as
+/// a failed Rust allocation does ([`out_of_memory`]). It also hears the
+/// linked `CaDiCaL`'s C++ `new`, whose failure otherwise aborted in
+/// silence (exit 134, nothing on stderr).
+unsafe extern "C" fn on_mimalloc_error(code: std::os::raw::c_int, _: *mut std::os::raw::c_void) {
+    if code == libc::ENOMEM {
+        out_of_memory(None);
+    }
 }
 
 /// Memory kept aside under an address-space limit, freed when an
@@ -61,30 +71,37 @@ const RESERVE_BYTES: usize = 4 << 20;
 /// returns null, and Rust aborts.
 static FAILED: AtomicBool = AtomicBool::new(false);
 
-/// Ends the process after an allocation of `size` bytes failed (an
+/// Ends the process after an allocation of `size` bytes (if known) failed (an
 /// address-space limit, `ulimit -v`, or memory the machine lacks): frees
 /// [`RESERVE`], says so in one line, removes the files and ends the child
 /// processes the run registered, and exits with status 2, as a count over
 /// its `--memory-budget` does. Returns only when the clean-up itself fails
 /// to allocate, which then aborts.
-fn out_of_memory(size: usize) {
+fn out_of_memory(size: Option<usize>) {
     if FAILED.swap(true, Ordering::SeqCst) {
         return;
     }
     let reserve = RESERVE.swap(std::ptr::null_mut(), Ordering::SeqCst);
     if !reserve.is_null() {
-        // SAFETY: allocated in `keep_a_reserve` with this layout.
+        // SAFETY: allocated in `watch_for_out_of_memory` with this layout.
         unsafe { mimalloc::MiMalloc.dealloc(reserve, reserve_layout()) };
     }
     let mut line = Line::default();
+    let mut more = Line::default();
+    if let Some(size) = size {
+        let _ = write!(more, "{size} more bytes");
+    } else {
+        let _ = write!(more, "more memory");
+    }
+    let more = std::str::from_utf8(&more.bytes[..more.len]).unwrap_or("more memory");
     let _ = match address_space_limit_mib() {
         Some(limit) => writeln!(
             line,
-            "knightsat: out of memory: {size} more bytes would pass the address-space limit (ulimit -v: {limit} MiB); give a smaller --memory-budget, or raise the limit"
+            "knightsat: out of memory: {more} would pass the address-space limit (ulimit -v: {limit} MiB); give a smaller --memory-budget, or raise the limit"
         ),
         None => writeln!(
             line,
-            "knightsat: out of memory: the machine has no {size} more bytes; give a smaller --memory-budget"
+            "knightsat: out of memory: the machine has no {more}; give a smaller --memory-budget"
         ),
     };
     // SAFETY: writes the bytes of `line` to standard error.
@@ -153,9 +170,12 @@ extern "C" fn fit_the_allocator_to_the_address_space() {
 #[unsafe(link_section = ".init_array.00099")]
 static FIT_THE_ALLOCATOR: extern "C" fn() = fit_the_allocator_to_the_address_space;
 
-/// Under an address-space limit, keeps [`RESERVE`] aside for the clean-up
-/// after a failed allocation.
-pub fn keep_a_reserve() {
+/// Has mimalloc's out-of-memory errors end the process in one line
+/// ([`on_mimalloc_error`]), and under an address-space limit keeps
+/// [`RESERVE`] aside for the clean-up after a failed allocation.
+pub fn watch_for_out_of_memory() {
+    // SAFETY: registers a function that lives as long as the process.
+    unsafe { libmimalloc_sys::mi_register_error(Some(on_mimalloc_error), std::ptr::null_mut()) };
     if address_space_limit_mib().is_none() {
         return;
     }

@@ -32,7 +32,7 @@ const EXIT_GAVE_UP: u8 = 3;
 fn main() -> ExitCode {
     commands::guard_closed_stdout();
     allocator::without_huge_pages();
-    allocator::keep_a_reserve();
+    allocator::watch_for_out_of_memory();
     let (cli, matches) = match args::parse() {
         Ok(parsed) => parsed,
         Err(error) => return usage::usage_error(&error),

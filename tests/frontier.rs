@@ -728,6 +728,7 @@ fn under_address_limit(kib: u64, args: &[&str]) -> (Option<i32>, String, String)
 /// limit leaves too little, the count says so in one line with exit status
 /// 2 and leaves no file of states behind (an abort left its directory).
 /// The help shows the budget that runs under the limit (it showed 4096).
+/// 5x5 open has 1728 tours (`common::count_tours` checks it elsewhere).
 #[test]
 fn counts_under_an_address_space_limit_finish_or_refuse_in_one_line_leaving_no_file() {
     let (code, whole, _) = under_address_limit(4 << 20, &["count", "--board", "6x7"]);
@@ -756,6 +757,28 @@ fn counts_under_an_address_space_limit_finish_or_refuse_in_one_line_leaving_no_f
         "{err}"
     );
     assert!(err.contains("give at most 48"), "{err}");
+    // The cube runners (SAT, backtracking) and CaDiCaL's C++ `new` too:
+    // their threads panicked, and CaDiCaL aborted in silence (exit 134).
+    for kib in [30_000, 35_000] {
+        for method in [
+            &["sat", "--solver", "cadical"][..],
+            &["sat"],
+            &["backtrack"],
+        ] {
+            let mut args = vec!["count", "--size", "5", "--jobs", "2", "--method"];
+            args.extend_from_slice(method);
+            let (code, out, err) = under_address_limit(kib, &args);
+            let case = format!("{kib} KiB, {args:?}: {code:?} {err}");
+            match code {
+                Some(0) => assert_eq!(out.trim(), "1728", "{case}"),
+                Some(2) => assert!(
+                    err.lines().count() == 1 && err.starts_with("knightsat: "),
+                    "{case}"
+                ),
+                _ => panic!("{case}"),
+            }
+        }
+    }
     let dir = tempfile::tempdir().unwrap();
     let spill_dir = dir.path().to_str().unwrap();
     for kib in [50_000, 60_000, 70_000] {

@@ -88,9 +88,8 @@ pub fn count(plan: &Count) -> Fallible<ExitCode> {
             return Ok(ExitCode::from(EXIT_TIMEOUT));
         }
         Err(error) if whole => return Err(count_way_out(error, plan)),
-        // A part's way out of the meet's memory is the same order for
-        // every part.
-        Err(error @ Error::FrontierOverMemoryBudget { meeting: true, .. }) => {
+        // A part's way out of the budget: the same for every part.
+        Err(error @ Error::FrontierOverMemoryBudget { .. }) => {
             return Err(count_way_out(error, plan))
         }
         // A sample's cubes need the encoding as the whole count's do.
@@ -337,6 +336,9 @@ fn count_way_out(error: Error, plan: &Count) -> Failure {
         Error::FrontierOverMemoryBudget { meeting: true, .. } => Some(
             "try --frontier-order rows or snake, which keep on disk the states that do not fit, a larger --memory-budget, or --method backtrack".to_string(),
         ),
+        Error::FrontierOverMemoryBudget { .. } if plan.args.part.is_some() => {
+            Some("try a larger --memory-budget".to_string())
+        }
         Error::FrontierOverMemoryBudget { .. } => Some(
             "try a larger --memory-budget, or --method backtrack (little memory, but its time grows with the number of tours)"
                 .to_string(),

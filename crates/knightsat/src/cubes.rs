@@ -413,8 +413,17 @@ pub(crate) fn on_cubes_in_runs<T: Send>(
         }
     };
     std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(worker);
+        // Under a limit that leaves room for fewer threads, fewer work,
+        // or this one alone.
+        let started = (0..threads)
+            .take_while(|_| {
+                std::thread::Builder::new()
+                    .spawn_scoped(scope, worker)
+                    .is_ok()
+            })
+            .count();
+        if started == 0 {
+            worker();
         }
     });
     match ended.into_inner().unwrap_or_else(PoisonError::into_inner) {

@@ -275,6 +275,7 @@ impl Error {
             | Error::Encoding(_)
             | Error::Run(
                 RunError::BadTimeLimit(_)
+                | RunError::NoThread { .. }
                 | RunError::CannotRead { .. }
                 | RunError::SameOutputTwice { .. }
                 | RunError::DirectoryNotOurs { .. },

@@ -4,6 +4,13 @@
 /// What can go wrong around the work: the time, the caller, the files.
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {
+    /// A thread the run needs could not start (an address-space or
+    /// process limit).
+    #[error("cannot start a thread: {message}")]
+    NoThread {
+        /// What the system said.
+        message: String,
+    },
     /// The time limit ran out before the solver answered.
     #[error("no answer within {seconds} s")]
     Timeout {

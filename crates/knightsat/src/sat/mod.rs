@@ -124,7 +124,7 @@ impl Stop {
         let (expired_flag, interrupted_flag) = (&expired, &interrupted);
         let (finished, waiting) = mpsc::channel::<()>();
         let result = std::thread::scope(|scope| {
-            scope.spawn(move || {
+            let watcher = std::thread::Builder::new().spawn_scoped(scope, move || {
                 let end = timeout.map(|limit| Instant::now() + limit);
                 // An armed interrupt is looked at this often; a time limit
                 // alone is waited for in one go.
@@ -153,6 +153,13 @@ impl Stop {
                     }
                 }
             });
+            // Without its watcher the run could not keep its time limit.
+            if let Err(error) = watcher {
+                return Err(RunError::NoThread {
+                    message: error.to_string(),
+                }
+                .into());
+            }
             let result = work();
             drop(finished);
             result

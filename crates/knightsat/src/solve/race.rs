@@ -30,30 +30,59 @@ pub(crate) fn first_answer<T: Send>(stop: &Stop, racers: Vec<Racer<'_, T>>) -> R
     let answer: Mutex<Option<T>> = Mutex::new(None);
     let failure: Mutex<Option<Error>> = Mutex::new(None);
     std::thread::scope(|scope| {
+        let mut here = Vec::new();
         for racer in racers {
             let (answer, failure) = (&answer, &failure);
-            scope.spawn(move || match racer() {
-                Ok(value) => {
-                    answer
-                        .lock()
-                        .unwrap_or_else(PoisonError::into_inner)
-                        .get_or_insert(value);
-                    stop.stop();
-                }
-                Err(Error::Run(RunError::Stopped)) => {}
-                Err(error) => {
-                    failure
-                        .lock()
-                        .unwrap_or_else(PoisonError::into_inner)
-                        .get_or_insert(error);
-                }
+            // A racer no thread can take (an address-space limit) runs on
+            // this one after the others have started.
+            let (give, take) = std::sync::mpsc::channel::<Racer<'_, T>>();
+            let spawned = std::thread::Builder::new().spawn_scoped(scope, move || {
+                let Ok(racer) = take.recv() else { return };
+                run_racer(racer, stop, answer, failure);
             });
+            match spawned {
+                Ok(_) => {
+                    if let Err(std::sync::mpsc::SendError(racer)) = give.send(racer) {
+                        here.push(racer);
+                    }
+                }
+                Err(_) => here.push(racer),
+            }
+        }
+        for racer in here {
+            run_racer(racer, stop, &answer, &failure);
         }
     });
     let failure = failure.into_inner().unwrap_or_else(PoisonError::into_inner);
     match answer.into_inner().unwrap_or_else(PoisonError::into_inner) {
         Some(value) => Ok(value),
         None => Err(failure.unwrap_or(Error::Run(RunError::Stopped))),
+    }
+}
+
+/// Runs `racer`: its answer is kept if it is the first (and `stop`
+/// raised, so that the others end), its error if it is the first error.
+fn run_racer<T>(
+    racer: Racer<'_, T>,
+    stop: &Stop,
+    answer: &Mutex<Option<T>>,
+    failure: &Mutex<Option<Error>>,
+) {
+    match racer() {
+        Ok(value) => {
+            answer
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .get_or_insert(value);
+            stop.stop();
+        }
+        Err(Error::Run(RunError::Stopped)) => {}
+        Err(error) => {
+            failure
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .get_or_insert(error);
+        }
     }
 }
 
