@@ -70,6 +70,21 @@ fn py_result<T, E: Into<Error>>(result: Result<T, E>) -> PyResult<T> {
     result.map_err(|error| py_error(&error.into()))
 }
 
+/// `result`, a `ValueError` in it worded as one of the parameter `name`
+/// (the library's words name the value, not the parameter it came in).
+fn for_parameter<T>(py: Python<'_>, name: &str, result: PyResult<T>) -> PyResult<T> {
+    result.map_err(|error| {
+        if !error.is_instance_of::<PyValueError>(py) {
+            return error;
+        }
+        let message = error.value(py).to_string();
+        if message.starts_with(&format!("{name}: ")) || message.starts_with(&format!("{name} ")) {
+            return error;
+        }
+        PyValueError::new_err(format!("{name}: {message}"))
+    })
+}
+
 /// Runs `work` on a thread of its own with the GIL released, looking for
 /// signals on this thread meanwhile: when a signal handler raises (Ctrl-C
 /// raises `KeyboardInterrupt`), `interrupt` is raised, the work is waited
@@ -188,7 +203,13 @@ impl Problem {
             text_arg(Some(text), "text", "the board drawn in text (a str)")?.ok_or_else(|| {
                 PyTypeError::new_err("text: None is not the board drawn in text (a str)")
             })?;
-        let board = py_result(Board::from_ascii(&text).map_err(Error::from))?;
+        let board = Python::attach(|py| {
+            for_parameter(
+                py,
+                "text",
+                py_result(Board::from_ascii(&text).map_err(Error::from)),
+            )
+        })?;
         Problem::on(&board, &[], leaper, closed, start, end, clues)
     }
 
@@ -363,28 +384,42 @@ impl Problem {
         let closed = flag_arg(closed, "closed")?;
         let start = text_arg(start, "start", A_SQUARE)?;
         let end = text_arg(end, "end", A_SQUARE)?;
-        let leaper = leaper.map_or(Ok(Leaper::default()), leaper_of)?;
-        let board = py_result(board.with_holes(holes).map_err(Error::from))?.with_leaper(leaper);
-        let square = |name: Option<String>| -> PyResult<Option<usize>> {
-            name.map(|name| py_result(board.parse_square(&name).map_err(Error::from)))
-                .transpose()
-        };
-        let (start, end) = (square(start)?, square(end)?);
-        let texts = clues.map_or(Ok(Vec::new()), clue_texts)?;
-        let clues = texts
-            .iter()
-            .map(|text| parse_clue(&board, text).map_err(Error::from))
-            .collect::<Result<Vec<_>, _>>();
-        let clues = py_result(clues)?;
-        let problem = (|| -> Result<LibProblem, Error> {
-            Ok(LibProblem::new(board.clone())
-                .closed(closed)
-                .with_start(start)?
-                .with_end(end)?
-                .with_clues(clues)?)
-        })();
-        Ok(Problem {
-            inner: py_result(problem)?,
+        // Each parameter's errors are worded as that parameter's.
+        Python::attach(|py| {
+            let leaper = for_parameter(
+                py,
+                "leaper",
+                leaper.map_or(Ok(Leaper::default()), leaper_of),
+            )?;
+            let board = for_parameter(
+                py,
+                "holes",
+                py_result(board.with_holes(holes).map_err(Error::from)),
+            )?
+            .with_leaper(leaper);
+            let square = |name: Option<String>, parameter: &str| -> PyResult<Option<usize>> {
+                let parsed = name
+                    .map(|name| py_result(board.parse_square(&name).map_err(Error::from)))
+                    .transpose();
+                for_parameter(py, parameter, parsed)
+            };
+            let (start, end) = (square(start, "start")?, square(end, "end")?);
+            let texts = clues.map_or(Ok(Vec::new()), clue_texts)?;
+            let clues = texts
+                .iter()
+                .map(|text| parse_clue(&board, text).map_err(Error::from))
+                .collect::<Result<Vec<_>, _>>();
+            let clues = for_parameter(py, "clues", py_result(clues))?;
+            let problem = (|| -> Result<LibProblem, Error> {
+                Ok(LibProblem::new(board.clone())
+                    .closed(closed)
+                    .with_start(start)?
+                    .with_end(end)?
+                    .with_clues(clues)?)
+            })();
+            Ok(Problem {
+                inner: py_result(problem)?,
+            })
         })
     }
 }
@@ -394,7 +429,7 @@ impl Problem {
 fn config(encoding: &str, subtours: Subtours) -> PyResult<EncodingConfig> {
     EncodingConfig::by_name(encoding, subtours).ok_or_else(|| {
         PyValueError::new_err(format!(
-            "unknown encoding '{encoding}' (expected one of: {})",
+            "encoding: unknown encoding '{encoding}' (expected one of: {})",
             EncodingConfig::NAMES.join(", ")
         ))
     })
@@ -408,7 +443,7 @@ fn method(name: &str) -> PyResult<Method> {
         .ok_or_else(|| {
             let names: Vec<_> = Method::ALL.iter().map(|method| method.name()).collect();
             PyValueError::new_err(format!(
-                "unknown method '{name}' (expected one of: {})",
+                "method: unknown method '{name}' (expected one of: {})",
                 names.join(", ")
             ))
         })
@@ -449,7 +484,13 @@ fn asked(
         request.config = config(encoding, Subtours::Lazy)?;
     }
     if let Some(solver) = solver {
-        request.backend = py_result(Backend::from_name(solver, Vec::new()))?;
+        request.backend = Python::attach(|py| {
+            for_parameter(
+                py,
+                "solver",
+                py_result(Backend::from_name(solver, Vec::new())),
+            )
+        })?;
     }
     Ok(Asked {
         method: method(method_name)?,
@@ -577,6 +618,15 @@ impl Formula {
     /// a variable past `nvars`, unless `encode` was given `start_from` or
     /// `vpool`: then the model's other variables are ignored.
     fn decode(&self, model: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+        // Text is iterable too, but never a model.
+        if model.is_instance_of::<pyo3::types::PyString>()
+            || model.is_instance_of::<pyo3::types::PyBytes>()
+        {
+            return Err(PyTypeError::new_err(format!(
+                "model: {} is not a model: give PySAT's get_model() (a list of literals) or a dict of variable to bool",
+                shown_value(model)
+            )));
+        }
         let model = match &self.numbering {
             Numbering::Own => model_of(model, self.nvars)?,
             Numbering::Given { .. } => {
@@ -596,7 +646,13 @@ impl Formula {
                 py_result(Model::from_dimacs(own.collect::<Vec<_>>(), self.nvars))?
             }
         };
-        let tour = py_result(tour_from_model(&*self.encoding, &model, Some(self.nvars)))?;
+        let tour = Python::attach(|py| {
+            for_parameter(
+                py,
+                "model",
+                py_result(tour_from_model(&*self.encoding, &model, Some(self.nvars))),
+            )
+        })?;
         Ok(tour.names())
     }
 
@@ -612,7 +668,7 @@ impl Formula {
             .into_iter()
             .map(|name| board.parse_square(&name).map_err(Error::from))
             .collect::<Result<Vec<_>, _>>();
-        let squares = py_result(squares)?;
+        let squares = Python::attach(|py| for_parameter(py, "tour", py_result(squares)))?;
         let clause = py_result(block_tour(&*self.encoding, &squares))?;
         Ok(clause
             .iter()
@@ -641,10 +697,16 @@ impl Formula {
         let number = whole_number(r#move, "move", 1, "a move number")?;
         if number > squares {
             return Err(PyValueError::new_err(format!(
-                "lit: a tour of {squares} squares has moves 1 to {squares}, not {number}"
+                "move: a tour of {squares} squares has moves 1 to {squares}, not {number}"
             )));
         }
-        let at = py_result(problem.board().parse_square(square).map_err(Error::from))?;
+        let at = Python::attach(|py| {
+            for_parameter(
+                py,
+                "square",
+                py_result(problem.board().parse_square(square).map_err(Error::from)),
+            )
+        })?;
         self.names
             .get(&VarName::Move(number as usize - 1, at))
             .copied()
@@ -683,8 +745,19 @@ impl Formula {
         }
         let problem = self.encoding.problem();
         let board = problem.board();
-        let from = py_result(board.parse_square(from_square).map_err(Error::from))?;
-        let to = py_result(board.parse_square(to_square).map_err(Error::from))?;
+        let (from, to) = Python::attach(|py| {
+            let parse = |name: &str, square: &str| {
+                for_parameter(
+                    py,
+                    name,
+                    py_result(board.parse_square(square).map_err(Error::from)),
+                )
+            };
+            Ok::<_, PyErr>((
+                parse("from_square", from_square)?,
+                parse("to_square", to_square)?,
+            ))
+        })?;
         if let Some(&var) = self.names.get(&VarName::Step(from, to)) {
             return Ok(var);
         }
@@ -1584,7 +1657,7 @@ fn verify(tour: &Bound<'_, PyAny>, problem: &Bound<'_, PyAny>) -> PyResult<()> {
         .iter()
         .map(|name| board.parse_square(name).map_err(Error::from))
         .collect::<Result<Vec<_>, _>>();
-    let squares = py_result(squares)?;
+    let squares = Python::attach(|py| for_parameter(py, "tour", py_result(squares)))?;
     py_result(verify_squares(&squares, &problem.inner).map_err(Error::from))
 }
 

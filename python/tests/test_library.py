@@ -196,6 +196,20 @@ def test_counts_past_128_bits_are_exact_ints():
         (lambda: ks.verify([1, 2], ks.Problem(3, 4)), "tour: 1 is not a square's name"),
         (lambda: ks.Problem(5, holes=[3]), "holes: 3 is not a square's name"),
         (lambda: ks.encode(ks.Problem(3, 4)).block(7), "tour: 7 is not square names"),
+        # The library's words, worded as the parameter's.
+        (lambda: ks.Problem(5, start="x"), "start: bad square: 'x'"),
+        (lambda: ks.Problem(5, end="z9"), "end: bad square: z9"),
+        (lambda: ks.Problem(5, holes="x"), "holes: bad square"),
+        (lambda: ks.Problem(5, leaper="x"), "leaper: bad leaper"),
+        (lambda: ks.Problem(5, clues={0: "a1"}), "clues: clue 0=a1"),
+        (lambda: ks.Problem.from_ascii("x"), "text: bad board"),
+        (lambda: ks.encode(ks.Problem(5), encoding="x"), "encoding: unknown encoding 'x'"),
+        (lambda: ks.count(ks.Problem(5), method="x"), "method: unknown method 'x'"),
+        (lambda: ks.verify("x", ks.Problem(5)), "tour: bad square"),
+        (lambda: ks.encode(ks.Problem(5), encoding="time-indexed").lit(26, "a1"), "move: a tour of 25"),
+        (lambda: ks.encode(ks.Problem(5), encoding="time-indexed").lit(1, "z9"), "square: bad square"),
+        (lambda: ks.encode(ks.Problem(5), encoding="successor").move_lit("z9", "a1"), "from_square: "),
+        (lambda: ks.encode(ks.Problem(5)).decode([]), "model: the model is not a tour"),
     ],
 )
 def test_every_bad_value_is_a_value_error_naming_the_parameter(make, says):
@@ -364,6 +378,7 @@ def test_a_value_of_the_wrong_type_names_its_parameter_and_what_it_takes():
         (lambda: ks.encode(ks.Problem(5), encoding=2), r"^encoding: 2 is not an encoding's name"),
         (lambda: ks.encode(ks.Problem(5), every_tour="no"), r"^every_tour: 'no' is not True or False$"),
         (lambda: ks.decode(5, []), r"^formula: 5 is not a knightsat\.Formula"),
+        (lambda: ks.decode(ks.encode(ks.Problem(5)), "a1"), r"^model: 'a1' is not a model"),
         (lambda: ks.encode(ks.Problem(5), encoding="time-indexed").lit(1, 7), r"^square: 7 is not a square"),
         (lambda: ks.encode(ks.Problem(5), encoding="successor").move_lit("a1", 2), r"^to_square: 2 is not"),
     ]
