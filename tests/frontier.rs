@@ -707,17 +707,14 @@ fn the_next_spilling_count_clears_what_a_killed_one_left() {
 /// output and standard error.
 fn under_address_limit(kib: u64, args: &[&str]) -> (Option<i32>, String, String) {
     let command = format!("ulimit -v {kib} && exec \"$0\" \"$@\"");
-    let output = std::process::Command::new("sh")
-        .arg("-c")
-        .arg(command)
-        .arg(common::cli::binary())
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        output.status.code(),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
+    common::cli::outcome(
+        &std::process::Command::new("sh")
+            .arg("-c")
+            .arg(command)
+            .arg(common::cli::binary())
+            .args(args)
+            .output()
+            .unwrap(),
     )
 }
 

@@ -160,6 +160,15 @@ pub fn run(args: &[&str], dir: &Path) -> (Option<i32>, String) {
     )
 }
 
+/// What a finished process said: its exit code, stdout and stderr.
+pub fn outcome(output: &std::process::Output) -> (Option<i32>, String, String) {
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
 /// The names in `dir`, sorted: what a run left behind.
 pub fn entries(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(dir)
