@@ -848,14 +848,18 @@ fn whole_number(value: &Bound<'_, PyAny>, name: &str, min: u64, what: &str) -> P
             shown_value(value)
         ))
     };
+    number_not_bool::<u64>(value)
+        .filter(|&number| number >= min)
+        .ok_or_else(refuse)
+}
+
+/// `value` as a number of type `T`, unless it is a `bool` (an `int` to
+/// Python, never a count or a time here) or not such a number.
+fn number_not_bool<T: for<'a, 'py> FromPyObject<'a, 'py>>(value: &Bound<'_, PyAny>) -> Option<T> {
     if value.is_instance_of::<pyo3::types::PyBool>() {
-        return Err(refuse());
+        return None;
     }
-    let number: u64 = value.extract().map_err(|_| refuse())?;
-    if number < min {
-        return Err(refuse());
-    }
-    Ok(number)
+    value.extract().ok()
 }
 
 /// [`whole_number`] for a parameter that may be `None`.
@@ -913,10 +917,7 @@ fn seconds_arg(value: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult<Option<
             shown_value(value)
         ))
     };
-    if value.is_instance_of::<pyo3::types::PyBool>() {
-        return Err(refuse());
-    }
-    value.extract::<f64>().map(Some).map_err(|_| refuse())
+    number_not_bool::<f64>(value).map(Some).ok_or_else(refuse)
 }
 
 /// The `Problem` given to the parameter `problem`, or a `TypeError` saying
