@@ -2114,3 +2114,48 @@ fn an_output_that_is_a_directory_is_refused_as_a_bad_argument() {
         );
     }
 }
+
+#[test]
+fn a_sat_count_out_of_time_before_its_first_tour_names_the_default_route_where_it_counts_the_board()
+{
+    let dir = tempfile::tempdir().unwrap();
+    // The frontier counter holds six files; backtracking takes any board;
+    // 30x30's frontier is wider than any state holds, so no route is named.
+    for (board, closed, route) in [
+        ("6x60", true, Some("the frontier counter")),
+        ("20x20", false, Some("backtracking")),
+        ("30x30", true, None),
+    ] {
+        let mut args = vec![
+            "count",
+            "--board",
+            board,
+            "--method",
+            "sat",
+            "--timeout",
+            "0.05",
+        ];
+        if closed {
+            args.push("--closed");
+        }
+        let (code, _, stderr) = run(&args, dir.path());
+        assert_eq!(code, Some(124), "{board}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{board}: {stderr}");
+        assert!(
+            stderr.starts_with("knightsat: no answer within 0.05 s; "),
+            "{board}: {stderr}"
+        );
+        match route {
+            Some(route) => assert!(
+                stderr.contains(&format!(
+                    "the default route counts these tours by {route}, faster"
+                )),
+                "{board}: {stderr}"
+            ),
+            None => assert!(
+                stderr.ends_with("try a longer --timeout\n"),
+                "{board}: {stderr}"
+            ),
+        }
+    }
+}

@@ -75,6 +75,14 @@ pub fn count(plan: &Count) -> Fallible<ExitCode> {
     let report = job.run();
     let (printed, failed) = show.finish();
     let report = match report {
+        // Before the first tour there is no partial count to give: the
+        // timeout's own words, with the faster route where there is one.
+        Err(Error::Run(RunError::TimedOutPartway { seconds, found: 0 })) if whole => {
+            return Err(count_way_out(
+                Error::Run(RunError::Timeout { seconds }),
+                plan,
+            ));
+        }
         Err(Error::Run(RunError::TimedOutPartway { seconds, found })) if whole => {
             note!("knightsat: the --timeout of {seconds} s ran out after {found} tours: there are at least {found}, maybe more (exit 124)");
             return Ok(ExitCode::from(EXIT_TIMEOUT));
@@ -283,16 +291,34 @@ fn show_count_progress(bar: Option<&ProgressBar>, progress: Progress<'_>) {
     }
 }
 
+/// The method the default route counts `problem`'s plain tours by, where
+/// that method can take the board: backtracking on any board, the
+/// frontier counter where its states hold the board's frontier.
+fn faster_plain_count(problem: &Problem) -> Option<Method> {
+    let method = CountJob::new(problem).plain_count_method();
+    match method {
+        Method::Backtrack => Some(method),
+        Method::Frontier if knightsat::count::frontier::holds(problem) => Some(method),
+        _ => None,
+    }
+}
+
 /// `error` from `count`, with the route that would work where there is
 /// one: only options `count` takes (no solver programs), and only those
 /// that work with the other options given.
 fn count_way_out(error: Error, plan: &Count) -> Failure {
     let (problem, method) = (&plan.problem, plan.method);
     let plain = problem.clues().is_empty();
+    let faster = (method == Method::Sat && plain)
+        .then(|| faster_plain_count(problem))
+        .flatten();
     let hint = match &error {
-        Error::Run(RunError::Timeout { .. }) if method == Method::Sat && plain => {
-            Some("without --method and SAT options, the default route counts plain tours by backtracking, fastest".to_string())
-        }
+        Error::Run(RunError::Timeout { .. }) if faster.is_some() => faster.map(|fastest| {
+            format!(
+                "without --method and SAT options, the default route counts these tours by {}, faster",
+                route_in_words(fastest, &Request::default())
+            )
+        }),
         Error::Run(RunError::Timeout { .. }) => Some("try a longer --timeout".to_string()),
         // Backtracking numbers its cubes by the time-indexed encoding; in
         // one search, named by `--method backtrack`, it takes any board.

@@ -334,6 +334,14 @@ impl<'a> CountJob<'a> {
         Ok(())
     }
 
+    /// The method the default route counts this job's problem by when only
+    /// the number of its tours is wanted and no SAT option is named (the
+    /// frontier counter where it is the faster, else backtracking, or SAT
+    /// for clues): what a way out of a slower route names.
+    pub fn plain_count_method(&self) -> Method {
+        tally_step(self.problem, &Request::default()).method
+    }
+
     /// The method that counts: [`Method::chosen`] of the one asked for.
     pub(crate) fn chosen_method(&self) -> Method {
         self.method.chosen(self.sat_named)

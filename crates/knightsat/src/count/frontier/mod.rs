@@ -46,7 +46,7 @@ use crate::error::RunError;
 use std::fmt;
 use std::sync::atomic::AtomicBool;
 
-use schedule::{CellGraph, Lines, Schedule};
+use schedule::{frontier_width, CellGraph, Lines, Schedule};
 
 use crate::count::number::TourNumber;
 use crate::model::problem::Problem;
@@ -305,6 +305,18 @@ impl Wanted {
         ends.dedup();
         ends
     }
+}
+
+/// Whether a state of the counter holds `problem`'s board: its frontier,
+/// along the line order that keeps it narrower, is at most [`MAX_WIDTH`]
+/// squares wide and the board at most [`MAX_SQUARES`](schedule::MAX_SQUARES)
+/// cells. A count of a board it does not hold is refused with
+/// [`FrontierError::TooWide`] or [`FrontierError::TooManySquares`].
+pub fn holds(problem: &Problem) -> bool {
+    CellGraph::new(problem.board()).is_ok_and(|graph| {
+        let (lines, _) = Lines::best(&graph, false);
+        frontier_width(&graph, &lines.squares) <= MAX_WIDTH
+    })
 }
 
 /// Counts the directed tours of `problem` (see the module documentation

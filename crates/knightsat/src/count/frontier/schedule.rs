@@ -419,7 +419,7 @@ fn mirror_slots(mirror: &[usize], order: &[usize], frontier: &[usize]) -> Option
 /// The widest frontier of processing `order`: the most squares processed
 /// with a neighbour still to come after any step, as [`Schedule::build`]
 /// measures it, in time linear in the board.
-fn frontier_width(graph: &CellGraph, order: &[usize]) -> usize {
+pub(crate) fn frontier_width(graph: &CellGraph, order: &[usize]) -> usize {
     let mut position = vec![usize::MAX; graph.hole.len()];
     for (p, &sq) in order.iter().enumerate() {
         position[sq] = p;
