@@ -14,8 +14,8 @@
 # tests side by side, else cargo test); the Rust tests again with the
 # library's portable fallbacks forced (KNIGHTSAT_PORTABLE_FALLBACKS=1,
 # which a test build honours: what macOS and the other Unix systems run
-# instead of the Linux-only calls; runtime/platform.rs), those that write
-# files or start processes, the only ones that reach those calls; the Python
+# instead of the Linux-only calls; runtime/platform.rs), those the first
+# run saw reach those calls (no other test can); the Python
 # package's tests (scripts/test-python.sh, in a virtual environment under
 # target/).
 set -euo pipefail
@@ -64,44 +64,33 @@ python3 scripts/module-cycles.py
 # features over the packages a command selects, and one selection gives
 # one build of the library that every step reuses. The tests that measure
 # a whole process run alone, after the rest (tests/alone).
-# `rust_tests --portable` runs what can reach runtime::platform, whose
-# fallbacks the second pass is for: it leaves out the tests that write no
-# file and start no process (the test modules that do neither, the SAT
-# sweeps of `counting`, `cubes` and `successor` against the oracle,
-# library calls in this process, the frontier counter's own counts and
-# the memory budget's refusals and way out, whose spill files are plain
-# std::fs and no fallback's, the doc test, and tests/alone's in-process
-# stop and memory peaks). It leaves out the cluster recipes too: their time is the daemons', and the
-# knightsat they run writes nothing but its standard output.
-in_process_only=(
-  oracle:: parsers:: search:: shapes::
-  counting::counts_match_the_oracle
-  cubes::per_cube_counts_sum_to_the_oracle cubes::parallel_counts_equal_the_oracle
-  successor::large_boards_are_toured_in_process
-  successor::successor_finds_a_tour_exactly_when_the_oracle_does
-  successor::clues_pinned_through_positions successor::holes_other_leapers_and_fixed_ends
-  messages::the_default_memory_budget_stays_within messages::the_suggested_way_out_of_a_memory_budget
-  count::frontier:: frontier::counts_
-  cluster::
-)
+# The first pass records in $callers each test that reaches a call of
+# runtime::platform (a file named for the test, which a test build leaves
+# where KNIGHTSAT_FALLBACK_CALLERS says, by nextest's name for the test);
+# `rust_tests --portable` runs exactly those again with the fallbacks
+# forced, since no other test can reach a fallback. Without cargo-nextest
+# (no test names) it runs every test again.
 rust_tests() {
-  local portable=false nextest_skip=() test_skip=()
+  local portable=false nextest_only=()
   if [ "${1:-}" = --portable ]; then
     shift
     portable=true
-    local prefix filter=""
-    for prefix in "${in_process_only[@]}"; do
-      filter+="${filter:+ | }test(/^${prefix}/)"
-      test_skip+=(--skip "$prefix")
+    local test filter=""
+    for test in "$callers"/*; do
+      [ -e "$test" ] || continue
+      filter+="${filter:+ | }test(=$(basename "$test"))"
     done
-    nextest_skip=(-E "not ($filter)")
+    if $nextest && [ -z "$filter" ]; then
+      echo "test: no test reached a call with a portable fallback" >&2
+      return 0
+    fi
+    nextest_only=(-E "$filter")
   fi
-  if cargo nextest --version >/dev/null 2>&1; then
+  if $nextest; then
     cargo nextest run --locked --cargo-profile dev --no-fail-fast --workspace \
-      --lib --bins --test integration "${nextest_skip[@]}" "$@"
+      --lib --bins --test integration "${nextest_only[@]}" "$@"
   else
-    cargo test --locked --profile dev --workspace --lib --bins --test integration "$@" \
-      -- "${test_skip[@]}"
+    cargo test --locked --profile dev --workspace --lib --bins --test integration "$@"
   fi
   if ! $portable; then
     cargo test --locked --profile dev --workspace --doc "$@"
@@ -146,17 +135,24 @@ side_by_side_results() {
     exit 1
   fi
 }
+nextest=false
+if cargo nextest --version >/dev/null 2>&1; then
+  nextest=true
+fi
+callers="$logs/fallback-callers"
+mkdir "$callers"
 step "the Rust tests"
-rust_tests "$@"
+KNIGHTSAT_FALLBACK_CALLERS="$callers" rust_tests "$@"
+echo "test: $(find "$callers" -type f | wc -l) tests reached a call with a portable fallback" >&2
 cargo test --locked --profile dev --workspace --test alone --no-run
 # Three runs side by side, since none of them keeps both cores busy alone
 # (tests/alone runs one process at a time, pytest one test at a time): the
-# Rust tests that write files or start processes again with the portable
+# Rust tests that reached a call with a portable fallback again with the
 # fallbacks forced, tests/alone (which measures its own threads and CPU
 # time and its children's peak memory, none of which another process
 # changes), and the Python package's tests. In fresh-clone CI runs they
 # took 134 s one after another (55 + 29 + 50) and 86 s side by side.
-step "side by side: the Rust tests that write files or start processes again with the portable fallbacks forced (KNIGHTSAT_PORTABLE_FALLBACKS=1); tests/alone; the Python package's tests"
+step "side by side: the Rust tests that reached a call with a portable fallback again with it forced (KNIGHTSAT_PORTABLE_FALLBACKS=1); tests/alone; the Python package's tests"
 portable_pass() { KNIGHTSAT_PORTABLE_FALLBACKS=1 rust_tests --portable "$@"; }
 beside "portable fallbacks" portable_pass "$@"
 beside "tests/alone" cargo test --locked --profile dev --workspace --test alone

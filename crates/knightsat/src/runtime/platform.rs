@@ -7,7 +7,12 @@
 //! with every build, and a build with debug assertions (the tests') run
 //! with `KNIGHTSAT_PORTABLE_FALLBACKS=1` in its environment uses the
 //! fallbacks instead: `scripts/test.sh` runs the whole test suite a second
-//! time so. A release build never reads the variable. The rest of the
+//! time so, though only the tests that reach one of these calls: a test
+//! build whose environment names a directory in
+//! `KNIGHTSAT_FALLBACK_CALLERS` leaves there, the first time a process
+//! asks whether to use the fallbacks, a file named for the test that runs
+//! it (cargo-nextest's `NEXTEST_TEST_NAME`, which the processes a test
+//! starts inherit). A release build never reads either variable. The rest of the
 //! library needs Unix (`std::os::unix`: permissions, process groups, exit
 //! signals), so Windows is not supported.
 
@@ -17,6 +22,10 @@ use std::path::Path;
 /// The environment variable that makes a test build use the fallbacks on
 /// Linux.
 const PORTABLE_FALLBACKS: &str = "KNIGHTSAT_PORTABLE_FALLBACKS";
+
+/// The environment variable naming the directory where a test build
+/// records the tests that reach a call with a fallback.
+const FALLBACK_CALLERS: &str = "KNIGHTSAT_FALLBACK_CALLERS";
 
 /// Whether the portable fallbacks stand in for the Linux calls: always
 /// off Linux; on Linux only in a build with debug assertions whose
@@ -28,9 +37,35 @@ pub(crate) fn uses_fallbacks() -> bool {
     if cfg!(not(target_os = "linux")) {
         return true;
     }
+    if cfg!(debug_assertions) {
+        record_caller();
+    }
     cfg!(debug_assertions)
         && *FORCED
             .get_or_init(|| std::env::var_os(PORTABLE_FALLBACKS).is_some_and(|value| value == "1"))
+}
+
+/// Leaves a file named for the running test in the directory
+/// [`FALLBACK_CALLERS`] names, once a process, where both it and
+/// nextest's test name are in the environment: `scripts/test.sh` runs
+/// again with the fallbacks forced exactly the tests it finds there. A
+/// record that cannot be made panics, failing the test, rather than leave
+/// the test out of that second run unseen.
+fn record_caller() {
+    static RECORDED: std::sync::Once = std::sync::Once::new();
+    RECORDED.call_once(|| {
+        let (Some(dir), Some(test)) = (
+            std::env::var_os(FALLBACK_CALLERS),
+            std::env::var_os("NEXTEST_TEST_NAME"),
+        ) else {
+            return;
+        };
+        let path = Path::new(&dir).join(test.to_string_lossy().replace('/', "_"));
+        if let Err(error) = std::fs::File::create(&path) {
+            let path = path.display();
+            panic!("cannot record the test that reached a fallback in {path}: {error}");
+        }
+    });
 }
 
 /// Exchanges the directories `from` and `to` in one step where the system
