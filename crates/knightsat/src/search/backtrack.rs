@@ -37,6 +37,8 @@ use std::ops::ControlFlow;
 use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
+use rustc_hash::FxHasher;
+
 use super::{forced_start_colour, verified};
 
 use crate::graph::{MoveGraph, UNREACHED};
@@ -115,7 +117,9 @@ pub struct PrefixCounter {
 
 /// Completions by state: the nodes visited (a bit each), the head, and for
 /// a closed tour the start (whose neighbours the virtual last square joins).
-type Completions = HashMap<State, u64, BuildHasherDefault<StateHasher>>;
+/// Hashed by `FxHash` (`rustc-hash`): the standard library's hash resists
+/// attacks that do not concern a count, at several times the cost.
+type Completions = HashMap<State, u64, BuildHasherDefault<FxHasher>>;
 type State = (u128, u32, u32);
 
 /// How many nodes a state has left to visit when its completions are
@@ -184,7 +188,7 @@ impl PrefixCounter {
     }
 
     fn shard(&self, state: &State) -> std::sync::MutexGuard<'_, Completions> {
-        let hash = BuildHasherDefault::<StateHasher>::default().hash_one(state);
+        let hash = BuildHasherDefault::<FxHasher>::default().hash_one(state);
         // The high bits: the table's own buckets use the low ones.
         let shard = &self.shards[(hash >> 58) as usize % SHARDS];
         shard.lock().unwrap_or_else(PoisonError::into_inner)
@@ -202,36 +206,6 @@ impl PrefixCounter {
             shard.clear();
         }
         shard.insert(state, completions);
-    }
-}
-
-/// A fast hash for the counter's states (the standard library's hash
-/// resists attacks that do not concern a count, at several times the cost).
-#[derive(Default)]
-pub struct StateHasher(u64);
-
-impl std::hash::Hasher for StateHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &byte in bytes {
-            self.write_u64(u64::from(byte));
-        }
-    }
-
-    fn write_u32(&mut self, value: u32) {
-        self.write_u64(u64::from(value));
-    }
-
-    fn write_u64(&mut self, value: u64) {
-        self.0 = (self.0.rotate_left(5) ^ value).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-
-    fn write_u128(&mut self, value: u128) {
-        self.write_u64(value as u64);
-        self.write_u64((value >> 64) as u64);
     }
 }
 
