@@ -96,7 +96,12 @@ pub(super) fn count(command: Command, names_sat: bool, budget: u64) -> Fallible<
             memory: _,
         } => {
             let (problem, config) = encoding.problem_and_config(&problem)?;
-            let mut method = Method::from(method).chosen(names_sat);
+            let request = Request {
+                config,
+                every_tour: true,
+                ..sat_request(solver, budget, timeout)
+            };
+            let mut method = Method::from(method).chosen(names_sat, &request);
             // Only the frontier counter counts in parts.
             if part.is_some() && method == Method::Auto {
                 method = Method::Frontier;
@@ -107,11 +112,6 @@ pub(super) fn count(command: Command, names_sat: bool, budget: u64) -> Fallible<
                 )
                 .into());
             }
-            let request = Request {
-                config,
-                every_tour: true,
-                ..sat_request(solver, budget, timeout)
-            };
             let sample = sample.map(usize::try_from).transpose()?;
             Plan::Count(Count {
                 problem,

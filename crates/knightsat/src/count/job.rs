@@ -344,7 +344,7 @@ impl<'a> CountJob<'a> {
 
     /// The method that counts: [`Method::chosen`] of the one asked for.
     pub(crate) fn chosen_method(&self) -> Method {
-        self.method.chosen(self.sat_named)
+        self.method.chosen(self.sat_named, &self.request)
     }
 
     /// The threads a count that splits its work runs on (0: one per core):
@@ -651,5 +651,62 @@ impl<'a> CountJob<'a> {
             range,
             tours,
         }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::CountJob;
+    use crate::encoding::{EncodingConfig, SuccessorConfig};
+    use crate::model::board::Board;
+    use crate::model::problem::Problem;
+    use crate::sat::Backend;
+    use crate::solve::{Method, Request, SolveJob};
+
+    /// A solve and a count given the same method, request and `sat_named`
+    /// run the same method: "auto means SAT" is one rule.
+    #[test]
+    fn the_jobs_read_auto_as_sat_by_one_rule() {
+        let problem = Problem::new(Board::new(5, 5).unwrap());
+        let default = Request::default();
+        let cadical = Request {
+            backend: Backend::Cadical,
+            ..Request::default()
+        };
+        let successor = Request {
+            config: EncodingConfig::Successor(SuccessorConfig::default()),
+            ..Request::default()
+        };
+        let proof = Request {
+            proof: true,
+            ..Request::default()
+        };
+        let cases = [
+            (Method::Auto, &default, false, Method::Auto),
+            (Method::Auto, &default, true, Method::Sat),
+            (Method::Auto, &cadical, false, Method::Sat),
+            (Method::Auto, &successor, false, Method::Sat),
+            (Method::Auto, &proof, false, Method::Sat),
+            (Method::Backtrack, &cadical, true, Method::Backtrack),
+            (Method::Frontier, &default, true, Method::Frontier),
+        ];
+        for (method, request, sat_named, runs) in cases {
+            let solve = SolveJob {
+                method,
+                sat_named,
+                request: request.clone(),
+                ..SolveJob::new(&problem)
+            };
+            let count = CountJob {
+                method,
+                sat_named,
+                request: request.clone(),
+                ..CountJob::new(&problem)
+            };
+            let case = format!("{method:?} {request:?} sat_named={sat_named}");
+            assert_eq!(method.chosen(sat_named, request), runs, "{case}");
+            assert_eq!(solve.chosen_method(), runs, "{case}");
+            assert_eq!(count.chosen_method(), runs, "{case}");
+        }
     }
 }

@@ -61,7 +61,7 @@ impl<'a> SolveJob<'a> {
 
     /// The method that searches: [`Method::chosen`] of the one asked for.
     pub fn chosen_method(&self) -> Method {
-        self.method.chosen(self.sat_named)
+        self.method.chosen(self.sat_named, &self.request)
     }
 
     /// Whether the search goes cube by cube.

@@ -121,16 +121,19 @@ impl Method {
         }
     }
 
-    /// The method that runs when this one is asked for and the caller
-    /// named an option only SAT takes (`sat_named`: an encoding or one of
-    /// its switches, a solver, a proof, cubes), even at its default value:
-    /// [`Method::Auto`] then means [`Method::Sat`], since explicit choices
-    /// win over the default route; any other method stands (and refuses
-    /// what it cannot do).
+    /// The method that runs when this one is asked for with `request`:
+    /// [`Method::Auto`] means [`Method::Sat`] when the caller named an
+    /// option only SAT takes (`sat_named`: an encoding or one of its
+    /// switches, a solver, a proof, cubes), even at its default value, or
+    /// when `request` names the SAT route by its values (a non-default
+    /// encoding or solver, or a proof), since explicit choices win over the
+    /// default route; any other method stands (and refuses what it cannot
+    /// do). The one rule for "auto means SAT": the jobs, the command and
+    /// Python all ask it.
     #[must_use]
-    pub fn chosen(self, sat_named: bool) -> Method {
+    pub fn chosen(self, sat_named: bool, request: &Request) -> Method {
         match self {
-            Method::Auto if sat_named => Method::Sat,
+            Method::Auto if sat_named || auto::names_sat_route(request) => Method::Sat,
             other => other,
         }
     }
