@@ -5,6 +5,8 @@ use std::alloc::{GlobalAlloc, Layout};
 use std::fmt::Write;
 use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
 
+use crate::exit;
+
 /// mimalloc for every allocation in the process: with its `override`
 /// feature it also serves the `malloc` and `new` of the `CaDiCaL` linked in,
 /// whose millions of small clauses glibc's allocator hands out and frees
@@ -108,7 +110,7 @@ fn out_of_memory(size: Option<usize>) {
     unsafe { libc::write(2, line.bytes.as_ptr().cast(), line.len) };
     knightsat::runtime::cleanup::clean_up_now();
     // SAFETY: ends the process at once, as the abort would have.
-    unsafe { libc::_exit(2) };
+    unsafe { libc::_exit(i32::from(exit::BAD_INPUT)) };
 }
 
 /// A line formatted without allocating (what does not fit is cut).

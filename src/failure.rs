@@ -3,7 +3,8 @@
 //! whichever layer, arrive flattened into its top [`Error`]; beside them
 //! are the command line's own (options that do not go together), a library
 //! error with the way out the command suggests, and a library error about
-//! a named file.
+//! a named file. The command line's own refusals are defined here too, so
+//! that the plans and the commands use this file and it uses neither.
 
 use knightsat::error::{
     BoardError, CnfError, EncodingError, ErrorClass, ProblemError, RunError, SatError, SearchError,
@@ -11,9 +12,6 @@ use knightsat::error::{
 };
 use knightsat::model::verify::Violation;
 use knightsat::Error;
-
-use crate::commands::WayOut;
-use crate::plan::{NoBoard, OptionsConflict, SwitchOfOtherEncoding};
 
 /// A command's result.
 pub type Fallible<T> = Result<T, Failure>;
@@ -124,4 +122,50 @@ impl From<std::num::TryFromIntError> for Failure {
             "a number too large for this machine: {error}"
         )))
     }
+}
+
+/// A switch given for the encoding it does not belong to (a command-line
+/// matter, so worded here).
+#[derive(Debug, thiserror::Error)]
+#[error("bad option: {switch} is for --encoding {belongs}, not --encoding {given}")]
+pub struct SwitchOfOtherEncoding {
+    /// The switch, as typed.
+    pub switch: &'static str,
+    /// The encoding it belongs to.
+    pub belongs: &'static str,
+    /// The encoding chosen.
+    pub given: &'static str,
+}
+
+/// Options that cannot go together, in words (a command-line matter).
+#[derive(Debug, thiserror::Error)]
+#[error("bad option: {0}")]
+pub struct OptionsConflict(pub String);
+
+/// No board option was given (a command-line matter, so worded here).
+#[derive(Debug, thiserror::Error)]
+#[error("bad option: no board: give --board ROWSxCOLS, --size N{}", if *.puzzle_allowed { ", --board-file FILE or --puzzle FILE" } else { " or --board-file FILE" })]
+pub struct NoBoard {
+    /// Whether the command takes --puzzle.
+    pub puzzle_allowed: bool,
+}
+
+/// `error` with a hint that names the way out, when there is one.
+pub fn with_way_out(error: Error, hint: Option<String>) -> Failure {
+    match hint {
+        Some(hint) => WayOut { error, hint }.into(),
+        None => error.into(),
+    }
+}
+
+/// A library error and the route that would work instead, worded for the
+/// command that failed.
+#[derive(Debug, thiserror::Error)]
+#[error("{error}")]
+pub struct WayOut {
+    /// What went wrong.
+    #[source]
+    pub error: Error,
+    /// What to try instead, in the command's options.
+    pub hint: String,
 }

@@ -5,6 +5,7 @@
 mod allocator;
 mod args;
 mod commands;
+mod exit;
 mod failure;
 mod flags;
 mod plan;
@@ -16,18 +17,7 @@ use failure::{Failure, Fallible};
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use knightsat::error::ErrorClass;
-
-use commands::EXIT_FAILURE;
 use plan::Plan;
-
-/// Exit status for bad usage or bad input.
-pub const EXIT_BAD_INPUT: u8 = 2;
-/// Exit status when the time limit runs out, as `timeout(1)` uses.
-pub const EXIT_TIMEOUT: u8 = 124;
-/// Exit status when an incomplete method (Warnsdorff's rule) gives up: no
-/// tour found, and nothing proved.
-const EXIT_GAVE_UP: u8 = 3;
 
 fn main() -> ExitCode {
     commands::guard_closed_stdout();
@@ -41,7 +31,7 @@ fn main() -> ExitCode {
         // A thread refused at the start: a process or address-space limit,
         // like a budget the run cannot keep.
         let _ = writeln!(io::stderr(), "knightsat: cannot watch for signals: {error}");
-        return ExitCode::from(EXIT_BAD_INPUT);
+        return ExitCode::from(exit::BAD_INPUT);
     }
     let result = plan::plan(cli, &matches).and_then(run);
     signals::exit_if_signalled();
@@ -50,7 +40,7 @@ fn main() -> ExitCode {
         Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,
         Err(error) => {
             let _ = writeln!(io::stderr(), "knightsat: {}", words::describe(&error));
-            ExitCode::from(exit_status(&error))
+            ExitCode::from(exit::status_of(error.class()))
         }
     }
 }
@@ -74,16 +64,6 @@ fn run(plan: Plan) -> Fallible<ExitCode> {
         Plan::Certify { cnf, proof } => commands::check::certify(&cnf, &proof),
         Plan::Stats { encoding, format } => commands::formula::stats_of(&*encoding, format),
         Plan::Generate(what) => commands::generate::generate(what),
-    }
-}
-
-/// The exit status for a failure: the one place it is chosen.
-fn exit_status(failure: &Failure) -> u8 {
-    match failure.class() {
-        ErrorClass::BadInput => EXIT_BAD_INPUT,
-        ErrorClass::Timeout => EXIT_TIMEOUT,
-        ErrorClass::GaveUp => EXIT_GAVE_UP,
-        ErrorClass::Failure => EXIT_FAILURE,
     }
 }
 

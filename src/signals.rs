@@ -9,6 +9,8 @@ use std::sync::atomic::{AtomicI32, Ordering};
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 use signal_hook::iterator::Signals;
 
+use crate::exit;
+
 /// The signal received, once one has been (0 before).
 static SIGNALLED: AtomicI32 = AtomicI32::new(0);
 
@@ -23,7 +25,7 @@ pub fn exit_on_signals() -> std::io::Result<()> {
             if let Some(signal) = signals.forever().next() {
                 SIGNALLED.store(signal, Ordering::SeqCst);
                 knightsat::runtime::cleanup::clean_up_now();
-                std::process::exit(128 + signal);
+                std::process::exit(exit::SIGNALLED + signal);
             }
         })?;
     Ok(())
@@ -36,6 +38,6 @@ pub fn exit_if_signalled() {
     let signal = SIGNALLED.load(Ordering::SeqCst);
     if signal != 0 {
         knightsat::runtime::cleanup::clean_up_now();
-        std::process::exit(128 + signal);
+        std::process::exit(exit::SIGNALLED + signal);
     }
 }

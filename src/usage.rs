@@ -4,8 +4,9 @@
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 
-use crate::commands::{self, EXIT_FAILURE};
-use crate::{args, EXIT_BAD_INPUT};
+use crate::args;
+use crate::commands;
+use crate::exit;
 
 /// `--help` and `--version` print and succeed; any other error of clap's
 /// is bad usage, said in one line: clap's message runs to the first blank
@@ -26,7 +27,7 @@ pub fn usage_error(error: &clap::Error) -> ExitCode {
             "knightsat: no command given: {} (see --help)",
             args::command_names().join(", ")
         );
-        return ExitCode::from(EXIT_BAD_INPUT);
+        return ExitCode::from(exit::BAD_INPUT);
     }
     let rendered = error.render().to_string();
     let mut paragraphs = rendered.split("\n\n").map(|paragraph| {
@@ -45,7 +46,7 @@ pub fn usage_error(error: &clap::Error) -> ExitCode {
         message.push_str(&tip);
     }
     let _ = writeln!(io::stderr(), "knightsat: {message} (see --help)");
-    ExitCode::from(EXIT_BAD_INPUT)
+    ExitCode::from(exit::BAD_INPUT)
 }
 
 /// Prints `--help` or `--version` to standard output. A failed write is an
@@ -65,7 +66,7 @@ fn print_help(help: &clap::Error) -> ExitCode {
             io::stderr(),
             "knightsat: cannot write the help: standard output is closed"
         );
-        return ExitCode::from(EXIT_FAILURE);
+        return ExitCode::from(exit::FAILURE);
     };
     match stdout
         .write_all(text.as_bytes())
@@ -73,7 +74,7 @@ fn print_help(help: &clap::Error) -> ExitCode {
     {
         Err(error) if error.kind() != io::ErrorKind::BrokenPipe => {
             let _ = writeln!(io::stderr(), "knightsat: cannot write the help: {error}");
-            ExitCode::from(EXIT_FAILURE)
+            ExitCode::from(exit::FAILURE)
         }
         _ => ExitCode::SUCCESS,
     }

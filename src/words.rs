@@ -6,8 +6,8 @@ use knightsat::error::Unsupported;
 use knightsat::error::{EncodingError, RunError, SatError, TourError};
 use knightsat::Error;
 
-use crate::commands::WayOut;
 use crate::failure::Failure;
+use crate::failure::WayOut;
 use crate::flags;
 
 /// The error in one line, in the command line's words: the library's

@@ -18,9 +18,10 @@ use knightsat::runtime::input;
 use knightsat::solve::Outcome;
 use knightsat::tour::check_tour;
 
-use super::{emit, print_outcome, EXIT_FAILURE};
+use super::{emit, print_outcome};
 use crate::args::ProblemArgs;
-use crate::plan::OptionsConflict;
+use crate::exit;
+use crate::failure::OptionsConflict;
 
 /// `decode`: a solver's output for a knightsat CNF, as a verified tour.
 pub fn decode(cnf: &Path, solver_output: &Path, format: Format) -> Fallible<ExitCode> {
@@ -109,7 +110,7 @@ pub fn certify(cnf: &Path, proof: &Path) -> Fallible<ExitCode> {
         }
         Verdict::Rejected(why) => {
             note!("knightsat: proof rejected by rate: {why}");
-            Ok(ExitCode::from(EXIT_FAILURE))
+            Ok(ExitCode::from(exit::FAILURE))
         }
     }
 }

@@ -24,11 +24,11 @@ use knightsat::solve::{Method, Request};
 use super::{
     cube_progress_bar, emit, note_default_start, note_refuted_by_gate, note_whole_tour,
     progress_bar, route_in_words, seconds_in_words, show_cube_progress, show_step, step_bar,
-    with_way_out,
 };
 use crate::allocator::BudgetWatch;
+use crate::exit;
+use crate::failure::with_way_out;
 use crate::plan::{Count, CountArgs};
-use crate::EXIT_TIMEOUT;
 
 /// `count`: how many tours (or orbits), an estimate from a sample of the
 /// cubes (--sample; of the cubes numbered A to B alone with --cubes), or
@@ -85,15 +85,15 @@ pub fn count(plan: &Count) -> Fallible<ExitCode> {
         }
         Err(Error::Run(RunError::TimedOutPartway { seconds, found })) if whole => {
             note!("knightsat: the --timeout of {seconds} s ran out after {found} tours: there are at least {found}, maybe more (exit 124)");
-            return Ok(ExitCode::from(EXIT_TIMEOUT));
+            return Ok(ExitCode::from(exit::TIMEOUT));
         }
         Err(Error::Run(RunError::TimedOutPartway { seconds, .. })) if estimate => {
             note!("knightsat: the --timeout of {seconds} s ran out before the sample's cubes were counted: no estimate (exit 124)");
-            return Ok(ExitCode::from(EXIT_TIMEOUT));
+            return Ok(ExitCode::from(exit::TIMEOUT));
         }
         Err(Error::Run(RunError::TimedOutPartway { seconds, .. })) if !estimate => {
             note!("knightsat: the --timeout of {seconds} s ran out after {printed} cubes: each line printed is a whole cube; `knightsat sum` names the cubes left (exit 124)");
-            return Ok(ExitCode::from(EXIT_TIMEOUT));
+            return Ok(ExitCode::from(exit::TIMEOUT));
         }
         Err(error) if whole => return Err(count_way_out(error, plan)),
         // A part's way out of the budget: the same for every part.

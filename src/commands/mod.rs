@@ -15,7 +15,8 @@ pub mod generate;
 pub mod puzzle;
 pub mod solve;
 
-use crate::failure::{Failure, Fallible};
+use crate::exit;
+use crate::failure::Fallible;
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -31,12 +32,6 @@ use knightsat::render::{render, Format};
 use knightsat::solve::{Method, Outcome, Request};
 use knightsat::tour::Tour;
 
-/// Exit status when no tour exists (the formula is unsatisfiable), as SAT solvers use.
-pub const EXIT_NO_TOUR: u8 = 20;
-
-/// Exit status for a rejected tour or another failure.
-pub const EXIT_FAILURE: u8 = 1;
-
 /// Says on stderr that the feasibility gate proved there is no tour, and why.
 pub fn note_refuted_by_gate(refutation: &Refutation) {
     note!("note: no tour, proved without search by the feasibility gate: {refutation}");
@@ -51,26 +46,6 @@ pub fn route_in_words(method: Method, request: &Request) -> String {
         Method::Auto => "the default route".into(),
         Method::Frontier => "the frontier counter".into(),
     }
-}
-
-/// `error` with a hint that names the way out, when there is one.
-pub fn with_way_out(error: Error, hint: Option<String>) -> Failure {
-    match hint {
-        Some(hint) => WayOut { error, hint }.into(),
-        None => error.into(),
-    }
-}
-
-/// A library error and the route that would work instead, worded for the
-/// command that failed.
-#[derive(Debug, thiserror::Error)]
-#[error("{error}")]
-pub struct WayOut {
-    /// What went wrong.
-    #[source]
-    pub error: Error,
-    /// What to try instead, in the command's options.
-    pub hint: String,
 }
 
 /// A duration for people: below a minute in seconds, milliseconds or
@@ -197,7 +172,7 @@ pub fn print_outcome(outcome: Outcome, format: Format) -> Fallible<ExitCode> {
         }
         Outcome::NoTour => {
             emit(|out| writeln!(out, "no tour exists for these constraints"))?;
-            Ok(ExitCode::from(EXIT_NO_TOUR))
+            Ok(ExitCode::from(exit::NO_TOUR))
         }
     }
 }

@@ -19,8 +19,9 @@ use knightsat::tour::Tour;
 
 use super::{
     note_default_start, note_refuted_by_gate, note_whole_tour, print_outcome, print_tour,
-    route_in_words, with_way_out,
+    route_in_words,
 };
+use crate::failure::with_way_out;
 use crate::plan::Solve;
 
 /// `solve`: one tour, every tour, or a proof that there is none.

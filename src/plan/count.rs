@@ -8,8 +8,9 @@ use knightsat::count::Sample;
 use knightsat::model::problem::Problem;
 use knightsat::solve::{Method, Request};
 
-use super::{sat_request, OptionsConflict, Plan};
+use super::{sat_request, Plan};
 use crate::args::{Command, SquareOrderArg};
+use crate::failure::OptionsConflict;
 
 /// `count`: the problem and how to count it.
 pub struct Count {

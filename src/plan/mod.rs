@@ -8,7 +8,7 @@ mod count;
 mod paths;
 mod problem;
 
-use crate::failure::Fallible;
+use crate::failure::{Fallible, OptionsConflict};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -30,7 +30,6 @@ use crate::args::{
 use crate::flags;
 
 pub use count::{Count, CountArgs};
-pub use problem::{NoBoard, OptionsConflict, SwitchOfOtherEncoding};
 
 /// What one command is to do, every flag read.
 pub enum Plan {

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::OptionsConflict;
+use crate::failure::OptionsConflict;
 
 /// Refuses standard input (`-`) named for two of a command's inputs: the
 /// first would read it all and leave the second nothing.

@@ -12,32 +12,7 @@ use knightsat::runtime::input;
 use knightsat::tour::GivenBoard;
 
 use crate::args::{EncodingArg, EncodingArgs, Preset, ProblemArgs, ShapeArgs};
-
-/// A switch given for the encoding it does not belong to (a command-line
-/// matter, so worded here).
-#[derive(Debug, thiserror::Error)]
-#[error("bad option: {switch} is for --encoding {belongs}, not --encoding {given}")]
-pub struct SwitchOfOtherEncoding {
-    /// The switch, as typed.
-    pub switch: &'static str,
-    /// The encoding it belongs to.
-    pub belongs: &'static str,
-    /// The encoding chosen.
-    pub given: &'static str,
-}
-
-/// Options that cannot go together, in words (a command-line matter).
-#[derive(Debug, thiserror::Error)]
-#[error("bad option: {0}")]
-pub struct OptionsConflict(pub String);
-
-/// No board option was given (a command-line matter, so worded here).
-#[derive(Debug, thiserror::Error)]
-#[error("bad option: no board: give --board ROWSxCOLS, --size N{}", if *.puzzle_allowed { ", --board-file FILE or --puzzle FILE" } else { " or --board-file FILE" })]
-pub struct NoBoard {
-    /// Whether the command takes --puzzle.
-    pub puzzle_allowed: bool,
-}
+use crate::failure::{NoBoard, SwitchOfOtherEncoding};
 
 impl ShapeArgs {
     /// The board the options describe, or `None` when none of --board,
