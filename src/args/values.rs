@@ -332,3 +332,24 @@ pub enum Generated {
     /// Completions for PowerShell.
     CompletePowershell,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each value `--frontier-order` takes is the library's name for the
+    /// order it means, and every order has one.
+    #[test]
+    fn the_square_orders_take_the_librarys_names() {
+        let named: Vec<SquareOrder> = SquareOrderArg::value_variants()
+            .iter()
+            .map(|&arg| {
+                let value = arg.to_possible_value().unwrap();
+                let order = SquareOrder::from(arg);
+                assert_eq!(value.get_name(), order.name(), "{arg:?}");
+                order
+            })
+            .collect();
+        assert_eq!(named, SquareOrder::ALL);
+    }
+}

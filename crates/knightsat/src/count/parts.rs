@@ -37,7 +37,7 @@ impl PartTask<'_> {
         let mut pairs = vec![
             ("parts", self.parts.to_string()),
             ("method", "frontier".to_string()),
-            ("order", order_name(self.order).to_string()),
+            ("order", self.order.name().to_string()),
         ];
         // Recorded only where it is not the first way there was, so that
         // a count split by its states keeps the header it always had.
@@ -56,17 +56,6 @@ impl PartTask<'_> {
     /// The fingerprint of its record, which ends the part's line.
     pub(super) fn fingerprint(&self) -> Fingerprint {
         Fingerprint::of(&self.record())
-    }
-}
-
-/// The order's name, as `--frontier-order` takes it.
-fn order_name(order: SquareOrder) -> &'static str {
-    match order {
-        SquareOrder::Auto => "auto",
-        SquareOrder::Rows => "rows",
-        SquareOrder::Snake => "snake",
-        SquareOrder::Meet => "meet",
-        SquareOrder::Diagonal => "diagonal",
     }
 }
 

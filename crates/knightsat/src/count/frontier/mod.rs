@@ -87,6 +87,30 @@ pub enum SquareOrder {
     Diagonal,
 }
 
+impl SquareOrder {
+    /// Every order.
+    pub const ALL: [SquareOrder; 5] = [
+        SquareOrder::Auto,
+        SquareOrder::Rows,
+        SquareOrder::Snake,
+        SquareOrder::Meet,
+        SquareOrder::Diagonal,
+    ];
+
+    /// The order's name, as a part's header records it and
+    /// `--frontier-order` takes it: `auto`, `rows`, `snake`, `meet`,
+    /// `diagonal`.
+    pub fn name(self) -> &'static str {
+        match self {
+            SquareOrder::Auto => "auto",
+            SquareOrder::Rows => "rows",
+            SquareOrder::Snake => "snake",
+            SquareOrder::Meet => "meet",
+            SquareOrder::Diagonal => "diagonal",
+        }
+    }
+}
+
 /// How to run a count.
 #[derive(Clone, Copy)]
 pub(crate) struct Options<'a> {
