@@ -23,7 +23,7 @@ use knightsat::solve::{Method, Request};
 
 use super::{
     cube_progress_bar, emit, note_default_start, note_refuted_by_gate, note_whole_tour,
-    progress_bar, route_in_words, seconds_in_words, show_cube_progress, show_step, step_bar,
+    progress_bar, seconds_in_words, show_cube_progress, show_step, step_bar,
 };
 use crate::allocator::BudgetWatch;
 use crate::exit;
@@ -191,7 +191,7 @@ impl<'a> CountShow<'a> {
         };
         if whole && self.args.verbose {
             let how = if cube_by_cube { ", cube by cube" } else { "" };
-            note!("route: {}{how}", route_in_words(method, request));
+            note!("route: {}{how}", method.describe(request));
         }
         if !estimate && !whole {
             note_default_start(self.problem);
@@ -316,7 +316,7 @@ fn count_way_out(error: Error, plan: &Count) -> Failure {
         Error::Run(RunError::Timeout { .. }) if faster.is_some() => faster.map(|fastest| {
             format!(
                 "without --method and SAT options, the default route counts these tours by {}, faster",
-                route_in_words(fastest, &Request::default())
+                fastest.describe(&Request::default())
             )
         }),
         Error::Run(RunError::Timeout { .. }) => Some("try a longer --timeout".to_string()),

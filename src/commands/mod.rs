@@ -29,23 +29,12 @@ use knightsat::error::Error;
 use knightsat::gate::Refutation;
 use knightsat::model::problem::Problem;
 use knightsat::render::{render, Format};
-use knightsat::solve::{Method, Outcome, Request};
+use knightsat::solve::Outcome;
 use knightsat::tour::Tour;
 
 /// Says on stderr that the feasibility gate proved there is no tour, and why.
 pub fn note_refuted_by_gate(refutation: &Refutation) {
     note!("note: no tour, proved without search by the feasibility gate: {refutation}");
-}
-
-/// A route in words, as `-v` prints it.
-pub fn route_in_words(method: Method, request: &Request) -> String {
-    match method {
-        Method::Sat => request.describe_sat(),
-        Method::Warnsdorff => "Warnsdorff's rule".into(),
-        Method::Backtrack => "backtracking".into(),
-        Method::Auto => "the default route".into(),
-        Method::Frontier => "the frontier counter".into(),
-    }
 }
 
 /// A duration for people: below a minute in seconds, milliseconds or

@@ -14,13 +14,10 @@ use knightsat::count::{CountJob, CountReport, Progress, TourCount, TourNumber};
 use knightsat::encoding::EncodingConfig;
 use knightsat::error::Error;
 use knightsat::render::Format;
-use knightsat::solve::{Method, Outcome, SolveJob, Solved};
+use knightsat::solve::{auto, Method, Outcome, SolveJob, Solved};
 use knightsat::tour::Tour;
 
-use super::{
-    note_default_start, note_refuted_by_gate, note_whole_tour, print_outcome, print_tour,
-    route_in_words,
-};
+use super::{note_default_start, note_refuted_by_gate, note_whole_tour, print_outcome, print_tour};
 use crate::failure::with_way_out;
 use crate::plan::Solve;
 
@@ -35,7 +32,7 @@ pub fn solve(plan: &Solve) -> Fallible<ExitCode> {
         if progress {
             let by = match method {
                 Method::Sat => plan.request.backend.name().to_string(),
-                method => route_in_words(method, &plan.request),
+                method => method.describe(&plan.request),
             };
             let _ = write!(
                 io::stderr(),
@@ -124,10 +121,10 @@ fn solve_way_out(error: Error, plan: &Solve, method: Method) -> Failure {
     let time_indexed = request.config == EncodingConfig::default();
     let hint = match &error {
         Error::Run(RunError::Timeout { .. } | RunError::TimedOutPartway { .. }) => match method {
-            Method::Sat | Method::Backtrack if plain && !request.every_tour => Some(
-                "without --method and encoding options, the default route (Warnsdorff's rule, then the successor encoding on built-in CaDiCaL) finds plain tours fastest"
-                    .to_string(),
-            ),
+            Method::Sat | Method::Backtrack if plain && !request.every_tour => Some(format!(
+                "without --method and encoding options, the default route ({}) finds plain tours fastest",
+                auto::one_tour_route_in_words(problem)
+            )),
             Method::Sat if plain => Some("--method backtrack lists plain tours fastest".into()),
             _ => Some("try a longer --timeout".into()),
         },
@@ -194,7 +191,7 @@ fn print_all(plan: &Solve, method: Method) -> Fallible<ExitCode> {
         } = progress
         {
             if verbose {
-                note!("route: {}", route_in_words(method, request));
+                note!("route: {}", method.describe(request));
             }
         }
     };

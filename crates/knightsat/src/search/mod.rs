@@ -29,6 +29,9 @@ pub(crate) use backtrack::each_tour;
 pub use backtrack::{backtrack, backtrack_until, count_extending, PrefixCounter};
 pub use warnsdorff::{warnsdorff, warnsdorff_until, TieBreak, Warnsdorff};
 
+/// Backtracking's name in a route's words.
+pub const BACKTRACKING: &str = "backtracking";
+
 /// The most moves a leaper has from one square.
 const MAX_MOVES: usize = 8;
 

@@ -52,6 +52,18 @@ pub(crate) fn names_sat_route(request: &Request) -> bool {
         || request.proof
 }
 
+/// The steps the default route takes to find one tour of `problem` (a
+/// plain request), in words joined by "then": `Warnsdorff's rule, then
+/// SAT, successor encoding, solver cadical` on a plain board. What a way
+/// out of a slower route names.
+pub fn one_tour_route_in_words(problem: &Problem) -> String {
+    route(problem, &Request::default())
+        .iter()
+        .map(|step| step.method.describe(&step.request))
+        .collect::<Vec<_>>()
+        .join(", then ")
+}
+
 /// One step of a route: a method and what it is given.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Step {

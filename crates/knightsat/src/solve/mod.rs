@@ -138,6 +138,20 @@ impl Method {
         }
     }
 
+    /// The route this method takes with `request`, in words, as the
+    /// command's `-v` prints it and a way out names it: `SAT, successor
+    /// encoding, solver cadical`, `Warnsdorff's rule`, `backtracking`, `the
+    /// frontier counter`, `the default route`.
+    pub fn describe(self, request: &Request) -> String {
+        match self {
+            Method::Sat => request.describe_sat(),
+            Method::Warnsdorff => warnsdorff::NAME.into(),
+            Method::Backtrack => search::BACKTRACKING.into(),
+            Method::Auto => "the default route".into(),
+            Method::Frontier => "the frontier counter".into(),
+        }
+    }
+
     /// Checks that this method can serve `request` for `problem`, before
     /// any work starts: a typed [`Error::Unsupported`] names what it cannot do.
     pub fn check_supports(self, problem: &Problem, request: &Request) -> Result<(), Error> {
@@ -354,7 +368,7 @@ fn find_after_gate(problem: &Problem, method: Method, request: &Request) -> Resu
         Method::Backtrack => Ok(Solved::plain(
             search::backtrack_until(problem, &request.deadline())?
                 .map_or(Outcome::NoTour, Outcome::Tour),
-            "backtracking".into(),
+            search::BACKTRACKING.into(),
         )),
         Method::Auto => auto::find_tour(problem, request),
         Method::Frontier => Err(Error::Unsupported(Unsupported::TourByFrontier)),
