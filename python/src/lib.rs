@@ -481,7 +481,7 @@ fn asked(
         ..Request::default()
     };
     if let Some(encoding) = encoding {
-        request.config = config(encoding, Subtours::Lazy)?;
+        request.config = config(encoding, Subtours::FOR_SOLVING)?;
     }
     if let Some(solver) = solver {
         request.backend = Python::attach(|py| {
@@ -1292,7 +1292,7 @@ fn encode(
     let every_tour = flag_arg(every_tour, "every_tour")?;
     let mut config = match encoding.as_deref().unwrap_or("auto") {
         "auto" => formula_config(&problem.inner),
-        name => config(name, Subtours::Complete)?,
+        name => config(name, Subtours::FOR_WRITING)?,
     };
     if every_tour {
         config = config.keeping_every_tour();

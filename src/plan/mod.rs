@@ -341,9 +341,11 @@ fn solve(
         )
         .into());
     }
+    let default_solver = Backend::default();
+    let solver = args.solver.as_deref().unwrap_or(default_solver.name());
     let request = Request {
         config,
-        backend: Backend::from_name(args.solver.as_deref().unwrap_or("varisat"), args.solver_arg)?,
+        backend: Backend::from_name(solver, args.solver_arg)?,
         memory_budget_mib: budget_mib,
         seed: args.seed,
         timeout: args.timeout,

@@ -126,7 +126,7 @@ impl EncodingArgs {
         &self,
         problem: &ProblemArgs,
     ) -> Fallible<(Problem, EncodingConfig, Box<dyn Encoding>)> {
-        let (problem, config) = self.problem_and_config_with(problem, Subtours::Complete)?;
+        let (problem, config) = self.problem_and_config_with(problem, Subtours::FOR_WRITING)?;
         let encoding = config.prepare(&problem)?;
         Ok((problem, config, encoding))
     }
@@ -135,7 +135,7 @@ impl EncodingArgs {
     /// not yet prepared (searches without SAT never prepare it); the
     /// successor encoding's subtours lazy unless --subtours says otherwise.
     pub fn problem_and_config(&self, problem: &ProblemArgs) -> Fallible<(Problem, EncodingConfig)> {
-        self.problem_and_config_with(problem, Subtours::Lazy)
+        self.problem_and_config_with(problem, Subtours::FOR_SOLVING)
     }
 
     /// [`problem_and_config`](Self::problem_and_config) with the successor

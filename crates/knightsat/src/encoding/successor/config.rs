@@ -22,6 +22,15 @@ pub enum Subtours {
 }
 
 impl Subtours {
+    /// The default where the formula is solved in this process: lazy,
+    /// cuts added as subtours appear (the command's `solve` and `count`,
+    /// Python's `solve`, `count` and `tours`).
+    pub const FOR_SOLVING: Subtours = Subtours::Lazy;
+    /// The default where the formula is written for another program:
+    /// complete, every model a tour (`encode`, `cubes`, Python's
+    /// `formula`).
+    pub const FOR_WRITING: Subtours = Subtours::Complete;
+
     /// The name on the command line and in CNF comments.
     pub(crate) fn name(self) -> &'static str {
         match self {
