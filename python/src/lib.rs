@@ -32,7 +32,7 @@ use knightsat::error::{Error, ErrorClass};
 use knightsat::model::board::{Board, Leaper};
 use knightsat::model::problem::{parse_clue, Problem as LibProblem};
 use knightsat::model::verify::verify as verify_squares;
-use knightsat::puzzle::{generate, puzzle_grid, puzzle_rules};
+use knightsat::puzzle::{generate, puzzle_grid, puzzle_rules, seed_or_random};
 use knightsat::render::board_grid;
 use knightsat::runtime::interrupt::Interrupt;
 use knightsat::sat::Backend;
@@ -1763,7 +1763,7 @@ fn puzzle(
     let seed = optional_whole_number(seed, "seed", 0, "a seed")?;
     let sat = pyo3::types::PyString::new(py, "sat");
     let Asked { request, .. } = asked(Some(sat.as_any()), None, None, timeout)?;
-    let seed = seed.unwrap_or_else(|| fastrand::u64(..));
+    let seed = seed_or_random(seed);
     let (board, closed_problem) = py_result(puzzle_rules(&problem.inner))?;
     let closed = closed || closed_problem;
     let generated = interruptible(py, &request.interrupt, || {

@@ -4,7 +4,9 @@ use crate::failure::Fallible;
 use std::io::Write;
 use std::process::ExitCode;
 
-use knightsat::puzzle::{generate, puzzle_grid, puzzle_picture, Generated, PuzzleJson};
+use knightsat::puzzle::{
+    generate, puzzle_grid, puzzle_picture, seed_or_random, Generated, PuzzleJson,
+};
 use knightsat::render::{board_grid, svg, Format};
 use knightsat::solve::Outcome;
 
@@ -16,7 +18,7 @@ use crate::plan::Puzzle;
 /// says.
 pub fn puzzle(args: &Puzzle) -> Fallible<ExitCode> {
     let Puzzle { board, request, .. } = args;
-    let seed = args.seed.unwrap_or_else(|| fastrand::u64(..));
+    let seed = seed_or_random(args.seed);
     let bar = step_bar("clues tried");
     let generated = generate(board, args.closed, seed, request, |done, total| {
         show_step(&bar, done as u64, total as u64);

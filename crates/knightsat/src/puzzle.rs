@@ -301,6 +301,13 @@ pub fn puzzle_rules(problem: &Problem) -> Result<(&Board, bool), Error> {
     Ok((problem.board(), problem.is_closed()))
 }
 
+/// The seed a puzzle is made from: `seed` when one is given, else a random
+/// one, which the caller can show so that the same puzzle can be made
+/// again.
+pub fn seed_or_random(seed: Option<u64>) -> u64 {
+    seed.unwrap_or_else(|| fastrand::u64(..))
+}
+
 /// Makes a puzzle on `board` with exactly one solution, or `None` when the
 /// board has no tour. The same seed gives the same puzzle.
 ///
