@@ -203,10 +203,7 @@ impl<'a> CountShow<'a> {
 
     /// The directory the frontier counter spills into.
     fn spill_dir(&self) -> std::path::PathBuf {
-        self.args
-            .spill_dir
-            .clone()
-            .unwrap_or_else(std::env::temp_dir)
+        knightsat::count::frontier::spill_parent(self.args.spill_dir.as_deref())
     }
 
     /// Prints a line of numbered cubes; the first failure to is kept.

@@ -331,6 +331,12 @@ impl Wanted {
     }
 }
 
+/// The directory a count's spill directory is made in: `spill_dir` when
+/// given, else the system's temporary directory.
+pub fn spill_parent(spill_dir: Option<&std::path::Path>) -> std::path::PathBuf {
+    spill_dir.map_or_else(std::env::temp_dir, std::path::Path::to_path_buf)
+}
+
 /// Whether a state of the counter holds `problem`'s board: its frontier,
 /// along the line order that keeps it narrower, is at most [`MAX_WIDTH`]
 /// squares wide and the board at most [`MAX_SQUARES`](schedule::MAX_SQUARES)
@@ -686,8 +692,7 @@ pub(crate) fn count_tours(
     let board = problem.board();
     let budget_mib = request.memory_budget_mib;
     let stop = crate::sat::Stop::new();
-    let temp = std::env::temp_dir();
-    let spill = SpillDir::new(spill_dir.unwrap_or(&temp));
+    let spill = SpillDir::new(&spill_parent(spill_dir));
     stop.within(request.timeout, &request.interrupt, || {
         let options = Options {
             jobs: jobs.max(1),
