@@ -1499,13 +1499,16 @@ fn tours(
         request,
     } = asked(method, encoding, solver, timeout)?;
     let problem = problem.inner.clone();
-    // What the job can do is checked before any thread starts.
+    // What the job can do is checked before any thread starts, as the
+    // listing it is (the frontier counter lists no tour).
+    let mut listing = |_: &Tour| Ok(());
     py_result(
         CountJob {
             method,
             sat_named,
             request: request.clone(),
             limit,
+            on_tour: Some(&mut listing),
             ..CountJob::new(&problem)
         }
         .check(),

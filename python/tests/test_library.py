@@ -391,3 +391,10 @@ def test_a_value_of_the_wrong_type_names_its_parameter_and_what_it_takes():
     # The defaults still show in help().
     assert "method='auto'" in ks.count.__text_signature__
     assert "closed=False" in ks.Problem.__text_signature__
+
+
+def test_listing_tours_by_the_frontier_counter_is_refused_at_the_call():
+    # The counter lists no tour: refused by the job's check, before any
+    # thread starts, not on the first next().
+    with pytest.raises(ValueError, match="frontier"):
+        ks.tours(ks.Problem(5), method="frontier")

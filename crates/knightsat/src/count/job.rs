@@ -331,6 +331,26 @@ impl<'a> CountJob<'a> {
         if self.cubes.is_some() && self.depth.is_none() {
             return Err(Error::Unsupported(Unsupported::RangeWithoutDepth));
         }
+        if self.chosen_method() == Method::Frontier {
+            self.check_frontier()?;
+        }
+        Ok(())
+    }
+
+    /// Refuses what the frontier counter cannot do: list the tours, count
+    /// orbits, stop at a limit or count cubes (a depth, a range or a
+    /// sample).
+    fn check_frontier(&self) -> Result<(), Error> {
+        if self.on_tour.is_some() {
+            return Err(Error::Unsupported(Unsupported::TourByFrontier));
+        }
+        if self.up_to_symmetry {
+            return Err(Error::Unsupported(Unsupported::OrbitsByFrontier));
+        }
+        let cubes = self.depth.is_some() || self.cubes.is_some() || self.sample.is_some();
+        if self.limit.is_some() || cubes {
+            return Err(Error::Unsupported(Unsupported::CubesByFrontier));
+        }
         Ok(())
     }
 
@@ -498,15 +518,9 @@ impl<'a> CountJob<'a> {
         progress: &(impl Fn(Progress<'_>) + Sync),
         part: Option<PartOf>,
     ) -> Result<TourNumber, Error> {
-        if listing {
-            return Err(Error::Unsupported(Unsupported::TourByFrontier));
-        }
-        if self.up_to_symmetry {
-            return Err(Error::Unsupported(Unsupported::OrbitsByFrontier));
-        }
-        if self.limit.is_some() || self.depth.is_some() {
-            return Err(Error::Unsupported(Unsupported::CubesByFrontier));
-        }
+        // `check` refused these before any work started.
+        debug_assert!(!listing && !self.up_to_symmetry);
+        debug_assert!(self.limit.is_none() && self.depth.is_none());
         let show = |squares| progress(Progress::Squares(squares));
         frontier::count_tours(
             self.problem,
