@@ -152,6 +152,9 @@ fn unsupported_in_words(what: Unsupported) -> String {
         Unsupported::RangeWithoutDepth => {
             "--cubes A-B numbers the cubes of one depth: give --depth".into()
         }
+        Unsupported::OrderWithoutFrontier => {
+            "--frontier-order is for the frontier counter: add --method frontier".into()
+        }
         Unsupported::ProofWithLazySubtours => {
             "--proof needs the complete formula: add --subtours complete (lazy subtour cuts do not follow from the clauses)".into()
         }

@@ -9,8 +9,7 @@ use knightsat::model::problem::Problem;
 use knightsat::solve::{Method, Request};
 
 use super::{sat_request, Plan};
-use crate::args::{Command, SquareOrderArg};
-use crate::failure::OptionsConflict;
+use crate::args::Command;
 
 /// `count`: the problem and how to count it.
 pub struct Count {
@@ -102,17 +101,7 @@ pub(super) fn count(command: Command, names_sat: bool, budget: u64) -> Fallible<
                 every_tour: true,
                 ..sat_request(solver, budget, timeout)
             };
-            let mut method = Method::from(method).chosen(names_sat, &request);
-            // Only the frontier counter counts in parts.
-            if part.is_some() && method == Method::Auto {
-                method = Method::Frontier;
-            }
-            if frontier_order != SquareOrderArg::Auto && method != Method::Frontier {
-                return Err(OptionsConflict(
-                    "--frontier-order is for the frontier counter: add --method frontier".into(),
-                )
-                .into());
-            }
+            let method = Method::from(method).chosen(names_sat, &request);
             let sample = sample.map(usize::try_from).transpose()?;
             Plan::Count(Count {
                 problem,

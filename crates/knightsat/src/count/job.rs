@@ -333,6 +333,8 @@ impl<'a> CountJob<'a> {
         }
         if self.chosen_method() == Method::Frontier {
             self.check_frontier()?;
+        } else if self.frontier_order != SquareOrder::Auto {
+            return Err(Error::Unsupported(Unsupported::OrderWithoutFrontier));
         }
         Ok(())
     }
@@ -362,9 +364,14 @@ impl<'a> CountJob<'a> {
         tally_step(self.problem, &Request::default()).method
     }
 
-    /// The method that counts: [`Method::chosen`] of the one asked for.
+    /// The method that counts: [`Method::chosen`] of the one asked for,
+    /// and for a part the frontier counter where the default route is
+    /// asked for (only it counts in parts).
     pub(crate) fn chosen_method(&self) -> Method {
-        self.method.chosen(self.sat_named, &self.request)
+        match self.method.chosen(self.sat_named, &self.request) {
+            Method::Auto if self.part.is_some() => Method::Frontier,
+            method => method,
+        }
     }
 
     /// The threads a count that splits its work runs on (0: one per core):
@@ -722,5 +729,43 @@ mod tests {
             assert_eq!(solve.chosen_method(), runs, "{case}");
             assert_eq!(count.chosen_method(), runs, "{case}");
         }
+    }
+
+    /// A part is counted by the frontier counter where the default route
+    /// is asked for, and an order of the squares is refused by any other
+    /// method, in the job's check: the command and Python ask it.
+    #[test]
+    fn parts_take_the_frontier_counter_and_orders_need_it() {
+        use crate::count::frontier::{PartSplit, SquareOrder};
+        use crate::count::tally::PartOf;
+        use crate::error::{Error, Unsupported};
+        let problem = Problem::new(Board::new(5, 6).unwrap());
+        let part = CountJob {
+            part: Some(PartOf { part: 1, parts: 2 }),
+            part_by: PartSplit::States,
+            ..CountJob::new(&problem)
+        };
+        assert_eq!(part.chosen_method(), Method::Frontier);
+        assert!(part.check().is_ok());
+        for method in [Method::Auto, Method::Backtrack, Method::Sat] {
+            let ordered = CountJob {
+                method,
+                frontier_order: SquareOrder::Snake,
+                ..CountJob::new(&problem)
+            };
+            assert!(
+                matches!(
+                    ordered.check(),
+                    Err(Error::Unsupported(Unsupported::OrderWithoutFrontier))
+                ),
+                "{method:?}"
+            );
+        }
+        let by_frontier = CountJob {
+            method: Method::Frontier,
+            frontier_order: SquareOrder::Snake,
+            ..CountJob::new(&problem)
+        };
+        assert!(by_frontier.check().is_ok());
     }
 }

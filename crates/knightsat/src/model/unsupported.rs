@@ -64,6 +64,9 @@ pub enum Unsupported {
     /// A range of numbered cubes is a range of the cubes of one depth,
     /// which must be given.
     RangeWithoutDepth,
+    /// An order of the squares is the frontier counter's, and another
+    /// method counts.
+    OrderWithoutFrontier,
 }
 
 impl std::fmt::Display for Unsupported {
@@ -148,6 +151,9 @@ impl std::fmt::Display for Unsupported {
             Unsupported::RangeWithoutDepth => {
                 f.write_str("a range of cubes numbers the cubes of one depth, which is not given")
             }
+            Unsupported::OrderWithoutFrontier => f.write_str(
+                "an order of the squares is the frontier counter's, and another method counts",
+            ),
         }
     }
 }
