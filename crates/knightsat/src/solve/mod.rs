@@ -12,14 +12,14 @@ mod job;
 mod race;
 pub mod session;
 
-use crate::error::{RunError, SatError};
+use crate::error::SatError;
 use std::ops::ControlFlow;
 use std::time::Duration;
 
 use crate::cubes::{automatic_depth, cubes_within, on_cubes, resolve_jobs, Cube};
 use crate::encoding::{Encoding, EncodingConfig};
 use crate::error::{Error, Unsupported};
-use crate::gate::{self, Refutation};
+use crate::gate::Refutation;
 use crate::model::problem::Problem;
 use crate::runtime::deadline::Deadline;
 use crate::runtime::interrupt::Interrupt;
@@ -336,21 +336,15 @@ impl Request {
 ///
 /// The feasibility gate comes first (unless `request.gate` is off): where
 /// it proves there is no tour, the answer is [`Outcome::NoTour`] at once.
+/// A [`SolveJob`] on one thread: the gate, the time left and the whole
+/// limit on a timeout are its rules.
 pub fn find_tour(problem: &Problem, method: Method, request: &Request) -> Result<Solved, Error> {
-    // One limit for the gate and the search after it: the gate gives up
-    // at the limit, and the search gets what is left.
-    let deadline = Deadline::new(request.timeout);
-    if let Some(refuted) = refuted_by_gate(problem, request, &deadline) {
-        return Ok(refuted);
+    SolveJob {
+        method,
+        request: request.clone(),
+        ..SolveJob::new(problem)
     }
-    let request = &Request {
-        timeout: deadline.left()?,
-        ..request.clone()
-    };
-    find_after_gate(problem, method, request).map_err(|error| match error {
-        Error::Run(RunError::Timeout { .. }) => deadline.expired().into(),
-        error => error,
-    })
+    .run()
 }
 
 /// [`find_tour`] once the gate has had its say.
@@ -373,15 +367,6 @@ fn find_after_gate(problem: &Problem, method: Method, request: &Request) -> Resu
         Method::Auto => auto::find_tour(problem, request),
         Method::Frontier => Err(Error::Unsupported(Unsupported::TourByFrontier)),
     }
-}
-
-/// [`Outcome::NoTour`] when the request passes the feasibility gate and
-/// the gate proves it, saying which rule did.
-fn refuted_by_gate(problem: &Problem, request: &Request, deadline: &Deadline) -> Option<Solved> {
-    if !request.gate {
-        return None;
-    }
-    gate::refute_until(problem, deadline.until()).map(Solved::refuted)
 }
 
 /// Solves by SAT with the request's encoding and solver, within its time
@@ -489,22 +474,22 @@ pub const SOLVE_CUBES_PER_JOB: usize = 4;
 /// built-in solver, within its time limit. The first tour found wins and
 /// stops the other sessions. [`Outcome::NoTour`] only when every cube is
 /// unsatisfiable, which, the cubes being exhaustive, proves that no tour
-/// exists.
+/// exists. A [`SolveJob`] by SAT (the gate first, as the job's rules say;
+/// on one thread with no depth, one search without cubes).
 pub fn solve_parallel(
     problem: &Problem,
     request: &Request,
     jobs: usize,
     depth: Option<usize>,
 ) -> Result<Solved, Error> {
-    let deadline = Deadline::new(request.timeout);
-    if let Some(refuted) = refuted_by_gate(problem, request, &deadline) {
-        return Ok(refuted);
+    SolveJob {
+        method: Method::Sat,
+        request: request.clone(),
+        jobs,
+        depth,
+        ..SolveJob::new(problem)
     }
-    let request = &Request {
-        timeout: deadline.left()?,
-        ..request.clone()
-    };
-    solve_cubes(problem, request, jobs, depth)
+    .run()
 }
 
 /// [`solve_parallel`] once the gate has had its say.
