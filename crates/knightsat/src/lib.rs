@@ -15,8 +15,9 @@
 //! solution. Two methods find tours [without SAT](search): Warnsdorff's
 //! rule (fast, may give up) and backtracking (complete); the
 //! [frontier counter](count::frontier) counts them without listing one.
-//! [`solve::find_tour`] and [`count::CountJob`] choose between all of them
-//! by [`solve::Method`].
+//! [`solve::SolveJob`] and [`count::CountJob`] choose between all of them
+//! by [`solve::Method`]: the jobs are the way in (`solve::find_tour` is a
+//! one-thread `SolveJob`).
 //!
 //! The modules are layers (docs/architecture.md draws them): each uses
 //! only those below it, which `scripts/module-cycles.py` checks.

@@ -14,14 +14,16 @@ use crate::runtime::deadline::Deadline;
 /// both do, so that each rule below is decided here once:
 ///
 /// - the method that runs: [`Method::chosen`] (the default route, unless
-///   the caller named an option only SAT takes);
+///   the caller named an option only SAT takes or the request names SAT);
 /// - what is refused before the search: the encoding's limits for SAT
 ///   (`EncodingConfig::check`), what the
 ///   method cannot do ([`Method::check_supports`]), cubes without SAT;
 /// - the feasibility gate first, within the time limit, which the search
 ///   then shares (a timeout names the whole limit);
-/// - one search ([`super::find_tour`]'s routes), or cubes on threads
-///   ([`super::solve_parallel`]) when `jobs` is not 1 or a `depth` is given.
+/// - one search by the method (the default route's steps, `auto`), or
+///   cubes on threads when `jobs` is not 1 or a `depth` is given. The
+///   public [`super::find_tour`] and [`super::solve_parallel`] are jobs of
+///   this kind: the one gate-then-search.
 pub struct SolveJob<'a> {
     /// The problem whose tour is sought.
     pub problem: &'a Problem,

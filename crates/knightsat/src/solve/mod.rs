@@ -219,7 +219,7 @@ pub struct Request {
     /// "no tour" at once where one of its rules proves it; `false`
     /// searches anyway, to test a route or to have a proof written.
     pub gate: bool,
-    /// Stops the work from outside when raised ([`RunError::Interrupted`]);
+    /// Stops the work from outside when raised ([`RunError::Interrupted`](crate::error::RunError::Interrupted));
     /// the default is never raised.
     pub interrupt: Interrupt,
 }

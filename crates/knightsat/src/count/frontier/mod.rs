@@ -338,10 +338,10 @@ pub fn spill_parent(spill_dir: Option<&std::path::Path>) -> std::path::PathBuf {
 }
 
 /// Whether a state of the counter holds `problem`'s board: its frontier,
-/// along the line order that keeps it narrower, is at most [`MAX_WIDTH`]
-/// squares wide and the board at most [`MAX_SQUARES`](schedule::MAX_SQUARES)
-/// cells. A count of a board it does not hold is refused with
-/// [`FrontierError::TooWide`] or [`FrontierError::TooManySquares`].
+/// along the line order that keeps it narrower, is at most 23 squares
+/// wide and the board at most 2^20 cells. A count of a board it does not
+/// hold is refused ([`crate::error::Error::FrontierTooWide`] or a board too
+/// large).
 pub fn holds(problem: &Problem) -> bool {
     CellGraph::new(problem.board()).is_ok_and(|graph| {
         let (lines, _) = Lines::best(&graph, false);
