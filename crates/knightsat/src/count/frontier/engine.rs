@@ -12,7 +12,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 
-use crate::count::frontier::schedule::{Schedule, Step};
+use crate::count::frontier::schedule::{Schedule, SquareStep};
 pub(crate) use crate::count::frontier::shard::table_error;
 use crate::count::frontier::shard::{Output, Shard};
 use crate::count::frontier::state::{expand, Mode};
@@ -286,7 +286,7 @@ impl<'b> Run<'_, 'b> {
 /// by part as it reads it (it will never be redone with wider counts), so
 /// the input and the output tables are never both whole: at the widest
 /// step of 8x8 closed the input is over a third of the memory.
-fn cannot_outgrow<K: Key, C: Count>(step: &Step, input: &[Shard<K, C>]) -> bool {
+fn cannot_outgrow<K: Key, C: Count>(step: &SquareStep, input: &[Shard<K, C>]) -> bool {
     let m = step.back.len();
     let fan = Wide::from(1 + m + m * m.saturating_sub(1) / 2);
     // Summed in 128 bits, saturating: a sum that large fits no narrower
@@ -313,7 +313,7 @@ fn add_completed<C: Count>(done: Wide, count: C, times: u32) -> Result<Wide, Fro
 /// part alone, if one is given) into `out` (freeing `input` as it goes
 /// with `free`); returns the tours completed.
 fn step_serial<K: Key, C: Count>(
-    step: &Step,
+    step: &SquareStep,
     mode: Mode,
     (input, keep): (&mut Shard<K, C>, Option<Part>),
     free: bool,
@@ -353,7 +353,7 @@ fn step_serial<K: Key, C: Count>(
 /// one part's states alone if one is given; returns the next table's
 /// shards and the tours completed.
 fn step_parallel<'b, K: Key, C: Count>(
-    step: &Step,
+    step: &SquareStep,
     mode: Mode,
     (input, keep): (&mut [Shard<'b, K, C>], Option<Part>),
     free: bool,
@@ -433,7 +433,7 @@ struct Worker<'a, 'b> {
     me: usize,
     /// The threads of the step.
     jobs: usize,
-    step: &'a Step,
+    step: &'a SquareStep,
     mode: Mode,
     /// Whether to free the input shard as it is read.
     free: bool,

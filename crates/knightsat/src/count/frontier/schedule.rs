@@ -162,7 +162,7 @@ pub(crate) struct Watch {
 }
 
 /// What the engine does when one square is added.
-pub(crate) struct Step {
+pub(crate) struct SquareStep {
     /// Slots (indices into the frontier before the step) of the new square's
     /// neighbours that were processed before it.
     pub back: Vec<u8>,
@@ -209,7 +209,7 @@ pub(crate) struct Step {
 /// The processing order and its steps.
 pub(crate) struct Schedule {
     /// One step per square, in processing order.
-    pub steps: Vec<Step>,
+    pub steps: Vec<SquareStep>,
     /// The widest frontier kept between two steps.
     pub width: usize,
 }
@@ -269,7 +269,7 @@ impl Schedule {
     /// The plan for processing `order` (every non-hole square once);
     /// `mirror`, the mirror image of each cell under an automorphism of the
     /// graph, lets the steps after which the processed squares are their
-    /// own image keep one state of each mirror pair ([`Step::mirror`]).
+    /// own image keep one state of each mirror pair ([`SquareStep::mirror`]).
     pub(crate) fn build(
         graph: &CellGraph,
         order: &[usize],
@@ -357,7 +357,7 @@ impl Schedule {
                 slot_bits(&|j| colour[j] < 0),
             ];
             let short_slots = slot_bits(&|j| remaining[j] < 2);
-            steps.push(Step {
+            steps.push(SquareStep {
                 back,
                 departs,
                 keep,

@@ -27,7 +27,7 @@
 
 use std::ops::{BitAnd, BitOr, BitXor, Mul, Not, Shl, Shr, Sub};
 
-use crate::count::frontier::schedule::Step;
+use crate::count::frontier::schedule::SquareStep;
 
 /// Degree 0: needs edges.
 pub(crate) const EMPTY: u8 = 0;
@@ -183,7 +183,7 @@ enum Join {
 }
 
 /// What a step made of a state with one choice of edges.
-enum Outcome<W: Word> {
+enum Fate<W: Word> {
     /// A state of the next frontier.
     Next(W),
     /// A whole tour: counted, not kept.
@@ -318,30 +318,30 @@ impl<W: Word> Work<W> {
     /// get the edges they need; then packs it. A tour that completes must be
     /// the last step's and cover every square.
     #[inline]
-    fn finish(mut self, step: &Step, mode: Mode) -> Outcome<W> {
+    fn finish(mut self, step: &SquareStep, mode: Mode) -> Fate<W> {
         for &d in &step.departs {
             let d = usize::from(d);
             match self.code(d) {
                 FULL => {}
-                EMPTY | LONE_END => return Outcome::Dead,
+                EMPTY | LONE_END => return Fate::Dead,
                 TAIL => {
                     // Its fragment already has one path end; this square
                     // becomes the other: the path is whole.
                     if self.used >= mode.free_ends {
-                        return Outcome::Dead;
+                        return Fate::Dead;
                     }
                     self.set(d, FULL);
                     return if step.last && self.all_full() {
-                        Outcome::Complete
+                        Fate::Complete
                     } else {
-                        Outcome::Dead
+                        Fate::Dead
                     };
                 }
                 label => {
                     // A free path end: the fragment's other end now leads
                     // to a path end.
                     if mode.closed || self.used >= mode.free_ends {
-                        return Outcome::Dead;
+                        return Fate::Dead;
                     }
                     self.used += 1;
                     let p = self.partner(d, label);
@@ -371,7 +371,7 @@ impl<W: Word> Work<W> {
     ///   other), and the classes' needs differ by the difference between the
     ///   free ends yet to come in each: |Δ| ≤ spare and Δ ≡ spare (mod 2).
     #[inline]
-    fn check_and_pack(&self, step: &Step, mode: Mode) -> Outcome<W> {
+    fn check_and_pack(&self, step: &SquareStep, mode: Mode) -> Fate<W> {
         let spare = mode.free_ends - self.used;
         // Drop the departing slots, highest first, so the kept ones close
         // up in order.
@@ -406,13 +406,13 @@ impl<W: Word> Work<W> {
                     2
                 };
             match (reachable, w.fixed_end) {
-                (0, _) => return Outcome::Dead,
+                (0, _) => return Fate::Dead,
                 (1, false) => must_end += 1,
                 _ => {}
             }
         }
         if must_end > i32::from(spare) || !balanced(demand, i32::from(spare), step) {
-            return Outcome::Dead;
+            return Fate::Dead;
         }
         // Renumber the labels in order of first slot, one label a round.
         let labelled = (word >> 2 | word >> 3) & kept;
@@ -428,14 +428,14 @@ impl<W: Word> Work<W> {
             rest = rest & !both;
             next += 1;
         }
-        Outcome::Next(key | W::of(u128::from(self.used) << mode.used_shift))
+        Fate::Next(key | W::of(u128::from(self.used) << mode.used_shift))
     }
 }
 
 /// Whether the frontier's edge demand (per colour class) can meet the
 /// unprocessed squares' capacity, `spare` free path ends still to come (see
 /// [`Work::check_and_pack`]).
-fn balanced(demand: [i32; 2], spare: i32, step: &Step) -> bool {
+fn balanced(demand: [i32; 2], spare: i32, step: &SquareStep) -> bool {
     let inner = step.inner_edges;
     if step.bipartite {
         // Frontier class X feeds unprocessed class Y: demand[X] =
@@ -457,7 +457,12 @@ fn balanced(demand: [i32; 2], spare: i32, step: &Step) -> bool {
 /// square to earlier squares (none, one, or two; one for a fixed path end),
 /// calls `emit` with each resulting state of the next frontier, and returns
 /// how many choices completed a tour.
-pub(crate) fn expand<W: Word>(step: &Step, mode: Mode, key: W, mut emit: impl FnMut(W)) -> u32 {
+pub(crate) fn expand<W: Word>(
+    step: &SquareStep,
+    mode: Mode,
+    key: W,
+    mut emit: impl FnMut(W),
+) -> u32 {
     let before = step.keep.len() + step.departs.len() - 1;
     let base = Work::unpack(key, before, step.fixed_end, mode);
     let new = before;
@@ -472,12 +477,12 @@ pub(crate) fn expand<W: Word>(step: &Step, mode: Mode, key: W, mut emit: impl Fn
     let two = !step.fixed_end;
     let mut complete = 0;
     let mut settle = |work: Work<W>, complete: &mut u32| match work.finish(step, mode) {
-        Outcome::Next(k) => emit(match &step.mirror {
+        Fate::Next(k) => emit(match &step.mirror {
             Some(mirror) => canonical(k, mirror, mode),
             None => k,
         }),
-        Outcome::Complete => *complete += 1,
-        Outcome::Dead => {}
+        Fate::Complete => *complete += 1,
+        Fate::Dead => {}
     };
     settle(base, &mut complete);
     for i in 0..m {
@@ -505,7 +510,7 @@ pub(crate) fn expand<W: Word>(step: &Step, mode: Mode, key: W, mut emit: impl Fn
 
 /// The smaller of the packed state `key` and its mirror image: slot `j` of
 /// the image holds the code of slot `mirror[j]`, its labels renumbered in
-/// slot order, its used path ends the same (see [`Step::mirror`]).
+/// slot order, its used path ends the same (see [`SquareStep::mirror`]).
 fn canonical<W: Word>(key: W, mirror: &[u8], mode: Mode) -> W {
     let mut image = key & (W::of(3) << mode.used_shift);
     let mut relabel = [0u8; 16];
@@ -533,7 +538,7 @@ fn canonical<W: Word>(key: W, mirror: &[u8], mode: Mode) -> W {
 /// Whether an edge that closed a fragment completes the tour: a cycle when
 /// counting cycles, the whole path when counting paths, at the last square,
 /// with nothing else left open.
-fn closes_tour<W: Word>(closed: Join, work: &Work<W>, step: &Step, mode: Mode) -> bool {
+fn closes_tour<W: Word>(closed: Join, work: &Work<W>, step: &SquareStep, mode: Mode) -> bool {
     let right_kind = match closed {
         Join::Cycle => mode.closed,
         Join::Path => !mode.closed,
@@ -584,7 +589,7 @@ mod tests {
                 .enumerate()
                 .fold(0u64, |w, (j, &c)| w | u64::from(c) << (4 * j))
         };
-        let step = Step {
+        let step = SquareStep {
             back: Vec::new(),
             departs: Vec::new(),
             keep: (0..6).collect(),
@@ -612,7 +617,7 @@ mod tests {
             };
             assert_eq!(work.partner(0, codes[0]), 3);
             match work.check_and_pack(&step, mode) {
-                Outcome::Next(k) => k,
+                Fate::Next(k) => k,
                 _ => panic!("the state {codes:?} should live"),
             }
         };

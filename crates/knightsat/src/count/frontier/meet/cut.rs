@@ -2,7 +2,7 @@
 //! cut's, where the top ends, the half steps that bring the bottom's
 //! states onto the cut's squares, and a state read at the cut.
 
-use crate::count::frontier::schedule::{CellGraph, Schedule, Step};
+use crate::count::frontier::schedule::{CellGraph, Schedule, SquareStep};
 use crate::count::frontier::state::{
     first_slots, EMPTY, FIRST_LABEL, FULL, LONE_END, MAX_WIDTH, TAIL,
 };
@@ -175,7 +175,7 @@ pub(super) fn half_steps(
         let short_slots = short
             .iter()
             .fold(0u128, |bits, &j| bits | 1 << (4 * u32::from(j)));
-        steps.push(Step {
+        steps.push(SquareStep {
             back,
             departs,
             keep,
