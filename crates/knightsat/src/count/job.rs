@@ -12,14 +12,15 @@ use super::frontier::{self, PartSplit, SquareOrder};
 use super::number::TourNumber;
 use super::parts::{frontier_part, PartTask};
 use super::range::{count_cube_range, cube_task, cubes_of_route};
+use super::route::{way, Way, WholeCount};
 use super::split::{count_by_cubes, CubeProgress, ParallelOptions};
 use super::tally::{CubeRange, CubeTally, PartOf, PartTally};
 use crate::cubes::resolve_jobs;
-use crate::error::{Error, Unsupported};
+use crate::error::{EncodingError, Error, Unsupported};
 use crate::gate::{refute_until, Refutation};
 use crate::model::problem::Problem;
 use crate::runtime::deadline::Deadline;
-use crate::solve::auto::{every_tour_by, tally_step};
+use crate::solve::auto::{every_tour_by, tally_step, Step};
 use crate::solve::{Method, Request};
 use crate::tour::Tour;
 
@@ -409,44 +410,43 @@ impl<'a> CountJob<'a> {
         });
     }
 
+    /// The route of a count of the whole problem, the way it goes
+    /// ([`way`]), and why the board is too large for the time-indexed
+    /// encoding, if it is.
+    fn whole_route(&self, request: &Request, listing: bool) -> (Step, Way, Option<EncodingError>) {
+        let orbits = self.up_to_symmetry;
+        let tally_only = !orbits && self.limit.is_none() && self.depth.is_none() && !listing;
+        let route = if self.method == Method::Auto && tally_only {
+            tally_step(self.problem, request)
+        } else {
+            every_tour_by(self.problem, self.method, request)
+        };
+        let past_encoding = route.request.config.check(self.problem).err();
+        let way = way(WholeCount {
+            asked: self.method,
+            route: route.method,
+            listing,
+            orbits,
+            limit: self.limit.is_some(),
+            one_thread: self.jobs.unwrap_or(1) == 1 && self.depth.is_none(),
+            past_encoding: past_encoding.is_some(),
+        });
+        (route, way, past_encoding)
+    }
+
     /// The tours of the whole problem (or its orbits).
     fn count_whole(
         &self,
         request: &Request,
         mut on_tour: Option<&mut OnTour<'_>>,
     ) -> Result<CountReport, Error> {
-        let problem = self.problem;
-        let orbits = self.up_to_symmetry;
         let listing = on_tour.is_some();
-        let tally_only = !orbits && self.limit.is_none() && self.depth.is_none() && !listing;
-        let route = if self.method == Method::Auto && tally_only {
-            tally_step(problem, request)
-        } else {
-            every_tour_by(problem, self.method, request)
-        };
-        // Backtracking counts by cubes on any number of threads: its cube
-        // counter skips building and verifying each tour, which listing
-        // them one by one (for orbits, limits and listeners) needs. Cubes
-        // are numbered by the time-indexed encoding: on a board too large
-        // for it, `--method backtrack` on one thread counts in one search,
-        // as with a limit. The default route refuses such a board at once
-        // instead, naming that way out: a search of thousands of squares
-        // that nobody asked for by name would not end.
-        let one_thread = self.jobs.unwrap_or(1) == 1 && self.depth.is_none();
-        let past_encoding = route.request.config.check(problem).err();
-        let one_search_past_encoding =
-            self.method == Method::Backtrack && one_thread && past_encoding.is_some();
-        let cubes_by_backtracking = route.method == Method::Backtrack
-            && !orbits
-            && self.limit.is_none()
-            && !listing
-            && !one_search_past_encoding;
+        let (route, way, past_encoding) = self.whole_route(request, listing);
         // A board too large for the encoding (or for numbering cubes by
         // it) is refused, unless the gate proves first that it has no
         // tour; the gate gets 0.1 s for that (it walks the move graph,
         // seconds on millions of squares), so that a refusal is quick.
-        let refused =
-            past_encoding.filter(|_| route.method == Method::Sat || cubes_by_backtracking);
+        let refused = past_encoding.filter(|_| way == Way::Refused);
         let deadline = Deadline::new(request.timeout);
         let gate_deadline = match refused {
             Some(_) => Deadline::new(Some(GATE_BEFORE_REFUSAL)),
@@ -466,14 +466,11 @@ impl<'a> CountJob<'a> {
         if let Some(error) = refused {
             return Err(error.into());
         }
-        let one_search = listing || (one_thread && !cubes_by_backtracking);
         let progress = self.progress();
         progress(Progress::Route {
             method: route.method,
             request: &route.request,
-            // The frontier counter splits its states between threads, not
-            // the tours into cubes.
-            cube_by_cube: !one_search && route.method != Method::Frontier,
+            cube_by_cube: way == Way::Cubes,
         });
         // The gate's time counts against the limit: each route gets what
         // is left of it, and a timeout names the whole limit.
@@ -481,15 +478,15 @@ impl<'a> CountJob<'a> {
             timeout: deadline.limit_left(),
             ..route.request.clone()
         };
-        let tours = if route.method == Method::Frontier {
+        let tours = if way == Way::Frontier {
             self.count_by_frontier(&request, listing, &progress, None)
-        } else if one_search {
+        } else if way == Way::OneSearch {
             let options = CountOptions {
                 limit: self.limit,
-                up_to_symmetry: orbits,
+                up_to_symmetry: self.up_to_symmetry,
             };
             let mut found = 0;
-            enumerate_by(problem, route.method, &request, options, |tour| {
+            enumerate_by(self.problem, route.method, &request, options, |tour| {
                 if let Some(on_tour) = on_tour.as_mut() {
                     on_tour(tour)?;
                 }
@@ -504,7 +501,7 @@ impl<'a> CountJob<'a> {
                 depth: self.depth,
                 limit: self.limit,
             };
-            count_by_cubes(problem, route.method, &request, parallel, |done| {
+            count_by_cubes(self.problem, route.method, &request, parallel, |done| {
                 progress(Progress::Cubes(done));
             })
             .map(TourNumber::from)

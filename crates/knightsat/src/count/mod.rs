@@ -26,6 +26,7 @@ mod number;
 mod parts;
 mod range;
 mod recorded;
+mod route;
 mod split;
 pub mod tally;
 
