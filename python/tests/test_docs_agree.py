@@ -1,5 +1,5 @@
 """The type stubs (python/knightsat.pyi) say what the module's own
-docstrings (the `///` comments of python/src/lib.rs) say, word for word:
+docstrings (the `///` comments of python/src/) say, word for word:
 editors show the stubs', `help()` the module's. A docstring changed on
 one side only fails here, with the difference."""
 
@@ -79,7 +79,7 @@ def test_a_stub_docstring_is_the_modules_own(name):
                 stub.splitlines(),
                 ours.splitlines(),
                 "knightsat.pyi",
-                "python/src/lib.rs (__doc__)",
+                "python/src/ (__doc__)",
                 lineterm="",
             )
         )
