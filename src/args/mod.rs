@@ -11,7 +11,7 @@ mod values;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use knightsat::count::tally::{CubeRange, PartOf};
 
@@ -120,177 +120,7 @@ pub enum Command {
     /// unless --jobs says otherwise. Progress goes to stderr when it is a
     /// terminal.
     #[command(after_help = EXIT_STATUSES_SHORT, after_long_help = EXIT_STATUSES)]
-    Count {
-        #[command(flatten)]
-        problem: ProblemArgs,
-        /// How to count [default: auto: backtracking or the frontier counter].
-        ///
-        /// auto, sat, backtrack or frontier: the numbers are the same every
-        /// way.
-        #[arg(long, value_enum, default_value_t, hide_default_value = true, help_heading = options::METHOD)]
-        method: CountMethodArg,
-        /// The built-in SAT solver for --method sat [default: varisat].
-        ///
-        /// Giving it means --method sat.
-        #[arg(long, value_enum, help_heading = options::METHOD)]
-        solver: Option<BuiltInSolver>,
-        /// Threads [default: one per core].
-        ///
-        /// Backtracking and SAT count cubes (see `cubes`) on them, SAT in a
-        /// solver of its own per thread; the frontier counter shares each
-        /// square's states between them. Without it, a count that lists
-        /// tours one by one (SAT, --limit, --up-to-symmetry) runs one
-        /// search on one thread. 0 means one per core. The per-cube counts
-        /// add up exactly: the count is the same on any number of threads.
-        #[arg(long, value_name = "N", help_heading = options::METHOD)]
-        jobs: Option<usize>,
-        /// Cube depth in moves for --jobs.
-        ///
-        /// Default: the smallest depth giving at least 1000 cubes per
-        /// thread, threads past the cores not counted, deepened towards a
-        /// sixth of the squares while there are at most 250,000 cubes; at
-        /// most 12. Giving it splits the count into cubes even with one
-        /// thread; a depth past the tour's last move is the whole tour.
-        #[arg(long, value_name = "D", value_parser = clap::value_parser!(u64).range(1..), help_heading = options::METHOD)]
-        depth: Option<u64>,
-        /// Stop after this many (at least 1).
-        #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..), help_heading = options::METHOD)]
-        limit: Option<u64>,
-        /// Count tours that are images of each other once.
-        ///
-        /// Count orbits under the board's symmetries (rotations,
-        /// reflections), the tour read forwards or backwards, wherever the
-        /// transform keeps every anchor: the start, end and clues stay on
-        /// their squares and steps, or, read backwards, go to the mirrored
-        /// step (an open tour's move t to N + 1 − t). So a closed tour's
-        /// rotations and reverse count as one, and an open tour's reverse
-        /// when neither end is fixed. One solver counts them, without
-        /// cubes: not with --jobs N (N > 1) or --depth.
-        #[arg(long, conflicts_with_all = ["cnf"], help_heading = options::METHOD)]
-        up_to_symmetry: bool,
-        /// With --method frontier: the order of the squares.
-        ///
-        /// Line by line along the longer side: rows (every line the same
-        /// way), snake (every other line the other way), or meet (rows from
-        /// both ends, the two halves joined in the middle; it holds the
-        /// states of the middle only, so 8x8 closed fits in memory; every
-        /// count, open or closed, with or without a --start or --end; the
-        /// states where the halves meet stay in memory, where rows and
-        /// snake keep on disk what passes --memory-budget). auto is meet on
-        /// boards at most
-        /// twice as long as wide, and rows otherwise, or where meet would
-        /// pass the budget (not for a --part: every part takes one
-        /// order). diagonal takes the anti-diagonals from a1 (a wider
-        /// frontier, more states: for comparison). The count is the same;
-        /// the states are not, so counting two ways checks a count that no
-        /// table lists.
-        #[arg(long, value_name = "ORDER", default_value = "auto", help_heading = options::METHOD)]
-        frontier_order: SquareOrderArg,
-        /// Count the tours of a knightsat CNF (from `encode` or `cubes --split`).
-        ///
-        /// The problem, options and cube come from its comments; the
-        /// board, rule, encoding and method flags are refused with it (the
-        /// file says what they are). Its clauses must be the ones knightsat
-        /// writes for what the comments describe (checked by encoding it
-        /// again): a file with clauses added, removed or changed, or
-        /// comments edited, is refused (exit 2). The number is the tours of
-        /// that problem, which a model counter of the file finds only with
-        /// --no-symmetry-breaking (symmetry breaking rules out some tours
-        /// whose mirror image stays).
-        #[arg(long, value_name = "FILE", help_heading = options::PROBLEM)]
-        cnf: Option<PathBuf>,
-        /// Estimate from a random sample of K cubes instead of counting.
-        ///
-        /// Counts a random sample of K cubes (with --jobs threads) and
-        /// scales it up to all of them. Prints the estimated count with its
-        /// margin and the time the whole count would take on 1 thread and
-        /// on --jobs threads; comparing a few --depth values this way finds
-        /// the fastest. Cubes are very uneven (most hold no tour, a few hold
-        /// many): the margin is a 95% interval only when the sample is
-        /// large enough for counts as skewed as its own (Cochran's rule),
-        /// and the line says so when it is not.
-        #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..),
-              conflicts_with_all = ["limit", "up_to_symmetry", "cnf"], help_heading = options::METHOD)]
-        sample: Option<u64>,
-        /// Seed for --sample: one seed, one sample of cubes.
-        #[arg(long, value_name = "S", default_value_t = 1, requires = "sample", help_heading = options::METHOD)]
-        seed: u64,
-        /// Count only the cubes numbered A to B of --depth D (a cluster task).
-        ///
-        /// Cubes are numbered from 1 in the order of `cubes --split`'s
-        /// files and manifest lines. Prints a header line recording the
-        /// task (`# knightsat cube counts F: …`, F its fingerprint), then
-        /// one line per cube, `cube N/CUBES<TAB>TOURS<TAB>SQUARES<TAB>F`,
-        /// as each is done (backtracking counts one cube of each class of
-        /// symmetric cubes; the others' TOURS read `=K`, as many as cube
-        /// K); `knightsat sum` adds up the lines of every task and refuses
-        /// a missing or repeated cube. B past the last cube stops at the
-        /// last. With --sample K, estimates the range's count and time from
-        /// K of its cubes instead.
-        #[arg(long, value_name = "A-B", requires = "depth",
-              conflicts_with_all = ["limit", "up_to_symmetry", "cnf"], help_heading = options::METHOD)]
-        cubes: Option<CubeRange>,
-        /// Count part K of N of a frontier count (a cluster task; --part-by).
-        ///
-        /// By default (--part-by states) the frontier counter splits its
-        /// states into N classes at one step (meeting in the middle, by the degrees of the first squares
-        /// of the cut; else at the middle square), the same in every part,
-        /// and counts the tours of class K alone, with less memory than
-        /// the whole where the classes stay apart. Prints a header line
-        /// recording the task (`# knightsat part counts F: …`), then
-        /// `part K/N<TAB>TOURS<TAB>F`; `knightsat sum` adds up the N parts'
-        /// outputs and refuses a missing, repeated or foreign part. Implies
-        /// --method frontier.
-        #[arg(long, value_name = "K/N",
-              conflicts_with_all = ["limit", "up_to_symmetry", "cnf", "cubes", "sample", "depth"],
-              help_heading = options::METHOD)]
-        part: Option<PartOf>,
-        /// What --part splits: the frontier counter's states, or the ends.
-        ///
-        /// states (the default) splits any count by a class of its states
-        /// at one step. ends splits an open count by the pair of squares
-        /// its paths end on (Chernov and Stertenbrink's split of the open
-        /// 8x8 tours): the pairs fall into classes under the board's
-        /// symmetries (136 on 8x8, less the pairs of one colour, which no
-        /// path joins), and the parts take the classes in turn, each
-        /// counted with both ends fixed, where a path costs about what a
-        /// cycle does, and weighted by the pairs it stands for. A given
-        /// --start or --end stays fixed and the other end is split by.
-        #[arg(long, value_name = "SPLIT", default_value = "states", requires = "part",
-              hide_short_help = true, help_heading = options::METHOD)]
-        part_by: PartSplitArg,
-        /// Print on stderr the route that counts (method, encoding, solver).
-        ///
-        /// After a count by the frontier counter, also its peak: the most
-        /// live states at one step and the most memory its tables took;
-        /// and when they first pass --memory-budget, where the rest go.
-        #[arg(short, long, help_heading = options::OUTPUT)]
-        verbose: bool,
-        /// Give up after this many seconds (at least 0.001), exit 124.
-        ///
-        /// Backtracking and SAT print the count so far on stderr as a lower
-        /// bound; the frontier counter, which finds all tours at once at
-        /// its last square, has none to print.
-        #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, help_heading = options::LIMITS)]
-        timeout: Option<Duration>,
-        /// Where the frontier counter keeps the states past --memory-budget.
-        ///
-        /// When its tables would pass the budget, the frontier counter
-        /// writes the states that do not fit to files in a directory of its
-        /// own made in this one, and merges them back a piece at a time; the
-        /// count is the same. Every file is removed when the count ends,
-        /// however it ends, but for SIGKILL, which ends a process at once:
-        /// its directory (knightsat-states-PID-…) is removed by the next
-        /// count that spills into the same place, once no process PID is
-        /// left. Default: the system's temporary directory ($TMPDIR, else
-        /// /tmp).
-        #[arg(long, value_name = "DIR", help_heading = options::LIMITS)]
-        spill_dir: Option<PathBuf>,
-        #[command(flatten)]
-        memory: MemoryBudgetArgs,
-        #[command(flatten)]
-        encoding: EncodingArgs,
-    },
+    Count(CountCommand),
     /// Check a tour with no SAT code: a move list, or knightsat's JSON.
     ///
     /// A move list like `a1 c2 b4 …`, or knightsat's JSON, checked against
@@ -312,40 +142,7 @@ pub enum Command {
     /// dropped (unless --timeout cut the dropping short).
     /// Solve it with `knightsat solve --puzzle FILE`.
     #[command(after_help = EXIT_STATUSES_SHORT, after_long_help = EXIT_STATUSES)]
-    Puzzle {
-        #[command(flatten)]
-        shape: ShapeArgs,
-        /// The solution is a closed tour.
-        #[arg(long, help_heading = options::PROBLEM)]
-        closed: bool,
-        /// Seed for the random choices [default: a random seed, printed].
-        ///
-        /// The same seed makes the same puzzle; without it, a random seed
-        /// is drawn and printed on stderr.
-        #[arg(long, value_name = "N", help_heading = options::METHOD)]
-        seed: Option<u64>,
-        /// The built-in SAT solver [default: varisat].
-        ///
-        /// It finds the tour and proves each clue set unique.
-        #[arg(long, value_enum, help_heading = options::METHOD)]
-        solver: Option<BuiltInSolver>,
-        /// How to print the puzzle.
-        #[arg(long, value_enum, default_value_t = PuzzleFormat::Board, help_heading = options::OUTPUT)]
-        format: PuzzleFormat,
-        /// Print the solution too.
-        #[arg(long, help_heading = options::OUTPUT)]
-        solution: bool,
-        /// Stop dropping clues after this many seconds (at least 0.001).
-        ///
-        /// The puzzle so far is printed: its solution is still unique, but
-        /// the clues not tried may be unneeded (stderr says how many), and
-        /// the same seed may then give another puzzle. Exit 124 if no tour
-        /// is found in time.
-        #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, help_heading = options::LIMITS)]
-        timeout: Option<Duration>,
-        #[command(flatten)]
-        memory: MemoryBudgetArgs,
-    },
+    Puzzle(PuzzleCommand),
     /// Check a DRAT proof that a CNF has no solution (needs `rate`).
     ///
     /// The proof is checked by the independent checker `rate` (`cargo
@@ -389,30 +186,7 @@ pub enum Command {
     /// positive x(t, s) literals. The cubes are disjoint and exhaustive:
     /// every tour of the formula extends exactly one of them.
     #[command(after_help = EXIT_STATUSES_SHORT, after_long_help = EXIT_STATUSES)]
-    Cubes {
-        #[command(flatten)]
-        problem: ProblemArgs,
-        /// How many moves each cube fixes (at most N − 1).
-        #[arg(long, value_name = "D", value_parser = clap::value_parser!(u64).range(1..), help_heading = options::METHOD)]
-        depth: u64,
-        /// Where to write the iCNF; `-` is stdout.
-        #[arg(short, long, value_name = "FILE", default_value = "-", help_heading = options::OUTPUT)]
-        output: PathBuf,
-        /// Write one standalone CNF per cube into DIR instead.
-        ///
-        /// Each file holds the cube as unit clauses and a `c cube` comment,
-        /// with symmetry breaking off, so that `count --cnf` of the files
-        /// adds up to `count`; DIR/manifest.tsv lists them.
-        #[arg(long, value_name = "DIR", conflicts_with = "output", help_heading = options::OUTPUT)]
-        split: Option<PathBuf>,
-        /// Print how many cubes there are, and write nothing.
-        ///
-        /// The cube numbers `count --cubes` takes run from 1 to it.
-        #[arg(long, conflicts_with_all = ["output", "split"], help_heading = options::OUTPUT)]
-        count: bool,
-        #[command(flatten)]
-        encoding: EncodingArgs,
-    },
+    Cubes(CubesCommand),
     /// Count variables, clauses and literals per constraint family, without solving.
     #[command(after_help = EXIT_STATUSES_SHORT, after_long_help = EXIT_STATUSES)]
     Stats {
@@ -437,6 +211,244 @@ pub enum Command {
         #[arg(value_enum, value_name = "WHAT")]
         what: Generated,
     },
+}
+
+/// The arguments of `count`.
+#[derive(Args)]
+pub struct CountCommand {
+    #[command(flatten)]
+    pub problem: ProblemArgs,
+    /// How to count [default: auto: backtracking or the frontier counter].
+    ///
+    /// auto, sat, backtrack or frontier: the numbers are the same every
+    /// way.
+    #[arg(long, value_enum, default_value_t, hide_default_value = true, help_heading = options::METHOD)]
+    pub method: CountMethodArg,
+    /// The built-in SAT solver for --method sat [default: varisat].
+    ///
+    /// Giving it means --method sat.
+    #[arg(long, value_enum, help_heading = options::METHOD)]
+    pub solver: Option<BuiltInSolver>,
+    /// Threads [default: one per core].
+    ///
+    /// Backtracking and SAT count cubes (see `cubes`) on them, SAT in a
+    /// solver of its own per thread; the frontier counter shares each
+    /// square's states between them. Without it, a count that lists
+    /// tours one by one (SAT, --limit, --up-to-symmetry) runs one
+    /// search on one thread. 0 means one per core. The per-cube counts
+    /// add up exactly: the count is the same on any number of threads.
+    #[arg(long, value_name = "N", help_heading = options::METHOD)]
+    pub jobs: Option<usize>,
+    /// Cube depth in moves for --jobs.
+    ///
+    /// Default: the smallest depth giving at least 1000 cubes per
+    /// thread, threads past the cores not counted, deepened towards a
+    /// sixth of the squares while there are at most 250,000 cubes; at
+    /// most 12. Giving it splits the count into cubes even with one
+    /// thread; a depth past the tour's last move is the whole tour.
+    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u64).range(1..), help_heading = options::METHOD)]
+    pub depth: Option<u64>,
+    /// Stop after this many (at least 1).
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..), help_heading = options::METHOD)]
+    pub limit: Option<u64>,
+    /// Count tours that are images of each other once.
+    ///
+    /// Count orbits under the board's symmetries (rotations,
+    /// reflections), the tour read forwards or backwards, wherever the
+    /// transform keeps every anchor: the start, end and clues stay on
+    /// their squares and steps, or, read backwards, go to the mirrored
+    /// step (an open tour's move t to N + 1 − t). So a closed tour's
+    /// rotations and reverse count as one, and an open tour's reverse
+    /// when neither end is fixed. One solver counts them, without
+    /// cubes: not with --jobs N (N > 1) or --depth.
+    #[arg(long, conflicts_with_all = ["cnf"], help_heading = options::METHOD)]
+    pub up_to_symmetry: bool,
+    /// With --method frontier: the order of the squares.
+    ///
+    /// Line by line along the longer side: rows (every line the same
+    /// way), snake (every other line the other way), or meet (rows from
+    /// both ends, the two halves joined in the middle; it holds the
+    /// states of the middle only, so 8x8 closed fits in memory; every
+    /// count, open or closed, with or without a --start or --end; the
+    /// states where the halves meet stay in memory, where rows and
+    /// snake keep on disk what passes --memory-budget). auto is meet on
+    /// boards at most
+    /// twice as long as wide, and rows otherwise, or where meet would
+    /// pass the budget (not for a --part: every part takes one
+    /// order). diagonal takes the anti-diagonals from a1 (a wider
+    /// frontier, more states: for comparison). The count is the same;
+    /// the states are not, so counting two ways checks a count that no
+    /// table lists.
+    #[arg(long, value_name = "ORDER", default_value = "auto", help_heading = options::METHOD)]
+    pub frontier_order: SquareOrderArg,
+    /// Count the tours of a knightsat CNF (from `encode` or `cubes --split`).
+    ///
+    /// The problem, options and cube come from its comments; the
+    /// board, rule, encoding and method flags are refused with it (the
+    /// file says what they are). Its clauses must be the ones knightsat
+    /// writes for what the comments describe (checked by encoding it
+    /// again): a file with clauses added, removed or changed, or
+    /// comments edited, is refused (exit 2). The number is the tours of
+    /// that problem, which a model counter of the file finds only with
+    /// --no-symmetry-breaking (symmetry breaking rules out some tours
+    /// whose mirror image stays).
+    #[arg(long, value_name = "FILE", help_heading = options::PROBLEM)]
+    pub cnf: Option<PathBuf>,
+    /// Estimate from a random sample of K cubes instead of counting.
+    ///
+    /// Counts a random sample of K cubes (with --jobs threads) and
+    /// scales it up to all of them. Prints the estimated count with its
+    /// margin and the time the whole count would take on 1 thread and
+    /// on --jobs threads; comparing a few --depth values this way finds
+    /// the fastest. Cubes are very uneven (most hold no tour, a few hold
+    /// many): the margin is a 95% interval only when the sample is
+    /// large enough for counts as skewed as its own (Cochran's rule),
+    /// and the line says so when it is not.
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..),
+          conflicts_with_all = ["limit", "up_to_symmetry", "cnf"], help_heading = options::METHOD)]
+    pub sample: Option<u64>,
+    /// Seed for --sample: one seed, one sample of cubes.
+    #[arg(long, value_name = "S", default_value_t = 1, requires = "sample", help_heading = options::METHOD)]
+    pub seed: u64,
+    /// Count only the cubes numbered A to B of --depth D (a cluster task).
+    ///
+    /// Cubes are numbered from 1 in the order of `cubes --split`'s
+    /// files and manifest lines. Prints a header line recording the
+    /// task (`# knightsat cube counts F: …`, F its fingerprint), then
+    /// one line per cube, `cube N/CUBES<TAB>TOURS<TAB>SQUARES<TAB>F`,
+    /// as each is done (backtracking counts one cube of each class of
+    /// symmetric cubes; the others' TOURS read `=K`, as many as cube
+    /// K); `knightsat sum` adds up the lines of every task and refuses
+    /// a missing or repeated cube. B past the last cube stops at the
+    /// last. With --sample K, estimates the range's count and time from
+    /// K of its cubes instead.
+    #[arg(long, value_name = "A-B", requires = "depth",
+          conflicts_with_all = ["limit", "up_to_symmetry", "cnf"], help_heading = options::METHOD)]
+    pub cubes: Option<CubeRange>,
+    /// Count part K of N of a frontier count (a cluster task; --part-by).
+    ///
+    /// By default (--part-by states) the frontier counter splits its
+    /// states into N classes at one step (meeting in the middle, by the degrees of the first squares
+    /// of the cut; else at the middle square), the same in every part,
+    /// and counts the tours of class K alone, with less memory than
+    /// the whole where the classes stay apart. Prints a header line
+    /// recording the task (`# knightsat part counts F: …`), then
+    /// `part K/N<TAB>TOURS<TAB>F`; `knightsat sum` adds up the N parts'
+    /// outputs and refuses a missing, repeated or foreign part. Implies
+    /// --method frontier.
+    #[arg(long, value_name = "K/N",
+          conflicts_with_all = ["limit", "up_to_symmetry", "cnf", "cubes", "sample", "depth"],
+          help_heading = options::METHOD)]
+    pub part: Option<PartOf>,
+    /// What --part splits: the frontier counter's states, or the ends.
+    ///
+    /// states (the default) splits any count by a class of its states
+    /// at one step. ends splits an open count by the pair of squares
+    /// its paths end on (Chernov and Stertenbrink's split of the open
+    /// 8x8 tours): the pairs fall into classes under the board's
+    /// symmetries (136 on 8x8, less the pairs of one colour, which no
+    /// path joins), and the parts take the classes in turn, each
+    /// counted with both ends fixed, where a path costs about what a
+    /// cycle does, and weighted by the pairs it stands for. A given
+    /// --start or --end stays fixed and the other end is split by.
+    #[arg(long, value_name = "SPLIT", default_value = "states", requires = "part",
+          hide_short_help = true, help_heading = options::METHOD)]
+    pub part_by: PartSplitArg,
+    /// Print on stderr the route that counts (method, encoding, solver).
+    ///
+    /// After a count by the frontier counter, also its peak: the most
+    /// live states at one step and the most memory its tables took;
+    /// and when they first pass --memory-budget, where the rest go.
+    #[arg(short, long, help_heading = options::OUTPUT)]
+    pub verbose: bool,
+    /// Give up after this many seconds (at least 0.001), exit 124.
+    ///
+    /// Backtracking and SAT print the count so far on stderr as a lower
+    /// bound; the frontier counter, which finds all tours at once at
+    /// its last square, has none to print.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, help_heading = options::LIMITS)]
+    pub timeout: Option<Duration>,
+    /// Where the frontier counter keeps the states past --memory-budget.
+    ///
+    /// When its tables would pass the budget, the frontier counter
+    /// writes the states that do not fit to files in a directory of its
+    /// own made in this one, and merges them back a piece at a time; the
+    /// count is the same. Every file is removed when the count ends,
+    /// however it ends, but for SIGKILL, which ends a process at once:
+    /// its directory (knightsat-states-PID-…) is removed by the next
+    /// count that spills into the same place, once no process PID is
+    /// left. Default: the system's temporary directory ($TMPDIR, else
+    /// /tmp).
+    #[arg(long, value_name = "DIR", help_heading = options::LIMITS)]
+    pub spill_dir: Option<PathBuf>,
+    #[command(flatten)]
+    pub memory: MemoryBudgetArgs,
+    #[command(flatten)]
+    pub encoding: EncodingArgs,
+}
+
+/// The arguments of `cubes`.
+#[derive(Args)]
+pub struct CubesCommand {
+    #[command(flatten)]
+    pub problem: ProblemArgs,
+    /// How many moves each cube fixes (at most N − 1).
+    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u64).range(1..), help_heading = options::METHOD)]
+    pub depth: u64,
+    /// Where to write the iCNF; `-` is stdout.
+    #[arg(short, long, value_name = "FILE", default_value = "-", help_heading = options::OUTPUT)]
+    pub output: PathBuf,
+    /// Write one standalone CNF per cube into DIR instead.
+    ///
+    /// Each file holds the cube as unit clauses and a `c cube` comment,
+    /// with symmetry breaking off, so that `count --cnf` of the files
+    /// adds up to `count`; DIR/manifest.tsv lists them.
+    #[arg(long, value_name = "DIR", conflicts_with = "output", help_heading = options::OUTPUT)]
+    pub split: Option<PathBuf>,
+    /// Print how many cubes there are, and write nothing.
+    ///
+    /// The cube numbers `count --cubes` takes run from 1 to it.
+    #[arg(long, conflicts_with_all = ["output", "split"], help_heading = options::OUTPUT)]
+    pub count: bool,
+    #[command(flatten)]
+    pub encoding: EncodingArgs,
+}
+
+/// The arguments of `puzzle`.
+#[derive(Args)]
+pub struct PuzzleCommand {
+    #[command(flatten)]
+    pub shape: ShapeArgs,
+    /// The solution is a closed tour.
+    #[arg(long, help_heading = options::PROBLEM)]
+    pub closed: bool,
+    /// Seed for the random choices [default: a random seed, printed].
+    ///
+    /// The same seed makes the same puzzle; without it, a random seed
+    /// is drawn and printed on stderr.
+    #[arg(long, value_name = "N", help_heading = options::METHOD)]
+    pub seed: Option<u64>,
+    /// The built-in SAT solver [default: varisat].
+    ///
+    /// It finds the tour and proves each clue set unique.
+    #[arg(long, value_enum, help_heading = options::METHOD)]
+    pub solver: Option<BuiltInSolver>,
+    /// How to print the puzzle.
+    #[arg(long, value_enum, default_value_t = PuzzleFormat::Board, help_heading = options::OUTPUT)]
+    pub format: PuzzleFormat,
+    /// Print the solution too.
+    #[arg(long, help_heading = options::OUTPUT)]
+    pub solution: bool,
+    /// Stop dropping clues after this many seconds (at least 0.001).
+    ///
+    /// The puzzle so far is printed: its solution is still unique, but
+    /// the clues not tried may be unneeded (stderr says how many), and
+    /// the same seed may then give another puzzle. Exit 124 if no tour
+    /// is found in time.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, help_heading = options::LIMITS)]
+    pub timeout: Option<Duration>,
+    #[command(flatten)]
+    pub memory: MemoryBudgetArgs,
 }
 
 /// clap's description of the command line, with the conflicts that the

@@ -9,7 +9,7 @@ use knightsat::model::problem::Problem;
 use knightsat::solve::{Method, Request};
 
 use super::{sat_request, Plan};
-use crate::args::Command;
+use crate::args::CountCommand;
 
 /// `count`: the problem and how to count it.
 pub struct Count {
@@ -63,9 +63,9 @@ impl CountArgs {
 /// The plan of `count`: a count of a CNF file, or of a problem by the
 /// method chosen (SAT where a SAT option is named); the job refuses what
 /// the method cannot do before any work.
-pub(super) fn count(command: Command, names_sat: bool, budget: u64) -> Fallible<Plan> {
+pub(super) fn count(command: CountCommand, names_sat: bool, budget: u64) -> Fallible<Plan> {
     Ok(match command {
-        Command::Count {
+        CountCommand {
             cnf: Some(cnf),
             solver,
             timeout,
@@ -74,7 +74,7 @@ pub(super) fn count(command: Command, names_sat: bool, budget: u64) -> Fallible<
             cnf,
             request: sat_request(solver, budget, timeout),
         },
-        Command::Count {
+        CountCommand {
             problem,
             encoding,
             method,
@@ -123,6 +123,5 @@ pub(super) fn count(command: Command, names_sat: bool, budget: u64) -> Fallible<
                 names_sat,
             })
         }
-        _ => unreachable!("plan::count is called with count"),
     })
 }

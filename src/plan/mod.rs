@@ -24,8 +24,8 @@ use knightsat::sat::Backend;
 use knightsat::solve::{Method, Request};
 
 use crate::args::{
-    BuiltInSolver, Cli, Command, FormatArg, Generated, MemoryBudgetArgs, ProblemArgs, PuzzleFormat,
-    SolveArgs, StatsFormat,
+    BuiltInSolver, Cli, Command, CubesCommand, FormatArg, Generated, MemoryBudgetArgs, ProblemArgs,
+    PuzzleCommand, PuzzleFormat, SolveArgs, StatsFormat,
 };
 use crate::flags;
 
@@ -176,11 +176,8 @@ pub fn plan(cli: Cli, matches: &ArgMatches) -> Fallible<Plan> {
             let budget = budget(&options.memory)?;
             Plan::Solve(solve(problem, config, options, names_sat, budget)?)
         }
-        command @ Command::Count { .. } => {
-            let Command::Count { memory, .. } = &command else {
-                unreachable!("matched as count")
-            };
-            let budget = budget(memory)?;
+        Command::Count(command) => {
+            let budget = budget(&command.memory)?;
             count::count(
                 command,
                 names(flags::ENCODING) || names(flags::SAT_ONLY_IN_COUNT),
@@ -191,14 +188,14 @@ pub fn plan(cli: Cli, matches: &ArgMatches) -> Fallible<Plan> {
             paths::each_once(&files)?;
             Plan::Sum { files, cubes }
         }
-        command @ Command::Cubes { .. } => cubes(command)?,
+        Command::Cubes(command) => cubes(command)?,
         Command::Decode {
             cnf,
             solver_output,
             format,
         } => decode(cnf, solver_output, format)?,
         Command::Verify { problem, tour } => verify(problem, tour)?,
-        command @ Command::Puzzle { .. } => puzzle(command, &budget)?,
+        Command::Puzzle(command) => puzzle(command, &budget)?,
         Command::Certify { cnf, proof } => certify(cnf, proof)?,
         Command::Stats {
             problem,
@@ -213,18 +210,15 @@ pub fn plan(cli: Cli, matches: &ArgMatches) -> Fallible<Plan> {
 }
 
 /// The plan of `cubes`: the formula and its cubes.
-fn cubes(command: Command) -> Fallible<Plan> {
-    let Command::Cubes {
+fn cubes(command: CubesCommand) -> Fallible<Plan> {
+    let CubesCommand {
         problem,
         encoding,
         depth,
         output,
         split,
         count,
-    } = command
-    else {
-        unreachable!("plan::cubes is called with cubes")
-    };
+    } = command;
     paths::not_a_directory("--output", &output)?;
     let (problem, config, encoding) = encoding.problem_and_encoding(&problem)?;
     Ok(Plan::Cubes(Cubes {
@@ -241,10 +235,10 @@ fn cubes(command: Command) -> Fallible<Plan> {
 /// The plan of `puzzle`: the board, a built-in solver within the budget
 /// `budget` gives and the time limit.
 fn puzzle(
-    command: Command,
+    command: PuzzleCommand,
     budget: &impl Fn(&MemoryBudgetArgs) -> Result<u64, OptionsConflict>,
 ) -> Fallible<Plan> {
-    let Command::Puzzle {
+    let PuzzleCommand {
         shape,
         closed,
         seed,
@@ -253,10 +247,7 @@ fn puzzle(
         solver,
         timeout,
         memory,
-    } = command
-    else {
-        unreachable!("plan::puzzle is called with puzzle")
-    };
+    } = command;
     Ok(Plan::Puzzle(Puzzle {
         board: shape.required_board()?,
         closed,
