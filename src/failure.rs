@@ -42,6 +42,9 @@ pub enum Failure {
     /// Options that cannot go together.
     #[error(transparent)]
     OptionsConflict(#[from] OptionsConflict),
+    /// A count the time limit cut short, with what it counted by then.
+    #[error(transparent)]
+    CutShort(#[from] CutShort),
 }
 
 impl Failure {
@@ -57,7 +60,10 @@ impl Failure {
     /// library error's class, and bad input for the command line's own
     /// refusals.
     pub fn class(&self) -> ErrorClass {
-        self.library().map_or(ErrorClass::BadInput, Error::class)
+        match self {
+            Failure::CutShort(_) => ErrorClass::Timeout,
+            _ => self.library().map_or(ErrorClass::BadInput, Error::class),
+        }
     }
 
     /// The library error within, if there is one.
@@ -122,6 +128,34 @@ impl From<std::num::TryFromIntError> for Failure {
             "a number too large for this machine: {error}"
         )))
     }
+}
+
+/// A count that `--timeout` cut short, and what it had counted: the
+/// command's words, since what stands printed is the command's.
+#[derive(Debug, thiserror::Error)]
+pub enum CutShort {
+    /// A count of the whole problem, after `found` tours.
+    #[error("the --timeout of {seconds} s ran out after {found} tours: there are at least {found}, maybe more (exit 124)")]
+    Tours {
+        /// The time limit.
+        seconds: f64,
+        /// The tours counted by then.
+        found: u64,
+    },
+    /// An estimate, before its sample was counted.
+    #[error("the --timeout of {seconds} s ran out before the sample's cubes were counted: no estimate (exit 124)")]
+    Sample {
+        /// The time limit.
+        seconds: f64,
+    },
+    /// A count of numbered cubes, after `printed` whole cubes.
+    #[error("the --timeout of {seconds} s ran out after {printed} cubes: each line printed is a whole cube; `knightsat sum` names the cubes left (exit 124)")]
+    Cubes {
+        /// The time limit.
+        seconds: f64,
+        /// The cubes whose lines were printed.
+        printed: usize,
+    },
 }
 
 /// A switch given for the encoding it does not belong to (a command-line

@@ -26,8 +26,7 @@ use super::{
     progress_bar, seconds_in_words, show_cube_progress, show_step, step_bar,
 };
 use crate::allocator::BudgetWatch;
-use crate::exit;
-use crate::failure::with_way_out;
+use crate::failure::{with_way_out, CutShort};
 use crate::plan::{Count, CountArgs};
 
 /// `count`: how many tours (or orbits), an estimate from a sample of the
@@ -84,16 +83,13 @@ pub fn count(plan: &Count) -> Fallible<ExitCode> {
             ));
         }
         Err(Error::Run(RunError::TimedOutPartway { seconds, found })) if whole => {
-            note!("knightsat: the --timeout of {seconds} s ran out after {found} tours: there are at least {found}, maybe more (exit 124)");
-            return Ok(ExitCode::from(exit::TIMEOUT));
+            return Err(CutShort::Tours { seconds, found }.into());
         }
         Err(Error::Run(RunError::TimedOutPartway { seconds, .. })) if estimate => {
-            note!("knightsat: the --timeout of {seconds} s ran out before the sample's cubes were counted: no estimate (exit 124)");
-            return Ok(ExitCode::from(exit::TIMEOUT));
+            return Err(CutShort::Sample { seconds }.into());
         }
         Err(Error::Run(RunError::TimedOutPartway { seconds, .. })) if !estimate => {
-            note!("knightsat: the --timeout of {seconds} s ran out after {printed} cubes: each line printed is a whole cube; `knightsat sum` names the cubes left (exit 124)");
-            return Ok(ExitCode::from(exit::TIMEOUT));
+            return Err(CutShort::Cubes { seconds, printed }.into());
         }
         Err(error) if whole => return Err(count_way_out(error, plan)),
         // A part's way out of the budget: the same for every part.
