@@ -258,7 +258,7 @@ fn two_boards_joined_by_no_move_are_refuted_by_connectivity() {
 #[test]
 fn the_default_route_agrees_with_the_oracle() {
     use common::count::{list_by, Listing};
-    use knightsat::solve::{find_tour, Method, Outcome, Request};
+    use knightsat::solve::{Method, Outcome, Request, SolveJob};
     let mut sequence = Sequence(16);
     let mut failures = Vec::new();
     for shape in shapes(16, &mut sequence) {
@@ -270,12 +270,12 @@ fn the_default_route_agrees_with_the_oracle() {
                 continue;
             };
             let expected = tours_of(&shape, &demands, usize::MAX).len() as u64;
-            let found = find_tour(&problem, Method::Auto, &Request::default());
+            let found = SolveJob::new(&problem).run();
             match (&found, expected) {
                 (Ok(solved), _) if matches!(solved.outcome, Outcome::Tour(_)) == (expected > 0) => {
                 }
                 _ => failures.push(format!(
-                    "{shape:?} {demands:?}: find_tour {found:?}, oracle {expected} tours"
+                    "{shape:?} {demands:?}: SolveJob {found:?}, oracle {expected} tours"
                 )),
             }
             let counted = list_by(

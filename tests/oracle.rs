@@ -5,8 +5,9 @@
 use crate::common;
 
 use common::adapters::Variant;
+use common::sat::{solve, solve_with_varisat};
 use knightsat::encoding::{EncodingConfig, TimeIndexedConfig};
-use knightsat::solve::{solve, Outcome};
+use knightsat::solve::Outcome;
 
 /// Solves every board with ROWS <= COLS and min..=max squares, open and
 /// closed, with no start and a corner start, under each variant, and
@@ -115,9 +116,7 @@ fn block_schedules_only_ever_yield_real_tours() {
                     blocks: Some(blocks),
                     ..TimeIndexedConfig::default()
                 });
-                if let Outcome::Tour(tour) =
-                    knightsat::solve::solve_in_process(&problem, &config).unwrap()
-                {
+                if let Outcome::Tour(tour) = solve_with_varisat(&problem, &config).unwrap() {
                     assert!(
                         common::is_tour(rows, cols, closed, &tour.squares),
                         "{problem:?} {config:?}: {:?}",

@@ -6,10 +6,11 @@ use crate::common;
 
 use common::adapters::Variant;
 use common::count::{list_by_sat, Listing};
+use common::sat::{solve, solve_with_varisat};
 use common::{Demands, Sequence, Shape};
 use knightsat::encoding::{EncodingConfig, TimeIndexedConfig};
 use knightsat::model::problem::Problem;
-use knightsat::solve::{solve, solve_in_process, Outcome};
+use knightsat::solve::Outcome;
 
 /// Counts every tour of `problem` with the default encoding and each
 /// built-in solver (which must agree), calling `check` on each tour.
@@ -183,7 +184,7 @@ fn the_camel_never_tours_a_board_of_more_than_one_square() {
         ] {
             assert_eq!(
                 matches!(
-                    solve_in_process(&problem, &config).unwrap(),
+                    solve_with_varisat(&problem, &config).unwrap(),
                     Outcome::Tour(_)
                 ),
                 expect_tour,
@@ -201,7 +202,7 @@ fn the_camel_never_tours_a_board_of_more_than_one_square() {
     };
     let demands = Demands::default();
     let oracle = common::tours_of(&checkerboard, &demands, 1);
-    let found = solve_in_process(
+    let found = solve_with_varisat(
         &Problem::new(checkerboard.board()),
         &EncodingConfig::default(),
     )

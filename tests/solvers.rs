@@ -23,7 +23,7 @@ use knightsat::error::Error;
 use knightsat::model::board::Board;
 use knightsat::model::problem::{Clue, Problem};
 use knightsat::sat::Backend;
-use knightsat::solve::{solve, Outcome, Request};
+use knightsat::solve::{Outcome, Request};
 
 /// A problem and the encoding to give a solver.
 type Case = (Problem, EncodingConfig);
@@ -45,7 +45,7 @@ fn solve_by(
         timeout,
         ..common::sat::request(config.clone(), backend)
     };
-    solve(problem, &request).map(|solved| solved.outcome)
+    common::sat::solve(problem, &request).map(|solved| solved.outcome)
 }
 
 /// The boards each solver must tour: open and closed, 5x5 to 10x10, with

@@ -7,12 +7,13 @@
 use crate::common;
 
 use common::count::{list_by_sat, Listing};
+use common::sat::solve;
 use common::{Demands, Shape};
 use knightsat::encoding::{EncodingConfig, Subtours, SuccessorConfig};
 use knightsat::model::board::Board;
 use knightsat::model::problem::Problem;
 use knightsat::sat::{Backend, Setup};
-use knightsat::solve::{solve, Outcome};
+use knightsat::solve::Outcome;
 
 fn successor(subtours: Subtours, symmetry_breaking: bool) -> EncodingConfig {
     SuccessorConfig {

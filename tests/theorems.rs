@@ -6,13 +6,15 @@ use knightsat::encoding::EncodingConfig;
 use knightsat::model::board::Board;
 use knightsat::model::problem::Problem;
 use knightsat::model::theory::{closed_tour_exists, open_tour_exists};
-use knightsat::solve::{solve_in_process, Outcome};
+use knightsat::solve::Outcome;
+
+use crate::common::sat::solve_with_varisat;
 use predicates::prelude::*;
 use predicates::str::contains;
 
 fn sat_finds_tour(rows: usize, cols: usize, closed: bool) -> bool {
     let problem = Problem::new(Board::new(rows, cols).unwrap()).closed(closed);
-    let outcome = solve_in_process(&problem, &EncodingConfig::default()).unwrap();
+    let outcome = solve_with_varisat(&problem, &EncodingConfig::default()).unwrap();
     matches!(outcome, Outcome::Tour(_))
 }
 

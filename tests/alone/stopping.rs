@@ -7,10 +7,11 @@ use knightsat::error::RunError;
 
 use std::time::{Duration, Instant};
 
+use common::sat::solve;
 use knightsat::encoding::{Subtours, SuccessorConfig, TimeIndexedConfig};
 use knightsat::error::Error;
 use knightsat::sat::Backend;
-use knightsat::solve::{solve, solve_parallel, Request};
+use knightsat::solve::{Method, Request, SolveJob};
 
 /// The threads of this process.
 fn threads() -> usize {
@@ -90,7 +91,15 @@ pub fn a_timed_out_call_stops_its_solver() {
             ..common::sat::request(without_moves, &backend)
         };
         stops(&format!("{} --jobs 2", backend.name()), limit, || {
-            solve_parallel(&cubed, &request, 2, Some(1)).map(drop)
+            SolveJob {
+                method: Method::Sat,
+                request: request.clone(),
+                jobs: 2,
+                depth: Some(1),
+                ..SolveJob::new(&cubed)
+            }
+            .run()
+            .map(drop)
         });
     }
 }

@@ -2,8 +2,10 @@
 //! names library types only; the oracle beside it never calls the library.
 
 use knightsat::encoding::EncodingConfig;
+use knightsat::model::problem::Problem;
 use knightsat::sat::Backend;
-use knightsat::solve::Request;
+use knightsat::solve::{Method, Outcome, Request, SolveJob, Solved};
+use knightsat::Error;
 
 /// varisat and `CaDiCaL`, both linked into this process.
 pub fn built_in() -> [Backend; 2] {
@@ -23,6 +25,26 @@ pub fn taking_turns(turn: usize, squares: usize) -> Backend {
     } else {
         built_in()[turn % 2].clone()
     }
+}
+
+/// One search of `problem` by SAT as `request` says, the feasibility gate
+/// off: the formula alone answers.
+pub fn solve(problem: &Problem, request: &Request) -> Result<Solved, Error> {
+    SolveJob {
+        method: Method::Sat,
+        request: Request {
+            gate: false,
+            ..request.clone()
+        },
+        ..SolveJob::new(problem)
+    }
+    .run()
+}
+
+/// The answer of one search of `problem` by SAT with `config` on varisat,
+/// the gate off.
+pub fn solve_with_varisat(problem: &Problem, config: &EncodingConfig) -> Result<Outcome, Error> {
+    solve(problem, &request(config.clone(), &Backend::Varisat)).map(|solved| solved.outcome)
 }
 
 /// A SAT request for `config` with `backend`.

@@ -259,8 +259,8 @@ pub fn cubes(problem: &Problem, config: &EncodingConfig, depth: usize) -> Result
 /// [`cubes`] within `budget_bytes`: the cubes are counted first, without
 /// being held, and refused with [`Error::CubesOverMemoryBudget`] (naming
 /// the deepest depth whose cubes fit) when they would need more
-/// ([`bytes_per_cube`] each). The process's budget is applied by
-/// [`crate::solve::cubes_within_budget`]. A depth past the tour's last
+/// ([`bytes_per_cube`] each). The jobs that split by cubes pass the
+/// request's memory budget. A depth past the tour's last
 /// move is the whole tour's ([`effective_depth`]), and is held as such.
 pub(crate) fn cubes_within(
     problem: &Problem,

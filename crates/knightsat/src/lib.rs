@@ -16,20 +16,23 @@
 //! rule (fast, may give up) and backtracking (complete); the
 //! [frontier counter](count::frontier) counts them without listing one.
 //! [`solve::SolveJob`] and [`count::CountJob`] choose between all of them
-//! by [`solve::Method`]: the jobs are the way in (`solve::find_tour` is a
-//! one-thread `SolveJob`).
+//! by [`solve::Method`]: the jobs are the library's one way to solve or
+//! count, and they and the values they take are re-exported here.
 //!
 //! The modules are layers (docs/architecture.md draws them): each uses
 //! only those below it, which `scripts/module-cycles.py` checks.
 //!
 //! ```
-//! use knightsat::{Board, EncodingConfig, Problem};
-//! use knightsat::solve::{solve_in_process, Outcome};
+//! use knightsat::{Board, CountJob, Method, Outcome, Problem, SolveJob};
 //!
 //! let problem = Problem::new(Board::new(5, 5).unwrap());
-//! let outcome = solve_in_process(&problem, &EncodingConfig::default()).unwrap();
-//! let Outcome::Tour(tour) = outcome else { panic!("5x5 has a tour") };
+//! // A tour by SAT (the time-indexed encoding on varisat).
+//! let job = SolveJob { method: Method::Sat, ..SolveJob::new(&problem) };
+//! let Outcome::Tour(tour) = job.run().unwrap().outcome else { panic!("5x5 has a tour") };
 //! assert_eq!(tour.squares.len(), 25);
+//! // Every tour of the board, by the default route.
+//! let count = CountJob::new(&problem).run().unwrap();
+//! assert_eq!(count.tours().unwrap().to_string(), "1728");
 //! ```
 #![warn(missing_docs)]
 
@@ -58,8 +61,10 @@ pub mod puzzle;
 pub mod render;
 pub mod search;
 
+pub use count::{CountJob, CountReport, TourNumber};
 pub use encoding::EncodingConfig;
 pub use error::Error;
 pub use model::board::Board;
 pub use model::problem::Problem;
+pub use solve::{Method, Outcome, Request, SolveJob, Solved};
 pub use tour::Tour;

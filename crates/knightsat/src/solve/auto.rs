@@ -19,7 +19,7 @@
 use crate::error::{RunError, SatError, SearchError};
 use crate::runtime::deadline::Deadline;
 
-use super::{find_tour as find_by, solve_racing, Method, Request, Solved};
+use super::{solve_racing, Method, Request, SolveJob, Solved};
 use crate::encoding::amo::Amo;
 use crate::encoding::{EncodingConfig, Subtours, SuccessorConfig, TimeIndexedConfig};
 use crate::error::Error;
@@ -182,7 +182,12 @@ pub(super) fn find_tour(problem: &Problem, request: &Request) -> Result<Solved, 
         };
         let step_request = within_route(step.request);
         let found = if step.rivals.is_empty() {
-            find_by(problem, step.method, &step_request)
+            SolveJob {
+                method: step.method,
+                request: step_request,
+                ..SolveJob::new(problem)
+            }
+            .run()
         } else {
             let entrants: Vec<Request> = std::iter::once(step_request)
                 .chain(step.rivals.into_iter().map(within_route))

@@ -20,10 +20,9 @@ use crate::runtime::deadline::Deadline;
 ///   method cannot do ([`Method::check_supports`]), cubes without SAT;
 /// - the feasibility gate first, within the time limit, which the search
 ///   then shares (a timeout names the whole limit);
-/// - one search by the method (the default route's steps, `auto`), or
-///   cubes on threads when `jobs` is not 1 or a `depth` is given. The
-///   public [`super::find_tour`] and [`super::solve_parallel`] are jobs of
-///   this kind: the one gate-then-search.
+/// - one search by the method (the default route's steps, `auto`, each a
+///   job of its own with the gate off), or cubes on threads when `jobs` is
+///   not 1 or a `depth` is given: the library's one gate-then-search.
 pub struct SolveJob<'a> {
     /// The problem whose tour is sought.
     pub problem: &'a Problem,

@@ -329,25 +329,11 @@ impl Request {
     }
 }
 
-/// Finds one tour of `problem` by `method`, with what `request` gives it
-/// (check it first with [`Method::check_supports`]). SAT and backtracking
-/// answer [`Outcome::NoTour`] only when they have proved it; Warnsdorff's
-/// rule never does, and gives up with [`SearchError::GaveUp`](crate::error::SearchError::GaveUp) instead.
-///
-/// The feasibility gate comes first (unless `request.gate` is off): where
-/// it proves there is no tour, the answer is [`Outcome::NoTour`] at once.
-/// A [`SolveJob`] on one thread: the gate, the time left and the whole
-/// limit on a timeout are its rules.
-pub fn find_tour(problem: &Problem, method: Method, request: &Request) -> Result<Solved, Error> {
-    SolveJob {
-        method,
-        request: request.clone(),
-        ..SolveJob::new(problem)
-    }
-    .run()
-}
-
-/// [`find_tour`] once the gate has had its say.
+/// One tour of `problem` by `method` (SAT and backtracking answer
+/// [`Outcome::NoTour`] only when they have proved it; Warnsdorff's rule
+/// never does, and gives up with
+/// [`SearchError::GaveUp`](crate::error::SearchError::GaveUp) instead): a
+/// [`SolveJob`] on one thread once the gate has had its say.
 fn find_after_gate(problem: &Problem, method: Method, request: &Request) -> Result<Solved, Error> {
     match method {
         Method::Sat => solve(problem, request),
@@ -372,7 +358,7 @@ fn find_after_gate(problem: &Problem, method: Method, request: &Request) -> Resu
 /// Solves by SAT with the request's encoding and solver, within its time
 /// limit: the session is stopped at the limit, and has ended when this
 /// returns.
-pub fn solve(problem: &Problem, request: &Request) -> Result<Solved, Error> {
+pub(crate) fn solve(problem: &Problem, request: &Request) -> Result<Solved, Error> {
     let stop = Stop::new();
     stop.within(request.timeout, &request.interrupt, || {
         let stoppable = request.may_stop();
@@ -457,13 +443,7 @@ fn first_tour(mut session: Session, route: String) -> Result<Solved, Error> {
     })
 }
 
-/// Solves by SAT with `config` and varisat, without a time limit: the
-/// shortest way to a tour from the library.
-pub fn solve_in_process(problem: &Problem, config: &EncodingConfig) -> Result<Outcome, Error> {
-    solve(problem, &Request::sat(config.clone(), Backend::Varisat)).map(|solved| solved.outcome)
-}
-
-/// With no depth given, [`solve_parallel`] uses the smallest depth giving
+/// With no depth given, a search by cubes uses the smallest depth giving
 /// at least this many cubes per thread: a few, so that a thread that draws
 /// cubes without tours moves on soon, but not so many that every thread
 /// re-encodes the formula often.
@@ -474,25 +454,7 @@ pub const SOLVE_CUBES_PER_JOB: usize = 4;
 /// built-in solver, within its time limit. The first tour found wins and
 /// stops the other sessions. [`Outcome::NoTour`] only when every cube is
 /// unsatisfiable, which, the cubes being exhaustive, proves that no tour
-/// exists. A [`SolveJob`] by SAT (the gate first, as the job's rules say;
-/// on one thread with no depth, one search without cubes).
-pub fn solve_parallel(
-    problem: &Problem,
-    request: &Request,
-    jobs: usize,
-    depth: Option<usize>,
-) -> Result<Solved, Error> {
-    SolveJob {
-        method: Method::Sat,
-        request: request.clone(),
-        jobs,
-        depth,
-        ..SolveJob::new(problem)
-    }
-    .run()
-}
-
-/// [`solve_parallel`] once the gate has had its say.
+/// exists. A [`SolveJob`] by cubes, once the gate has had its say.
 fn solve_cubes(
     problem: &Problem,
     request: &Request,
