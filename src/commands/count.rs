@@ -88,7 +88,7 @@ pub fn count(plan: &Count) -> Fallible<ExitCode> {
         Err(Error::Run(RunError::TimedOutPartway { seconds, .. })) if estimate => {
             return Err(CutShort::Sample { seconds }.into());
         }
-        Err(Error::Run(RunError::TimedOutPartway { seconds, .. })) if !estimate => {
+        Err(Error::Run(RunError::TimedOutPartway { seconds, .. })) => {
             return Err(CutShort::Cubes { seconds, printed }.into());
         }
         Err(error) if whole => return Err(count_way_out(error, plan)),
