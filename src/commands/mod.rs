@@ -173,23 +173,16 @@ static STDOUT_CLOSED: AtomicBool = AtomicBool::new(false);
 /// runtime then opens /dev/null on any closed standard descriptor (so that
 /// no file opened later takes its number and gets what is printed), after
 /// which a closed stdout looks like `> /dev/null` and the output would be
-/// lost without a word. Run by the loader, before `main`.
-extern "C" fn note_closed_stdout() {
+/// lost without a word. Run by the loader, before `main` (`ctor`): it
+/// only asks the kernel about a descriptor and stores a flag, which is
+/// safe before the runtime is set up.
+#[ctor::ctor(unsafe)]
+fn note_closed_stdout() {
     // SAFETY: fcntl(2) with F_GETFD only asks about the descriptor.
     if unsafe { libc::fcntl(1, libc::F_GETFD) } == -1 {
         STDOUT_CLOSED.store(true, Ordering::Relaxed);
     }
 }
-
-#[cfg(any(target_os = "linux", target_os = "android", target_os = "freebsd"))]
-#[used]
-#[link_section = ".init_array"]
-static NOTE_CLOSED_STDOUT: extern "C" fn() = note_closed_stdout;
-
-#[cfg(target_vendor = "apple")]
-#[used]
-#[link_section = "__DATA,__mod_init_func"]
-static NOTE_CLOSED_STDOUT: extern "C" fn() = note_closed_stdout;
 
 /// Where the runtime left standard output closed (a platform that does
 /// not reopen it), notes it and puts /dev/null on its descriptor, as the
