@@ -12,11 +12,13 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 
+use crate::count::frontier::budget::Budget;
+use crate::count::frontier::packing::{Count, Key};
 use crate::count::frontier::schedule::{Schedule, SquareStep};
 pub(crate) use crate::count::frontier::shard::table_error;
 use crate::count::frontier::shard::{Output, Shard};
 use crate::count::frontier::state::{expand, Mode};
-use crate::count::frontier::table::{Budget, Count, Key, Table};
+use crate::count::frontier::table::Table;
 use crate::count::frontier::{FrontierError, Options, Part, SpillDir, SquareProgress};
 use crate::count::number::Wide;
 
@@ -533,9 +535,9 @@ impl<'b> Worker<'_, 'b> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::count::frontier::packing::{Base12, BASE12_SLOTS};
     use crate::count::frontier::schedule::{row_major, CellGraph};
     use crate::count::frontier::state::MAX_WIDTH_U64;
-    use crate::count::frontier::table::{Base12, BASE12_SLOTS};
     use crate::count::frontier::{SpillDir, SquareOrder};
 
     /// The 8-wide knight's frontier (17 slots) counts the same in one

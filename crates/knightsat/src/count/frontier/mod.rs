@@ -32,8 +32,10 @@
 //! has one open tour and no closed one; two squares a move apart have two
 //! open tours (one from each) and the same two closed ones.
 
+mod budget;
 mod engine;
 mod meet;
+mod packing;
 mod schedule;
 mod shard;
 mod spill;
@@ -50,8 +52,8 @@ use schedule::{frontier_width, CellGraph, Lines, Schedule};
 
 use crate::count::number::TourNumber;
 use crate::model::problem::Problem;
+use packing::{Base12, BASE12_SLOTS};
 use state::{Mode, MAX_WIDTH, MAX_WIDTH_U64};
-use table::{Base12, BASE12_SLOTS};
 
 /// The order in which the frontier counter takes the squares, line by line
 /// along the board's longer side or anti-diagonal by anti-diagonal. Each
@@ -173,7 +175,7 @@ impl Part {
     /// Whether a state of hash `hash` belongs to this part: a class of
     /// the hash independent of the bits that pick a shard or a slot.
     pub(crate) fn holds(self, hash: u64) -> bool {
-        table::mix(hash ^ 0x5851_f42d_4c95_7f2d) % self.of as u64 == self.index as u64
+        packing::mix(hash ^ 0x5851_f42d_4c95_7f2d) % self.of as u64 == self.index as u64
     }
 
     /// Whether a state of hash `hash` is counted where `part` is the part

@@ -1,8 +1,10 @@
 //! A thread's share of a step's states: a table in memory, or, once the
 //! tables would pass the memory budget, files on disk (see `spill`).
 
+use crate::count::frontier::budget::Budget;
+use crate::count::frontier::packing::{Count, Key};
 use crate::count::frontier::spill::{Buckets, SpillDir, SpillFile};
-use crate::count::frontier::table::{Budget, Count, Key, Table, TableError};
+use crate::count::frontier::table::{Table, TableError};
 use crate::count::frontier::FrontierError;
 
 /// Times a thread waits a millisecond for room in the budget.

@@ -18,7 +18,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use crate::count::frontier::table::{Budget, Count, Key, Table, TableError};
+use crate::count::frontier::budget::Budget;
+use crate::count::frontier::packing::{Count, Key};
+use crate::count::frontier::table::{Table, TableError};
 use crate::count::frontier::FrontierError;
 use crate::runtime::cleanup::TempPath;
 

@@ -8,9 +8,11 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::cut::{Cut, Reading, PATH_END, UNPAIRED};
+use crate::count::frontier::budget::Budget;
 use crate::count::frontier::engine::table_error;
+use crate::count::frontier::packing::{mix, Key};
 use crate::count::frontier::state::{Word, MAX_WIDTH};
-use crate::count::frontier::table::{mix, Budget, Key, Table, TableError};
+use crate::count::frontier::table::{Table, TableError};
 use crate::count::frontier::FrontierError;
 use crate::count::number::Wide;
 

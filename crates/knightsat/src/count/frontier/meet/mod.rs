@@ -39,10 +39,12 @@ mod cut;
 mod join;
 mod parts;
 
+use crate::count::frontier::budget::Budget;
 use crate::count::frontier::engine::{advance, first_tables};
+use crate::count::frontier::packing::{Base12, Key, BASE12_SLOTS};
 use crate::count::frontier::schedule::{CellGraph, Lines, Schedule};
 use crate::count::frontier::state::{Mode, MAX_WIDTH, MAX_WIDTH_U64};
-use crate::count::frontier::table::{Base12, Budget, Key, Table, BASE12_SLOTS};
+use crate::count::frontier::table::Table;
 use crate::count::frontier::{FrontierError, Options, Part, SpillDir, SquareProgress};
 use crate::count::number::Wide;
 use cut::{cut_at, half_steps, Reading, Sides};

@@ -3,9 +3,11 @@
 //! each part waiting as a list until it is counted on its own.
 
 use super::cut::{Cut, Reading};
+use crate::count::frontier::budget::Budget;
 use crate::count::frontier::engine::{shard_of, table_error};
+use crate::count::frontier::packing::{mix, Key};
 use crate::count::frontier::state::Word;
-use crate::count::frontier::table::{mix, Budget, Key, Table, TableError};
+use crate::count::frontier::table::{Table, TableError};
 use crate::count::frontier::FrontierError;
 
 /// The share of the memory budget past which the half steps' tables are
