@@ -341,6 +341,12 @@ fn the_default_route_picks_each_of_its_routes_and_explicit_flags_win() {
     assert_eq!(small, "backtracking, cube by cube");
     let listed = route_of(&["count", "--size", "5", "--limit", "3"]);
     assert_eq!(listed, "backtracking");
+    // Closed orbits up to a limit: SAT blocks each orbit whole.
+    let orbits = ["--up-to-symmetry", "--limit", "5"];
+    let closed_orbits = route_of(&[&["count", "--size", "8", "--closed"], &orbits[..]].concat());
+    assert!(closed_orbits.starts_with("SAT"), "{closed_orbits}");
+    let open_orbits = route_of(&[&["count", "--size", "7"], &orbits[..]].concat());
+    assert_eq!(open_orbits, "backtracking");
     let counted_clues = route_of(&["count", "--size", "5", "--at", "3=c3"]);
     assert!(counted_clues.contains("time-indexed"), "{counted_clues}");
     let explicit = route_of(&["solve", "--size", "8", "--encoding", "time-indexed"]);

@@ -134,7 +134,9 @@ fn enumerate_by_backtracking(
     // What reporting a tour failed with (the caller's own error), which the
     // search, whose errors are its own, is stopped for.
     let mut failed = None;
-    let searched = search::each_tour(problem, &request.deadline(), |tour| {
+    let mut least = LeastPrefix::new(problem, &report.transforms);
+    let keep = |step: usize, square: usize| least.keep(step, square);
+    let searched = search::each_tour_keeping(problem, &request.deadline(), keep, |tour| {
         if count.up_to_symmetry {
             let variants = orbit(tour, problem, &report.transforms);
             if variants.iter().min() != Some(&tour.squares) {
@@ -153,6 +155,78 @@ fn enumerate_by_backtracking(
     searched
         .map(|()| report.found)
         .map_err(|error: Error| error.after_tours(report.found))
+}
+
+/// Cuts short every prefix whose tours are none of them the least of their
+/// orbit, as counting orbits by backtracking takes them: where a board
+/// symmetry that keeps the tour's first square maps the prefix to a
+/// sequence that is smaller at the first step where the two differ, every
+/// tour the prefix begins has a smaller image. Without it, the search
+/// would list a whole subtree of tours that are never the least (every
+/// tour of 8x8 from a1 to b3 before the first from a1 to c2) before the
+/// first orbit it counts. Only the symmetries that map each step to the
+/// same step are asked (a closed tour's must keep its first square, where
+/// its images are turned to start); reading backwards and turning are
+/// left to the check of each whole tour.
+struct LeastPrefix {
+    /// The square permutations, as counted.
+    maps: Vec<Vec<usize>>,
+    /// For each step, the maps (a bit each) under which the prefix before
+    /// it is its own image.
+    tied: Vec<u32>,
+}
+
+impl LeastPrefix {
+    fn new(problem: &Problem, transforms: &[OrbitTransform]) -> LeastPrefix {
+        let squares = problem.board().squares();
+        let root = problem.effective_start().filter(|_| problem.is_closed());
+        let mut maps: Vec<Vec<usize>> = Vec::new();
+        for transform in transforms {
+            let stepwise = !transform.reversed && transform.turn == 0;
+            let keeps_root = root.is_none_or(|root| transform.map[root] == root);
+            let identity = transform.map.iter().enumerate().all(|(s, &t)| s == t);
+            if stepwise && keeps_root && !identity && !maps.contains(&transform.map) {
+                maps.push(transform.map.clone());
+            }
+        }
+        maps.truncate(32);
+        let all = if maps.len() == 32 {
+            u32::MAX
+        } else {
+            (1u32 << maps.len()) - 1
+        };
+        let mut tied = vec![0; squares + 2];
+        tied[0] = all;
+        LeastPrefix { maps, tied }
+    }
+
+    /// Whether a tour may go on with `square` on `step`.
+    fn keep(&mut self, step: usize, square: usize) -> bool {
+        let Some(&tied) = self.tied.get(step) else {
+            return true;
+        };
+        let mut still = tied;
+        let mut bits = tied;
+        while bits != 0 {
+            let map = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            // A square past the board (a closed walk's last, virtual one)
+            // is the tour's first again: no symmetry tells it apart.
+            let Some(&image) = self.maps[map].get(square) else {
+                continue;
+            };
+            if image < square {
+                return false;
+            }
+            if image > square {
+                still &= !(1 << map);
+            }
+        }
+        if let Some(next) = self.tied.get_mut(step + 1) {
+            *next = still;
+        }
+        true
+    }
 }
 
 /// Reports tours as counting wants them, and counts them up to the limit.

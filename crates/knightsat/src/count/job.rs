@@ -20,7 +20,7 @@ use crate::error::{EncodingError, Error, Unsupported};
 use crate::gate::{refute_until, Refutation};
 use crate::model::problem::Problem;
 use crate::runtime::deadline::Deadline;
-use crate::solve::auto::{every_tour_by, tally_step, Step};
+use crate::solve::auto::{every_tour_by, orbits_up_to_limit_step, tally_step, Step};
 use crate::solve::{Method, Request};
 use crate::tour::Tour;
 
@@ -416,10 +416,12 @@ impl<'a> CountJob<'a> {
     fn whole_route(&self, request: &Request, listing: bool) -> (Step, Way, Option<EncodingError>) {
         let orbits = self.up_to_symmetry;
         let tally_only = !orbits && self.limit.is_none() && self.depth.is_none() && !listing;
-        let route = if self.method == Method::Auto && tally_only {
-            tally_step(self.problem, request)
-        } else {
-            every_tour_by(self.problem, self.method, request)
+        let route = match self.method {
+            Method::Auto if tally_only => tally_step(self.problem, request),
+            Method::Auto if orbits && self.limit.is_some() => {
+                orbits_up_to_limit_step(self.problem, request)
+            }
+            method => every_tour_by(self.problem, method, request),
         };
         let past_encoding = route.request.config.check(self.problem).err();
         let way = way(WholeCount {

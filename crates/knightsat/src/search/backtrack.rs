@@ -63,10 +63,16 @@ pub fn backtrack(
 /// [`RunError::Interrupted`](crate::runtime::RunError::Interrupted) when its interrupt is raised.
 pub fn backtrack_until(problem: &Problem, clock: &Deadline) -> Result<Option<Tour>, SearchError> {
     let mut found = None;
-    search(problem, clock, Starts::Representatives, |squares| {
-        found = Some(squares.to_vec());
-        Ok(ControlFlow::Break(()))
-    })?;
+    search(
+        problem,
+        clock,
+        Starts::Representatives,
+        &mut |_, _| true,
+        |squares| {
+            found = Some(squares.to_vec());
+            Ok(ControlFlow::Break(()))
+        },
+    )?;
     found.map(|squares| verified(problem, squares)).transpose()
 }
 
@@ -75,13 +81,20 @@ pub fn backtrack_until(problem: &Problem, clock: &Deadline) -> Result<Option<Tou
 /// from its default start only ([`Problem::effective_start`]), once in each
 /// direction. Stops when `on_tour` breaks; [`SearchError::Timeout`] when `clock`
 /// runs out first ([`SearchError::Interrupted`] when its interrupt is raised).
-/// Each tour is verified before `on_tour` sees it.
-pub(crate) fn each_tour(
+/// Each tour is verified before `on_tour` sees it. Skips every tour
+/// that begins with a prefix `keep`
+/// refuses: `keep(step, square)` hears each square as the search puts it
+/// on `step` (the steps of the tour as listed, in order, a step again
+/// after the search went back past it) and answers whether a tour may go
+/// on from there. Where the search runs an open tour from its end, `keep`
+/// is not asked.
+pub(crate) fn each_tour_keeping(
     problem: &Problem,
     clock: &Deadline,
+    mut keep: impl FnMut(usize, usize) -> bool,
     mut on_tour: impl FnMut(&Tour) -> Result<ControlFlow<()>, SearchError>,
 ) -> Result<(), SearchError> {
-    search(problem, clock, Starts::All, |squares| {
+    search(problem, clock, Starts::All, &mut keep, |squares| {
         on_tour(&verified(problem, squares.to_vec())?)
     })
 }
@@ -137,7 +150,7 @@ const MAX_REMEMBERED: usize = 1 << 22;
 const SHARDS: usize = 64;
 
 impl PrefixCounter {
-    /// A counter for the tours of `problem`, rooted as [`each_tour`] lists them.
+    /// A counter for the tours of `problem`, rooted as [`each_tour_keeping`] lists them.
     pub(crate) fn new(problem: &Problem) -> PrefixCounter {
         let rooted = problem.rooted();
         PrefixCounter {
@@ -173,7 +186,7 @@ impl PrefixCounter {
             // tour may be a long way off on a large board).
             let mut found = 0u64;
             let watch = Deadline::new(None).interrupted_by(stop);
-            let walked = graph.walks_from(prefix, &watch, &mut |_| {
+            let walked = graph.walks_from(prefix, &watch, &mut |_, _| true, &mut |_| {
                 found += 1;
                 Ok(ControlFlow::Continue(()))
             });
@@ -225,10 +238,20 @@ fn search(
     problem: &Problem,
     clock: &Deadline,
     starts: Starts,
+    keep: &mut impl FnMut(usize, usize) -> bool,
     mut on_tour: impl FnMut(&[usize]) -> Result<ControlFlow<()>, SearchError>,
 ) -> Result<(), SearchError> {
     // An open tour with only its end fixed is searched from the end.
     let reversed = !problem.is_closed() && problem.start().is_none() && problem.end().is_some();
+    // `keep` hears the steps of the tour as listed: not those of a walk
+    // read backwards, or one turned to another start afterwards.
+    let mut keep_all = |_: usize, _: usize| true;
+    let keep: &mut dyn FnMut(usize, usize) -> bool =
+        if reversed || starts == Starts::Representatives {
+            &mut keep_all
+        } else {
+            keep
+        };
     // To find one closed tour with nothing anchored, start in the middle
     // (Warnsdorff's order spirals inwards, so the walk tends to finish
     // there), then rotate the tour to its default start.
@@ -259,7 +282,7 @@ fn search(
         let Some(mut graph) = Walk::new(&searched, &moves, start) else {
             continue;
         };
-        let flow = graph.walks(clock, &mut |path| {
+        let flow = graph.walks(clock, keep, &mut |path| {
             tour.clear();
             tour.extend(path[..n].iter().map(|&s| s as usize));
             if reversed {
@@ -536,10 +559,11 @@ impl Walk {
     fn walks(
         &mut self,
         clock: &Deadline,
+        keep: &mut dyn FnMut(usize, usize) -> bool,
         on_walk: &mut OnWalk<'_>,
     ) -> Result<ControlFlow<()>, SearchError> {
         let start = self.pinned_at[0] as usize;
-        self.walks_from(&[start], clock, on_walk)
+        self.walks_from(&[start], clock, keep, on_walk)
     }
 
     /// Every walk through all nodes that begins with `prefix` (nodes after
@@ -549,12 +573,13 @@ impl Walk {
         &mut self,
         prefix: &[usize],
         clock: &Deadline,
+        keep: &mut dyn FnMut(usize, usize) -> bool,
         on_walk: &mut OnWalk<'_>,
     ) -> Result<ControlFlow<()>, SearchError> {
         self.reset();
         let mut path: Vec<u32> = Vec::with_capacity(self.length);
         for (step, &node) in prefix.iter().enumerate() {
-            if !self.may_enter(&path, step, node) {
+            if !self.may_enter(&path, step, node) || !keep(step, node) {
                 return Ok(ControlFlow::Continue(()));
             }
             self.visit(node);
@@ -579,6 +604,9 @@ impl Walk {
             if frame.tried < frame.len {
                 let node = frame.candidates[usize::from(frame.tried)] as usize;
                 frame.tried += 1;
+                if !keep(depth + 1, node) {
+                    continue;
+                }
                 self.visit(node);
                 path.push(node as u32);
                 if path.len() == self.length {
@@ -842,10 +870,15 @@ mod tests {
 
     fn count(problem: &Problem) -> usize {
         let mut found = 0;
-        each_tour(problem, &Deadline::new(None), |_| {
-            found += 1;
-            Ok(ControlFlow::Continue(()))
-        })
+        each_tour_keeping(
+            problem,
+            &Deadline::new(None),
+            |_, _| true,
+            |_| {
+                found += 1;
+                Ok(ControlFlow::Continue(()))
+            },
+        )
         .unwrap();
         found
     }

@@ -25,7 +25,7 @@ use crate::model::problem::Problem;
 use crate::model::verify::verify;
 use crate::tour::Tour;
 
-pub(crate) use backtrack::each_tour;
+pub(crate) use backtrack::each_tour_keeping;
 pub use backtrack::{backtrack, backtrack_until, count_extending, PrefixCounter};
 pub use warnsdorff::{warnsdorff, warnsdorff_until, TieBreak, Warnsdorff};
 
