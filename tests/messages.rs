@@ -115,6 +115,23 @@ fn the_suggested_way_out_of_a_memory_budget_works_under_that_budget() {
     assert_eq!((code, stdout.trim()), (Some(0), "6637920"), "{stderr}");
 }
 
+/// The numbered board `solve` prints by default is no move list: `verify`
+/// says which format to print instead (a new user's first pipe).
+#[test]
+fn verify_given_a_numbered_board_names_the_formats_it_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, board, _) = run(&["solve", "--size", "5"], dir.path());
+    assert_eq!(code, Some(0));
+    std::fs::write(dir.path().join("tour.txt"), board).unwrap();
+    let (code, _, stderr) = run(&["verify", "--size", "5", "tour.txt"], dir.path());
+    assert_eq!(code, Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("numbered board") && stderr.contains("--format moves"),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn a_byte_order_mark_starts_any_input_unseen() {
     let dir = tempfile::tempdir().unwrap();

@@ -269,6 +269,7 @@ impl Error {
                 TourError::Board(_)
                 | TourError::BadTourInput(_)
                 | TourError::MoveListNeedsBoard
+                | TourError::NumberedBoard
                 | TourError::ClosedButFileSaysOpen { .. },
             )
             | Error::Cnf(_)

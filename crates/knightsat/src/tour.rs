@@ -140,6 +140,14 @@ pub fn parse_tour(text: &str, board: Option<Board>, closed: bool) -> Result<Tour
         }
         (json_board, json.closed, json.tour)
     } else {
+        // A square's name starts with its file's letters: a list that
+        // starts with a number is the numbered board `solve` prints.
+        let numbered = square_names_in(text)
+            .next()
+            .is_some_and(|first| first.bytes().all(|b| b.is_ascii_digit()));
+        if numbered {
+            return Err(TourError::NumberedBoard);
+        }
         let board = board.ok_or(TourError::MoveListNeedsBoard)?;
         let names = square_names_in(text).map(str::to_string).collect();
         (board, closed, names)
@@ -287,6 +295,10 @@ pub enum TourError {
     /// A move list given with no board to read it on.
     #[error("cannot read the tour: a move list needs a board (JSON tours carry their own)")]
     MoveListNeedsBoard,
+    /// A numbered board (as `solve` prints by default) where a move list
+    /// or JSON was expected.
+    #[error("cannot read the tour: it is a numbered board, not a move list or JSON; print the tour with `solve --format moves` (or `--format json`) to check it")]
+    NumberedBoard,
     /// A closed tour asked for of a file (a puzzle's or a tour's JSON)
     /// that records the tour as open: the two contradict each other.
     #[error("a closed tour is asked for, but the {file} file says the tour is open")]
