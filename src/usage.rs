@@ -52,6 +52,11 @@ pub fn usage_error(error: &clap::Error) -> ExitCode {
 /// Prints `--help` or `--version` to standard output. A failed write is an
 /// error (`--help > /dev/full`), except a closed pipe (`--help | head`).
 fn print_help(help: &clap::Error) -> ExitCode {
+    let what = if help.kind() == clap::error::ErrorKind::DisplayVersion {
+        "the version"
+    } else {
+        "the help"
+    };
     let rendered = help.render();
     let mut text = if io::stdout().is_terminal() {
         rendered.ansi().to_string()
@@ -64,7 +69,7 @@ fn print_help(help: &clap::Error) -> ExitCode {
     let Ok(mut stdout) = commands::stdout() else {
         let _ = writeln!(
             io::stderr(),
-            "knightsat: cannot write the help: standard output is closed"
+            "knightsat: cannot write {what}: standard output is closed"
         );
         return ExitCode::from(exit::FAILURE);
     };
@@ -73,7 +78,7 @@ fn print_help(help: &clap::Error) -> ExitCode {
         .and_then(|()| stdout.flush())
     {
         Err(error) if error.kind() != io::ErrorKind::BrokenPipe => {
-            let _ = writeln!(io::stderr(), "knightsat: cannot write the help: {error}");
+            let _ = writeln!(io::stderr(), "knightsat: cannot write {what}: {error}");
             ExitCode::from(exit::FAILURE)
         }
         _ => ExitCode::SUCCESS,
