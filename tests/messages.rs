@@ -2135,6 +2135,12 @@ fn an_output_that_is_a_directory_is_refused_as_a_bad_argument() {
             "{args:?} wrote into the directory"
         );
     }
+    // And a file where a directory is wanted.
+    std::fs::write(dir.path().join("tour.cnf"), "kept").unwrap();
+    let split = ["cubes", "--size", "5", "--depth", "2", "--split", "tour.cnf"];
+    refused(&split, dir.path(), "--split tour.cnf is not a directory");
+    let kept = std::fs::read_to_string(dir.path().join("tour.cnf")).unwrap();
+    assert_eq!(kept, "kept");
 }
 
 #[test]

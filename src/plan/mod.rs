@@ -220,6 +220,9 @@ fn cubes(command: CubesCommand) -> Fallible<Plan> {
         count,
     } = command;
     paths::not_a_directory("--output", &output)?;
+    if let Some(dir) = &split {
+        paths::a_directory_if_there("--split", dir)?;
+    }
     let (problem, config, encoding) = encoding.problem_and_encoding(&problem)?;
     Ok(Plan::Cubes(Cubes {
         problem,

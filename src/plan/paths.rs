@@ -33,6 +33,18 @@ pub fn not_a_directory(flag: &str, path: &Path) -> Result<(), OptionsConflict> {
     Ok(())
 }
 
+/// Refuses `path` for a directory option `flag` where it names something
+/// that is not a directory (a file): nothing could be written into it.
+pub fn a_directory_if_there(flag: &str, path: &Path) -> Result<(), OptionsConflict> {
+    if path.exists() && !path.is_dir() {
+        return Err(OptionsConflict(format!(
+            "{flag} {} is not a directory: give a directory (made if it is not there)",
+            path.display()
+        )));
+    }
+    Ok(())
+}
+
 /// Refuses a file of `sum` named twice (standard input included): its
 /// cubes would be added twice, which `sum` would refuse later as the same
 /// line twice, without saying why.
