@@ -1435,6 +1435,7 @@ fn methods_refuse_what_they_cannot_do_in_one_line_with_exit_2() {
             "at most 8192 squares",
         ),
         (&["encode", "--size", "91"], "at most 8192 squares"),
+        (&["encode", "--size", "91"], "--encoding successor takes larger boards"),
     ] {
         let output = knightsat().args(args).assert().code(2).get_output().clone();
         let stderr = String::from_utf8(output.stderr).unwrap();

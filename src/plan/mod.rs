@@ -8,7 +8,7 @@ mod count;
 mod paths;
 mod problem;
 
-use crate::failure::{Fallible, OptionsConflict};
+use crate::failure::{with_way_out, Failure, Fallible, OptionsConflict};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -16,7 +16,8 @@ use clap::parser::ValueSource;
 use clap::ArgMatches;
 
 use knightsat::count::tally::CubeRange;
-use knightsat::encoding::{Encoding, EncodingConfig};
+use knightsat::encoding::{Encoding, EncodingConfig, EncodingError};
+use knightsat::Error;
 use knightsat::model::board::Board;
 use knightsat::model::problem::Problem;
 use knightsat::render::Format;
@@ -159,7 +160,8 @@ pub fn plan(cli: Cli, matches: &ArgMatches) -> Fallible<Plan> {
             output,
         } => {
             paths::not_a_directory("--output", &output)?;
-            let (problem, _, encoding) = encoding.problem_and_encoding(&problem)?;
+            let (problem, _, encoding) =
+                successor_if_too_large(encoding.problem_and_encoding(&problem))?;
             Plan::Encode(Encode {
                 problem,
                 encoding,
@@ -202,10 +204,25 @@ pub fn plan(cli: Cli, matches: &ArgMatches) -> Fallible<Plan> {
             format,
             encoding,
         } => Plan::Stats {
-            encoding: encoding.problem_and_encoding(&problem)?.2,
+            encoding: successor_if_too_large(encoding.problem_and_encoding(&problem))?.2,
             format,
         },
         Command::Generate { what } => Plan::Generate(what),
+    })
+}
+
+/// A formula the time-indexed encoding refuses for the board's size,
+/// with the way out: the successor encoding, linear in the board (cubes
+/// are numbered by the time-indexed encoding alone, so not for `cubes`).
+fn successor_if_too_large<T>(formula: Fallible<T>) -> Fallible<T> {
+    formula.map_err(|failure| match failure {
+        Failure::Library(
+            error @ Error::Encoding(EncodingError::BoardTooLargeForEncoding {
+                encoding: "time-indexed",
+                ..
+            }),
+        ) => with_way_out(error, Some("--encoding successor takes larger boards".into())),
+        failure => failure,
     })
 }
 
