@@ -1435,7 +1435,10 @@ fn methods_refuse_what_they_cannot_do_in_one_line_with_exit_2() {
             "at most 8192 squares",
         ),
         (&["encode", "--size", "91"], "at most 8192 squares"),
-        (&["encode", "--size", "91"], "--encoding successor takes larger boards"),
+        (
+            &["encode", "--size", "91"],
+            "--encoding successor takes larger boards",
+        ),
     ] {
         let output = knightsat().args(args).assert().code(2).get_output().clone();
         let stderr = String::from_utf8(output.stderr).unwrap();
@@ -2138,7 +2141,9 @@ fn an_output_that_is_a_directory_is_refused_as_a_bad_argument() {
     }
     // And a file where a directory is wanted.
     std::fs::write(dir.path().join("tour.cnf"), "kept").unwrap();
-    let split = ["cubes", "--size", "5", "--depth", "2", "--split", "tour.cnf"];
+    let split = [
+        "cubes", "--size", "5", "--depth", "2", "--split", "tour.cnf",
+    ];
     refused(&split, dir.path(), "--split tour.cnf is not a directory");
     let kept = std::fs::read_to_string(dir.path().join("tour.cnf")).unwrap();
     assert_eq!(kept, "kept");

@@ -21,6 +21,8 @@ struct Drawing {
     moves: Vec<((i64, i64), (i64, i64))>,
     closing: Vec<((i64, i64), (i64, i64))>,
     start: Vec<(i64, i64)>,
+    /// The picture's title.
+    title: String,
 }
 
 fn number(node: roxmltree::Node, attribute: &str) -> i64 {
@@ -45,6 +47,7 @@ fn read_drawing(svg: &str) -> Drawing {
         moves: Vec::new(),
         closing: Vec::new(),
         start: Vec::new(),
+        title: String::new(),
     };
     let mut labels = Vec::new();
     for node in root.descendants().filter(roxmltree::Node::is_element) {
@@ -73,6 +76,7 @@ fn read_drawing(svg: &str) -> Drawing {
                 }
             }
             ("circle", "start") => drawing.start.push((number(node, "cx"), number(node, "cy"))),
+            ("title", _) => drawing.title = node.text().unwrap_or("").to_string(),
             ("text", "number") => {
                 let n: usize = node.text().unwrap().parse().unwrap();
                 labels.push(((number(node, "x"), number(node, "y")), n));
@@ -198,6 +202,7 @@ fn the_puzzle_svg_shows_only_the_clues() {
     ]));
     assert_eq!(drawing.squares.len(), 25);
     assert_eq!(drawing.numbers.len(), clues);
+    assert_eq!(drawing.title, "knight tour puzzle on the 5x5 board");
     assert!(drawing.moves.is_empty() && drawing.start.is_empty());
     let solved = read_drawing(&stdout_of(&[
         "puzzle",
@@ -211,6 +216,10 @@ fn the_puzzle_svg_shows_only_the_clues() {
     ]));
     assert_eq!(solved.numbers.len(), 25);
     assert_eq!(solved.moves.len(), 24);
+    assert_eq!(
+        solved.title,
+        "knight tour puzzle on the 5x5 board, solved (open tour)"
+    );
 }
 
 /// Renders `svg` to PNG with headless Chromium and returns the RGBA pixels

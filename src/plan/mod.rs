@@ -17,12 +17,12 @@ use clap::ArgMatches;
 
 use knightsat::count::tally::CubeRange;
 use knightsat::encoding::{Encoding, EncodingConfig, EncodingError};
-use knightsat::Error;
 use knightsat::model::board::Board;
 use knightsat::model::problem::Problem;
 use knightsat::render::Format;
 use knightsat::sat::Backend;
 use knightsat::solve::{Method, Request};
+use knightsat::Error;
 
 use crate::args::{
     BuiltInSolver, Cli, Command, CubesCommand, FormatArg, Generated, MemoryBudgetArgs, ProblemArgs,
@@ -221,7 +221,10 @@ fn successor_if_too_large<T>(formula: Fallible<T>) -> Fallible<T> {
                 encoding: "time-indexed",
                 ..
             }),
-        ) => with_way_out(error, Some("--encoding successor takes larger boards".into())),
+        ) => with_way_out(
+            error,
+            Some("--encoding successor takes larger boards".into()),
+        ),
         failure => failure,
     })
 }

@@ -150,17 +150,20 @@ pub fn svg(picture: &Picture) -> String {
         out,
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif">"#
     );
-    // A puzzle's picture has no path to call open or closed.
+    // A puzzle's picture has no path to call open or closed until it is
+    // solved.
     let kind = match (picture.path.is_empty(), picture.closed) {
         (true, _) => "",
         (false, true) => "closed ",
         (false, false) => "open ",
     };
-    let _ = writeln!(
-        out,
-        r"<title>{kind}{} tour of the {board} board</title>",
-        board.leaper().name()
-    );
+    let leaper = board.leaper().name();
+    let title = match (picture.clues.contains(&true), picture.path.is_empty()) {
+        (true, true) => format!("{leaper} tour puzzle on the {board} board"),
+        (true, false) => format!("{leaper} tour puzzle on the {board} board, solved ({kind}tour)"),
+        (false, _) => format!("{kind}{leaper} tour of the {board} board"),
+    };
+    let _ = writeln!(out, r"<title>{title}</title>");
     let _ = writeln!(
         out,
         r#"<rect class="background" x="0" y="0" width="{width}" height="{height}" fill="white"/>"#
