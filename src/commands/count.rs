@@ -268,14 +268,14 @@ fn show_count_progress(bar: Option<&ProgressBar>, progress: Progress<'_>) {
         Progress::Cubes(done) => show_cube_progress(bar, done),
         Progress::Squares(done) => {
             show_step(bar, done.done as u64, done.total as u64);
-            // A part runs the last steps again: its number says why the
-            // bar stepped back.
-            let part = done
-                .part
-                .map(|(part, parts)| format!("part {part} of {parts}: "))
+            // A batch runs steps again: its number says why the bar
+            // stepped back.
+            let batch = done
+                .batch
+                .map(|(batch, batches)| format!("batch {batch} of {batches}: "))
                 .unwrap_or_default();
             bar.set_message(format!(
-                "{part}{} states, {} MiB",
+                "{batch}{} states, {} MiB",
                 done.states,
                 done.bytes.div_ceil(1 << 20)
             ));

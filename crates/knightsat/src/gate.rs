@@ -30,12 +30,12 @@
 
 use std::cell::{Cell, OnceCell};
 use std::fmt;
-use std::time::Instant;
 
 use crate::graph::{MoveGraph, UNREACHED};
 use crate::model::board::Board;
 use crate::model::problem::{Clue, Problem};
 use crate::model::theory::{closed_tour_exists, open_tour_exists};
+use crate::runtime::deadline::Deadline;
 
 /// Why a problem has no tour: the rule the gate applied, with the squares
 /// and numbers it applied to.
@@ -263,47 +263,47 @@ impl fmt::Display for Refutation {
 /// [module](self) docs) does; `None` sends the problem on to a search.
 /// Linear in the board's squares, or a little more with anchors far apart.
 pub fn refute(problem: &Problem) -> Option<Refutation> {
-    refute_until(problem, None)
+    refute_until(problem, &Deadline::new(None))
 }
 
-/// [`refute`] that gives up at `until`: `None` then, as for a problem no
-/// rule refutes (the gate is sound, not complete), and the caller's own
-/// time limit says the rest. On the largest holed boards the gate walks
-/// the move graph for seconds (docs/benchmarks.md, "Set-up on the largest
-/// boards"); this keeps `--timeout` whole.
-pub(crate) fn refute_until(problem: &Problem, until: Option<Instant>) -> Option<Refutation> {
-    let clock = Clock::new(until);
+/// [`refute`] that gives up when `deadline` runs out or its interrupt is
+/// raised: `None` then, as for a problem no rule refutes (the gate is
+/// sound, not complete), and the caller's own time limit says the rest.
+/// On the largest holed boards the gate walks the move graph for seconds
+/// (docs/benchmarks.md, "Set-up on the largest boards"); this keeps
+/// `--timeout` whole and Ctrl-C prompt.
+pub(crate) fn refute_until(problem: &Problem, deadline: &Deadline) -> Option<Refutation> {
+    let clock = Clock::new(deadline);
     let refutation = refute_on(problem, &clock);
     refutation.filter(|_| !clock.ran_out.get())
 }
 
-/// A time limit checked every few thousand steps of the gate's loops.
-struct Clock {
-    until: Option<Instant>,
+/// A [`Deadline`] checked every few thousand steps of the gate's loops,
+/// remembering once it has run out.
+struct Clock<'d> {
+    deadline: &'d Deadline,
     ticks: Cell<u32>,
     ran_out: Cell<bool>,
 }
 
-impl Clock {
-    fn new(until: Option<Instant>) -> Clock {
+impl<'d> Clock<'d> {
+    fn new(deadline: &'d Deadline) -> Clock<'d> {
         Clock {
-            until,
+            deadline,
             ticks: Cell::new(0),
             ran_out: Cell::new(false),
         }
     }
 
-    /// Whether the time is up (looked at every 4096th call).
+    /// Whether the time is up or the work interrupted (looked at every
+    /// 4096th call).
     fn out(&self) -> bool {
-        let Some(until) = self.until else {
-            return false;
-        };
         if self.ran_out.get() {
             return true;
         }
         let ticks = self.ticks.get().wrapping_add(1);
         self.ticks.set(ticks);
-        if ticks.is_multiple_of(4096) && Instant::now() >= until {
+        if ticks.is_multiple_of(4096) && self.deadline.check().is_err() {
             self.ran_out.set(true);
         }
         self.ran_out.get()
@@ -348,12 +348,12 @@ fn refute_on(problem: &Problem, clock: &Clock) -> Option<Refutation> {
 /// rules do not), unless the clock runs out first.
 struct LazyMoveGraph<'a> {
     board: &'a Board,
-    clock: &'a Clock,
+    clock: &'a Clock<'a>,
     built: OnceCell<Option<MoveGraph>>,
 }
 
 impl<'a> LazyMoveGraph<'a> {
-    fn new(board: &'a Board, clock: &'a Clock) -> LazyMoveGraph<'a> {
+    fn new(board: &'a Board, clock: &'a Clock<'a>) -> LazyMoveGraph<'a> {
         LazyMoveGraph {
             board,
             clock,
@@ -744,5 +744,80 @@ impl Pieces {
         self.parent[small] = big;
         self.size[big] += self.size[small];
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{refute, refute_until, Refutation};
+    use crate::model::board::Board;
+    use crate::model::problem::Problem;
+    use crate::runtime::deadline::Deadline;
+    use crate::runtime::interrupt::Interrupt;
+
+    fn plain(rows: usize, cols: usize, closed: bool) -> Problem {
+        Problem::new(Board::new(rows, cols).unwrap()).closed(closed)
+    }
+
+    /// A board cut in two by a wall of holes two files thick, which no
+    /// knight's move crosses.
+    fn walled(size: usize) -> Problem {
+        let wall = size / 2;
+        let exists: Vec<bool> = (0..size * size)
+            .map(|cell| !(wall..wall + 2).contains(&(cell % size)))
+            .collect();
+        Problem::new(Board::with_cells(size, size, &exists))
+    }
+
+    /// The theorems answer plain knight's boards at once.
+    #[test]
+    fn the_theorems_refute_plain_boards_without_tours() {
+        assert_eq!(
+            refute(&plain(5, 5, true)),
+            Some(Refutation::Schwenk { rows: 5, cols: 5 })
+        );
+        assert_eq!(
+            refute(&plain(3, 4, true)),
+            Some(Refutation::Schwenk { rows: 3, cols: 4 })
+        );
+        assert!(matches!(
+            refute(&plain(4, 4, false)),
+            Some(Refutation::NoOpenTour { rows: 4, cols: 4 })
+        ));
+        assert_eq!(
+            refute(&Problem::new(Board::new(1, 1).unwrap()).closed(true)),
+            Some(Refutation::ClosedSingleSquare)
+        );
+    }
+
+    /// Boards with tours are let on: the gate is sound.
+    #[test]
+    fn boards_with_tours_pass() {
+        for (rows, cols, closed) in [(5, 5, false), (3, 4, false), (6, 6, true), (8, 8, true)] {
+            assert_eq!(refute(&plain(rows, cols, closed)), None, "{rows}x{cols}");
+        }
+    }
+
+    /// A board in two pieces has no tour, which the walk of its moves
+    /// finds.
+    #[test]
+    fn a_board_in_two_pieces_is_refuted_by_its_moves() {
+        assert!(matches!(
+            refute(&walled(12)),
+            Some(Refutation::Disconnected { .. })
+        ));
+    }
+
+    /// A raised interrupt stops the walk of a large board: the gate then
+    /// proves nothing, and the caller's search is stopped by the same
+    /// interrupt.
+    #[test]
+    fn an_interrupt_stops_the_gate_without_an_answer() {
+        let problem = walled(200);
+        assert!(refute(&problem).is_some());
+        let interrupt = Interrupt::new();
+        interrupt.raise();
+        let deadline = Deadline::new(None).interrupted_by(&interrupt);
+        assert_eq!(refute_until(&problem, &deadline), None);
     }
 }

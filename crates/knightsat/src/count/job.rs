@@ -381,13 +381,14 @@ impl<'a> CountJob<'a> {
         self.jobs.unwrap_or(0)
     }
 
-    /// The gate's refutation of the problem, within `deadline`, where the
-    /// request asks for the gate.
+    /// The gate's refutation of the problem, within `deadline` and until
+    /// the request's interrupt, where the request asks for the gate.
     fn gate(&self, deadline: &Deadline) -> Option<Refutation> {
         if !self.request.gate {
             return None;
         }
-        refute_until(self.problem, deadline.until())
+        let deadline = deadline.clone().interrupted_by(&self.request.interrupt);
+        refute_until(self.problem, &deadline)
     }
 
     /// Tells `on_progress` how the count goes.

@@ -90,11 +90,6 @@ impl Deadline {
         self.limit.map_or(0.0, |(_, limit)| limit.as_secs_f64())
     }
 
-    /// The instant the time is up, if there is a limit.
-    pub(crate) fn until(&self) -> Option<Instant> {
-        self.limit.map(|(end, _)| end)
-    }
-
     /// [`RunError::Timeout`] once the time is up, [`RunError::Interrupted`] once
     /// the interrupt is raised.
     pub(crate) fn check(&self) -> Result<(), RunError> {

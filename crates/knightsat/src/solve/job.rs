@@ -95,7 +95,8 @@ impl<'a> SolveJob<'a> {
     pub fn run(&self) -> Result<Solved, Error> {
         let deadline = Deadline::new(self.request.timeout);
         if self.request.gate {
-            if let Some(refutation) = refute_until(self.problem, deadline.until()) {
+            let gate_deadline = deadline.clone().interrupted_by(&self.request.interrupt);
+            if let Some(refutation) = refute_until(self.problem, &gate_deadline) {
                 return Ok(Solved::refuted(refutation));
             }
         }

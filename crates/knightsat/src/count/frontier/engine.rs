@@ -244,7 +244,7 @@ impl<'b> Run<'_, 'b> {
                     states: current.iter().map(Shard::len).sum(),
                     bytes: self.budget.used(),
                     on_disk: options.spill.map_or(0, SpillDir::on_disk),
-                    part: None,
+                    batch: None,
                 });
             }
         }

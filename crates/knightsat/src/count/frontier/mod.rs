@@ -219,10 +219,13 @@ pub struct SquareProgress {
     pub bytes: u64,
     /// Bytes of states kept on disk now, past the memory budget.
     pub on_disk: u64,
-    /// Once meeting in the middle has split its states into parts: the
-    /// part being counted (from 1) and the parts made so far. Each part
-    /// runs the last steps again, so `done` steps back when one starts.
-    pub part: Option<(usize, usize)>,
+    /// Once the count runs in batches, the batch being counted (from 1)
+    /// and the batches made so far: meeting in the middle's states split
+    /// by the budget, or the classes of end pairs of a count split by its
+    /// ends. Each batch runs steps again, so `done` steps back when one
+    /// starts. (Not `count --part`, which splits a count between
+    /// processes.)
+    pub batch: Option<(usize, usize)>,
 }
 
 /// Why a count did not finish.
@@ -538,7 +541,7 @@ fn count_part_by_ends(
         let progress = options.progress.map(|outer| {
             move |step: SquareProgress| {
                 outer(SquareProgress {
-                    part: Some((k + 1, here)),
+                    batch: Some((k + 1, here)),
                     ..step
                 });
             }

@@ -17,60 +17,60 @@ pub(crate) enum TableError {
     OverMemory(u64),
 }
 
-/// States and their counts, split by hash into parts of about
-/// [`PART_BYTES`] each so that one part fits in a core's cache.
+/// States and their counts, split by hash into blocks of about
+/// [`BLOCK_BYTES`] each so that one block fits in a core's cache.
 ///
 /// A table of a large step takes gigabytes, and adding to it at random
 /// waited on memory for most of the step (a probe per successor, hundreds
 /// of nanoseconds each). [`Table::add_soon`] instead appends a successor
-/// to its part's short list, and a full list is added to its part at once:
-/// one part's cells, touched by a burst of additions, stay in the cache
+/// to its block's short list, and a full list is added to its block at once:
+/// one block's cells, touched by a burst of additions, stay in the cache
 /// (Manegold, Boncz and Kersten's radix clustering, applied to hash
 /// aggregation).
 pub(crate) struct Table<'b, K: Key, C: Count> {
-    parts: Vec<Part<K, C>>,
-    /// Additions waiting for their part, one list per part.
+    blocks: Vec<Block<K, C>>,
+    /// Additions waiting for their block, one list per block.
     pending: Vec<Vec<(K, C)>>,
     /// Every count added, summed (saturating at `u128::MAX`).
     total: u128,
     budget: &'b Budget,
 }
 
-/// Bytes of cells a part aims at: half of this machine's per-core L2
+/// Bytes of cells a block aims at: half of this machine's per-core L2
 /// cache, leaving room for the lists being added.
-const PART_BYTES: u64 = 512 << 10;
-/// The most parts a table is split into.
-const MAX_PARTS: usize = 1 << 12;
-/// Additions a part's list holds before they are made.
+const BLOCK_BYTES: u64 = 512 << 10;
+/// The most blocks a table is split into.
+const MAX_BLOCKS: usize = 1 << 12;
+/// Additions a block's list holds before they are made.
 const PENDING: usize = 128;
-/// The hash bits that choose a part: above those a part's cells are
+/// The hash bits that choose a block: above those a block's cells are
 /// indexed by, below those that choose a thread's shard.
-const PART_SHIFT: u32 = 40;
+const BLOCK_SHIFT: u32 = 40;
 
 impl<'b, K: Key, C: Count> Table<'b, K, C> {
     /// An empty table with room for about `expected` states (charged to
     /// `budget`).
     pub(crate) fn with_expected(expected: usize, budget: &'b Budget) -> Result<Self, TableError> {
         let bytes = cell_bytes::<K, C>(capacity_for(expected));
-        let parts = usize::try_from(bytes / PART_BYTES)
-            .unwrap_or(MAX_PARTS)
-            .clamp(1, MAX_PARTS)
+        let blocks = usize::try_from(bytes / BLOCK_BYTES)
+            .unwrap_or(MAX_BLOCKS)
+            .clamp(1, MAX_BLOCKS)
             .next_power_of_two();
         let mut table = Table {
-            parts: Vec::with_capacity(parts),
+            blocks: Vec::with_capacity(blocks),
             pending: Vec::new(),
             total: 0,
             budget,
         };
-        if parts > 1 {
-            let lists = cell_bytes::<K, C>(parts * PENDING);
+        if blocks > 1 {
+            let lists = cell_bytes::<K, C>(blocks * PENDING);
             budget.take(lists).map_err(TableError::OverMemory)?;
-            table.pending = (0..parts).map(|_| Vec::with_capacity(PENDING)).collect();
+            table.pending = (0..blocks).map(|_| Vec::with_capacity(PENDING)).collect();
         }
-        for _ in 0..parts {
+        for _ in 0..blocks {
             table
-                .parts
-                .push(Part::with_expected(expected / parts, budget)?);
+                .blocks
+                .push(Block::with_expected(expected / blocks, budget)?);
         }
         Ok(table)
     }
@@ -82,13 +82,13 @@ impl<'b, K: Key, C: Count> Table<'b, K, C> {
         usize::try_from(bytes / cell_bytes::<K, C>(1).max(1) / 4).unwrap_or(usize::MAX)
     }
 
-    /// An empty table of one small part, charged to `budget` even past
+    /// An empty table of one small block, charged to `budget` even past
     /// its limit (a few hundred bytes that must be had to go on).
     pub(crate) fn smallest(budget: &'b Budget) -> Self {
         let cells = capacity_for(0);
         budget.charge(cell_bytes::<K, C>(cells));
         Table {
-            parts: vec![Part {
+            blocks: vec![Block {
                 cells: vec![(K::VACANT, C::default()); cells],
                 len: 0,
             }],
@@ -106,29 +106,29 @@ impl<'b, K: Key, C: Count> Table<'b, K, C> {
 
     /// Number of states held (additions still waiting aside).
     pub(crate) fn len(&self) -> usize {
-        self.parts.iter().map(|part| part.len).sum()
+        self.blocks.iter().map(|block| block.len).sum()
     }
 
     /// Bytes the table takes.
     pub(crate) fn bytes(&self) -> u64 {
-        let cells: usize = self.parts.iter().map(|part| part.cells.len()).sum();
+        let cells: usize = self.blocks.iter().map(|block| block.cells.len()).sum();
         cell_bytes::<K, C>(cells + self.pending.len() * PENDING)
     }
 
-    /// The part a hash belongs to.
+    /// The block a hash belongs to.
     #[inline]
-    fn part_of(&self, hash: u64) -> usize {
+    fn block_of(&self, hash: u64) -> usize {
         #[allow(clippy::cast_possible_truncation)]
-        let part = (hash >> PART_SHIFT) as usize & (self.parts.len() - 1);
-        part
+        let block = (hash >> BLOCK_SHIFT) as usize & (self.blocks.len() - 1);
+        block
     }
 
     /// Adds `count` to the state `key` (whose hash is `hash`), inserting it
     /// if new.
     #[inline]
     pub(crate) fn add(&mut self, key: K, hash: u64, count: C) -> Result<(), TableError> {
-        let part = self.part_of(hash);
-        self.parts[part].add(key, hash, count, self.budget)?;
+        let block = self.block_of(hash);
+        self.blocks[block].add(key, hash, count, self.budget)?;
         self.total = self.total.saturating_add(count.saturating_u128());
         Ok(())
     }
@@ -139,14 +139,14 @@ impl<'b, K: Key, C: Count> Table<'b, K, C> {
     /// that it can be made again once the table is emptied.
     #[inline]
     pub(crate) fn add_soon(&mut self, key: K, hash: u64, count: C) -> Result<(), TableError> {
-        if self.parts.len() == 1 {
+        if self.blocks.len() == 1 {
             return self.add(key, hash, count);
         }
-        let part = self.part_of(hash);
-        let list = &mut self.pending[part];
+        let block = self.block_of(hash);
+        let list = &mut self.pending[block];
         list.push((key, count));
         if list.len() == PENDING {
-            if let Err(e) = self.parts[part].add_all(list, self.budget) {
+            if let Err(e) = self.blocks[block].add_all(list, self.budget) {
                 // `add_all` makes room before it adds anything: the list
                 // is whole, and this addition its last.
                 list.pop();
@@ -160,7 +160,7 @@ impl<'b, K: Key, C: Count> Table<'b, K, C> {
     /// Hands every state held, and every addition still waiting, to `f`
     /// (a state may come more than once, its counts to be added), and
     /// leaves the table empty with its memory back in the budget but for
-    /// one small part.
+    /// one small block.
     pub(crate) fn drain<E>(&mut self, mut f: impl FnMut(K, C) -> Result<(), E>) -> Result<(), E> {
         let mut drained = Ok(());
         for list in &mut self.pending {
@@ -170,42 +170,42 @@ impl<'b, K: Key, C: Count> Table<'b, K, C> {
                 }
             }
         }
-        let parts = self.parts.len();
-        while let Some(part) = self.parts.pop() {
+        let blocks = self.blocks.len();
+        while let Some(block) = self.blocks.pop() {
             if drained.is_ok() {
-                drained = part
+                drained = block
                     .cells
                     .iter()
                     .filter(|(key, _)| *key != K::VACANT)
                     .try_for_each(|&(key, count)| f(key, count));
             }
-            self.budget.give(cell_bytes::<K, C>(part.cells.len()));
+            self.budget.give(cell_bytes::<K, C>(block.cells.len()));
         }
-        // The lists stay (charged since the table was made), and the parts
+        // The lists stay (charged since the table was made), and the blocks
         // are as many again, a cell each: charged even past the limit, so
         // that emptying a table never fails.
-        self.parts = (0..parts)
-            .map(|_| Part {
+        self.blocks = (0..blocks)
+            .map(|_| Block {
                 cells: vec![(K::VACANT, C::default()); 1],
                 len: 0,
             })
             .collect();
-        self.budget.charge(cell_bytes::<K, C>(parts));
+        self.budget.charge(cell_bytes::<K, C>(blocks));
         self.total = 0;
         drained
     }
 
     /// Makes every addition still waiting.
     pub(crate) fn flush(&mut self) -> Result<(), TableError> {
-        for (part, list) in self.parts.iter_mut().zip(&mut self.pending) {
-            part.add_all(list, self.budget)?;
+        for (block, list) in self.blocks.iter_mut().zip(&mut self.pending) {
+            block.add_all(list, self.budget)?;
         }
         Ok(())
     }
 
     /// Calls `f` on every (state, count) pair, in no particular order
     /// (additions still waiting aside), up to its first error. With `free`
-    /// each part's memory goes back to the budget as soon as the part has
+    /// each block's memory goes back to the budget as soon as the block has
     /// been read, and the table is left empty.
     pub(crate) fn read<E>(
         &mut self,
@@ -215,13 +215,13 @@ impl<'b, K: Key, C: Count> Table<'b, K, C> {
         if !free {
             return self.iter().try_for_each(|(key, count)| f(key, count));
         }
-        while let Some(part) = self.parts.pop() {
-            let read = part
+        while let Some(block) = self.blocks.pop() {
+            let read = block
                 .cells
                 .iter()
                 .filter(|(key, _)| *key != K::VACANT)
                 .try_for_each(|&(key, count)| f(key, count));
-            self.budget.give(cell_bytes::<K, C>(part.cells.len()));
+            self.budget.give(cell_bytes::<K, C>(block.cells.len()));
             read?;
         }
         Ok(())
@@ -230,9 +230,9 @@ impl<'b, K: Key, C: Count> Table<'b, K, C> {
     /// Every (state, count) pair, in no particular order (additions still
     /// waiting aside).
     pub(crate) fn iter(&self) -> impl Iterator<Item = (K, C)> + '_ {
-        self.parts
+        self.blocks
             .iter()
-            .flat_map(|part| part.cells.iter().copied().filter(|(k, _)| *k != K::VACANT))
+            .flat_map(|block| block.cells.iter().copied().filter(|(k, _)| *k != K::VACANT))
     }
 }
 
@@ -242,23 +242,23 @@ impl<K: Key, C: Count> Drop for Table<'_, K, C> {
     }
 }
 
-/// One part of a [`Table`]: an open-addressing array with linear probing,
+/// One block of a [`Table`]: an open-addressing array with linear probing,
 /// power-of-two capacity and a load of at most 3/4, each state next to its
 /// count (one cache line to touch per addition).
-struct Part<K: Key, C: Count> {
+struct Block<K: Key, C: Count> {
     cells: Vec<(K, C)>,
     len: usize,
 }
 
-impl<K: Key, C: Count> Part<K, C> {
-    /// An empty part with room for about `expected` states, charged to
+impl<K: Key, C: Count> Block<K, C> {
+    /// An empty block with room for about `expected` states, charged to
     /// `budget`.
     fn with_expected(expected: usize, budget: &Budget) -> Result<Self, TableError> {
         let cells = capacity_for(expected);
         budget
             .take(cell_bytes::<K, C>(cells))
             .map_err(TableError::OverMemory)?;
-        Ok(Part {
+        Ok(Block {
             cells: vec![(K::VACANT, C::default()); cells],
             len: 0,
         })
@@ -406,15 +406,15 @@ mod tests {
         assert_eq!(budget.used(), 0);
     }
 
-    /// A table split into parts holds what one array would: every key
+    /// A table split into blocks holds what one array would: every key
     /// once, its counts summed, whether added at once or through the
-    /// parts' waiting lists, across growth of the parts; and its bytes are
+    /// blocks' waiting lists, across growth of the blocks; and its bytes are
     /// what it charged to the budget.
     #[test]
-    fn a_table_in_parts_sums_as_a_map_does() {
+    fn a_table_in_blocks_sums_as_a_map_does() {
         let budget = Budget::new(u64::MAX);
         let mut t: Table<u64, u64> = Table::with_expected(100_000, &budget).unwrap();
-        assert!(t.parts.len() > 1, "{}", t.parts.len());
+        assert!(t.blocks.len() > 1, "{}", t.blocks.len());
         let mut want = std::collections::HashMap::new();
         let mut rng = fastrand::Rng::with_seed(7);
         for i in 0..600_000u64 {

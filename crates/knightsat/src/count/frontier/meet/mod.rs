@@ -27,7 +27,7 @@
 //!
 //! A half step fixes its square's bottom degree for good, so states that
 //! differ there never merge again: when the half steps' tables grow too
-//! large, they are split into parts by those degrees, and each part
+//! large, they are split into batches by those degrees, and each batch
 //! finishes on its own ([`Meet::bottom`]).
 //!
 //! Why: the forward counter's tables keep growing past the middle of a
@@ -35,9 +35,9 @@
 //! they stay smaller and the count faster (docs/benchmarks.md, "Meeting in
 //! the middle").
 
+mod batches;
 mod cut;
 mod join;
-mod parts;
 
 use crate::count::frontier::budget::Budget;
 use crate::count::frontier::engine::{advance, first_tables};
@@ -47,9 +47,9 @@ use crate::count::frontier::state::{Mode, MAX_WIDTH, MAX_WIDTH_U64};
 use crate::count::frontier::table::Table;
 use crate::count::frontier::{FrontierError, Options, Part, SpillDir, SquareProgress};
 use crate::count::number::Wide;
+use batches::{Batches, WaitingBatch, SPLIT_SHARE};
 use cut::{cut_at, half_steps, Reading, Sides};
 use join::{group_key, group_within_budget, join_cycles, join_paths, keep_needing, Top};
-use parts::{Parts, WaitingPart, SPLIT_SHARE};
 
 /// The undirected Hamiltonian cycles (`closed`) or paths of `graph` (at
 /// least two squares, three for cycles), paths with the ends `ends` (at
@@ -75,8 +75,8 @@ pub(crate) fn count(
     .map(|(sum, _)| sum)
 }
 
-/// [`count`], the half steps' tables split into parts whenever they take
-/// more than `split_above` bytes; also how many parts were joined.
+/// [`count`], the half steps' tables split into batches whenever they
+/// take more than `split_above` bytes; also how many batches were joined.
 fn count_splitting_above(
     graph: &CellGraph,
     lines: &Lines,
@@ -223,9 +223,9 @@ impl Meet<'_> {
         }
     }
 
-    /// Reports `done` steps of the whole with `states`, in `part` (the
-    /// part being counted and the parts made) once split.
-    fn report(&self, done: usize, states: usize, part: Option<(usize, usize)>) {
+    /// Reports `done` steps of the whole with `states`, in `batch` (the
+    /// batch being counted and the batches made) once split.
+    fn report(&self, done: usize, states: usize, batch: Option<(usize, usize)>) {
         if let Some(progress) = self.options.progress {
             progress(SquareProgress {
                 done,
@@ -233,7 +233,7 @@ impl Meet<'_> {
                 states,
                 bytes: self.budget.used(),
                 on_disk: self.options.spill.map_or(0, SpillDir::on_disk),
-                part,
+                batch,
             });
         }
     }
@@ -341,15 +341,15 @@ impl Meet<'_> {
             })
     }
 
-    /// Runs the bottom's steps, then the half steps and the join, part by
-    /// part: the cycles (or paths), and how many parts there were.
+    /// Runs the bottom's steps, then the half steps and the join, batch
+    /// by batch: the cycles (or paths), and how many batches there were.
     ///
     /// A half step fixes how many bottom edges its square of the cut has,
     /// for good: states that differ there never merge again. So when a
     /// half step's tables grow past `split_above` bytes, they are split
-    /// into parts by those degrees, and each part runs the remaining half
-    /// steps and its join alone, the others waiting as lists of states.
-    /// The parts' sums add up to the whole's and their states are disjoint,
+    /// into batches by those degrees, and each batch runs the remaining
+    /// half steps and its join alone, the others waiting as lists of
+    /// states. The batches' sums add up to the whole's and their states are disjoint,
     /// so splitting costs no work beyond the lists: it bounds the memory
     /// of the widest half steps (8x8 closed peaked at 140 M states whole).
     fn bottom<K: Key>(
@@ -370,27 +370,27 @@ impl Meet<'_> {
             })
             .collect();
         let done = self.forward_steps + plan.steps.len();
-        let mut parts = Parts {
+        let mut batches = Batches {
             started: 0,
             waiting: Vec::new(),
         };
         let mut sum = Wide::ZERO;
         let mut next = Some((0, tables));
         while let Some((from, tables)) = next.take() {
-            parts.started += 1;
-            let found = self.finish(tables, from, &steps, done, top, used_shift, &mut parts)?;
+            batches.started += 1;
+            let found = self.finish(tables, from, &steps, done, top, used_shift, &mut batches)?;
             sum = sum.checked_add(found).ok_or(FrontierError::Overflow)?;
-            if let Some((from, part)) = parts.waiting.pop() {
-                next = Some((from, part.tables(self.jobs, self.budget)?));
+            if let Some((from, batch)) = batches.waiting.pop() {
+                next = Some((from, batch.tables(self.jobs, self.budget)?));
             }
         }
-        self.report(self.total, 0, parts.label());
-        Ok((sum, parts.started))
+        self.report(self.total, 0, batches.label());
+        Ok((sum, batches.started))
     }
 
     /// Runs the half `steps` from the one numbered `from` on `tables` (the
     /// whole's progress `done` steps before the first half step) and joins
-    /// the last table with the top's; parts split off wait in `parts`.
+    /// the last table with the top's; batches split off wait in `batches`.
     #[allow(clippy::too_many_arguments)]
     fn finish<'b, K: Key>(
         &'b self,
@@ -400,13 +400,13 @@ impl Meet<'_> {
         done: usize,
         top: &Top,
         used_shift: u32,
-        parts: &mut Parts<'b, K>,
+        batches: &mut Batches<'b, K>,
     ) -> Result<Wide, FrontierError> {
         let mode = self.mode(used_shift);
         let mut closed_at_last = Wide::ZERO;
         for (i, one) in steps.iter().enumerate().skip(from) {
-            let part = parts.label();
-            let show = |p: SquareProgress| self.report(done + i + p.done, p.states, part);
+            let batch = batches.label();
+            let show = |p: SquareProgress| self.report(done + i + p.done, p.states, batch);
             let options = self.phase(&show);
             let (next, finished) = advance(one, mode, &options, self.budget, tables)?;
             closed_at_last = finished;
@@ -435,15 +435,20 @@ impl Meet<'_> {
             let bytes: u64 = tables.iter().map(Table::bytes).sum();
             if i + 1 < steps.len() && bytes > self.split_above {
                 let pieces = bytes.div_ceil(self.split_above.max(1) / 2 + 1).clamp(2, 16);
-                let mut split =
-                    WaitingPart::split(tables, &at, pieces, self.budget, self.reading(used_shift))?;
+                let mut split = WaitingBatch::split(
+                    tables,
+                    &at,
+                    pieces,
+                    self.budget,
+                    self.reading(used_shift),
+                )?;
                 // No state left: nothing more to find.
                 let Some(first) = split.pop() else {
                     return Ok(Wide::ZERO);
                 };
-                parts
+                batches
                     .waiting
-                    .extend(split.into_iter().map(|part| (i + 1, part)));
+                    .extend(split.into_iter().map(|batch| (i + 1, batch)));
                 tables = first.tables(self.jobs, self.budget)?;
             }
         }
@@ -515,7 +520,7 @@ mod tests {
     /// the cut falls inside a line and at its end, with holes that break
     /// the mirror, with other leapers, and on boards where some cycles
     /// have no edge among the top's squares; whole, and with the half
-    /// steps split into parts at every step.
+    /// steps split into batches at every step.
     #[test]
     fn meeting_in_the_middle_counts_the_cycles_the_forward_counter_counts() {
         let mut checked = 0;
@@ -555,14 +560,14 @@ mod tests {
                 // Split or not, on one thread or two.
                 for (jobs, split_above) in [(1, u64::MAX), (2, u64::MAX), (2, 0)] {
                     let reported = std::sync::Mutex::new(Vec::new());
-                    let record = |p: SquareProgress| reported.lock().unwrap().push(p.part);
+                    let record = |p: SquareProgress| reported.lock().unwrap().push(p.batch);
                     let options = Options {
                         jobs,
                         progress: Some(&record),
                         ..Options::default()
                     };
                     let (lines, mirror) = Lines::best(&graph, false);
-                    let (got, parts) = count_splitting_above(
+                    let (got, batches) = count_splitting_above(
                         &graph,
                         &lines,
                         mirror.as_deref(),
@@ -576,20 +581,20 @@ mod tests {
                         want,
                         "{rows}x{cols} holes {holes:?} leaper {leap:?} closed {closed} on {jobs} threads, split above {split_above}"
                     );
-                    // SquareProgress names the part being counted once split,
-                    // and ends on the last of all the parts.
+                    // SquareProgress names the batch being counted once split,
+                    // and ends on the last of all the batches.
                     let reported = reported.into_inner().unwrap();
                     let named: Vec<(usize, usize)> = reported.iter().flatten().copied().collect();
-                    if parts == 1 {
+                    if batches == 1 {
                         assert!(named.is_empty(), "{named:?}");
                     } else {
-                        assert!(named.iter().all(|&(part, of)| 1 <= part && part <= of));
-                        assert_eq!(reported.last(), Some(&Some((parts, parts))));
+                        assert!(named.iter().all(|&(batch, of)| 1 <= batch && batch <= of));
+                        assert_eq!(reported.last(), Some(&Some((batches, batches))));
                     }
                     if split_above == u64::MAX {
-                        assert_eq!(parts, 1);
+                        assert_eq!(batches, 1);
                     } else {
-                        split += usize::from(parts > 1);
+                        split += usize::from(batches > 1);
                     }
                 }
                 checked += 1;

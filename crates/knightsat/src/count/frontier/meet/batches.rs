@@ -1,6 +1,7 @@
-//! The parts: when the half steps' tables grow past a share of the
+//! The batches: when the half steps' tables grow past a share of the
 //! budget, their states split by the degrees the half steps have fixed,
-//! each part waiting as a list until it is counted on its own.
+//! each batch waiting as a list until it is counted on its own (not a
+//! part of `count --part`, which splits the count between processes).
 
 use super::cut::{Cut, Reading};
 use crate::count::frontier::budget::Budget;
@@ -11,19 +12,19 @@ use crate::count::frontier::table::{Table, TableError};
 use crate::count::frontier::FrontierError;
 
 /// The share of the memory budget past which the half steps' tables are
-/// split into parts: an eighth, so that the tables of the next half step
-/// (which grew up to 1.8 times a step on 8x9) and the parts waiting fit.
+/// split into batches: an eighth, so that the tables of the next half step
+/// (which grew up to 1.8 times a step on 8x9) and the batches waiting fit.
 pub(super) const SPLIT_SHARE: u64 = 8;
 
-/// The parts of the half steps' states: how many have been started, and
+/// The batches of the half steps' states: how many have been started, and
 /// the rest, each with the half step it resumes at.
-pub(super) struct Parts<'b, K: Key> {
+pub(super) struct Batches<'b, K: Key> {
     pub(super) started: usize,
-    pub(super) waiting: Vec<(usize, WaitingPart<'b, K>)>,
+    pub(super) waiting: Vec<(usize, WaitingBatch<'b, K>)>,
 }
 
-impl<K: Key> Parts<'_, K> {
-    /// The part being counted and the parts made so far, once the states
+impl<K: Key> Batches<'_, K> {
+    /// The batch being counted and the batches made so far, once the states
     /// have been split into more than one.
     pub(super) fn label(&self) -> Option<(usize, usize)> {
         let made = self.started + self.waiting.len();
@@ -33,34 +34,34 @@ impl<K: Key> Parts<'_, K> {
 
 /// Some of the half steps' states, waiting as a list charged to the
 /// budget.
-pub(super) struct WaitingPart<'b, K: Key> {
+pub(super) struct WaitingBatch<'b, K: Key> {
     states: Vec<(K, u64)>,
     budget: &'b Budget,
 }
 
-impl<'b, K: Key> WaitingPart<'b, K> {
+impl<'b, K: Key> WaitingBatch<'b, K> {
     /// The bytes a list with room for `len` states takes.
     fn bytes(len: usize) -> u64 {
         (len * std::mem::size_of::<(K, u64)>()) as u64
     }
 
     /// The states of `tables` (their slots the cut's squares numbered
-    /// `at`) in `parts` lists by a hash of the degrees of the cut's squares
+    /// `at`) in `batches` lists by a hash of the degrees of the cut's squares
     /// added so far, the tables freed as they are read.
     pub(super) fn split(
         mut tables: Vec<Table<'b, K, u64>>,
         at: &[Option<usize>],
-        parts: u64,
+        batches: u64,
         budget: &'b Budget,
         reading: Reading,
     ) -> Result<Vec<Self>, FrontierError> {
-        let mut lists: Vec<Vec<(K, u64)>> = (0..parts).map(|_| Vec::new()).collect();
+        let mut lists: Vec<Vec<(K, u64)>> = (0..batches).map(|_| Vec::new()).collect();
         let mut charged = 0u64;
         for table in &mut tables {
             table.read(true, |key, count| {
                 let degrees = Cut::read(key.to_word().wide(), at, true, reading).degrees;
                 #[allow(clippy::cast_possible_truncation)]
-                let list = &mut lists[(mix(degrees) % parts) as usize];
+                let list = &mut lists[(mix(degrees) % batches) as usize];
                 if list.len() == list.capacity() {
                     let more = Self::bytes(list.capacity().max(4096));
                     budget.take(more).map_err(|needed| {
@@ -73,7 +74,7 @@ impl<'b, K: Key> WaitingPart<'b, K> {
                 Ok(())
             })?;
         }
-        // Charged again below by each part's own capacity.
+        // Charged again below by each batch's own capacity.
         budget.give(charged);
         lists
             .into_iter()
@@ -84,12 +85,12 @@ impl<'b, K: Key> WaitingPart<'b, K> {
                     .map_err(|needed| {
                         table_error(TableError::OverMemory(needed), budget.limit())
                     })?;
-                Ok(WaitingPart { states, budget })
+                Ok(WaitingBatch { states, budget })
             })
             .collect()
     }
 
-    /// The part as tables, one a thread, each state in its hash's shard;
+    /// The batch as tables, one a thread, each state in its hash's shard;
     /// the list is freed.
     pub(super) fn tables(
         self,
@@ -111,7 +112,7 @@ impl<'b, K: Key> WaitingPart<'b, K> {
     }
 }
 
-impl<K: Key> Drop for WaitingPart<'_, K> {
+impl<K: Key> Drop for WaitingBatch<'_, K> {
     fn drop(&mut self) {
         self.budget.give(Self::bytes(self.states.capacity()));
     }
