@@ -31,13 +31,8 @@
 //! order finishes) and rotates the tour to start on the first square.
 
 use std::cmp::Reverse;
-use std::collections::HashMap;
-use std::hash::{BuildHasher, BuildHasherDefault};
 use std::ops::ControlFlow;
-use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
-
-use rustc_hash::FxHasher;
 
 use super::{forced_start_colour, verified};
 
@@ -99,127 +94,23 @@ pub(crate) fn each_tour_keeping(
     })
 }
 
-/// How many tours of `problem`, rooted as the listing of every tour takes them, begin
-/// with `prefix` (the squares after 0, 1, … moves): counted by the same
-/// search from the prefix's last square, without building or verifying
-/// each tour, which is what makes counting fast. A closed tour with nothing
-/// anchored is rooted on its default start, so a prefix starting elsewhere
-/// has none, and each tour counts once (not once per rotation, as
-/// the listing's caller reports it). A prefix that is no legal start of
-/// a tour (not joined by moves, repeating a square, against a clue) has
-/// none either. The prefixes of one length, over all legal ones, share
-/// out the tours: their counts add up to the number the listing finds.
-pub fn count_extending(problem: &Problem, prefix: &[usize]) -> Result<u64, SearchError> {
-    Ok(PrefixCounter::new(problem).count(prefix))
-}
-
-/// Counts the tours that begin with each of many prefixes of one problem,
-/// as [`count_extending`] does, remembering between prefixes how many ways
-/// the last [`REMEMBERED_LEFT`] squares can be completed from each state
-/// it met (the squares visited and the knight's square determine that
-/// number): different prefixes end in the same few states. One counter
-/// serves every thread: what one thread works out, the others look up.
-pub struct PrefixCounter {
-    rooted: Problem,
-    /// The rooted problem's move graph.
-    moves: MoveGraph,
-    /// Completions by state, in shards (by the state's hash) that threads
-    /// lock one at a time.
-    shards: Vec<Mutex<Completions>>,
-}
-
-/// Completions by state: the nodes visited (a bit each), the head, and for
-/// a closed tour the start (whose neighbours the virtual last square joins).
-/// Hashed by `FxHash` (`rustc-hash`): the standard library's hash resists
-/// attacks that do not concern a count, at several times the cost.
-type Completions = HashMap<State, u64, BuildHasherDefault<FxHasher>>;
-type State = (u128, u32, u32);
-
 /// How many nodes a state has left to visit when its completions are
 /// remembered: deep enough that states repeat, shallow enough that each
 /// saves a subtree; 18 was the fastest of 14 to 22 on 6x6
 /// (docs/benchmarks.md, "Search without SAT against SAT").
 pub const REMEMBERED_LEFT: usize = 18;
 
-/// The most states remembered (about 66 bytes each with the table's room
-/// to grow, so 280 MB in all): beyond it a shard is emptied and filled
-/// again.
-const MAX_REMEMBERED: usize = 1 << 22;
+/// A search state: the nodes visited (a bit each), the head, and for a
+/// closed tour the start (whose neighbours the virtual last square joins).
+pub(super) type State = (u128, u32, u32);
 
-/// The shards of the table: enough that threads seldom wait for each other.
-const SHARDS: usize = 64;
-
-impl PrefixCounter {
-    /// A counter for the tours of `problem`, rooted as [`each_tour_keeping`] lists them.
-    pub(crate) fn new(problem: &Problem) -> PrefixCounter {
-        let rooted = problem.rooted();
-        PrefixCounter {
-            moves: MoveGraph::new(rooted.board()),
-            rooted,
-            shards: (0..SHARDS).map(|_| Mutex::default()).collect(),
-        }
-    }
-
-    /// The number of tours that begin with `prefix` (see [`count_extending`]).
-    pub(crate) fn count(&self, prefix: &[usize]) -> u64 {
-        self.count_unless_stopped(prefix, &Interrupt::new())
-            .expect("a flag nobody raises stops nothing")
-    }
-
-    /// [`count`](Self::count), or `None` once `stop` is raised (checked
-    /// every few thousand steps): a count cut short is no count.
-    pub(crate) fn count_unless_stopped(&self, prefix: &[usize], stop: &Interrupt) -> Option<u64> {
-        let n = self.rooted.board().squares();
-        let Some(&first) = prefix.first() else {
-            return Some(0);
-        };
-        if first >= n || self.rooted.start().is_some_and(|start| start != first) {
-            return Some(0);
-        }
-        let Some(mut graph) = Walk::new(&self.rooted, &self.moves, first) else {
-            return Some(0);
-        };
-        graph.ordered = false;
-        if graph.length > 128 {
-            // No state fits a key: count without remembering, the walk
-            // watching the flag every few thousand steps as it goes (a
-            // tour may be a long way off on a large board).
-            let mut found = 0u64;
-            let watch = Deadline::new(None).interrupted_by(stop);
-            let walked = graph.walks_from(prefix, &watch, &mut |_, _| true, &mut |_| {
-                found += 1;
-                Ok(ControlFlow::Continue(()))
-            });
-            return matches!(walked, Ok(ControlFlow::Continue(()))).then_some(found);
-        }
-        let start = if self.rooted.is_closed() {
-            first as u32
-        } else {
-            0
-        };
-        graph.count_from(prefix, start, self, stop)
-    }
-
-    fn shard(&self, state: &State) -> std::sync::MutexGuard<'_, Completions> {
-        let hash = BuildHasherDefault::<FxHasher>::default().hash_one(state);
-        // The high bits: the table's own buckets use the low ones.
-        let shard = &self.shards[(hash >> 58) as usize % SHARDS];
-        shard.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
+/// Where the counting walk keeps how many ways each state it met with
+/// [`REMEMBERED_LEFT`] nodes left is completed, and looks them up.
+pub(super) trait Memo {
     /// The completions remembered for `state`, if any.
-    fn recall(&self, state: &State) -> Option<u64> {
-        self.shard(state).get(state).copied()
-    }
-
+    fn recall(&self, state: &State) -> Option<u64>;
     /// Remembers the completions of `state`.
-    fn remember(&self, state: State, completions: u64) {
-        let mut shard = self.shard(&state);
-        if shard.len() >= MAX_REMEMBERED / SHARDS {
-            shard.clear();
-        }
-        shard.insert(state, completions);
-    }
+    fn remember(&self, state: State, completions: u64);
 }
 
 /// Which squares an open tour with no start may start on.
@@ -369,10 +260,10 @@ const FREE: u32 = u32::MAX;
 /// The search graph of one problem: the board's squares, plus for a closed
 /// tour a virtual last square joined to the start's neighbours, with every
 /// pinned step, and the state of the walk.
-struct Walk {
+pub(super) struct Walk {
     /// The walk's length: the board's squares, or one more for a closed
     /// tour (the virtual square is the last node).
-    length: usize,
+    pub(super) length: usize,
     /// The board's move graph, with the virtual square as the start's twin.
     moves: MoveGraph,
     colour: Vec<bool>,
@@ -381,7 +272,7 @@ struct Walk {
     changes_colour: bool,
     /// Whether candidates are tried in Warnsdorff's order (for finding and
     /// listing tours), or as they come (for counting them).
-    ordered: bool,
+    pub(super) ordered: bool,
     /// The node pinned to each step, or [`FREE`].
     pinned_at: Vec<u32>,
     /// The step each node is pinned to, or [`FREE`].
@@ -424,7 +315,7 @@ impl Walk {
     /// The graph for the walks of `problem` (whose move graph is `moves`)
     /// from `start`, or `None` when the pins contradict each other (no
     /// walk keeps them all).
-    fn new(problem: &Problem, moves: &MoveGraph, start: usize) -> Option<Walk> {
+    pub(super) fn new(problem: &Problem, moves: &MoveGraph, start: usize) -> Option<Walk> {
         let board = problem.board();
         let n = board.squares();
         let closed = problem.is_closed();
@@ -569,7 +460,7 @@ impl Walk {
     /// Every walk through all nodes that begins with `prefix` (nodes after
     /// 0, 1, … moves) and keeps the pins, each handed to `on_walk`; none
     /// when the prefix itself breaks a pin, repeats a node or is no walk.
-    fn walks_from(
+    pub(super) fn walks_from(
         &mut self,
         prefix: &[usize],
         clock: &Deadline,
@@ -638,11 +529,11 @@ impl Walk {
     /// nodes left is looked up in the counter `completions` (keyed with
     /// `start`), or counted and remembered there.
     /// `None` once `stop` is raised.
-    fn count_from(
+    pub(super) fn count_from(
         &mut self,
         prefix: &[usize],
         start: u32,
-        completions: &PrefixCounter,
+        completions: &impl Memo,
         stop: &Interrupt,
     ) -> Option<u64> {
         self.reset();

@@ -18,6 +18,7 @@ use crate::model::verify::Violation;
 use crate::runtime::RunError;
 use crate::tour::TourError;
 pub mod backtrack;
+mod prefix;
 pub mod warnsdorff;
 
 use crate::model::board::Board;
@@ -26,7 +27,8 @@ use crate::model::verify::verify;
 use crate::tour::Tour;
 
 pub(crate) use backtrack::each_tour_keeping;
-pub use backtrack::{backtrack, backtrack_until, count_extending, PrefixCounter};
+pub use backtrack::{backtrack, backtrack_until, REMEMBERED_LEFT};
+pub use prefix::{count_extending, PrefixCounter};
 pub use warnsdorff::{warnsdorff, warnsdorff_until, TieBreak, Warnsdorff};
 
 /// Backtracking's name in a route's words.
