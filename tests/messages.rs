@@ -2193,3 +2193,25 @@ fn a_sat_count_out_of_time_before_its_first_tour_names_the_default_route_where_i
         }
     }
 }
+
+/// A negative number is a bad value of its option, not an unknown option
+/// (a new user's `--size -3`).
+#[test]
+fn a_negative_number_is_a_bad_value_of_its_option() {
+    for (args, option) in [
+        (&["solve", "--size", "-3"][..], "--size"),
+        (&["solve", "--size", "5", "--timeout", "-1"], "--timeout"),
+        (&["count", "--size", "5", "--limit", "-2"], "--limit"),
+    ] {
+        let output = knightsat().args(args).assert().code(2).get_output().clone();
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(
+            stderr.contains(&format!(
+                "invalid value '{}' for '{option}",
+                args[args.len() - 1]
+            )),
+            "{args:?}: {stderr}"
+        );
+    }
+}

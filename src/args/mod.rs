@@ -466,6 +466,21 @@ pub fn command() -> clap::Command {
         command =
             command.mut_subcommand(name, |sub| sub.mut_arg("no_patching", |arg| arg.hide(true)));
     }
+    // `--size -3` is a bad value of --size, not an unknown option `-3`:
+    // every option that takes a value reads a negative number as its value,
+    // for its parser to refuse.
+    let names = command_names();
+    for name in names {
+        command = command.mut_subcommand(name, |sub| {
+            sub.mut_args(|arg| {
+                if arg.get_action().takes_values() && !arg.is_positional() {
+                    arg.allow_negative_numbers(true)
+                } else {
+                    arg
+                }
+            })
+        });
+    }
     command
 }
 
