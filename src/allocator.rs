@@ -1,6 +1,7 @@
 //! The process's memory allocator: mimalloc, tuned for the commands. The
 //! library leaves its allocator to its callers; this binary chooses one.
 
+use knightsat::runtime::memory::address_space_limit_mib;
 use std::alloc::{GlobalAlloc, Layout};
 use std::fmt::Write;
 use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
@@ -255,34 +256,6 @@ impl BudgetWatch {
             give_memory_back_at_once();
         }
     }
-}
-
-/// The address space this process may take (`ulimit -v`), in MiB (at
-/// least 1), or `None` with no limit.
-pub fn address_space_limit_mib() -> Option<u64> {
-    let mut limit = libc::rlimit {
-        rlim_cur: 0,
-        rlim_max: 0,
-    };
-    // SAFETY: getrlimit only writes the struct it is given.
-    if unsafe { libc::getrlimit(libc::RLIMIT_AS, &raw mut limit) } != 0
-        || limit.rlim_cur == libc::RLIM_INFINITY
-    {
-        return None;
-    }
-    Some((limit.rlim_cur >> 20).max(1))
-}
-
-/// The most memory budget an address-space limit leaves room for: a third
-/// of the limit, in MiB (at least 1), or `None` with no limit. A budget
-/// within it meets its own refusal, in one line, before an allocation
-/// fails: the address space holds the tables, those the allocator freed
-/// but keeps reserved, the threads' stacks and the code. 7x7 open by the
-/// frontier counter under `ulimit -v 409600` aborted at the default 4096
-/// MiB; with small arenas it ran out of address space at 200 MiB, a
-/// half, and refused cleanly at 180 and below.
-pub fn budget_within_the_address_space_mib() -> Option<u64> {
-    address_space_limit_mib().map(|limit| (limit / 3).max(1))
 }
 
 #[cfg(test)]

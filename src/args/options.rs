@@ -13,7 +13,7 @@ use std::time::Duration;
 use clap::Args;
 
 use knightsat::model::board::{Board, Leaper};
-use knightsat::sat::DEFAULT_MEMORY_BUDGET_MIB;
+use knightsat::runtime::memory::default_memory_budget_mib;
 
 use super::values::{
     parse_blocks, parse_count, parse_seconds, parse_size, AmoArg, EncodingArg, FormatArg, Preset,
@@ -118,15 +118,6 @@ pub struct SolveArgs {
     pub timeout: Option<Duration>,
     #[command(flatten)]
     pub memory: MemoryBudgetArgs,
-}
-
-/// The default memory budget: the library's, or the room an address-space
-/// limit leaves, where that is less.
-fn default_memory_budget_mib() -> u64 {
-    crate::allocator::budget_within_the_address_space_mib()
-        .map_or(DEFAULT_MEMORY_BUDGET_MIB, |room| {
-            room.min(DEFAULT_MEMORY_BUDGET_MIB)
-        })
 }
 
 /// The memory the in-process solvers and counters may use.

@@ -287,7 +287,7 @@ fn puzzle(
 /// process would run out of address space before its tables met the
 /// budget: refused.
 fn budget_mib(memory: &MemoryBudgetArgs, given: &ArgMatches) -> Result<u64, OptionsConflict> {
-    let Some(room) = crate::allocator::budget_within_the_address_space_mib() else {
+    let Some(room) = knightsat::runtime::memory::budget_within_the_address_space_mib() else {
         return Ok(memory.memory_budget);
     };
     if given.value_source("memory_budget") == Some(ValueSource::CommandLine)
@@ -296,7 +296,7 @@ fn budget_mib(memory: &MemoryBudgetArgs, given: &ArgMatches) -> Result<u64, Opti
         return Err(OptionsConflict(format!(
             "--memory-budget {} is over a third of the address-space limit (ulimit -v: {} MiB), which the process needs beside its tables: give at most {room}, or raise the limit",
             memory.memory_budget,
-            crate::allocator::address_space_limit_mib().unwrap_or(room * 3)
+            knightsat::runtime::memory::address_space_limit_mib().unwrap_or(room * 3)
         )));
     }
     Ok(memory.memory_budget)

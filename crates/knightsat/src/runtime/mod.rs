@@ -7,6 +7,7 @@ pub mod deadline;
 mod error;
 pub mod input;
 pub mod interrupt;
+pub mod memory;
 pub(crate) mod output;
 pub(crate) mod platform;
 

@@ -330,8 +330,7 @@ impl Backend {
     }
 }
 
-/// The memory the in-process solvers may use unless told otherwise, in MiB.
-pub const DEFAULT_MEMORY_BUDGET_MIB: u64 = 4096;
+pub use crate::runtime::memory::DEFAULT_MEMORY_BUDGET_MIB;
 
 /// Which variables a solver has numbered, and whether it should still take
 /// clauses: once stopped, it drops them, so that an encoding being written

@@ -23,7 +23,8 @@ use crate::gate::Refutation;
 use crate::model::problem::Problem;
 use crate::runtime::deadline::Deadline;
 use crate::runtime::interrupt::Interrupt;
-use crate::sat::{Backend, Setup, Stop, DEFAULT_MEMORY_BUDGET_MIB};
+use crate::runtime::memory::default_memory_budget_mib;
+use crate::sat::{Backend, Setup, Stop};
 use crate::search::{self, warnsdorff, Warnsdorff};
 use crate::tour::Tour;
 
@@ -229,7 +230,7 @@ impl Default for Request {
         Request {
             config: EncodingConfig::default(),
             backend: Backend::default(),
-            memory_budget_mib: DEFAULT_MEMORY_BUDGET_MIB,
+            memory_budget_mib: default_memory_budget_mib(),
             seed: None,
             timeout: None,
             proof: false,
