@@ -175,7 +175,7 @@ pub enum Command {
         ///
         /// B past the last cube stops at the last; no other cube may
         /// appear.
-        #[arg(long, value_name = "A-B")]
+        #[arg(long, value_name = "A-B", allow_negative_numbers = true)]
         cubes: Option<CubeRange>,
     },
     /// Write the formula with cubes for cube-and-conquer (iCNF).
@@ -237,7 +237,7 @@ pub struct CountCommand {
     /// tours one by one (SAT, --limit, --up-to-symmetry) runs one
     /// search on one thread. 0 means one per core. The per-cube counts
     /// add up exactly: the count is the same on any number of threads.
-    #[arg(long, value_name = "N", help_heading = options::METHOD)]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, help_heading = options::METHOD)]
     pub jobs: Option<usize>,
     /// Cube depth in moves for --jobs.
     ///
@@ -246,10 +246,10 @@ pub struct CountCommand {
     /// sixth of the squares while there are at most 250,000 cubes; at
     /// most 12. Giving it splits the count into cubes even with one
     /// thread; a depth past the tour's last move is the whole tour.
-    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u64).range(1..), help_heading = options::METHOD)]
+    #[arg(long, value_name = "D", allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(1..), help_heading = options::METHOD)]
     pub depth: Option<u64>,
     /// Stop after this many (at least 1).
-    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..), help_heading = options::METHOD)]
+    #[arg(long, value_name = "K", allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(1..), help_heading = options::METHOD)]
     pub limit: Option<u64>,
     /// Count tours that are images of each other once.
     ///
@@ -366,7 +366,7 @@ pub struct CountCommand {
     /// Backtracking and SAT print the count so far on stderr as a lower
     /// bound; the frontier counter, which finds all tours at once at
     /// its last square, has none to print.
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, help_heading = options::LIMITS)]
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = parse_seconds, help_heading = options::LIMITS)]
     pub timeout: Option<Duration>,
     /// Where the frontier counter keeps the states past --memory-budget.
     ///
@@ -393,7 +393,7 @@ pub struct CubesCommand {
     #[command(flatten)]
     pub problem: ProblemArgs,
     /// How many moves each cube fixes (at most N − 1).
-    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u64).range(1..), help_heading = options::METHOD)]
+    #[arg(long, value_name = "D", allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(1..), help_heading = options::METHOD)]
     pub depth: u64,
     /// Where to write the iCNF; `-` is stdout.
     #[arg(short, long, value_name = "FILE", default_value = "-", help_heading = options::OUTPUT)]
@@ -426,7 +426,7 @@ pub struct PuzzleCommand {
     ///
     /// The same seed makes the same puzzle; without it, a random seed
     /// is drawn and printed on stderr.
-    #[arg(long, value_name = "N", help_heading = options::METHOD)]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, help_heading = options::METHOD)]
     pub seed: Option<u64>,
     /// The built-in SAT solver [default: varisat].
     ///
@@ -445,7 +445,7 @@ pub struct PuzzleCommand {
     /// the clues not tried may be unneeded (stderr says how many), and
     /// the same seed may then give another puzzle. Exit 124 if no tour
     /// is found in time.
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, help_heading = options::LIMITS)]
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = parse_seconds, help_heading = options::LIMITS)]
     pub timeout: Option<Duration>,
     #[command(flatten)]
     pub memory: MemoryBudgetArgs,
@@ -465,21 +465,6 @@ pub fn command() -> clap::Command {
     for name in ["encode", "count", "cubes", "stats"] {
         command =
             command.mut_subcommand(name, |sub| sub.mut_arg("no_patching", |arg| arg.hide(true)));
-    }
-    // `--size -3` is a bad value of --size, not an unknown option `-3`:
-    // every option that takes a value reads a negative number as its value,
-    // for its parser to refuse.
-    let names = command_names();
-    for name in names {
-        command = command.mut_subcommand(name, |sub| {
-            sub.mut_args(|arg| {
-                if arg.get_action().takes_values() && !arg.is_positional() {
-                    arg.allow_negative_numbers(true)
-                } else {
-                    arg
-                }
-            })
-        });
     }
     command
 }

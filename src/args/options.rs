@@ -69,7 +69,7 @@ pub struct SolveArgs {
     ///
     /// In every attempt (default: the fixed move order first, then random
     /// ties from seed 0).
-    #[arg(long, value_name = "N", help_heading = METHOD)]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, help_heading = METHOD)]
     pub seed: Option<u64>,
     /// Search even where the feasibility gate proves there is no tour.
     ///
@@ -89,7 +89,7 @@ pub struct SolveArgs {
     #[arg(long, help_heading = OUTPUT)]
     pub all: bool,
     /// With --all: stop after this many tours (at least 1).
-    #[arg(long, value_name = "K", requires = "all", value_parser = clap::value_parser!(u64).range(1..), help_heading = OUTPUT)]
+    #[arg(long, value_name = "K", allow_negative_numbers = true, requires = "all", value_parser = clap::value_parser!(u64).range(1..), help_heading = OUTPUT)]
     pub limit: Option<u64>,
     /// Print on stderr the route that answered, and how the search went.
     ///
@@ -114,7 +114,7 @@ pub struct SolveArgs {
     ///
     /// The solver is stopped. With --all, the tours printed by then are a
     /// partial list: stderr says how many.
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, help_heading = LIMITS)]
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = parse_seconds, help_heading = LIMITS)]
     pub timeout: Option<Duration>,
     #[command(flatten)]
     pub memory: MemoryBudgetArgs,
@@ -134,7 +134,7 @@ pub struct MemoryBudgetArgs {
     /// from disk and are not limited. The default is 4096, or a third of
     /// the address-space limit (`ulimit -v`) where that is lower (the
     /// default shown is the one that runs).
-    #[arg(long, value_name = "MiB", default_value_t = default_memory_budget_mib(), value_parser = clap::value_parser!(u64).range(1..), help_heading = LIMITS)]
+    #[arg(long, value_name = "MiB", allow_negative_numbers = true, default_value_t = default_memory_budget_mib(), value_parser = clap::value_parser!(u64).range(1..), help_heading = LIMITS)]
     pub memory_budget: u64,
 }
 
@@ -146,7 +146,7 @@ pub struct BoardArgs {
     #[arg(long, value_name = "ROWSxCOLS", value_parser = Board::parse_dimensions, help_heading = PROBLEM)]
     pub board: Option<(usize, usize)>,
     /// Square board N x N (same as --board NxN).
-    #[arg(long, value_name = "N", value_parser = parse_size, help_heading = PROBLEM)]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = parse_size, help_heading = PROBLEM)]
     pub size: Option<usize>,
     /// Board drawn in a file: `.` a square, `#` a hole.
     ///
@@ -239,7 +239,7 @@ pub struct EncodingArgs {
     #[arg(long, help_heading = ENCODING)]
     pub no_patching: bool,
     /// Split clauses longer than K literals (K ≥ 3) with Tseytin variables.
-    #[arg(long, value_name = "K", value_parser = parse_count, help_heading = ENCODING)]
+    #[arg(long, value_name = "K", allow_negative_numbers = true, value_parser = parse_count, help_heading = ENCODING)]
     pub max_clause_len: Option<usize>,
     /// At-most-one encoding [default: bimander].
     ///
