@@ -1,6 +1,7 @@
 //! What clap answers instead of a command: `--help` and `--version`
 //! printed, and bad usage said in one line.
 
+use std::fmt::Write as _;
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 
@@ -41,12 +42,47 @@ pub fn usage_error(error: &clap::Error) -> ExitCode {
     let first = paragraphs.next().unwrap_or_default();
     let mut message = first.strip_prefix("error: ").unwrap_or(&first).to_string();
     // clap's tips name the flag or command meant (`--szie`: `--size`).
+    // Where a command takes a file, clap also tips passing an unknown
+    // option as the file's name (`-- --timeout`), which no one means: the
+    // commands that do take the option are named instead.
+    let elsewhere = other_commands_taking(error);
     for tip in paragraphs.filter(|paragraph| paragraph.starts_with("tip: ")) {
+        if elsewhere.is_some() && tip.contains("as a value, use '-- ") {
+            continue;
+        }
         message.push_str("; ");
         message.push_str(&tip);
     }
+    if let Some((option, commands)) = elsewhere {
+        let _ = write!(
+            message,
+            "; {option} is an option of {}",
+            commands.join(", ")
+        );
+    }
     let _ = writeln!(io::stderr(), "knightsat: {message} (see --help)");
     ExitCode::from(exit::BAD_INPUT)
+}
+
+/// For an unknown `--option` that other commands take: the option and
+/// those commands.
+fn other_commands_taking(error: &clap::Error) -> Option<(String, Vec<String>)> {
+    if error.kind() != clap::error::ErrorKind::UnknownArgument {
+        return None;
+    }
+    let clap::error::ContextValue::String(given) =
+        error.get(clap::error::ContextKind::InvalidArg)?
+    else {
+        return None;
+    };
+    let long = given.strip_prefix("--")?.split('=').next()?;
+    let command = args::command();
+    let takers: Vec<String> = command
+        .get_subcommands()
+        .filter(|sub| sub.get_arguments().any(|arg| arg.get_long() == Some(long)))
+        .map(|sub| sub.get_name().to_string())
+        .collect();
+    (!takers.is_empty()).then(|| (format!("--{long}"), takers))
 }
 
 /// Prints `--help` or `--version` to standard output. A failed write is an

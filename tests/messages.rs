@@ -2215,3 +2215,22 @@ fn a_negative_number_is_a_bad_value_of_its_option() {
         );
     }
 }
+
+/// An option of other commands given to one that lacks it names the
+/// commands that take it, not clap's tip of passing it as a file's name.
+#[test]
+fn an_option_of_other_commands_names_them() {
+    let output = knightsat()
+        .args(["verify", "--timeout", "1"])
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("--timeout is an option of") && stderr.contains("solve"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("-- --timeout"), "{stderr}");
+}
