@@ -529,15 +529,17 @@ impl<'a> CountJob<'a> {
         debug_assert!(!listing && !self.up_to_symmetry);
         debug_assert!(self.limit.is_none() && self.depth.is_none());
         let show = |squares| progress(Progress::Squares(squares));
-        frontier::count_tours(
-            self.problem,
-            request,
-            resolve_jobs(self.threads()),
-            self.frontier_order,
-            self.spill_dir.as_deref(),
-            part.map(|part| frontier_part(part, self.part_by)),
-            Some(&show),
-        )
+        let limits = frontier::Limits {
+            jobs: resolve_jobs(self.threads()),
+            memory_budget_mib: request.memory_budget_mib,
+            timeout: request.timeout,
+            interrupt: &request.interrupt,
+            order: self.frontier_order,
+            spill_dir: self.spill_dir.as_deref(),
+            part: part.map(|part| frontier_part(part, self.part_by)),
+            progress: Some(&show),
+        };
+        frontier::count_tours(self.problem, &limits)
     }
 
     /// The tours of one part of the frontier count of the whole problem.

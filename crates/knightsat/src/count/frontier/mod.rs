@@ -672,41 +672,60 @@ fn count_undirected(
     undirected.map(TourNumber::from_wide)
 }
 
+/// What a frontier count is given besides its problem, in the counter's
+/// own terms (no solver's request): threads, limits, the order of the
+/// squares, where states past the budget go, the part, and who hears how
+/// it goes.
+pub(crate) struct Limits<'a> {
+    /// Threads sharing each step's states (at least one).
+    pub jobs: usize,
+    /// The memory the state tables may take, in MiB.
+    pub memory_budget_mib: u64,
+    /// The time limit, if any.
+    pub timeout: Option<std::time::Duration>,
+    /// Stops the count when raised.
+    pub interrupt: &'a crate::runtime::interrupt::Interrupt,
+    /// The order of the squares.
+    pub order: SquareOrder,
+    /// Where the spill directory is made (the system's temporary
+    /// directory when `None`).
+    pub spill_dir: Option<&'a std::path::Path>,
+    /// The part of the count to make, if it is split.
+    pub part: Option<Part>,
+    /// Hears after every square.
+    pub progress: Option<&'a (dyn Fn(SquareProgress) + Sync)>,
+}
+
 /// Counts the tours of `problem` by its frontier, without listing one:
 /// exactly what `count` means by every other method (directed tours; from
-/// every start unless the problem fixes one). `jobs` threads share each
-/// step's states; `progress` hears after every square. With `part`,
-/// the tours of that part alone ([`Part`]). `request.timeout`
-/// stops the count ([`crate::error::Error::Run(RunError::Timeout)`]), and its memory budget bounds the
-/// state tables ([`crate::error::Error::FrontierOverMemoryBudget`], raised as soon as
+/// every start unless the problem fixes one), within `limits`. With a
+/// part, the tours of that part alone ([`Part`]). The time limit stops
+/// the count ([`crate::error::Error::Run(RunError::Timeout)`]), and the
+/// memory budget bounds the state tables
+/// ([`crate::error::Error::FrontierOverMemoryBudget`], raised as soon as
 /// they would pass it). Clues are refused: the frontier does not know a
 /// square's move number.
 pub(crate) fn count_tours(
     problem: &Problem,
-    request: &crate::solve::Request,
-    jobs: usize,
-    order: SquareOrder,
-    spill_dir: Option<&std::path::Path>,
-    part: Option<Part>,
-    progress: Option<&(dyn Fn(SquareProgress) + Sync)>,
+    limits: &Limits<'_>,
 ) -> Result<TourNumber, crate::error::Error> {
     use crate::error::{Error, Unsupported};
     if !problem.clues().is_empty() {
         return Err(Error::Unsupported(Unsupported::CluesByFrontier));
     }
     let board = problem.board();
-    let budget_mib = request.memory_budget_mib;
+    let budget_mib = limits.memory_budget_mib;
     let stop = crate::sat::Stop::new();
-    let spill = SpillDir::new(&spill_parent(spill_dir));
-    stop.within(request.timeout, &request.interrupt, || {
+    let spill = SpillDir::new(&spill_parent(limits.spill_dir));
+    stop.within(limits.timeout, limits.interrupt, || {
         let options = Options {
-            jobs: jobs.max(1),
+            jobs: limits.jobs.max(1),
             stop: Some(stop.flag()),
             memory_budget: Some(budget_mib.saturating_mul(1 << 20)),
-            progress,
-            order,
+            progress: limits.progress,
+            order: limits.order,
             spill: Some(&spill),
-            part,
+            part: limits.part,
         };
         count(problem, &options).map_err(|error| match error {
             FrontierError::Stopped => Error::Run(RunError::Stopped),
