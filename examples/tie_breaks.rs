@@ -12,7 +12,7 @@ use std::time::Instant;
 
 use knightsat::model::board::Board;
 use knightsat::model::problem::Problem;
-use knightsat::search::warnsdorff::{warnsdorff, TieBreak, Warnsdorff};
+use knightsat::{warnsdorff, TieBreak, Warnsdorff};
 
 /// Whether `attempts` (one by default) with these ties and seed find a tour.
 fn succeeds(

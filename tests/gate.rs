@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 
 use common::cli::knightsat;
 use common::{has_tour, tours_of, Demands, Sequence, Shape};
-use knightsat::gate::refute;
 use knightsat::model::problem::{Clue, Problem};
+use knightsat::refute;
 use knightsat::solve::auto::RACE_FROM_SQUARES;
 use predicates::prelude::PredicateBooleanExt;
 use predicates::str::contains;

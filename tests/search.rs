@@ -10,8 +10,8 @@ use common::count::{list_by, Listing};
 use common::{Demands, Sequence, Shape};
 use knightsat::model::board::Board;
 use knightsat::model::problem::{Clue, Problem};
-use knightsat::search::{backtrack, warnsdorff, Warnsdorff};
 use knightsat::solve::{Method, Request};
+use knightsat::{backtrack, warnsdorff, Warnsdorff};
 
 /// Open and closed, with no start and with the first square as start.
 fn rule_sets() -> Vec<Demands> {

@@ -6,7 +6,6 @@ use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
-use knightsat::certify::{check_proof, Verdict};
 use knightsat::cnf::dimacs::{read_answer, Answer};
 use knightsat::cnf_file::read_cnf_info;
 use knightsat::encoding::decode::{check_cnf_body, tour_from_model};
@@ -17,6 +16,7 @@ use knightsat::render::Format;
 use knightsat::runtime::input;
 use knightsat::solve::Outcome;
 use knightsat::tour::check_tour;
+use knightsat::{check_proof, Verdict};
 
 use super::{emit, print_outcome};
 use crate::args::ProblemArgs;

@@ -43,7 +43,7 @@ pub mod error;
 pub mod runtime;
 pub mod tour;
 
-pub mod gate;
+mod gate;
 mod graph;
 
 pub mod cnf;
@@ -52,19 +52,22 @@ pub mod encoding;
 pub mod sat;
 pub mod solve;
 
-pub mod certify;
+mod certify;
 pub mod cnf_file;
 pub mod cubes;
 
 pub mod count;
 pub mod puzzle;
 pub mod render;
-pub mod search;
+mod search;
 
+pub use certify::{check_proof, solve_with_proof, Verdict};
 pub use count::{CountJob, CountReport, TourNumber};
 pub use encoding::EncodingConfig;
 pub use error::Error;
+pub use gate::{refute, Refutation};
 pub use model::board::Board;
 pub use model::problem::Problem;
+pub use search::{backtrack, warnsdorff, TieBreak, Warnsdorff};
 pub use solve::{Method, Outcome, Request, SolveJob, Solved};
 pub use tour::Tour;

@@ -152,7 +152,7 @@ pub struct CubeProgress {
 /// Counts the tours of `problem` as [`super::enumerate::enumerate`] does
 /// (sequences, no orbits), solving its cubes on `options.jobs` threads:
 /// each cube counted by SAT in a session of its own, or by backtracking
-/// from the cube's last square ([`search::count_extending`]); the
+/// from the cube's last square ([`search::PrefixCounter`]); the
 /// per-cube counts add up to the count, because the cubes are disjoint and
 /// exhaustive (see [`crate::cubes`]). `on_progress` is called from the
 /// worker threads after each tour and each cube.

@@ -27,8 +27,8 @@ use crate::model::verify::verify;
 use crate::tour::Tour;
 
 pub(crate) use backtrack::each_tour_keeping;
-pub use backtrack::{backtrack, backtrack_until, REMEMBERED_LEFT};
-pub use prefix::{count_extending, PrefixCounter};
+pub use backtrack::{backtrack, backtrack_until};
+pub(crate) use prefix::PrefixCounter;
 pub use warnsdorff::{warnsdorff, warnsdorff_until, TieBreak, Warnsdorff};
 
 /// Backtracking's name in a route's words.

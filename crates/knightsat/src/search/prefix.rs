@@ -15,25 +15,10 @@ use crate::graph::MoveGraph;
 use crate::model::problem::Problem;
 use crate::runtime::deadline::Deadline;
 use crate::runtime::interrupt::Interrupt;
-use crate::search::SearchError;
-
-/// How many tours of `problem`, rooted as the listing of every tour takes them, begin
-/// with `prefix` (the squares after 0, 1, … moves): counted by the same
-/// search from the prefix's last square, without building or verifying
-/// each tour, which is what makes counting fast. A closed tour with nothing
-/// anchored is rooted on its default start, so a prefix starting elsewhere
-/// has none, and each tour counts once (not once per rotation, as
-/// the listing's caller reports it). A prefix that is no legal start of
-/// a tour (not joined by moves, repeating a square, against a clue) has
-/// none either. The prefixes of one length, over all legal ones, share
-/// out the tours: their counts add up to the number the listing finds.
-pub fn count_extending(problem: &Problem, prefix: &[usize]) -> Result<u64, SearchError> {
-    Ok(PrefixCounter::new(problem).count(prefix))
-}
 
 /// Counts the tours that begin with each of many prefixes of one problem,
-/// as [`count_extending`] does, remembering between prefixes how many ways
-/// the last [`REMEMBERED_LEFT`](super::REMEMBERED_LEFT) squares can be completed from each state
+/// remembering between prefixes how many ways
+/// the last [`REMEMBERED_LEFT`](super::backtrack::REMEMBERED_LEFT) squares can be completed from each state
 /// it met (the squares visited and the knight's square determine that
 /// number): different prefixes end in the same few states. One counter
 /// serves every thread: what one thread works out, the others look up.
@@ -72,14 +57,18 @@ impl PrefixCounter {
         }
     }
 
-    /// The number of tours that begin with `prefix` (see [`count_extending`]).
-    pub(crate) fn count(&self, prefix: &[usize]) -> u64 {
-        self.count_unless_stopped(prefix, &Interrupt::new())
-            .expect("a flag nobody raises stops nothing")
-    }
-
-    /// [`count`](Self::count), or `None` once `stop` is raised (checked
-    /// every few thousand steps): a count cut short is no count.
+    /// How many tours of the problem, rooted as the listing of every tour
+    /// takes them, begin with `prefix` (the squares after 0, 1, … moves):
+    /// counted by the same search from the prefix's last square, without
+    /// building or verifying each tour, which is what makes counting fast.
+    /// A closed tour with nothing anchored is rooted on its default start,
+    /// so a prefix starting elsewhere has none, and each tour counts once
+    /// (not once per rotation, as the listing's caller reports it). A
+    /// prefix that is no legal start of a tour (not joined by moves,
+    /// repeating a square, against a clue) has none either. The prefixes of
+    /// one length, over all legal ones, share out the tours: their counts
+    /// add up to the number the listing finds. `None` once `stop` is raised
+    /// (checked every few thousand steps): a count cut short is no count.
     pub(crate) fn count_unless_stopped(&self, prefix: &[usize], stop: &Interrupt) -> Option<u64> {
         let n = self.rooted.board().squares();
         let Some(&first) = prefix.first() else {
