@@ -10,7 +10,8 @@ use crate::cnf_file::write_cnf;
 use crate::error::Error;
 use crate::model::problem::Problem;
 use crate::runtime::output::{commit_together, same_file, PendingFile};
-use crate::sat::{Setup, Stop};
+use crate::runtime::stop::Stop;
+use crate::sat::Setup;
 use crate::solve::{Outcome, Request};
 
 /// Solves in-process (one shot, no assumptions) with `request`'s encoding

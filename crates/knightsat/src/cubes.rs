@@ -31,7 +31,7 @@ use crate::encoding::EncodingConfig;
 use crate::error::{Error, Unsupported};
 use crate::graph::MoveGraph;
 use crate::model::problem::{Clue, Problem};
-use crate::sat::Stop;
+use crate::runtime::stop::Stop;
 
 /// One cube: a legal prefix of the tour.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -14,7 +14,8 @@ use crate::model::board::{file_name, Board, Leaper, Square};
 use crate::model::problem::{clue_list, parse_clue, Clue, Problem};
 use crate::render::{grid, Picture};
 use crate::runtime::deadline::Deadline;
-use crate::sat::{Setup, Stop};
+use crate::runtime::stop::Stop;
+use crate::sat::Setup;
 use crate::solve::{solve, Outcome, Request};
 use crate::tour::{BoardJson, Tour};
 

@@ -12,7 +12,8 @@ use std::ops::ControlFlow;
 
 use crate::error::{Error, Unsupported};
 use crate::model::problem::{OrbitTransform, Problem};
-use crate::sat::{Setup, Stop, Workload};
+use crate::runtime::stop::Stop;
+use crate::sat::{Setup, Workload};
 use crate::search;
 use crate::solve::{auto, Method, Request};
 use crate::tour::Tour;

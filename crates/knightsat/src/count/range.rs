@@ -20,7 +20,7 @@ use crate::cubes::{
 use crate::encoding::EncodingConfig;
 use crate::error::{Error, TallyError, Unsupported};
 use crate::model::problem::Problem;
-use crate::sat::Stop;
+use crate::runtime::stop::Stop;
 use crate::solve::{Method, Request};
 
 /// How many cubes of `depth` moves the route `method` takes for

@@ -10,7 +10,7 @@ use crate::cnf_file::{check_clauses_as_written, read_cnf_info, CnfInfo};
 use crate::cubes::cube_of;
 use crate::error::Error;
 use crate::gate::refute;
-use crate::sat::Stop;
+use crate::runtime::stop::Stop;
 use crate::solve::Request;
 
 /// Counts the tours of the knightsat CNF `input` holds: its comments read

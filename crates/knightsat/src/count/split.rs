@@ -20,7 +20,8 @@ use crate::cubes::{
 use crate::encoding::EncodingConfig;
 use crate::error::{Error, Unsupported};
 use crate::model::problem::Problem;
-use crate::sat::{Setup, Stop, Workload};
+use crate::runtime::stop::Stop;
+use crate::sat::{Setup, Workload};
 use crate::search;
 use crate::solve::{auto, Method, Request};
 

@@ -10,5 +10,6 @@ pub mod interrupt;
 pub mod memory;
 pub(crate) mod output;
 pub(crate) mod platform;
+pub mod stop;
 
 pub use error::{HoldsRunError, RunError};

@@ -7,9 +7,10 @@ use std::os::fd::AsRawFd;
 
 use cadical_sys::{CaDiCal, Status, Terminator};
 
-use super::{sink_vars_by_intake, Intake, SatResult, SatSolver, Setup, Stop};
+use super::{sink_vars_by_intake, Intake, SatResult, SatSolver, Setup};
 use crate::cnf::{ClauseSink, Lit};
 use crate::encoding::Model;
+use crate::runtime::stop::Stop;
 use crate::sat::SatError;
 
 /// What `CaDiCaL` holds per literal of the formula: measured (peak resident

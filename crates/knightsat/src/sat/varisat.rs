@@ -16,9 +16,10 @@ use std::io::{self, BufWriter, Write};
 use ::varisat::config::SolverConfigUpdate;
 use ::varisat::{ExtendFormula, ProofFormat, Solver};
 
-use super::{sink_vars_by_intake, Intake, SatResult, SatSolver, Setup, Stop, Workload};
+use super::{sink_vars_by_intake, Intake, SatResult, SatSolver, Setup, Workload};
 use crate::cnf::{ClauseSink, Lit};
 use crate::encoding::Model;
+use crate::runtime::stop::Stop;
 use crate::sat::SatError;
 
 /// What varisat holds per literal of the formula, measured (peak resident

@@ -24,7 +24,8 @@ use crate::model::problem::Problem;
 use crate::runtime::deadline::Deadline;
 use crate::runtime::interrupt::Interrupt;
 use crate::runtime::memory::default_memory_budget_mib;
-use crate::sat::{Backend, Setup, Stop};
+use crate::runtime::stop::Stop;
+use crate::sat::{Backend, Setup};
 use crate::search::{self, warnsdorff, Warnsdorff};
 use crate::tour::Tour;
 

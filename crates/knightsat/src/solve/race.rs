@@ -14,7 +14,7 @@ use crate::error::RunError;
 use std::sync::{Mutex, PoisonError};
 
 use crate::error::Error;
-use crate::sat::Stop;
+use crate::runtime::stop::Stop;
 
 /// One entrant: a search that watches the race's [`Stop`] and ends with
 /// [`RunError::Stopped`] once it is raised.

@@ -715,7 +715,7 @@ pub(crate) fn count_tours(
     }
     let board = problem.board();
     let budget_mib = limits.memory_budget_mib;
-    let stop = crate::sat::Stop::new();
+    let stop = crate::runtime::stop::Stop::new();
     let spill = SpillDir::new(&spill_parent(limits.spill_dir));
     stop.within(limits.timeout, limits.interrupt, || {
         let options = Options {
