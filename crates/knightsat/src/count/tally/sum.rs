@@ -204,17 +204,7 @@ impl CubeSum {
         let Some(cubes) = self.cubes else {
             return Err(TallyError::Nothing);
         };
-        let missing: Vec<usize> = (1..=cubes)
-            .filter(|&number| self.seen[number - 1].is_none())
-            .collect();
-        if !missing.is_empty() {
-            let kind = self.kind.unwrap_or(LineKind::Cube);
-            return Err(TallyError::Missing {
-                kind,
-                cubes,
-                missing,
-            });
-        }
+        self.each_seen(cubes, 0..cubes)?;
         self.tours_of(0..cubes)
     }
 
@@ -228,19 +218,24 @@ impl CubeSum {
             return Err(TallyError::Nothing);
         };
         let range = range.cut_to(cubes)?;
-        let missing: Vec<usize> = range
-            .indices()
+        self.each_seen(cubes, range.indices())?;
+        self.tours_of(range.indices())
+    }
+
+    /// Refuses the sum unless every cube at `indices` (from 0) of a split
+    /// of `cubes` was counted, naming those that were not.
+    fn each_seen(&self, cubes: usize, indices: std::ops::Range<usize>) -> Result<(), TallyError> {
+        let missing: Vec<usize> = indices
             .filter(|&i| self.seen[i].is_none())
             .map(|i| i + 1)
             .collect();
-        if !missing.is_empty() {
-            let kind = self.kind.unwrap_or(LineKind::Cube);
-            return Err(TallyError::Missing {
-                kind,
-                cubes,
-                missing,
-            });
+        if missing.is_empty() {
+            return Ok(());
         }
-        self.tours_of(range.indices())
+        Err(TallyError::Missing {
+            kind: self.kind.unwrap_or(LineKind::Cube),
+            cubes,
+            missing,
+        })
     }
 }
