@@ -13,10 +13,10 @@ use common::count::{count_range, count_split, estimate, Split};
 use common::{Demands, Sequence, Shape};
 use knightsat::count::sum_tallies;
 use knightsat::count::tally::{CubeRange, CubeSum, CubeTally, CubeTours, LineKind, TallyError};
-use knightsat::cubes::{cube_count, effective_depth};
 use knightsat::encoding::EncodingConfig;
 use knightsat::model::problem::Problem;
 use knightsat::solve::{Method, Request};
+use knightsat::{cube_count, effective_depth};
 
 fn problem_of(shape: &Shape, closed: bool, start: Option<usize>) -> Problem {
     Problem::new(shape.board())

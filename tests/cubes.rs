@@ -13,11 +13,11 @@ use std::sync::Mutex;
 use common::cli::knightsat;
 use common::count::{count_cube, count_split, estimate, Split};
 use knightsat::count::{CUBES_PER_JOB, MAX_AUTOMATIC_CUBES, SQUARES_PER_MOVE_OF_DEPTH};
-use knightsat::cubes::{cubes, effective_depth};
 use knightsat::encoding::EncodingConfig;
 use knightsat::model::problem::Problem;
 use knightsat::sat::{Setup, DEFAULT_MEMORY_BUDGET_MIB};
 use knightsat::solve::{Method, Request};
+use knightsat::{cubes, effective_depth};
 
 fn cube_lines(icnf: &str) -> Vec<&str> {
     icnf.lines().filter(|line| line.starts_with("a ")).collect()
@@ -473,7 +473,7 @@ fn cadical_agrees_with_knightsat_cube_by_cube() {
         .output()
         .unwrap();
     // The tours in a cube are those of the problem with the cube pinned.
-    let tours_in = |cube: &knightsat::cubes::Cube| {
+    let tours_in = |cube: &knightsat::Cube| {
         let pinned = cube.pinned(&problem).unwrap();
         let report = knightsat::count::CountJob {
             method: Method::Sat,

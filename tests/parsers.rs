@@ -7,8 +7,8 @@ use knightsat::cnf::dimacs::read_answer;
 use knightsat::cnf_file::read_cnf_info;
 use knightsat::model::board::{Board, Leaper};
 use knightsat::model::problem::parse_clue;
+use knightsat::parse_tour;
 use knightsat::puzzle::parse_puzzle;
-use knightsat::tour::parse_tour;
 use proptest::prelude::*;
 
 /// How many inputs each property runs (about a second in all).

@@ -14,7 +14,7 @@ use knightsat::solve::Outcome;
 
 /// Counts every tour of `problem` with the default encoding and each
 /// built-in solver (which must agree), calling `check` on each tour.
-fn count(problem: &Problem, check: impl FnMut(&knightsat::tour::Tour)) -> u64 {
+fn count(problem: &Problem, check: impl FnMut(&knightsat::Tour)) -> u64 {
     let mut check = check;
     let counts: Vec<u64> = common::sat::built_in()
         .iter()

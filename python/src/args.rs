@@ -12,7 +12,7 @@ use knightsat::model::board::Leaper;
 use knightsat::runtime::interrupt::Interrupt;
 use knightsat::sat::Backend;
 use knightsat::solve::{Method, Request};
-use knightsat::tour::square_names_in;
+use knightsat::square_names_in;
 
 use crate::errors::{for_parameter, py_result};
 use crate::problem::Problem;

@@ -10,7 +10,7 @@ use knightsat::error::Error;
 use knightsat::error::RunError;
 use knightsat::runtime::interrupt::Interrupt;
 use knightsat::solve::{Outcome, Request, SolveJob};
-use knightsat::tour::Tour;
+use knightsat::Tour;
 
 use crate::args::{asked, flag_arg, optional_whole_number, problem_arg, Asked};
 use crate::errors::{interruptible, lock, py_error, py_result, KnightsatError, SIGNAL_POLL};

@@ -4,10 +4,10 @@ use std::collections::HashMap;
 
 use pyo3::prelude::*;
 
+use knightsat::board_grid;
 use knightsat::model::problem::Problem as LibProblem;
 use knightsat::puzzle::{generate, puzzle_grid, puzzle_rules, seed_or_random};
-use knightsat::render::board_grid;
-use knightsat::tour::Tour;
+use knightsat::Tour;
 
 use crate::args::{asked, flag_arg, optional_whole_number, problem_arg, Asked};
 use crate::errors::{interruptible, py_result};

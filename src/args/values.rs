@@ -9,10 +9,10 @@ use clap::ValueEnum;
 use knightsat::count::frontier::{PartSplit, SquareOrder};
 use knightsat::encoding::{Amo, Subtours};
 use knightsat::model::board::MAX_SQUARES;
-use knightsat::render::Format;
 use knightsat::runtime::deadline::{time_limit, SHORTEST_TIME_LIMIT};
 use knightsat::sat::Backend;
 use knightsat::solve::Method;
+use knightsat::Format;
 
 /// The encodings (mirrors [`knightsat::EncodingConfig`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
@@ -351,5 +351,16 @@ mod tests {
             })
             .collect();
         assert_eq!(named, SquareOrder::ALL);
+    }
+
+    /// `encode` with no --encoding writes the library's default encoding,
+    /// which Python's `encode` writes too.
+    #[test]
+    fn the_default_encoding_is_the_librarys() {
+        let value = EncodingArg::default().to_possible_value().unwrap();
+        assert_eq!(
+            value.get_name(),
+            knightsat::EncodingConfig::default().name()
+        );
     }
 }

@@ -6,16 +6,16 @@ use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
+use knightsat::check_tour;
 use knightsat::cnf::dimacs::{read_answer, Answer};
 use knightsat::cnf_file::read_cnf_info;
 use knightsat::encoding::decode::{check_cnf_body, tour_from_model};
 use knightsat::encoding::Model;
 use knightsat::error::Error;
 use knightsat::model::problem::Problem;
-use knightsat::render::Format;
 use knightsat::runtime::input;
 use knightsat::solve::Outcome;
-use knightsat::tour::check_tour;
+use knightsat::Format;
 use knightsat::{check_proof, Verdict};
 
 use super::{emit, print_outcome};

@@ -15,10 +15,10 @@ use knightsat::count::tally::{CubeRange, CubeSum};
 use knightsat::count::{
     count_cnf as count_cnf_file, sum_tallies, CountJob, CountReport, CubeLine, Estimate, Progress,
 };
-use knightsat::cubes::resolve_jobs;
 use knightsat::error::Error;
 use knightsat::model::problem::Problem;
 use knightsat::runtime::input;
+use knightsat::runtime::threads::resolve_jobs;
 use knightsat::solve::{Method, Request};
 
 use super::{

@@ -8,10 +8,10 @@ use knightsat::cnf_file::{
     stats, write_cnf, write_cnf_file, write_icnf_stream, write_icnf_stream_file,
     write_split_stream, CubeStream, MANIFEST,
 };
-use knightsat::cubes::{cube_count, effective_depth, for_each_cube, Cube};
 use knightsat::encoding::Encoding;
 use knightsat::error::Error;
-use knightsat::render::stats_table;
+use knightsat::stats_table;
+use knightsat::{cube_count, effective_depth, for_each_cube, Cube};
 
 use super::{emit, note_default_start};
 use crate::args::StatsFormat;

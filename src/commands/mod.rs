@@ -27,10 +27,10 @@ use indicatif::{HumanDuration, ProgressBar, ProgressStyle};
 use knightsat::count::CubeProgress;
 use knightsat::error::Error;
 use knightsat::model::problem::Problem;
-use knightsat::render::{render, Format};
 use knightsat::solve::Outcome;
-use knightsat::tour::Tour;
 use knightsat::Refutation;
+use knightsat::Tour;
+use knightsat::{render, Format};
 
 /// Says on stderr that the feasibility gate proved there is no tour, and why.
 pub fn note_refuted_by_gate(refutation: &Refutation) {

@@ -7,8 +7,8 @@ use std::process::ExitCode;
 use knightsat::puzzle::{
     generate, puzzle_grid, puzzle_picture, seed_or_random, Generated, PuzzleJson,
 };
-use knightsat::render::{board_grid, svg, Format};
 use knightsat::solve::Outcome;
+use knightsat::{board_grid, svg, Format};
 
 use super::{emit, print_outcome, show_step, step_bar};
 use crate::args::PuzzleFormat;

@@ -12,10 +12,10 @@ use std::sync::OnceLock;
 use knightsat::count::{CountJob, CountReport, Progress, TourCount, TourNumber};
 use knightsat::encoding::EncodingConfig;
 use knightsat::error::Error;
-use knightsat::render::Format;
 use knightsat::solve::{auto, Method, Outcome, SolveJob, Solved};
 use knightsat::solve_with_proof;
-use knightsat::tour::Tour;
+use knightsat::Format;
+use knightsat::Tour;
 
 use super::{note_default_start, note_refuted_by_gate, note_whole_tour, print_outcome, print_tour};
 use crate::failure::with_way_out;

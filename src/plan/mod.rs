@@ -19,10 +19,10 @@ use knightsat::count::tally::CubeRange;
 use knightsat::encoding::{Encoding, EncodingConfig, EncodingError};
 use knightsat::model::board::Board;
 use knightsat::model::problem::Problem;
-use knightsat::render::Format;
 use knightsat::sat::Backend;
 use knightsat::solve::{Method, Request};
 use knightsat::Error;
+use knightsat::Format;
 
 use crate::args::{
     BuiltInSolver, Cli, Command, CubesCommand, FormatArg, Generated, MemoryBudgetArgs, ProblemArgs,

@@ -9,7 +9,7 @@ use knightsat::model::board::Board;
 use knightsat::model::problem::{parse_clue, Problem};
 use knightsat::puzzle::parse_puzzle;
 use knightsat::runtime::input;
-use knightsat::tour::GivenBoard;
+use knightsat::GivenBoard;
 
 use crate::args::{EncodingArg, EncodingArgs, Preset, ProblemArgs, ShapeArgs};
 use crate::failure::{NoBoard, SwitchOfOtherEncoding};

@@ -91,7 +91,7 @@ fn paths_from(rows: usize, cols: usize, moves: usize, starts: &[usize]) -> usize
 }
 
 pub fn cubes_beyond_the_memory_budget_are_streamed_or_refused_in_bounded_memory() {
-    use knightsat::cubes::bytes_per_cube;
+    use knightsat::bytes_per_cube;
     // 9x9 closed from a1 without parity pruning: millions of cubes (no
     // pruning reaches them at 10 moves, so they are exactly the knight
     // paths from a1), and Schwenk's theorem answers each one at once.

@@ -8,8 +8,8 @@ use knightsat::count::tally::{CubeRange, CubeTally};
 use knightsat::count::{CountJob, CubeLine, CubeProgress, Estimate, Progress, Sample};
 use knightsat::model::problem::Problem;
 use knightsat::solve::{Method, Request};
-use knightsat::tour::Tour;
 use knightsat::Error;
+use knightsat::Tour;
 
 /// What a listing counts: up to a limit, tours or orbits.
 #[derive(Clone, Copy, Debug, Default)]

@@ -49,7 +49,7 @@ pub type EachCube<'a> =
 
 /// Cubes to write, handed out one at a time, so that any number of them
 /// can be written without holding them (see
-/// [`for_each_cube`](crate::cubes::for_each_cube)).
+/// [`for_each_cube`](crate::for_each_cube)).
 #[derive(Clone, Copy)]
 pub struct CubeStream<'a> {
     /// How many cubes `each` hands out.

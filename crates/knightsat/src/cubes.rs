@@ -32,6 +32,7 @@ use crate::error::{Error, Unsupported};
 use crate::graph::MoveGraph;
 use crate::model::problem::{Clue, Problem};
 use crate::runtime::stop::Stop;
+use crate::runtime::threads::resolve_jobs;
 
 /// One cube: a legal prefix of the tour.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -336,15 +337,6 @@ pub(crate) fn cube_of(
             .map(|(t, &s)| vars.x(t, s).positive())
             .collect(),
     })
-}
-
-/// The number of threads `jobs` asks for: itself, or one per core for 0.
-pub fn resolve_jobs(jobs: usize) -> usize {
-    if jobs == 0 {
-        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-    } else {
-        jobs
-    }
 }
 
 /// Runs `work` on each of `cubes` (with its index), on `jobs` threads (0:

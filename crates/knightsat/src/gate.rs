@@ -4,29 +4,7 @@
 //! no tour, with the reason as a [`Refutation`], or lets the problem on to
 //! the route; it never says "no tour" where one exists.
 //!
-//! Every rule below is a necessary condition for a tour. A constraint added
-//! to a problem can only remove tours, so a rule about the bare board (a
-//! theorem, colour counts, the move graph's shape) holds whatever start,
-//! end and clues are given too.
-//!
-//! - **Theorems** on the knight's plain rectangles ([`crate::model::theory`]):
-//!   Schwenk's for closed tours, the classification of open ones.
-//! - **Colours**: a leaper with a + b odd changes colour at every move, so
-//!   a closed tour has as many squares of each colour (and an even number
-//!   in all), an open one at most one more of one colour, on which it
-//!   starts and ends; a start, end or clue fixes the colour of every step.
-//!   A leaper with a + b even never changes colour.
-//! - **The move graph**: it must be connected; no square may be without
-//!   moves; a square with one move is an end of the tour (so a closed tour
-//!   has none, an open one at most two, and not at a clue's inner step); a
-//!   square whose removal splits the board into three parts (two for a
-//!   closed tour or a given end) cannot be crossed by one path.
-//! - **Forced moves**: where every square with two moves must use both (a
-//!   closed tour, or an open one with both ends given), a square may take
-//!   at most two forced moves (one at a given end), and the forced moves
-//!   may not close a cycle short of the whole tour.
-//! - **Distances**: two anchored steps (start, end, clues) i < j must be at
-//!   most j − i moves apart; around a closed tour, at most N − (j − i) too.
+//! The rules are listed on [`refute`].
 
 use std::cell::{Cell, OnceCell};
 use std::fmt;
@@ -259,9 +237,33 @@ impl fmt::Display for Refutation {
     }
 }
 
-/// Proves that `problem` has no tour, when one of the gate's rules (see the
-/// [module](self) docs) does; `None` sends the problem on to a search.
+/// Proves that `problem` has no tour, when one of the gate's rules below
+/// does; `None` sends the problem on to a search.
 /// Linear in the board's squares, or a little more with anchors far apart.
+///
+/// Every rule below is a necessary condition for a tour. A constraint added
+/// to a problem can only remove tours, so a rule about the bare board (a
+/// theorem, colour counts, the move graph's shape) holds whatever start,
+/// end and clues are given too.
+///
+/// - **Theorems** on the knight's plain rectangles ([`crate::model::theory`]):
+///   Schwenk's for closed tours, the classification of open ones.
+/// - **Colours**: a leaper with a + b odd changes colour at every move, so
+///   a closed tour has as many squares of each colour (and an even number
+///   in all), an open one at most one more of one colour, on which it
+///   starts and ends; a start, end or clue fixes the colour of every step.
+///   A leaper with a + b even never changes colour.
+/// - **The move graph**: it must be connected; no square may be without
+///   moves; a square with one move is an end of the tour (so a closed tour
+///   has none, an open one at most two, and not at a clue's inner step); a
+///   square whose removal splits the board into three parts (two for a
+///   closed tour or a given end) cannot be crossed by one path.
+/// - **Forced moves**: where every square with two moves must use both (a
+///   closed tour, or an open one with both ends given), a square may take
+///   at most two forced moves (one at a given end), and the forced moves
+///   may not close a cycle short of the whole tour.
+/// - **Distances**: two anchored steps (start, end, clues) i < j must be at
+///   most j − i moves apart; around a closed tour, at most N − (j − i) too.
 pub fn refute(problem: &Problem) -> Option<Refutation> {
     refute_until(problem, &Deadline::new(None))
 }

@@ -9,12 +9,13 @@
 //! program), which a [`Session`](solve::Session) drives, or a counter
 //! ([`Stats`](cnf::Stats)). A solver's model is
 //! [decoded](encoding::decode) into a [`Tour`] that is always
-//! [verified](model::verify) before it is [rendered](render). The board may
-//! have holes and the piece may be any [leaper](model::board::Leaper);
+//! [verified](model::verify) before it is [rendered](render()). The board
+//! may have holes and the piece may be any [leaper](model::board::Leaper);
 //! clues pin moves to squares, and [puzzles](puzzle) are clue sets with one
-//! solution. Two methods find tours [without SAT](search): Warnsdorff's
-//! rule (fast, may give up) and backtracking (complete); the
-//! [frontier counter](count::frontier) counts them without listing one.
+//! solution. Two methods find tours without SAT: [Warnsdorff's
+//! rule](warnsdorff()) (fast, may give up) and
+//! [backtracking](backtrack()) (complete); the [frontier
+//! counter](count::frontier) counts them without listing one.
 //! [`solve::SolveJob`] and [`count::CountJob`] choose between all of them
 //! by [`solve::Method`]: the jobs are the library's one way to solve or
 //! count, and they and the values they take are re-exported here.
@@ -41,7 +42,7 @@ pub mod model;
 
 pub mod error;
 pub mod runtime;
-pub mod tour;
+mod tour;
 
 mod gate;
 mod graph;
@@ -54,20 +55,22 @@ pub mod solve;
 
 mod certify;
 pub mod cnf_file;
-pub mod cubes;
+mod cubes;
 
 pub mod count;
 pub mod puzzle;
-pub mod render;
+mod render;
 mod search;
 
 pub use certify::{check_proof, solve_with_proof, Verdict};
 pub use count::{CountJob, CountReport, TourNumber};
+pub use cubes::{bytes_per_cube, cube_count, cubes, effective_depth, for_each_cube, Cube};
 pub use encoding::EncodingConfig;
 pub use error::Error;
 pub use gate::{refute, Refutation};
 pub use model::board::Board;
 pub use model::problem::Problem;
+pub use render::{board_grid, render, stats_table, svg, Format, Picture};
 pub use search::{backtrack, warnsdorff, TieBreak, Warnsdorff};
 pub use solve::{Method, Outcome, Request, SolveJob, Solved};
-pub use tour::Tour;
+pub use tour::{check_tour, parse_tour, square_names_in, BoardJson, GivenBoard, Tour, TourJson};

@@ -4,9 +4,10 @@
 
 use super::split::{count_cubes, counting_cubes, CubeCount, CubeCounter, CubeProgress};
 use super::tally::CubeRange;
-use crate::cubes::{cube_count, cubes_at, resolve_jobs, Cube};
+use crate::cubes::{cube_count, cubes_at, Cube};
 use crate::error::Error;
 use crate::model::problem::Problem;
+use crate::runtime::threads::resolve_jobs;
 use crate::solve::{Method, Request};
 
 /// What counting a random sample of the cubes says about the whole count

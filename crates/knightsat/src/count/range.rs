@@ -14,13 +14,12 @@ use super::tally::{
     header_line, record_of, CubeRange, CubeSum, CubeTally, CubeTours, Fingerprint, LineKind,
 };
 use crate::cnf_file::{options, problem_and_encoding};
-use crate::cubes::{
-    cube_count, cubes_at, effective_depth, for_each_cube, on_cubes_in_runs, resolve_jobs,
-};
+use crate::cubes::{cube_count, cubes_at, effective_depth, for_each_cube, on_cubes_in_runs};
 use crate::encoding::EncodingConfig;
 use crate::error::{Error, TallyError, Unsupported};
 use crate::model::problem::Problem;
 use crate::runtime::stop::Stop;
+use crate::runtime::threads::resolve_jobs;
 use crate::solve::{Method, Request};
 
 /// How many cubes of `depth` moves the route `method` takes for

@@ -15,12 +15,13 @@ use super::enumerate::{every_tour, weight};
 use super::tally::CubeRange;
 use crate::cubes::{
     bytes_per_cube, cube_count, cubes_within, effective_depth, for_each_cube, on_cubes_in_runs,
-    resolve_jobs, Cube, DEEPEST_AUTOMATIC_DEPTH,
+    Cube, DEEPEST_AUTOMATIC_DEPTH,
 };
 use crate::encoding::EncodingConfig;
 use crate::error::{Error, Unsupported};
 use crate::model::problem::Problem;
 use crate::runtime::stop::Stop;
+use crate::runtime::threads::resolve_jobs;
 use crate::sat::{Setup, Workload};
 use crate::search;
 use crate::solve::{auto, Method, Request};
@@ -87,7 +88,7 @@ pub const CUBES_PER_JOB: usize = 1000;
 pub const SQUARES_PER_MOVE_OF_DEPTH: usize = 6;
 
 /// The most cubes the automatic depth deepens to (they are all held in
-/// memory, about 200 bytes each: [`crate::cubes::bytes_per_cube`]).
+/// memory, about 200 bytes each: [`crate::bytes_per_cube`]).
 pub const MAX_AUTOMATIC_CUBES: usize = 250_000;
 
 /// The cubes a count over `jobs` threads uses when no depth is given, with

@@ -1,5 +1,5 @@
 //! The process around the work: reading input, writing files whole or not
-//! at all, time limits, interrupts from the caller, and the registry of
+//! at all, time limits, interrupts from the caller, the number of threads, and the registry of
 //! what to clean up when the process is stopped.
 
 pub mod cleanup;
@@ -11,5 +11,6 @@ pub mod memory;
 pub(crate) mod output;
 pub(crate) mod platform;
 pub mod stop;
+pub mod threads;
 
 pub use error::{HoldsRunError, RunError};

@@ -1,10 +1,10 @@
 //! Finding tours, as a [`Method`] says: by SAT (varisat or `CaDiCaL` in
 //! this process, or an external solver program on the emitted CNF; the
 //! model decoded and verified), by Warnsdorff's rule or by backtracking
-//! ([`crate::search`]), or by the default route ([`auto`]), which picks
+//! ([`crate::warnsdorff()`], [`crate::backtrack()`]), or by the default route ([`auto`]), which picks
 //! among them. The frontier counter ([`Method::Frontier`],
 //! [`crate::count::frontier`]) only counts: it finds no tour. The
-//! feasibility gate ([`crate::gate`]) comes first unless the request turns
+//! feasibility gate ([`crate::refute`]) comes first unless the request turns
 //! it off; a [`SolveJob`] is the one entry point for one tour.
 
 pub mod auto;
@@ -16,7 +16,7 @@ use crate::error::SatError;
 use std::ops::ControlFlow;
 use std::time::Duration;
 
-use crate::cubes::{automatic_depth, cubes_within, on_cubes, resolve_jobs, Cube};
+use crate::cubes::{automatic_depth, cubes_within, on_cubes, Cube};
 use crate::encoding::{Encoding, EncodingConfig};
 use crate::error::{Error, Unsupported};
 use crate::gate::Refutation;
@@ -25,6 +25,7 @@ use crate::runtime::deadline::Deadline;
 use crate::runtime::interrupt::Interrupt;
 use crate::runtime::memory::default_memory_budget_mib;
 use crate::runtime::stop::Stop;
+use crate::runtime::threads::resolve_jobs;
 use crate::sat::{Backend, Setup};
 use crate::search::{self, warnsdorff, Warnsdorff};
 use crate::tour::Tour;
@@ -217,7 +218,7 @@ pub struct Request {
     pub proof: bool,
     /// Every tour is wanted, or their number (not Warnsdorff's rule).
     pub every_tour: bool,
-    /// Pass the feasibility gate ([`crate::gate`]) first, which answers
+    /// Pass the feasibility gate ([`crate::refute`]) first, which answers
     /// "no tour" at once where one of its rules proves it; `false`
     /// searches anyway, to test a route or to have a proof written.
     pub gate: bool,

@@ -89,7 +89,7 @@ fn run_racer<T>(
 /// Whether racing `entrants` searches is worth it here: this machine has
 /// a core for each of them.
 pub(crate) fn cores_for(entrants: usize) -> bool {
-    std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get) >= entrants
+    crate::runtime::threads::cores() >= entrants
 }
 
 #[cfg(test)]
