@@ -1,5 +1,7 @@
 """Clauses from knightsat, solved by PySAT's solvers, decoded and verified."""
 
+import pathlib
+
 import pytest
 from pysat.formula import CNF, IDPool
 from pysat.solvers import Solver
@@ -296,25 +298,42 @@ def test_a_user_constraint_on_top_of_the_formula(solver):
     assert tour.index("b1") >= 10
 
 
+def test_the_default_encoding_is_the_commands():
+    # The command's `encode` writes the time-indexed encoding when none is
+    # named (its golden files, which tests/cli.rs checks byte for byte),
+    # and so does Python's: the same DIMACS text, comments and all.
+    fixtures = pathlib.Path(__file__).resolve().parents[2] / "fixtures" / "golden"
+    for problem, golden in [
+        (ks.Problem(3, 4), "3x4-open.cnf"),
+        (ks.Problem(5, 6, closed=True), "5x6-closed.cnf"),
+    ]:
+        assert ks.encode(problem).encoding == "time-indexed"
+        assert ks.dimacs(problem) == (fixtures / golden).read_text()
+
+
 def test_auto_encodes_as_the_default_route_solves():
     # The rule (solve::auto::formula_config): the complete successor
     # encoding without clues, the time-indexed one with clues.
     plain = ks.Problem(6)
-    assert ks.encode(plain).encoding == "successor"
-    assert ks.encode(plain).dimacs() == ks.encode(plain, encoding="successor").dimacs()
+    auto = ks.encode(plain, encoding="auto")
+    assert auto.encoding == "successor"
+    assert auto.dimacs() == ks.encode(plain, encoding="successor").dimacs()
     clued = ks.Problem(6, clues={5: "c3"})
-    assert ks.encode(clued).encoding == "time-indexed"
-    assert ks.encode(clued).dimacs() == ks.encode(clued, encoding="time-indexed").dimacs()
-    assert ks.dimacs(plain) == ks.encode(plain).dimacs()
-    # Every model of the default formula is a tour (its subtours are
+    assert ks.encode(clued, encoding="auto").encoding == "time-indexed"
+    assert (
+        ks.encode(clued, encoding="auto").dimacs()
+        == ks.encode(clued, encoding="time-indexed").dimacs()
+    )
+    assert ks.dimacs(plain, encoding="auto") == auto.dimacs()
+    # Every model of the auto formula is a tour (its subtours are
     # excluded by the formula itself), counted as the oracle does.
     problem = ks.Problem(5, start="a1")
-    formula = ks.encode(problem, every_tour=True)
+    formula = ks.encode(problem, encoding="auto", every_tour=True)
     assert len(verified_tours(formula, problem)) == 304
 
 
-def test_the_default_formula_of_a_large_board_is_small():
-    formula = ks.encode(ks.Problem(20))
+def test_the_auto_formula_of_a_large_board_is_small():
+    formula = ks.encode(ks.Problem(20), encoding="auto")
     timed = ks.encode(ks.Problem(20), encoding="time-indexed")
     assert formula.encoding == "successor"
     assert formula.nvars * 10 < timed.nvars
