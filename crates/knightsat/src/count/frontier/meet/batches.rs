@@ -59,7 +59,7 @@ impl<'b, K: Key> WaitingBatch<'b, K> {
         let mut charged = 0u64;
         for table in &mut tables {
             table.read(true, |key, count| {
-                let degrees = Cut::read(key.to_word().wide(), at, true, reading).degrees;
+                let degrees = Cut::needs(key.to_word().wide(), at, reading);
                 #[allow(clippy::cast_possible_truncation)]
                 let list = &mut lists[(mix(degrees) % batches) as usize];
                 if list.len() == list.capacity() {

@@ -83,6 +83,30 @@ impl Cut {
         cut
     }
 
+    /// The top degrees a bottom state `word` needs on the cut's squares,
+    /// as [`read`](Self::read) gives them with `bottom`, without pairing
+    /// its fragments: what the filters after each half step and the split
+    /// into batches look at, for every state.
+    pub(super) fn needs(word: u128, at: &[Option<usize>], reading: Reading) -> u64 {
+        let mut degrees = 0;
+        for (j, f) in at.iter().enumerate() {
+            let Some(f) = *f else { continue };
+            #[allow(clippy::cast_possible_truncation)]
+            let code = ((word >> (4 * j)) & 15) as u8;
+            let need = if reading.fixed >> f & 1 == 1 {
+                u64::from(code == LONE_END)
+            } else {
+                match code {
+                    EMPTY => 2,
+                    FULL => 0,
+                    _ => 1,
+                }
+            };
+            degrees |= need << (2 * f);
+        }
+        degrees
+    }
+
     /// The first paired square, and how many are paired.
     pub(super) fn paired(&self) -> Option<(usize, usize)> {
         let first = self.partner.iter().position(|&p| p != UNPAIRED)?;
@@ -208,4 +232,35 @@ fn slots(front: &[usize], select: impl Fn(usize) -> bool) -> Vec<u8> {
         // A frontier is at most `MAX_WIDTH` + 1 slots.
         .map(|(j, _)| u8::try_from(j).unwrap_or(u8::MAX))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `needs` is `read`'s degrees for a bottom state, on every slot code,
+    /// with and without fixed ends and slots of the bottom between.
+    #[test]
+    fn needs_are_the_degrees_read_gives() {
+        let at: Vec<Option<usize>> = (0..=MAX_WIDTH)
+            .map(|j| (j % 5 != 3).then_some(j * 7 % (MAX_WIDTH + 1)))
+            .collect();
+        let mut word: u128 = 0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c834;
+        for round in 0..2000u64 {
+            word = word
+                .wrapping_mul(0x2360_ed05_1fc6_5da4_4385_df64_9fcc_f645)
+                .wrapping_add(1);
+            for fixed in [0, 1 << (round % 23), 0b101 << (round % 20)] {
+                let reading = Reading {
+                    used_shift: 120,
+                    fixed,
+                };
+                assert_eq!(
+                    Cut::needs(word, &at, reading),
+                    Cut::read(word, &at, true, reading).degrees,
+                    "word {word:#x}, fixed {fixed:#b}"
+                );
+            }
+        }
+    }
 }

@@ -397,7 +397,7 @@ pub(super) fn keep_needing<'b, K: Key>(
         let mut out =
             Table::with_expected(table.len() / 2, budget).map_err(|e| table_error(e, limit))?;
         table.read(true, |key, count| {
-            let need = Cut::read(key.to_word().wide(), at, true, reading).degrees;
+            let need = Cut::needs(key.to_word().wide(), at, reading);
             if keep(need) {
                 out.add_soon(key, key.hash(), count)
                     .map_err(|e| table_error(e, limit))?;
