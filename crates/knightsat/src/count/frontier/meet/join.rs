@@ -7,6 +7,7 @@ use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use super::contract::{join_group, worth_contracting, Links, Shape};
 use super::cut::{Cut, Reading, PATH_END, UNPAIRED};
 use crate::count::frontier::budget::Budget;
 use crate::count::frontier::engine::table_error;
@@ -294,27 +295,54 @@ fn paths_with(degrees: u64, used: u8, bottoms: &[Pairing], top: &Top, fixed: u64
             let Some(group) = top.groups.get(&group_key(lowered, top_used)) else {
                 return;
             };
-            for (bottom, count) in bottoms {
-                let linked = linked_squares(bottom, ends);
-                if linked == 0 {
-                    continue;
-                }
-                let first = linked.trailing_zeros() as usize;
-                let matched: u128 = group
-                    .iter()
-                    .filter(|(partner, _)| {
-                        one_path(partner, bottom, ends, first, linked.count_ones())
-                    })
-                    .map(|&(_, c)| u128::from(c))
-                    .sum();
-                if matched > 0 {
-                    sum = sum.and_then(|sum| {
-                        Wide::from(matched)
-                            .checked_mul(Wide::from(*count))
-                            .and_then(|x| sum.checked_add(x))
-                    });
-                }
+            // The bottom states of a group pair the same squares.
+            let Some((first, _)) = bottoms.first() else {
+                return;
+            };
+            let points = linked_squares(first, ends);
+            if points == 0 {
+                return;
             }
+            if !worth_contracting(group.len(), bottoms.len()) {
+                for (bottom, count) in bottoms {
+                    let first = points.trailing_zeros() as usize;
+                    let matched: u128 = group
+                        .iter()
+                        .filter(|(partner, _)| {
+                            one_path(partner, bottom, ends, first, points.count_ones())
+                        })
+                        .map(|&(_, c)| u128::from(c))
+                        .sum();
+                    if matched > 0 {
+                        sum = sum.and_then(|sum| {
+                            Wide::from(matched)
+                                .checked_mul(Wide::from(*count))
+                                .and_then(|x| sum.checked_add(x))
+                        });
+                    }
+                }
+                return;
+            }
+            // A chosen end's missing side leads to a path end.
+            let to_ends = |links: &[u8; MAX_WIDTH + 1]| {
+                let mut links = *links;
+                for f in (0..MAX_WIDTH).filter(|&f| ends >> f & 1 == 1) {
+                    if links[f] == UNPAIRED {
+                        links[f] = PATH_END;
+                    }
+                }
+                links
+            };
+            let tops: Vec<(Links, u128)> = group
+                .iter()
+                .map(|(links, count)| (to_ends(links), u128::from(*count)))
+                .collect();
+            let bottoms: Vec<(Links, u64)> = bottoms
+                .iter()
+                .map(|(links, count)| (to_ends(links), *count))
+                .collect();
+            let joined = join_group(&tops, &bottoms, points, Shape::Path);
+            sum = sum.and_then(|sum| joined.and_then(|x| sum.checked_add(x)));
         };
         match k {
             0 => tally(0),

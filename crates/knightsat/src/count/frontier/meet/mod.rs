@@ -36,6 +36,7 @@
 //! the middle").
 
 mod batches;
+mod contract;
 mod cut;
 mod join;
 

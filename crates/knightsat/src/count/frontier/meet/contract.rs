@@ -1,0 +1,323 @@
+//! Joining one group of top states with one group of bottom states at
+//! once, by contracting the bottom's links one square at a time, instead
+//! of testing every pair.
+//!
+//! Each square of the cut taking part (a *point*) has one link on each
+//! side: to another point (the two ends of one fragment of that side), or
+//! to a path end past the cut ([`PATH_END`]). The tours are the pairs of a
+//! top and a bottom state whose links together make one cycle through
+//! every point (cycles) or one path from a path end to a path end through
+//! every point (paths). Following the bottom's link from the lowest point
+//! `p` to `q` and splicing it into the top's links (the top's fragments
+//! through `p` and `q` become one, or one leading to a path end) leaves a
+//! smaller problem of the same kind on the other points, in which top
+//! states that differ only in how `p` and `q` were reached become one,
+//! their counts added. So the bottom states are taken in groups by their
+//! link at `p`, each group with the top states spliced for it: a trie of
+//! the bottom's links, whose nodes near the root hold many top states and
+//! those deep in it few, where testing every pair costs the product of
+//! the two groups' sizes at every node.
+
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
+
+use super::cut::{PATH_END, UNPAIRED};
+use crate::count::frontier::state::MAX_WIDTH;
+use crate::count::number::Wide;
+
+use rustc_hash::FxHasher;
+
+/// Each point's link on one side: a point, [`PATH_END`], or
+/// [`UNPAIRED`] for a square that is not a point.
+pub(super) type Links = [u8; MAX_WIDTH + 1];
+
+/// Below this many pairs of states, a group tests every pair: splicing
+/// and hashing cost more than walking a few.
+const PAIRS_TESTED_ONE_BY_ONE: usize = 256;
+
+/// Whether `tops` top states and `bottoms` bottom states are joined by
+/// contracting rather than by testing each pair.
+pub(super) fn worth_contracting(tops: usize, bottoms: usize) -> bool {
+    bottoms > 1 && tops.saturating_mul(bottoms) > PAIRS_TESTED_ONE_BY_ONE
+}
+
+/// What the joined links must make: one cycle, or one path.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Shape {
+    /// One cycle through every point; no link leads to a path end.
+    Cycle,
+    /// One path through every point, its two ends past the cut.
+    Path,
+}
+
+/// The sum over the pairs of a state of `tops` and one of `bottoms` (links
+/// on the points `points` and counts) whose links make one `shape`, of
+/// the product of their counts; `None` if it passes 2^256.
+pub(super) fn join_group(
+    tops: &[(Links, u128)],
+    bottoms: &[(Links, u64)],
+    points: u32,
+    shape: Shape,
+) -> Option<Wide> {
+    if tops.is_empty() || bottoms.is_empty() {
+        return Some(Wide::ZERO);
+    }
+    if points == 0 {
+        return Some(Wide::ZERO);
+    }
+    if !worth_contracting(tops.len(), bottoms.len()) {
+        return pair_by_pair(tops, bottoms, points, shape);
+    }
+    let p = points.trailing_zeros() as usize;
+    let mut by_link: Vec<Vec<(Links, u64)>> = vec![Vec::new(); MAX_WIDTH + 1];
+    for &(links, count) in bottoms {
+        let q = usize::from(links[p]);
+        if q > MAX_WIDTH {
+            // A point without a bottom link is no state of this join.
+            continue;
+        }
+        by_link[q].push((links, count));
+    }
+    let mut sum = Wide::ZERO;
+    for (q, mut group) in by_link.into_iter().enumerate() {
+        if group.is_empty() {
+            continue;
+        }
+        let to_point = q != usize::from(PATH_END);
+        let mut left = points & !(1 << p);
+        if to_point {
+            left &= !(1 << q);
+        }
+        let (spliced, closed) = splice(tops, p, q, left, shape);
+        if closed > 0 {
+            let bottom_total: u128 = group.iter().map(|&(_, c)| u128::from(c)).sum();
+            let product = Wide::from(closed).checked_mul(Wide::from(bottom_total))?;
+            sum = sum.checked_add(product)?;
+        }
+        if left != 0 && !spliced.is_empty() {
+            for (links, _) in &mut group {
+                links[p] = UNPAIRED;
+                if to_point {
+                    links[q] = UNPAIRED;
+                }
+            }
+            sum = sum.checked_add(join_group(&spliced, &group, left, shape)?)?;
+        }
+    }
+    Some(sum)
+}
+
+/// The top states `tops` with the bottom's link from `p` to `q` (a point,
+/// or [`PATH_END`]) spliced in, on the points `left`, equal ones merged;
+/// and the total count of those the link completes into one `shape`
+/// (only when no point is left: closing early leaves some point out).
+fn splice(
+    tops: &[(Links, u128)],
+    p: usize,
+    q: usize,
+    left: u32,
+    shape: Shape,
+) -> (Vec<(Links, u128)>, u128) {
+    let mut merged: HashMap<Links, u128, BuildHasherDefault<FxHasher>> = HashMap::default();
+    let mut closed = 0u128;
+    let end = usize::from(PATH_END);
+    for &(links, count) in tops {
+        let from_p = usize::from(links[p]);
+        let mut next = links;
+        next[p] = UNPAIRED;
+        if q == end {
+            // The bottom leads from p to a path end: the top's fragment
+            // through p now leads there too.
+            if from_p == end {
+                if left == 0 && shape == Shape::Path {
+                    closed += count;
+                }
+                continue;
+            }
+            next[from_p] = PATH_END;
+        } else {
+            let from_q = usize::from(links[q]);
+            if from_p == q {
+                // The top links p and q too: a cycle of two links.
+                if left == 0 && shape == Shape::Cycle {
+                    closed += count;
+                }
+                continue;
+            }
+            if from_p == end && from_q == end {
+                if left == 0 && shape == Shape::Path {
+                    closed += count;
+                }
+                continue;
+            }
+            next[q] = UNPAIRED;
+            if from_p != end {
+                next[from_p] = links[q];
+            }
+            if from_q != end {
+                next[from_q] = links[p];
+            }
+        }
+        if left != 0 {
+            *merged.entry(next).or_insert(0) += count;
+        }
+    }
+    (merged.into_iter().collect(), closed)
+}
+
+/// [`join_group`] by testing each pair.
+fn pair_by_pair(
+    tops: &[(Links, u128)],
+    bottoms: &[(Links, u64)],
+    points: u32,
+    shape: Shape,
+) -> Option<Wide> {
+    let mut sum = Wide::ZERO;
+    for (bottom, bottom_count) in bottoms {
+        let matched: u128 = tops
+            .iter()
+            .filter(|(top, _)| one_shape(top, bottom, points, shape))
+            .map(|&(_, c)| c)
+            .sum();
+        if matched > 0 {
+            sum = sum.checked_add(Wide::from(matched).checked_mul(Wide::from(*bottom_count))?)?;
+        }
+    }
+    Some(sum)
+}
+
+/// Whether the links `top` and `bottom` on `points` make one `shape`:
+/// walking from the lowest point both ways, crossing sides at each point,
+/// a cycle comes back to it, a path reaches a path end both ways, having
+/// passed every point.
+pub(super) fn one_shape(top: &Links, bottom: &Links, points: u32, shape: Shape) -> bool {
+    let first = points.trailing_zeros() as usize;
+    let all = points.count_ones();
+    let link = |via_top: bool, at: usize| {
+        if via_top {
+            top[at]
+        } else {
+            bottom[at]
+        }
+    };
+    let mut visited = 1;
+    let ways: &[bool] = match shape {
+        Shape::Cycle => &[true],
+        Shape::Path => &[true, false],
+    };
+    for &leave_by_top in ways {
+        let (mut at, mut via_top) = (first, leave_by_top);
+        loop {
+            let next = link(via_top, at);
+            if next == PATH_END {
+                if shape == Shape::Cycle {
+                    return false;
+                }
+                break;
+            }
+            if next == UNPAIRED || visited > all {
+                return false;
+            }
+            if usize::from(next) == first {
+                return shape == Shape::Cycle && visited == all && !via_top;
+            }
+            at = usize::from(next);
+            visited += 1;
+            via_top = !via_top;
+        }
+    }
+    visited == all
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every pairing of `points` (as links), each point linked to another
+    /// or, with up to `ends` of them, to a path end.
+    fn pairings(points: &[usize], ends: usize) -> Vec<Links> {
+        let Some((&first, rest)) = points.split_first() else {
+            return vec![[UNPAIRED; MAX_WIDTH + 1]];
+        };
+        let mut all = Vec::new();
+        if ends > 0 {
+            for mut links in pairings(rest, ends - 1) {
+                links[first] = PATH_END;
+                all.push(links);
+            }
+        }
+        for (i, &other) in rest.iter().enumerate() {
+            let others: Vec<usize> = rest
+                .iter()
+                .enumerate()
+                .filter(|&(j, _)| j != i)
+                .map(|(_, &f)| f)
+                .collect();
+            for mut links in pairings(&others, ends) {
+                #[allow(clippy::cast_possible_truncation)]
+                {
+                    links[first] = other as u8;
+                    links[other] = first as u8;
+                }
+                all.push(links);
+            }
+        }
+        all
+    }
+
+    /// The contracting join equals testing every pair, on every pairing of
+    /// up to 8 points, for cycles and for paths with their ends on either
+    /// side, with counts that differ from state to state.
+    #[test]
+    fn contracting_equals_testing_every_pair() {
+        for n in 1..=8usize {
+            let points: Vec<usize> = (0..n).map(|i| i * 3 % 23).collect();
+            let mask = points.iter().fold(0u32, |m, &f| m | 1 << f);
+            for (shape, top_ends, bottom_ends) in [
+                (Shape::Cycle, 0, 0),
+                (Shape::Path, 2, 0),
+                (Shape::Path, 1, 1),
+                (Shape::Path, 0, 2),
+                (Shape::Path, 2, 2),
+            ] {
+                let tops: Vec<(Links, u128)> = pairings(&points, top_ends)
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, l)| (l, i as u128 % 7 + 1))
+                    .collect();
+                let bottoms: Vec<(Links, u64)> = pairings(&points, bottom_ends)
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, l)| (l, i as u64 % 5 + 1))
+                    .collect();
+                let by_pairs = pair_by_pair(&tops, &bottoms, mask, shape);
+                let contracted = join_group(&tops, &bottoms, mask, shape);
+                assert_eq!(
+                    contracted, by_pairs,
+                    "{n} points, ends {top_ends} and {bottom_ends}"
+                );
+            }
+        }
+    }
+
+    /// The walk itself, on small cases worked by hand: two points linked
+    /// both ways are one cycle; a path a-b on top with both ends leading
+    /// past the cut on the bottom is one path; two cycles are not one.
+    #[test]
+    fn one_shape_on_cases_worked_by_hand() {
+        let mut top = [UNPAIRED; MAX_WIDTH + 1];
+        let mut bottom = [UNPAIRED; MAX_WIDTH + 1];
+        (top[0], top[1], bottom[0], bottom[1]) = (1, 0, 1, 0);
+        assert!(one_shape(&top, &bottom, 0b11, Shape::Cycle));
+        assert!(!one_shape(&top, &bottom, 0b11, Shape::Path));
+        (bottom[0], bottom[1]) = (PATH_END, PATH_END);
+        assert!(one_shape(&top, &bottom, 0b11, Shape::Path));
+        let mut top = [UNPAIRED; MAX_WIDTH + 1];
+        let mut bottom = [UNPAIRED; MAX_WIDTH + 1];
+        (top[0], top[1], top[2], top[3]) = (1, 0, 3, 2);
+        (bottom[0], bottom[1], bottom[2], bottom[3]) = (1, 0, 3, 2);
+        assert!(!one_shape(&top, &bottom, 0b1111, Shape::Cycle));
+        (bottom[0], bottom[1], bottom[2], bottom[3]) = (3, 2, 1, 0);
+        assert!(one_shape(&top, &bottom, 0b1111, Shape::Cycle));
+    }
+}
