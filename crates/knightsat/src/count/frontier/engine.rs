@@ -17,7 +17,7 @@ use crate::count::frontier::packing::{Count, Key};
 use crate::count::frontier::schedule::{Schedule, SquareStep};
 pub(crate) use crate::count::frontier::shard::table_error;
 use crate::count::frontier::shard::{Output, Shard};
-use crate::count::frontier::state::{expand, Mode};
+use crate::count::frontier::state::{expand, Mode, Word};
 use crate::count::frontier::table::Table;
 use crate::count::frontier::{FrontierError, Options, Part, SpillDir, SquareProgress};
 use crate::count::number::Wide;
@@ -334,6 +334,9 @@ fn step_serial<K: Key, C: Count>(
         }
         let mut failed = None;
         let times = expand(step, mode, key.to_word(), |next| {
+            if options.keep.is_some_and(|keep| !keep(next.wide())) {
+                return;
+            }
             let k = K::from_word(next);
             if let Err(e) = out.add(k, k.hash(), count) {
                 failed.get_or_insert(e);
@@ -480,6 +483,7 @@ impl<'b> Worker<'_, 'b> {
         let mut pending: Vec<Vec<(K, C)>> = (0..jobs).map(|_| Vec::new()).collect();
         let mut done = Wide::ZERO;
         let mut i = 0usize;
+        let keep_state = self.options.keep;
         shard.read(self.free, |key, count| {
             if i.is_multiple_of(POLL) {
                 if stopped(self.options) || self.abort.load(Ordering::Relaxed) {
@@ -497,6 +501,9 @@ impl<'b> Worker<'_, 'b> {
             }
             let mut failed = None;
             let times = expand(self.step, self.mode, key.to_word(), |next| {
+                if keep_state.is_some_and(|keep| !keep(next.wide())) {
+                    return;
+                }
                 let k = K::from_word(next);
                 let h = k.hash();
                 let d = shard_of(h, jobs);

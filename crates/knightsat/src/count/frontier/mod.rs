@@ -131,6 +131,10 @@ pub(crate) struct Options<'a> {
     pub(crate) spill: Option<&'a SpillDir>,
     /// Count one part of the tours only ([`Part`]).
     pub(crate) part: Option<Part>,
+    /// The successors a step may keep, by their packed words: meeting in
+    /// the middle, a half step drops at once the bottom states no top
+    /// state can complete, rather than tabling them first.
+    pub(crate) keep: Option<&'a (dyn Fn(u128) -> bool + Sync)>,
 }
 
 /// How a frontier count is split into parts.
@@ -201,6 +205,7 @@ impl Default for Options<'_> {
             order: SquareOrder::Auto,
             spill: None,
             part: None,
+            keep: None,
         }
     }
 }
@@ -726,6 +731,7 @@ pub(crate) fn count_tours(
             order: limits.order,
             spill: Some(&spill),
             part: limits.part,
+            keep: None,
         };
         count(problem, &options).map_err(|error| match error {
             FrontierError::Stopped => Error::Run(RunError::Stopped),

@@ -20,6 +20,10 @@ use crate::count::number::Wide;
 /// Top degree words, hashed by the splitmix64 finaliser.
 pub(super) type DegreeSet = HashSet<u64, BuildHasherDefault<MixHasher>>;
 
+/// Top degree words, each with the fewest free path ends a top state of
+/// those degrees has used.
+pub(super) type DegreeEnds = HashMap<u64, u8, BuildHasherDefault<MixHasher>>;
+
 /// Hashes the one `u64` written to it by the splitmix64 finaliser.
 #[derive(Default)]
 pub(super) struct MixHasher(u64);
@@ -51,8 +55,12 @@ pub(super) struct Top {
     /// cycles that close at the last half step.
     pub(super) edgeless: u64,
     /// For each half step, the degrees some top state has on the cut's
-    /// squares added so far.
+    /// squares added so far (cycles).
     pub(super) allowed: Vec<DegreeSet>,
+    /// For each half step, the same for paths, with the fewest free ends a
+    /// top state of those degrees has used, and the two bits of each
+    /// square of the cut added so far.
+    pub(super) allowed_paths: Vec<(DegreeEnds, u64)>,
     /// The memory charged for it.
     pub(super) bytes: u64,
     /// The path ends not fixed (2 less the fixed ends; 0 for cycles).
@@ -359,6 +367,54 @@ fn paths_with(degrees: u64, used: u8, bottoms: &[Pairing], top: &Top, fixed: u64
     sum
 }
 
+/// Whether a bottom state that needs the top degrees `need` on the cut's
+/// squares added so far (two bits each in `mask`), having used `used` of
+/// the `free` free path ends, can still join some top state of `allowed`:
+/// the join lowers the degrees it needs by one at each square of the cut
+/// it makes a path end (never a fixed end, `fixed`), as many as the free
+/// ends both sides leave, so some top state must have the degrees needed
+/// less at most that many squares already added, having used few enough
+/// ends itself.
+pub(super) fn path_may_join(
+    need: u64,
+    used: u8,
+    (allowed, mask): &(DegreeEnds, u64),
+    free: u8,
+    fixed: u64,
+) -> bool {
+    let room = free.saturating_sub(used);
+    let need = need & mask;
+    let fits = |degrees: u64, ends: u8| {
+        allowed
+            .get(&degrees)
+            .is_some_and(|&top_used| top_used + ends <= room)
+    };
+    if fits(need, 0) {
+        return true;
+    }
+    if room == 0 {
+        return false;
+    }
+    let mut candidates = [0u64; MAX_WIDTH];
+    let mut n = 0;
+    for f in 0..MAX_WIDTH {
+        if need >> (2 * f) & 3 >= 1 && fixed >> f & 1 == 0 {
+            candidates[n] = 1 << (2 * f);
+            n += 1;
+        }
+    }
+    let candidates = &candidates[..n];
+    for (i, &a) in candidates.iter().enumerate() {
+        if fits(need - a, 1) {
+            return true;
+        }
+        if room >= 2 && candidates[i + 1..].iter().any(|&b| fits(need - a - b, 2)) {
+            return true;
+        }
+    }
+    false
+}
+
 /// The squares of the cut that a joined path passes through from one side
 /// to the other: those the bottom pairs, and the chosen path ends `ends`
 /// (paired on one side only). A square the bottom pairs is paired by the
@@ -408,31 +464,4 @@ fn one_path(
         }
     }
     visited == linked
-}
-
-/// The states of `tables` whose cut squares (`at`: each slot's number
-/// among the cut's squares, if it is one) need top degrees that `keep`
-/// takes; one thread a shard.
-pub(super) fn keep_needing<'b, K: Key>(
-    tables: Vec<Table<'b, K, u64>>,
-    at: &[Option<usize>],
-    keep: impl Fn(u64) -> bool + Sync,
-    budget: &'b Budget,
-    reading: Reading,
-) -> Result<Vec<Table<'b, K, u64>>, FrontierError> {
-    let limit = budget.limit();
-    on_threads(tables, |mut table| {
-        let mut out =
-            Table::with_expected(table.len() / 2, budget).map_err(|e| table_error(e, limit))?;
-        table.read(true, |key, count| {
-            let need = Cut::needs(key.to_word().wide(), at, reading);
-            if keep(need) {
-                out.add_soon(key, key.hash(), count)
-                    .map_err(|e| table_error(e, limit))?;
-            }
-            Ok(())
-        })?;
-        out.flush().map_err(|e| table_error(e, limit))?;
-        Ok(out)
-    })
 }

@@ -49,8 +49,10 @@ use crate::count::frontier::table::Table;
 use crate::count::frontier::{FrontierError, Options, Part, SpillDir, SquareProgress};
 use crate::count::number::Wide;
 use batches::{Batches, WaitingBatch, SPLIT_SHARE};
-use cut::{cut_at, half_steps, Reading, Sides};
-use join::{group_key, group_within_budget, join_cycles, join_paths, keep_needing, Top};
+use cut::{cut_at, half_steps, Cut, Reading, Sides};
+use join::{
+    group_key, group_within_budget, join_cycles, join_paths, path_may_join, DegreeEnds, Top,
+};
 
 /// The undirected Hamiltonian cycles (`closed`) or paths of `graph` (at
 /// least two squares, three for cycles), paths with the ends `ends` (at
@@ -301,20 +303,32 @@ impl Meet<'_> {
             groups,
             edgeless,
             allowed: Vec::new(),
+            allowed_paths: Vec::new(),
             bytes,
             free_ends: self.free_ends,
         };
         degrees.sort_unstable();
         // The cut's squares stay once added: a half step's mask is its
-        // frontier's. (Paths do not filter: see `bottom`.)
-        for front in self.fronts.iter().filter(|_| self.closed) {
+        // frontier's.
+        for front in self.fronts {
             let mask = self
                 .cut_slots(front)
                 .into_iter()
                 .flatten()
                 .fold(0u64, |mask, f| mask | 3 << (2 * f));
-            top.allowed
-                .push(degrees.iter().map(|&d| d & mask).collect());
+            if self.closed {
+                top.allowed
+                    .push(degrees.iter().map(|&d| d & mask).collect());
+            } else {
+                let mut fewest = DegreeEnds::default();
+                for &key in top.groups.keys() {
+                    #[allow(clippy::cast_possible_truncation)]
+                    let used = (key >> 56) as u8;
+                    let least = fewest.entry(key & mask).or_insert(used);
+                    *least = (*least).min(used);
+                }
+                top.allowed_paths.push((fewest, mask));
+            }
         }
         Ok(top)
     }
@@ -408,31 +422,49 @@ impl Meet<'_> {
         for (i, one) in steps.iter().enumerate().skip(from) {
             let batch = batches.label();
             let show = |p: SquareProgress| self.report(done + i + p.done, p.states, batch);
-            let options = self.phase(&show);
-            let (next, finished) = advance(one, mode, &options, self.budget, tables)?;
-            closed_at_last = finished;
             let at = self.cut_slots(&self.fronts[i]);
             let part = self
                 .part
                 .filter(|&(_, at_step)| at_step == i)
                 .map(|(part, _)| part);
+            let reading = self.reading(used_shift);
+            let in_part = |need: u64| Part::admits(part, need);
+            // The bottom states no top state can complete (and, at the
+            // split step, those of other parts) are dropped as the step
+            // makes them.
+            let keep = |word: u128| {
+                let need = Cut::needs(word, &at, reading);
+                if !in_part(need) {
+                    return false;
+                }
+                if self.closed {
+                    top.allowed[i].contains(&need)
+                } else {
+                    // A square of the cut may still be a path end, with a
+                    // top degree one less than a cycle's.
+                    #[allow(clippy::cast_possible_truncation)]
+                    let used = ((word >> used_shift) & 3) as u8;
+                    path_may_join(
+                        need,
+                        used,
+                        &top.allowed_paths[i],
+                        top.free_ends,
+                        reading.fixed,
+                    )
+                }
+            };
+            let options = Options {
+                keep: Some(&keep),
+                ..self.phase(&show)
+            };
+            let (next, finished) = advance(one, mode, &options, self.budget, tables)?;
+            tables = next;
+            closed_at_last = finished;
             // The tours completed at the split step, from every part's
             // states, are the first part's.
             if part.is_some_and(|part| !part.takes_earlier_tours()) {
                 closed_at_last = Wide::ZERO;
             }
-            let in_part = |need: u64| Part::admits(part, need);
-            tables = if self.closed {
-                let allowed = &top.allowed[i];
-                let keep = |need| allowed.contains(&need) && in_part(need);
-                keep_needing(next, &at, keep, self.budget, self.reading(used_shift))?
-            } else if part.is_some() {
-                keep_needing(next, &at, in_part, self.budget, self.reading(used_shift))?
-            } else {
-                // A square of the cut may still be a path end, with a top
-                // degree one less than a cycle's.
-                next
-            };
             let bytes: u64 = tables.iter().map(Table::bytes).sum();
             if i + 1 < steps.len() && bytes > self.split_above {
                 let pieces = bytes.div_ceil(self.split_above.max(1) / 2 + 1).clamp(2, 16);
