@@ -18,14 +18,9 @@
 //! those deep in it few, where testing every pair costs the product of
 //! the two groups' sizes at every node.
 
-use std::collections::HashMap;
-use std::hash::BuildHasherDefault;
-
 use super::cut::{PATH_END, UNPAIRED};
 use crate::count::frontier::state::MAX_WIDTH;
 use crate::count::number::Wide;
-
-use rustc_hash::FxHasher;
 
 /// Each point's link on one side: a point, [`PATH_END`], or
 /// [`UNPAIRED`] for a square that is not a point.
@@ -50,37 +45,39 @@ pub(super) enum Shape {
     Path,
 }
 
+/// The top states of a join, links and counts, read once for each use:
+/// the caller's own (a group of the top, its chosen ends turned into path
+/// ends as they are read, so that no copy of a large group is held) or
+/// those a splice made.
+pub(super) trait Tops: Iterator<Item = (Links, u128)> + ExactSizeIterator + Clone {}
+
+impl<T: Iterator<Item = (Links, u128)> + ExactSizeIterator + Clone> Tops for T {}
+
 /// The sum over the pairs of a state of `tops` and one of `bottoms` (links
 /// on the points `points` and counts) whose links make one `shape`, of
 /// the product of their counts; `None` if it passes 2^256.
 pub(super) fn join_group(
-    tops: &[(Links, u128)],
-    bottoms: &[(Links, u64)],
+    tops: &impl Tops,
+    bottoms: &mut [(Links, u64)],
     points: u32,
     shape: Shape,
 ) -> Option<Wide> {
-    if tops.is_empty() || bottoms.is_empty() {
-        return Some(Wide::ZERO);
-    }
-    if points == 0 {
+    if tops.len() == 0 || bottoms.is_empty() || points == 0 {
         return Some(Wide::ZERO);
     }
     if !worth_contracting(tops.len(), bottoms.len()) {
         return pair_by_pair(tops, bottoms, points, shape);
     }
     let p = points.trailing_zeros() as usize;
-    let mut by_link: Vec<Vec<(Links, u64)>> = vec![Vec::new(); MAX_WIDTH + 1];
-    for &(links, count) in bottoms {
-        let q = usize::from(links[p]);
+    // The bottom states sorted in place by their link at p, each run of one
+    // link joined alone. Their links at the points already spliced are
+    // never read again (no link left leads there), so they stay as they are.
+    bottoms.sort_unstable_by_key(|(links, _)| links[p]);
+    let mut sum = Wide::ZERO;
+    for group in bottoms.chunk_by_mut(|a, b| a.0[p] == b.0[p]) {
+        let q = usize::from(group[0].0[p]);
         if q > MAX_WIDTH {
             // A point without a bottom link is no state of this join.
-            continue;
-        }
-        by_link[q].push((links, count));
-    }
-    let mut sum = Wide::ZERO;
-    for (q, mut group) in by_link.into_iter().enumerate() {
-        if group.is_empty() {
             continue;
         }
         let to_point = q != usize::from(PATH_END);
@@ -88,20 +85,15 @@ pub(super) fn join_group(
         if to_point {
             left &= !(1 << q);
         }
-        let (spliced, closed) = splice(tops, p, q, left, shape);
+        let (spliced, closed) = splice(tops.clone(), p, q, left, shape);
         if closed > 0 {
             let bottom_total: u128 = group.iter().map(|&(_, c)| u128::from(c)).sum();
             let product = Wide::from(closed).checked_mul(Wide::from(bottom_total))?;
             sum = sum.checked_add(product)?;
         }
         if left != 0 && !spliced.is_empty() {
-            for (links, _) in &mut group {
-                links[p] = UNPAIRED;
-                if to_point {
-                    links[q] = UNPAIRED;
-                }
-            }
-            sum = sum.checked_add(join_group(&spliced, &group, left, shape)?)?;
+            let spliced = spliced.iter().copied();
+            sum = sum.checked_add(join_group(&spliced, group, left, shape)?)?;
         }
     }
     Some(sum)
@@ -112,16 +104,16 @@ pub(super) fn join_group(
 /// and the total count of those the link completes into one `shape`
 /// (only when no point is left: closing early leaves some point out).
 fn splice(
-    tops: &[(Links, u128)],
+    tops: impl Tops,
     p: usize,
     q: usize,
     left: u32,
     shape: Shape,
 ) -> (Vec<(Links, u128)>, u128) {
-    let mut merged: HashMap<Links, u128, BuildHasherDefault<FxHasher>> = HashMap::default();
+    let mut spliced: Vec<(Links, u128)> = Vec::new();
     let mut closed = 0u128;
     let end = usize::from(PATH_END);
-    for &(links, count) in tops {
+    for (links, count) in tops {
         let from_p = usize::from(links[p]);
         let mut next = links;
         next[p] = UNPAIRED;
@@ -159,15 +151,32 @@ fn splice(
             }
         }
         if left != 0 {
-            *merged.entry(next).or_insert(0) += count;
+            spliced.push((next, count));
         }
     }
-    (merged.into_iter().collect(), closed)
+    (merged(spliced), closed)
+}
+
+/// `states` with the equal ones made one, their counts added: sorted and
+/// merged in place, so that no second copy is held beside them.
+fn merged(mut states: Vec<(Links, u128)>) -> Vec<(Links, u128)> {
+    states.sort_unstable_by_key(|state| state.0);
+    let mut kept = 0;
+    for i in 0..states.len() {
+        if kept > 0 && states[kept - 1].0 == states[i].0 {
+            states[kept - 1].1 += states[i].1;
+        } else {
+            states[kept] = states[i];
+            kept += 1;
+        }
+    }
+    states.truncate(kept);
+    states
 }
 
 /// [`join_group`] by testing each pair.
 fn pair_by_pair(
-    tops: &[(Links, u128)],
+    tops: &impl Tops,
     bottoms: &[(Links, u64)],
     points: u32,
     shape: Shape,
@@ -175,9 +184,9 @@ fn pair_by_pair(
     let mut sum = Wide::ZERO;
     for (bottom, bottom_count) in bottoms {
         let matched: u128 = tops
-            .iter()
+            .clone()
             .filter(|(top, _)| one_shape(top, bottom, points, shape))
-            .map(|&(_, c)| c)
+            .map(|(_, c)| c)
             .sum();
         if matched > 0 {
             sum = sum.checked_add(Wide::from(matched).checked_mul(Wide::from(*bottom_count))?)?;
@@ -285,13 +294,13 @@ mod tests {
                     .enumerate()
                     .map(|(i, l)| (l, i as u128 % 7 + 1))
                     .collect();
-                let bottoms: Vec<(Links, u64)> = pairings(&points, bottom_ends)
+                let mut bottoms: Vec<(Links, u64)> = pairings(&points, bottom_ends)
                     .into_iter()
                     .enumerate()
                     .map(|(i, l)| (l, i as u64 % 5 + 1))
                     .collect();
-                let by_pairs = pair_by_pair(&tops, &bottoms, mask, shape);
-                let contracted = join_group(&tops, &bottoms, mask, shape);
+                let by_pairs = pair_by_pair(&tops.iter().copied(), &bottoms, mask, shape);
+                let contracted = join_group(&tops.iter().copied(), &mut bottoms, mask, shape);
                 assert_eq!(
                     contracted, by_pairs,
                     "{n} points, ends {top_ends} and {bottom_ends}"

@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::contract::{join_group, worth_contracting, Links, Shape};
+use super::contract::{join_group, worth_contracting, Shape};
 use super::cut::{Cut, Reading, PATH_END, UNPAIRED};
 use crate::count::frontier::budget::Budget;
 use crate::count::frontier::engine::table_error;
@@ -83,11 +83,12 @@ pub(super) fn join_paths<K: Key>(
 ) -> Result<Wide, FrontierError> {
     let (groups, bytes) = group_within_budget(&mut tables, at, true, reading, |_| true, budget)?;
     drop(tables);
-    let groups: Vec<(u64, Vec<Pairing>)> = groups.into_iter().collect();
+    let mut groups: Vec<(u64, Vec<Pairing>)> = groups.into_iter().collect();
     let chunk = groups.len().div_ceil(jobs).max(1);
-    let sums = on_threads(groups.chunks(chunk).collect(), |part| {
+    let sums = on_threads(groups.chunks_mut(chunk).collect(), |part| {
         let mut sum = Wide::ZERO;
-        for (i, (key, bottoms)) in part.iter().enumerate() {
+        for (i, (key, bottoms)) in part.iter_mut().enumerate() {
+            let key = *key;
             if i.is_multiple_of(256) && stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
                 return Err(FrontierError::Stopped);
             }
@@ -285,7 +286,13 @@ fn cycles_with(bottom: &Cut, top: &Top) -> u128 {
 /// squares of the cut with one edge in all (`ends`, taking their one edge
 /// from one side): so for each way of choosing the squares of the cut that
 /// are ends, the top states that fit are those of one degree less there.
-fn paths_with(degrees: u64, used: u8, bottoms: &[Pairing], top: &Top, fixed: u64) -> Option<Wide> {
+fn paths_with(
+    degrees: u64,
+    used: u8,
+    bottoms: &mut [Pairing],
+    top: &Top,
+    fixed: u64,
+) -> Option<Wide> {
     // A fixed end's one edge is matched by its degrees: it is never one
     // of the free ends chosen here.
     let candidates: Vec<usize> = (0..MAX_WIDTH)
@@ -304,15 +311,15 @@ fn paths_with(degrees: u64, used: u8, bottoms: &[Pairing], top: &Top, fixed: u64
                 return;
             };
             // The bottom states of a group pair the same squares.
-            let Some((first, _)) = bottoms.first() else {
+            let Some(&(first, _)) = bottoms.first() else {
                 return;
             };
-            let points = linked_squares(first, ends);
+            let points = linked_squares(&first, ends);
             if points == 0 {
                 return;
             }
             if !worth_contracting(group.len(), bottoms.len()) {
-                for (bottom, count) in bottoms {
+                for (bottom, count) in bottoms.iter() {
                     let first = points.trailing_zeros() as usize;
                     let matched: u128 = group
                         .iter()
@@ -341,15 +348,26 @@ fn paths_with(degrees: u64, used: u8, bottoms: &[Pairing], top: &Top, fixed: u64
                 }
                 links
             };
-            let tops: Vec<(Links, u128)> = group
+            let tops = group
                 .iter()
-                .map(|(links, count)| (to_ends(links), u128::from(*count)))
-                .collect();
-            let bottoms: Vec<(Links, u64)> = bottoms
-                .iter()
-                .map(|(links, count)| (to_ends(links), *count))
-                .collect();
-            let joined = join_group(&tops, &bottoms, points, Shape::Path);
+                .map(|(links, count)| (to_ends(links), u128::from(*count)));
+            // The bottom states take their ends in place (a group pairs
+            // the same squares, so each is changed at the same ones) and
+            // give them back after, rather than being copied for each
+            // choice of ends.
+            let given = (0..MAX_WIDTH)
+                .filter(|&f| ends >> f & 1 == 1 && first[f] == UNPAIRED)
+                .fold(0u32, |mask, f| mask | 1 << f);
+            let each_given = |bottoms: &mut [Pairing], link: u8| {
+                for (links, _) in bottoms.iter_mut() {
+                    for f in (0..MAX_WIDTH).filter(|&f| given >> f & 1 == 1) {
+                        links[f] = link;
+                    }
+                }
+            };
+            each_given(bottoms, PATH_END);
+            let joined = join_group(&tops, bottoms, points, Shape::Path);
+            each_given(bottoms, UNPAIRED);
             sum = sum.and_then(|sum| joined.and_then(|x| sum.checked_add(x)));
         };
         match k {
