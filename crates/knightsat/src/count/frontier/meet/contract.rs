@@ -17,6 +17,10 @@
 //! the bottom's links, whose nodes near the root hold many top states and
 //! those deep in it few, where testing every pair costs the product of
 //! the two groups' sizes at every node.
+//!
+//! The walks that test one pair ([`one_cycle`], [`one_path`]) are here too:
+//! small groups and the trie's leaves use them, and so does the join of
+//! cycles, state by state.
 
 use super::cut::{PATH_END, UNPAIRED};
 use crate::count::frontier::state::MAX_WIDTH;
@@ -183,9 +187,16 @@ fn pair_by_pair(
 ) -> Option<Wide> {
     let mut sum = Wide::ZERO;
     for (bottom, bottom_count) in bottoms {
+        let first = points.trailing_zeros() as usize;
+        let all = points.count_ones();
+        // The links that lead to path ends say so themselves: no end is
+        // left to choose.
         let matched: u128 = tops
             .clone()
-            .filter(|(top, _)| one_shape(top, bottom, points, shape))
+            .filter(|(top, _)| match shape {
+                Shape::Cycle => one_cycle(top, bottom, first, all as usize),
+                Shape::Path => one_path(top, bottom, 0, first, all),
+            })
             .map(|(_, c)| c)
             .sum();
         if matched > 0 {
@@ -195,47 +206,65 @@ fn pair_by_pair(
     Some(sum)
 }
 
-/// Whether the links `top` and `bottom` on `points` make one `shape`:
-/// walking from the lowest point both ways, crossing sides at each point,
-/// a cycle comes back to it, a path reaches a path end both ways, having
-/// passed every point.
-pub(super) fn one_shape(top: &Links, bottom: &Links, points: u32, shape: Shape) -> bool {
-    let first = points.trailing_zeros() as usize;
-    let all = points.count_ones();
-    let link = |via_top: bool, at: usize| {
-        if via_top {
-            top[at]
+/// Whether the pairings `top` and `bottom` of the same `paired` squares
+/// (`first` among them) make one cycle through all of them.
+#[inline]
+pub(super) fn one_cycle(
+    top: &[u8; MAX_WIDTH + 1],
+    bottom: &[u8; MAX_WIDTH + 1],
+    first: usize,
+    paired: usize,
+) -> bool {
+    let mut at = first;
+    let mut length = 0;
+    loop {
+        at = usize::from(bottom[usize::from(top[at])]);
+        length += 2;
+        if at == first {
+            return length == paired;
+        }
+    }
+}
+
+/// Whether the top's and the bottom's fragments, joined at the squares of
+/// the cut, make one path: `ends` are the squares of the cut that are path
+/// ends (their missing side leads to [`PATH_END`]), `linked` how many
+/// squares the joined fragments pass through, `first` one of them. Walks
+/// from `first` both ways, crossing sides at each square: one path reaches
+/// a path end both ways (not `first` again, which would be a cycle) having
+/// passed every linked square.
+pub(super) fn one_path(
+    top: &[u8; MAX_WIDTH + 1],
+    bottom: &[u8; MAX_WIDTH + 1],
+    ends: u32,
+    first: usize,
+    linked: u32,
+) -> bool {
+    let link = |via_top: bool, f: usize| {
+        let p = if via_top { top[f] } else { bottom[f] };
+        if p == UNPAIRED && ends >> f & 1 == 1 {
+            PATH_END
         } else {
-            bottom[at]
+            p
         }
     };
     let mut visited = 1;
-    let ways: &[bool] = match shape {
-        Shape::Cycle => &[true],
-        Shape::Path => &[true, false],
-    };
-    for &leave_by_top in ways {
+    for leave_by_top in [true, false] {
         let (mut at, mut via_top) = (first, leave_by_top);
         loop {
             let next = link(via_top, at);
             if next == PATH_END {
-                if shape == Shape::Cycle {
-                    return false;
-                }
                 break;
             }
-            if next == UNPAIRED || visited > all {
+            if next == UNPAIRED || usize::from(next) == first || visited >= linked {
                 return false;
-            }
-            if usize::from(next) == first {
-                return shape == Shape::Cycle && visited == all && !via_top;
             }
             at = usize::from(next);
             visited += 1;
             via_top = !via_top;
         }
     }
-    visited == all
+    visited == linked
 }
 
 #[cfg(test)]
@@ -309,11 +338,18 @@ mod tests {
         }
     }
 
-    /// The walk itself, on small cases worked by hand: two points linked
+    /// The walks themselves, on small cases worked by hand: two points linked
     /// both ways are one cycle; a path a-b on top with both ends leading
     /// past the cut on the bottom is one path; two cycles are not one.
     #[test]
-    fn one_shape_on_cases_worked_by_hand() {
+    fn the_walks_on_cases_worked_by_hand() {
+        let one_shape = |top: &Links, bottom: &Links, points: u32, shape: Shape| {
+            let first = points.trailing_zeros() as usize;
+            match shape {
+                Shape::Cycle => one_cycle(top, bottom, first, points.count_ones() as usize),
+                Shape::Path => one_path(top, bottom, 0, first, points.count_ones()),
+            }
+        };
         let mut top = [UNPAIRED; MAX_WIDTH + 1];
         let mut bottom = [UNPAIRED; MAX_WIDTH + 1];
         (top[0], top[1], bottom[0], bottom[1]) = (1, 0, 1, 0);

@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::contract::{join_group, worth_contracting, Shape};
+use super::contract::{join_group, one_cycle, one_path, worth_contracting, Shape};
 use super::cut::{Cut, Reading, PATH_END, UNPAIRED};
 use crate::count::frontier::budget::Budget;
 use crate::count::frontier::engine::table_error;
@@ -238,26 +238,6 @@ pub(super) fn group_within_budget<K: Key>(
     }
 }
 
-/// Whether the pairings `top` and `bottom` of the same `paired` squares
-/// (`first` among them) make one cycle through all of them.
-#[inline]
-fn one_cycle(
-    top: &[u8; MAX_WIDTH + 1],
-    bottom: &[u8; MAX_WIDTH + 1],
-    first: usize,
-    paired: usize,
-) -> bool {
-    let mut at = first;
-    let mut length = 0;
-    loop {
-        at = usize::from(bottom[usize::from(top[at])]);
-        length += 2;
-        if at == first {
-            return length == paired;
-        }
-    }
-}
-
 /// The key of the top's group of states with `degrees` on the cut and
 /// `used` free path ends.
 pub(super) fn group_key(degrees: u64, used: u8) -> u64 {
@@ -441,45 +421,4 @@ fn linked_squares(bottom: &[u8; MAX_WIDTH + 1], ends: u32) -> u32 {
     (0..MAX_WIDTH)
         .filter(|&f| bottom[f] != UNPAIRED)
         .fold(ends, |mask, f| mask | 1 << f)
-}
-
-/// Whether the top's and the bottom's fragments, joined at the squares of
-/// the cut, make one path: `ends` are the squares of the cut that are path
-/// ends (their missing side leads to [`PATH_END`]), `linked` how many
-/// squares the joined fragments pass through, `first` one of them. Walks
-/// from `first` both ways, crossing sides at each square: one path reaches
-/// a path end both ways (not `first` again, which would be a cycle) having
-/// passed every linked square.
-fn one_path(
-    top: &[u8; MAX_WIDTH + 1],
-    bottom: &[u8; MAX_WIDTH + 1],
-    ends: u32,
-    first: usize,
-    linked: u32,
-) -> bool {
-    let link = |via_top: bool, f: usize| {
-        let p = if via_top { top[f] } else { bottom[f] };
-        if p == UNPAIRED && ends >> f & 1 == 1 {
-            PATH_END
-        } else {
-            p
-        }
-    };
-    let mut visited = 1;
-    for leave_by_top in [true, false] {
-        let (mut at, mut via_top) = (first, leave_by_top);
-        loop {
-            let next = link(via_top, at);
-            if next == PATH_END {
-                break;
-            }
-            if next == UNPAIRED || usize::from(next) == first || visited >= linked {
-                return false;
-            }
-            at = usize::from(next);
-            visited += 1;
-            via_top = !via_top;
-        }
-    }
-    visited == linked
 }
