@@ -3,7 +3,7 @@
 //! counts; and the bottom's states no top state can complete, dropped
 //! before the join.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -16,9 +16,6 @@ use crate::count::frontier::state::{Word, MAX_WIDTH};
 use crate::count::frontier::table::{Table, TableError};
 use crate::count::frontier::FrontierError;
 use crate::count::number::Wide;
-
-/// Top degree words, hashed by the splitmix64 finaliser.
-pub(super) type DegreeSet = HashSet<u64, BuildHasherDefault<MixHasher>>;
 
 /// Top degree words, each with the fewest free path ends a top state of
 /// those degrees has used.
@@ -55,12 +52,10 @@ pub(super) struct Top {
     /// cycles that close at the last half step.
     pub(super) edgeless: u64,
     /// For each half step, the degrees some top state has on the cut's
-    /// squares added so far (cycles).
-    pub(super) allowed: Vec<DegreeSet>,
-    /// For each half step, the same for paths, with the fewest free ends a
-    /// top state of those degrees has used, and the two bits of each
+    /// squares added so far, with the fewest free path ends a top state of
+    /// those degrees has used (0 for cycles), and the two bits of each
     /// square of the cut added so far.
-    pub(super) allowed_paths: Vec<(DegreeEnds, u64)>,
+    pub(super) allowed: Vec<(DegreeEnds, u64)>,
     /// The memory charged for it.
     pub(super) bytes: u64,
     /// The path ends not fixed (2 less the fixed ends; 0 for cycles).
@@ -372,8 +367,9 @@ fn paths_with(
 /// it makes a path end (never a fixed end, `fixed`), as many as the free
 /// ends both sides leave, so some top state must have the degrees needed
 /// less at most that many squares already added, having used few enough
-/// ends itself.
-pub(super) fn path_may_join(
+/// ends itself. A cycle is a path with no free end: its degrees must be
+/// those of some top state.
+pub(super) fn may_join(
     need: u64,
     used: u8,
     (allowed, mask): &(DegreeEnds, u64),

@@ -50,9 +50,7 @@ use crate::count::frontier::{FrontierError, Options, Part, SpillDir, SquareProgr
 use crate::count::number::Wide;
 use batches::{Batches, WaitingBatch, SPLIT_SHARE};
 use cut::{cut_at, half_steps, Cut, Reading, Sides};
-use join::{
-    group_key, group_within_budget, join_cycles, join_paths, path_may_join, DegreeEnds, Top,
-};
+use join::{group_key, group_within_budget, join_cycles, join_paths, may_join, DegreeEnds, Top};
 
 /// The undirected Hamiltonian cycles (`closed`) or paths of `graph` (at
 /// least two squares, three for cycles), paths with the ends `ends` (at
@@ -293,42 +291,29 @@ impl Meet<'_> {
         drop(tables);
         // Only the state with no edge has no degree and no used end.
         let edgeless = groups.get(&group_key(0, 0)).map_or(0, |g| g[0].1);
-        // Closed: a group's key is its degrees.
-        let mut degrees: Vec<u64> = if self.closed {
-            groups.keys().copied().collect()
-        } else {
-            Vec::new()
-        };
         let mut top = Top {
             groups,
             edgeless,
             allowed: Vec::new(),
-            allowed_paths: Vec::new(),
             bytes,
             free_ends: self.free_ends,
         };
-        degrees.sort_unstable();
         // The cut's squares stay once added: a half step's mask is its
-        // frontier's.
+        // frontier's. A cycle's groups have used no end.
         for front in self.fronts {
             let mask = self
                 .cut_slots(front)
                 .into_iter()
                 .flatten()
                 .fold(0u64, |mask, f| mask | 3 << (2 * f));
-            if self.closed {
-                top.allowed
-                    .push(degrees.iter().map(|&d| d & mask).collect());
-            } else {
-                let mut fewest = DegreeEnds::default();
-                for &key in top.groups.keys() {
-                    #[allow(clippy::cast_possible_truncation)]
-                    let used = (key >> 56) as u8;
-                    let least = fewest.entry(key & mask).or_insert(used);
-                    *least = (*least).min(used);
-                }
-                top.allowed_paths.push((fewest, mask));
+            let mut fewest = DegreeEnds::default();
+            for &key in top.groups.keys() {
+                #[allow(clippy::cast_possible_truncation)]
+                let used = (key >> 56) as u8;
+                let least = fewest.entry(key & mask).or_insert(used);
+                *least = (*least).min(used);
             }
+            top.allowed.push((fewest, mask));
         }
         Ok(top)
     }
@@ -434,24 +419,11 @@ impl Meet<'_> {
             // makes them.
             let keep = |word: u128| {
                 let need = Cut::needs(word, &at, reading);
-                if !in_part(need) {
-                    return false;
-                }
-                if self.closed {
-                    top.allowed[i].contains(&need)
-                } else {
-                    // A square of the cut may still be a path end, with a
-                    // top degree one less than a cycle's.
-                    #[allow(clippy::cast_possible_truncation)]
-                    let used = ((word >> used_shift) & 3) as u8;
-                    path_may_join(
-                        need,
-                        used,
-                        &top.allowed_paths[i],
-                        top.free_ends,
-                        reading.fixed,
-                    )
-                }
+                // A square of the cut may still be a path end, with a top
+                // degree one less than a cycle's (cycles have no free end).
+                #[allow(clippy::cast_possible_truncation)]
+                let used = ((word >> used_shift) & 3) as u8;
+                in_part(need) && may_join(need, used, &top.allowed[i], top.free_ends, reading.fixed)
             };
             let options = Options {
                 keep: Some(&keep),
