@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Prints the path of a Python with OR-Tools (ortools from PyPI) for the
-# CP-SAT peers of the benchmarks (scripts/cpsat_tour.py, cpsat_clues.py):
+# CP-SAT peers of the benchmarks (scripts/cpsat_tour.py, cpsat_clues.py),
+# and python-sat and scipy for the clue prototypes (scripts/clue-*-prototype.py):
 # the virtual environment target/bench-venv, made with python3 -m venv
 # (on Debian that needs `apt-get install python3-venv`) and filled on first
 # use. Messages go to stderr; exit 1 if it cannot be made.
@@ -16,8 +17,9 @@ if [ ! -x "$py" ]; then
   python3 -m venv "$venv" ||
     fail "python3 -m venv failed (on Debian: apt-get install -y python3-venv)"
 fi
-if ! "$py" -c 'import ortools' 2> /dev/null; then
-  echo "bench-venv: installing ortools from PyPI into $venv" >&2
-  "$py" -m pip install --quiet --disable-pip-version-check ortools >&2 || fail "pip install ortools"
+if ! "$py" -c 'import ortools, pysat, scipy' 2> /dev/null; then
+  echo "bench-venv: installing ortools, python-sat and scipy from PyPI into $venv" >&2
+  "$py" -m pip install --quiet --disable-pip-version-check ortools python-sat scipy >&2 ||
+    fail "pip install ortools python-sat scipy"
 fi
 echo "$PWD/$py"
