@@ -868,3 +868,56 @@ fn counts_over_the_meets_budget_take_an_order_that_spills_or_name_one() {
     }
     assert!(common::cli::entries(dir.path()).is_empty());
 }
+
+/// A plain `count` of an open board eight knight files wide splits itself
+/// by its ends (saying so with -v): on 8x8 with every square a hole but a
+/// 4x5 block in a corner (8x8's route, a small count), and on 8x8 with
+/// holes leaving the first three ranks less a corner, its number equals
+/// the oracle's, and equals the same count in one piece by rows.
+#[test]
+fn open_counts_eight_knight_files_wide_split_themselves_by_their_ends() {
+    let blocks: [&dyn Fn(usize, usize) -> bool; 2] =
+        [&|file, rank| file < 5 && rank < 4, &|file, rank| {
+            rank < 3 && !(file == 7 && rank == 2)
+        }];
+    for keep in blocks {
+        let holes: Vec<usize> = (0..64).filter(|&cell| !keep(cell % 8, cell / 8)).collect();
+        let shape = Shape {
+            rows: 8,
+            cols: 8,
+            holes: holes.clone(),
+            leaper: (1, 2),
+        };
+        let expected = common::tours_of(&shape, &Demands::default(), usize::MAX).len();
+        assert!(expected > 100, "{expected}");
+        let names: Vec<String> = holes
+            .iter()
+            .map(|&cell| format!("{}{}", (b'a' + (cell % 8) as u8) as char, cell / 8 + 1))
+            .collect();
+        let holes = names.join(",");
+        let output = common::cli::knightsat()
+            .args(["count", "--size", "8", "--holes", &holes, "-v"])
+            .output()
+            .unwrap();
+        let (status, stdout, stderr) = common::cli::outcome(&output);
+        assert_eq!(status, Some(0), "{stderr}");
+        assert_eq!(stdout.trim(), expected.to_string(), "{holes}");
+        assert!(stderr.contains("route: the frontier counter"), "{stderr}");
+        assert!(
+            stderr.contains("frontier: split by its ends into "),
+            "{stderr}"
+        );
+        let by_rows = common::cli::stdout_of(&[
+            "count",
+            "--size",
+            "8",
+            "--holes",
+            &holes,
+            "--method",
+            "frontier",
+            "--frontier-order",
+            "rows",
+        ]);
+        assert_eq!(by_rows.trim(), expected.to_string(), "{holes}, rows");
+    }
+}

@@ -272,8 +272,9 @@ pub struct CountCommand {
     /// count, open or closed, with or without a --start or --end; the
     /// states where the halves meet stay in memory, where rows and
     /// snake keep on disk what passes --memory-budget). auto is meet on
-    /// boards at most
-    /// twice as long as wide, and rows otherwise, or where meet would
+    /// boards at most twice as long as wide (an open count with no --start
+    /// or --end eight knight files wide split by its ends first, a meet a
+    /// class of end pairs), and rows otherwise, or where meet would
     /// pass the budget (not for a --part: every part takes one
     /// order). diagonal takes the anti-diagonals from a1 (a wider
     /// frontier, more states: for comparison). The count is the same;

@@ -140,8 +140,9 @@ impl From<BuiltInSolver> for Backend {
 /// The frontier counter's order of the squares (mirrors [`SquareOrder`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
 pub enum SquareOrderArg {
-    /// Meet where it applies, on boards at most twice as long as wide;
-    /// rows for the rest.
+    /// Meet where it applies, on boards at most twice as long as wide
+    /// (split by the ends first where the default route says so); rows for
+    /// the rest.
     #[default]
     Auto,
     /// Line by line, every line the same way.

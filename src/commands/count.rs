@@ -169,6 +169,12 @@ impl<'a> CountShow<'a> {
             cube_by_cube,
         } = progress
         else {
+            if let Progress::EndClasses(classes) = progress {
+                if self.args.verbose {
+                    note!("frontier: split by its ends into {classes} classes of end pairs under the board's symmetries, each counted with both ends fixed (the bar says which)");
+                }
+                return;
+            }
             if let Progress::Squares(step) = progress {
                 let mut peak = self.peak.lock().unwrap_or_else(PoisonError::into_inner);
                 if peak.0.is_none_or(|largest| step.states > largest.states) {
@@ -280,7 +286,7 @@ fn show_count_progress(bar: Option<&ProgressBar>, progress: Progress<'_>) {
                 done.bytes.div_ceil(1 << 20)
             ));
         }
-        Progress::Route { .. } => {}
+        Progress::Route { .. } | Progress::EndClasses(_) => {}
     }
 }
 

@@ -143,6 +143,10 @@ pub enum Progress<'a> {
     Cubes(CubeProgress),
     /// The frontier counter: after each square.
     Squares(frontier::SquareProgress),
+    /// The frontier counter splits the whole count by its ends by itself
+    /// into this many classes of end pairs, each counted with both ends
+    /// fixed on every thread (heard once, before the first class).
+    EndClasses(usize),
 }
 
 /// One line of a count of numbered cubes, as a cluster task prints it
@@ -528,6 +532,13 @@ impl<'a> CountJob<'a> {
         // `check` refused these before any work started.
         debug_assert!(!listing && !self.up_to_symmetry);
         debug_assert!(self.limit.is_none() && self.depth.is_none());
+        if part.is_none() {
+            if let Some(classes) =
+                frontier::split_by_ends_by_itself(self.problem, self.frontier_order)
+            {
+                progress(Progress::EndClasses(classes));
+            }
+        }
         let show = |squares| progress(Progress::Squares(squares));
         let limits = frontier::Limits {
             jobs: resolve_jobs(self.threads()),

@@ -268,7 +268,9 @@ pub(crate) fn tally_step(problem: &Problem, request: &Request) -> Step {
 /// two ranks, and for open ones with an end fixed on boards of 36 squares
 /// or more up to eight knight files wide (both halves of the meet know the
 /// fixed ends: 7x8 from a1 to b1 in 21 s where backtracking passes a
-/// minute, 6x6 from a1 0.20 s against 0.27 s).
+/// minute, 6x6 from a1 0.20 s against 0.27 s). An open count with no end
+/// fixed eight knight files wide is split by its ends ([`splits_by_ends`]):
+/// 8x8 in some hours, where backtracking would take years.
 fn frontier_is_fastest(problem: &Problem) -> bool {
     let board = problem.board();
     let (short, long) = (
@@ -281,9 +283,39 @@ fn frontier_is_fastest(problem: &Problem) -> bool {
     }
     let no_end_fixed = problem.start().is_none() && problem.end().is_none();
     problem.is_closed()
+        || splits_by_ends(problem)
         || (no_end_fixed && short * reach <= 14 && short * long >= 30)
         || (!no_end_fixed && short * reach <= 16 && short * long >= 36)
         || long >= short + 2
+}
+
+/// Whether the frontier counter, in its default order, splits a whole
+/// count of `problem` by its ends by itself: one count per class of end
+/// pairs under the board's symmetries, each with both ends fixed. It does
+/// where one piece outgrows the machine and the classes do not: an open
+/// count with no end given, on a board eight knight files wide (the short
+/// side times the leaper's longer leg is 15 or 16) and at most twice as
+/// long as wide. There the open count meeting in the middle needs far more
+/// than memory (8x8: about 1.8 TB projected), and each class, with both
+/// ends fixed, is the size of a cycle count (8x8: 136 classes of about 2
+/// to 10 minutes and at most 3 GB each; docs/benchmarks.md, "Every open
+/// 8x8 tour by its ends", after Chernov and Stertenbrink, 2014). Seven
+/// knight files and fewer meet in the middle in one piece, faster than
+/// their classes would (7x8 open: 146 s; its class from a1 to b1 alone
+/// takes 8 s, and it has some 200).
+pub(crate) fn splits_by_ends(problem: &Problem) -> bool {
+    let board = problem.board();
+    let (short, long) = (
+        board.rows().min(board.cols()),
+        board.rows().max(board.cols()),
+    );
+    let reach = board.leaper().lengths().1.max(1);
+    !problem.is_closed()
+        && problem.start().is_none()
+        && problem.end().is_none()
+        && problem.clues().is_empty()
+        && (15..=16).contains(&(short * reach))
+        && long <= 2 * short
 }
 
 /// The step that finds every tour of `problem` by `method`: for
@@ -297,5 +329,49 @@ pub(crate) fn every_tour_by(problem: &Problem, method: Method, request: &Request
             request: request.clone(),
             rivals: Vec::new(),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::splits_by_ends;
+    use crate::model::board::{Board, Leaper};
+    use crate::model::problem::Problem;
+
+    fn open(rows: usize, cols: usize, leaper: (usize, usize)) -> Problem {
+        let leaper = Leaper::new(leaper.0, leaper.1).unwrap();
+        Problem::new(Board::new(rows, cols).unwrap().with_leaper(leaper))
+    }
+
+    /// Eight knight files wide, at most twice as long, open with no end
+    /// given: split by the ends; anything else: one piece.
+    #[test]
+    fn open_counts_eight_knight_files_wide_split_by_their_ends() {
+        let knight = (1, 2);
+        for (rows, cols, leaper, split) in [
+            (8, 8, knight, true),
+            (8, 9, knight, true),
+            (16, 8, knight, true),
+            (8, 17, knight, false),
+            (7, 8, knight, false),
+            (8, 7, knight, false),
+            (9, 9, knight, false),
+            (5, 6, (2, 3), true),
+            (4, 8, (1, 4), true),
+            (4, 9, (1, 4), false),
+        ] {
+            let problem = open(rows, cols, leaper);
+            assert_eq!(splits_by_ends(&problem), split, "{rows}x{cols} {leaper:?}");
+        }
+        let eight = open(8, 8, knight);
+        assert!(!splits_by_ends(&eight.clone().closed(true)), "closed");
+        assert!(
+            !splits_by_ends(&eight.clone().with_start(Some(0)).unwrap()),
+            "a start"
+        );
+        assert!(
+            !splits_by_ends(&eight.with_end(Some(63)).unwrap()),
+            "an end"
+        );
     }
 }

@@ -69,7 +69,9 @@ pub enum SquareOrder {
     /// counts pass 64 bits), and where meeting in the middle would pass
     /// the memory budget (it holds the states at its cut in memory; rows
     /// keep on disk what does not fit), except for a part, which is
-    /// refused instead: every part of a count takes one order.
+    /// refused instead: every part of a count takes one order. A whole
+    /// open count with no end given eight knight files wide is first split
+    /// by its ends, one meet a class of end pairs.
     #[default]
     Auto,
     /// Every line the same way (row-major order).
@@ -403,6 +405,14 @@ fn count_on_threads(problem: &Problem, options: &Options) -> Result<TourNumber, 
         }
         return count_part_by_ends(problem, part, options);
     }
+    if options.part.is_none() && split_by_ends_by_itself(problem, options.order).is_some() {
+        let whole = Part {
+            index: 0,
+            of: 1,
+            by: PartSplit::Ends,
+        };
+        return count_part_by_ends(problem, whole, options);
+    }
     let board = problem.board();
     let graph = CellGraph::new(board)?;
     let cell = |index: usize| CellGraph::cell_of(board, index);
@@ -516,6 +526,18 @@ fn end_classes(problem: &Problem, graph: &CellGraph) -> Vec<EndClass> {
             });
     }
     classes.into_values().collect()
+}
+
+/// The number of classes of end pairs a whole count of `problem` is split
+/// into by itself, in the default order, or `None` where it is counted in
+/// one piece: where the default route's rule says so
+/// ([`crate::solve::auto::splits_by_ends`]).
+pub(crate) fn split_by_ends_by_itself(problem: &Problem, order: SquareOrder) -> Option<usize> {
+    if order != SquareOrder::Auto || !crate::solve::auto::splits_by_ends(problem) {
+        return None;
+    }
+    let graph = CellGraph::new(problem.board()).ok()?;
+    Some(end_classes(problem, &graph).len())
 }
 
 /// One part of an open count split by its ends ([`PartSplit::Ends`]):
