@@ -40,15 +40,9 @@ spec.loader.exec_module(cb)
 V = '-v' in sys.argv
 MODE = 'slot' if '--slot' in sys.argv else 'seg'
 n = int(sys.argv[1]); rng = random.Random(int(sys.argv[2]) if len(sys.argv) > 2 else 1)
-args = sys.stdin.read().split()
-clues = []
-for k in range(0, len(args), 2):
-    t, sq = args[k+1].split('='); f, r = cb.parse(sq); clues.append((int(t) - 1, r * n + f))
-clues.sort(); N = n * n
-nb = [[] for _ in range(N)]
-for s in range(N):
-    r, f = divmod(s, n)
-    nb[s] = [u[1] * n + u[0] for u in cb.knight_neighbours((f, r), n)]
+clues = cb.read_clues(n, sys.stdin.read())  # (move from 0, cell)
+N = n * n
+nb = cb.knight_graph(n)
 colour = [((s // n) + (s % n)) % 2 for s in range(N)]
 T = [t for t, _ in clues]; C = [s for _, s in clues]; k = len(clues)
 assert T[0] == 0
@@ -59,13 +53,7 @@ def end_sq(j): return C[j + 1] if j + 1 < k else None
 t0 = time.time()
 
 def bfs(src, allowed):
-    d = {src: 0}; q = collections.deque([src])
-    while q:
-        v = q.popleft()
-        for u in nb[v]:
-            if u not in d and allowed(u):
-                d[u] = d[v] + 1; q.append(u)
-    return d
+    return cb.distances(nb, src, allowed)
 free = lambda u: u not in clue_sq
 dist = [bfs(C[j], free) for j in range(k)]
 BIG = 10 ** 6

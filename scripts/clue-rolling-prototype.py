@@ -29,17 +29,9 @@ cb = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(cb)
 
 n = int(sys.argv[1]); W = int(sys.argv[3]) if len(sys.argv) > 3 else 2
-args = sys.stdin.read().split()
-clues = []
-for k in range(0, len(args), 2):
-    t, sq = args[k+1].split('=')
-    f, r = cb.parse(sq); clues.append((int(t) - 1, r * n + f))   # 0-based move index
-clues.sort()
+clues = cb.read_clues(n, sys.stdin.read())  # (move from 0, cell)
 N = n * n
-nb = [[] for _ in range(N)]
-for s in range(N):
-    r, f = divmod(s, n)
-    for u in cb.knight_neighbours((f, r), n): nb[s].append(u[1] * n + u[0])
+nb = cb.knight_graph(n)
 colour = [((s // n) + (s % n)) % 2 for s in range(N)]
 clue_sq = {s: t for t, s in clues}
 # anchors: clue times; the tail after the last clue has a free end
@@ -50,13 +42,7 @@ segs = k  # segment j from clue j to clue j+1; segment k-1 is the tail (if last 
 def seg_end(j): return T[j+1] if j + 1 < k else N - 1
 
 def bfs(src, allowed):
-    d = {src: 0}; q = collections.deque([src])
-    while q:
-        v = q.popleft()
-        for u in nb[v]:
-            if u not in d and allowed(u):
-                d[u] = d[v] + 1; q.append(u)
-    return d
+    return cb.distances(nb, src, allowed)
 
 visited = set()
 path = {0: C[0]}  # time -> square committed

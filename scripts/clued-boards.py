@@ -24,6 +24,7 @@ random.Random is specified to be reproducible for a given seed).
 """
 
 import argparse
+import collections
 import os
 import random
 import re
@@ -65,6 +66,40 @@ def knight_neighbours(square, n):
     for df, dr in ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)):
         if 0 <= f + df < n and 0 <= r + dr < n:
             yield (f + df, r + dr)
+
+
+def read_clues(n, text):
+    """The `--at K=SQ` clues of `text` as sorted (move from 0, cell) pairs,
+    a cell being rank * n + file (for the prototypes that read them)."""
+    words = text.split()
+    clues = []
+    for k in range(1, len(words), 2):
+        move, square = words[k].split("=")
+        file, rank = parse(square)
+        clues.append((int(move) - 1, rank * n + file))
+    return sorted(clues)
+
+
+def knight_graph(n):
+    """Each cell's knight moves, cells numbered rank * n + file."""
+    graph = []
+    for cell in range(n * n):
+        rank, file = divmod(cell, n)
+        graph.append([r * n + f for f, r in knight_neighbours((file, rank), n)])
+    return graph
+
+
+def distances(graph, source, allowed):
+    """Moves from `source` to each cell reached through cells `allowed`."""
+    distance = {source: 0}
+    queue = collections.deque([source])
+    while queue:
+        cell = queue.popleft()
+        for other in graph[cell]:
+            if other not in distance and allowed(other):
+                distance[other] = distance[cell] + 1
+                queue.append(other)
+    return distance
 
 
 def scramble(path, n, rotations, rng):
