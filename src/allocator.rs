@@ -4,7 +4,7 @@
 use knightsat::runtime::memory::address_space_limit_mib;
 use std::alloc::{GlobalAlloc, Layout};
 use std::fmt::Write;
-use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicPtr, Ordering};
 
 use crate::exit;
 
@@ -70,18 +70,34 @@ unsafe extern "C" fn on_mimalloc_error(code: std::os::raw::c_int, _: *mut std::o
 static RESERVE: AtomicPtr<u8> = AtomicPtr::new(std::ptr::null_mut());
 /// The size of [`RESERVE`].
 const RESERVE_BYTES: usize = 4 << 20;
-/// Set by the first failed allocation: a second one (the clean-up's own)
-/// returns null, and Rust aborts.
-static FAILED: AtomicBool = AtomicBool::new(false);
+/// The thread (its Linux thread id) whose allocation failed first, 0
+/// before any did. A second failure on that thread (the clean-up's own)
+/// returns null, and Rust aborts; one on another thread waits for the
+/// first to end the process (for up to 5 s), since returning at once
+/// would have Rust print its own message and abort before the first
+/// thread's line and clean-up.
+static FAILED_ON: AtomicI64 = AtomicI64::new(0);
 
 /// Ends the process after an allocation of `size` bytes (if known) failed (an
 /// address-space limit, `ulimit -v`, or memory the machine lacks): frees
 /// [`RESERVE`], says so in one line, removes the files and ends the child
 /// processes the run registered, and exits with status 2, as a count over
 /// its `--memory-budget` does. Returns only when the clean-up itself fails
-/// to allocate, which then aborts.
+/// to allocate, or when another thread's failure has not ended the
+/// process within 5 s ([`FAILED_ON`]); Rust then aborts.
 fn out_of_memory(size: Option<usize>) {
-    if FAILED.swap(true, Ordering::SeqCst) {
+    // SAFETY: gettid takes no arguments and cannot fail.
+    let me = i64::from(unsafe { libc::gettid() });
+    if let Err(first) = FAILED_ON.compare_exchange(0, me, Ordering::SeqCst, Ordering::SeqCst) {
+        if first == me {
+            return;
+        }
+        // The first failure's `_exit` ends the process meanwhile. Should
+        // its clean-up wait on a lock this thread holds, Rust's abort ends
+        // it after a while instead of a hang.
+        for _ in 0..500 {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
         return;
     }
     let reserve = RESERVE.swap(std::ptr::null_mut(), Ordering::SeqCst);
