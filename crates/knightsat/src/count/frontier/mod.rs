@@ -405,7 +405,7 @@ fn count_on_threads(problem: &Problem, options: &Options) -> Result<TourNumber, 
         }
         return count_part_by_ends(problem, part, options);
     }
-    if options.part.is_none() && split_by_ends_by_itself(problem, options.order).is_some() {
+    if options.part.is_none() && splits_itself_by_ends(problem, options.order) {
         let whole = Part {
             index: 0,
             of: 1,
@@ -533,11 +533,17 @@ fn end_classes(problem: &Problem, graph: &CellGraph) -> Vec<EndClass> {
 /// one piece: where the default route's rule says so
 /// ([`crate::solve::auto::splits_by_ends`]).
 pub(crate) fn split_by_ends_by_itself(problem: &Problem, order: SquareOrder) -> Option<usize> {
-    if order != SquareOrder::Auto || !crate::solve::auto::splits_by_ends(problem) {
+    if !splits_itself_by_ends(problem, order) {
         return None;
     }
     let graph = CellGraph::new(problem.board()).ok()?;
     Some(end_classes(problem, &graph).len())
+}
+
+/// Whether a whole count of `problem` in `order` is split by its ends by
+/// itself ([`split_by_ends_by_itself`], without counting the classes).
+fn splits_itself_by_ends(problem: &Problem, order: SquareOrder) -> bool {
+    order == SquareOrder::Auto && crate::solve::auto::splits_by_ends(problem)
 }
 
 /// One part of an open count split by its ends ([`PartSplit::Ends`]):
