@@ -95,9 +95,7 @@ fn out_of_memory(size: Option<usize>) {
         // The first failure's `_exit` ends the process meanwhile. Should
         // its clean-up wait on a lock this thread holds, Rust's abort ends
         // it after a while instead of a hang.
-        for _ in 0..500 {
-            std::thread::sleep(std::time::Duration::from_millis(10));
-        }
+        std::thread::sleep(std::time::Duration::from_secs(5));
         return;
     }
     let reserve = RESERVE.swap(std::ptr::null_mut(), Ordering::SeqCst);

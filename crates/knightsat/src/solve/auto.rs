@@ -272,12 +272,7 @@ pub(crate) fn tally_step(problem: &Problem, request: &Request) -> Step {
 /// fixed eight knight files wide is split by its ends ([`splits_by_ends`]):
 /// 8x8 in some hours, where backtracking would take years.
 fn frontier_is_fastest(problem: &Problem) -> bool {
-    let board = problem.board();
-    let (short, long) = (
-        board.rows().min(board.cols()),
-        board.rows().max(board.cols()),
-    );
-    let reach = board.leaper().lengths().1.max(1);
+    let (short, long, reach) = sides_and_reach(problem);
     if short * reach <= 8 {
         return true;
     }
@@ -287,6 +282,17 @@ fn frontier_is_fastest(problem: &Problem) -> bool {
         || (no_end_fixed && short * reach <= 14 && short * long >= 30)
         || (!no_end_fixed && short * reach <= 16 && short * long >= 36)
         || long >= short + 2
+}
+
+/// The board's short and long sides and the leaper's longer leg (at
+/// least 1): the frontier spans about `short * reach` files.
+fn sides_and_reach(problem: &Problem) -> (usize, usize, usize) {
+    let board = problem.board();
+    (
+        board.rows().min(board.cols()),
+        board.rows().max(board.cols()),
+        board.leaper().lengths().1.max(1),
+    )
 }
 
 /// Whether the frontier counter, in its default order, splits a whole
@@ -304,12 +310,7 @@ fn frontier_is_fastest(problem: &Problem) -> bool {
 /// their classes would (7x8 open: 146 s; its class from a1 to b1 alone
 /// takes 8 s, and it has some 200).
 pub(crate) fn splits_by_ends(problem: &Problem) -> bool {
-    let board = problem.board();
-    let (short, long) = (
-        board.rows().min(board.cols()),
-        board.rows().max(board.cols()),
-    );
-    let reach = board.leaper().lengths().1.max(1);
+    let (short, long, reach) = sides_and_reach(problem);
     !problem.is_closed()
         && problem.start().is_none()
         && problem.end().is_none()
