@@ -164,10 +164,12 @@ fn splice(
 /// `states` with the equal ones made one, their counts added: sorted and
 /// merged in place, so that no second copy is held beside them.
 fn merged(mut states: Vec<(Links, u128)>) -> Vec<(Links, u128)> {
-    states.sort_unstable_by_key(|state| state.0);
+    // Compared as three words: a byte array's order calls memcmp, which
+    // took 8% of an open 8x7 count (`perf`), for an order no one reads.
+    states.sort_unstable_by_key(|state| as_words(&state.0));
     let mut kept = 0;
     for i in 0..states.len() {
-        if kept > 0 && states[kept - 1].0 == states[i].0 {
+        if kept > 0 && as_words(&states[kept - 1].0) == as_words(&states[i].0) {
             states[kept - 1].1 += states[i].1;
         } else {
             states[kept] = states[i];
@@ -176,6 +178,17 @@ fn merged(mut states: Vec<(Links, u128)>) -> Vec<(Links, u128)> {
     }
     states.truncate(kept);
     states
+}
+
+// Three words hold every link.
+const _: () = assert!(std::mem::size_of::<Links>() == 24);
+
+/// `links` as three words, equal exactly when the links are.
+fn as_words(links: &Links) -> [u64; 3] {
+    std::array::from_fn(|i| {
+        let word: [u8; 8] = std::array::from_fn(|b| links[8 * i + b]);
+        u64::from_ne_bytes(word)
+    })
 }
 
 /// [`join_group`] by testing each pair.
