@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Counts the parts of a frontier count one after another on this machine,
+# in as many runs as it takes (issue 60: every open 8x8 tour, 136 parts
+# split by their ends; docs/benchmarks.md, "The 136 classes, one run after
+# another"). Resumable: a part whose file exists is skipped, a part's file
+# appears only once the part has finished, and copies started side by side
+# share the work (each claims a part by making part-K.lock, a directory).
+#
+#   DIR=/work/parts-8x8 scripts/count-parts.sh target/release/knightsat --size 8
+#   N=136 SPLIT=ends scripts/count-parts.sh BIN BOARD-ARGS...
+#
+# Then `cat DIR/part-*.txt | knightsat sum` once every part is there.
+# Each part's time and peak memory go to DIR/times.txt, its -v lines to
+# DIR/part-K.txt.log. Stopping a copy (Ctrl-C, kill) leaves its lock: remove
+# DIR/part-*.lock before starting again.
+#
+# DIR    where the parts go (default parts)
+# N      how many parts (default 136)
+# SPLIT  --part-by: ends or states (default ends)
+# JOBS   threads a part (default 1: run one copy a core instead)
+#
+# Parts run at nice 19. Started in a session of its own (setsid, to
+# outlive a logout), a copy is also a scheduling group of its own, which
+# nice alone does not lower against other sessions:
+# `echo 19 > /proc/PID/autogroup` with the copy's PID does.
+set -euo pipefail
+if [ $# -lt 2 ]; then
+  echo "usage: scripts/count-parts.sh KNIGHTSAT BOARD-ARGS... (see the comments)" >&2
+  exit 2
+fi
+bin=$(realpath "$1")
+shift
+dir=${DIR:-parts}
+parts=${N:-136}
+mkdir -p "$dir"
+cd "$dir"
+for k in $(seq 1 "$parts"); do
+  out=part-$k.txt
+  [ -s "$out" ] && continue
+  mkdir "part-$k.lock" 2>/dev/null || continue
+  if /usr/bin/time -f "%e s %M KB" nice -n 19 "$bin" count "$@" --part "$k/$parts" \
+      --part-by "${SPLIT:-ends}" --jobs "${JOBS:-1}" -v > "$out.tmp" 2> "$out.log"; then
+    mv "$out.tmp" "$out"
+    echo "$k $(tail -1 "$out.log") $(date -u +%FT%TZ)" >> times.txt
+  else
+    echo "part $k failed: see $out.log" >> times.txt
+    rm -f "$out.tmp"
+  fi
+  rmdir "part-$k.lock"
+done
