@@ -18,6 +18,9 @@
 # N      how many parts (default 136)
 # SPLIT  --part-by: ends or states (default ends)
 # JOBS   threads a part (default 1: run one copy a core instead)
+# MEMORY --memory-budget of a part in MiB (default: knightsat's, 4096); a
+#        part past it spills to disk and slows down, so give each copy
+#        what the machine allows (a corner 8x8 part holds 3 GB, a1-h1 more)
 #
 # Parts run at nice 19. Started in a session of its own (setsid, to
 # outlive a logout), a copy is also a scheduling group of its own, which
@@ -39,7 +42,7 @@ for k in $(seq 1 "$parts"); do
   [ -s "$out" ] && continue
   mkdir "part-$k.lock" 2>/dev/null || continue
   if /usr/bin/time -f "%e s %M KB" nice -n 19 "$bin" count "$@" --part "$k/$parts" \
-      --part-by "${SPLIT:-ends}" --jobs "${JOBS:-1}" -v > "$out.tmp" 2> "$out.log"; then
+      --part-by "${SPLIT:-ends}" --jobs "${JOBS:-1}" ${MEMORY:+--memory-budget "$MEMORY"} -v > "$out.tmp" 2> "$out.log"; then
     mv "$out.tmp" "$out"
     echo "$k $(tail -1 "$out.log") $(date -u +%FT%TZ)" >> times.txt
   else
