@@ -11,7 +11,8 @@
 #
 # Then `cat DIR/part-*.txt | knightsat sum` once every part is there.
 # Each part's time and peak memory go to DIR/times.txt, its -v lines to
-# DIR/part-K.txt.log. Stopping a copy (Ctrl-C, kill) leaves its lock: remove
+# DIR/part-K.txt.log. A copy stopped by Ctrl-C or kill removes its part's
+# unfinished output and lock; after a kill -9 or a crash, remove
 # DIR/part-*.lock before starting again.
 #
 # DIR    where the parts go (default parts)
@@ -22,10 +23,9 @@
 #        part past it spills to disk and slows down, so give each copy
 #        what the machine allows (a corner 8x8 part holds 3 GB, a1-h1 more)
 #
-# Parts run at nice 19. Started in a session of its own (setsid, to
-# outlive a logout), a copy is also a scheduling group of its own, which
-# nice alone does not lower against other sessions:
-# `echo 19 > /proc/PID/autogroup` with the copy's PID does.
+# Parts run at nice 19, each in a session and so a scheduling group
+# (autogroup) of its own, lowered to 19 too: nice alone does not lower a
+# process against other sessions.
 set -euo pipefail
 if [ $# -lt 2 ]; then
   echo "usage: scripts/count-parts.sh KNIGHTSAT BOARD-ARGS... (see the comments)" >&2
@@ -37,17 +37,42 @@ dir=${DIR:-parts}
 parts=${N:-136}
 mkdir -p "$dir"
 cd "$dir"
+# Each part runs in a session of its own, so that a stop ends its whole
+# process group at once (the shell would otherwise wait for the part to
+# finish before its trap runs), and so that its scheduling group can be
+# lowered without lowering the caller's. A part stopped half-way leaves
+# neither its unfinished output, its log nor its claim.
+current= child= failed=0
+stop() {
+  if [ -n "$child" ]; then
+    kill -TERM -- "-$child" 2>/dev/null || true
+    wait "$child" 2>/dev/null || true
+  fi
+  [ -n "$current" ] && rm -rf "$current.tmp" "$current.log" "${current%.txt}.lock"
+  exit 130
+}
+trap stop INT TERM HUP
 for k in $(seq 1 "$parts"); do
   out=part-$k.txt
   [ -s "$out" ] && continue
   mkdir "part-$k.lock" 2>/dev/null || continue
-  if /usr/bin/time -f "%e s %M KB" nice -n 19 "$bin" count "$@" --part "$k/$parts" \
-      --part-by "${SPLIT:-ends}" --jobs "${JOBS:-1}" ${MEMORY:+--memory-budget "$MEMORY"} -v > "$out.tmp" 2> "$out.log"; then
+  current=$out
+  setsid bash -c 'echo 19 > /proc/self/autogroup 2>/dev/null; exec "$@"' lowered \
+    /usr/bin/time -f "%e s %M KB" nice -n 19 "$bin" count "$@" --part "$k/$parts" \
+    --part-by "${SPLIT:-ends}" --jobs "${JOBS:-1}" ${MEMORY:+--memory-budget "$MEMORY"} -v \
+    > "$out.tmp" 2> "$out.log" &
+  child=$!
+  if wait "$child"; then
     mv "$out.tmp" "$out"
     echo "$k $(tail -1 "$out.log") $(date -u +%FT%TZ)" >> times.txt
   else
-    echo "part $k failed: see $out.log" >> times.txt
+    echo "part $k failed: see $out.log" | tee -a times.txt >&2
+    failed=1
     rm -f "$out.tmp"
   fi
+  child=
   rmdir "part-$k.lock"
+  current=
 done
+# Some part failed: the others went on, and its file is missing.
+exit "$failed"
