@@ -12,7 +12,7 @@
 # Then `cat DIR/part-*.txt | knightsat sum` once every part is there.
 # Each part's time and peak memory go to DIR/times.txt, its -v lines to
 # DIR/part-K.txt.log. A copy stopped by Ctrl-C or kill removes its part's
-# unfinished output and lock; after a kill -9 or a crash, remove
+# unfinished output, log and lock; after a kill -9 or a crash, remove
 # DIR/part-*.lock before starting again.
 #
 # DIR    where the parts go (default parts)
