@@ -137,7 +137,8 @@ pub enum Command {
     /// Make a numbered-grid puzzle with exactly one solution and few clues.
     ///
     /// A tour is found from a random start, every square of it made a clue,
-    /// and clues dropped in random order while SAT proves that no tour meets
+    /// and clues dropped in random order, odd moves first so that the clues
+    /// left stay spread along the tour, while SAT proves that no tour meets
     /// the rest with the dropped clue's step elsewhere; no clue left can be
     /// dropped (unless --timeout cut the dropping short).
     /// Solve it with `knightsat solve --puzzle FILE`.
