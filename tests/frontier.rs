@@ -921,3 +921,58 @@ fn open_counts_eight_knight_files_wide_split_themselves_by_their_ends() {
         assert_eq!(by_rows.trim(), expected.to_string(), "{holes}, rows");
     }
 }
+
+/// The parts of every open 8x8 tour counted so far
+/// (`fixtures/8x8-open-ends/part-K.txt`, kept as `scripts/count-parts.sh`
+/// finishes them, issue 60): each file holds its own part, all of one
+/// split (one header, one fingerprint), and `sum` adds up the run of them
+/// from part 1 to what the test adds up itself; once all 136 are there,
+/// their sum must be OEIS A165134's term for 8x8.
+#[test]
+fn the_open_8x8_parts_kept_so_far_are_one_split_and_add_up() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/8x8-open-ends");
+    let mut parts = std::collections::BTreeMap::new();
+    let mut headers = std::collections::BTreeSet::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap().to_string();
+        let k: usize = name
+            .strip_prefix("part-")
+            .and_then(|rest| rest.strip_suffix(".txt"))
+            .and_then(|k| k.parse().ok())
+            .unwrap_or_else(|| panic!("{name}: not part-K.txt"));
+        let text = std::fs::read_to_string(&path).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 2, "{name}: a header and one line");
+        let fields: Vec<&str> = lines[1].split('\t').collect();
+        assert_eq!(fields.len(), 3, "{name}: {}", lines[1]);
+        assert_eq!(fields[0], format!("part {k}/136"), "{name}");
+        assert!(
+            lines[0].starts_with(&format!(
+                "# knightsat part counts {}: parts 136;",
+                fields[2]
+            )),
+            "{name}: {}",
+            lines[0]
+        );
+        assert!(lines[0].contains("split ends; board 8x8;"), "{name}");
+        headers.insert(lines[0].to_string());
+        parts.insert(k, (path, fields[1].parse::<u128>().unwrap()));
+    }
+    assert_eq!(headers.len(), 1, "parts of two splits: {headers:?}");
+    let run = (1..=136).take_while(|k| parts.contains_key(k)).count();
+    assert!(run >= 1, "no part 1");
+    let files: Vec<&str> = (1..=run).map(|k| parts[&k].0.to_str().unwrap()).collect();
+    let range = format!("1-{run}");
+    let mut args = vec!["sum", "--cubes", &range];
+    args.extend(&files);
+    let expected: u128 = (1..=run).map(|k| parts[&k].1).sum();
+    assert_eq!(common::cli::stdout_of(&args).trim(), expected.to_string());
+    if run == 136 {
+        let (_, total) = fixture_lines("A165134")
+            .into_iter()
+            .find(|(board, _)| board == "8x8")
+            .unwrap();
+        assert_eq!(expected.to_string(), total);
+    }
+}

@@ -161,21 +161,22 @@ pub enum Command {
         #[arg(long, value_name = "FILE")]
         proof: PathBuf,
     },
-    /// Add up the lines `count --cubes A-B` prints, each cube exactly once.
+    /// Add up the lines `count --cubes A-B` or `count --part K/N` prints.
     ///
-    /// From FILEs, or stdin, checking that every cube of the split was
-    /// counted exactly once: a missing cube, a cube counted twice, lines
-    /// of two different splits or any other line are refused (exit 2),
-    /// naming them.
+    /// From FILEs, or stdin, checking that every cube (or part) of the
+    /// split was counted exactly once: a missing cube, a cube counted
+    /// twice, lines of two different splits or any other line are refused
+    /// (exit 2), naming them.
     #[command(after_help = EXIT_STATUSES_SHORT, after_long_help = EXIT_STATUSES)]
     Sum {
-        /// Files of cube counts; none, or `-`, reads stdin.
+        /// Files of cube or part counts; none, or `-`, reads stdin.
         #[arg(value_name = "FILE")]
         files: Vec<PathBuf>,
-        /// Add up the cubes numbered A to B only, each exactly once.
+        /// Add up the cubes (or parts) numbered A to B only, each exactly once.
         ///
         /// B past the last cube stops at the last; no other cube may
-        /// appear.
+        /// appear. For parts kept as they finish, `--cubes 1-12` adds up
+        /// parts 1 to 12 of N.
         #[arg(long, value_name = "A-B", allow_negative_numbers = true)]
         cubes: Option<CubeRange>,
     },
