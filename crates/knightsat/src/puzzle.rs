@@ -407,20 +407,24 @@ pub fn generate(
 /// with no long run of moves between two of them, which is what makes the
 /// searches near the end cheap: each looks for another tour meeting every
 /// clue left but one, a puzzle as hard as its longest runs. Measured on
-/// 20x20 (docs/benchmarks.md, "A unique 20x20 puzzle"): 100 s and 77 clues
-/// against 764 s and 91 clues for a plain random order.
+/// 20x20 seed 1 (docs/benchmarks.md, "Clues tried in a spread order"):
+/// 95 s and 77 clues against 764 s and 91 clues for a plain random order.
 fn spread_order(squares: usize, rng: &mut fastrand::Rng) -> Vec<usize> {
     let mut order: Vec<usize> = (0..squares).collect();
     rng.shuffle(&mut order);
     // Stable: the order within a level stays random.
-    order.sort_by_key(|&step| {
-        if step == 0 {
-            u32::MAX
-        } else {
-            step.trailing_zeros()
-        }
-    });
+    order.sort_by_key(|&step| spread_level(step));
     order
+}
+
+/// The level of `step` in [`spread_order`]: the power of two it is an odd
+/// multiple of, step 0 above every other.
+fn spread_level(step: usize) -> u32 {
+    if step == 0 {
+        u32::MAX
+    } else {
+        step.trailing_zeros()
+    }
 }
 
 /// How many clues to try to drop at once. Dropping a batch takes one
@@ -535,17 +539,7 @@ fn clues_along(squares: &[usize]) -> Vec<Clue> {
 
 #[cfg(test)]
 mod tests {
-    use super::spread_order;
-
-    /// The level of a step in the spread order: its trailing zeros, step 0
-    /// above all.
-    fn level(step: usize) -> u32 {
-        if step == 0 {
-            u32::MAX
-        } else {
-            step.trailing_zeros()
-        }
-    }
+    use super::{spread_level, spread_order};
 
     #[test]
     fn the_spread_order_tries_every_step_once_odd_steps_first_and_step_0_last() {
@@ -555,7 +549,9 @@ mod tests {
             sorted.sort_unstable();
             assert_eq!(sorted, (0..squares).collect::<Vec<_>>(), "{squares}");
             assert!(
-                order.windows(2).all(|w| level(w[0]) <= level(w[1])),
+                order
+                    .windows(2)
+                    .all(|w| spread_level(w[0]) <= spread_level(w[1])),
                 "{squares}: {order:?}"
             );
             assert_eq!(order.last(), Some(&0), "{squares}");
