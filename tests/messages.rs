@@ -284,6 +284,18 @@ fn a_clue_numbered_below_one_says_where_numbers_start() {
 }
 
 #[test]
+fn a_negative_board_side_is_refused_as_a_board_not_as_an_option() {
+    let dir = tempfile::tempdir().unwrap();
+    for board in ["-3x4", "3x-4"] {
+        refused(
+            &["count", "--board", board],
+            dir.path(),
+            "must be a whole number",
+        );
+    }
+}
+
+#[test]
 fn a_puzzle_cell_of_zeros_is_blank_like_zero_and_signs_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let (_, puzzle, _) = run(&["puzzle", "--size", "5", "--seed", "1"], dir.path());

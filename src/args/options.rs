@@ -143,7 +143,7 @@ pub struct MemoryBudgetArgs {
 #[group(multiple = false)]
 pub struct BoardArgs {
     /// Board as ROWSxCOLS: 3x4 is 3 ranks by 4 files.
-    #[arg(long, value_name = "ROWSxCOLS", value_parser = Board::parse_dimensions, help_heading = PROBLEM)]
+    #[arg(long, value_name = "ROWSxCOLS", allow_hyphen_values = true, value_parser = Board::parse_dimensions, help_heading = PROBLEM)]
     pub board: Option<(usize, usize)>,
     /// Square board N x N (same as --board NxN).
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = parse_size, help_heading = PROBLEM)]
