@@ -563,11 +563,14 @@ fn count_part_by_ends(
         .map(|(_, class)| class)
         .collect();
     let here = mine.len();
+    let symmetries = problem.symmetries();
+    let (lines, _) = Lines::best(&graph, false);
     let mut total = TourNumber::ZERO;
     for (k, class) in mine.iter().enumerate() {
+        let (start, end) = early_image(class, &symmetries, problem.board(), &lines);
         let Ok(fixed) = Problem::new(problem.board().clone())
-            .with_start(Some(class.start))
-            .and_then(|p| p.with_end(Some(class.end)))
+            .with_start(Some(start))
+            .and_then(|p| p.with_end(Some(end)))
         else {
             continue;
         };
@@ -593,6 +596,40 @@ fn count_part_by_ends(
         total = total.checked_add(tours).ok_or(FrontierError::Overflow)?;
     }
     Ok(total)
+}
+
+/// The pair of `class` to count: its own pair when both its squares come
+/// in the first half of `lines` (the order the counter meets in the middle
+/// of), else the image under `symmetries` that has both there, if one
+/// does, the one whose later square comes first. The images of a pair have
+/// the same paths, and with both ends before the middle the meet cuts at
+/// half the squares, where a class holds far fewer states than with one
+/// end on each side (docs/benchmarks.md, "The 136 classes, one run after
+/// another").
+fn early_image(
+    class: &EndClass,
+    symmetries: &[Vec<usize>],
+    board: &crate::model::board::Board,
+    lines: &Lines,
+) -> (usize, usize) {
+    let half = lines.squares.len() / 2;
+    let mut position = vec![usize::MAX; board.rows() * board.cols()];
+    for (at, &cell) in lines.squares.iter().enumerate() {
+        position[cell] = at;
+    }
+    let later = |(s, e): (usize, usize)| {
+        position[CellGraph::cell_of(board, s)].max(position[CellGraph::cell_of(board, e)])
+    };
+    let own = (class.start, class.end);
+    if later(own) < half {
+        return own;
+    }
+    symmetries
+        .iter()
+        .map(|map| (map[class.start], map[class.end]))
+        .filter(|&pair| later(pair) < half)
+        .min_by_key(|&pair| (later(pair), pair))
+        .unwrap_or(own)
 }
 
 /// Directed open tours: twice the paths when no end is fixed, else the
@@ -1073,6 +1110,55 @@ mod tests {
         assert_eq!(classes.len(), 16);
         assert_eq!(classes.iter().map(|c| c.pairs).sum::<u64>(), 32);
         assert!(classes.iter().all(|c| c.ways == 1 && c.start == 0));
+    }
+
+    /// Each class of 8x8 end pairs is counted by an image of its own pair
+    /// under the board's symmetries, with both ends before the middle of
+    /// the counter's order whenever an image has them there: 104 of the
+    /// 136 classes (the other 32 have one end in each half however the
+    /// board is turned); from a given start, that start stays an end.
+    #[test]
+    fn each_class_of_ends_is_counted_by_an_image_with_both_ends_early_where_one_has() {
+        let board = Board::new(8, 8).unwrap();
+        let graph = CellGraph::new(&board).unwrap();
+        let (lines, _) = Lines::best(&graph, false);
+        let at = |sq: usize| {
+            let cell = CellGraph::cell_of(&board, sq);
+            lines.squares.iter().position(|&c| c == cell).unwrap()
+        };
+        let early = |(s, e): (usize, usize)| at(s) < 32 && at(e) < 32;
+        for start in [None, Some(0)] {
+            let problem = Problem::new(board.clone()).with_start(start).unwrap();
+            let symmetries = problem.symmetries();
+            let images = |class: &EndClass| -> Vec<(usize, usize)> {
+                symmetries
+                    .iter()
+                    .flat_map(|map| {
+                        [
+                            (map[class.start], map[class.end]),
+                            (map[class.end], map[class.start]),
+                        ]
+                    })
+                    .collect()
+            };
+            let mut counted_early = 0;
+            for class in end_classes(&problem, &graph) {
+                let chosen = early_image(&class, &symmetries, &board, &lines);
+                assert!(images(&class).contains(&chosen), "{class:?} as {chosen:?}");
+                assert_eq!(
+                    early(chosen),
+                    images(&class).into_iter().any(early),
+                    "{class:?}"
+                );
+                if let Some(s) = start {
+                    assert!(chosen.0 == s || chosen.1 == s, "{class:?} as {chosen:?}");
+                }
+                counted_early += usize::from(early(chosen));
+            }
+            if start.is_none() {
+                assert_eq!(counted_early, 104);
+            }
+        }
     }
 
     /// Past the oracle's boards, where the tables hold thousands of states:

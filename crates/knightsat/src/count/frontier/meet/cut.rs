@@ -133,8 +133,8 @@ impl Sides {
 }
 
 /// Where the top ends: after half the squares for cycles (`closed`, or
-/// paths whose two ends are fixed in the first half, which grow as cycles
-/// do); for other paths, after half the lines and one more (rounded down),
+/// paths with both ends fixed where the caller's rule says they grow as
+/// cycles do); for other paths, after half the lines and one more (rounded down),
 /// since the half steps of paths, whose squares of the cut may be path
 /// ends, make more states than a cycle's: the later cut was the faster on
 /// 6x6 and 7x7 open (docs/benchmarks.md, "Meeting in the middle").
