@@ -560,6 +560,7 @@ mod tests {
             let mode = Mode {
                 closed,
                 free_ends: if closed { 0 } else { 2 },
+                ends_here: if closed { 0 } else { 2 },
                 used_shift: 126,
             };
             for jobs in [1, 2] {
@@ -588,6 +589,7 @@ mod tests {
         let mode = Mode {
             closed: true,
             free_ends: 0,
+            ends_here: 0,
             used_shift: 62,
         };
         let budget = Budget::new(u64::MAX);

@@ -730,6 +730,7 @@ fn count_undirected(
     let mode = Mode {
         closed,
         free_ends,
+        ends_here: free_ends,
         used_shift: if narrow { 62 } else { 126 },
     };
     let undirected = if narrow {

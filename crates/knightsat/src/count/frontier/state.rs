@@ -157,6 +157,11 @@ pub(crate) struct Mode {
     /// How many path ends may be chosen freely: 2 less the fixed ends
     /// (0 for cycles).
     pub free_ends: u8,
+    /// How many of the free ends may lie on the squares this run processes
+    /// (at most `free_ends`): fewer when a count meeting in the middle
+    /// places the others on the other side of its cut. The state checks
+    /// still leave room for all `free_ends`, wherever they will lie.
+    pub ends_here: u8,
     /// Bit position of the used-ends counter in the packed word.
     pub used_shift: u32,
 }
@@ -327,7 +332,7 @@ impl<W: Word> Work<W> {
                 TAIL => {
                     // Its fragment already has one path end; this square
                     // becomes the other: the path is whole.
-                    if self.used >= mode.free_ends {
+                    if self.used >= mode.ends_here {
                         return Fate::Dead;
                     }
                     self.set(d, FULL);
@@ -340,7 +345,7 @@ impl<W: Word> Work<W> {
                 label => {
                     // A free path end: the fragment's other end now leads
                     // to a path end.
-                    if mode.closed || self.used >= mode.free_ends {
+                    if mode.closed || self.used >= mode.ends_here {
                         return Fate::Dead;
                     }
                     self.used += 1;
@@ -607,6 +612,7 @@ mod tests {
         let mode = Mode {
             closed: true,
             free_ends: 0,
+            ends_here: 0,
             used_shift: 62,
         };
         let packed = |codes: &[u8]| {

@@ -3,7 +3,7 @@
 //! counts; and the bottom's states no top state can complete, dropped
 //! before the join.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -20,6 +20,53 @@ use crate::count::number::Wide;
 /// Top degree words, each with the fewest free path ends a top state of
 /// those degrees has used.
 pub(super) type DegreeEnds = HashMap<u64, u8, BuildHasherDefault<MixHasher>>;
+
+/// What the top's states allow at one half step (see [`may_join`]).
+pub(super) struct Allowed {
+    /// The top's degree words on the cut's squares added so far, each with
+    /// the fewest free path ends a top state of those degrees has used.
+    pub(super) fewest: DegreeEnds,
+    /// The two bits of each square of the cut added so far.
+    pub(super) mask: u64,
+    /// Where the join may have room for free ends on the top's side, the
+    /// degrees a bottom state may need with room for one: those of top
+    /// states that used at most one end, and those one more at a square of
+    /// the cut (not a fixed end) of top states that used none. One look-up
+    /// where the test of `fewest` takes one a square (and one a square
+    /// where the test of `fewest` takes one a pair of squares, with room
+    /// for two).
+    pub(super) one_end: Option<HashSet<u64, BuildHasherDefault<MixHasher>>>,
+}
+
+impl Allowed {
+    /// The allowance of `fewest` on the squares of `mask`, with the
+    /// degrees that room for one free end allows worked out in advance
+    /// when `one_end` (never at a fixed end, `fixed`).
+    pub(super) fn new(fewest: DegreeEnds, mask: u64, one_end: bool, fixed: u64) -> Allowed {
+        let one_end = one_end.then(|| {
+            let mut set = HashSet::default();
+            for (&degrees, &used) in &fewest {
+                if used <= 1 {
+                    set.insert(degrees);
+                }
+                if used == 0 {
+                    for f in 0..MAX_WIDTH {
+                        let d = degrees >> (2 * f) & 3;
+                        if mask >> (2 * f) & 3 != 0 && d < 2 && fixed >> f & 1 == 0 {
+                            set.insert(degrees + (1 << (2 * f)));
+                        }
+                    }
+                }
+            }
+            set
+        });
+        Allowed {
+            fewest,
+            mask,
+            one_end,
+        }
+    }
+}
 
 /// Hashes the one `u64` written to it by the splitmix64 finaliser.
 #[derive(Default)]
@@ -55,11 +102,15 @@ pub(super) struct Top {
     /// squares added so far, with the fewest free path ends a top state of
     /// those degrees has used (0 for cycles), and the two bits of each
     /// square of the cut added so far.
-    pub(super) allowed: Vec<(DegreeEnds, u64)>,
+    pub(super) allowed: Vec<Allowed>,
     /// The memory charged for it.
     pub(super) bytes: u64,
     /// The path ends not fixed (2 less the fixed ends; 0 for cycles).
     pub(super) free_ends: u8,
+    /// How many of them may lie on the top's squares, the cut's among
+    /// them: a square of the cut that the join makes a path end is the
+    /// top's.
+    pub(super) own_ends: u8,
 }
 
 /// The paths the bottom states of `tables` (their slots the cut's
@@ -276,6 +327,10 @@ fn paths_with(
     // `None` once a sum overflows.
     let mut sum = Some(Wide::ZERO);
     let free = top.free_ends;
+    // The ends the bottom leaves are the top's or the cut's.
+    if free - used.min(free) > top.own_ends {
+        return Some(Wide::ZERO);
+    }
     for top_used in 0..=free - used.min(free) {
         let k = free - used.min(free) - top_used;
         let mut tally = |ends: u32| {
@@ -372,12 +427,27 @@ fn paths_with(
 pub(super) fn may_join(
     need: u64,
     used: u8,
-    (allowed, mask): &(DegreeEnds, u64),
-    free: u8,
+    allowed: &Allowed,
+    (free, own_ends): (u8, u8),
     fixed: u64,
 ) -> bool {
-    let room = free.saturating_sub(used);
-    let need = need & mask;
+    let room = free.saturating_sub(used).min(own_ends);
+    let need = need & allowed.mask;
+    if let (1 | 2, Some(one_end)) = (room, &allowed.one_end) {
+        if one_end.contains(&need) || room == 2 && allowed.fewest.contains_key(&need) {
+            return true;
+        }
+        // With room for two, one end at a square here and one more
+        // anywhere (this may keep a state that needs both at one square,
+        // which the join then finds no path for).
+        return room == 2
+            && (0..MAX_WIDTH).any(|f| {
+                need >> (2 * f) & 3 >= 1
+                    && fixed >> f & 1 == 0
+                    && one_end.contains(&(need - (1 << (2 * f))))
+            });
+    }
+    let allowed = &allowed.fewest;
     let fits = |degrees: u64, ends: u8| {
         allowed
             .get(&degrees)
