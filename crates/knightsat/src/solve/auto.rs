@@ -307,7 +307,7 @@ fn sides_and_reach(problem: &Problem) -> (usize, usize, usize) {
 /// to 10 minutes and at most 3 GB each; docs/benchmarks.md, "Every open
 /// 8x8 tour by its ends", after Chernov and Stertenbrink, 2014). Seven
 /// knight files and fewer meet in the middle in one piece, faster than
-/// their classes would (7x8 open: 146 s; its class from a1 to b1 alone
+/// their classes would (7x8 open: 122 s; its class from a1 to b1 alone
 /// takes 8 s, and it has some 200).
 pub(crate) fn splits_by_ends(problem: &Problem) -> bool {
     let (short, long, reach) = sides_and_reach(problem);

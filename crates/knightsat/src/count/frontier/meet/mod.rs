@@ -876,7 +876,9 @@ mod tests {
                 want,
                 "{rows}x{cols} holes {holes:?} leaper {leap:?}"
             );
-            if lines.shape.0.is_multiple_of(2) && halves_turn_into_each_other(&graph, &lines.squares) {
+            if lines.shape.0.is_multiple_of(2)
+                && halves_turn_into_each_other(&graph, &lines.squares)
+            {
                 turned += 1;
                 assert_eq!(top_both, bottom_both, "{rows}x{cols} holes {holes:?}");
             }
