@@ -565,9 +565,10 @@ fn count_part_by_ends(
     let here = mine.len();
     let symmetries = problem.symmetries();
     let (lines, _) = Lines::best(&graph, false);
+    let at = OrderPositions::new(problem.board(), &lines);
     let mut total = TourNumber::ZERO;
     for (k, class) in mine.iter().enumerate() {
-        let (start, end) = early_image(class, &symmetries, problem.board(), &lines);
+        let (start, end) = early_image(class, &symmetries, &at);
         let Ok(fixed) = Problem::new(problem.board().clone())
             .with_start(Some(start))
             .and_then(|p| p.with_end(Some(end)))
@@ -606,21 +607,10 @@ fn count_part_by_ends(
 /// half the squares, where a class holds far fewer states than with one
 /// end on each side (docs/benchmarks.md, "The 136 classes, one run after
 /// another").
-fn early_image(
-    class: &EndClass,
-    symmetries: &[Vec<usize>],
-    board: &crate::model::board::Board,
-    lines: &Lines,
-) -> (usize, usize) {
-    let half = lines.squares.len() / 2;
-    let mut position = vec![usize::MAX; board.rows() * board.cols()];
-    for (at, &cell) in lines.squares.iter().enumerate() {
-        position[cell] = at;
-    }
-    let later = |(s, e): (usize, usize)| {
-        position[CellGraph::cell_of(board, s)].max(position[CellGraph::cell_of(board, e)])
-    };
+fn early_image(class: &EndClass, symmetries: &[Vec<usize>], at: &OrderPositions) -> (usize, usize) {
+    let later = |(s, e): (usize, usize)| at.of(s).max(at.of(e));
     let own = (class.start, class.end);
+    let half = at.half;
     if later(own) < half {
         return own;
     }
@@ -630,6 +620,34 @@ fn early_image(
         .filter(|&pair| later(pair) < half)
         .min_by_key(|&pair| (later(pair), pair))
         .unwrap_or(own)
+}
+
+/// Where each square of a board comes in an order of its cells, made once
+/// for every class of a part.
+struct OrderPositions<'a> {
+    board: &'a crate::model::board::Board,
+    position: Vec<usize>,
+    /// The first position of the order's second half.
+    half: usize,
+}
+
+impl<'a> OrderPositions<'a> {
+    fn new(board: &'a crate::model::board::Board, lines: &Lines) -> Self {
+        let mut position = vec![usize::MAX; board.rows() * board.cols()];
+        for (at, &cell) in lines.squares.iter().enumerate() {
+            position[cell] = at;
+        }
+        OrderPositions {
+            board,
+            position,
+            half: lines.squares.len() / 2,
+        }
+    }
+
+    /// The position of square `square` in the order.
+    fn of(&self, square: usize) -> usize {
+        self.position[CellGraph::cell_of(self.board, square)]
+    }
 }
 
 /// Directed open tours: twice the paths when no end is fixed, else the
@@ -1144,7 +1162,7 @@ mod tests {
             };
             let mut counted_early = 0;
             for class in end_classes(&problem, &graph) {
-                let chosen = early_image(&class, &symmetries, &board, &lines);
+                let chosen = early_image(&class, &symmetries, &OrderPositions::new(&board, &lines));
                 assert!(images(&class).contains(&chosen), "{class:?} as {chosen:?}");
                 assert_eq!(
                     early(chosen),
