@@ -10,7 +10,7 @@ use std::sync::{Mutex, OnceLock, PoisonError};
 
 use indicatif::ProgressBar;
 
-use knightsat::count::frontier::SquareProgress;
+use knightsat::count::frontier::{Piece, SquareProgress};
 use knightsat::count::tally::{CubeRange, CubeSum};
 use knightsat::count::{
     count_cnf as count_cnf_file, sum_tallies, CountJob, CountReport, CubeLine, Estimate, Progress,
@@ -232,8 +232,12 @@ impl<'a> CountShow<'a> {
             } else {
                 String::new()
             };
+            let piece = largest
+                .piece
+                .map(|piece| format!(" ({})", piece_words(piece)))
+                .unwrap_or_default();
             note!(
-                "frontier: at most {} live states, at step {} of {}; the tables took at most {} MiB{disk}",
+                "frontier: at most {} live states, at step {} of {}{piece}; the tables took at most {} MiB{disk}",
                 largest.states,
                 largest.done,
                 largest.total,
@@ -274,19 +278,39 @@ fn show_count_progress(bar: Option<&ProgressBar>, progress: Progress<'_>) {
         Progress::Cubes(done) => show_cube_progress(bar, done),
         Progress::Squares(done) => {
             show_step(bar, done.done as u64, done.total as u64);
-            // A batch runs steps again: its number says why the bar
-            // stepped back.
+            // A piece or a batch runs steps again: its number says why the
+            // bar stepped back.
+            let piece = done.piece.map(piece_words);
             let batch = done
                 .batch
-                .map(|(batch, batches)| format!("batch {batch} of {batches}: "))
-                .unwrap_or_default();
+                .map(|(batch, batches)| format!("batch {batch} of {batches}"));
+            let label = piece
+                .into_iter()
+                .chain(batch)
+                .collect::<Vec<_>>()
+                .join(", ");
+            let label = if label.is_empty() {
+                label
+            } else {
+                label + ": "
+            };
             bar.set_message(format!(
-                "{batch}{} states, {} MiB",
+                "{label}{} states, {} MiB",
                 done.states,
                 done.bytes.div_ceil(1 << 20)
             ));
         }
         Progress::Route { .. } | Progress::EndClasses(_) => {}
+    }
+}
+
+/// Which of the counts run one after another a count is in, as the bar and
+/// `-v` say it.
+fn piece_words(piece: Piece) -> String {
+    match piece {
+        Piece::EndSides { sum: 1 } => "both ends in one half".to_string(),
+        Piece::EndSides { .. } => "an end in each half".to_string(),
+        Piece::EndClass { class, of } => format!("class of ends {class} of {of}"),
     }
 }
 

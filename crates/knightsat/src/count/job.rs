@@ -533,9 +533,11 @@ impl<'a> CountJob<'a> {
         debug_assert!(!listing && !self.up_to_symmetry);
         debug_assert!(self.limit.is_none() && self.depth.is_none());
         if part.is_none() {
-            if let Some(classes) =
-                frontier::split_by_ends_by_itself(self.problem, self.frontier_order)
-            {
+            if let Some(classes) = frontier::split_by_ends_by_itself(
+                self.problem,
+                self.frontier_order,
+                request.memory_budget_mib,
+            ) {
                 progress(Progress::EndClasses(classes));
             }
         }

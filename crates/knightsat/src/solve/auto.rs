@@ -278,7 +278,7 @@ fn frontier_is_fastest(problem: &Problem) -> bool {
     }
     let no_end_fixed = problem.start().is_none() && problem.end().is_none();
     problem.is_closed()
-        || splits_by_ends(problem)
+        || eight_files_open(problem)
         || (no_end_fixed && short * reach <= 14 && short * long >= 30)
         || (!no_end_fixed && short * reach <= 16 && short * long >= 36)
         || long >= short + 2
@@ -295,21 +295,40 @@ fn sides_and_reach(problem: &Problem) -> (usize, usize, usize) {
     )
 }
 
+/// The memory budget, in MiB, from which an open count with no end fixed on
+/// a square board eight knight files wide is counted in one piece rather
+/// than split by its ends ([`splits_by_ends`]): the budget the whole 8x8
+/// count was measured within (docs/benchmarks.md, "Paths by where their
+/// ends lie").
+pub const WHOLE_SQUARE_EIGHT_FILES_MIB: u64 = 20_000;
+
 /// Whether the frontier counter, in its default order, splits a whole
-/// count of `problem` by its ends by itself: one count per class of end
-/// pairs under the board's symmetries, each with both ends fixed. It does
-/// where one piece outgrows the machine and the classes do not: an open
-/// count with no end given, on a board eight knight files wide (the short
-/// side times the leaper's longer leg is 15 or 16) and at most twice as
-/// long as wide. There the open count meeting in the middle needs far more
-/// than memory (8x8: about 1.8 TB projected), and each class, with both
-/// ends fixed, is the size of a cycle count (8x8: 136 classes of about 2
-/// to 10 minutes and at most 3 GB each; docs/benchmarks.md, "Every open
-/// 8x8 tour by its ends", after Chernov and Stertenbrink, 2014). Seven
-/// knight files and fewer meet in the middle in one piece, faster than
-/// their classes would (7x8 open: 122 s; its class from a1 to b1 alone
-/// takes 8 s, and it has some 200).
-pub(crate) fn splits_by_ends(problem: &Problem) -> bool {
+/// count of `problem` by its ends by itself, within a memory budget of
+/// `budget_mib`: one count per class of end pairs under the board's
+/// symmetries, each with both ends fixed. It does where one piece
+/// outgrows the budget and the classes do not: an open count with no end
+/// given on a board eight knight files wide and at most twice as long
+/// ([`eight_files_open`]), unless the board is square and the budget
+/// holds the whole count ([`WHOLE_SQUARE_EIGHT_FILES_MIB`]). Each class,
+/// with both ends fixed, is the size of a cycle count (8x8: 136 classes
+/// of about 2 to 10 minutes and at most 3 GB each; docs/benchmarks.md,
+/// "Every open 8x8 tour by its ends", after Chernov and Stertenbrink,
+/// 2014); the whole 8x8 count, meeting in the middle by where the ends
+/// lie, takes far less time than the classes' sum but more memory than
+/// the default budget.
+pub(crate) fn splits_by_ends(problem: &Problem, budget_mib: u64) -> bool {
+    let (short, long, _) = sides_and_reach(problem);
+    eight_files_open(problem) && !(short == long && budget_mib >= WHOLE_SQUARE_EIGHT_FILES_MIB)
+}
+
+/// An open count with no end given, on a board eight knight files wide
+/// (the short side times the leaper's longer leg is 15 or 16) and at most
+/// twice as long as wide: where the open count meeting in the middle with
+/// its ends anywhere needs far more than memory (8x8: about 1.8 TB
+/// projected). Seven knight files and fewer meet in the middle in one
+/// piece, faster than their classes would (7x8 open: 122 s; its class from
+/// a1 to b1 alone takes 8 s, and it has some 200).
+fn eight_files_open(problem: &Problem) -> bool {
     let (short, long, reach) = sides_and_reach(problem);
     !problem.is_closed()
         && problem.start().is_none()
@@ -335,9 +354,10 @@ pub(crate) fn every_tour_by(problem: &Problem, method: Method, request: &Request
 
 #[cfg(test)]
 mod tests {
-    use super::splits_by_ends;
+    use super::{splits_by_ends, WHOLE_SQUARE_EIGHT_FILES_MIB};
     use crate::model::board::{Board, Leaper};
     use crate::model::problem::Problem;
+    use crate::runtime::memory::DEFAULT_MEMORY_BUDGET_MIB;
 
     fn open(rows: usize, cols: usize, leaper: (usize, usize)) -> Problem {
         let leaper = Leaper::new(leaper.0, leaper.1).unwrap();
@@ -345,10 +365,27 @@ mod tests {
     }
 
     /// Eight knight files wide, at most twice as long, open with no end
-    /// given: split by the ends; anything else: one piece.
+    /// given: split by the ends, unless square within a budget that holds
+    /// the whole count; anything else: one piece.
     #[test]
     fn open_counts_eight_knight_files_wide_split_by_their_ends() {
         let knight = (1, 2);
+        let budget = DEFAULT_MEMORY_BUDGET_MIB;
+        let large = WHOLE_SQUARE_EIGHT_FILES_MIB;
+        for (rows, cols, leaper, budget, split) in [
+            (8, 8, knight, large, false),
+            (8, 8, knight, large - 1, true),
+            (8, 9, knight, large, true),
+            (5, 5, (1, 3), large, false),
+            (5, 5, (1, 3), budget, true),
+        ] {
+            let problem = open(rows, cols, leaper);
+            assert_eq!(
+                splits_by_ends(&problem, budget),
+                split,
+                "{rows}x{cols} {leaper:?} within {budget} MiB"
+            );
+        }
         for (rows, cols, leaper, split) in [
             (8, 8, knight, true),
             (8, 9, knight, true),
@@ -362,16 +399,23 @@ mod tests {
             (4, 9, (1, 4), false),
         ] {
             let problem = open(rows, cols, leaper);
-            assert_eq!(splits_by_ends(&problem), split, "{rows}x{cols} {leaper:?}");
+            assert_eq!(
+                splits_by_ends(&problem, budget),
+                split,
+                "{rows}x{cols} {leaper:?}"
+            );
         }
         let eight = open(8, 8, knight);
-        assert!(!splits_by_ends(&eight.clone().closed(true)), "closed");
         assert!(
-            !splits_by_ends(&eight.clone().with_start(Some(0)).unwrap()),
+            !splits_by_ends(&eight.clone().closed(true), large),
+            "closed"
+        );
+        assert!(
+            !splits_by_ends(&eight.clone().with_start(Some(0)).unwrap(), budget),
             "a start"
         );
         assert!(
-            !splits_by_ends(&eight.with_end(Some(63)).unwrap()),
+            !splits_by_ends(&eight.with_end(Some(63)).unwrap(), budget),
             "an end"
         );
     }

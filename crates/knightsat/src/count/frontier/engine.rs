@@ -245,6 +245,7 @@ impl<'b> Run<'_, 'b> {
                     bytes: self.budget.used(),
                     on_disk: options.spill.map_or(0, SpillDir::on_disk),
                     batch: None,
+                    piece: None,
                 });
             }
         }

@@ -226,13 +226,36 @@ pub struct SquareProgress {
     pub bytes: u64,
     /// Bytes of states kept on disk now, past the memory budget.
     pub on_disk: u64,
-    /// Once the count runs in batches, the batch being counted (from 1)
-    /// and the batches made so far: meeting in the middle's states split
-    /// by the budget, or the classes of end pairs of a count split by its
-    /// ends. Each batch runs steps again, so `done` steps back when one
-    /// starts. (Not `count --part`, which splits a count between
-    /// processes.)
+    /// Once meeting in the middle splits its states into batches by the
+    /// budget, the batch being counted (from 1) and the batches made so
+    /// far. Each batch runs the half steps again from where it was split,
+    /// so `done` steps back when one starts. (Not `count --part`, which
+    /// splits a count between processes.)
     pub batch: Option<(usize, usize)>,
+    /// Where a count runs as several counts one after another, each from
+    /// its first step, the one being counted.
+    pub piece: Option<Piece>,
+}
+
+/// One of the counts a count runs one after another, each from its first
+/// step ([`SquareProgress::piece`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Piece {
+    /// An open count by where its two ends lie: the paths with both ends
+    /// in one half of the board (the first), then those with one end in
+    /// each half (the second).
+    EndSides {
+        /// Which of the two, from 1.
+        sum: usize,
+    },
+    /// A count split by its ends: one class of end pairs (from 1), of the
+    /// classes this count (or part) takes.
+    EndClass {
+        /// The class being counted, from 1.
+        class: usize,
+        /// The classes in all.
+        of: usize,
+    },
 }
 
 /// Why a count did not finish.
@@ -405,7 +428,8 @@ fn count_on_threads(problem: &Problem, options: &Options) -> Result<TourNumber, 
         }
         return count_part_by_ends(problem, part, options);
     }
-    if options.part.is_none() && splits_itself_by_ends(problem, options.order) {
+    let budget_mib = options.memory_budget.map_or(u64::MAX, |bytes| bytes >> 20);
+    if options.part.is_none() && splits_itself_by_ends(problem, options.order, budget_mib) {
         let whole = Part {
             index: 0,
             of: 1,
@@ -529,21 +553,26 @@ fn end_classes(problem: &Problem, graph: &CellGraph) -> Vec<EndClass> {
 }
 
 /// The number of classes of end pairs a whole count of `problem` is split
-/// into by itself, in the default order, or `None` where it is counted in
-/// one piece: where the default route's rule says so
-/// ([`crate::solve::auto::splits_by_ends`]).
-pub(crate) fn split_by_ends_by_itself(problem: &Problem, order: SquareOrder) -> Option<usize> {
-    if !splits_itself_by_ends(problem, order) {
+/// into by itself, in the default order within `budget_mib`, or `None`
+/// where it is counted in one piece: where the default route's rule says
+/// so ([`crate::solve::auto::splits_by_ends`]).
+pub(crate) fn split_by_ends_by_itself(
+    problem: &Problem,
+    order: SquareOrder,
+    budget_mib: u64,
+) -> Option<usize> {
+    if !splits_itself_by_ends(problem, order, budget_mib) {
         return None;
     }
     let graph = CellGraph::new(problem.board()).ok()?;
     Some(end_classes(problem, &graph).len())
 }
 
-/// Whether a whole count of `problem` in `order` is split by its ends by
-/// itself ([`split_by_ends_by_itself`], without counting the classes).
-fn splits_itself_by_ends(problem: &Problem, order: SquareOrder) -> bool {
-    order == SquareOrder::Auto && crate::solve::auto::splits_by_ends(problem)
+/// Whether a whole count of `problem` in `order` within `budget_mib` is
+/// split by its ends by itself ([`split_by_ends_by_itself`], without
+/// counting the classes).
+fn splits_itself_by_ends(problem: &Problem, order: SquareOrder, budget_mib: u64) -> bool {
+    order == SquareOrder::Auto && crate::solve::auto::splits_by_ends(problem, budget_mib)
 }
 
 /// One part of an open count split by its ends ([`PartSplit::Ends`]):
@@ -578,7 +607,10 @@ fn count_part_by_ends(
         let progress = options.progress.map(|outer| {
             move |step: SquareProgress| {
                 outer(SquareProgress {
-                    batch: Some((k + 1, here)),
+                    piece: Some(Piece::EndClass {
+                        class: k + 1,
+                        of: here,
+                    }),
                     ..step
                 });
             }

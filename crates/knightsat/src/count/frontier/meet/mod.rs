@@ -46,7 +46,7 @@ use crate::count::frontier::packing::{Base12, Key, BASE12_SLOTS};
 use crate::count::frontier::schedule::{CellGraph, Lines, Schedule};
 use crate::count::frontier::state::{Mode, MAX_WIDTH, MAX_WIDTH_U64};
 use crate::count::frontier::table::Table;
-use crate::count::frontier::{FrontierError, Options, Part, SpillDir, SquareProgress};
+use crate::count::frontier::{FrontierError, Options, Part, Piece, SpillDir, SquareProgress};
 use crate::count::number::Wide;
 use batches::{Batches, WaitingBatch, SPLIT_SHARE};
 use cut::{cut_at, half_steps, Cut, Reading, Sides};
@@ -117,7 +117,7 @@ fn count_by_sides_of_ends(
         let progress = options.progress.map(|outer| {
             move |step: SquareProgress| {
                 outer(SquareProgress {
-                    batch: Some((k + 1, ways.len())),
+                    piece: Some(Piece::EndSides { sum: k + 1 }),
                     ..step
                 });
             }
@@ -361,6 +361,7 @@ impl Meet<'_> {
                 bytes: self.budget.used(),
                 on_disk: self.options.spill.map_or(0, SpillDir::on_disk),
                 batch,
+                piece: None,
             });
         }
     }
