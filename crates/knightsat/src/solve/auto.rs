@@ -269,8 +269,9 @@ pub(crate) fn tally_step(problem: &Problem, request: &Request) -> Step {
 /// or more up to eight knight files wide (both halves of the meet know the
 /// fixed ends: 7x8 from a1 to b1 in 21 s where backtracking passes a
 /// minute, 6x6 from a1 0.20 s against 0.27 s). An open count with no end
-/// fixed eight knight files wide is split by its ends ([`splits_by_ends`]):
-/// 8x8 in some hours, where backtracking would take years.
+/// fixed eight knight files wide is split by its ends, or on a square board
+/// within a large budget counted whole ([`splits_by_ends`]): 8x8 in hours,
+/// where backtracking would take years.
 fn frontier_is_fastest(problem: &Problem) -> bool {
     let (short, long, reach) = sides_and_reach(problem);
     if short * reach <= 8 {
