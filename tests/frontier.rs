@@ -350,6 +350,34 @@ fn verbose_counts_say_the_frontiers_peak() {
     assert!(counts.iter().all(|count| *count == counts[0]), "{counts:?}");
 }
 
+/// An open count with no fixed end on a board whose halves turn into each
+/// other runs as two counts by where its ends lie, and -v's peak names the
+/// one it was in; a closed count runs as one and names none.
+#[test]
+fn verbose_peaks_name_the_count_by_where_the_ends_lie() {
+    let peak = |args: &[&str]| {
+        let output = common::cli::knightsat()
+            .args(["count", "--board", "6x6", "--method", "frontier", "-v"])
+            .args(args)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert!(output.status.success(), "{args:?}: {stderr}");
+        stderr
+            .lines()
+            .find(|line| line.starts_with("frontier: at most "))
+            .unwrap_or_else(|| panic!("{args:?}: no peak in {stderr}"))
+            .to_string()
+    };
+    let open = peak(&[]);
+    assert!(
+        open.contains("(both ends in one half);") || open.contains("(an end in each half);"),
+        "{open}"
+    );
+    let closed = peak(&["--closed"]);
+    assert!(!closed.contains('('), "{closed}");
+}
+
 /// A forward count of 7x8 closed within 16 MiB: its tables pass the
 /// budget within a second and keep spilling to `dir` for long after.
 fn spilling_count(dir: &std::path::Path) -> Vec<String> {
