@@ -301,7 +301,7 @@ fn sides_and_reach(problem: &Problem) -> (usize, usize, usize) {
 /// than split by its ends ([`splits_by_ends`]): the budget the whole 8x8
 /// count was measured within (docs/benchmarks.md, "Paths by where their
 /// ends lie").
-pub const WHOLE_SQUARE_EIGHT_FILES_MIB: u64 = 20_000;
+pub(crate) const WHOLE_SQUARE_EIGHT_FILES_MIB: u64 = 20_000;
 
 /// Whether the frontier counter, in its default order, splits a whole
 /// count of `problem` by its ends by itself, within a memory budget of
