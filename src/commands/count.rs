@@ -308,8 +308,8 @@ fn show_count_progress(bar: Option<&ProgressBar>, progress: Progress<'_>) {
 /// `-v` say it.
 fn piece_words(piece: Piece) -> String {
     match piece {
-        Piece::EndSides { sum: 1 } => "both ends in one half".to_string(),
-        Piece::EndSides { .. } => "an end in each half".to_string(),
+        Piece::BothEndsInOneHalf => "both ends in one half".to_string(),
+        Piece::AnEndInEachHalf => "an end in each half".to_string(),
         Piece::EndClass { class, of } => format!("class of ends {class} of {of}"),
     }
 }

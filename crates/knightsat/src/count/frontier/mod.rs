@@ -241,13 +241,12 @@ pub struct SquareProgress {
 /// step ([`SquareProgress::piece`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Piece {
-    /// An open count by where its two ends lie: the paths with both ends
-    /// in one half of the board (the first), then those with one end in
-    /// each half (the second).
-    EndSides {
-        /// Which of the two, from 1.
-        sum: usize,
-    },
+    /// An open count by where its two ends lie, first part: the paths
+    /// with both ends in one half of the board.
+    BothEndsInOneHalf,
+    /// An open count by where its two ends lie, second part: the paths
+    /// with one end in each half.
+    AnEndInEachHalf,
     /// A count split by its ends: one class of end pairs (from 1), of the
     /// classes this count (or part) takes.
     EndClass {

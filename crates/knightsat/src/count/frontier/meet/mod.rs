@@ -109,15 +109,19 @@ fn count_by_sides_of_ends(
     split_above: u64,
 ) -> Result<Wide, FrontierError> {
     let ways = [
-        (EndSides { top: 2, bottom: 0 }, 2u32),
-        (EndSides { top: 1, bottom: 1 }, 1),
+        (
+            EndSides { top: 2, bottom: 0 },
+            2u32,
+            Piece::BothEndsInOneHalf,
+        ),
+        (EndSides { top: 1, bottom: 1 }, 1, Piece::AnEndInEachHalf),
     ];
     let mut sum = Wide::ZERO;
-    for (k, &(sides, times)) in ways.iter().enumerate() {
+    for &(sides, times, piece) in &ways {
         let progress = options.progress.map(|outer| {
             move |step: SquareProgress| {
                 outer(SquareProgress {
-                    piece: Some(Piece::EndSides { sum: k + 1 }),
+                    piece: Some(piece),
                     ..step
                 });
             }
