@@ -14,7 +14,8 @@
 #
 # SIZES    board sizes (default "20 30 40 50 60")
 # SEEDS    the tours' seeds (default "1 2 3 4 5")
-# ROUTES   which columns, of: default backtrack cadical successor
+# ROUTES   which columns, of: default backtrack cadical successor corridor
+#          (corridor: --corridor 4 alone, on varisat; it may find none, "gave up")
 # TIMEOUT  seconds a run (default 60); "> T s" when no answer came
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,6 +37,7 @@ flags_of() {
     backtrack) echo "--method backtrack" ;;
     cadical) echo "--method sat --solver cadical" ;;
     successor) echo "--encoding successor --solver cadical" ;;
+    corridor) echo "--corridor 4" ;;
     *) echo "bench-clues: unknown route $1" >&2; exit 2 ;;
   esac
 }
@@ -59,6 +61,7 @@ run_once() {
       printf "%.2f\n" "$(echo "$end - $start" | bc)"
       ;;
     124) echo "> $TIMEOUT s" ;;
+    3) echo "gave up" ;;
     20) echo "bench-clues: $route on ${n}x$n says no tour, but the clues come from one" >&2; exit 1 ;;
     *) echo "error $rc: $(head -n 1 "$tmp/err")" ;;
   esac

@@ -21,6 +21,7 @@ pub const ENCODING: &[&str] = &[
     "no_symmetry_breaking",
     "preset",
     "blocks",
+    "corridor",
 ];
 
 /// The options of `solve`, besides the encoding's, that only SAT takes:

@@ -12,7 +12,7 @@ use common::cli::knightsat;
 use common::{has_tour, tours_of, Demands, Sequence, Shape};
 use knightsat::model::problem::{Clue, Problem};
 use knightsat::refute;
-use knightsat::solve::auto::RACE_FROM_SQUARES;
+use knightsat::solve::auto::{CORRIDOR_FROM_SQUARES, RACE_FROM_SQUARES};
 use predicates::prelude::PredicateBooleanExt;
 use predicates::str::contains;
 
@@ -362,11 +362,13 @@ fn the_default_route_picks_each_of_its_routes_and_explicit_flags_win() {
 
 /// From `RACE_FROM_SQUARES` up the default route races two formulations
 /// of a clued board (on a machine with two cores), below it one runs
-/// alone; whichever wins, its tour honours every clue, as the oracle's own
-/// check says, and `--method sat` runs one formulation alone.
+/// alone; from `CORRIDOR_FROM_SQUARES` up one of the two keeps to a
+/// corridor around the clues. Whichever wins, its tour honours every clue,
+/// as the oracle's own check says, and `--method sat` runs one formulation
+/// alone.
 #[test]
 fn clued_boards_from_12x12_race_two_formulations_and_the_winner_honours_the_clues() {
-    for n in [10, 12] {
+    for n in [10, 12, 20] {
         let squares = n * n;
         let size = n.to_string();
         let shape = Shape::knight(n, n);
@@ -407,6 +409,20 @@ fn clued_boards_from_12x12_race_two_formulations_and_the_winner_honours_the_clue
             two_cores && squares >= RACE_FROM_SQUARES,
             "{n}x{n}: {stderr}"
         );
+        if two_cores && squares >= RACE_FROM_SQUARES {
+            let entrants: &[&str] = if squares >= CORRIDOR_FROM_SQUARES {
+                &[
+                    "pairwise at-most-ones (",
+                    "bimander at-most-ones in a corridor of slack 4 (",
+                ]
+            } else {
+                &["pairwise at-most-ones (", "bimander at-most-ones ("]
+            };
+            assert!(
+                entrants.iter().any(|entrant| stderr.contains(entrant)),
+                "{n}x{n}: {stderr}"
+            );
+        }
         let tour: Vec<usize> = String::from_utf8_lossy(&output.stdout)
             .split_whitespace()
             .map(|name| shape.index_of(name))

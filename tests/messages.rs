@@ -1306,6 +1306,63 @@ fn warnsdorff_gives_up_with_exit_3_and_never_says_no_tour() {
 }
 
 #[test]
+fn a_block_schedule_or_corridor_with_no_tour_gives_up_with_exit_3() {
+    // 6x6 has open tours from a1, none of them in 3x3 blocks one after
+    // another: that says nothing about the board, so not "no tour" (exit
+    // 20, as it once did) but exit 3.
+    let output = knightsat()
+        .args(["solve", "--size", "6", "--start", "a1", "--blocks", "3x3"])
+        .assert()
+        .code(3)
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(
+        stderr,
+        "knightsat: no tour keeps to the block schedule 3x3, which does not mean that none exists\n"
+    );
+    assert!(output.stdout.is_empty());
+    knightsat()
+        .args(["solve", "--size", "6", "--start", "a1"])
+        .assert()
+        .success();
+    // Clues two moves apart on squares three moves apart have no tour at
+    // all; past the gate (--no-theory), a corridor still only gives up.
+    for (args, code) in [
+        (&["--corridor", "0"][..], 3),
+        (&["--method", "sat"][..], 20),
+    ] {
+        knightsat()
+            .args([
+                "solve",
+                "--size",
+                "6",
+                "--at",
+                "1=a1",
+                "--at",
+                "3=f6",
+                "--no-theory",
+            ])
+            .args(args)
+            .assert()
+            .code(code);
+    }
+    common::cli::refused(
+        &[
+            "solve",
+            "--size",
+            "6",
+            "--encoding",
+            "successor",
+            "--corridor",
+            "4",
+        ],
+        std::path::Path::new("."),
+        "--corridor",
+    );
+}
+
+#[test]
 fn warnsdorff_tours_a_million_squares_and_sat_refuses_them_in_one_line() {
     let moves = stdout_of(&[
         "solve",

@@ -381,3 +381,87 @@ fn orbits_on_holed_boards_and_for_other_leapers_match_the_oracle() {
     }
     common::assert_none(&failures);
 }
+
+/// A corridor around the clues (`TimeIndexedConfig::corridor`) restricts
+/// the search: every tour it finds honours the clues by the oracle's own
+/// check, and where it finds none it says so as "none within the corridor",
+/// never as "no tour". Wide enough, it keeps every tour, so it then agrees
+/// with the oracle exactly.
+#[test]
+fn corridors_find_real_tours_and_never_say_there_is_none() {
+    let shapes = [
+        Shape::knight(5, 5),
+        Shape::knight(5, 6),
+        Shape::knight(6, 6),
+        Shape {
+            holes: vec![14],
+            ..Shape::knight(6, 6)
+        },
+    ];
+    let mut random = Sequence(64);
+    let mut failures = Vec::new();
+    let (mut found_narrow, mut missed_narrow, mut cases) = (0, 0, 0);
+    for shape in &shapes {
+        let n = shape.squares();
+        for closed in [false, true] {
+            let tours = common::tours_of(
+                shape,
+                &Demands {
+                    closed,
+                    clues: vec![],
+                },
+                200,
+            );
+            for case in 0..6 {
+                let tour = (case % 3 != 2 && !tours.is_empty())
+                    .then(|| tours[random.below(tours.len())].as_slice());
+                let count = 3 + random.below(4);
+                let Some(clues) = common::random_clues(n, count, tour, &mut random) else {
+                    continue;
+                };
+                let demands = Demands { closed, clues };
+                let expected = common::has_tour(shape, &demands);
+                let problem = common::adapters::problem_of(shape, &demands, false);
+                cases += 1;
+                for slack in [0, 2, 4, 1000] {
+                    let config = EncodingConfig::from(TimeIndexedConfig {
+                        corridor: Some(slack),
+                        ..TimeIndexedConfig::default()
+                    });
+                    let case = format!("{shape:?} {demands:?} corridor {slack}");
+                    match solve_with_varisat(&problem, &config) {
+                        Ok(Outcome::Tour(tour)) => {
+                            if !common::is_tour_of(shape, &demands, &tour.squares) {
+                                failures.push(format!("{case}: not a tour: {:?}", tour.names()));
+                            }
+                            found_narrow += usize::from(slack < 1000);
+                        }
+                        Ok(Outcome::NoTour) => {
+                            failures.push(format!("{case}: said no tour (expected {expected})"));
+                        }
+                        Err(knightsat::Error::Search(
+                            knightsat::error::SearchError::NoneWithin { .. },
+                        )) => {
+                            if slack == 1000 && expected {
+                                failures.push(format!("{case}: a wide corridor lost every tour"));
+                            }
+                            missed_narrow += usize::from(slack < 1000 && expected);
+                        }
+                        Err(error) => failures.push(format!("{case}: {error}")),
+                    }
+                }
+            }
+        }
+    }
+    common::assert_none(&failures);
+    assert!(cases >= 30, "only {cases} clue sets");
+    assert!(
+        found_narrow >= 20,
+        "narrow corridors found only {found_narrow} tours"
+    );
+    // Narrow corridors do lose tours on these small boards: the test sees both.
+    assert!(
+        missed_narrow > 0,
+        "no narrow corridor lost a tour: the corridor restricts nothing here"
+    );
+}

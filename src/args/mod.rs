@@ -33,7 +33,8 @@ Exit status:
   2   bad usage or bad input (constraints that contradict each other too:
       two squares for one move or two moves on one square, --start being
       move 1 and --end move N), or the solver program cannot be found
-  3   --method warnsdorff gave up: it found no tour, which proves nothing
+  3   --method warnsdorff gave up: it found no tour, which proves nothing;
+      or none keeps to --blocks or --corridor, which proves nothing either
   124 no answer within the --timeout
   129, 130, 143  ended by SIGHUP, SIGINT or SIGTERM (128 + the signal)";
 

@@ -293,4 +293,16 @@ pub struct EncodingArgs {
     /// by default.
     #[arg(long, value_name = "RxC", value_parser = parse_blocks, help_heading = ENCODING)]
     pub blocks: Option<(usize, usize)>,
+    /// Corridor around the clues: keep each move near the clues around it.
+    ///
+    /// A move between two clues may only land on a square whose detour
+    /// (the moves from the clue before, through the square, to the clue
+    /// after, less the moves between the clues) is within SLACK of the
+    /// least detour any two consecutive clues make through that square.
+    /// Every tour found is a tour, but this may miss tours, and then it
+    /// says it found none within the corridor (exit status 3), not that
+    /// none exists. The default route tries slack 4 first on large clued
+    /// boards; off by default with --method sat.
+    #[arg(long, value_name = "SLACK", hide_short_help = true, help_heading = ENCODING)]
+    pub corridor: Option<u32>,
 }

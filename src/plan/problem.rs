@@ -164,6 +164,7 @@ impl EncodingArgs {
                     (self.no_parity, "--no-parity"),
                     (self.no_reachability, "--no-reachability"),
                     (self.blocks.is_some(), "--blocks"),
+                    (self.corridor.is_some(), "--corridor"),
                 ];
                 for (given, switch) in only_time_indexed {
                     Self::refuse(given, switch, "time-indexed", "successor")?;
@@ -206,6 +207,7 @@ impl EncodingArgs {
             reachability: base.reachability && !self.no_reachability,
             symmetry_breaking: base.symmetry_breaking && !self.no_symmetry_breaking,
             blocks: self.blocks,
+            corridor: self.corridor,
         }
     }
 

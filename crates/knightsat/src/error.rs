@@ -214,7 +214,9 @@ impl From<SearchError> for Error {
             SearchError::Unsupported(what) => Error::Unsupported(what),
             SearchError::Run(error) => Error::Run(error),
             SearchError::Tour(error) => Error::from(error),
-            error @ SearchError::GaveUp { .. } => Error::Search(error),
+            error @ (SearchError::GaveUp { .. } | SearchError::NoneWithin { .. }) => {
+                Error::Search(error)
+            }
         }
     }
 }
@@ -297,7 +299,9 @@ impl Error {
             Error::Run(RunError::Timeout { .. } | RunError::TimedOutPartway { .. }) => {
                 ErrorClass::Timeout
             }
-            Error::Search(SearchError::GaveUp { .. }) => ErrorClass::GaveUp,
+            Error::Search(SearchError::GaveUp { .. } | SearchError::NoneWithin { .. }) => {
+                ErrorClass::GaveUp
+            }
             Error::Tour(TourError::InvalidTour(_))
             | Error::Run(RunError::Stopped | RunError::Interrupted | RunError::Io { .. })
             | Error::Sat(_)

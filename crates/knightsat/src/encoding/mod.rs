@@ -312,7 +312,12 @@ impl EncodingConfig {
     /// subtour rule of the successor one.
     pub(crate) fn formulation(&self) -> String {
         match self {
-            EncodingConfig::TimeIndexed(config) => format!("{} at-most-ones", config.amo),
+            EncodingConfig::TimeIndexed(config) => match config.corridor {
+                Some(slack) => {
+                    format!("{} at-most-ones in a corridor of slack {slack}", config.amo)
+                }
+                None => format!("{} at-most-ones", config.amo),
+            },
             EncodingConfig::Successor(config) => format!("{} subtours", config.subtours.name()),
         }
     }
@@ -356,6 +361,16 @@ impl EncodingConfig {
         match self {
             EncodingConfig::TimeIndexed(config) => config.read_setting(key, value),
             EncodingConfig::Successor(config) => config.read_setting(key, value),
+        }
+    }
+
+    /// What keeps the formula from having every tour of the problem, in
+    /// words (`the block schedule 3x3`), or `None` when it has them all: a
+    /// search on it that finds no tour proves nothing.
+    pub fn restriction(&self) -> Option<String> {
+        match self {
+            EncodingConfig::TimeIndexed(config) => config.restriction(),
+            EncodingConfig::Successor(_) => None,
         }
     }
 

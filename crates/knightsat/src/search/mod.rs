@@ -71,7 +71,7 @@ fn forced_start_colour(board: &Board, closed: bool) -> Option<bool> {
     }
 }
 
-/// Why a search without SAT found no tour and proved nothing, or stopped.
+/// Why a search found no tour and proved nothing, or stopped.
 #[derive(Debug, thiserror::Error)]
 pub enum SearchError {
     /// An incomplete method (Warnsdorff's rule) stopped without a tour. It
@@ -82,6 +82,13 @@ pub enum SearchError {
         method: &'static str,
         /// How many attempts it made.
         attempts: u32,
+    },
+    /// A formula that keeps only some tours (a block schedule, a corridor
+    /// around the clues) has none. It proves nothing about the others.
+    #[error("no tour keeps to {restriction}, which does not mean that none exists")]
+    NoneWithin {
+        /// The restriction, in words (`the block schedule 3x3`).
+        restriction: String,
     },
     /// A request that cannot be served.
     #[error("{0}")]

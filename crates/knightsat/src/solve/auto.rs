@@ -5,7 +5,7 @@
 //! | problem | one tour (`solve`) | every tour (`count`, `solve --all`) |
 //! | --- | --- | --- |
 //! | no clues | Warnsdorff's rule; if it gives up, SAT: successor encoding, built-in `CaDiCaL` | backtracking; for a plain `count` (the number only), the frontier counter where it is the faster (`frontier_is_fastest`) |
-//! | clues | SAT: time-indexed encoding, [`CLUED_SOLVER`]; from [`RACE_FROM_SQUARES`] up, bimander and pairwise at-most-ones raced | SAT: time-indexed encoding, [`CLUED_SOLVER`] |
+//! | clues | SAT: time-indexed encoding, [`CLUED_SOLVER`]; from [`RACE_FROM_SQUARES`] up, bimander and pairwise at-most-ones raced; from [`CORRIDOR_FROM_SQUARES`] up, the whole formula (pairwise) raced against a corridor around the clues ([`CLUED_CORRIDOR_SLACK`], bimander), whose "none" proves nothing and leaves the whole formula to answer | SAT: time-indexed encoding, [`CLUED_SOLVER`] |
 //!
 //! Warnsdorff's rule tours the largest boards in linear time and never
 //! says "no tour", so a complete method always follows it; clues are where
@@ -30,15 +30,36 @@ use crate::sat::Backend;
 pub const CLUED_SOLVER: Backend = Backend::Varisat;
 
 /// From this many squares (12x12) up, a clued problem's one tour is
-/// searched by a race of two formulations (the default bimander
-/// at-most-ones and pairwise ones, see `solve::race`): on clue sets
-/// from 16x16 to 30x30 the race took less time than bimander alone, in
-/// all and in geometric mean, and little more than the faster formulation
-/// alone; on 12x12 puzzles it was as fast as bimander alone or faster, on
-/// 10x10 ones the same or a little slower (docs/benchmarks.md, "The race
-/// on clued boards"). Below it a search is short, and a single one gives
-/// the same tour on every run.
+/// searched by a race of two formulations (see `solve::race`): first
+/// bimander against pairwise at-most-ones, which on clue sets from 16x16
+/// to 30x30 took less time than bimander alone, in all and in geometric
+/// mean, and little more than the faster formulation alone; on 12x12
+/// puzzles it was as fast as bimander alone or faster, on 10x10 ones the
+/// same or a little slower (docs/benchmarks.md, "The race on clued
+/// boards"); from [`CORRIDOR_FROM_SQUARES`] up, the whole formula against
+/// a corridor. Below it a search is short, and a single one gives the
+/// same tour on every run.
 pub const RACE_FROM_SQUARES: usize = 144;
+
+/// From this many squares (20x20) up, the race on a clued board is the
+/// whole formula (pairwise at-most-ones) against a corridor around the
+/// clues ([`CLUED_CORRIDOR_SLACK`], bimander at-most-ones), rather than
+/// the whole formula's two at-most-ones: on clue sets from random tours,
+/// in one run alternating with the race before, the median times were
+/// 0.23 to 0.99 of the old race's on 30x30, 0.76 to 1.07 on 24x24 and
+/// 0.77 to 1.02 on 20x20, but 1.47 and 1.80 on two 16x16 sets (0.09 s
+/// becoming 0.16 s) and 1.25 on a 12x12 puzzle: on small boards the
+/// corridor cuts little, and the race loses the whole bimander formula,
+/// the faster there (docs/benchmarks.md, "A corridor around the clues").
+pub const CORRIDOR_FROM_SQUARES: usize = 400;
+
+/// The slack of the corridor around the clues (`TimeIndexedConfig::corridor`)
+/// the default route races against the whole formula on large clued
+/// boards ([`CORRIDOR_FROM_SQUARES`]). Detours have the parity of the
+/// moves between the clues, so the slack is even: at 2 a 30x30 board had
+/// no tour in the corridor and another none within 20 s; 6 took longer
+/// than 4 on three of five 30x30 boards.
+pub const CLUED_CORRIDOR_SLACK: u32 = 4;
 
 /// The solver for the successor encoding's lazy loop, when Warnsdorff's
 /// rule gives up.
@@ -98,14 +119,26 @@ pub(crate) fn route(problem: &Problem, request: &Request) -> Vec<Step> {
         }];
     }
     if !problem.clues().is_empty() {
-        let mut step = sat(EncodingConfig::default(), CLUED_SOLVER);
-        if !request.every_tour && problem.board().squares() >= RACE_FROM_SQUARES {
-            let rival = TimeIndexedConfig {
-                amo: Amo::Pairwise,
-                ..TimeIndexedConfig::default()
-            };
-            step.rivals = vec![sat(rival.into(), CLUED_SOLVER).request];
+        if request.every_tour || problem.board().squares() < RACE_FROM_SQUARES {
+            return vec![sat(EncodingConfig::default(), CLUED_SOLVER)];
         }
+        let pairwise = TimeIndexedConfig {
+            amo: Amo::Pairwise,
+            ..TimeIndexedConfig::default()
+        };
+        if problem.board().squares() < CORRIDOR_FROM_SQUARES {
+            let mut step = sat(EncodingConfig::default(), CLUED_SOLVER);
+            step.rivals = vec![sat(pairwise.into(), CLUED_SOLVER).request];
+            return vec![step];
+        }
+        let corridor = TimeIndexedConfig {
+            corridor: Some(CLUED_CORRIDOR_SLACK),
+            ..TimeIndexedConfig::default()
+        };
+        // The whole formula first: where the race cannot run (one core,
+        // or not within the memory budget), it is the one that runs.
+        let mut step = sat(pairwise.into(), CLUED_SOLVER);
+        step.rivals = vec![sat(corridor.into(), CLUED_SOLVER).request];
         return vec![step];
     }
     if request.every_tour {
@@ -197,6 +230,9 @@ pub(super) fn find_tour(problem: &Problem, request: &Request) -> Result<Solved, 
         match found {
             Err(Error::Search(SearchError::GaveUp { method, attempts })) if index < last => {
                 before = format!("{before}{method} gave up after {attempts} attempts; then ");
+            }
+            Err(Error::Search(SearchError::NoneWithin { restriction })) if index < last => {
+                before = format!("{before}no tour kept to {restriction}; then ");
             }
             Err(Error::Run(RunError::Timeout { .. })) => return Err(deadline.expired().into()),
             Ok(solved) => {

@@ -382,14 +382,30 @@ fn solve_encoded(
         guesses_first: encoding.guesses_find_models(),
         ..Setup::new(stop)
     };
-    first_tour(request.session(encoding, setup)?, request.describe_sat())
+    let solved = first_tour(request.session(encoding, setup)?, request.describe_sat())?;
+    proved_or_restricted(solved, &request.config)
+}
+
+/// `solved`, unless it says "no tour" of a formula that keeps only some
+/// tours ([`EncodingConfig::restriction`]): that proves nothing, and is
+/// [`SearchError::NoneWithin`](crate::error::SearchError::NoneWithin).
+fn proved_or_restricted(solved: Solved, config: &EncodingConfig) -> Result<Solved, Error> {
+    match (&solved.outcome, config.restriction()) {
+        (Outcome::NoTour, Some(restriction)) => {
+            Err(crate::error::SearchError::NoneWithin { restriction }.into())
+        }
+        _ => Ok(solved),
+    }
 }
 
 /// Solves by SAT with each of `requests` at once, a thread each, within
 /// the first one's time limit: the first answer wins and stops the other
-/// sessions (see [`race`]). Where the machine has fewer cores than
-/// requests, or the sessions together would exceed the first request's
-/// memory budget, only the first request is solved, as [`solve`] does.
+/// sessions (see [`race`]). A request whose formula keeps only some tours
+/// ([`EncodingConfig::restriction`]) may find none; that ends nothing, and
+/// the others race on. Where the machine has fewer cores than requests,
+/// only the first request is solved, as [`solve`] does; where the
+/// sessions together would exceed the first request's memory budget, the
+/// smallest formula that keeps every tour is.
 pub(crate) fn solve_racing(problem: &Problem, requests: &[Request]) -> Result<Solved, Error> {
     let Some(first) = requests.first() else {
         return Err(Error::Sat(SatError::NoAnswer));
@@ -409,8 +425,15 @@ pub(crate) fn solve_racing(problem: &Problem, requests: &[Request]) -> Result<So
             .map(|(request, encoding)| request.backend.estimated_memory_mib(&**encoding))
             .sum();
         if together > first.memory_budget_mib {
-            let encoding = encodings.into_iter().next().expect("one per request");
-            return solve_encoded(encoding, first, &stop, first.may_stop());
+            // The race does not fit: the smallest formula that keeps every
+            // tour runs alone, so that its "no tour" is an answer.
+            let (request, encoding) = requests
+                .iter()
+                .zip(encodings)
+                .filter(|(request, _)| request.config.restriction().is_none())
+                .min_by_key(|(request, encoding)| request.backend.estimated_memory_mib(&**encoding))
+                .ok_or(Error::Sat(SatError::NoAnswer))?;
+            return solve_encoded(encoding, request, &stop, request.may_stop());
         }
         let entrants = requests.len();
         let racers = requests
@@ -481,11 +504,12 @@ fn solve_cubes(
                 Outcome::NoTour => ControlFlow::Continue(()),
             })
         })?;
-        Ok(found.unwrap_or_else(|| {
+        let solved = found.unwrap_or_else(|| {
             Solved::plain(
                 Outcome::NoTour,
                 format!("SAT on every cube: {}", request.describe_sat()),
             )
-        }))
+        });
+        proved_or_restricted(solved, config)
     })
 }

@@ -35,6 +35,13 @@ pub struct TimeIndexedConfig {
     /// every tour found is a tour, but a board may have tours and none that
     /// follow it.
     pub blocks: Option<(usize, usize)>,
+    /// An optional corridor around the clues, of this slack in moves: a
+    /// step between two clues may only be on a square whose detour through
+    /// it is within the slack of the least detour any two consecutive clues
+    /// make through it (see `domain::corridor`). Restricts the search, as
+    /// blocks do: every tour found is a tour, but a board may have tours
+    /// and none that keep to it.
+    pub corridor: Option<u32>,
 }
 
 impl Default for TimeIndexedConfig {
@@ -50,6 +57,7 @@ impl Default for TimeIndexedConfig {
             reachability: true,
             symmetry_breaking: true,
             blocks: None,
+            corridor: None,
         }
     }
 }
@@ -97,11 +105,26 @@ impl TimeIndexedConfig {
         Ok(())
     }
 
+    /// The block schedule and the corridor, in words, where the switches
+    /// ask for either (see [`EncodingConfig::restriction`](crate::encoding::EncodingConfig::restriction)).
+    pub(crate) fn restriction(&self) -> Option<String> {
+        let blocks = self
+            .blocks
+            .map(|(rows, cols)| format!("the block schedule {rows}x{cols}"));
+        let corridor = self
+            .corridor
+            .map(|slack| format!("the corridor of slack {slack} around the clues"));
+        match (blocks, corridor) {
+            (Some(blocks), Some(corridor)) => Some(format!("{blocks} and {corridor}")),
+            (blocks, corridor) => blocks.or(corridor),
+        }
+    }
+
     /// Every switch as `(key, value)`, in the order of [`SETTINGS`].
     pub(crate) fn settings(&self) -> Vec<(&'static str, String)> {
         SETTINGS
             .iter()
-            .map(|setting| (setting.key, (setting.write)(self)))
+            .filter_map(|setting| Some((setting.key, (setting.write)(self)?)))
             .collect()
     }
 
@@ -121,12 +144,14 @@ impl TimeIndexedConfig {
     }
 }
 
-/// One switch: its key in CNF comments, how its value is written, and how
-/// it is read back (`None` for a value that does not read).
+/// One switch: its key in CNF comments, how its value is written (`None`:
+/// no line, for a switch added later whose default a CNF without the line
+/// reads as, so that the CNFs of before stay as they were), and how it is
+/// read back (`None` for a value that does not read).
 pub struct Setting {
     /// The key, as in `c option KEY VALUE`.
     pub key: &'static str,
-    write: fn(&TimeIndexedConfig) -> String,
+    write: fn(&TimeIndexedConfig) -> Option<String>,
     read: fn(&mut TimeIndexedConfig, &str) -> Option<()>,
 }
 
@@ -135,7 +160,7 @@ macro_rules! switch {
     ($key:literal, $field:ident) => {
         Setting {
             key: $key,
-            write: |config| config.$field.to_string(),
+            write: |config| Some(config.$field.to_string()),
             read: |config, value| {
                 config.$field = value.parse().ok()?;
                 Some(())
@@ -148,7 +173,7 @@ macro_rules! switch {
 pub const SETTINGS: &[Setting] = &[
     Setting {
         key: "max-clause-len",
-        write: |config| none_or(config.max_clause_len.map(|k| k.to_string())),
+        write: |config| Some(none_or(config.max_clause_len.map(|k| k.to_string()))),
         read: |config, value| {
             config.max_clause_len = match value {
                 "none" => None,
@@ -159,7 +184,7 @@ pub const SETTINGS: &[Setting] = &[
     },
     Setting {
         key: "amo",
-        write: |config| config.amo.to_string(),
+        write: |config| Some(config.amo.to_string()),
         read: |config, value| {
             config.amo = value.parse().ok()?;
             Some(())
@@ -172,7 +197,7 @@ pub const SETTINGS: &[Setting] = &[
     switch!("symmetry-breaking", symmetry_breaking),
     Setting {
         key: "blocks",
-        write: |config| none_or(config.blocks.map(|(r, c)| format!("{r}x{c}"))),
+        write: |config| Some(none_or(config.blocks.map(|(r, c)| format!("{r}x{c}")))),
         read: |config, value| {
             config.blocks = match value {
                 "none" => None,
@@ -181,6 +206,14 @@ pub const SETTINGS: &[Setting] = &[
                     Some((r.parse().ok()?, c.parse().ok()?))
                 }
             };
+            Some(())
+        },
+    },
+    Setting {
+        key: "corridor",
+        write: |config| config.corridor.map(|slack| slack.to_string()),
+        read: |config, value| {
+            config.corridor = Some(value.parse().ok()?);
             Some(())
         },
     },
@@ -207,6 +240,7 @@ mod tests {
             reachability: !defaults.reachability,
             symmetry_breaking: !defaults.symmetry_breaking,
             blocks: Some((2, 3)),
+            corridor: Some(4),
         };
         let mut read = TimeIndexedConfig::naive();
         for (key, value) in config.settings() {
