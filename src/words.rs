@@ -158,5 +158,8 @@ fn unsupported_in_words(what: Unsupported) -> String {
         Unsupported::ProofWithLazySubtours => {
             "--proof needs the complete formula: add --subtours complete (lazy subtour cuts do not follow from the clauses)".into()
         }
+        Unsupported::EveryTourOrProofWithinARestriction => {
+            "--blocks and --corridor keep only some tours: they find one, but cannot count or list every tour or prove there is none; drop them".into()
+        }
     }
 }

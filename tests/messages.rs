@@ -1306,7 +1306,7 @@ fn warnsdorff_gives_up_with_exit_3_and_never_says_no_tour() {
 }
 
 #[test]
-fn a_block_schedule_or_corridor_with_no_tour_gives_up_with_exit_3() {
+fn a_block_schedule_or_corridor_gives_up_rather_than_say_no_tour_and_never_counts() {
     // 6x6 has open tours from a1, none of them in 3x3 blocks one after
     // another: that says nothing about the board, so not "no tour" (exit
     // 20, as it once did) but exit 3.
@@ -1360,6 +1360,29 @@ fn a_block_schedule_or_corridor_with_no_tour_gives_up_with_exit_3() {
         std::path::Path::new("."),
         "--corridor",
     );
+    // Counting or listing them, or proving there is none, is refused: 5x5
+    // has 1728 tours, and its count with --blocks 1x2 was once 0.
+    let dir = tempfile::tempdir().unwrap();
+    let proof = dir.path().join("none.drat");
+    let proof = proof.to_str().unwrap();
+    for args in [
+        &["count", "--size", "5", "--blocks", "1x2"][..],
+        &["count", "--size", "5", "--at", "1=a1", "--corridor", "4"],
+        &["solve", "--size", "5", "--blocks", "1x2", "--all"],
+        &[
+            "solve", "--size", "5", "--start", "a1", "--blocks", "1x2", "--proof", proof,
+        ],
+    ] {
+        common::cli::refused(args, dir.path(), "keep only some tours");
+    }
+    assert!(!dir.path().join("none.drat").exists());
+    let cnf = dir.path().join("blocks.cnf");
+    let cnf = cnf.to_str().unwrap();
+    knightsat()
+        .args(["encode", "--size", "5", "--blocks", "1x2", "-o", cnf])
+        .assert()
+        .success();
+    common::cli::refused(&["count", "--cnf", cnf], dir.path(), "keep only some tours");
 }
 
 #[test]

@@ -11,7 +11,7 @@ use crate::cubes::cube_of;
 use crate::error::Error;
 use crate::gate::refute;
 use crate::runtime::stop::Stop;
-use crate::solve::Request;
+use crate::solve::{Method, Request};
 
 /// Counts the tours of the knightsat CNF `input` holds: its comments read
 /// ([`read_cnf_info`]), its clauses checked to be the ones knightsat
@@ -34,6 +34,15 @@ pub fn count_recorded(info: &CnfInfo, request: &Request) -> Result<u64, Error> {
         config: info.encoding.clone(),
         ..request.clone()
     };
+    // A file written with a block schedule or a corridor holds only some
+    // tours: its models are not the count.
+    Method::Sat.check_supports(
+        &info.problem,
+        &Request {
+            every_tour: true,
+            ..request.clone()
+        },
+    )?;
     if let Some(squares) = &info.cube {
         let request = every_tour(&request);
         let cube = cube_of(&info.problem, &request.config, squares)?;

@@ -43,6 +43,10 @@ pub enum Unsupported {
     /// A proof of impossibility needs the whole formula: lazy subtour cuts
     /// are not derived from it.
     ProofWithLazySubtours,
+    /// A block schedule or a corridor keeps only some tours: a search on
+    /// it may find one, but neither counts nor lists them all, nor proves
+    /// that there is none.
+    EveryTourOrProofWithinARestriction,
     /// The frontier counter counts tours without finding one.
     TourByFrontier,
     /// The frontier counter does not know a square's move number.
@@ -125,6 +129,9 @@ impl std::fmt::Display for Unsupported {
             ),
             Unsupported::ProofWithLazySubtours => f.write_str(
                 "a proof needs the complete formula: lazy subtour cuts do not follow from the clauses",
+            ),
+            Unsupported::EveryTourOrProofWithinARestriction => f.write_str(
+                "a block schedule or a corridor keeps only some tours: it may find one, but cannot count or list them all or prove there is none",
             ),
             Unsupported::TourByFrontier => {
                 f.write_str("the frontier counter counts tours without finding one")

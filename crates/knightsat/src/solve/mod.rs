@@ -169,6 +169,9 @@ impl Method {
             if request.proof && !request.config.is_complete() {
                 return refuse(Unsupported::ProofWithLazySubtours);
             }
+            if (request.proof || request.every_tour) && request.config.restriction().is_some() {
+                return refuse(Unsupported::EveryTourOrProofWithinARestriction);
+            }
             return request.check_solver_supports();
         }
         if request.proof {
