@@ -98,6 +98,8 @@ proptest! {
             Just("c option clues 3=c2".to_string()),
             Just("c option amo pairwise".to_string()),
             Just("c option blocks 2x2".to_string()),
+            Just("c option corridor 4".to_string()),
+            Just("c option corridor -1".to_string()),
             Just("c option max-clause-len 2".to_string()),
             Just("p cnf 900 3000".to_string()),
             text("cop nbardx0123456789=, ", 40),
