@@ -231,9 +231,6 @@ pub(super) fn find_tour(problem: &Problem, request: &Request) -> Result<Solved, 
             Err(Error::Search(SearchError::GaveUp { method, attempts })) if index < last => {
                 before = format!("{before}{method} gave up after {attempts} attempts; then ");
             }
-            Err(Error::Search(SearchError::NoneWithin { restriction })) if index < last => {
-                before = format!("{before}no tour kept to {restriction}; then ");
-            }
             Err(Error::Run(RunError::Timeout { .. })) => return Err(deadline.expired().into()),
             Ok(solved) => {
                 return Ok(Solved {
