@@ -74,6 +74,19 @@ fn check_existence(
     }
 }
 
+/// Up to 200 tours of `shape` by the oracle, with no clues: the tours
+/// random clue sets are read off.
+fn some_tours(shape: &Shape, closed: bool) -> Vec<Vec<usize>> {
+    common::tours_of(
+        shape,
+        &Demands {
+            closed,
+            clues: vec![],
+        },
+        200,
+    )
+}
+
 /// Open and closed, with no start and with the first square as start.
 fn rule_sets() -> Vec<Demands> {
     let mut sets = Vec::new();
@@ -269,14 +282,7 @@ fn clues_agree_with_the_oracle_in_existence_and_count() {
     for shape in &shapes {
         let n = shape.squares();
         for closed in [false, true] {
-            let tours = common::tours_of(
-                shape,
-                &Demands {
-                    closed,
-                    clues: vec![],
-                },
-                200,
-            );
+            let tours = some_tours(shape, closed);
             for case in 0..8 {
                 let clue_count = 2 + random.below(3);
                 let tour = (case % 2 == 0 && !tours.is_empty())
@@ -404,14 +410,7 @@ fn corridors_find_real_tours_and_never_say_there_is_none() {
     for shape in &shapes {
         let n = shape.squares();
         for closed in [false, true] {
-            let tours = common::tours_of(
-                shape,
-                &Demands {
-                    closed,
-                    clues: vec![],
-                },
-                200,
-            );
+            let tours = some_tours(shape, closed);
             for case in 0..6 {
                 let tour = (case % 3 != 2 && !tours.is_empty())
                     .then(|| tours[random.below(tours.len())].as_slice());
