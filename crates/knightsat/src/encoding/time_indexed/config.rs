@@ -38,7 +38,7 @@ pub struct TimeIndexedConfig {
     /// An optional corridor around the clues, of this slack in moves: a
     /// step between two clues may only be on a square whose detour through
     /// it is within the slack of the least detour any two consecutive clues
-    /// make through it (see `domain::corridor`). Restricts the search, as
+    /// make through it (see `domain::keep_to_corridor`). Restricts the search, as
     /// blocks do: every tour found is a tour, but a board may have tours
     /// and none that keep to it.
     pub corridor: Option<u32>,
