@@ -3,6 +3,10 @@
 //! room, so that the others empty their tables to disk.
 
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+/// Times a thread waits a millisecond for room in the budget.
+const ROOM_TRIES: u32 = 5000;
 
 /// Bytes of table memory in use, and the most that may be.
 pub(crate) struct Budget {
@@ -63,6 +67,29 @@ impl Budget {
     /// How often [`Budget::press`] was called.
     pub(crate) fn pressed(&self) -> u64 {
         self.pressed.load(Ordering::Relaxed)
+    }
+
+    /// Calls `attempt` until it stops failing for want of room, asking
+    /// the other threads to empty their tables (see [`Budget::press`])
+    /// and waiting a millisecond between tries, for up to a few seconds:
+    /// a table they no longer add to is given back soon. `short_of_room`
+    /// tells an error that waiting may cure; any other ends the wait.
+    pub(crate) fn wait_for_room<T, E>(
+        &self,
+        mut attempt: impl FnMut() -> Result<T, E>,
+        short_of_room: impl Fn(&E) -> bool,
+    ) -> Result<T, E> {
+        let mut tries = 0;
+        loop {
+            match attempt() {
+                Err(e) if short_of_room(&e) && tries < ROOM_TRIES => {
+                    self.press();
+                    tries += 1;
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                done => return done,
+            }
+        }
     }
 
     /// Gives back `bytes`.

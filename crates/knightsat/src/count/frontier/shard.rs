@@ -7,9 +7,6 @@ use crate::count::frontier::spill::{Buckets, SpillDir, SpillFile};
 use crate::count::frontier::table::{Table, TableError};
 use crate::count::frontier::FrontierError;
 
-/// Times a thread waits a millisecond for room in the budget.
-const ROOM_TRIES: u32 = 5000;
-
 /// One thread's states of a step.
 pub(crate) enum Shard<'b, K: Key, C: Count> {
     /// In a table.
@@ -218,20 +215,14 @@ impl<'b, K: Key, C: Count> Output<'b, K, C> {
     /// no room, asks them to empty theirs and waits for them (for up to
     /// a few seconds: a table they no longer add to is given back soon).
     fn add_once_there_is_room(&mut self, key: K, hash: u64, count: C) -> Result<(), FrontierError> {
-        let mut tries = 0;
-        loop {
-            match self.table.add_soon(key, hash, count) {
-                Err(TableError::OverMemory(_))
-                    if self.share < self.budget.limit() && tries < ROOM_TRIES =>
-                {
-                    self.budget.press();
-                    self.pressed = self.budget.pressed();
-                    tries += 1;
-                    std::thread::sleep(std::time::Duration::from_millis(1));
-                }
-                added => return added.map_err(|e| table_error(e, self.budget.limit())),
-            }
-        }
+        let alone = self.share >= self.budget.limit();
+        let table = &mut self.table;
+        let added = self.budget.wait_for_room(
+            || table.add_soon(key, hash, count),
+            |e| !alone && matches!(e, TableError::OverMemory(_)),
+        );
+        self.pressed = self.budget.pressed();
+        added.map_err(|e| table_error(e, self.budget.limit()))
     }
 
     /// Moves every state of the table to the buckets.
@@ -256,7 +247,9 @@ impl<'b, K: Key, C: Count> Output<'b, K, C> {
             Some(mut buckets) => {
                 buckets.drain(&mut self.table)?;
                 drop(self.table);
-                Ok(Shard::Spilled(buckets.merge::<K, C>(self.budget)?))
+                Ok(Shard::Spilled(
+                    buckets.merge::<K, C>(self.budget, self.share)?,
+                ))
             }
         }
     }

@@ -330,18 +330,20 @@ impl Buckets {
         table.drain(|key, count| self.put(key, count))
     }
 
-    /// Merges each bucket's equal states in memory (charged to `budget`),
-    /// splitting a bucket again where it does not fit, and returns the
-    /// files of the merged states, each state in one of them once.
+    /// Merges each bucket's equal states in memory (charged to `budget`,
+    /// of which this thread's tables keep to `share`), splitting a bucket
+    /// again where it does not fit, and returns the files of the merged
+    /// states, each state in one of them once.
     pub(crate) fn merge<K: Key, C: Count>(
         self,
         budget: &Budget,
+        share: u64,
     ) -> Result<Vec<SpillFile>, FrontierError> {
         let mut merged = Vec::new();
         let (dir, level) = (self.dir.clone(), self.level);
         for writer in self.writers.into_iter().flatten() {
             let raw = writer.finish()?;
-            merge_bucket::<K, C>(&dir, raw, level, budget, &mut merged)?;
+            merge_bucket::<K, C>(&dir, raw, level, (budget, share), &mut merged)?;
         }
         Ok(merged)
     }
@@ -368,10 +370,10 @@ fn merge_bucket<K: Key, C: Count>(
     dir: &SpillDir,
     raw: SpillFile,
     level: u32,
-    budget: &Budget,
+    (budget, share): (&Budget, u64),
     merged: &mut Vec<SpillFile>,
 ) -> Result<(), FrontierError> {
-    match merged_table::<K, C>(&raw, budget) {
+    match merged_table::<K, C>(&raw, budget, share) {
         Ok(table) => {
             let mut writer = Writer::create(dir)?;
             for (key, count) in table.iter() {
@@ -392,7 +394,7 @@ fn merge_bucket<K: Key, C: Count>(
             raw.read(|key: K, count: C| split.put(key, count))?;
             drop(raw);
             for writer in split.writers.into_iter().flatten() {
-                merge_bucket::<K, C>(dir, writer.finish()?, level + 1, budget, merged)?;
+                merge_bucket::<K, C>(dir, writer.finish()?, level + 1, (budget, share), merged)?;
             }
             Ok(())
         }
@@ -400,21 +402,98 @@ fn merge_bucket<K: Key, C: Count>(
     }
 }
 
-/// The states of `raw` in a table, equal ones merged.
+/// The states of `raw` in a table, equal ones merged. A table past a
+/// quarter of this thread's `share` that finds no room is too large (the
+/// bucket is split); a smaller one waits for the other threads' tables to
+/// make room, as a thread adding to its own does: however finely a
+/// bucket is split, its table cannot be had while they hold the budget.
 fn merged_table<'b, K: Key, C: Count>(
     raw: &SpillFile,
     budget: &'b Budget,
+    share: u64,
 ) -> Result<Table<'b, K, C>, Unmerged> {
     let table_error = |e| match e {
         TableError::OverMemory(needed) => Unmerged::TooLarge(needed),
         TableError::Overflow => Unmerged::Failed(FrontierError::Overflow),
     };
+    let alone = share >= budget.limit();
+    let small = |bytes: u64| !alone && bytes <= share / 4;
+    let short_of_room = |e: &TableError| matches!(e, TableError::OverMemory(_));
     // Room for every record would be too much where states repeat: at
     // most two thirds of what the budget has left, the table growing from
     // there.
     let records = usize::try_from(raw.states()).unwrap_or(usize::MAX);
     let expected = records.min(Table::<K, C>::states_within(budget.left()));
-    let mut table = Table::with_expected(expected, budget).map_err(table_error)?;
-    raw.read(|key: K, count: C| table.add(key, key.hash(), count).map_err(table_error))?;
+    let mut table = budget
+        .wait_for_room(
+            || Table::with_expected(expected, budget),
+            |e| small(0) && short_of_room(e),
+        )
+        .map_err(table_error)?;
+    raw.read(|key: K, count: C| {
+        let bytes = table.bytes();
+        budget
+            .wait_for_room(
+                || table.add(key, key.hash(), count),
+                |e| small(bytes) && short_of_room(e),
+            )
+            .map_err(table_error)
+    })?;
     Ok(table)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    /// A thread merging its buckets while another holds the whole budget
+    /// (its input not yet freed) waits for that room rather than split
+    /// the buckets down to nothing and give up; alone, it gives up at
+    /// once, its states past the budget.
+    #[test]
+    fn merging_waits_for_room_another_thread_holds() {
+        let parent = tempfile::tempdir().unwrap();
+        let dir = SpillDir::new(parent.path());
+        let budget = Budget::new(64 << 10);
+        let fill = |buckets: &mut Buckets| {
+            for key in 0..500u64 {
+                buckets.put(key, key + 1).unwrap();
+                buckets.put(key, 1u64).unwrap();
+            }
+        };
+        let mut buckets = Buckets::new(&dir);
+        fill(&mut buckets);
+        budget.take(64 << 10).unwrap();
+        let files = std::thread::scope(|s| {
+            s.spawn(|| {
+                std::thread::sleep(Duration::from_millis(50));
+                budget.give(64 << 10);
+            });
+            buckets.merge::<u64, u64>(&budget, 32 << 10)
+        })
+        .unwrap();
+        let mut seen = std::collections::BTreeMap::new();
+        for file in &files {
+            file.read(|key: u64, count: u64| {
+                assert!(seen.insert(key, count).is_none(), "{key} twice");
+                Ok::<(), FrontierError>(())
+            })
+            .unwrap();
+        }
+        assert_eq!(seen.len(), 500);
+        assert!(seen.iter().all(|(&key, &count)| count == key + 2));
+        assert!(budget.pressed() > 0);
+        drop(files);
+
+        let mut buckets = Buckets::new(&dir);
+        fill(&mut buckets);
+        budget.take(64 << 10).unwrap();
+        let alone = buckets.merge::<u64, u64>(&budget, 64 << 10);
+        assert!(
+            matches!(alone, Err(FrontierError::OverMemory { .. })),
+            "{:?}",
+            alone.map(|files| files.len())
+        );
+    }
 }
