@@ -3,7 +3,7 @@
 //! each batch waiting as a list until it is counted on its own (not a
 //! part of `count --part`, which splits the count between processes).
 
-use super::cut::{Cut, Reading};
+use super::cut::{Needs, Reading};
 use crate::count::frontier::budget::Budget;
 use crate::count::frontier::engine::{shard_of, table_error};
 use crate::count::frontier::packing::{mix, Key};
@@ -57,9 +57,10 @@ impl<'b, K: Key> WaitingBatch<'b, K> {
     ) -> Result<Vec<Self>, FrontierError> {
         let mut lists: Vec<Vec<(K, u64)>> = (0..batches).map(|_| Vec::new()).collect();
         let mut charged = 0u64;
+        let needs = Needs::new(at, reading);
         for table in &mut tables {
             table.read(true, |key, count| {
-                let degrees = Cut::needs(key.to_word().wide(), at, reading);
+                let degrees = needs.of(key.to_word().wide());
                 #[allow(clippy::cast_possible_truncation)]
                 let list = &mut lists[(mix(degrees) % batches) as usize];
                 if list.len() == list.capacity() {

@@ -83,30 +83,6 @@ impl Cut {
         cut
     }
 
-    /// The top degrees a bottom state `word` needs on the cut's squares,
-    /// as [`read`](Self::read) gives them with `bottom`, without pairing
-    /// its fragments: what the filters after each half step and the split
-    /// into batches look at, for every state.
-    pub(super) fn needs(word: u128, at: &[Option<usize>], reading: Reading) -> u64 {
-        let mut degrees = 0;
-        for (j, f) in at.iter().enumerate() {
-            let Some(f) = *f else { continue };
-            #[allow(clippy::cast_possible_truncation)]
-            let code = ((word >> (4 * j)) & 15) as u8;
-            let need = if reading.fixed >> f & 1 == 1 {
-                u64::from(code == LONE_END)
-            } else {
-                match code {
-                    EMPTY => 2,
-                    FULL => 0,
-                    _ => 1,
-                }
-            };
-            degrees |= need << (2 * f);
-        }
-        degrees
-    }
-
     /// The first paired square, and how many are paired.
     pub(super) fn paired(&self) -> Option<(usize, usize)> {
         let first = self.partner.iter().position(|&p| p != UNPAIRED)?;
@@ -114,6 +90,52 @@ impl Cut {
             first,
             self.partner.iter().filter(|&&p| p != UNPAIRED).count(),
         ))
+    }
+}
+
+/// The top degrees a bottom state needs on the cut's squares, as
+/// [`Cut::read`] gives them with `bottom`, without pairing its fragments:
+/// what the filter after each half step and the split into batches look
+/// at, for every state. Worked out in advance for one frontier, as the two
+/// bits each slot's code puts at its square, since it runs billions of
+/// times on the largest boards.
+pub(super) struct Needs(Vec<[u64; 16]>);
+
+impl Needs {
+    /// For states whose slot `j` holds the square of the cut numbered
+    /// `at[j]` (`None`: a slot of the bottom).
+    pub(super) fn new(at: &[Option<usize>], reading: Reading) -> Needs {
+        let slot = |f: Option<usize>| {
+            let mut bits = [0u64; 16];
+            if let Some(f) = f {
+                for (code, bits) in (0u8..).zip(&mut bits) {
+                    let need = if reading.fixed >> f & 1 == 1 {
+                        u64::from(code == LONE_END)
+                    } else {
+                        match code {
+                            EMPTY => 2,
+                            FULL => 0,
+                            _ => 1,
+                        }
+                    };
+                    *bits = need << (2 * f);
+                }
+            }
+            bits
+        };
+        Needs(at.iter().map(|&f| slot(f)).collect())
+    }
+
+    /// The degrees the state `word` needs.
+    #[inline]
+    pub(super) fn of(&self, word: u128) -> u64 {
+        let mut degrees = 0;
+        for (j, bits) in self.0.iter().enumerate() {
+            #[allow(clippy::cast_possible_truncation)]
+            let code = ((word >> (4 * j)) & 15) as usize;
+            degrees |= bits[code];
+        }
+        degrees
     }
 }
 
@@ -238,7 +260,7 @@ fn slots(front: &[usize], select: impl Fn(usize) -> bool) -> Vec<u8> {
 mod tests {
     use super::*;
 
-    /// `needs` is `read`'s degrees for a bottom state, on every slot code,
+    /// `Needs` is `read`'s degrees for a bottom state, on every slot code,
     /// with and without fixed ends and slots of the bottom between.
     #[test]
     fn needs_are_the_degrees_read_gives() {
@@ -256,7 +278,7 @@ mod tests {
                     fixed,
                 };
                 assert_eq!(
-                    Cut::needs(word, &at, reading),
+                    Needs::new(&at, reading).of(word),
                     Cut::read(word, &at, true, reading).degrees,
                     "word {word:#x}, fixed {fixed:#b}"
                 );

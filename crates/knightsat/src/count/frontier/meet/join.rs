@@ -3,29 +3,26 @@
 //! counts; and the bottom's states no top state can complete, dropped
 //! before the join.
 
-use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::contract::{join_group, one_cycle, one_path, worth_contracting, Shape};
 use super::cut::{Cut, Reading, PATH_END, UNPAIRED};
+use super::degrees::{DegreeEnds, DegreeSet, MixHasher};
 use crate::count::frontier::budget::Budget;
 use crate::count::frontier::engine::table_error;
-use crate::count::frontier::packing::{mix, Key};
+use crate::count::frontier::packing::Key;
 use crate::count::frontier::state::{Word, MAX_WIDTH};
 use crate::count::frontier::table::{Table, TableError};
 use crate::count::frontier::FrontierError;
 use crate::count::number::Wide;
 
-/// Top degree words, each with the fewest free path ends a top state of
-/// those degrees has used.
-pub(super) type DegreeEnds = HashMap<u64, u8, BuildHasherDefault<MixHasher>>;
-
 /// What the top's states allow at one half step (see [`may_join`]).
 pub(super) struct Allowed {
     /// The top's degree words on the cut's squares added so far, each with
     /// the fewest free path ends a top state of those degrees has used.
-    pub(super) fewest: DegreeEnds,
+    pub(super) fewest: DegreeSet,
     /// The two bits of each square of the cut added so far.
     pub(super) mask: u64,
     /// Where the join may have room for free ends on the top's side, the
@@ -35,54 +32,40 @@ pub(super) struct Allowed {
     /// where the test of `fewest` takes one a square (and one a square
     /// where the test of `fewest` takes one a pair of squares, with room
     /// for two).
-    pub(super) one_end: Option<HashSet<u64, BuildHasherDefault<MixHasher>>>,
+    pub(super) one_end: Option<DegreeSet>,
 }
 
 impl Allowed {
     /// The allowance of `fewest` on the squares of `mask`, with the
     /// degrees that room for one free end allows worked out in advance
     /// when `one_end` (never at a fixed end, `fixed`).
-    pub(super) fn new(fewest: DegreeEnds, mask: u64, one_end: bool, fixed: u64) -> Allowed {
+    pub(super) fn new(fewest: &DegreeEnds, mask: u64, one_end: bool, fixed: u64) -> Allowed {
         let one_end = one_end.then(|| {
-            let mut set = HashSet::default();
-            for (&degrees, &used) in &fewest {
+            let mut set = DegreeSet::new(mask);
+            for (&degrees, &used) in fewest {
                 if used <= 1 {
-                    set.insert(degrees);
+                    set.lower(degrees, 0);
                 }
                 if used == 0 {
                     for f in 0..MAX_WIDTH {
                         let d = degrees >> (2 * f) & 3;
                         if mask >> (2 * f) & 3 != 0 && d < 2 && fixed >> f & 1 == 0 {
-                            set.insert(degrees + (1 << (2 * f)));
+                            set.lower(degrees + (1 << (2 * f)), 0);
                         }
                     }
                 }
             }
             set
         });
+        let mut set = DegreeSet::new(mask);
+        for (&degrees, &used) in fewest {
+            set.lower(degrees, used.min(2));
+        }
         Allowed {
-            fewest,
+            fewest: set,
             mask,
             one_end,
         }
-    }
-}
-
-/// Hashes the one `u64` written to it by the splitmix64 finaliser.
-#[derive(Default)]
-pub(super) struct MixHasher(u64);
-
-impl Hasher for MixHasher {
-    fn finish(&self) -> u64 {
-        mix(self.0)
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 << 8 | u64::from(b)).rotate_left(5);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
     }
 }
 
@@ -434,7 +417,7 @@ pub(super) fn may_join(
     let room = free.saturating_sub(used).min(own_ends);
     let need = need & allowed.mask;
     if let (1 | 2, Some(one_end)) = (room, &allowed.one_end) {
-        if one_end.contains(&need) || room == 2 && allowed.fewest.contains_key(&need) {
+        if one_end.contains(need) || room == 2 && allowed.fewest.contains(need) {
             return true;
         }
         // With room for two, one end at a square here and one more
@@ -444,14 +427,14 @@ pub(super) fn may_join(
             && (0..MAX_WIDTH).any(|f| {
                 need >> (2 * f) & 3 >= 1
                     && fixed >> f & 1 == 0
-                    && one_end.contains(&(need - (1 << (2 * f))))
+                    && one_end.contains(need - (1 << (2 * f)))
             });
     }
     let allowed = &allowed.fewest;
     let fits = |degrees: u64, ends: u8| {
         allowed
-            .get(&degrees)
-            .is_some_and(|&top_used| top_used + ends <= room)
+            .get(degrees)
+            .is_some_and(|top_used| top_used + ends <= room)
     };
     if fits(need, 0) {
         return true;

@@ -38,6 +38,7 @@
 mod batches;
 mod contract;
 mod cut;
+mod degrees;
 mod join;
 
 use crate::count::frontier::budget::Budget;
@@ -49,10 +50,9 @@ use crate::count::frontier::table::Table;
 use crate::count::frontier::{FrontierError, Options, Part, Piece, SpillDir, SquareProgress};
 use crate::count::number::Wide;
 use batches::{Batches, WaitingBatch, SPLIT_SHARE};
-use cut::{cut_at, half_steps, Cut, Reading, Sides};
-use join::{
-    group_key, group_within_budget, join_cycles, join_paths, may_join, Allowed, DegreeEnds, Top,
-};
+use cut::{cut_at, half_steps, Needs, Reading, Sides};
+use degrees::DegreeEnds;
+use join::{group_key, group_within_budget, join_cycles, join_paths, may_join, Allowed, Top};
 
 /// The shortest lines on which a count with both ends fixed is cut at half
 /// the squares wherever its ends lie.
@@ -448,7 +448,7 @@ impl Meet<'_> {
                 *least = (*least).min(used);
             }
             top.allowed
-                .push(Allowed::new(fewest, mask, one_end, self.fixed_cut));
+                .push(Allowed::new(&fewest, mask, one_end, self.fixed_cut));
         }
         Ok(top)
     }
@@ -550,11 +550,12 @@ impl Meet<'_> {
                 .map(|(part, _)| part);
             let reading = self.reading(used_shift);
             let in_part = |need: u64| Part::admits(part, need);
+            let needs = Needs::new(&at, reading);
             // The bottom states no top state can complete (and, at the
             // split step, those of other parts) are dropped as the step
             // makes them.
             let keep = |word: u128| {
-                let need = Cut::needs(word, &at, reading);
+                let need = needs.of(word);
                 // A square of the cut may still be a path end, with a top
                 // degree one less than a cycle's (cycles have no free end).
                 #[allow(clippy::cast_possible_truncation)]
