@@ -99,40 +99,44 @@ impl Cut {
 /// at, for every state. Worked out in advance for one frontier, as the two
 /// bits each slot's code puts at its square, since it runs billions of
 /// times on the largest boards.
-pub(super) struct Needs(Vec<[u64; 16]>);
+pub(super) struct Needs(Vec<(u32, [u64; 16])>);
 
 impl Needs {
     /// For states whose slot `j` holds the square of the cut numbered
-    /// `at[j]` (`None`: a slot of the bottom).
+    /// `at[j]` (`None`: a slot of the bottom, which needs nothing and is
+    /// not read).
     pub(super) fn new(at: &[Option<usize>], reading: Reading) -> Needs {
-        let slot = |f: Option<usize>| {
+        let slot = |f: usize| {
             let mut bits = [0u64; 16];
-            if let Some(f) = f {
-                for (code, bits) in (0u8..).zip(&mut bits) {
-                    let need = if reading.fixed >> f & 1 == 1 {
-                        u64::from(code == LONE_END)
-                    } else {
-                        match code {
-                            EMPTY => 2,
-                            FULL => 0,
-                            _ => 1,
-                        }
-                    };
-                    *bits = need << (2 * f);
-                }
+            for (code, bits) in (0u8..).zip(&mut bits) {
+                let need = if reading.fixed >> f & 1 == 1 {
+                    u64::from(code == LONE_END)
+                } else {
+                    match code {
+                        EMPTY => 2,
+                        FULL => 0,
+                        _ => 1,
+                    }
+                };
+                *bits = need << (2 * f);
             }
             bits
         };
-        Needs(at.iter().map(|&f| slot(f)).collect())
+        Needs(
+            (0u32..)
+                .zip(at)
+                .filter_map(|(j, &f)| Some((4 * j, slot(f?))))
+                .collect(),
+        )
     }
 
     /// The degrees the state `word` needs.
     #[inline]
     pub(super) fn of(&self, word: u128) -> u64 {
         let mut degrees = 0;
-        for (j, bits) in self.0.iter().enumerate() {
+        for &(shift, ref bits) in &self.0 {
             #[allow(clippy::cast_possible_truncation)]
-            let code = ((word >> (4 * j)) & 15) as usize;
+            let code = ((word >> shift) & 15) as usize;
             degrees |= bits[code];
         }
         degrees
