@@ -41,9 +41,8 @@ const BASE3: [u32; 256] = {
     table
 };
 
-/// Top degree words, each with the fewest free path ends a top state of
-/// those degrees has used.
-pub(super) type DegreeEnds = HashMap<u64, u8, BuildHasherDefault<MixHasher>>;
+/// Degree words, each with its number.
+type DegreeEnds = HashMap<u64, u8, BuildHasherDefault<MixHasher>>;
 
 /// Hashes the one `u64` written to it by the splitmix64 finaliser.
 #[derive(Default)]

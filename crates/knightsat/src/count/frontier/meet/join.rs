@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::contract::{join_group, one_cycle, one_path, worth_contracting, Shape};
 use super::cut::{Cut, Reading, PATH_END, UNPAIRED};
-use super::degrees::{DegreeEnds, DegreeSet, MixHasher};
+use super::degrees::{DegreeSet, MixHasher};
 use crate::count::frontier::budget::Budget;
 use crate::count::frontier::engine::table_error;
 use crate::count::frontier::packing::Key;
@@ -36,13 +36,21 @@ pub(super) struct Allowed {
 }
 
 impl Allowed {
-    /// The allowance of `fewest` on the squares of `mask`, with the
-    /// degrees that room for one free end allows worked out in advance
-    /// when `one_end` (never at a fixed end, `fixed`).
-    pub(super) fn new(fewest: &DegreeEnds, mask: u64, one_end: bool, fixed: u64) -> Allowed {
+    /// The allowance of the top's degree words `words`, each with the free
+    /// path ends one top state of them used (a word may come more than
+    /// once), read on the squares of `mask`, with the degrees that room for
+    /// one free end allows worked out in advance when `one_end` (never at a
+    /// fixed end, `fixed`).
+    pub(super) fn new(
+        words: impl Iterator<Item = (u64, u8)> + Clone,
+        mask: u64,
+        one_end: bool,
+        fixed: u64,
+    ) -> Allowed {
+        let words = words.map(|(degrees, used)| (degrees & mask, used));
         let one_end = one_end.then(|| {
             let mut set = DegreeSet::new(mask);
-            for (&degrees, &used) in fewest {
+            for (degrees, used) in words.clone() {
                 if used <= 1 {
                     set.lower(degrees, 0);
                 }
@@ -57,12 +65,12 @@ impl Allowed {
             }
             set
         });
-        let mut set = DegreeSet::new(mask);
-        for (&degrees, &used) in fewest {
-            set.lower(degrees, used.min(2));
+        let mut fewest = DegreeSet::new(mask);
+        for (degrees, used) in words {
+            fewest.lower(degrees, used.min(2));
         }
         Allowed {
-            fewest: set,
+            fewest,
             mask,
             one_end,
         }

@@ -51,7 +51,6 @@ use crate::count::frontier::{FrontierError, Options, Part, Piece, SpillDir, Squa
 use crate::count::number::Wide;
 use batches::{Batches, WaitingBatch, SPLIT_SHARE};
 use cut::{cut_at, half_steps, Needs, Reading, Sides};
-use degrees::DegreeEnds;
 use join::{group_key, group_within_budget, join_cycles, join_paths, may_join, Allowed, Top};
 
 /// The shortest lines on which a count with both ends fixed is cut at half
@@ -440,15 +439,10 @@ impl Meet<'_> {
                 .into_iter()
                 .flatten()
                 .fold(0u64, |mask, f| mask | 3 << (2 * f));
-            let mut fewest = DegreeEnds::default();
-            for &key in top.groups.keys() {
-                #[allow(clippy::cast_possible_truncation)]
-                let used = (key >> 56) as u8;
-                let least = fewest.entry(key & mask).or_insert(used);
-                *least = (*least).min(used);
-            }
+            #[allow(clippy::cast_possible_truncation)]
+            let words = top.groups.keys().map(|&key| (key, (key >> 56) as u8));
             top.allowed
-                .push(Allowed::new(&fewest, mask, one_end, self.fixed_cut));
+                .push(Allowed::new(words, mask, one_end, self.fixed_cut));
         }
         Ok(top)
     }
