@@ -141,7 +141,9 @@ pub enum Command {
     /// and clues dropped in random order, odd moves first so that the clues
     /// left stay spread along the tour, while SAT proves that no tour meets
     /// the rest with the dropped clue's step elsewhere; no clue left can be
-    /// dropped (unless --timeout cut the dropping short).
+    /// dropped (unless --timeout cut the dropping short). The searches run
+    /// one a core, the later clues' ahead of their turn; the same seed makes
+    /// the same puzzle on any number of cores.
     /// Solve it with `knightsat solve --puzzle FILE`.
     #[command(after_help = EXIT_STATUSES_SHORT, after_long_help = EXIT_STATUSES)]
     Puzzle(PuzzleCommand),
