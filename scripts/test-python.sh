@@ -22,13 +22,40 @@ skip() {
   echo "test-python: $1; the Python tests are skipped" >&2
   exit 0
 }
-command -v python3 >/dev/null || skip "no python3"
-if [ ! -x "$venv/bin/python" ]; then
-  python3 -m venv "$venv" || skip "python3 -m venv failed"
-fi
-"$venv/bin/python" -m pip install -q --disable-pip-version-check \
-  "maturin>=1.9.4,<2" "pytest>=8" "python-sat>=1.8.dev0" "mypy>=1.10" ||
-  skip "maturin, pytest, python-sat and mypy could not be installed from PyPI"
+fresh=target/python-fresh-venv
+ready=target/python-venvs-ready
+# The two environments, made first: the tests' (maturin, pytest, PySAT,
+# mypy), and a fresh one with nothing but PySAT, where the wheel is
+# installed from its file. `--prepare` makes them and stops, so that
+# scripts/test.sh can make them while the Rust code compiles (pip is
+# mostly waiting on the network and the disk), and `--prepared` then
+# runs the rest without making them again.
+prepare() {
+  rm -f "$ready"
+  command -v python3 >/dev/null || skip "no python3"
+  if [ ! -x "$venv/bin/python" ]; then
+    python3 -m venv "$venv" || skip "python3 -m venv failed"
+  fi
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check \
+    "maturin>=1.9.4,<2" "pytest>=8" "python-sat>=1.8.dev0" "mypy>=1.10" ||
+    skip "maturin, pytest, python-sat and mypy could not be installed from PyPI"
+  rm -rf "$fresh"
+  python3 -m venv "$fresh"
+  "$fresh/bin/python" -m pip install -q --disable-pip-version-check "python-sat>=1.8.dev0" ||
+    skip "python-sat could not be installed from PyPI"
+  touch "$ready"
+}
+case "${1:-}" in
+  --prepare)
+    prepare
+    exit 0
+    ;;
+  --prepared)
+    # A `--prepare` that skipped (no network, no Python) left no mark.
+    [ -e "$ready" ] || skip "the Python environments were not made"
+    ;;
+  *) prepare ;;
+esac
 # The package built once, as the abi3 wheel a user installs (the dev
 # profile instead of release, to reuse the tests' compilation), and
 # installed from that file: first into a fresh virtual environment with
@@ -40,10 +67,6 @@ rm -rf "$wheels"
   --out "$wheels" >&2
 wheels_built=("$wheels"/knightsat-*.whl)
 wheel=${wheels_built[0]}
-fresh=target/python-fresh-venv
-rm -rf "$fresh"
-python3 -m venv "$fresh"
-"$fresh/bin/python" -m pip install -q --disable-pip-version-check "python-sat>=1.8.dev0"
 started=$(date +%s%N)
 "$fresh/bin/python" -m pip install -q --disable-pip-version-check --no-deps "$wheel"
 echo "test-python: $(basename "$wheel") ($(du -k "$wheel" | cut -f1) KiB) installed from the file into a fresh venv in $(( ($(date +%s%N) - started) / 1000000 )) ms" >&2

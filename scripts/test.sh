@@ -17,7 +17,8 @@
 # instead of the Linux-only calls; runtime/platform.rs), those the first
 # run saw reach those calls (no other test can); the Python
 # package's tests (scripts/test-python.sh, in a virtual environment under
-# target/).
+# target/, made from PyPI in the background from the start). Each run in
+# the background prints its time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Each step's time on stderr, for whoever keeps CI within its minutes.
@@ -43,6 +44,58 @@ else
     echo "test: some solvers could not be installed; their tests will be reported as ignored" >&2
   fi
 fi
+# beside NAME COMMAND...: runs COMMAND in the background with its output in
+# a log of its own; `side_by_side_results` waits for each started since
+# the last, prints its log and its time, and fails if one failed.
+logs=$(mktemp -d "${TMPDIR:-/tmp}/knightsat-test.XXXXXX")
+beside_names=()
+beside_pids=()
+beside_logs=0
+# Each in a process group of its own, ended whole if this script is.
+end_beside() {
+  local pid
+  for pid in "${beside_pids[@]}"; do
+    kill -TERM -- "-$pid" 2>/dev/null || true
+  done
+  rm -rf "$logs"
+}
+trap end_beside EXIT
+beside() {
+  local name=$1
+  shift
+  set -m
+  (
+    SECONDS=0
+    status=0
+    "$@" || status=$?
+    echo "test: ($name took $SECONDS s)"
+    exit "$status"
+  ) >"$logs/$beside_logs" 2>&1 &
+  set +m
+  beside_names+=("$name")
+  beside_pids+=($!)
+  beside_logs=$((beside_logs + 1))
+}
+side_by_side_results() {
+  local i failed=() first=$((beside_logs - ${#beside_pids[@]}))
+  for i in "${!beside_pids[@]}"; do
+    local status=0
+    wait "${beside_pids[i]}" || status=$?
+    echo "test: ---- ${beside_names[i]} (exit $status) ----" >&2
+    cat "$logs/$((first + i))" >&2
+    [ "$status" -eq 0 ] || failed+=("${beside_names[i]}")
+  done
+  beside_names=()
+  beside_pids=()
+  if [ ${#failed[@]} -gt 0 ]; then
+    echo "test: failed: ${failed[*]}" >&2
+    exit 1
+  fi
+}
+# The Python package's environments are made from PyPI while the Rust code
+# compiles (pip waits mostly on the network and the disk); its tests run
+# at the end, side by side with others.
+beside "the Python package's environments" scripts/test-python.sh --prepare
 # A fresh clone has nothing for incremental compilation to reuse: under CI
 # it only costs time.
 if [ "${CI:-}" = true ]; then
@@ -96,45 +149,6 @@ rust_tests() {
     cargo test --locked --profile dev --workspace --doc "$@"
   fi
 }
-# beside NAME COMMAND...: runs COMMAND in the background with its output in
-# a log of its own; `side_by_side_results` waits for each, prints its log
-# and fails if one failed.
-logs=$(mktemp -d "${TMPDIR:-/tmp}/knightsat-test.XXXXXX")
-beside_names=()
-beside_pids=()
-# Each in a process group of its own, ended whole if this script is.
-end_beside() {
-  local pid
-  for pid in "${beside_pids[@]}"; do
-    kill -TERM -- "-$pid" 2>/dev/null || true
-  done
-  rm -rf "$logs"
-}
-trap end_beside EXIT
-beside() {
-  local name=$1
-  shift
-  set -m
-  "$@" >"$logs/${#beside_pids[@]}" 2>&1 &
-  set +m
-  beside_names+=("$name")
-  beside_pids+=($!)
-}
-side_by_side_results() {
-  local i failed=()
-  for i in "${!beside_pids[@]}"; do
-    local status=0
-    wait "${beside_pids[i]}" || status=$?
-    echo "test: ---- ${beside_names[i]} (exit $status) ----" >&2
-    cat "$logs/$i" >&2
-    [ "$status" -eq 0 ] || failed+=("${beside_names[i]}")
-  done
-  beside_pids=()
-  if [ ${#failed[@]} -gt 0 ]; then
-    echo "test: failed: ${failed[*]}" >&2
-    exit 1
-  fi
-}
 nextest=false
 if cargo nextest --version >/dev/null 2>&1; then
   nextest=true
@@ -145,6 +159,7 @@ step "the Rust tests"
 KNIGHTSAT_FALLBACK_CALLERS="$callers" rust_tests "$@"
 echo "test: $(find "$callers" -type f | wc -l) tests reached a call with a portable fallback" >&2
 cargo test --locked --profile dev --workspace --test alone --no-run
+side_by_side_results
 # Three runs side by side, since none of them keeps both cores busy alone
 # (tests/alone runs one process at a time, pytest one test at a time): the
 # Rust tests that reached a call with a portable fallback again with the
@@ -156,6 +171,6 @@ step "side by side: the Rust tests that reached a call with a portable fallback 
 portable_pass() { KNIGHTSAT_PORTABLE_FALLBACKS=1 rust_tests --portable "$@"; }
 beside "portable fallbacks" portable_pass "$@"
 beside "tests/alone" cargo test --locked --profile dev --workspace --test alone
-beside "the Python package" scripts/test-python.sh
+beside "the Python package" scripts/test-python.sh --prepared
 side_by_side_results
 step "done"
