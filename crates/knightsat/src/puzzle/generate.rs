@@ -12,7 +12,7 @@ use crate::model::board::Board;
 use crate::model::problem::{Clue, Problem};
 use crate::runtime::deadline::Deadline;
 use crate::runtime::stop::Stop;
-use crate::runtime::threads::cores;
+use crate::runtime::threads::{cores, spawn_or_hand_back};
 use crate::sat::Setup;
 use crate::solve::{solve, Outcome, Request};
 use crate::tour::Tour;
@@ -109,7 +109,7 @@ pub fn seed_or_random(seed: Option<u64>) -> u64 {
 /// step elsewhere, see `only_solution_without`; runs of clues are tried
 /// in one search, see `Batches`). What is left is minimal: no clue can
 /// go. Every search is SAT with `request`'s encoding and built-in solver,
-/// one per core at once (see `Searches`): the puzzle is the one that
+/// one per core at once (see `Dropping`): the puzzle is the one that
 /// trying the clues one after another makes. `on_step(done, total)`
 /// reports progress.
 ///
@@ -349,7 +349,7 @@ impl Dropping<'_> {
         };
         let (steps, version, stop) = (search.steps.clone(), search.version, search.stop.clone());
         let (solution, finished) = (searching.solution, finished.clone());
-        let run: Box<dyn FnOnce() + Send + 'scope> = Box::new(move || {
+        let run = move || {
             let unique =
                 only_solution_without(&puzzle, &dropped, solution, &request, (&stop, stoppable));
             let _ = finished.send(Finished {
@@ -357,20 +357,9 @@ impl Dropping<'_> {
                 version,
                 unique,
             });
-        });
-        let (give, take) = mpsc::channel::<Box<dyn FnOnce() + Send + 'scope>>();
-        let spawned = std::thread::Builder::new().spawn_scoped(scope, move || {
-            if let Ok(run) = take.recv() {
-                run();
-            }
-        });
-        match spawned {
-            Ok(_) => {
-                if let Err(mpsc::SendError(run)) = give.send(run) {
-                    run();
-                }
-            }
-            Err(_) => run(),
+        };
+        if let Err(run) = spawn_or_hand_back(scope, run, |run| run()) {
+            run();
         }
         Ok(search)
     }

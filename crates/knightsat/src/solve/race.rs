@@ -15,6 +15,7 @@ use std::sync::{Mutex, PoisonError};
 
 use crate::error::Error;
 use crate::runtime::stop::Stop;
+use crate::runtime::threads::spawn_or_hand_back;
 
 /// One entrant: a search that watches the race's [`Stop`] and ends with
 /// [`RunError::Stopped`] once it is raised.
@@ -35,18 +36,11 @@ pub(crate) fn first_answer<T: Send>(stop: &Stop, racers: Vec<Racer<'_, T>>) -> R
             let (answer, failure) = (&answer, &failure);
             // A racer no thread can take (an address-space limit) runs on
             // this one after the others have started.
-            let (give, take) = std::sync::mpsc::channel::<Racer<'_, T>>();
-            let spawned = std::thread::Builder::new().spawn_scoped(scope, move || {
-                let Ok(racer) = take.recv() else { return };
+            let spawned = spawn_or_hand_back(scope, racer, move |racer| {
                 run_racer(racer, stop, answer, failure);
             });
-            match spawned {
-                Ok(_) => {
-                    if let Err(std::sync::mpsc::SendError(racer)) = give.send(racer) {
-                        here.push(racer);
-                    }
-                }
-                Err(_) => here.push(racer),
+            if let Err(racer) = spawned {
+                here.push(racer);
             }
         }
         for racer in here {
