@@ -236,6 +236,19 @@ enum Verdict {
     DroppableFrom(u64),
 }
 
+impl Verdict {
+    /// Whether the clue can go (`Some(true)`) or is needed (`Some(false)`)
+    /// when the clues left are those of `version`; `None` while a search
+    /// must tell.
+    fn decides(self, version: u64) -> Option<bool> {
+        match self {
+            Verdict::Needed => Some(false),
+            Verdict::DroppableFrom(from) if from == version => Some(true),
+            _ => None,
+        }
+    }
+}
+
 /// A search under way: the steps whose clues it drops, from the set of
 /// clues of `version`, and the flag that ends it.
 struct Running {
@@ -376,11 +389,7 @@ impl Dropping<'_> {
         while self.done < self.order.len() {
             let batch = self.batch();
             let decided = match batch[..] {
-                [step] => match self.verdicts[step] {
-                    Verdict::Needed => Some(false),
-                    Verdict::DroppableFrom(version) if version == self.version => Some(true),
-                    _ => None,
-                },
+                [step] => self.verdicts[step].decides(self.version),
                 // A batch with a needed clue cannot go whole.
                 _ if batch
                     .iter()
@@ -417,21 +426,17 @@ impl Dropping<'_> {
     /// next batch in order, else the first clue after it that no search
     /// has decided or is trying.
     fn next_search(&self, running: &[Running]) -> Option<Vec<usize>> {
-        let trying = |steps: &[usize]| running.iter().any(|search| search.steps == steps);
         let batch = self.batch();
         if batch.is_empty() {
             return None;
         }
-        if !trying(&batch) {
+        if !running.iter().any(|search| search.steps == batch) {
             return Some(batch);
         }
         self.order[self.done + batch.len()..]
             .iter()
             .find(|&&step| {
-                matches!(
-                    self.verdicts[step],
-                    Verdict::Open | Verdict::DroppableFrom(_)
-                ) && self.verdicts[step] != Verdict::DroppableFrom(self.version)
+                self.verdicts[step].decides(self.version).is_none()
                     && !running.iter().any(|search| search.steps.contains(&step))
             })
             .map(|&step| vec![step])
