@@ -649,7 +649,8 @@ fn a_tour_of_one_square_is_counted_by_one_part_alone() {
 }
 
 /// A count split by its ends (`--part-by ends`) adds up under `sum` to the
-/// oracle's count of a board with a hole, in 1, 3 and 7 parts; `sum`
+/// oracle's count of a board with a hole, in 1, 3 and 7 parts, and from a1
+/// in 20 parts, more than its classes of ends; `sum`
 /// refuses a part split by the states among parts split by the ends (its
 /// header records another task); and a closed count, which has no ends,
 /// is refused in one line with exit 2.
@@ -679,6 +680,31 @@ fn parts_split_by_their_ends_add_up_under_sum_and_are_not_mixed_with_others() {
             "in {of} parts by ends"
         );
     }
+    // From a1, in more parts than classes of ends: the parts that share a
+    // class split it by its states.
+    let from_a1 = Demands {
+        closed: false,
+        clues: vec![(0, common::cli::index_of("a1", 5))],
+    };
+    let expected_from_a1 = common::tours_of(&shape, &from_a1, usize::MAX).len();
+    let files: Vec<String> = (1..=20)
+        .map(|k| {
+            let name = format!("from-a1-{k}-of-20.txt");
+            part_without_e5(
+                dir.path(),
+                &name,
+                (k, 20),
+                &["--part-by", "ends", "--start", "a1"],
+            )
+        })
+        .collect();
+    let output = sum(&files);
+    assert!(output.status.success(), "{output:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout).trim(),
+        expected_from_a1.to_string(),
+        "from a1 in 20 parts by ends"
+    );
     let mixed = [part(1, 3, "ends"), part(2, 3, "states"), part(3, 3, "ends")];
     common::cli::refused(
         &["sum", &mixed[0], &mixed[1], &mixed[2]],

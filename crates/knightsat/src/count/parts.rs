@@ -65,6 +65,7 @@ pub(super) fn frontier_part(part: PartOf, by: PartSplit) -> frontier::Part {
         index: part.part - 1,
         of: part.parts,
         by,
+        top_first: false,
     }
 }
 

@@ -175,6 +175,12 @@ pub(crate) struct Part {
     pub(crate) of: usize,
     /// What the parts split.
     pub(crate) by: PartSplit,
+    /// Meeting in the middle, whether the squares whose degrees decide a
+    /// state's part are those whose top degrees settle first, so that the
+    /// top's largest steps hold the part's share (a class of end pairs
+    /// split among parts), rather than the first the bottom's half steps
+    /// add.
+    pub(crate) top_first: bool,
 }
 
 impl Part {
@@ -433,6 +439,7 @@ fn count_on_threads(problem: &Problem, options: &Options) -> Result<TourNumber, 
             index: 0,
             of: 1,
             by: PartSplit::Ends,
+            top_first: false,
         };
         return count_part_by_ends(problem, whole, options);
     }
@@ -584,12 +591,7 @@ fn count_part_by_ends(
 ) -> Result<TourNumber, FrontierError> {
     let graph = CellGraph::new(problem.board())?;
     let classes = end_classes(problem, &graph);
-    let mine: Vec<&EndClass> = classes
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| i % part.of.max(1) == part.index)
-        .map(|(_, class)| class)
-        .collect();
+    let (mine, within) = classes_of_part(&classes, part);
     let here = mine.len();
     let symmetries = problem.symmetries();
     let (lines, _) = Lines::best(&graph, false);
@@ -615,7 +617,7 @@ fn count_part_by_ends(
             }
         });
         let one = Options {
-            part: None,
+            part: within,
             progress: progress
                 .as_ref()
                 .map(|p| p as &(dyn Fn(SquareProgress) + Sync)),
@@ -628,6 +630,34 @@ fn count_part_by_ends(
         total = total.checked_add(tours).ok_or(FrontierError::Overflow)?;
     }
     Ok(total)
+}
+
+/// The classes of end pairs that `part` of a count split by its ends
+/// counts, and how it splits them: with at most as many parts as classes,
+/// the classes are dealt to the parts in turn and counted whole; with
+/// more, each class is dealt to the parts in turn as well, and the parts
+/// that share one split it by its states ([`PartSplit::States`]), so
+/// that a class too large for one task's memory becomes several tasks.
+fn classes_of_part(classes: &[EndClass], part: Part) -> (Vec<&EndClass>, Option<Part>) {
+    let parts = part.of.max(1);
+    if parts <= classes.len() || classes.is_empty() {
+        let mine = classes
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| i % parts == part.index)
+            .map(|(_, class)| class)
+            .collect();
+        return (mine, None);
+    }
+    let class = part.index % classes.len();
+    let sharing = (class..parts).step_by(classes.len()).count();
+    let within = (sharing > 1).then_some(Part {
+        index: part.index / classes.len(),
+        of: sharing,
+        by: PartSplit::States,
+        top_first: true,
+    });
+    (vec![&classes[class]], within)
 }
 
 /// The pair of `class` to count: its own pair when both its squares come
@@ -1029,7 +1059,12 @@ mod tests {
     ) -> (Vec<TourNumber>, TourNumber) {
         let parts: Vec<TourNumber> = (0..of)
             .map(|index| {
-                let part = Some(Part { index, of, by });
+                let part = Some(Part {
+                    index,
+                    of,
+                    by,
+                    top_first: false,
+                });
                 count(problem, &Options { part, ..*options }).unwrap()
             })
             .collect();
@@ -1097,7 +1132,9 @@ mod tests {
     }
 
     /// An open count split by its ends ([`PartSplit::Ends`]) in K parts
-    /// adds up to the whole for K = 1, 2, 3 and 7, on boards with holes and
+    /// adds up to the whole for K = 1, 2, 3 and 7, and, where there are
+    /// at most 64 classes of ends, for one and two parts a class and one
+    /// more (the classes then split by their states), on boards with holes and
     /// without, for each leaper, from any start and from a given one, in
     /// each order of the squares; the parts split the tours; and a closed
     /// count, which has no ends, is all in its first part.
@@ -1115,6 +1152,7 @@ mod tests {
             vec![vec![], vec![rows * cols - 1]]
         }));
         let (mut summed, mut splittable, mut split) = (0, 0, 0);
+        let (mut class_shared, mut class_split) = (0, 0);
         each_problem(cases, |problem, order, named| {
             let whole_options = Options {
                 jobs: 1 + summed % 2,
@@ -1122,11 +1160,26 @@ mod tests {
                 ..Options::default()
             };
             let whole = count(problem, &whole_options).unwrap();
-            for of in [1, 2, 3, 7] {
+            // Past as many parts as classes, the parts that share a class
+            // split it by its states.
+            let classes = CellGraph::new(problem.board())
+                .map_or(0, |graph| end_classes(problem, &graph).len());
+            let shared = (classes <= 64).then_some([classes + 1, 2 * classes + 1]);
+            let few = [1, 2, 3, 7].map(|of| (of, false));
+            let many = shared.into_iter().flatten().map(|of| (of, true));
+            for (of, past_classes) in few.into_iter().chain(many) {
                 let (parts, sum) = parts_and_sum(problem, &whole_options, of, PartSplit::Ends);
                 assert_eq!(sum, whole, "{named} in {of} parts by ends {parts:?}");
                 summed += 1;
-                if of > 1 && !whole.is_zero() && !problem.is_closed() {
+                if past_classes {
+                    // A class with tours, shared by parts 1 and 1 + classes.
+                    let first = [parts[0], parts[classes % of]];
+                    if !problem.is_closed() && first.iter().any(|p| !p.is_zero()) {
+                        class_shared += 1;
+                        class_split +=
+                            usize::from(!parts[0].is_zero() && !parts[classes].is_zero());
+                    }
+                } else if of > 1 && !whole.is_zero() && !problem.is_closed() {
                     splittable += 1;
                     split += usize::from(parts.iter().filter(|p| !p.is_zero()).count() > 1);
                 } else if problem.is_closed() {
@@ -1138,6 +1191,10 @@ mod tests {
         assert!(
             splittable >= 50 && split * 3 >= splittable * 2,
             "{split} of {splittable} with tours split"
+        );
+        assert!(
+            class_shared >= 30 && class_split * 2 >= class_shared,
+            "{class_split} of {class_shared} first classes split by their states"
         );
     }
 

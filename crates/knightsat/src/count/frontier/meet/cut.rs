@@ -36,6 +36,20 @@ pub(super) struct Reading {
     pub(super) fixed: u64,
 }
 
+/// The edges on its own side of a square of the cut whose slot holds
+/// `code`. A fixed path end (`fixed_end`) has no edge yet or its one edge
+/// (its fragment's far end, on this side, leads to it as to a path end).
+pub(super) fn own_degree(code: u8, fixed_end: bool) -> u64 {
+    if fixed_end {
+        return u64::from(code != LONE_END);
+    }
+    match code {
+        EMPTY => 0,
+        FULL => 2,
+        _ => 1,
+    }
+}
+
 impl Cut {
     /// Reads the packed state `word` whose slot `j` holds the square of
     /// the cut numbered `at[j]` (`None`: a slot of the bottom); `bottom`
@@ -53,19 +67,13 @@ impl Cut {
             let Some(f) = *f else { continue };
             #[allow(clippy::cast_possible_truncation)]
             let code = ((word >> (4 * j)) & 15) as u8;
-            if reading.fixed >> f & 1 == 1 {
-                // A fixed end: no edge yet, or its one edge (its fragment's
-                // far end, on this side, leads to it as to a path end).
-                let degree = u64::from(code != LONE_END);
-                cut.degrees |= (if bottom { 1 - degree } else { degree }) << (2 * f);
+            let fixed_end = reading.fixed >> f & 1 == 1;
+            let degree = own_degree(code, fixed_end);
+            let whole = if fixed_end { 1 } else { 2 };
+            cut.degrees |= (if bottom { whole - degree } else { degree }) << (2 * f);
+            if fixed_end {
                 continue;
             }
-            let degree: u64 = match code {
-                EMPTY => 0,
-                FULL => 2,
-                _ => 1,
-            };
-            cut.degrees |= (if bottom { 2 - degree } else { degree }) << (2 * f);
             if code == TAIL {
                 cut.partner[f] = PATH_END;
             } else if code >= FIRST_LABEL {

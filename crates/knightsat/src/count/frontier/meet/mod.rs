@@ -40,6 +40,7 @@ mod contract;
 mod cut;
 mod degrees;
 mod join;
+mod part;
 
 use crate::count::frontier::budget::Budget;
 use crate::count::frontier::engine::{advance, first_tables};
@@ -52,6 +53,7 @@ use crate::count::number::Wide;
 use batches::{Batches, WaitingBatch, SPLIT_SHARE};
 use cut::{cut_at, half_steps, Needs, Reading, Sides};
 use join::{group_key, group_within_budget, join_cycles, join_paths, may_join, Allowed, Top};
+use part::{PartCut, Plan};
 
 /// The shortest lines on which a count with both ends fixed is cut at half
 /// the squares wherever its ends lie.
@@ -248,13 +250,24 @@ fn count_splitting_above(
     }
     let budget = Budget::new(options.memory_budget.unwrap_or(u64::MAX));
     let total = n + half.steps.len() + 1;
-    let part = match options
-        .part
-        .map(|part| (part, split_step(half.steps.len(), part.of)))
-    {
-        Some((part, Some(step))) => Some((part, step)),
+    let plan = Plan {
+        graph,
+        // There the top, with both ends, holds more states than the half
+        // steps (8x8 from a1 to b1: 36.1 M at the cut against 23.6 M);
+        // on lines of seven the half steps hold more (7x8: 10.9 M at step
+        // 68 of 71).
+        top_holds_more: ends_early && long_lines,
+        sides: &sides,
+        top_order: &order[..cut],
+        forward: &forward,
+        fronts: &fronts,
+    };
+    let part = match options.part.map(|part| PartCut::new(part, &plan)) {
+        Some(Some(part)) => Some(part),
         // No half step to split at: the first part has every tour.
-        Some((part, None)) if !part.takes_earlier_tours() => return Ok((Wide::ZERO, 1)),
+        Some(None) if options.part.is_some_and(|part| !part.takes_earlier_tours()) => {
+            return Ok((Wide::ZERO, 1))
+        }
         _ => None,
     };
     let free_ends = if closed {
@@ -281,11 +294,11 @@ fn count_splitting_above(
         part,
     };
     let top = if forward.width <= MAX_WIDTH_U64 {
-        meet.top::<u64>(&forward, 62)
+        meet.top::<u64>(forward, 62)
     } else if forward.width <= BASE12_SLOTS {
-        meet.top::<Base12>(&forward, 126)
+        meet.top::<Base12>(forward, 126)
     } else {
-        meet.top::<[u64; 2]>(&forward, 126)
+        meet.top::<[u64; 2]>(forward, 126)
     }?;
     let backward_width = backward.width.max(half.width);
     let joined = if backward_width <= MAX_WIDTH_U64 {
@@ -321,25 +334,8 @@ struct Meet<'a> {
     fixed_cut: u64,
     /// The bytes of half-step tables past which they are split.
     split_above: u64,
-    /// The part of the count to make, and the half step after which the
-    /// states are split into parts (see [`split_step`]).
-    part: Option<(Part, usize)>,
-}
-
-/// The half step (from 0) after which a count in `parts` parts keeps its
-/// part's states: the first that has fixed the bottom degrees of enough
-/// squares of the cut for 16 classes of degrees a part (three degrees a
-/// square), so that the parts come out of about equal size, or the last;
-/// `None` when there is no half step.
-fn split_step(half_steps: usize, parts: usize) -> Option<usize> {
-    let wanted = 16 * parts;
-    let mut classes = 3;
-    let mut step = 0;
-    while classes < wanted && step + 1 < half_steps {
-        classes *= 3;
-        step += 1;
-    }
-    (half_steps > 0).then_some(step)
+    /// The part of the count to make, and where it is split off.
+    part: Option<PartCut>,
 }
 
 impl Meet<'_> {
@@ -390,33 +386,26 @@ impl Meet<'_> {
 
     /// Runs the forward plan and reads its last table, charging what it
     /// keeps to the budget.
-    fn top<K: Key>(&self, plan: &Schedule, used_shift: u32) -> Result<Top, FrontierError> {
+    fn top<K: Key>(&self, plan: Schedule, used_shift: u32) -> Result<Top, FrontierError> {
         let mode = self.mode(used_shift, self.sides_of_ends.top);
-        let mut tables = self.run_from_empty::<K>(plan, mode, 0)?;
         let at: Vec<Option<usize>> = (0..self.sides.cut.len()).map(Some).collect();
-        let fixed: Vec<usize> = match self.part {
-            Some((_, step)) => self
-                .cut_slots(&self.fronts[step])
-                .into_iter()
-                .flatten()
-                .collect(),
-            None => Vec::new(),
-        };
-        let mask = fixed.iter().fold(0u64, |mask, f| mask | 3 << (2 * f));
         // A part keeps the groups its bottom states can join, and the
         // state with no edge, whose count the cycles of the bottom alone
         // take (extra groups cost memory, never a tour).
+        let in_part = |key: u64| {
+            key == group_key(0, 0)
+                || self
+                    .part
+                    .as_ref()
+                    .is_none_or(|split| self.top_in_part(key, split))
+        };
+        let mut tables = self.top_tables::<K>(plan, mode, self.reading(used_shift))?;
         let (groups, bytes) = group_within_budget(
             &mut tables,
             &at,
             false,
             self.reading(used_shift),
-            |key| {
-                key == group_key(0, 0)
-                    || self
-                        .part
-                        .is_none_or(|(part, _)| self.top_in_part(key, part, &fixed, mask))
-            },
+            in_part,
             self.budget,
         )?;
         drop(tables);
@@ -447,17 +436,57 @@ impl Meet<'_> {
         Ok(top)
     }
 
-    /// Whether the top's group of `key` can join a bottom state of `part`,
-    /// whose bottom degrees are fixed on the cut's squares `fixed` (whose
-    /// two bits each make `mask`) when the states are split into parts:
-    /// the bottom state needs, on each, the top degree the group has, or
-    /// for a path's end one more.
-    fn top_in_part(&self, key: u64, part: Part, fixed: &[usize], mask: u64) -> bool {
+    /// The top's tables at the cut. A part's last forward steps, from the
+    /// one that settles the top degrees of the squares that decide its
+    /// part, keep only the states that can join it ([`PartCut`]).
+    fn top_tables<K: Key>(
+        &self,
+        mut plan: Schedule,
+        mode: Mode,
+        reading: Reading,
+    ) -> Result<Vec<Table<'_, K, u64>>, FrontierError> {
+        let Some(split) = self.part.as_ref() else {
+            return self.run_from_empty::<K>(&plan, mode, 0);
+        };
+        let first = split.top_from;
+        let last_steps = plan.steps.split_off(first);
+        let mut tables = self.run_from_empty::<K>(&plan, mode, 0)?;
+        for (i, step) in last_steps.into_iter().enumerate() {
+            let step_number = first + i;
+            // A state whose squares have no edge may still be the one
+            // with no edge at all, which every part keeps.
+            let keep = |word: u128| {
+                let degrees = split.top_degrees(word, step_number, reading);
+                degrees == 0 || self.top_in_part(degrees, split)
+            };
+            let show = |p: SquareProgress| self.report(step_number + p.done, p.states, None);
+            let options = Options {
+                keep: Some(&keep),
+                ..self.phase(&show)
+            };
+            let one = Schedule {
+                steps: vec![step],
+                width: plan.width,
+            };
+            (tables, _) = advance(&one, mode, &options, self.budget, tables)?;
+        }
+        Ok(tables)
+    }
+
+    /// Whether the top's group of `key` can join a bottom state of the
+    /// part `split`, whose bottom degrees are fixed on its squares: the
+    /// bottom state needs, on each, the top degree the group has, or for a
+    /// path's end one more.
+    fn top_in_part(&self, key: u64, split: &PartCut) -> bool {
+        let (part, fixed, mask) = (split.part, &split.squares, split.mask);
         let degrees = key & mask;
-        if self.closed {
+        // With no free path end (cycles, or both ends fixed) a square
+        // takes two edges in all, a fixed end one, so the degrees match
+        // exactly.
+        if self.free_ends == 0 {
             return part.holds(degrees);
         }
-        // Paths: no end, one end or two among the squares.
+        // Free path ends: no end, one end or two among the squares.
         let ends = fixed.iter().filter(|&&f| (degrees >> (2 * f)) & 3 < 2);
         let one = |f: &usize| 1u64 << (2 * f);
         part.holds(degrees)
@@ -538,12 +567,11 @@ impl Meet<'_> {
             let batch = batches.label();
             let show = |p: SquareProgress| self.report(done + i + p.done, p.states, batch);
             let at = self.cut_slots(&self.fronts[i]);
-            let part = self
-                .part
-                .filter(|&(_, at_step)| at_step == i)
-                .map(|(part, _)| part);
+            let split = self.part.as_ref().filter(|split| split.half_step == i);
+            let part = split.map(|split| split.part);
+            let mask = split.map_or(u64::MAX, |split| split.mask);
             let reading = self.reading(used_shift);
-            let in_part = |need: u64| Part::admits(part, need);
+            let in_part = |need: u64| Part::admits(part, need & mask);
             let needs = Needs::new(&at, reading);
             // The bottom states no top state can complete (and, at the
             // split step, those of other parts) are dropped as the step
@@ -795,6 +823,78 @@ mod tests {
             nonzero >= 60 && apart >= 30,
             "{nonzero} pairs joined, {apart} apart"
         );
+    }
+
+    /// A part whose squares are those whose top degrees settle first
+    /// ([`Part::top_first`]) keeps only its class of the top's states from
+    /// the step that settles them: on five lines of eight with both ends
+    /// fixed in the top, each part of 2, 3 and 4 holds fewer states than
+    /// the whole at the top's last step, and the parts add up to the
+    /// forward count, as they do when split by the half steps' first
+    /// squares.
+    #[test]
+    fn parts_split_where_the_top_settles_hold_less_of_the_top_and_add_up() {
+        use crate::count::frontier::PartSplit;
+        let holes: Vec<usize> = (40..64).collect();
+        let graph = CellGraph::of(8, 8, &holes, (1, 2));
+        let (lines, mirror) = Lines::best(&graph, false);
+        let cut = cut_at(lines.squares.len(), lines.shape.0, true);
+        let rows_only = Options {
+            order: SquareOrder::Rows,
+            ..Options::default()
+        };
+        let top_peak = |part: Option<Part>| {
+            let states = std::sync::Mutex::new(0);
+            let record = |p: SquareProgress| {
+                if p.done == cut && p.piece.is_none() {
+                    let mut most = states.lock().unwrap();
+                    *most = (*most).max(p.states);
+                }
+            };
+            let options = Options {
+                part,
+                progress: Some(&record),
+                ..Options::default()
+            };
+            let paths = count(
+                &graph,
+                &lines,
+                mirror.as_deref(),
+                (false, &[0, 1]),
+                &options,
+            );
+            (paths.unwrap(), states.into_inner().unwrap())
+        };
+        let want = count_undirected(&graph, &[0, 1], false, &rows_only).unwrap();
+        assert!(!want.is_zero());
+        let (whole, whole_top) = top_peak(None);
+        assert_eq!(crate::count::number::TourNumber::from_wide(whole), want);
+        for of in [2, 3, 4] {
+            for top_first in [true, false] {
+                let mut sum = Wide::ZERO;
+                for index in 0..of {
+                    let part = Part {
+                        index,
+                        of,
+                        by: PartSplit::States,
+                        top_first,
+                    };
+                    let (paths, top) = top_peak(Some(part));
+                    if top_first {
+                        assert!(
+                            top < whole_top,
+                            "part {index} of {of}: {top} of {whole_top}"
+                        );
+                    }
+                    sum = sum.checked_add(paths).unwrap();
+                }
+                assert_eq!(
+                    crate::count::number::TourNumber::from_wide(sum),
+                    want,
+                    "{of} parts, top first {top_first}"
+                );
+            }
+        }
     }
 
     /// Paths counted by where their ends lie: with both ends in the top,
