@@ -46,9 +46,9 @@ use crate::count::frontier::budget::Budget;
 use crate::count::frontier::engine::{advance, first_tables};
 use crate::count::frontier::packing::{Base12, Key, BASE12_SLOTS};
 use crate::count::frontier::schedule::{CellGraph, Lines, Schedule};
-use crate::count::frontier::state::{Mode, MAX_WIDTH, MAX_WIDTH_U64};
+use crate::count::frontier::state::{Mode, Word, MAX_WIDTH, MAX_WIDTH_U64};
 use crate::count::frontier::table::Table;
-use crate::count::frontier::{FrontierError, Options, Part, Piece, SpillDir, SquareProgress};
+use crate::count::frontier::{FrontierError, Options, Piece, SpillDir, SquareProgress};
 use crate::count::number::Wide;
 use batches::{Batches, WaitingBatch, SPLIT_SHARE};
 use cut::{cut_at, half_steps, Needs, Reading, Sides};
@@ -449,10 +449,24 @@ impl Meet<'_> {
             return self.run_from_empty::<K>(&plan, mode, 0);
         };
         let first = split.top_from;
-        let last_steps = plan.steps.split_off(first);
+        let mut last_steps = plan.steps.split_off(first);
+        let mut filtered_from = first;
+        if split.dealt {
+            // The step that settles the squares' degrees runs whole, so
+            // that its states can deal the classes to the parts.
+            filtered_from += 1;
+            plan.steps.extend(last_steps.drain(..1));
+        }
         let mut tables = self.run_from_empty::<K>(&plan, mode, 0)?;
+        if split.dealt {
+            split.deal(tables.iter().flat_map(|table| {
+                table
+                    .iter()
+                    .map(|(key, _)| split.top_degrees(key.to_word().wide(), first, reading))
+            }));
+        }
         for (i, step) in last_steps.into_iter().enumerate() {
-            let step_number = first + i;
+            let step_number = filtered_from + i;
             // A state whose squares have no edge may still be the one
             // with no edge at all, which every part keeps.
             let keep = |word: u128| {
@@ -484,7 +498,7 @@ impl Meet<'_> {
         // takes two edges in all, a fixed end one, so the degrees match
         // exactly.
         if self.free_ends == 0 {
-            return part.holds(degrees);
+            return split.holds(degrees);
         }
         // Free path ends: no end, one end or two among the squares.
         let ends = fixed.iter().filter(|&&f| (degrees >> (2 * f)) & 3 < 2);
@@ -569,9 +583,8 @@ impl Meet<'_> {
             let at = self.cut_slots(&self.fronts[i]);
             let split = self.part.as_ref().filter(|split| split.half_step == i);
             let part = split.map(|split| split.part);
-            let mask = split.map_or(u64::MAX, |split| split.mask);
             let reading = self.reading(used_shift);
-            let in_part = |need: u64| Part::admits(part, need & mask);
+            let in_part = |need: u64| split.is_none_or(|split| split.holds(need));
             let needs = Needs::new(&at, reading);
             // The bottom states no top state can complete (and, at the
             // split step, those of other parts) are dropped as the step
@@ -685,7 +698,7 @@ impl Meet<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::count::frontier::{count_undirected, SquareOrder};
+    use crate::count::frontier::{count_undirected, Part, SquareOrder};
 
     /// Cycles and paths counted by meeting in the middle and by the forward counter
     /// (itself checked against the brute-force oracle), on boards where
@@ -828,8 +841,9 @@ mod tests {
     /// A part whose squares are those whose top degrees settle first
     /// ([`Part::top_first`]) keeps only its class of the top's states from
     /// the step that settles them: on five lines of eight with both ends
-    /// fixed in the top, each part of 2, 3 and 4 holds fewer states than
-    /// the whole at the top's last step, and the parts add up to the
+    /// fixed in the top, each part of 2, 3 and 4 holds at most a quarter
+    /// more than its share of the whole's states at the top's last step
+    /// (the classes dealt by the top's states), and the parts add up to the
     /// forward count, as they do when split by the half steps' first
     /// squares.
     #[test]
@@ -880,9 +894,11 @@ mod tests {
                         top_first,
                     };
                     let (paths, top) = top_peak(Some(part));
+                    // Dealt by the top's states, no part holds more than
+                    // a quarter over its share.
                     if top_first {
                         assert!(
-                            top < whole_top,
+                            top * of * 4 <= whole_top * 5,
                             "part {index} of {of}: {top} of {whole_top}"
                         );
                     }
