@@ -358,7 +358,8 @@ pub struct CountCommand {
     /// cycle does, and weighted by the pairs it stands for. With more
     /// parts than classes, the parts that share a class split it by its
     /// states, for tasks with less memory (every open 8x8 tour in 544
-    /// parts of at most 2 GiB each: docs/cluster.md). A given
+    /// parts, those of its largest class within 2 GiB each:
+    /// docs/cluster.md). A given
     /// --start or --end stays fixed and the other end is split by.
     #[arg(long, value_name = "SPLIT", default_value = "states", requires = "part",
           hide_short_help = true, help_heading = options::METHOD)]
