@@ -496,6 +496,18 @@ fn sum_in(dir: &std::path::Path, files: &[String]) -> std::process::Output {
         .unwrap()
 }
 
+/// Asserts that `knightsat sum FILES…`, run in `dir`, succeeds and prints
+/// `expected` (`what` names the case).
+fn sums_to(dir: &std::path::Path, files: &[String], expected: usize, what: &str) {
+    let output = sum_in(dir, files);
+    assert!(output.status.success(), "{what}: {output:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout).trim(),
+        expected.to_string(),
+        "{what}"
+    );
+}
+
 /// A frontier count in K parts (K = 1, 2, 3, 7; the default order and
 /// forward) adds up under `sum` to the oracle's count of a board with a
 /// hole; and `sum` refuses a part missing, a part counted twice, and a
@@ -521,7 +533,6 @@ fn parts_added_up_by_sum_give_the_oracles_count_and_sum_refuses_a_missing_repeat
         let name = format!("{order}-{k}-of-{of}.txt");
         part_without_e5(dir.path(), &name, (k, of), &["--frontier-order", order])
     };
-    let sum = |files: &[String]| sum_in(dir.path(), files);
     let mut split = 0;
     for order in ["auto", "rows"] {
         for of in [1, 2, 3, 7] {
@@ -535,12 +546,11 @@ fn parts_added_up_by_sum_give_the_oracles_count_and_sum_refuses_a_missing_repeat
                 })
                 .collect();
             split += usize::from(tours.iter().filter(|&&t| t > 0).count() > 1);
-            let output = sum(&files);
-            assert!(output.status.success(), "{order} {of}: {output:?}");
-            assert_eq!(
-                String::from_utf8_lossy(&output.stdout).trim(),
-                expected.to_string(),
-                "{order} in {of} parts: {tours:?}"
+            sums_to(
+                dir.path(),
+                &files,
+                expected,
+                &format!("{order} in {of} parts: {tours:?}"),
             );
         }
     }
@@ -669,15 +679,13 @@ fn parts_split_by_their_ends_add_up_under_sum_and_are_not_mixed_with_others() {
         let name = format!("{by}-{k}-of-{of}.txt");
         part_without_e5(dir.path(), &name, (k, of), &["--part-by", by])
     };
-    let sum = |files: &[String]| sum_in(dir.path(), files);
     for of in [1, 3, 7] {
         let files: Vec<String> = (1..=of).map(|k| part(k, of, "ends")).collect();
-        let output = sum(&files);
-        assert!(output.status.success(), "{of}: {output:?}");
-        assert_eq!(
-            String::from_utf8_lossy(&output.stdout).trim(),
-            expected.to_string(),
-            "in {of} parts by ends"
+        sums_to(
+            dir.path(),
+            &files,
+            expected,
+            &format!("in {of} parts by ends"),
         );
     }
     // From a1, in more parts than classes of ends: the parts that share a
@@ -698,12 +706,11 @@ fn parts_split_by_their_ends_add_up_under_sum_and_are_not_mixed_with_others() {
             )
         })
         .collect();
-    let output = sum(&files);
-    assert!(output.status.success(), "{output:?}");
-    assert_eq!(
-        String::from_utf8_lossy(&output.stdout).trim(),
-        expected_from_a1.to_string(),
-        "from a1 in 20 parts by ends"
+    sums_to(
+        dir.path(),
+        &files,
+        expected_from_a1,
+        "from a1 in 20 parts by ends",
     );
     let mixed = [part(1, 3, "ends"), part(2, 3, "states"), part(3, 3, "ends")];
     common::cli::refused(

@@ -94,8 +94,8 @@ impl PartCut {
         let top_first = part.top_first
             && plan.top_holds_more
             && plan.forward.steps.iter().all(|s| s.mirror.is_none());
+        let settled = settling_steps(plan);
         let squares: Vec<usize> = if top_first {
-            let settled = settling_steps(plan);
             let mut by_settling: Vec<usize> = (0..cut.len()).collect();
             by_settling.sort_by_key(|&f| (settled[f], added[f]));
             by_settling.truncate(squares_for(part.of).min(cut.len()));
@@ -106,7 +106,6 @@ impl PartCut {
         let half_step = squares.iter().map(|&f| added[f]).max().unwrap_or(step);
         let last = plan.top_order.len().saturating_sub(1);
         let top_from = if top_first {
-            let settled = settling_steps(plan);
             squares.iter().map(|&f| settled[f]).max().unwrap_or(last)
         } else {
             last
