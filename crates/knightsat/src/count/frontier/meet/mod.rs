@@ -492,8 +492,7 @@ impl Meet<'_> {
     /// bottom state needs, on each, the top degree the group has, or for a
     /// path's end one more.
     fn top_in_part(&self, key: u64, split: &PartCut) -> bool {
-        let (part, fixed, mask) = (split.part, &split.squares, split.mask);
-        let degrees = key & mask;
+        let degrees = key & split.mask;
         // With no free path end (cycles, or both ends fixed) a square
         // takes two edges in all, a fixed end one, so the degrees match
         // exactly.
@@ -501,15 +500,18 @@ impl Meet<'_> {
             return split.holds(degrees);
         }
         // Free path ends: no end, one end or two among the squares.
-        let ends = fixed.iter().filter(|&&f| (degrees >> (2 * f)) & 3 < 2);
+        let ends = split
+            .squares
+            .iter()
+            .filter(|&&f| (degrees >> (2 * f)) & 3 < 2);
         let one = |f: &usize| 1u64 << (2 * f);
-        part.holds(degrees)
+        split.holds(degrees)
             || ends.clone().enumerate().any(|(i, f)| {
-                part.holds(degrees + one(f))
+                split.holds(degrees + one(f))
                     || ends
                         .clone()
                         .skip(i + 1)
-                        .any(|g| part.holds(degrees + one(f) + one(g)))
+                        .any(|g| split.holds(degrees + one(f) + one(g)))
             })
     }
 
