@@ -360,7 +360,7 @@ pub(crate) fn splits_by_ends(problem: &Problem, budget_mib: u64) -> bool {
 /// twice as long as wide: where the open count meeting in the middle with
 /// its ends anywhere needs far more than memory (8x8: about 1.8 TB
 /// projected). Seven knight files and fewer meet in the middle in one
-/// piece, faster than their classes would (7x8 open: 122 s; its class from
+/// piece, faster than their classes would (7x8 open: 97 s; its class from
 /// a1 to b1 alone takes 8 s, and it has some 200).
 fn eight_files_open(problem: &Problem) -> bool {
     let (short, long, reach) = sides_and_reach(problem);

@@ -51,7 +51,7 @@ use crate::count::frontier::table::Table;
 use crate::count::frontier::{FrontierError, Options, Piece, SpillDir, SquareProgress};
 use crate::count::number::Wide;
 use batches::{Batches, WaitingBatch, SPLIT_SHARE};
-use cut::{cut_at, half_steps, Needs, Reading, Sides};
+use cut::{cut_at, half_steps, HalfStepTies, Needs, Reading, Sides};
 use join::{group_key, group_within_budget, join_cycles, join_paths, may_join, Allowed, Top};
 use part::{PartCut, Plan};
 
@@ -236,7 +236,8 @@ fn count_splitting_above(
     let reversed: Vec<usize> = order.iter().rev().copied().collect();
     let mut backward = Schedule::build(graph, &reversed, ends, None);
     backward.steps.truncate(n - cut);
-    let (half, fronts) = half_steps(graph, &reversed[..n - cut], &sides, ends);
+    let ties = HalfStepTies::for_count(options.part.is_some());
+    let (half, fronts) = half_steps(graph, &reversed[..n - cut], &sides, ends, ties);
     let fixed_cut = ends
         .iter()
         .filter_map(|&end| sides.at(end))
