@@ -191,10 +191,10 @@ pub(super) enum HalfStepTies {
     /// ([`super::part::PartCut`]).
     TopOrder,
     /// The one with the most edges into the bottom, then the first in the
-    /// top's order: the line next to the bottom before the line behind it,
-    /// whose squares reach fewer of the bottom's. A bottom square then
-    /// meets its squares of the cut sooner and leaves the frontier with its
-    /// edges settled. 7x8 closed from a1 peaked at 3.8 M live states, not
+    /// top's order: on a board taken line by line, the inner squares of
+    /// the line next to the bottom before the line behind it, whose squares
+    /// reach fewer of the bottom's. A bottom square then meets its squares
+    /// of the cut sooner and leaves the frontier with its edges settled. 7x8 closed from a1 peaked at 3.8 M live states, not
     /// 7.7 M, and 8x7 open took 100 s, not 143 s (docs/benchmarks.md, "The
     /// order of the half steps").
     MostBottomEdges,
@@ -313,6 +313,69 @@ fn slots(front: &[usize], select: impl Fn(usize) -> bool) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::count::frontier::schedule::Lines;
+
+    /// The squares of the cut in the order the half steps add them, on a
+    /// `rows` x `cols` knight's board cut after `lines` of its lines.
+    fn added(rows: usize, cols: usize, lines: usize, ties: HalfStepTies) -> (Vec<usize>, Lines) {
+        let graph = CellGraph::of(rows, cols, &[], (1, 2));
+        let (order, _) = Lines::best(&graph, false);
+        let cut = order.shape.1 * lines;
+        let mut top = vec![false; rows * cols];
+        for &sq in &order.squares[..cut] {
+            top[sq] = true;
+        }
+        let sides = Sides {
+            cut: order.squares[..cut]
+                .iter()
+                .copied()
+                .filter(|&sq| graph.neighbours(sq).any(|m| !top[m]))
+                .collect(),
+            top,
+        };
+        let bottom: Vec<usize> = order.squares[cut..].iter().rev().copied().collect();
+        let (_, fronts) = half_steps(&graph, &bottom, &sides, &[], ties);
+        let mut added: Vec<usize> = Vec::new();
+        for front in &fronts {
+            for &sq in front {
+                if sides.top[sq] && !added.contains(&sq) {
+                    added.push(sq);
+                }
+            }
+        }
+        assert_eq!(added.len(), sides.cut.len());
+        (added, order)
+    }
+
+    /// On boards taken in lines of seven or eight, where the width ties at
+    /// every half step, the half steps first add the squares of the cut
+    /// with three or four edges into the bottom (the inner squares of the
+    /// line next to it); the top's order (which a count split by its states
+    /// keeps) adds a square of the line behind among them.
+    #[test]
+    fn half_steps_take_the_squares_with_most_edges_into_the_bottom_first() {
+        for (rows, cols) in [(8, 7), (8, 8), (6, 7), (10, 7)] {
+            let graph = CellGraph::of(rows, cols, &[], (1, 2));
+            let (new, order) = added(rows, cols, rows / 2, HalfStepTies::MostBottomEdges);
+            let cut = order.shape.1 * (rows / 2);
+            let bottom = &order.squares[cut..];
+            let many: Vec<usize> = new
+                .iter()
+                .copied()
+                .filter(|&sq| graph.neighbours(sq).filter(|m| bottom.contains(m)).count() >= 3)
+                .collect();
+            let mut leading = new[..many.len()].to_vec();
+            leading.sort_unstable();
+            let mut expected = many.clone();
+            expected.sort_unstable();
+            assert_eq!(leading, expected, "{rows}x{cols}: {new:?}");
+            let (old, _) = added(rows, cols, rows / 2, HalfStepTies::TopOrder);
+            assert!(
+                old[..many.len()].iter().any(|sq| !many.contains(sq)),
+                "{rows}x{cols}: {old:?}"
+            );
+        }
+    }
 
     /// `Needs` is `read`'s degrees for a bottom state, on every slot code,
     /// with and without fixed ends and slots of the bottom between.
