@@ -160,6 +160,23 @@ pub(super) struct Sides {
 }
 
 impl Sides {
+    /// The sides of `graph` whose top is `top_order` (the squares before
+    /// the cut, in forward order).
+    pub(super) fn of(graph: &CellGraph, top_order: &[usize]) -> Sides {
+        let mut top = vec![false; graph.hole.len()];
+        for &sq in top_order {
+            top[sq] = true;
+        }
+        Sides {
+            cut: top_order
+                .iter()
+                .copied()
+                .filter(|&sq| graph.neighbours(sq).any(|m| !top[m]))
+                .collect(),
+            top,
+        }
+    }
+
     /// The number of `sq` among the cut's squares, if it is one.
     pub(super) fn at(&self, sq: usize) -> Option<usize> {
         self.cut.iter().position(|&f| f == sq)
@@ -194,9 +211,10 @@ pub(super) enum HalfStepTies {
     /// top's order: on a board taken line by line, the inner squares of
     /// the line next to the bottom before the line behind it, whose squares
     /// reach fewer of the bottom's. A bottom square then meets its squares
-    /// of the cut sooner and leaves the frontier with its edges settled. 7x8 closed from a1 peaked at 3.8 M live states, not
-    /// 7.7 M, and 8x7 open took 100 s, not 143 s (docs/benchmarks.md, "The
-    /// order of the half steps").
+    /// of the cut sooner and leaves the frontier with its edges settled:
+    /// 7x8 closed from a1 peaked at 3.8 M live states, not 7.7 M, and 8x7
+    /// open took 100 s, not 143 s (docs/benchmarks.md, "The order of the
+    /// half steps").
     MostBottomEdges,
 }
 
@@ -321,18 +339,7 @@ mod tests {
         let graph = CellGraph::of(rows, cols, &[], (1, 2));
         let (order, _) = Lines::best(&graph, false);
         let cut = order.shape.1 * lines;
-        let mut top = vec![false; rows * cols];
-        for &sq in &order.squares[..cut] {
-            top[sq] = true;
-        }
-        let sides = Sides {
-            cut: order.squares[..cut]
-                .iter()
-                .copied()
-                .filter(|&sq| graph.neighbours(sq).any(|m| !top[m]))
-                .collect(),
-            top,
-        };
+        let sides = Sides::of(&graph, &order.squares[..cut]);
         let bottom: Vec<usize> = order.squares[cut..].iter().rev().copied().collect();
         let (_, fronts) = half_steps(&graph, &bottom, &sides, &[], ties);
         let mut added: Vec<usize> = Vec::new();

@@ -213,23 +213,13 @@ fn count_splitting_above(
         lines.shape.0,
         closed || ends_early || long_lines || sides_of_ends.is_some(),
     );
-    let mut top = vec![false; graph.hole.len()];
-    for &sq in &order[..cut] {
-        top[sq] = true;
-    }
+    let sides = Sides::of(graph, &order[..cut]);
     // Merging a state with its mirror image assumes that what follows it
     // is its own mirror image; where the ends may lie is not when the cut
     // falls inside a line.
-    let mirror = mirror
-        .filter(|image| sides_of_ends.is_none() || order[..cut].iter().all(|&sq| top[image[sq]]));
-    let sides = Sides {
-        cut: order[..cut]
-            .iter()
-            .copied()
-            .filter(|&sq| graph.neighbours(sq).any(|m| !top[m]))
-            .collect(),
-        top,
-    };
+    let mirror = mirror.filter(|image| {
+        sides_of_ends.is_none() || order[..cut].iter().all(|&sq| sides.top[image[sq]])
+    });
     // Both halves know every fixed end: its square needs one edge.
     let mut forward = Schedule::build(graph, order, ends, mirror);
     forward.steps.truncate(cut);
