@@ -146,6 +146,9 @@ fn unsupported_in_words(what: Unsupported) -> String {
         Unsupported::EndsOfCycles => {
             "--part-by ends splits open tours by the squares they end on, and a closed tour has no ends: split a closed count with --part-by states".into()
         }
+        Unsupported::CluesInParts => {
+            "--part splits the frontier counter's states, and the frontier counter does not take clues (--at, --puzzle): count a clued board whole with --method backtrack or sat".into()
+        }
         Unsupported::OrbitsByFrontier => {
             "--up-to-symmetry compares the tours it lists, which --method frontier never does: use --method backtrack or sat".into()
         }

@@ -2315,3 +2315,60 @@ fn an_option_of_other_commands_names_them() {
     let (_, _, stderr) = run(&args, dir.path());
     assert!(!stderr.contains("-- --timeout"), "{stderr}");
 }
+
+/// A count in parts of a clued board is refused for what `--part` is
+/// (the user named no method), and a `--spill-dir` that is missing or a
+/// file is refused before any work, not when the count first spills (an
+/// 8x8 count by rows would run far past the time limit first).
+#[test]
+fn clues_in_parts_and_a_spill_dir_that_is_not_a_directory_are_refused_in_their_own_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let words =
+        "--part splits the frontier counter's states, and the frontier counter does not take clues";
+    refused(
+        &["count", "--size", "3", "--part", "1/3", "--at", "1=a1"],
+        dir.path(),
+        words,
+    );
+    refused(
+        &[
+            "count",
+            "--size",
+            "5",
+            "--part",
+            "2/4",
+            "--part-by",
+            "ends",
+            "--at",
+            "25=e5",
+        ],
+        dir.path(),
+        words,
+    );
+    File::create(dir.path().join("a-file")).unwrap();
+    for (spill, words) in [
+        ("missing", "--spill-dir missing does not exist"),
+        ("a-file", "--spill-dir a-file is not a directory"),
+    ] {
+        refused(
+            &[
+                "count",
+                "--size",
+                "8",
+                "--method",
+                "frontier",
+                "--frontier-order",
+                "rows",
+                "--memory-budget",
+                "1",
+                "--timeout",
+                "20",
+                "--spill-dir",
+                spill,
+            ],
+            dir.path(),
+            words,
+        );
+    }
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+}

@@ -387,8 +387,9 @@ pub struct CountCommand {
     /// however it ends, but for SIGKILL, which ends a process at once:
     /// its directory (knightsat-states-PID-…) is removed by the next
     /// count that spills into the same place, once no process PID is
-    /// left. Default: the system's temporary directory ($TMPDIR, else
-    /// /tmp).
+    /// left. DIR must be a directory that is there (else refused before
+    /// any work). Default: the system's temporary directory ($TMPDIR,
+    /// else /tmp).
     #[arg(long, value_name = "DIR", help_heading = options::LIMITS)]
     pub spill_dir: Option<PathBuf>,
     #[command(flatten)]

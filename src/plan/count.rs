@@ -8,7 +8,7 @@ use knightsat::count::Sample;
 use knightsat::model::problem::Problem;
 use knightsat::solve::{Method, Request};
 
-use super::{sat_request, Plan};
+use super::{paths, sat_request, Plan};
 use crate::args::CountCommand;
 
 /// `count`: the problem and how to count it.
@@ -95,6 +95,9 @@ pub(super) fn count(command: CountCommand, names_sat: bool, budget: u64) -> Fall
             part_by,
             memory: _,
         } => {
+            if let Some(dir) = &spill_dir {
+                paths::an_existing_directory("--spill-dir", dir)?;
+            }
             let (problem, config) = encoding.problem_and_config(&problem)?;
             let request = Request {
                 config,

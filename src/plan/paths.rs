@@ -45,6 +45,25 @@ pub fn a_directory_if_there(flag: &str, path: &Path) -> Result<(), OptionsConfli
     Ok(())
 }
 
+/// Refuses `path` for a directory option `flag` where it names nothing
+/// or something that is not a directory: the command makes its own
+/// directory inside it, and would find that out only when it first
+/// writes there, after its work so far.
+pub fn an_existing_directory(flag: &str, path: &Path) -> Result<(), OptionsConflict> {
+    if !path.is_dir() {
+        let what = if path.exists() {
+            "is not a directory"
+        } else {
+            "does not exist"
+        };
+        return Err(OptionsConflict(format!(
+            "{flag} {} {what}: give a directory that is there",
+            path.display()
+        )));
+    }
+    Ok(())
+}
+
 /// Refuses a file of `sum` named twice (standard input included): its
 /// cubes would be added twice, which `sum` would refuse later as the same
 /// line twice, without saying why.

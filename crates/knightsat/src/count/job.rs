@@ -302,7 +302,7 @@ impl<'a> CountJob<'a> {
     /// cannot do for every tour, a limit of 0, orbits of cubes (split by
     /// threads or a depth, sampled or numbered), a range of cubes without
     /// their depth, a part of a count by any method but the frontier
-    /// counter, or with cubes, a limit or orbits. ([`run`](Self::run)
+    /// counter, or with cubes, a limit, orbits or clues. ([`run`](Self::run)
     /// checks first.)
     pub fn check(&self) -> Result<(), Error> {
         if self.part.is_some() {
@@ -318,6 +318,9 @@ impl<'a> CountJob<'a> {
             }
             if self.part_by == PartSplit::Ends && self.problem.is_closed() {
                 return Err(Error::Unsupported(Unsupported::EndsOfCycles));
+            }
+            if !self.problem.clues().is_empty() {
+                return Err(Error::Unsupported(Unsupported::CluesInParts));
             }
         }
         let request = Request {

@@ -62,6 +62,9 @@ pub enum Unsupported {
     PartsWithCubes,
     /// A count split by its ends counts open tours: a cycle has none.
     EndsOfCycles,
+    /// A count in parts splits the frontier counter's states, and the
+    /// frontier counter does not know a square's move number.
+    CluesInParts,
     /// Orbits are counted by comparing tours, which the frontier counter
     /// never lists.
     OrbitsByFrontier,
@@ -151,6 +154,9 @@ impl std::fmt::Display for Unsupported {
             ),
             Unsupported::EndsOfCycles => f.write_str(
                 "a count split by its ends is of open tours: a closed tour has no ends (split closed counts by their states)",
+            ),
+            Unsupported::CluesInParts => f.write_str(
+                "a count in parts splits the frontier counter's states, and the frontier counter does not follow clues",
             ),
             Unsupported::OrbitsByFrontier => f.write_str(
                 "orbits are counted by comparing tours, which the frontier counter never lists",
