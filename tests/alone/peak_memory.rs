@@ -184,7 +184,8 @@ pub fn cubes_beyond_the_memory_budget_are_streamed_or_refused_in_bounded_memory(
 /// budget, and a spilling run peaks about 35 MiB over it, issue 51's
 /// note); the count is A175881's. Met in the middle, 7x8 closed's half
 /// steps split into parts and it is counted within 100 MiB in memory, the
-/// count A193054's. A spill directory that is not there is refused.
+/// count A193054's. A spill directory that is not there is refused
+/// before any work.
 pub fn a_frontier_count_stays_within_its_memory_budget() {
     let spill = tempfile::tempdir().unwrap();
     for (board, order, jobs, budget_mib) in [("6x12", "rows", "1", 12), ("7x8", "meet", "2", 100)] {
@@ -214,14 +215,15 @@ pub fn a_frontier_count_stays_within_its_memory_budget() {
             "{order}: peak {peak_mib} MiB within a budget of {budget_mib} MiB"
         );
     }
-    // A directory that is not there: refused in one line, exit 2.
+    // A directory that is not there: refused in one line, exit 2, before
+    // any work (no progress line).
     let args = common::cli::frontier_closed("6x12", "rows", 12, &spill.path().join("not-there"));
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let (code, _, _, stderr) = measured(&args, std::time::Duration::from_secs(300));
     assert_eq!(code, Some(2), "{stderr}");
     assert!(
-        stderr.contains("could not keep its states in")
-            && stderr.contains("--spill-dir")
+        stderr.contains("--spill-dir")
+            && stderr.contains("not-there does not exist")
             && stderr.lines().count() == 1,
         "{stderr}"
     );
