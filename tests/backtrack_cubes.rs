@@ -574,6 +574,58 @@ fn tours_before_the_limit(stderr: &str) -> u64 {
     after.split(' ').next().unwrap().parse().unwrap()
 }
 
+/// A depth of every move but the last makes the walk that builds the cubes
+/// a search for every tour of the board, before any solver starts, and one
+/// that prunes only dead ends: on 5x6 (37,568 open tours) it tries walks
+/// for minutes. That walk keeps `--timeout` too (it once ran on for as
+/// long as it took).
+#[test]
+fn the_walk_that_makes_deep_cubes_keeps_the_time_limit() {
+    use std::io::Read;
+    use wait_timeout::ChildExt;
+    for command in [
+        &["solve", "--jobs", "2"][..],
+        &["count", "--method", "sat", "--jobs", "2"],
+        &["count", "--method", "backtrack", "--jobs", "2"],
+        &["count", "--method", "sat", "--cubes", "1-3"],
+        &["count", "--method", "backtrack", "--cubes", "1-3"],
+        &["count", "--method", "sat", "--sample", "3"],
+    ] {
+        let args = [
+            command,
+            &["--board", "5x6", "--depth", "29", "--timeout", "0.5"],
+        ]
+        .concat();
+        let mut child = std::process::Command::new(common::cli::binary())
+            .args(&args)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Generous for a loaded machine; the walk alone takes minutes.
+        let Some(status) = child
+            .wait_timeout(std::time::Duration::from_secs(30))
+            .unwrap()
+        else {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!("{args:?}: still running after 30 s, past its 0.5 s limit");
+        };
+        let mut stderr = String::new();
+        child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut stderr)
+            .unwrap();
+        assert_eq!(status.code(), Some(124), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("within 0.5 s"),
+            "{args:?}: the whole limit is named: {stderr}"
+        );
+    }
+}
+
 #[test]
 fn a_count_by_cubes_stops_at_its_timeout_with_a_lower_bound_and_whole_cube_lines() {
     // 6x6 open has 6,637,920 tours (OEIS A165134): several seconds of

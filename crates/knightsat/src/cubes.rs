@@ -66,6 +66,23 @@ impl Cube {
     }
 }
 
+/// What a walk of the prefixes checks now and then (every
+/// [`SQUARES_BETWEEN_CHECKS`] squares it tries): its error ends the walk, so
+/// that a deep walk, which may try as many squares as a search for every
+/// tour, keeps a time limit and an interrupt.
+pub(crate) type Halt<'a> = &'a dyn Fn() -> Result<(), RunError>;
+
+/// A [`Halt`] that never ends a walk: for callers with no time limit.
+#[allow(clippy::unnecessary_wraps)] // a Halt's signature
+pub(crate) fn never() -> Result<(), RunError> {
+    Ok(())
+}
+
+/// How many squares a walk of the prefixes tries between two looks at its
+/// [`Halt`]: often enough to stop within a millisecond, rarely enough to
+/// cost nothing.
+const SQUARES_BETWEEN_CHECKS: u32 = 1 << 12;
+
 /// The depth actually used for a board of `squares` squares: at most
 /// N − 1 moves (a prefix of N squares is a whole tour).
 pub fn effective_depth(depth: usize, squares: usize) -> usize {
@@ -86,28 +103,41 @@ fn cube_on(encoding: &TimeIndexed, path: &[usize]) -> Cube {
 }
 
 /// Walks the legal prefixes of `depth` moves in [`prefixes`]' order,
-/// handing each to `emit` until it breaks.
-fn walk(encoding: &TimeIndexed, depth: usize, emit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>) {
+/// handing each to `emit` until it breaks; `halt`'s error ends it early.
+fn walk(
+    encoding: &TimeIndexed,
+    depth: usize,
+    halt: Halt<'_>,
+    emit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
+) -> Result<(), RunError> {
     let problem = crate::encoding::Encoding::problem(encoding);
     let board = problem.board();
     let n = board.squares();
     if n == 0 {
-        return;
+        return Ok(());
     }
     let depth = effective_depth(depth, n);
-    let graph = MoveGraph::ascending(board);
     let live = live_in_cubes(encoding);
-    let mut path: Vec<usize> = Vec::with_capacity(depth + 1);
-    let mut visited = vec![false; n];
-    for start in (0..n).filter(|&s| live(0, s)) {
-        path.push(start);
-        visited[start] = true;
-        if extend(&graph, &live, depth, &mut path, &mut visited, emit).is_break() {
-            return;
+    let mut walker = Walker {
+        graph: MoveGraph::ascending(board),
+        live: &live,
+        depth,
+        path: Vec::with_capacity(depth + 1),
+        visited: vec![false; n],
+        halt,
+        until_check: SQUARES_BETWEEN_CHECKS,
+        halted: None,
+    };
+    for start in (0..n).filter(|&s| (walker.live)(0, s)) {
+        walker.path.push(start);
+        walker.visited[start] = true;
+        if walker.extend(emit).is_break() {
+            break;
         }
-        visited[start] = false;
-        path.pop();
+        walker.visited[start] = false;
+        walker.path.pop();
     }
+    walker.halted.map_or(Ok(()), Err)
 }
 
 /// Whether x(t, s) may be in a cube: live in the encoding's domain, and not
@@ -120,30 +150,48 @@ fn live_in_cubes(encoding: &TimeIndexed) -> impl Fn(usize, usize) -> bool + '_ {
     move |t, s| encoding.domain().is_live(t, s) && (t == last || end != Some(s))
 }
 
-fn extend(
-    graph: &MoveGraph,
-    live: &dyn Fn(usize, usize) -> bool,
+/// A walk of the prefixes under way: the prefix so far and what it checks.
+struct Walker<'a> {
+    graph: MoveGraph,
+    live: &'a dyn Fn(usize, usize) -> bool,
     depth: usize,
-    path: &mut Vec<usize>,
-    visited: &mut [bool],
-    emit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
-) -> ControlFlow<()> {
-    let step = path.len();
-    if step == depth + 1 {
-        return emit(path);
-    }
-    let here = path[step - 1];
-    for next in graph.neighbours(here).iter().map(|&s| s as usize) {
-        if !visited[next] && live(step, next) {
-            visited[next] = true;
-            path.push(next);
-            let walked = extend(graph, live, depth, path, visited, emit);
-            path.pop();
-            visited[next] = false;
-            walked?;
+    path: Vec<usize>,
+    visited: Vec<bool>,
+    halt: Halt<'a>,
+    /// Squares to try before the next look at `halt`.
+    until_check: u32,
+    /// `halt`'s error, once it has ended the walk.
+    halted: Option<RunError>,
+}
+
+impl Walker<'_> {
+    fn extend(&mut self, emit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>) -> ControlFlow<()> {
+        let step = self.path.len();
+        if step == self.depth + 1 {
+            return emit(&self.path);
         }
+        self.until_check -= 1;
+        if self.until_check == 0 {
+            self.until_check = SQUARES_BETWEEN_CHECKS;
+            if let Err(error) = (self.halt)() {
+                self.halted = Some(error);
+                return ControlFlow::Break(());
+            }
+        }
+        let here = self.path[step - 1];
+        for index in 0..self.graph.neighbours(here).len() {
+            let next = self.graph.neighbours(here)[index] as usize;
+            if !self.visited[next] && (self.live)(step, next) {
+                self.visited[next] = true;
+                self.path.push(next);
+                let walked = self.extend(emit);
+                self.path.pop();
+                self.visited[next] = false;
+                walked?;
+            }
+        }
+        ControlFlow::Continue(())
     }
-    ControlFlow::Continue(())
 }
 
 /// The time-indexed encoding `config` prepares for `problem`, which cubes need.
@@ -163,16 +211,27 @@ pub fn cube_count(
     depth: usize,
     at_most: usize,
 ) -> Result<usize, Error> {
+    cube_count_until(problem, config, depth, at_most, &never)
+}
+
+/// [`cube_count`], ended by `halt`'s error.
+pub(crate) fn cube_count_until(
+    problem: &Problem,
+    config: &EncodingConfig,
+    depth: usize,
+    at_most: usize,
+    halt: Halt<'_>,
+) -> Result<usize, Error> {
     let encoding = time_indexed(problem, config)?;
     let mut count = 0;
-    walk(&encoding, depth, &mut |_| {
+    walk(&encoding, depth, halt, &mut |_| {
         count += 1;
         if count > at_most {
             ControlFlow::Break(())
         } else {
             ControlFlow::Continue(())
         }
-    });
+    })?;
     Ok(count)
 }
 
@@ -183,6 +242,17 @@ pub fn for_each_cube(
     problem: &Problem,
     config: &EncodingConfig,
     depth: usize,
+    visit: impl FnMut(&Cube) -> Result<(), Error>,
+) -> Result<(), Error> {
+    for_each_cube_until(problem, config, depth, &never, visit)
+}
+
+/// [`for_each_cube`], ended by `halt`'s error.
+pub(crate) fn for_each_cube_until(
+    problem: &Problem,
+    config: &EncodingConfig,
+    depth: usize,
+    halt: Halt<'_>,
     mut visit: impl FnMut(&Cube) -> Result<(), Error>,
 ) -> Result<(), Error> {
     let encoding = time_indexed(problem, config)?;
@@ -190,6 +260,7 @@ pub fn for_each_cube(
     walk(
         &encoding,
         depth,
+        halt,
         &mut |path| match visit(&cube_on(&encoding, path)) {
             Ok(()) => ControlFlow::Continue(()),
             Err(error) => {
@@ -197,23 +268,25 @@ pub fn for_each_cube(
                 ControlFlow::Break(())
             }
         },
-    );
+    )?;
     failure.map_or(Ok(()), Err)
 }
 
 /// The cubes of `depth` moves at the positions `indices` (ascending) of
-/// [`prefixes`]' order: a sample, without holding the others.
+/// [`prefixes`]' order: a sample, without holding the others. `halt`'s
+/// error ends the walk.
 pub(crate) fn cubes_at(
     problem: &Problem,
     config: &EncodingConfig,
     depth: usize,
     indices: &[usize],
+    halt: Halt<'_>,
 ) -> Result<Vec<Cube>, Error> {
     let encoding = time_indexed(problem, config)?;
     let mut chosen = Vec::with_capacity(indices.len());
     let mut wanted = indices.iter().copied().peekable();
     let mut index = 0;
-    walk(&encoding, depth, &mut |path| {
+    walk(&encoding, depth, halt, &mut |path| {
         if wanted.peek() == Some(&index) {
             wanted.next();
             chosen.push(cube_on(&encoding, path));
@@ -224,7 +297,7 @@ pub(crate) fn cubes_at(
         } else {
             ControlFlow::Break(())
         }
-    });
+    })?;
     Ok(chosen)
 }
 
@@ -254,7 +327,7 @@ pub fn bytes_per_cube(depth: usize) -> u64 {
 /// held in memory, whatever their number: `cubes_within` checks them
 /// against a memory budget first, [`for_each_cube`] never holds them.
 pub fn cubes(problem: &Problem, config: &EncodingConfig, depth: usize) -> Result<Vec<Cube>, Error> {
-    cubes_within(problem, config, depth, u64::MAX)
+    cubes_within(problem, config, depth, u64::MAX, &never)
 }
 
 /// [`cubes`] within `budget_bytes`: the cubes are counted first, without
@@ -263,21 +336,25 @@ pub fn cubes(problem: &Problem, config: &EncodingConfig, depth: usize) -> Result
 /// ([`bytes_per_cube`] each). The jobs that split by cubes pass the
 /// request's memory budget. A depth past the tour's last
 /// move is the whole tour's ([`effective_depth`]), and is held as such.
+/// `halt`'s error ends the walks.
 pub(crate) fn cubes_within(
     problem: &Problem,
     config: &EncodingConfig,
     depth: usize,
     budget_bytes: u64,
+    halt: Halt<'_>,
 ) -> Result<Vec<Cube>, Error> {
     let depth = effective_depth(depth, problem.board().squares());
     let encoding = time_indexed(problem, config)?;
     let fitting =
         |depth: usize| usize::try_from(budget_bytes / bytes_per_cube(depth)).unwrap_or(usize::MAX);
-    let count = cube_count(problem, config, depth, fitting(depth))?;
+    let count = cube_count_until(problem, config, depth, fitting(depth), halt)?;
     if count > fitting(depth) {
         let mut smaller_depth = None;
         for shallower in (1..effective_depth(depth, problem.board().squares())).rev() {
-            if cube_count(problem, config, shallower, fitting(shallower))? <= fitting(shallower) {
+            if cube_count_until(problem, config, shallower, fitting(shallower), halt)?
+                <= fitting(shallower)
+            {
                 smaller_depth = Some(shallower);
                 break;
             }
@@ -291,10 +368,10 @@ pub(crate) fn cubes_within(
         });
     }
     let mut cubes = Vec::with_capacity(count);
-    walk(&encoding, depth, &mut |path| {
+    walk(&encoding, depth, halt, &mut |path| {
         cubes.push(cube_on(&encoding, path));
         ControlFlow::Continue(())
-    });
+    })?;
     Ok(cubes)
 }
 
@@ -432,16 +509,17 @@ pub(crate) const DEEPEST_AUTOMATIC_DEPTH: usize = 12;
 /// The depth chosen when none is given: the smallest that gives at least
 /// `per_job` × `jobs` cubes (so that threads finish close together and each
 /// cube keeps few blocking clauses), at most [`DEEPEST_AUTOMATIC_DEPTH`].
+/// `halt`'s error ends the walks.
 pub(crate) fn automatic_depth(
     problem: &Problem,
     config: &EncodingConfig,
-    jobs: usize,
-    per_job: usize,
+    (jobs, per_job): (usize, usize),
+    halt: Halt<'_>,
 ) -> Result<usize, Error> {
     let wanted = jobs.max(1) * per_job;
     let cap = effective_depth(DEEPEST_AUTOMATIC_DEPTH, problem.board().squares());
     for depth in 1..=cap {
-        if cube_count(problem, config, depth, wanted)? >= wanted {
+        if cube_count_until(problem, config, depth, wanted, halt)? >= wanted {
             return Ok(depth);
         }
     }

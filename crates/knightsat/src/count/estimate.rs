@@ -4,9 +4,10 @@
 
 use super::split::{count_cubes, counting_cubes, CubeCount, CubeCounter, CubeProgress};
 use super::tally::CubeRange;
-use crate::cubes::{cube_count, cubes_at, Cube};
+use crate::cubes::{cube_count_until, cubes_at, Cube};
 use crate::error::Error;
 use crate::model::problem::Problem;
+use crate::runtime::deadline::Deadline;
 use crate::runtime::threads::resolve_jobs;
 use crate::solve::{Method, Request};
 
@@ -65,24 +66,37 @@ pub(super) fn estimate_count(
     on_progress: impl Fn(CubeProgress) + Sync,
 ) -> Result<Estimate, Error> {
     let (counter, request) = CubeCounter::for_route(problem, method, request)?;
+    let deadline = Deadline::new(request.timeout).interrupted_by(&request.interrupt);
+    let halt = || deadline.check();
     let config = &request.config;
     let choose = |all: usize| sample_of(0..all, sample, seed);
     // A depth given may have more cubes than memory holds: they are
     // counted, and only the sample's are made.
     let (depth, all, sampled) = if let Some(depth) = depth {
-        let all = cube_count(problem, config, depth, usize::MAX)?;
-        (depth, all, cubes_at(problem, config, depth, &choose(all))?)
+        let all = cube_count_until(problem, config, depth, usize::MAX, &halt)?;
+        (
+            depth,
+            all,
+            cubes_at(problem, config, depth, &choose(all), &halt)?,
+        )
     } else {
         let (depth, all) = counting_cubes(
             problem,
             config,
-            resolve_jobs(jobs),
-            request.memory_budget_mib,
+            (resolve_jobs(jobs), request.memory_budget_mib),
+            &halt,
         )?;
         let sampled = choose(all.len()).iter().map(|&i| all[i].clone()).collect();
         (depth, all.len(), sampled)
     };
-    let counts = count_sample(problem, counter, &request, &sampled, jobs, on_progress)?;
+    let counts = count_sample(
+        problem,
+        counter,
+        (&request, &deadline),
+        &sampled,
+        jobs,
+        on_progress,
+    )?;
     Ok(scale_up(depth, all, &counts))
 }
 
@@ -101,11 +115,20 @@ pub(super) fn estimate_cube_range(
     on_progress: impl Fn(CubeProgress) + Sync,
 ) -> Result<Estimate, Error> {
     let (counter, request) = CubeCounter::for_route(problem, method, request)?;
-    let all = cube_count(problem, &request.config, depth, usize::MAX)?;
+    let deadline = Deadline::new(request.timeout).interrupted_by(&request.interrupt);
+    let halt = || deadline.check();
+    let all = cube_count_until(problem, &request.config, depth, usize::MAX, &halt)?;
     let range = range.cut_to(all)?;
     let chosen = sample_of(range.indices(), sample, seed);
-    let sampled = cubes_at(problem, &request.config, depth, &chosen)?;
-    let counts = count_sample(problem, counter, &request, &sampled, jobs, on_progress)?;
+    let sampled = cubes_at(problem, &request.config, depth, &chosen, &halt)?;
+    let counts = count_sample(
+        problem,
+        counter,
+        (&request, &deadline),
+        &sampled,
+        jobs,
+        on_progress,
+    )?;
     Ok(scale_up(depth, range.indices().len(), &counts))
 }
 
@@ -122,20 +145,25 @@ fn sample_of(indices: std::ops::Range<usize>, size: usize, seed: u64) -> Vec<usi
 fn count_sample(
     problem: &Problem,
     counter: CubeCounter,
-    request: &Request,
+    (request, deadline): (&Request, &Deadline),
     sampled: &[Cube],
     jobs: usize,
     on_progress: impl Fn(CubeProgress) + Sync,
 ) -> Result<Vec<CubeCount>, Error> {
+    let request = Request {
+        timeout: deadline.limit_left(),
+        ..request.clone()
+    };
     count_cubes(
         problem,
         counter,
-        request,
+        &request,
         (sampled, None),
         jobs,
         u64::MAX,
         on_progress,
     )
+    .map_err(|error| deadline.with_whole_limit(error))
 }
 
 /// The estimate a sample's per-cube counts give for `cubes` cubes.

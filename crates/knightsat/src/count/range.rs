@@ -14,10 +14,13 @@ use super::tally::{
     header_line, record_of, CubeRange, CubeSum, CubeTally, CubeTours, Fingerprint, LineKind,
 };
 use crate::cnf_file::{options, problem_and_encoding};
-use crate::cubes::{cube_count, cubes_at, effective_depth, for_each_cube, on_cubes_in_runs};
+use crate::cubes::{
+    cube_count, cube_count_until, cubes_at, effective_depth, for_each_cube, on_cubes_in_runs,
+};
 use crate::encoding::EncodingConfig;
 use crate::error::{Error, TallyError, Unsupported};
 use crate::model::problem::Problem;
+use crate::runtime::deadline::Deadline;
 use crate::runtime::stop::Stop;
 use crate::runtime::threads::resolve_jobs;
 use crate::solve::{Method, Request};
@@ -59,15 +62,21 @@ pub(super) fn count_cube_range(
 ) -> Result<(CubeRange, u64), Error> {
     let task = task.fingerprint();
     let (counter, request) = CubeCounter::for_route(problem, method, request)?;
-    let all = cube_count(problem, &request.config, depth, usize::MAX)?;
+    // The walks that number and make the cubes keep the time limit too;
+    // the counting then has what is left of it.
+    let deadline = Deadline::new(request.timeout).interrupted_by(&request.interrupt);
+    let halt = || deadline.check();
+    let all = cube_count_until(problem, &request.config, depth, usize::MAX, &halt)?;
     let range = range.cut_to(all)?;
     // Backtracking counts one cube per class of symmetric cubes; SAT, the
     // independent check, counts each.
     let (cubes, same_as) = match counter {
-        CubeCounter::Backtrack => cubes_with_classes(problem, &request.config, depth, range)?,
+        CubeCounter::Backtrack => {
+            cubes_with_classes(problem, &request.config, depth, range, &halt)?
+        }
         CubeCounter::Sat => {
             let indices: Vec<usize> = range.indices().collect();
-            let cubes = cubes_at(problem, &request.config, depth, &indices)?;
+            let cubes = cubes_at(problem, &request.config, depth, &indices, &halt)?;
             request.check_budget_for_threads(problem, resolve_jobs(jobs).min(cubes.len()))?;
             let each_its_own = vec![None; cubes.len()];
             (cubes, each_its_own)
@@ -77,7 +86,8 @@ pub(super) fn count_cube_range(
     let counters = CubeBacktracker::new(problem);
     let run = counter.run(cubes.len(), jobs);
     let stop = Stop::new();
-    let counted = stop.within(request.timeout, &request.interrupt, || {
+    let left = deadline.limit_left();
+    let counted = stop.within(left, &request.interrupt, || {
         on_cubes_in_runs(&cubes, jobs, run, &stop, |index, cube| {
             let tours = match counter {
                 _ if impossible => 0,
@@ -113,7 +123,7 @@ pub(super) fn count_cube_range(
     let found = total.into_inner();
     counted
         .map(|_| (range, found))
-        .map_err(|error| error.after_tours(found))
+        .map_err(|error| deadline.with_whole_limit(error.after_tours(found)))
 }
 
 /// What a cluster task's cube counts are counts of: the problem, the

@@ -14,12 +14,13 @@ use std::time::Instant;
 use super::enumerate::{every_tour, weight};
 use super::tally::CubeRange;
 use crate::cubes::{
-    bytes_per_cube, cube_count, cubes_within, effective_depth, for_each_cube, on_cubes_in_runs,
-    Cube, DEEPEST_AUTOMATIC_DEPTH,
+    bytes_per_cube, cube_count_until, cubes_within, effective_depth, for_each_cube_until,
+    on_cubes_in_runs, Cube, Halt, DEEPEST_AUTOMATIC_DEPTH,
 };
 use crate::encoding::EncodingConfig;
 use crate::error::{Error, Unsupported};
 use crate::model::problem::Problem;
+use crate::runtime::deadline::Deadline;
 use crate::runtime::stop::Stop;
 use crate::runtime::threads::resolve_jobs;
 use crate::sat::{Setup, Workload};
@@ -102,12 +103,12 @@ pub const MAX_AUTOMATIC_CUBES: usize = 250_000;
 /// Each depth's cubes are counted without being held (a count stops past
 /// what it may take once there are enough), and only the chosen depth's
 /// are made ([`cubes_within`], which refuses cubes over the budget: only
-/// depth 1 can be).
+/// depth 1 can be). `halt`'s error ends the walks.
 pub(super) fn counting_cubes(
     problem: &Problem,
     config: &EncodingConfig,
-    jobs: usize,
-    budget_mib: u64,
+    (jobs, budget_mib): (usize, u64),
+    halt: Halt<'_>,
 ) -> Result<(usize, Vec<Cube>), Error> {
     let squares = problem.board().squares();
     let deepest = effective_depth(DEEPEST_AUTOMATIC_DEPTH, squares);
@@ -118,7 +119,7 @@ pub(super) fn counting_cubes(
     let fitting =
         |depth: usize| usize::try_from(budget_bytes / bytes_per_cube(depth)).unwrap_or(usize::MAX);
     let mut depth = 1;
-    let mut count = cube_count(problem, config, depth, usize::MAX)?;
+    let mut count = cube_count_until(problem, config, depth, usize::MAX, halt)?;
     while depth < deepest {
         let many = count >= enough;
         if many && depth >= wanted {
@@ -130,14 +131,17 @@ pub(super) fn counting_cubes(
             usize::MAX
         }
         .min(fitting(depth + 1));
-        let deeper = cube_count(problem, config, depth + 1, at_most)?;
+        let deeper = cube_count_until(problem, config, depth + 1, at_most, halt)?;
         if deeper > at_most {
             break;
         }
         depth += 1;
         count = deeper;
     }
-    Ok((depth, cubes_within(problem, config, depth, budget_bytes)?))
+    Ok((
+        depth,
+        cubes_within(problem, config, depth, budget_bytes, halt)?,
+    ))
 }
 
 /// How far a count over cubes has got.
@@ -175,7 +179,14 @@ pub(super) fn count_by_cubes(
     if limit == 0 {
         return Ok(0);
     }
-    let (_, cubes) = cubes_for(problem, &request, options)?;
+    // The walk that makes the cubes keeps the count's time limit too; the
+    // counting then has what is left of it.
+    let deadline = Deadline::new(request.timeout).interrupted_by(&request.interrupt);
+    let (_, cubes) = cubes_for(problem, &request, options, &|| deadline.check())?;
+    let request = Request {
+        timeout: deadline.limit_left(),
+        ..request
+    };
     // Without a limit, backtracking counts one cube of each class that the
     // problem's symmetries map onto each other; SAT counts every cube, an
     // independent check of the numbers.
@@ -194,7 +205,8 @@ pub(super) fn count_by_cubes(
         options.jobs,
         limit,
         on_progress,
-    )?;
+    )
+    .map_err(|error| deadline.with_whole_limit(error))?;
     Ok(counts.iter().map(|c| c.tours).sum::<u64>().min(limit))
 }
 
@@ -244,13 +256,14 @@ pub(super) fn cubes_with_classes(
     config: &EncodingConfig,
     depth: usize,
     range: CubeRange,
+    halt: Halt<'_>,
 ) -> Result<(Vec<Cube>, Vec<Option<usize>>), Error> {
     let symmetries = problem.rooted().symmetries();
     let mut first: HashMap<Vec<u32>, usize> = HashMap::new();
     let mut cubes = Vec::with_capacity(range.indices().len());
     let mut same_as = Vec::with_capacity(range.indices().len());
     let mut number = 0;
-    for_each_cube(problem, config, depth, |cube| {
+    for_each_cube_until(problem, config, depth, halt, |cube| {
         number += 1;
         if number > range.last {
             return Err(Error::Run(RunError::Stopped));
@@ -352,11 +365,15 @@ fn cubes_for(
     problem: &Problem,
     request: &Request,
     options: ParallelOptions,
+    halt: Halt<'_>,
 ) -> Result<(usize, Vec<Cube>), Error> {
     let (config, budget) = (&request.config, request.memory_budget_mib);
     match options.depth {
-        Some(depth) => Ok((depth, cubes_within(problem, config, depth, budget << 20)?)),
-        None => counting_cubes(problem, config, resolve_jobs(options.jobs), budget),
+        Some(depth) => Ok((
+            depth,
+            cubes_within(problem, config, depth, budget << 20, halt)?,
+        )),
+        None => counting_cubes(problem, config, (resolve_jobs(options.jobs), budget), halt),
     }
 }
 

@@ -31,6 +31,16 @@ impl Stop {
         self.0.load(Ordering::Relaxed)
     }
 
+    /// [`RunError::Stopped`] once the flag is raised, for work that checks
+    /// it now and then (a walk of the cubes run [`within`](Self::within)).
+    pub(crate) fn check(&self) -> Result<(), RunError> {
+        if self.is_stopped() {
+            Err(RunError::Stopped)
+        } else {
+            Ok(())
+        }
+    }
+
     /// The flag itself, for code that watches a bare flag (the frontier
     /// counter, the backtracking counter).
     pub(crate) fn flag(&self) -> &AtomicBool {

@@ -493,11 +493,19 @@ fn solve_cubes(
     let stop = Stop::new();
     stop.within(request.timeout, &request.interrupt, || {
         let config = &request.config;
+        // A deep walk of the cubes keeps the time limit as the solvers do.
+        let halt = || stop.check();
         let depth = match depth {
             Some(depth) => depth,
-            None => automatic_depth(problem, config, jobs, SOLVE_CUBES_PER_JOB)?,
+            None => automatic_depth(problem, config, (jobs, SOLVE_CUBES_PER_JOB), &halt)?,
         };
-        let cubes = cubes_within(problem, config, depth, request.memory_budget_mib << 20)?;
+        let cubes = cubes_within(
+            problem,
+            config,
+            depth,
+            request.memory_budget_mib << 20,
+            &halt,
+        )?;
         request.check_budget_for_threads(problem, resolve_jobs(jobs).min(cubes.len()))?;
         let found = on_cubes(&cubes, jobs, &stop, |_, cube| {
             let session = request.cube_session(problem, cube, Setup::new(&stop))?;
