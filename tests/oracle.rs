@@ -146,3 +146,62 @@ fn block_schedules_only_ever_yield_real_tours() {
         "no block schedule found a tour: the test checked nothing"
     );
 }
+
+/// A closed tour with no start given may begin on any square of the first
+/// block: turned to start on a1 it keeps to the schedule only where a1 has
+/// a move into the last block. On 6x12 in 1x2 blocks a1's moves all stay
+/// in its own block, yet tours from f1 keep to the schedule; a closed
+/// search with no start once found none there (exit 3). Whatever start the
+/// schedule takes, the tour comes back turned to start on a1, and a
+/// schedule kept from a1 is kept with no start too.
+#[test]
+fn a_closed_block_schedule_with_no_start_may_begin_anywhere_in_the_first_block() {
+    let schedule = |blocks| {
+        EncodingConfig::from(TimeIndexedConfig {
+            blocks: Some(blocks),
+            ..TimeIndexedConfig::default()
+        })
+    };
+    let found = |problem: &knightsat::model::problem::Problem, blocks| match solve_with_varisat(
+        problem,
+        &schedule(blocks),
+    ) {
+        Ok(Outcome::Tour(tour)) => Some(tour),
+        Err(knightsat::Error::Search(SearchError::NoneWithin { .. })) => None,
+        other => panic!("{problem:?} {blocks:?}: {other:?}"),
+    };
+    let f1 = 5;
+    let from_f1 = common::adapters::plain_problem(6, 12, true, Some(f1));
+    let tour = found(&from_f1, (1, 2)).expect("a closed tour from f1 keeps to 1x2 blocks");
+    assert!(common::is_tour(6, 12, true, &tour.squares));
+    let from_a1 = common::adapters::plain_problem(6, 12, true, Some(0));
+    assert!(
+        found(&from_a1, (1, 2)).is_none(),
+        "a1 cannot close 1x2 blocks"
+    );
+    let mut boards = vec![(6, 12, (1, 2)), (10, 10, (2, 1))];
+    for (rows, cols) in [(5, 6), (6, 6), (6, 7), (7, 8), (8, 8)] {
+        for blocks in [(1, 2), (2, 1), (2, 2)] {
+            boards.push((rows, cols, blocks));
+        }
+    }
+    for (rows, cols, blocks) in boards {
+        let no_start = common::adapters::plain_problem(rows, cols, true, None);
+        let from_a1 = common::adapters::plain_problem(rows, cols, true, Some(0));
+        let kept_from_a1 = found(&from_a1, blocks).is_some();
+        match found(&no_start, blocks) {
+            Some(tour) => {
+                assert!(
+                    common::is_tour(rows, cols, true, &tour.squares),
+                    "{rows}x{cols} {blocks:?}: {:?}",
+                    tour.names()
+                );
+                assert_eq!(tour.squares[0], 0, "{rows}x{cols} {blocks:?}: turned to a1");
+            }
+            None => assert!(
+                !kept_from_a1 && (rows, cols) != (6, 12) && (rows, cols) != (10, 10),
+                "{rows}x{cols} {blocks:?}: no tour with no start"
+            ),
+        }
+    }
+}

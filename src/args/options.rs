@@ -288,9 +288,10 @@ pub struct EncodingArgs {
     /// Block schedule: tour RxC blocks of the board one after another.
     ///
     /// Cut the board into R bands of ranks by C bands of files and tour
-    /// the blocks one after another in snake order from a1's block. Every
-    /// tour found is a tour, but this may miss tours (or all of them): off
-    /// by default.
+    /// the blocks one after another in snake order from a1's block (a
+    /// closed tour with no --start may begin on any square of it, and is
+    /// printed turned to start on a1). Every tour found is a tour, but
+    /// this may miss tours (or all of them): off by default.
     #[arg(long, value_name = "RxC", value_parser = parse_blocks, help_heading = ENCODING)]
     pub blocks: Option<(usize, usize)>,
     /// Corridor around the clues: keep each move near the clues around it.

@@ -284,10 +284,16 @@ fn write_comments(encoding: &dyn Encoding, stats: &Stats, out: &mut impl Write) 
     for (key, value) in options(problem, encoding.settings()) {
         writeln!(out, "c option {key} {value}")?;
     }
-    if problem.start_fixed_by_default() {
+    if problem.start_fixed_by_default() && encoding.keeps_the_default_start() {
         writeln!(
             out,
             "c note closed tour with no start, end or clue given: start fixed at {}, which loses no tour",
+            board.name(0)
+        )?;
+    } else if problem.start_fixed_by_default() {
+        writeln!(
+            out,
+            "c note closed tour with no start, end or clue given: any square of the first block starts it; decode turns the tour to start at {}",
             board.name(0)
         )?;
     }

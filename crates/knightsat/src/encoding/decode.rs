@@ -7,6 +7,7 @@ use crate::cnf::CnfError;
 use crate::encoding::EncodingError;
 use crate::encoding::{Encoding, Model};
 
+use crate::model::problem::Problem;
 use crate::model::verify::verify;
 use crate::tour::Tour;
 
@@ -41,6 +42,7 @@ pub(crate) fn tour_from_squares(
     squares: Vec<usize>,
 ) -> Result<Tour, EncodingError> {
     let problem = encoding.problem();
+    let squares = turned_to_the_default_start(problem, squares);
     verify(&squares, &problem.rooted())
         .map_err(|violation| EncodingError::BadModel(violation.to_string()))?;
     Ok(Tour {
@@ -48,6 +50,21 @@ pub(crate) fn tour_from_squares(
         closed: problem.is_closed(),
         squares,
     })
+}
+
+/// `squares` turned round, as a closed tour, to start on the problem's
+/// default start where it has one ([`Problem::start_fixed_by_default`])
+/// and the encoding started elsewhere
+/// ([`Encoding::keeps_the_default_start`]); anything else as it is.
+fn turned_to_the_default_start(problem: &Problem, mut squares: Vec<usize>) -> Vec<usize> {
+    if problem.start_fixed_by_default() {
+        if let Some(start) = problem.effective_start() {
+            if let Some(at) = squares.iter().position(|&s| s == start) {
+                squares.rotate_left(at);
+            }
+        }
+    }
+    squares
 }
 
 /// Checks the DIMACS body of a CNF (`clauses`, read one at a time) against

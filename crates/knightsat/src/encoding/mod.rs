@@ -162,6 +162,14 @@ pub trait Encoding: Send + Sync {
     /// multiply a count.
     fn blocking_clause(&self, squares: &[usize]) -> Vec<Lit>;
 
+    /// Whether a closed tour that nothing anchors is searched from the
+    /// first square, as [`Problem::effective_start`] says. An encoding
+    /// that lets it start elsewhere (a block schedule, which a1 may not
+    /// close) has the tour it finds turned to start there when decoded.
+    fn keeps_the_default_start(&self) -> bool {
+        true
+    }
+
     /// Whether every model of the formula is a tour. An incomplete
     /// formula (the successor encoding with lazy subtours) is solved in a
     /// loop with [`subtour_cuts`](Self::subtour_cuts) and never written

@@ -34,7 +34,15 @@ impl Domain {
             squares: n,
             live: vec![true; n * n],
         };
-        let starts = problem.start_squares(config.symmetry_breaking);
+        // A closed tour turned to start on a1 keeps to a block schedule
+        // only where a1 has a move into the last block: under one, any
+        // square may start it (the schedule keeps it to the first block),
+        // and the tour found is turned to a1 when decoded.
+        let starts = if config.blocks.is_some() && problem.start_fixed_by_default() {
+            (0..n).collect()
+        } else {
+            problem.start_squares(config.symmetry_breaking)
+        };
         for step_zero_dead in (0..n).filter(|s| !starts.contains(s)) {
             domain.live[step_zero_dead] = false;
         }

@@ -40,6 +40,17 @@ pub struct TimeIndexed {
 }
 
 impl TimeIndexed {
+    /// The square the formula pins the start to: the problem's effective
+    /// start, but no default one where the encoding does not keep it
+    /// ([`Encoding::keeps_the_default_start`]).
+    fn pinned_start(&self) -> Option<usize> {
+        if self.problem.start_fixed_by_default() && !self.keeps_the_default_start() {
+            None
+        } else {
+            self.problem.effective_start()
+        }
+    }
+
     /// The largest board the encoding takes, in squares: it needs squares²
     /// x variables (and its pruned domain squares² flags), and varisat
     /// supports fewer than 2²⁸ variables; 2¹³ squares (e.g. 90x90) keep the
@@ -138,7 +149,7 @@ impl TimeIndexed {
         if config.moves {
             family(sink, "moves", |sink| moves(self, sink));
         }
-        if let Some(start) = problem.effective_start() {
+        if let Some(start) = self.pinned_start() {
             family(sink, "start", |sink| {
                 sink.add_clause(&[vars.x(0, start).positive()]);
             });
@@ -155,7 +166,13 @@ impl TimeIndexed {
                 }
             });
         }
-        if config.symmetry_breaking && problem.is_closed() && problem.reversal_is_symmetry() {
+        // A block schedule read backwards is another schedule: reversal
+        // is no symmetry of its tours.
+        if config.symmetry_breaking
+            && problem.is_closed()
+            && problem.reversal_is_symmetry()
+            && config.blocks.is_none()
+        {
             if let Some(start) = problem.effective_start() {
                 family(sink, "symmetry-breaking", |sink| {
                     let neighbours: Vec<usize> = self
@@ -182,6 +199,12 @@ impl Encoding for TimeIndexed {
 
     fn settings(&self) -> Vec<(&'static str, String)> {
         self.config.settings()
+    }
+
+    /// Not under a block schedule: its first block's squares may start the
+    /// tour ([`Domain`](domain::Domain)).
+    fn keeps_the_default_start(&self) -> bool {
+        self.config.blocks.is_none()
     }
 
     /// Writes the formula, clause-splitting when `max_clause_len` asks for it.
