@@ -177,8 +177,9 @@ pub enum Command {
         files: Vec<PathBuf>,
         /// Add up the cubes (or parts) numbered A to B only, each exactly once.
         ///
-        /// B past the last cube stops at the last; no other cube may
-        /// appear. For parts kept as they finish, `--cubes 1-12` adds up
+        /// B past the last cube stops at the last. Lines of other cubes may
+        /// be there (a `=K` line of the share takes cube K's count) and are
+        /// not added. For parts kept as they finish, `--cubes 1-12` adds up
         /// parts 1 to 12 of N.
         #[arg(long, value_name = "A-B", allow_negative_numbers = true)]
         cubes: Option<CubeRange>,
