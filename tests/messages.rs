@@ -1227,6 +1227,26 @@ fn decode_needs_a_knightsat_cnf() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("cannot read /no/such/file.cnf"));
+    // The iCNF of `cubes -o` carries the comments too, above a header no
+    // model answers: it is named for what it is, not said to lack them.
+    let icnf = dir.path().join("cubes.icnf");
+    knightsat()
+        .args(["cubes", "--board", "3x4", "--depth", "2", "-o"])
+        .arg(&icnf)
+        .assert()
+        .success();
+    knightsat()
+        .args(["decode", "--cnf"])
+        .arg(&icnf)
+        .arg(fixture("solver-output/3x4-open.kissat.out"))
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("an iCNF (p inccnf").and(
+                predicate::str::contains("cubes --split")
+                    .and(predicate::str::contains("comment lines that record board").not()),
+            ),
+        );
 }
 
 #[test]

@@ -382,6 +382,12 @@ pub fn read_cnf_info(mut input: impl BufRead) -> Result<CnfInfo, Error> {
                 clauses,
                 cube,
             });
+        } else if line.starts_with("p inccnf") {
+            // `cubes -o` writes its comments above an iCNF header: a formula
+            // with many cubes, which no single model answers.
+            return Err(Error::Cnf(CnfError::NotKnightsatCnf(
+                "an iCNF (p inccnf, as cubes -o writes it) holds many cubes, which no single model answers: give a cube's CNF of cubes --split, or the CNF of encode".to_string(),
+            )));
         } else if !line.starts_with('c') {
             break;
         }
