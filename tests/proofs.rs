@@ -165,6 +165,63 @@ fn cadical_proofs_check() {
     external_proof("cadical");
 }
 
+/// `--proof -` (or `--cnf-out -`) writes to standard output, as `encode -o
+/// -` does, not to a file named `-`; the answer then goes to stderr, so
+/// that standard output holds the proof (or the CNF) alone, which
+/// `certify` accepts once saved.
+#[test]
+#[cfg_attr(
+    not(has_rate),
+    ignore = "rate is not on PATH: run scripts/install-solvers.sh"
+)]
+fn a_proof_or_its_cnf_on_standard_output_is_all_that_is_there() {
+    let dir = tempfile::tempdir().unwrap();
+    let board = ["solve", "--board", "3x4", "--closed", "--no-theory"];
+    for (to_stdout, to_file, file) in [
+        ("--proof", "--cnf-out", "proved.cnf"),
+        ("--cnf-out", "--proof", "proof.drat"),
+    ] {
+        let output = knightsat()
+            .args(board)
+            .args([to_stdout, "-", to_file, file])
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(20), "{stderr}");
+        assert!(
+            stderr.contains("no tour exists for these constraints"),
+            "{stderr}"
+        );
+        assert!(!dir.path().join("-").exists(), "no file named -");
+        let saved = dir.path().join(if to_stdout == "--proof" {
+            "saved.drat"
+        } else {
+            "saved.cnf"
+        });
+        std::fs::write(&saved, &output.stdout).unwrap();
+        let (cnf, proof) = if to_stdout == "--proof" {
+            (dir.path().join(file), saved)
+        } else {
+            (saved, dir.path().join(file))
+        };
+        knightsat()
+            .args(["certify", "--cnf"])
+            .arg(&cnf)
+            .arg("--proof")
+            .arg(&proof)
+            .assert()
+            .success()
+            .stdout(contains("verified"));
+    }
+    let (code, stderr) = run(
+        &[&board[..], &["--proof", "-", "--cnf-out", "/dev/stdout"]].concat(),
+        dir.path(),
+    );
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("both name standard output"), "{stderr}");
+}
+
 #[test]
 fn no_proof_is_written_when_a_tour_exists() {
     let dir = tempfile::tempdir().unwrap();

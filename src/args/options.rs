@@ -102,12 +102,14 @@ pub struct SolveArgs {
     ///
     /// The built-in solver's proof, checked with `certify`, and the CNF it
     /// refers to beside it. When a tour exists, no file is written or
-    /// changed.
+    /// changed. `-` is standard output (then give --cnf-out a file), and
+    /// the answer goes to stderr.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["all"], help_heading = OUTPUT)]
     pub proof: Option<PathBuf>,
     /// Where to write the CNF the proof refers to.
     ///
-    /// Default: the proof's path with the extension .cnf.
+    /// Default: the proof's path with the extension .cnf. `-` is
+    /// standard output, and the answer goes to stderr.
     #[arg(long, value_name = "FILE", requires = "proof", help_heading = OUTPUT)]
     pub cnf_out: Option<PathBuf>,
     /// Give up after this many seconds (at least 0.001), exit 124.

@@ -55,6 +55,12 @@ pub fn solve(plan: &Solve) -> Fallible<ExitCode> {
     let way_out = |error| solve_way_out(error, plan, job.chosen_method());
     if let Some((proof, cnf)) = &plan.proof {
         let outcome = solve_proving(&job, proof, cnf).map_err(way_out)?;
+        if matches!(outcome, Outcome::NoTour) && on_standard_output(proof, cnf) {
+            // Standard output holds the proof or the CNF: the answer goes
+            // beside it, where it cannot spoil the file.
+            note!("no tour exists for these constraints");
+            return Ok(ExitCode::from(crate::exit::NO_TOUR));
+        }
         return print_outcome(outcome, plan.format);
     }
     if plan.all {
@@ -83,6 +89,11 @@ fn solve_proving(job: &SolveJob<'_>, proof: &Path, cnf: &Path) -> Result<Outcome
     note_default_start(job.problem);
     let outcome = solve_with_proof(job.problem, &job.request, proof, cnf)?;
     match outcome {
+        Outcome::NoTour if on_standard_output(proof, cnf) => note!(
+            "wrote {} (DRAT proof) and {} (the CNF it proves); certify reads files: keep both in files, then knightsat certify --cnf CNF --proof PROOF",
+            proof.display(),
+            cnf.display()
+        ),
         Outcome::NoTour => note!(
             "wrote {} (DRAT proof) for {}; check with: knightsat certify --cnf {} --proof {}",
             proof.display(),
@@ -93,6 +104,11 @@ fn solve_proving(job: &SolveJob<'_>, proof: &Path, cnf: &Path) -> Result<Outcome
         Outcome::Tour(_) => note!("a tour exists, so there is no proof to write"),
     }
     Ok(outcome)
+}
+
+/// Whether `--proof` or `--cnf-out` writes to standard output.
+fn on_standard_output(proof: &Path, cnf: &Path) -> bool {
+    crate::plan::is_standard_output(proof) || crate::plan::is_standard_output(cnf)
 }
 
 /// Says on stderr how a search went (`-v`): the route, and the subtour

@@ -6,6 +6,7 @@
 
 mod count;
 mod paths;
+pub use paths::is_standard_output;
 mod problem;
 
 use crate::failure::{with_way_out, Failure, Fallible, OptionsConflict};

@@ -97,14 +97,32 @@ pub fn each_once(files: &[PathBuf]) -> Result<(), OptionsConflict> {
 /// proof's name with `.cnf` ([`default_cnf_path`]), which only a file can
 /// have: a proof to standard output or a device needs `--cnf-out`
 /// (`/dev/null.cnf` or `-.cnf` would be a stray file, not a CNF beside it).
+///
+/// `-` is standard output (as `encode -o -` has it), written as
+/// `/dev/stdout`; one of the two at most can go there.
 pub fn proof_and_cnf(
     proof: Option<PathBuf>,
     cnf_out: Option<PathBuf>,
 ) -> Result<Option<(PathBuf, PathBuf)>, OptionsConflict> {
+    let dash_is_stdout = |path: PathBuf| {
+        if path.as_os_str() == "-" {
+            PathBuf::from("/dev/stdout")
+        } else {
+            path
+        }
+    };
+    let (proof, cnf_out) = (proof.map(dash_is_stdout), cnf_out.map(dash_is_stdout));
     for (flag, path) in [("--proof", &proof), ("--cnf-out", &cnf_out)] {
         if let Some(path) = path {
             not_a_directory(flag, path)?;
         }
+    }
+    if proof.as_deref().is_some_and(is_standard_output)
+        && cnf_out.as_deref().is_some_and(is_standard_output)
+    {
+        return Err(OptionsConflict(
+            "--proof and --cnf-out both name standard output, which can hold one of them: give a file for the other".into(),
+        ));
     }
     match (proof, cnf_out) {
         (Some(proof), Some(cnf)) => Ok(Some((proof, cnf))),
@@ -120,10 +138,19 @@ pub fn proof_and_cnf(
     }
 }
 
+/// Whether `path` names standard output (`/dev/stdout` or descriptor 1),
+/// where the answer of a command would go too.
+pub fn is_standard_output(path: &Path) -> bool {
+    ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"]
+        .iter()
+        .any(|name| path == Path::new(name))
+}
+
 /// Whether `path` names a file that is or can be a regular file (not `-`,
 /// not a device, a pipe or a socket), beside which a CNF can be named.
 fn names_a_file(path: &Path) -> bool {
     path.as_os_str() != "-"
+        && !is_standard_output(path)
         && std::fs::metadata(path).map_or(true, |meta| meta.is_file() || meta.is_dir())
 }
 
