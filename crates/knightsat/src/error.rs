@@ -457,6 +457,19 @@ pub enum TallyError {
         /// The cube it refers to.
         other: usize,
     },
+    /// A cube reported as having as many tours as another, whose own line
+    /// refers on to a third: `count` refers each cube to a counted one.
+    #[error("{place} gives cube {number} as many tours as cube {other}, whose own line gives it as many as cube {further}: count refers a cube to one it counted, so these lines are not count's")]
+    SameAsAReference {
+        /// Where the cube was reported.
+        place: String,
+        /// The cube's number.
+        number: usize,
+        /// The cube it refers to.
+        other: usize,
+        /// The cube that one refers to in turn.
+        further: usize,
+    },
     /// No line to add.
     #[error("no cube or part counts to add up")]
     Nothing,

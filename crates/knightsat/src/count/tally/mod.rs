@@ -554,6 +554,14 @@ mod tests {
             })
         ));
         let chain = task_lines(&["cube 1/3\t=2\ta1", "cube 2/3\t=3\ta2", "cube 3/3\t4\ta3"]);
-        assert!(sum_of(&chain).unwrap().total().is_err());
+        assert!(matches!(
+            sum_of(&chain).unwrap().total(),
+            Err(TallyError::SameAsAReference {
+                number: 1,
+                other: 2,
+                further: 3,
+                ..
+            })
+        ));
     }
 }

@@ -185,6 +185,14 @@ impl CubeSum {
                 Reported::Tours(counted) => counted,
                 Reported::SameAs(other) => match self.reported.get(other - 1) {
                     Some(&Reported::Tours(counted)) if self.seen[other - 1].is_some() => counted,
+                    Some(&Reported::SameAs(further)) if self.seen[other - 1].is_some() => {
+                        return Err(TallyError::SameAsAReference {
+                            place: self.seen[i].clone().unwrap_or_default(),
+                            number: i + 1,
+                            other,
+                            further,
+                        })
+                    }
                     _ => {
                         return Err(TallyError::SameAsUncounted {
                             place: self.seen[i].clone().unwrap_or_default(),
