@@ -417,9 +417,12 @@ pub struct CubesCommand {
     /// adds up to `count`; DIR/manifest.tsv lists them.
     #[arg(long, value_name = "DIR", conflicts_with = "output", help_heading = options::OUTPUT)]
     pub split: Option<PathBuf>,
-    /// Print how many cubes there are, and write nothing.
+    /// Print how many cubes --split writes, and write nothing.
     ///
-    /// The cube numbers `count --cubes` takes run from 1 to it.
+    /// The cube numbers `count --cubes` takes run from 1 to it. Like
+    /// --split it counts with symmetry breaking off: the iCNF of -o
+    /// breaks the board's symmetries unless --no-symmetry-breaking, and
+    /// may hold fewer cubes.
     #[arg(long, conflicts_with_all = ["output", "split"], help_heading = options::OUTPUT)]
     pub count: bool,
     #[command(flatten)]
