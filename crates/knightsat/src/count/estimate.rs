@@ -66,7 +66,7 @@ pub(super) fn estimate_count(
     on_progress: impl Fn(CubeProgress) + Sync,
 ) -> Result<Estimate, Error> {
     let (counter, request) = CubeCounter::for_route(problem, method, request)?;
-    let deadline = Deadline::new(request.timeout).interrupted_by(&request.interrupt);
+    let deadline = request.deadline();
     let halt = || deadline.check();
     let config = &request.config;
     let choose = |all: usize| sample_of(0..all, sample, seed);
@@ -115,7 +115,7 @@ pub(super) fn estimate_cube_range(
     on_progress: impl Fn(CubeProgress) + Sync,
 ) -> Result<Estimate, Error> {
     let (counter, request) = CubeCounter::for_route(problem, method, request)?;
-    let deadline = Deadline::new(request.timeout).interrupted_by(&request.interrupt);
+    let deadline = request.deadline();
     let halt = || deadline.check();
     let all = cube_count_until(problem, &request.config, depth, usize::MAX, &halt)?;
     let range = range.cut_to(all)?;

@@ -20,7 +20,6 @@ use crate::cubes::{
 use crate::encoding::EncodingConfig;
 use crate::error::{Error, TallyError, Unsupported};
 use crate::model::problem::Problem;
-use crate::runtime::deadline::Deadline;
 use crate::runtime::stop::Stop;
 use crate::runtime::threads::resolve_jobs;
 use crate::solve::{Method, Request};
@@ -64,7 +63,7 @@ pub(super) fn count_cube_range(
     let (counter, request) = CubeCounter::for_route(problem, method, request)?;
     // The walks that number and make the cubes keep the time limit too;
     // the counting then has what is left of it.
-    let deadline = Deadline::new(request.timeout).interrupted_by(&request.interrupt);
+    let deadline = request.deadline();
     let halt = || deadline.check();
     let all = cube_count_until(problem, &request.config, depth, usize::MAX, &halt)?;
     let range = range.cut_to(all)?;

@@ -20,7 +20,6 @@ use crate::cubes::{
 use crate::encoding::EncodingConfig;
 use crate::error::{Error, Unsupported};
 use crate::model::problem::Problem;
-use crate::runtime::deadline::Deadline;
 use crate::runtime::stop::Stop;
 use crate::runtime::threads::resolve_jobs;
 use crate::sat::{Setup, Workload};
@@ -181,7 +180,7 @@ pub(super) fn count_by_cubes(
     }
     // The walk that makes the cubes keeps the count's time limit too; the
     // counting then has what is left of it.
-    let deadline = Deadline::new(request.timeout).interrupted_by(&request.interrupt);
+    let deadline = request.deadline();
     let (_, cubes) = cubes_for(problem, &request, options, &|| deadline.check())?;
     let request = Request {
         timeout: deadline.limit_left(),
