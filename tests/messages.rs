@@ -2392,3 +2392,58 @@ fn clues_in_parts_and_a_spill_dir_that_is_not_a_directory_are_refused_in_their_o
     }
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
 }
+
+#[test]
+fn no_tour_in_json_is_json_and_in_svg_is_no_picture() {
+    let dir = tempfile::tempdir().unwrap();
+    // By the gate (3x3), by SAT (3x4 from b2), for --all, and below by
+    // decode of a solver's "UNSATISFIABLE".
+    let cases: [&[&str]; 3] = [
+        &["solve", "--size", "3"],
+        &[
+            "solve", "--board", "3x4", "--start", "b2", "--method", "sat",
+        ],
+        &["solve", "--size", "3", "--closed", "--all"],
+    ];
+    for args in cases {
+        let json_args = [args, &["--format", "json"]].concat();
+        let (code, stdout, stderr) = run(&json_args, dir.path());
+        assert_eq!(code, Some(20), "{args:?}: {stderr}");
+        let value: serde_json::Value = serde_json::from_str(&stdout)
+            .unwrap_or_else(|e| panic!("{args:?}: not JSON ({e}): {stdout}"));
+        assert!(value["tour"].is_null(), "{args:?}: {stdout}");
+        assert_eq!(value["rows"], 3, "{args:?}: {stdout}");
+        assert!(value["closed"].is_boolean(), "{args:?}: {stdout}");
+        assert!(stderr.contains("no tour exists"), "{args:?}: {stderr}");
+        if !args.contains(&"--all") {
+            // (--all lists no pictures.)
+            let svg_args = [args, &["--format", "svg"]].concat();
+            let (code, stdout, stderr) = run(&svg_args, dir.path());
+            assert_eq!(code, Some(20), "{args:?}: {stderr}");
+            assert_eq!(stdout, "", "{args:?}: no picture");
+            assert!(stderr.contains("no tour exists"), "{args:?}: {stderr}");
+        }
+        // The text formats keep the words on stdout.
+        let (code, stdout, _) = run(args, dir.path());
+        assert_eq!(code, Some(20), "{args:?}");
+        assert_eq!(stdout, "no tour exists for these constraints\n", "{args:?}");
+    }
+    let (code, _, stderr) = run(&["encode", "--size", "3", "-o", "t.cnf"], dir.path());
+    assert_eq!(code, Some(0), "{stderr}");
+    std::fs::write(dir.path().join("unsat.txt"), "s UNSATISFIABLE\n").unwrap();
+    let (code, stdout, stderr) = run(
+        &["decode", "--cnf", "t.cnf", "unsat.txt", "--format", "json"],
+        dir.path(),
+    );
+    assert_eq!(code, Some(20), "{stderr}");
+    let value: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(
+        (
+            value["rows"].as_u64(),
+            value["cols"].as_u64(),
+            value["tour"].is_null()
+        ),
+        (Some(3), Some(3), true),
+        "{stdout}"
+    );
+}

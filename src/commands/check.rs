@@ -44,7 +44,7 @@ pub fn decode(cnf: &Path, solver_output: &Path, format: Format) -> Fallible<Exit
             Outcome::Tour(tour)
         }
     };
-    print_outcome(outcome, format)
+    print_outcome(outcome, format, &info.problem)
 }
 
 /// `verify`: a tour handed in, checked without SAT.

@@ -30,7 +30,7 @@ use knightsat::model::problem::Problem;
 use knightsat::solve::Outcome;
 use knightsat::Refutation;
 use knightsat::Tour;
-use knightsat::{render, Format};
+use knightsat::{render, render_no_tour, Format};
 
 /// Says on stderr that the feasibility gate proved there is no tour, and why.
 pub fn note_refuted_by_gate(refutation: &Refutation) {
@@ -151,16 +151,22 @@ pub fn progress_bar(what: &str) -> ProgressBar {
     bar
 }
 
-/// Prints the outcome; the exit status is the verdict, whether or not
-/// anyone still reads the output.
-pub fn print_outcome(outcome: Outcome, format: Format) -> Fallible<ExitCode> {
+/// Prints the outcome of `problem`; the exit status is the verdict,
+/// whether or not anyone still reads the output. With no tour, standard
+/// output gets what stands for one in `format` (`render_no_tour`), and
+/// the words go to stderr where standard output does not hold them.
+pub fn print_outcome(outcome: Outcome, format: Format, problem: &Problem) -> Fallible<ExitCode> {
     match outcome {
         Outcome::Tour(tour) => {
             emit(|out| print_tour(out, &tour, format))?;
             Ok(ExitCode::SUCCESS)
         }
         Outcome::NoTour => {
-            emit(|out| writeln!(out, "no tour exists for these constraints"))?;
+            if !matches!(format, Format::Board | Format::Moves) {
+                note!("no tour exists for these constraints");
+            }
+            let answer = render_no_tour(problem.board(), problem.is_closed(), format);
+            emit(|out| out.write_all(answer.as_bytes()))?;
             Ok(ExitCode::from(exit::NO_TOUR))
         }
     }

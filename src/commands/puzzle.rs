@@ -4,6 +4,7 @@ use crate::failure::Fallible;
 use std::io::Write;
 use std::process::ExitCode;
 
+use knightsat::model::problem::Problem;
 use knightsat::puzzle::{
     generate, puzzle_grid, puzzle_picture, seed_or_random, Generated, PuzzleJson,
 };
@@ -30,7 +31,11 @@ pub fn puzzle(args: &Puzzle) -> Fallible<ExitCode> {
         untried,
     }) = generated
     else {
-        return print_outcome(Outcome::NoTour, Format::Board);
+        return print_outcome(
+            Outcome::NoTour,
+            Format::Board,
+            &Problem::new(board.clone()).closed(args.closed),
+        );
     };
     note!(
         "{} {} puzzle on the {} board: {} clues (seed {seed}{})",

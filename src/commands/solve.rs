@@ -61,7 +61,7 @@ pub fn solve(plan: &Solve) -> Fallible<ExitCode> {
             note!("no tour exists for these constraints");
             return Ok(ExitCode::from(crate::exit::NO_TOUR));
         }
-        return print_outcome(outcome, plan.format);
+        return print_outcome(outcome, plan.format, problem);
     }
     if plan.all {
         return print_all(plan, job.chosen_method()).map_err(|failure| match failure {
@@ -79,7 +79,7 @@ pub fn solve(plan: &Solve) -> Fallible<ExitCode> {
     } else if plan.verbose {
         note_how(&solved);
     }
-    print_outcome(solved.outcome, plan.format)
+    print_outcome(solved.outcome, plan.format, problem)
 }
 
 /// `solve --proof`: the tour, or the DRAT proof and the CNF it refers to
@@ -229,7 +229,7 @@ fn print_all(plan: &Solve, method: Method) -> Fallible<ExitCode> {
         note_refuted_by_gate(refutation);
     }
     if listed.tours().is_some_and(TourNumber::is_zero) {
-        return print_outcome(Outcome::NoTour, format);
+        return print_outcome(Outcome::NoTour, format, &plan.problem);
     }
     Ok(ExitCode::SUCCESS)
 }

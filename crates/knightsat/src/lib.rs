@@ -70,7 +70,7 @@ pub use error::Error;
 pub use gate::{refute, Refutation};
 pub use model::board::Board;
 pub use model::problem::Problem;
-pub use render::{board_grid, render, stats_table, svg, Format, Picture};
+pub use render::{board_grid, render, render_no_tour, stats_table, svg, Format, Picture};
 pub use search::{backtrack, warnsdorff, TieBreak, Warnsdorff};
 pub use solve::{Method, Outcome, Request, SolveJob, Solved};
 pub use tour::{check_tour, parse_tour, square_names_in, BoardJson, GivenBoard, Tour, TourJson};

@@ -4,7 +4,7 @@ use std::fmt::Write;
 
 use crate::cnf::Stats;
 use crate::model::board::{file_name, Board, Square};
-use crate::tour::{Tour, TourJson};
+use crate::tour::{BoardJson, Tour, TourJson};
 
 /// Output formats for a tour.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -27,6 +27,34 @@ pub fn render(tour: &Tour, format: Format) -> String {
         Format::Moves => move_list(tour),
         Format::Json => json(tour),
         Format::Svg => svg(&Picture::of_tour(tour)),
+    }
+}
+
+/// What stands for the answer when no tour exists, ending with a newline,
+/// or empty: the words, for a grid or a move list; for JSON, the object a
+/// tour would have had with `"tour":null`, so that a reader of JSON still
+/// reads JSON; nothing for SVG, whose reader wants a picture (the exit
+/// status says there is none).
+pub fn render_no_tour(board: &Board, closed: bool, format: Format) -> String {
+    /// `{"rows":3,"cols":3,"closed":false,"tour":null}`.
+    #[derive(serde::Serialize)]
+    struct NoTourJson {
+        #[serde(flatten)]
+        board: BoardJson,
+        closed: bool,
+        tour: (),
+    }
+    match format {
+        Format::Board | Format::Moves => "no tour exists for these constraints\n".to_string(),
+        Format::Json => {
+            let answer = NoTourJson {
+                board: BoardJson::from(board),
+                closed,
+                tour: (),
+            };
+            serde_json::to_string(&answer).expect("plain data serializes") + "\n"
+        }
+        Format::Svg => String::new(),
     }
 }
 
