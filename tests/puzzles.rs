@@ -252,6 +252,14 @@ fn bad_puzzles_are_refused_in_one_line() {
         ),
         ("# #\n# #\n", "no squares"),
         ("{\"rows\": 3}", "bad JSON puzzle"),
+        (
+            "3 1 . .\n2 . . .\n1 . . .\n  a b c\n1 2\n",
+            "line 5 comes after the grid's file letters but does not begin a 3x3 grid",
+        ),
+        (
+            "2 1 .\n1 . .\n  a b\n\n3 1 . .\n2 . . .\n1 . . .\n  a b c\n",
+            "line 5 comes after the grid's file letters but does not begin a 2x2 grid",
+        ),
     ];
     for (text, words) in cases {
         let output = knightsat()
@@ -279,4 +287,27 @@ fn bad_puzzles_are_refused_in_one_line() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("cannot be used with"));
+}
+
+#[test]
+fn a_puzzle_printed_with_its_solution_reads_back_as_that_puzzle() {
+    // `puzzle --solution` prints the puzzle, a blank line and the
+    // solution: `solve --puzzle` reads the puzzle and finds the solution.
+    for (size, seed) in [("5", "1"), ("6", "2"), ("8", "3")] {
+        let printed = stdout_of(&["puzzle", "--size", size, "--seed", seed, "--solution"]);
+        let (puzzle, solution) = printed.split_once("\n\n").unwrap();
+        let solved = knightsat()
+            .args(["solve", "--puzzle", "-"])
+            .write_stdin(printed.clone())
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let solved = String::from_utf8(solved).unwrap();
+        // The puzzle has one solution: the one printed after it.
+        assert_eq!(solved.trim_end(), solution.trim_end(), "{printed}");
+        let alone = stdout_of(&["puzzle", "--size", size, "--seed", seed]);
+        assert_eq!(alone.trim_end(), puzzle.trim_end(), "{printed}");
+    }
 }

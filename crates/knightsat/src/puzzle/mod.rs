@@ -80,7 +80,9 @@ impl PuzzleJson {
 
 /// Reads a puzzle: a numbered grid as `--format board` prints it (rank
 /// numbers on the left and file letters along the bottom, or the cells
-/// alone), with `.` or `0` for a blank square and `#` for a hole; or the
+/// alone), with `.` or `0` for a blank square and `#` for a hole, and
+/// after a labelled grid perhaps the solution `puzzle --solution` prints
+/// (a grid of the same shape, not read); or the
 /// JSON `knightsat puzzle --format json` writes. The grid gives the board's
 /// shape and holes, `leaper` the piece (the JSON names its own); the
 /// solution is closed if `closed` is set, or the JSON says so (a JSON that
@@ -97,16 +99,74 @@ pub fn parse_puzzle(text: &str, leaper: Option<Leaper>, closed: bool) -> Result<
         .map(|(i, line)| (i + 1, line.split_whitespace().collect::<Vec<_>>()))
         .filter(|(_, tokens)| !tokens.is_empty())
         .collect();
+    // A labelled grid ends with its file letters: after them may come the
+    // solution `puzzle --solution` prints, a grid of the same shape, which
+    // is not read (as the JSON's `solution` is not).
+    let (lines, solution) = match lines.iter().position(|(_, tokens)| is_footer(tokens)) {
+        Some(footer) => lines.split_at(footer + 1),
+        None => (&lines[..], &[][..]),
+    };
+    let cells = grid_cells(lines)?;
+    let (rows, cols) = (cells.len(), cells[0].len());
+    if let Some(&(line_number, _)) = solution.first() {
+        let solution = grid_cells(solution).ok().filter(|solution| {
+            solution.len() == rows && solution.iter().all(|row| row.len() == cols)
+        });
+        if solution.is_none() {
+            return Err(Error::BadPuzzle(format!(
+                "line {line_number} comes after the grid's file letters but does not begin a {rows}x{cols} grid (the solution puzzle --solution prints after its puzzle)"
+            )));
+        }
+    }
+    let holes: Vec<String> = (0..rows)
+        .flat_map(|row| (0..cols).map(move |file| (row, file)))
+        .filter(|&(row, file)| cells[row][file] == "#")
+        .map(|(row, file)| {
+            Square {
+                file,
+                rank: rows - 1 - row,
+            }
+            .to_string()
+        })
+        .collect();
+    let board = Board::new(rows, cols)?
+        .with_holes(&holes)?
+        .with_leaper(leaper);
+    let mut clues = Vec::new();
+    for (row, tokens) in cells.iter().enumerate() {
+        for (file, &token) in tokens.iter().enumerate() {
+            let square = Square {
+                file,
+                rank: rows - 1 - row,
+            };
+            if let Some(number) = cell_number(token, square)? {
+                clues.push(parse_clue(&board, &format!("{number}={square}"))?);
+            }
+        }
+    }
+    finish(board, closed, clues)
+}
+
+/// Whether a line of a grid is its file letters (`a b c …`): no cell is
+/// written in lowercase letters.
+fn is_footer(tokens: &[&str]) -> bool {
+    tokens
+        .iter()
+        .all(|token| token.bytes().all(|b| b.is_ascii_lowercase()))
+}
+
+/// The cells of one grid, row by row from the highest rank: its lines
+/// (numbered, blank ones left out), labelled with rank numbers on the left
+/// and file letters along the bottom, or the cells alone.
+fn grid_cells<'a>(lines: &[(usize, Vec<&'a str>)]) -> Result<Vec<Vec<&'a str>>, Error> {
     let Some((_, footer)) = lines.last() else {
         return Err(Error::BadPuzzle("the puzzle is empty".into()));
     };
-    let labelled = footer
-        .iter()
-        .all(|token| token.bytes().all(|b| b.is_ascii_lowercase()));
+    let labelled = is_footer(footer);
     let rows_lines = if labelled {
         &lines[..lines.len() - 1]
     } else {
-        &lines[..]
+        lines
     };
     if rows_lines.is_empty() {
         return Err(Error::BadPuzzle("the puzzle has no rows of cells".into()));
@@ -152,33 +212,7 @@ pub fn parse_puzzle(text: &str, leaper: Option<Leaper>, closed: bool) -> Result<
         }
         cells.push(tokens.to_vec());
     }
-    let holes: Vec<String> = (0..rows)
-        .flat_map(|row| (0..cols).map(move |file| (row, file)))
-        .filter(|&(row, file)| cells[row][file] == "#")
-        .map(|(row, file)| {
-            Square {
-                file,
-                rank: rows - 1 - row,
-            }
-            .to_string()
-        })
-        .collect();
-    let board = Board::new(rows, cols)?
-        .with_holes(&holes)?
-        .with_leaper(leaper);
-    let mut clues = Vec::new();
-    for (row, tokens) in cells.iter().enumerate() {
-        for (file, &token) in tokens.iter().enumerate() {
-            let square = Square {
-                file,
-                rank: rows - 1 - row,
-            };
-            if let Some(number) = cell_number(token, square)? {
-                clues.push(parse_clue(&board, &format!("{number}={square}"))?);
-            }
-        }
-    }
-    finish(board, closed, clues)
+    Ok(cells)
 }
 
 /// The move number a grid cell gives, `None` for a blank (`.`, or any
