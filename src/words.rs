@@ -62,6 +62,9 @@ fn describe_library(library: &Error, context: Option<String>) -> String {
         Error::Encoding(EncodingError::BlocksDoNotFit { rows, cols, board }) => format!(
             "--blocks {rows}x{cols} does not fit the {board} board: each block needs a rank and a file"
         ),
+        Error::Encoding(EncodingError::CorridorWithoutClues { .. }) => {
+            format!("--corridor: {library}: give at least two clues with --at, or leave --corridor out")
+        }
         Error::Unsupported(what) => unsupported_in_words(*what),
         Error::Problem(why) => why.to_string(),
         Error::Encoding(EncodingError::BoardTooLargeForEncoding { .. }) => library.to_string(),

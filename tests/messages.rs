@@ -2447,3 +2447,48 @@ fn no_tour_in_json_is_json_and_in_svg_is_no_picture() {
         "{stdout}"
     );
 }
+
+#[test]
+fn a_corridor_needs_two_clues_to_run_between() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [
+        &["solve", "--size", "8", "--corridor", "4"][..],
+        &["solve", "--size", "8", "--corridor", "4", "--at", "5=c3"],
+        &["encode", "--size", "8", "--corridor", "0", "-o", "c.cnf"],
+    ] {
+        let (code, stdout, stderr) = run(args, dir.path());
+        assert_eq!(code, Some(2), "{args:?}: {stdout}{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.contains("--corridor"), "{args:?}: {stderr}");
+        assert!(stderr.contains("make no pair"), "{args:?}: {stderr}");
+    }
+    assert!(!dir.path().join("c.cnf").exists(), "nothing written");
+    // Two clues make a pair; and the default route, which races a
+    // corridor on large clued boards, takes a board with one clue.
+    let (code, _, stderr) = run(
+        &[
+            "solve",
+            "--size",
+            "8",
+            "--corridor",
+            "4",
+            "--at",
+            "1=a1",
+            "--at",
+            "12=f5",
+            "--format",
+            "moves",
+        ],
+        dir.path(),
+    );
+    assert_eq!(code, Some(0), "{stderr}");
+    let (code, stdout, stderr) = run(
+        &[
+            "solve", "--size", "20", "--at", "100=c3", "--format", "json",
+        ],
+        dir.path(),
+    );
+    assert_eq!(code, Some(0), "{stderr}");
+    let value: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(value["tour"][99], "c3", "{stdout}");
+}

@@ -405,6 +405,16 @@ pub enum EncodingError {
         /// The length asked for.
         len: usize,
     },
+    /// A corridor asked for where fewer than two clues leave no pair of
+    /// them to keep the moves near.
+    #[error(
+        "a corridor keeps each move near the two clues around it, and {clues} clue{} make no pair",
+        if *clues == 1 { "" } else { "s" }
+    )]
+    CorridorWithoutClues {
+        /// The clues the problem has.
+        clues: usize,
+    },
     /// A block schedule with more bands than the board has ranks or files.
     #[error(
         "{rows}x{cols} blocks do not fit the {board} board: each block needs a rank and a file"

@@ -126,7 +126,9 @@ pub(crate) fn route(problem: &Problem, request: &Request) -> Vec<Step> {
             amo: Amo::Pairwise,
             ..TimeIndexedConfig::default()
         };
-        if problem.board().squares() < CORRIDOR_FROM_SQUARES {
+        // A corridor runs between pairs of clues: with one clue it would
+        // be the whole formula again.
+        if problem.board().squares() < CORRIDOR_FROM_SQUARES || problem.clues().len() < 2 {
             let mut step = sat(EncodingConfig::default(), CLUED_SOLVER);
             step.rivals = vec![sat(pairwise.into(), CLUED_SOLVER).request];
             return vec![step];

@@ -93,6 +93,11 @@ impl TimeIndexedConfig {
         if let Some(len) = self.max_clause_len.filter(|&len| len < 3) {
             return Err(EncodingError::ClauseLengthTooShort { len });
         }
+        if self.corridor.is_some() && problem.clues().len() < 2 {
+            return Err(EncodingError::CorridorWithoutClues {
+                clues: problem.clues().len(),
+            });
+        }
         if let Some((rows, cols)) = self.blocks {
             if rows == 0 || cols == 0 || rows > board.rows() || cols > board.cols() {
                 return Err(EncodingError::BlocksDoNotFit {
