@@ -404,7 +404,8 @@ pub struct CountCommand {
 pub struct CubesCommand {
     #[command(flatten)]
     pub problem: ProblemArgs,
-    /// How many moves each cube fixes (at most N − 1).
+    /// How many moves each cube fixes: a depth past the tour's last move
+    /// (N − 1 on N squares) is the whole tour.
     #[arg(long, value_name = "D", allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(1..), help_heading = options::METHOD)]
     pub depth: u64,
     /// Where to write the iCNF; `-` is stdout.

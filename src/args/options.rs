@@ -62,7 +62,7 @@ pub struct SolveArgs {
     /// Cube depth in moves for --jobs.
     ///
     /// Default: the smallest depth giving at least 4 cubes per thread, at
-    /// most 12.
+    /// most 12. A depth past the tour's last move is the whole tour.
     #[arg(long, value_name = "D", value_parser = clap::value_parser!(u64).range(1..), conflicts_with_all = ["all", "proof"], help_heading = METHOD)]
     pub depth: Option<u64>,
     /// With --method warnsdorff: break ties at random from this seed.
