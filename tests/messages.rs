@@ -2492,3 +2492,38 @@ fn a_corridor_needs_two_clues_to_run_between() {
     let value: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(value["tour"][99], "c3", "{stdout}");
 }
+
+#[test]
+fn the_default_routes_way_out_of_a_memory_budget_names_no_way_it_took() {
+    // Warnsdorff's rule gives up on 3xN boards this long and the route
+    // then builds the successor encoding: neither is a way out.
+    let dir = tempfile::tempdir().unwrap();
+    let (code, _, stderr) = run(
+        &["solve", "--board", "3x1398101", "--memory-budget", "64"],
+        dir.path(),
+    );
+    assert_eq!(code, Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("over the budget of 64 MiB"), "{stderr}");
+    assert!(!stderr.contains("--method warnsdorff"), "{stderr}");
+    assert!(!stderr.contains("try --encoding successor"), "{stderr}");
+    assert!(
+        stderr.contains("--encoding successor --solver kissat"),
+        "a solver program needs the route's encoding named: {stderr}"
+    );
+    // Named by hand, the time-indexed encoding's way out is the successor.
+    let (code, _, stderr) = run(
+        &[
+            "solve",
+            "--size",
+            "40",
+            "--method",
+            "sat",
+            "--memory-budget",
+            "64",
+        ],
+        dir.path(),
+    );
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("try --encoding successor"), "{stderr}");
+}

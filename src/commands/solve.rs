@@ -161,11 +161,25 @@ fn solve_way_out(error: Error, plan: &Solve, method: Method) -> Failure {
             // and a built-in solver; a proof, SAT and the whole formula in
             // a built-in solver; any option only SAT takes, SAT.
             let cubes = plan.jobs != 1 || plan.depth.is_some();
+            // The default route may have tried some of the ways already.
+            let tried = if method == Method::Auto {
+                auto::route_steps(problem, request)
+            } else {
+                Vec::new()
+            };
+            let tried_successor = tried.contains(&(Method::Sat, Some("successor")));
+            let tried_warnsdorff = tried.iter().any(|(m, _)| *m == Method::Warnsdorff);
             let mut ways = Vec::new();
-            if plain && time_indexed && !request.every_tour && !cubes && !request.proof {
+            if plain
+                && time_indexed
+                && !tried_successor
+                && !request.every_tour
+                && !cubes
+                && !request.proof
+            {
                 ways.push("--encoding successor (linear in the board)".to_string());
             }
-            if !plan.names_sat && !request.every_tour && plain {
+            if !plan.names_sat && !request.every_tour && plain && !tried_warnsdorff {
                 ways.push("--method warnsdorff".into());
             }
             if !plan.names_sat && (!plain || request.every_tour) {
@@ -177,7 +191,13 @@ fn solve_way_out(error: Error, plan: &Solve, method: Method) -> Failure {
                 ways.push(format!("--jobs {fit}"));
             }
             if !request.every_tour && !request.proof && !cubes {
-                ways.push("a solver program (--solver kissat reads the CNF from disk)".into());
+                // A solver named means SAT on the encoding given, which the
+                // route's must then be.
+                ways.push(if tried_successor {
+                    "a solver program (--encoding successor --solver kissat reads the CNF from disk)".into()
+                } else {
+                    "a solver program (--solver kissat reads the CNF from disk)".into()
+                });
             }
             ways.push("a larger --memory-budget".into());
             Some(format!("try {}", ways.join(", ")))

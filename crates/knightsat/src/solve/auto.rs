@@ -85,6 +85,19 @@ pub fn one_tour_route_in_words(problem: &Problem) -> String {
         .join(", then ")
 }
 
+/// What [`Method::Auto`] tries for `problem` and `request`, step by step:
+/// each step's method and, for SAT, its encoding's name (`time-indexed`,
+/// `successor`), so that a way out names only what the route did not try.
+pub fn route_steps(problem: &Problem, request: &Request) -> Vec<(Method, Option<&'static str>)> {
+    route(problem, request)
+        .iter()
+        .map(|step| {
+            let encoding = (step.method == Method::Sat).then(|| step.request.config.name());
+            (step.method, encoding)
+        })
+        .collect()
+}
+
 /// One step of a route: a method and what it is given.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Step {
