@@ -1920,6 +1920,45 @@ fn count_cnf_refuses_the_options_the_file_decides() {
 }
 
 #[test]
+fn time_limits_past_what_a_clock_counts_to_are_refused_not_a_panic() {
+    // 1e19 s once passed the parser and panicked adding it to the clock.
+    let dir = tempfile::tempdir().unwrap();
+    let commands: [&[&str]; 5] = [
+        &["solve", "--size", "5"],
+        &["solve", "--size", "5", "--method", "warnsdorff"],
+        &["count", "--size", "5"],
+        &["puzzle", "--size", "5"],
+        &[
+            "solve",
+            "--size",
+            "3",
+            "--proof",
+            "p.drat",
+            "--cnf-out",
+            "p.cnf",
+        ],
+    ];
+    for command in commands {
+        for limit in ["1e19", "9.3e18", "5.81e11"] {
+            let args = [command, &["--timeout", limit]].concat();
+            refused(
+                &args,
+                dir.path(),
+                "is not a number of seconds from 0.001 to 5.8e11",
+            );
+        }
+        let args = [command, &["--timeout", "5.8e11"]].concat();
+        let (code, _, stderr) = run(&args, dir.path());
+        assert!(code == Some(0) || code == Some(20), "{args:?}: {stderr}");
+    }
+    assert_eq!(
+        entries(dir.path()),
+        ["p.cnf", "p.drat"],
+        "the proof run's files alone"
+    );
+}
+
+#[test]
 fn time_limits_too_short_to_measure_are_refused_alike_by_every_method() {
     let dir = tempfile::tempdir().unwrap();
     for method in ["sat", "backtrack", "warnsdorff"] {

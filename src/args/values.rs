@@ -9,7 +9,7 @@ use clap::ValueEnum;
 use knightsat::count::frontier::{PartSplit, SquareOrder};
 use knightsat::encoding::{Amo, Subtours};
 use knightsat::model::board::MAX_SQUARES;
-use knightsat::runtime::deadline::{time_limit, SHORTEST_TIME_LIMIT};
+use knightsat::runtime::deadline::{time_limit, LONGEST_TIME_LIMIT, SHORTEST_TIME_LIMIT};
 use knightsat::sat::Backend;
 use knightsat::solve::Method;
 use knightsat::Format;
@@ -285,7 +285,7 @@ pub(super) fn parse_seconds(text: &str) -> Result<Duration, String> {
         .and_then(|seconds| time_limit(seconds).ok())
         .ok_or_else(|| {
             format!(
-                "'{text}' is not a number of seconds from {SHORTEST_TIME_LIMIT} to about 5.8e11"
+                "'{text}' is not a number of seconds from {SHORTEST_TIME_LIMIT} to {LONGEST_TIME_LIMIT:e}"
             )
         })
 }

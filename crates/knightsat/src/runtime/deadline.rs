@@ -13,11 +13,16 @@ use crate::runtime::interrupt::Interrupt;
 /// time at all), so it is refused rather than read differently by each.
 pub const SHORTEST_TIME_LIMIT: f64 = 1e-3;
 
-/// A time limit of `seconds`, from [`SHORTEST_TIME_LIMIT`] to what a
-/// [`Duration`] holds (about 5.8e11 s); anything else, not-a-number
-/// included, is refused ([`RunError::BadTimeLimit`]).
+/// The longest time limit taken: 5.8e11 s, about 18,000 years. Past
+/// about 9.2e18 s no clock can say when a limit ends; this bound is far
+/// within it and easy to say.
+pub const LONGEST_TIME_LIMIT: f64 = 5.8e11;
+
+/// A time limit of `seconds`, from [`SHORTEST_TIME_LIMIT`] to
+/// [`LONGEST_TIME_LIMIT`]; anything else, not-a-number included, is
+/// refused ([`RunError::BadTimeLimit`]).
 pub fn time_limit(seconds: f64) -> Result<Duration, RunError> {
-    if seconds >= SHORTEST_TIME_LIMIT {
+    if (SHORTEST_TIME_LIMIT..=LONGEST_TIME_LIMIT).contains(&seconds) {
         if let Ok(limit) = Duration::try_from_secs_f64(seconds) {
             return Ok(limit);
         }
@@ -46,7 +51,9 @@ impl Deadline {
     /// A deadline `timeout` from now; none without a timeout.
     pub(crate) fn new(timeout: Option<Duration>) -> Deadline {
         Deadline {
-            limit: timeout.map(|limit| (Instant::now() + limit, limit)),
+            // A limit no clock can reach is no limit (Request's timeout is
+            // any Duration a caller builds).
+            limit: timeout.and_then(|limit| Some((Instant::now().checked_add(limit)?, limit))),
             interrupt: Interrupt::default(),
         }
     }

@@ -38,7 +38,7 @@ pub enum RunError {
     Stopped,
     /// A time limit that is no number of seconds from a millisecond to
     /// what a duration holds.
-    #[error("{0} is not a number of seconds from 0.001 to about 5.8e11")]
+    #[error("{0} is not a number of seconds from 0.001 to 5.8e11")]
     BadTimeLimit(String),
     /// An input file that cannot be read.
     #[error("cannot read {path}: {error}")]

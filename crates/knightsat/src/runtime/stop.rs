@@ -78,7 +78,8 @@ impl Stop {
         let (finished, waiting) = mpsc::channel::<()>();
         let result = std::thread::scope(|scope| {
             let watcher = std::thread::Builder::new().spawn_scoped(scope, move || {
-                let end = timeout.map(|limit| Instant::now() + limit);
+                // A limit no clock can reach is waited for as none.
+                let end = timeout.and_then(|limit| Instant::now().checked_add(limit));
                 // An armed interrupt is looked at this often; a time limit
                 // alone is waited for in one go.
                 let poll = interrupt.is_armed().then_some(INTERRUPT_POLL);
