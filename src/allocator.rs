@@ -259,7 +259,7 @@ impl BudgetWatch {
     /// A watch over a budget of `budget_mib` MiB.
     pub fn new(budget_mib: u64) -> BudgetWatch {
         BudgetWatch {
-            budget_bytes: budget_mib.saturating_mul(1 << 20),
+            budget_bytes: knightsat::runtime::memory::bytes_of_mib(budget_mib),
             eager: AtomicBool::new(false),
         }
     }

@@ -2566,3 +2566,49 @@ fn the_default_routes_way_out_of_a_memory_budget_names_no_way_it_took() {
     assert_eq!(code, Some(2), "{stderr}");
     assert!(stderr.contains("try --encoding successor"), "{stderr}");
 }
+
+#[test]
+fn a_memory_budget_past_what_bytes_count_is_no_budget_not_a_small_one() {
+    // 2^44 MiB is 2^64 bytes: it once wrapped round to a budget of 0.
+    let dir = tempfile::tempdir().unwrap();
+    for budget in ["17592186044416", "35184372088832", "18446744073709551615"] {
+        let (code, stdout, stderr) = run(
+            &[
+                "count",
+                "--size",
+                "5",
+                "--jobs",
+                "2",
+                "--depth",
+                "4",
+                "--memory-budget",
+                budget,
+            ],
+            dir.path(),
+        );
+        assert_eq!(
+            (code, stdout.trim()),
+            (Some(0), "1728"),
+            "{budget}: {stderr}"
+        );
+        let (code, stdout, stderr) = run(
+            &[
+                "solve",
+                "--size",
+                "8",
+                "--jobs",
+                "2",
+                "--memory-budget",
+                budget,
+                "--format",
+                "moves",
+            ],
+            dir.path(),
+        );
+        assert_eq!(code, Some(0), "{budget}: {stderr}");
+        assert!(
+            common::is_tour(8, 8, false, &parse_moves(&stdout, 8)),
+            "{stdout}"
+        );
+    }
+}

@@ -20,6 +20,7 @@ use crate::cubes::{
 use crate::encoding::EncodingConfig;
 use crate::error::{Error, Unsupported};
 use crate::model::problem::Problem;
+use crate::runtime::memory::bytes_of_mib;
 use crate::runtime::stop::Stop;
 use crate::runtime::threads::resolve_jobs;
 use crate::sat::{Setup, Workload};
@@ -114,7 +115,7 @@ pub(super) fn counting_cubes(
     let wanted = effective_depth(squares.div_ceil(SQUARES_PER_MOVE_OF_DEPTH), squares)
         .min(DEEPEST_AUTOMATIC_DEPTH);
     let enough = jobs.clamp(1, resolve_jobs(0)) * CUBES_PER_JOB;
-    let budget_bytes = budget_mib.saturating_mul(1 << 20);
+    let budget_bytes = bytes_of_mib(budget_mib);
     let fitting =
         |depth: usize| usize::try_from(budget_bytes / bytes_per_cube(depth)).unwrap_or(usize::MAX);
     let mut depth = 1;
@@ -370,7 +371,7 @@ fn cubes_for(
     match options.depth {
         Some(depth) => Ok((
             depth,
-            cubes_within(problem, config, depth, budget << 20, halt)?,
+            cubes_within(problem, config, depth, bytes_of_mib(budget), halt)?,
         )),
         None => counting_cubes(problem, config, (resolve_jobs(options.jobs), budget), halt),
     }

@@ -7,6 +7,13 @@
 /// [`default_memory_budget_mib`]).
 pub const DEFAULT_MEMORY_BUDGET_MIB: u64 = 4096;
 
+/// A budget of `mib` MiB in bytes; a budget past what 64 bits count is
+/// as good as none, so it saturates rather than wrapping round to a few
+/// bytes (2^44 MiB once read as 0).
+pub fn bytes_of_mib(mib: u64) -> u64 {
+    mib.saturating_mul(1 << 20)
+}
+
 /// The address space this process may take (`ulimit -v`), in MiB (at
 /// least 1), or `None` with no limit.
 pub fn address_space_limit_mib() -> Option<u64> {

@@ -23,7 +23,7 @@ use crate::gate::Refutation;
 use crate::model::problem::Problem;
 use crate::runtime::deadline::Deadline;
 use crate::runtime::interrupt::Interrupt;
-use crate::runtime::memory::default_memory_budget_mib;
+use crate::runtime::memory::{bytes_of_mib, default_memory_budget_mib};
 use crate::runtime::stop::Stop;
 use crate::runtime::threads::resolve_jobs;
 use crate::sat::{Backend, Setup};
@@ -503,7 +503,7 @@ fn solve_cubes(
             problem,
             config,
             depth,
-            request.memory_budget_mib << 20,
+            bytes_of_mib(request.memory_budget_mib),
             &halt,
         )?;
         request.check_budget_for_threads(problem, resolve_jobs(jobs).min(cubes.len()))?;

@@ -52,6 +52,7 @@ use schedule::{frontier_width, CellGraph, Lines, Schedule};
 
 use crate::count::number::TourNumber;
 use crate::model::problem::Problem;
+use crate::runtime::memory::bytes_of_mib;
 use packing::{Base12, BASE12_SLOTS};
 use state::{Mode, MAX_WIDTH, MAX_WIDTH_U64};
 
@@ -871,7 +872,7 @@ pub(crate) fn count_tours(
         let options = Options {
             jobs: limits.jobs.max(1),
             stop: Some(stop.flag()),
-            memory_budget: Some(budget_mib.saturating_mul(1 << 20)),
+            memory_budget: Some(bytes_of_mib(budget_mib)),
             progress: limits.progress,
             order: limits.order,
             spill: Some(&spill),
