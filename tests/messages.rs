@@ -2467,6 +2467,14 @@ fn no_tour_in_json_is_json_and_in_svg_is_no_picture() {
         assert_eq!(code, Some(20), "{args:?}");
         assert_eq!(stdout, "no tour exists for these constraints\n", "{args:?}");
     }
+    // A board with no tour has no puzzle either.
+    let (code, stdout, stderr) = run(&["puzzle", "--size", "4", "--format", "json"], dir.path());
+    assert_eq!(code, Some(20), "{stderr}");
+    let value: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert!(value["tour"].is_null() && value["rows"] == 4, "{stdout}");
+    let (code, stdout, stderr) = run(&["puzzle", "--size", "4", "--format", "svg"], dir.path());
+    assert_eq!((code, stdout.as_str()), (Some(20), ""), "{stderr}");
+    assert!(stderr.contains("no tour exists"), "{stderr}");
     let (code, _, stderr) = run(&["encode", "--size", "3", "-o", "t.cnf"], dir.path());
     assert_eq!(code, Some(0), "{stderr}");
     std::fs::write(dir.path().join("unsat.txt"), "s UNSATISFIABLE\n").unwrap();

@@ -31,11 +31,14 @@ pub fn puzzle(args: &Puzzle) -> Fallible<ExitCode> {
         untried,
     }) = generated
     else {
-        return print_outcome(
-            Outcome::NoTour,
-            Format::Board,
-            &Problem::new(board.clone()).closed(args.closed),
-        );
+        // No puzzle: what stands for no tour in the format asked for.
+        let format = match args.format {
+            PuzzleFormat::Board => Format::Board,
+            PuzzleFormat::Json => Format::Json,
+            PuzzleFormat::Svg => Format::Svg,
+        };
+        let problem = Problem::new(board.clone()).closed(args.closed);
+        return print_outcome(Outcome::NoTour, format, &problem);
     };
     note!(
         "{} {} puzzle on the {} board: {} clues (seed {seed}{})",
