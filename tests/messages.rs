@@ -1030,6 +1030,30 @@ fn a_board_too_wide_for_every_route_says_so_and_what_is_left() {
         refused(args, dir.path(), "no route counts a board this wide");
         refused(args, dir.path(), "--sample K --depth D estimates the count");
     }
+    // Past the time-indexed encoding's 8192 squares nothing samples: what
+    // is left is named, and works.
+    let wide = ["count", "--board", "90x92"];
+    refused(&wide, dir.path(), "no route counts a board this wide");
+    refused(
+        &wide,
+        dir.path(),
+        "--method backtrack --limit N counts its first N tours",
+    );
+    let (_, _, stderr) = run(&wide, dir.path());
+    assert!(!stderr.contains("--sample"), "{stderr}");
+    let (code, stdout, stderr) = run(
+        &[
+            "count",
+            "--board",
+            "90x92",
+            "--method",
+            "backtrack",
+            "--limit",
+            "1",
+        ],
+        dir.path(),
+    );
+    assert_eq!((code, stdout.trim()), (Some(0), "1"), "{stderr}");
     // A sample cut short by the time limit has no estimate, and says so.
     let (code, stdout, stderr) = run(
         &[

@@ -15,6 +15,7 @@ use knightsat::count::tally::{CubeRange, CubeSum};
 use knightsat::count::{
     count_cnf as count_cnf_file, sum_tallies, CountJob, CountReport, CubeLine, Estimate, Progress,
 };
+use knightsat::encoding::TimeIndexed;
 use knightsat::error::Error;
 use knightsat::model::problem::Problem;
 use knightsat::runtime::input;
@@ -397,9 +398,16 @@ fn count_way_out(error: Error, plan: &Count) -> Failure {
         ),
         // Wider than any state holds: every other route lists the tours
         // one by one, and a board this wide has far too many.
-        Error::FrontierTooWide { .. } => Some(
-            "no route counts a board this wide: backtracking and SAT list the tours one by one, far too many here; --sample K --depth D estimates the count from K cubes where each cube is small enough to count".to_string(),
-        ),
+        // A sample's cubes are numbered by the time-indexed encoding,
+        // which takes boards up to its size limit.
+        Error::FrontierTooWide { .. } => Some(format!(
+            "no route counts a board this wide: backtracking and SAT list the tours one by one, far too many here; {}",
+            if problem.board().squares() <= TimeIndexed::MAX_SQUARES {
+                "--sample K --depth D estimates the count from K cubes where each cube is small enough to count"
+            } else {
+                "--method backtrack --limit N counts its first N tours"
+            }
+        )),
         // The cubes of a depth given take the same memory by any method
         // and on any number of threads: the smaller depth that fits is
         // said with the error.
