@@ -240,6 +240,10 @@ fn bad_puzzles_are_refused_in_one_line() {
         ("1 . .\n. . . .\n. . .\n", "wrong shape"),
         ("1 . .\n. 1 .\n. . .\n", "two squares for move 1: a3 and b2"),
         ("1 . .\n. . .\n. . 10\n", "move numbers run from 1"),
+        (
+            "1 . .\n. . .\n. . 99999999999999999999999\n",
+            "clue 99999999999999999999999=c1: move numbers run from 1 to 9",
+        ),
         ("1 . x\n. . .\n. . .\n", "holds 'x'"),
         (
             "3 1 . .\n1 . . .\n  a b c\n",

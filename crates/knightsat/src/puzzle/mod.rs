@@ -215,22 +215,21 @@ fn grid_cells<'a>(lines: &[(usize, Vec<&'a str>)]) -> Result<Vec<Vec<&'a str>>, 
     Ok(cells)
 }
 
-/// The move number a grid cell gives, `None` for a blank (`.`, or any
-/// number of zeros, as `0`) or a hole (`#`). Digits only: no sign.
-fn cell_number(token: &str, square: Square) -> Result<Option<usize>, Error> {
+/// The move number a grid cell gives, as its digits (read as `--at`
+/// reads them, which names a number past the board's moves as such),
+/// `None` for a blank (`.`, or any number of zeros, as `0`) or a hole
+/// (`#`). Digits only: no sign.
+fn cell_number(token: &str, square: Square) -> Result<Option<&str>, Error> {
     if token == "." || token == "#" {
         return Ok(None);
     }
-    let number = Some(token)
-        .filter(|token| token.bytes().all(|b| b.is_ascii_digit()))
-        .and_then(|token| token.parse::<usize>().ok())
-        .ok_or_else(|| {
-            Error::BadPuzzle(format!(
-                "{square} holds '{}': a cell is a move number, . or 0 for a blank, or # for a hole",
-                crate::model::text::shown(token)
-            ))
-        })?;
-    Ok((number != 0).then_some(number))
+    if token.is_empty() || !token.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(Error::BadPuzzle(format!(
+            "{square} holds '{}': a cell is a move number, . or 0 for a blank, or # for a hole",
+            crate::model::text::shown(token)
+        )));
+    }
+    Ok(token.bytes().any(|b| b != b'0').then_some(token))
 }
 
 fn parse_puzzle_json(text: &str, leaper: Option<Leaper>, closed: bool) -> Result<Problem, Error> {
