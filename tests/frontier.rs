@@ -575,7 +575,7 @@ fn parts_added_up_by_sum_give_the_oracles_count_and_sum_refuses_a_missing_repeat
         ),
         (
             vec![&three[0], &three[1], &"rows-3-of-3.txt".to_string()],
-            "from a count of another problem",
+            "from a count of another problem, depth, method, order or split",
         ),
         (
             vec![&three[0], &three[1], &"auto-3-of-7.txt".to_string()],

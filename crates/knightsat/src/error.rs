@@ -375,7 +375,7 @@ pub enum TallyError {
     },
     /// Lines of tasks of two different problems (or depths, methods,
     /// orders or numbers of parts).
-    #[error("{place} is from a count of another problem, depth, method or split than the header at {header}: the counts of two problems do not add up")]
+    #[error("{place} is from a count of another problem, depth, method, order or split than the header at {header}: the counts of two problems do not add up")]
     TwoProblems {
         /// File and line.
         place: String,
