@@ -290,9 +290,11 @@ pub(super) fn half_steps(
         // A bottom square left with fewer than two edges to come cannot
         // stay empty.
         let short = slots(&front, |sq| !top(sq) && to_come(sq, &added) < 2);
-        let short_slots = short
-            .iter()
-            .fold(0u128, |bits, &j| bits | 1 << (4 * u32::from(j)));
+        // (A slot past the 32 a word holds is of a front too wide to
+        // count, refused once the steps are made: it sets no bit.)
+        let short_slots = short.iter().fold(0u128, |bits, &j| {
+            bits | 1u128.checked_shl(4 * u32::from(j)).unwrap_or(0)
+        });
         steps.push(SquareStep {
             back,
             departs,
