@@ -102,40 +102,37 @@ def stage(i, w):
         return a <= N - 1 - T[j]
 
     nv = 0
-    x = {}
-    y = {}
     cls = []
     by_sq = collections.defaultdict(list)
+
+    def moves(segments, what):
+        """Variables for the moves of `segments`, one square each, by
+        (time, square); None where a move has no square left."""
+        nonlocal nv
+        out = {}
+        for j in segments:
+            for t in range(T[j] + 1, seg_end(j) + (0 if j + 1 < k else 1)):
+                d = window(j, t)
+                if not d:
+                    why.append(f"no square for {what} {t + 1}")
+                    return None
+                lits = []
+                for s in d:
+                    nv += 1
+                    out[(t, s)] = nv
+                    lits.append(nv)
+                    by_sq[s].append(nv)
+                cls.append(lits)
+        return out
+
+    x = moves(range(i, last), "move")
+    y = moves(range(last, near_end), "relaxed move") if x is not None else None
+    if x is None or y is None:
+        return None
     x_of = collections.defaultdict(list)
-    times_x = []
-    for j in range(i, last):
-        for t in range(T[j] + 1, seg_end(j) + (0 if j + 1 < k else 1)):
-            d = window(j, t)
-            if not d:
-                why.append(f"no square for move {t + 1}")
-                return None
-            lits = []
-            for s in d:
-                nv += 1
-                x[(t, s)] = nv
-                lits.append(nv)
-                by_sq[s].append(nv)
-                x_of[s].append(nv)
-            cls.append(lits)
-            times_x.append(t)
-    for j in range(last, near_end):
-        for t in range(T[j] + 1, seg_end(j) + (0 if j + 1 < k else 1)):
-            d = window(j, t)
-            if not d:
-                why.append(f"no square for relaxed move {t + 1}")
-                return None
-            lits = []
-            for s in d:
-                nv += 1
-                y[(t, s)] = nv
-                lits.append(nv)
-                by_sq[s].append(nv)
-            cls.append(lits)
+    for (t, s), v in x.items():
+        x_of[s].append(v)
+    times_x = sorted({t for t, _ in x})
     top = nv
     amo = [[v for (tt, s), v in x.items() if tt == t] for t in times_x]
     amo += [[v for (tt, s), v in y.items() if tt == t] for t in sorted({t for t, _ in y})]
