@@ -207,6 +207,19 @@ fn a_timeout_prints_the_puzzle_so_far_or_exit_124() {
         .stderr(predicate::str::contains("no answer within 0.001 s"));
 }
 
+/// What `solve --puzzle -` prints for `puzzle` on stdin, which must succeed.
+fn solved(puzzle: &str) -> String {
+    let output = knightsat()
+        .args(["solve", "--puzzle", "-"])
+        .write_stdin(puzzle.to_string())
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8(output).unwrap()
+}
+
 #[test]
 fn a_puzzle_grid_can_be_typed_by_hand() {
     // Unlabelled cells, `0` and `.` for blanks, a hole; read from stdin.
@@ -216,15 +229,7 @@ fn a_puzzle_grid_can_be_typed_by_hand() {
         . . # . .\n\
         . . . . .\n\
         . 1 . . .\n";
-    let grid = knightsat()
-        .args(["solve", "--puzzle", "-"])
-        .write_stdin(puzzle)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let grid = String::from_utf8(grid).unwrap();
+    let grid = solved(puzzle);
     let rows: Vec<Vec<&str>> = grid
         .lines()
         .map(|l| l.split_whitespace().collect())
@@ -300,17 +305,12 @@ fn a_puzzle_printed_with_its_solution_reads_back_as_that_puzzle() {
     for (size, seed) in [("5", "1"), ("6", "2"), ("8", "3")] {
         let printed = stdout_of(&["puzzle", "--size", size, "--seed", seed, "--solution"]);
         let (puzzle, solution) = printed.split_once("\n\n").unwrap();
-        let solved = knightsat()
-            .args(["solve", "--puzzle", "-"])
-            .write_stdin(printed.clone())
-            .assert()
-            .success()
-            .get_output()
-            .stdout
-            .clone();
-        let solved = String::from_utf8(solved).unwrap();
         // The puzzle has one solution: the one printed after it.
-        assert_eq!(solved.trim_end(), solution.trim_end(), "{printed}");
+        assert_eq!(
+            solved(&printed).trim_end(),
+            solution.trim_end(),
+            "{printed}"
+        );
         let alone = stdout_of(&["puzzle", "--size", size, "--seed", seed]);
         assert_eq!(alone.trim_end(), puzzle.trim_end(), "{printed}");
     }
