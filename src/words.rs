@@ -62,6 +62,9 @@ fn describe_library(library: &Error, context: Option<String>) -> String {
         Error::Encoding(EncodingError::BlocksDoNotFit { rows, cols, board }) => format!(
             "--blocks {rows}x{cols} does not fit the {board} board: each block needs a rank and a file"
         ),
+        Error::Encoding(EncodingError::NeedsBoard { encoding }) => format!(
+            "--graph: --encoding {encoding} needs a board's squares in their places; a graph takes --encoding successor"
+        ),
         Error::Encoding(EncodingError::CorridorWithoutClues { .. }) => {
             format!("--corridor: {library}: give at least two clues with --at, or leave --corridor out")
         }
@@ -167,5 +170,9 @@ fn unsupported_in_words(what: Unsupported) -> String {
         Unsupported::EveryTourOrProofWithinARestriction => {
             "--blocks and --corridor keep only some tours: they find one, but cannot count or list every tour or prove there is none; drop them".into()
         }
+        Unsupported::NeedsBoard(what) => format!(
+            "--graph: {} needs a board's squares; a graph is solved and counted by --method sat (or the default route) with --encoding successor",
+            if what.starts_with("the ") { what.to_string() } else { format!("--method {what}") }
+        ),
     }
 }

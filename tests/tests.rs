@@ -17,6 +17,7 @@ mod dependencies;
 mod encoding;
 mod frontier;
 mod gate;
+mod graphs;
 mod help;
 mod messages;
 mod oracle;

@@ -125,7 +125,7 @@ pub struct SolveArgs {
 /// The memory the in-process solvers and counters may use.
 #[derive(Args)]
 pub struct MemoryBudgetArgs {
-    /// Memory the in-process solvers and counters may use, in MiB.
+    /// Memory for the in-process solvers and counters, in MiB.
     ///
     /// A formula whose estimate is larger is refused before it is built,
     /// and so are cubes held for --jobs or --depth that would take more;
@@ -156,6 +156,15 @@ pub struct BoardArgs {
     /// a hole; every line the same width. `-` reads stdin.
     #[arg(long, value_name = "FILE", help_heading = PROBLEM)]
     pub board_file: Option<PathBuf>,
+    /// A graph instead of a board: a Hamiltonian path or cycle of it.
+    ///
+    /// DIMACS (`p edge N M`, `e U V`), TSPLIB HCP (`TYPE : HCP`,
+    /// `EDGE_DATA_SECTION`; a cycle is then asked for) or one edge `U V` a
+    /// line, told apart by content; vertices are numbered from 1 as in the
+    /// file, and --start, --end and --at name them by number. `-` reads
+    /// stdin. Solved by SAT with the successor encoding.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["holes", "leaper"], help_heading = PROBLEM)]
+    pub graph: Option<PathBuf>,
 }
 
 /// The board and the piece on it.

@@ -199,6 +199,8 @@ pub enum FormatArg {
     Json,
     /// A standalone SVG picture: the board, move numbers and the path.
     Svg,
+    /// The move graph for Graphviz, the tour's moves bold: a graph's picture.
+    Dot,
 }
 
 impl From<FormatArg> for Format {
@@ -208,6 +210,7 @@ impl From<FormatArg> for Format {
             FormatArg::Moves => Format::Moves,
             FormatArg::Json => Format::Json,
             FormatArg::Svg => Format::Svg,
+            FormatArg::Dot => Format::Dot,
         }
     }
 }

@@ -71,6 +71,13 @@ pub fn verify(problem: &ProblemArgs, tour: &Path) -> Fallible<ExitCode> {
         error => Failure::from(error),
     })?;
     emit(|out| {
+        if let Some(graph) = tour.board.graph() {
+            return writeln!(
+                out,
+                "valid Hamiltonian {} of the {graph}",
+                if tour.closed { "cycle" } else { "path" },
+            );
+        }
         writeln!(
             out,
             "valid {} {} tour of the {} board ({} squares)",

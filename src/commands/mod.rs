@@ -33,6 +33,21 @@ use knightsat::Tour;
 use knightsat::{render, render_no_tour, Format};
 
 /// Says on stderr that the feasibility gate proved there is no tour, and why.
+/// With -v: what a graph file had that the graph leaves out (self-loops,
+/// repeated edges), since no Hamiltonian path or cycle uses them twice.
+pub fn note_graph_read(problem: &Problem, verbose: bool) {
+    let Some(graph) = problem.board().graph().filter(|_| verbose) else {
+        return;
+    };
+    let (loops, repeats) = graph.dropped();
+    let format = graph
+        .format()
+        .map_or_else(String::new, |format| format!(" ({format})"));
+    note!(
+        "read the {graph}{format}; left out {loops} self-loop(s) and {repeats} repeated edge(s), which no Hamiltonian path uses"
+    );
+}
+
 pub fn note_refuted_by_gate(refutation: &Refutation) {
     note!("note: no tour, proved without search by the feasibility gate: {refutation}");
 }

@@ -25,6 +25,7 @@ use crate::plan::Solve;
 pub fn solve(plan: &Solve) -> Fallible<ExitCode> {
     let problem = &plan.problem;
     note_whole_tour(problem);
+    super::note_graph_read(problem, plan.verbose);
     let progress = io::stderr().is_terminal();
     let started = OnceLock::new();
     let on_start = |method: Method| {

@@ -104,7 +104,7 @@ pub(super) fn count(command: CountCommand, names_sat: bool, budget: u64) -> Fall
                 every_tour: true,
                 ..sat_request(solver, budget, timeout)
             };
-            let method = Method::from(method).chosen(names_sat, &request);
+            let method = Method::from(method).chosen(names_sat, &problem, &request);
             let sample = sample.map(usize::try_from).transpose()?;
             Plan::Count(Count {
                 problem,

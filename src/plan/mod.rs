@@ -272,8 +272,16 @@ fn puzzle(
         timeout,
         memory,
     } = command;
+    let board = shape.required_board()?;
+    if board.graph().is_some() {
+        return Err(OptionsConflict(
+            "puzzle numbers a board's squares in a grid: not for --graph (solve --graph --at N=V takes clues)"
+                .into(),
+        )
+        .into());
+    }
     Ok(Plan::Puzzle(Puzzle {
-        board: shape.required_board()?,
+        board,
         closed,
         seed,
         solution,
@@ -353,6 +361,13 @@ fn solve(
         // One SVG document holds one picture; several back to back are not XML.
         return Err(OptionsConflict(
             "--format svg draws one tour: with --all, use --format board, moves or json".into(),
+        )
+        .into());
+    }
+    if problem.board().graph().is_some() && args.format == FormatArg::Svg {
+        return Err(OptionsConflict(
+            "--format svg draws a board's squares: draw a graph with --format dot (Graphviz)"
+                .into(),
         )
         .into());
     }

@@ -6,6 +6,7 @@ use knightsat::encoding::{
 };
 use knightsat::error::Error;
 use knightsat::model::board::Board;
+use knightsat::model::graph::Graph;
 use knightsat::model::problem::{parse_clue, Problem};
 use knightsat::puzzle::parse_puzzle;
 use knightsat::runtime::input;
@@ -19,6 +20,10 @@ impl ShapeArgs {
     /// --size, --board-file is given.
     pub fn board(&self) -> Result<Option<Board>, Error> {
         let args = &self.board;
+        if let Some(path) = &args.graph {
+            let graph = Graph::parse(&input::read_text(path)?)?;
+            return Ok(Some(Board::from_graph(graph)));
+        }
         let rectangle = match (&args.board, args.size, &args.board_file) {
             (&Some((rows, cols)), _, _) => Board::new(rows, cols)?,
             (None, Some(n), _) => Board::new(n, n)?,
@@ -64,10 +69,10 @@ impl ProblemArgs {
                     other => other,
                 });
         }
-        Ok(self
-            .shape
-            .board()?
-            .map(|board| Problem::new(board).closed(self.closed)))
+        Ok(self.shape.board()?.map(|board| {
+            let closed = self.closed || board.asks_cycle();
+            Problem::new(board).closed(closed)
+        }))
     }
 
     /// `given` (a problem from the board options or a puzzle) with --start,
@@ -146,7 +151,14 @@ impl EncodingArgs {
         subtours: Subtours,
     ) -> Fallible<(Problem, EncodingConfig)> {
         let problem = problem.problem()?;
-        let config = match self.encoding.unwrap_or_default() {
+        let encoding = self
+            .encoding
+            .unwrap_or(if problem.board().graph().is_some() {
+                EncodingArg::Successor
+            } else {
+                EncodingArg::default()
+            });
+        let config = match encoding {
             EncodingArg::TimeIndexed => {
                 let only_successor = [
                     (self.subtours.is_some(), "--subtours"),
@@ -155,7 +167,13 @@ impl EncodingArgs {
                 for (given, switch) in only_successor {
                     Self::refuse(given, switch, "successor", "time-indexed")?;
                 }
-                EncodingConfig::from(self.time_indexed())
+                let config = EncodingConfig::from(self.time_indexed());
+                if problem.board().graph().is_some() {
+                    // Named for a graph: the library's refusal, not the
+                    // successor encoding the jobs give a graph by default.
+                    config.prepare(&problem)?;
+                }
+                config
             }
             EncodingArg::Successor => {
                 let only_time_indexed = [

@@ -640,3 +640,80 @@ pub fn split_in(dir: &std::path::Path) -> Result<Vec<String>, String> {
     }
     Ok(squares)
 }
+
+/// A random simple graph on `vertices` vertices (numbered from 0), each
+/// pair joined with probability `percent` / 100, as adjacency lists.
+pub fn random_graph(random: &mut Sequence, vertices: usize, percent: usize) -> Vec<Vec<usize>> {
+    let mut graph = vec![Vec::new(); vertices];
+    for u in 0..vertices {
+        for v in u + 1..vertices {
+            if random.below(100) < percent {
+                graph[u].push(v);
+                graph[v].push(u);
+            }
+        }
+    }
+    graph
+}
+
+/// The number of orderings of every vertex of `graph` that are
+/// Hamiltonian paths (closing into cycles when `closed`), starting on
+/// `start` and ending on `end` where given: what knightsat counts for a
+/// graph, as for a board's tours, by plain depth-first search.
+pub fn hamiltonian_count(
+    graph: &[Vec<usize>],
+    closed: bool,
+    start: Option<usize>,
+    end: Option<usize>,
+) -> u64 {
+    fn walk(
+        graph: &[Vec<usize>],
+        path: &mut Vec<usize>,
+        visited: &mut [bool],
+        wanted: (bool, Option<usize>),
+    ) -> u64 {
+        let (closed, end) = wanted;
+        let here = *path.last().unwrap();
+        if path.len() == graph.len() {
+            let ends_right = end.is_none_or(|end| end == here);
+            let closes = !closed || (graph.len() > 1 && graph[here].contains(&path[0]));
+            return u64::from(ends_right && closes);
+        }
+        let mut count = 0;
+        for &next in &graph[here] {
+            if !visited[next] {
+                visited[next] = true;
+                path.push(next);
+                count += walk(graph, path, visited, wanted);
+                path.pop();
+                visited[next] = false;
+            }
+        }
+        count
+    }
+    let starts: Vec<usize> = start.map_or_else(|| (0..graph.len()).collect(), |s| vec![s]);
+    let mut count = 0;
+    for first in starts {
+        let mut visited = vec![false; graph.len()];
+        visited[first] = true;
+        count += walk(graph, &mut vec![first], &mut visited, (closed, end));
+    }
+    count
+}
+
+/// Whether `path` (vertex indices from 0) is a Hamiltonian path of
+/// `graph`, closing into a cycle when `closed`.
+pub fn is_hamiltonian(graph: &[Vec<usize>], closed: bool, path: &[usize]) -> bool {
+    let mut seen = vec![false; graph.len()];
+    for &v in path {
+        if v >= graph.len() || seen[v] {
+            return false;
+        }
+        seen[v] = true;
+    }
+    path.len() == graph.len()
+        && path
+            .windows(2)
+            .all(|pair| graph[pair[0]].contains(&pair[1]))
+        && (!closed || (path.len() > 1 && graph[path[path.len() - 1]].contains(&path[0])))
+}

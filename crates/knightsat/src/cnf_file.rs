@@ -13,6 +13,7 @@ use crate::cubes::Cube;
 use crate::encoding::{Encoding, EncodingConfig};
 use crate::error::{Error, Unsupported};
 use crate::model::board::Board;
+use crate::model::graph::Graph;
 use crate::model::problem::{clue_list, parse_clue, Problem};
 use crate::runtime::input::{shown, MAX_TEXT_BYTES};
 use crate::runtime::output::{write_atomically, write_directory_atomically};
@@ -255,15 +256,34 @@ pub(crate) fn options(
                 .collect::<Vec<_>>(),
         )
     };
-    let holes: Vec<String> = board.holes().iter().map(ToString::to_string).collect();
-    let mut options = vec![
-        ("board", board.shape()),
-        ("holes", none_or(&holes)),
-        ("leaper", board.leaper().to_string()),
+    let mut options = if let Some(graph) = board.graph() {
+        // The whole graph, so that the file alone decodes: `U-V` an edge.
+        let edges: Vec<String> = (0..graph.vertices())
+            .flat_map(|v| {
+                graph
+                    .neighbours(v)
+                    .iter()
+                    .filter(move |&&w| w as usize > v)
+                    .map(move |&w| format!("{}-{}", v + 1, w + 1))
+            })
+            .collect();
+        vec![
+            ("graph", graph.vertices().to_string()),
+            ("edges", none_or(&edges)),
+        ]
+    } else {
+        let holes: Vec<String> = board.holes().iter().map(ToString::to_string).collect();
+        vec![
+            ("board", board.shape()),
+            ("holes", none_or(&holes)),
+            ("leaper", board.leaper().to_string()),
+        ]
+    };
+    options.extend([
         ("closed", problem.is_closed().to_string()),
         ("start", square(problem.start())),
         ("end", square(problem.end())),
-    ];
+    ]);
     options.extend(settings);
     let clues = clue_list(board, problem.clues());
     options.push(("clues", none_or(&clues)));
@@ -501,6 +521,24 @@ fn next_line(input: &mut impl BufRead) -> Result<Option<String>, Error> {
     Ok(Some(String::from_utf8_lossy(&line).into_owned()))
 }
 
+/// The graph that `c option graph N` and `c option edges U-V,…` record,
+/// or `None` where they do not read as one.
+fn graph_of_comments(vertices: &str, edges: &str) -> Option<Board> {
+    let vertices: usize = vertices.parse().ok()?;
+    let edges: Vec<(usize, usize)> = if edges == "none" {
+        Vec::new()
+    } else {
+        edges
+            .split(',')
+            .map(|edge| {
+                let (u, v) = edge.split_once('-')?;
+                Some((u.parse().ok()?, v.parse().ok()?))
+            })
+            .collect::<Option<_>>()?
+    };
+    Graph::new(vertices, &edges).ok().map(Board::from_graph)
+}
+
 /// The problem and configuration the `c option` lines record, or `None`
 /// when they name no board.
 pub(crate) fn problem_and_encoding(
@@ -512,22 +550,28 @@ pub(crate) fn problem_and_encoding(
             .find(|(k, _)| k == key)
             .map(|(_, v)| v.as_str())
     };
-    let Some(shape) = value("board") else {
-        return Ok(None);
-    };
-    let mut board: Board = shape.parse()?;
-    if let Some(holes) = value("holes").filter(|&holes| holes != "none") {
-        board = board.with_holes(&holes.split(',').collect::<Vec<_>>())?;
-    }
-    if let Some(leaper) = value("leaper") {
-        board = board.with_leaper(leaper.parse()?);
-    }
     let unreadable = |key: &str, value: &str| {
         Error::Cnf(CnfError::NotKnightsatCnf(format!(
             "unreadable option in CNF comments: {} {}",
             shown(key),
             shown(value)
         )))
+    };
+    let board = if let Some(vertices) = value("graph") {
+        let edges = value("edges").unwrap_or("none");
+        graph_of_comments(vertices, edges).ok_or_else(|| unreadable("edges", edges))?
+    } else {
+        let Some(shape) = value("board") else {
+            return Ok(None);
+        };
+        let mut board: Board = shape.parse()?;
+        if let Some(holes) = value("holes").filter(|&holes| holes != "none") {
+            board = board.with_holes(&holes.split(',').collect::<Vec<_>>())?;
+        }
+        if let Some(leaper) = value("leaper") {
+            board = board.with_leaper(leaper.parse()?);
+        }
+        board
     };
     let square = |value: &str| -> Result<Option<usize>, Error> {
         match value {
@@ -539,7 +583,7 @@ pub(crate) fn problem_and_encoding(
     let mut encoding = EncodingConfig::before_any_setting();
     for (key, value) in values {
         match key.as_str() {
-            "board" | "holes" | "leaper" => {}
+            "board" | "holes" | "leaper" | "graph" | "edges" => {}
             "closed" => {
                 let closed = value.parse().map_err(|_| unreadable(key, value))?;
                 problem = problem.closed(closed);

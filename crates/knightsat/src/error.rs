@@ -16,6 +16,7 @@
 pub use crate::cnf::CnfError;
 pub use crate::encoding::EncodingError;
 pub use crate::model::board::BoardError;
+pub use crate::model::graph::GraphError;
 pub use crate::model::problem::ProblemError;
 pub use crate::model::unsupported::Unsupported;
 use crate::model::verify::Violation;
@@ -34,6 +35,10 @@ pub enum Error {
     /// A board, square or leaper that is malformed, off the board or a hole.
     #[error(transparent)]
     Board(#[from] BoardError),
+    /// A graph file that does not read as a graph (in the message, so
+    /// deliberately not a `source`).
+    #[error("bad graph: {0}")]
+    Graph(GraphError),
     /// A start, end or clue that does not fit the board or the other clues
     /// (in the message, so deliberately not a `source`).
     #[error("{0}")]
@@ -221,6 +226,12 @@ impl From<SearchError> for Error {
     }
 }
 
+impl From<GraphError> for Error {
+    fn from(error: GraphError) -> Error {
+        Error::Graph(error)
+    }
+}
+
 impl From<EncodingError> for Error {
     fn from(error: EncodingError) -> Error {
         match error {
@@ -265,6 +276,7 @@ impl Error {
     pub fn class(&self) -> ErrorClass {
         match self {
             Error::Board(_)
+            | Error::Graph(_)
             | Error::Problem(_)
             | Error::Unsupported(_)
             | Error::Tour(

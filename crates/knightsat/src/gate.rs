@@ -15,6 +15,32 @@ use crate::model::problem::{Clue, Problem};
 use crate::model::theory::{closed_tour_exists, open_tour_exists};
 use crate::runtime::deadline::Deadline;
 
+impl Refutation {
+    /// The colour rules on a graph from a file, whose colours are the two
+    /// sides of a bipartite graph, in a graph's words.
+    fn graph_sides_in_words(&self) -> Option<String> {
+        match self {
+            Refutation::OddClosed { squares, leaper } if leaper == "graph" => Some(format!(
+                "sides: the graph is bipartite, so a Hamiltonian cycle has an even number of vertices, and this graph has {squares}"
+            )),
+            Refutation::ColourCounts {
+                first,
+                second,
+                closed,
+                leaper,
+            } if leaper == "graph" => Some(format!(
+                "sides: the graph is bipartite, so {}; its sides have {first} and {second} vertices",
+                if *closed {
+                    "a Hamiltonian cycle has as many vertices on each side"
+                } else {
+                    "a Hamiltonian path has at most one vertex more on one side"
+                }
+            )),
+            _ => None,
+        }
+    }
+}
+
 /// Why a problem has no tour: the rule the gate applied, with the squares
 /// and numbers it applied to.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -140,6 +166,9 @@ pub enum Refutation {
 
 impl fmt::Display for Refutation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(words) = self.graph_sides_in_words() {
+            return f.write_str(&words);
+        }
         match self {
             Refutation::Schwenk { rows, cols } => write!(
                 f,
@@ -318,7 +347,9 @@ fn refute_on(problem: &Problem, clock: &Clock) -> Option<Refutation> {
     if problem.is_closed() && n == 1 {
         return Some(Refutation::ClosedSingleSquare);
     }
-    let plain_knight = !board.has_holes() && board.leaper() == crate::model::board::Leaper::KNIGHT;
+    let plain_knight = board.graph().is_none()
+        && !board.has_holes()
+        && board.leaper() == crate::model::board::Leaper::KNIGHT;
     if plain_knight {
         let (rows, cols) = (board.rows(), board.cols());
         if problem.is_closed() && !closed_tour_exists(rows, cols) {
@@ -334,7 +365,7 @@ fn refute_on(problem: &Problem, clock: &Clock) -> Option<Refutation> {
     }
     let anchors = anchors(problem);
     let graph = LazyMoveGraph::new(board, clock);
-    colours(problem, &anchors, clock)
+    colours(problem, &anchors, &graph, clock)
         .or_else(|| {
             // A plain rectangle with a tour passes every rule about its
             // graph alone; large ones are not worth walking.
@@ -386,29 +417,40 @@ fn named(board: &Board, clue: Clue) -> (usize, String) {
     (clue.step + 1, board.name(clue.square))
 }
 
-/// The colour rules.
-fn colours(problem: &Problem, anchors: &[Clue], clock: &Clock) -> Option<Refutation> {
+/// The colour rules: on a board, by its squares' colours; on a graph from
+/// a file, by the two sides of a bipartite graph (connected, so that the
+/// sides are its only two-colouring), and none for any other graph.
+fn colours(
+    problem: &Problem,
+    anchors: &[Clue],
+    graph: &LazyMoveGraph,
+    clock: &Clock,
+) -> Option<Refutation> {
     let board = problem.board();
     let n = board.squares();
-    let leaper = board.leaper();
-    let mut second = 0;
-    for s in 0..n {
-        if clock.out() {
-            return None;
+    let (colour, leaper): (Vec<bool>, String) = if board.graph().is_some() {
+        (sides(graph.get()?, clock)?, "graph".to_string())
+    } else {
+        let leaper = board.leaper();
+        let mut colour = Vec::with_capacity(n);
+        for s in 0..n {
+            if clock.out() {
+                return None;
+            }
+            colour.push(board.colour(s));
         }
-        second += usize::from(board.colour(s));
-    }
+        if !leaper.changes_colour() {
+            let second = colour.iter().filter(|&&c| c).count();
+            return (second > 0 && second < n).then(|| Refutation::KeepsColour {
+                leaper: leaper.name(),
+            });
+        }
+        (colour, leaper.name())
+    };
+    let second = colour.iter().filter(|&&c| c).count();
     let first = n - second;
-    if !leaper.changes_colour() {
-        return (first > 0 && second > 0).then(|| Refutation::KeepsColour {
-            leaper: leaper.name(),
-        });
-    }
     if problem.is_closed() && n % 2 == 1 {
-        return Some(Refutation::OddClosed {
-            squares: n,
-            leaper: leaper.name(),
-        });
+        return Some(Refutation::OddClosed { squares: n, leaper });
     }
     let allowed = usize::from(!problem.is_closed());
     if first.abs_diff(second) > allowed {
@@ -416,11 +458,11 @@ fn colours(problem: &Problem, anchors: &[Clue], clock: &Clock) -> Option<Refutat
             first,
             second,
             closed: problem.is_closed(),
-            leaper: leaper.name(),
+            leaper,
         });
     }
     // The colour of step 0 that each anchor implies.
-    let start_colour = |clue: &Clue| board.colour(clue.square) ^ (clue.step % 2 == 1);
+    let start_colour = |clue: &Clue| colour[clue.square] ^ (clue.step % 2 == 1);
     let (&earliest, rest) = anchors.split_first()?;
     if let Some(&other) = rest
         .iter()
@@ -438,6 +480,31 @@ fn colours(problem: &Problem, anchors: &[Clue], clock: &Clock) -> Option<Refutat
         });
     }
     None
+}
+
+/// The two sides of a connected bipartite graph (vertex 0's side
+/// `false`), or `None` for a graph that is not bipartite or not connected
+/// (the shape rules refute that), or when the clock runs out.
+fn sides(graph: &MoveGraph, clock: &Clock) -> Option<Vec<bool>> {
+    let mut reached = 0;
+    let mut side = vec![false; graph.nodes()];
+    for (v, distance) in graph.bfs(&[0]) {
+        if clock.out() {
+            return None;
+        }
+        side[v] = distance % 2 == 1;
+        reached += 1;
+    }
+    if reached < graph.nodes() {
+        return None;
+    }
+    let bipartite = (0..graph.nodes()).all(|v| {
+        graph
+            .neighbours(v)
+            .iter()
+            .all(|&w| side[w as usize] != side[v])
+    });
+    bipartite.then_some(side)
 }
 
 /// The rules about the move graph's shape: connected, no isolated

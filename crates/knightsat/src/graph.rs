@@ -57,6 +57,18 @@ impl MoveGraph {
     }
 
     fn build(board: &Board, order: Order, mut stop: impl FnMut() -> bool) -> Option<MoveGraph> {
+        if let Some(graph) = board.graph() {
+            // A graph's neighbours are ascending, which is its move order.
+            let n = graph.vertices();
+            let mut offsets = Vec::with_capacity(n + 1);
+            let mut targets = Vec::with_capacity(2 * graph.edges());
+            offsets.push(0);
+            for v in 0..n {
+                targets.extend_from_slice(graph.neighbours(v));
+                offsets.push(targets.len() as u32);
+            }
+            return Some(MoveGraph { offsets, targets });
+        }
         let deltas = board.leaper().deltas();
         let n = board.squares();
         let mut offsets = Vec::with_capacity(n + 1);

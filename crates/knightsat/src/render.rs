@@ -18,16 +18,81 @@ pub enum Format {
     Json,
     /// A standalone SVG picture: the board, move numbers and the path.
     Svg,
+    /// The move graph for Graphviz (`dot`, `neato`): every square or
+    /// vertex a node, every move an edge, the tour's moves drawn bold.
+    Dot,
 }
 
 /// Renders the tour in `format`, ending with a newline.
 pub fn render(tour: &Tour, format: Format) -> String {
     match format {
+        // A graph has no grid: its tour is the list of its vertices.
+        Format::Board if tour.board.graph().is_some() => move_list(tour),
         Format::Board => board_grid(tour),
         Format::Moves => move_list(tour),
+        Format::Json if tour.board.graph().is_some() => graph_json(tour),
         Format::Json => json(tour),
         Format::Svg => svg(&Picture::of_tour(tour)),
+        Format::Dot => dot(&tour.board, &tour.squares, tour.closed),
     }
+}
+
+/// `{"vertices":N,"edges":M,"closed":…,"tour":[…]}`: a graph's tour as
+/// JSON, its vertices by their numbers (or `null` for no tour).
+#[derive(serde::Serialize)]
+struct GraphTourJson<'a> {
+    vertices: usize,
+    edges: usize,
+    closed: bool,
+    tour: Option<&'a [usize]>,
+}
+
+/// A graph's tour as one line of JSON ([`GraphTourJson`]).
+fn graph_json(tour: &Tour) -> String {
+    let numbers: Vec<usize> = tour.squares.iter().map(|&v| v + 1).collect();
+    let graph = tour.board.graph().expect("a graph's tour");
+    let answer = GraphTourJson {
+        vertices: graph.vertices(),
+        edges: graph.edges(),
+        closed: tour.closed,
+        tour: Some(&numbers),
+    };
+    serde_json::to_string(&answer).expect("plain data serializes") + "\n"
+}
+
+/// The move graph in Graphviz's DOT language: a node for each square or
+/// vertex (by its name), an edge for each move, the moves of `path` (and
+/// the closing one, if `closed`) bold and coloured.
+pub(crate) fn dot(board: &Board, path: &[usize], closed: bool) -> String {
+    let n = board.squares();
+    let mut on_path: std::collections::HashSet<(usize, usize)> = path
+        .windows(2)
+        .map(|pair| (pair[0].min(pair[1]), pair[0].max(pair[1])))
+        .collect();
+    if let (true, [first, .., last]) = (closed, path) {
+        on_path.insert((*first.min(last), *first.max(last)));
+    }
+    let mut out = String::from("graph tour {\n  node [shape=circle];\n");
+    for v in 0..n {
+        let _ = writeln!(out, "  \"{}\";", board.name(v));
+    }
+    for v in 0..n {
+        for w in board.moves(v).filter(|&w| w > v) {
+            let style = if on_path.contains(&(v, w)) {
+                format!(" [penwidth=4, color=\"{INK}\"]")
+            } else {
+                String::new()
+            };
+            let _ = writeln!(
+                out,
+                "  \"{}\" -- \"{}\"{style};",
+                board.name(v),
+                board.name(w)
+            );
+        }
+    }
+    out.push_str("}\n");
+    out
 }
 
 /// What stands for the answer when no tour exists, ending with a newline,
@@ -46,6 +111,16 @@ pub fn render_no_tour(board: &Board, closed: bool, format: Format) -> String {
     }
     match format {
         Format::Board | Format::Moves => "no tour exists for these constraints\n".to_string(),
+        Format::Json if board.graph().is_some() => {
+            let graph = board.graph().expect("a graph");
+            let answer = GraphTourJson {
+                vertices: graph.vertices(),
+                edges: graph.edges(),
+                closed,
+                tour: None,
+            };
+            serde_json::to_string(&answer).expect("plain data serializes") + "\n"
+        }
         Format::Json => {
             let answer = NoTourJson {
                 board: BoardJson::from(board),
@@ -55,6 +130,7 @@ pub fn render_no_tour(board: &Board, closed: bool, format: Format) -> String {
             serde_json::to_string(&answer).expect("plain data serializes") + "\n"
         }
         Format::Svg => String::new(),
+        Format::Dot => dot(board, &[], closed),
     }
 }
 
@@ -103,7 +179,11 @@ pub(crate) fn move_list(tour: &Tour) -> String {
         if position > 0 {
             out.push(' ');
         }
-        let _ = write!(out, "{}", tour.board.square(square));
+        if tour.board.graph().is_some() {
+            let _ = write!(out, "{}", square + 1);
+        } else {
+            let _ = write!(out, "{}", tour.board.square(square));
+        }
     }
     out.push('\n');
     out

@@ -122,6 +122,9 @@ fn names_or_none(squares: &[Square]) -> String {
 /// ([`TourError::ClosedButFileSaysOpen`]).
 pub fn parse_tour(text: &str, board: Option<Board>, closed: bool) -> Result<Tour, TourError> {
     let text = text.trim();
+    if let Some(board) = board.as_ref().filter(|board| board.graph().is_some()) {
+        return parse_graph_tour(text, board.clone(), closed);
+    }
     let (board, closed, names) = if text.starts_with('{') {
         let json: TourJson = serde_json::from_str(text)
             .map_err(|e| TourError::BadTourInput(format!("bad JSON tour: {e}")))?;
@@ -159,6 +162,55 @@ pub fn parse_tour(text: &str, board: Option<Board>, closed: bool) -> Result<Tour
     Ok(Tour {
         board,
         closed,
+        squares,
+    })
+}
+
+/// A graph's tour as JSON (`{"vertices":N,"edges":M,"closed":…,"tour":[…]}`)
+/// or as vertex numbers separated by white space or commas; checked as
+/// closed when `closed` is set, the JSON says so or the graph asks for a
+/// cycle (TSPLIB HCP).
+fn parse_graph_tour(text: &str, board: Board, closed: bool) -> Result<Tour, TourError> {
+    /// What `--format json` prints for a graph's tour.
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct GraphTourJson {
+        vertices: usize,
+        edges: usize,
+        closed: bool,
+        tour: Vec<usize>,
+    }
+    let graph = board.graph().expect("a graph");
+    let (closed, numbers) = if text.starts_with('{') {
+        let json: GraphTourJson = serde_json::from_str(text)
+            .map_err(|e| TourError::BadTourInput(format!("bad JSON tour of a graph: {e}")))?;
+        if (json.vertices, json.edges) != (graph.vertices(), graph.edges()) {
+            return Err(TourError::BadTourInput(format!(
+                "the tour is of a graph of {} vertices and {} edges, but the graph given has {} and {}",
+                json.vertices,
+                json.edges,
+                graph.vertices(),
+                graph.edges()
+            )));
+        }
+        if closed && !json.closed {
+            return Err(TourError::ClosedButFileSaysOpen {
+                file: RecordedIn::Tour,
+            });
+        }
+        let numbers: Vec<String> = json.tour.iter().map(ToString::to_string).collect();
+        (json.closed, numbers)
+    } else {
+        let numbers = square_names_in(text).map(str::to_string).collect();
+        (closed, numbers)
+    };
+    let squares = numbers
+        .iter()
+        .map(|number: &String| board.parse_square(number))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Tour {
+        closed: closed || board.asks_cycle(),
+        board,
         squares,
     })
 }

@@ -275,6 +275,7 @@ impl<'a> CountJob<'a> {
     /// [`RunError::Timeout`](crate::error::RunError::Timeout) from the frontier counter, both with the whole
     /// limit.
     pub fn run(mut self) -> Result<CountReport, Error> {
+        self.request = self.request.for_problem(self.problem);
         self.check()?;
         self.method = self.chosen_method();
         let request = Request {
@@ -325,7 +326,7 @@ impl<'a> CountJob<'a> {
         }
         let request = Request {
             every_tour: true,
-            ..self.request.clone()
+            ..self.request.for_problem(self.problem)
         };
         self.chosen_method()
             .check_supports(self.problem, &request)?;
@@ -376,7 +377,10 @@ impl<'a> CountJob<'a> {
     /// and for a part the frontier counter where the default route is
     /// asked for (only it counts in parts).
     pub(crate) fn chosen_method(&self) -> Method {
-        match self.method.chosen(self.sat_named, &self.request) {
+        match self
+            .method
+            .chosen(self.sat_named, self.problem, &self.request)
+        {
             Method::Auto if self.part.is_some() => Method::Frontier,
             method => method,
         }
@@ -743,7 +747,7 @@ mod tests {
                 ..CountJob::new(&problem)
             };
             let case = format!("{method:?} {request:?} sat_named={sat_named}");
-            assert_eq!(method.chosen(sat_named, request), runs, "{case}");
+            assert_eq!(method.chosen(sat_named, &problem, request), runs, "{case}");
             assert_eq!(solve.chosen_method(), runs, "{case}");
             assert_eq!(count.chosen_method(), runs, "{case}");
         }

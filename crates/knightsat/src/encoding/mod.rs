@@ -399,6 +399,13 @@ pub mod decode;
 /// Why an encoding cannot be built with these options, or a model decoded.
 #[derive(Debug, thiserror::Error)]
 pub enum EncodingError {
+    /// An encoding that needs a board's squares in their places, asked of
+    /// a graph from a file.
+    #[error("the {encoding} encoding needs a board's squares in their places: a graph takes the successor encoding")]
+    NeedsBoard {
+        /// The encoding's name.
+        encoding: &'static str,
+    },
     /// A maximum clause length below 3, which splitting cannot reach.
     #[error("the maximum clause length must be at least 3, got {len}")]
     ClauseLengthTooShort {

@@ -10,6 +10,9 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Arc;
+
+use crate::model::graph::Graph;
 
 use crate::model::text::shown;
 
@@ -160,6 +163,9 @@ pub struct Board {
     squares: Vec<Square>,
     /// For each cell `rank · cols + file`, its square index, or `NO_SQUARE` for a hole.
     index_of_cell: Vec<usize>,
+    /// For a graph from a file, its edges: the moves then, in a row of
+    /// `1 x N` cells that nothing geometric reads (see [`Board::from_graph`]).
+    graph: Option<Arc<Graph>>,
 }
 
 const NO_SQUARE: usize = usize::MAX;
@@ -248,7 +254,39 @@ impl Board {
             leaper: Leaper::KNIGHT,
             squares,
             index_of_cell,
+            graph: None,
         }
+    }
+
+    /// The board that is `graph`: its vertices are the squares (index v is
+    /// the file's vertex v + 1, named by that number) and its edges the
+    /// moves. It has no places, colours or symmetries: every route that
+    /// needs them refuses it ([`Board::graph`] tells such a board).
+    pub fn from_graph(graph: Graph) -> Board {
+        let mut board = Board::with_cells(1, graph.vertices(), &vec![true; graph.vertices()]);
+        board.graph = Some(Arc::new(graph));
+        board
+    }
+
+    /// Whether the problem on this board is a closed tour unless said
+    /// otherwise: a graph read from a TSPLIB HCP file, which asks for a
+    /// Hamiltonian cycle.
+    pub fn asks_cycle(&self) -> bool {
+        self.graph().is_some_and(Graph::asks_cycle)
+    }
+
+    /// What moves on the board, as messages name it: the leaper's name
+    /// (`knight`), or `graph` for a graph's edges.
+    pub fn piece_name(&self) -> String {
+        if self.graph.is_some() {
+            return "graph".into();
+        }
+        self.leaper.name()
+    }
+
+    /// The graph this board is, for one read from a graph file.
+    pub fn graph(&self) -> Option<&Graph> {
+        self.graph.as_deref()
     }
 
     /// Reads a board drawn in ASCII art: one line per rank, the top line
@@ -389,6 +427,11 @@ impl Board {
     /// ignored, as everywhere a square is named) and checks that it is on
     /// this board.
     pub fn parse_square(&self, text: &str) -> Result<usize, BoardError> {
+        if let Some(graph) = self.graph() {
+            return graph
+                .parse_vertex(text)
+                .map_err(|error| BoardError::Square(error.to_string()));
+        }
         let text = text.trim();
         // A name past every board is off this one too.
         let square = match name_to_square(text) {
@@ -415,17 +458,29 @@ impl Board {
 
     /// The name of the square with the given index, e.g. `"c2"`.
     pub fn name(&self, index: usize) -> String {
+        if self.graph.is_some() {
+            return Graph::name(index);
+        }
         self.square(index).to_string()
     }
 
     /// Indices of the squares the leaper on `index` attacks, in a fixed order.
     /// For the whole board at once, see the crate's move graph (`graph::MoveGraph`).
     pub fn moves(&self, index: usize) -> impl Iterator<Item = usize> + '_ {
-        let from = self.square(index);
-        self.leaper
-            .deltas()
+        let edges = self
+            .graph()
+            .map(|graph| graph.neighbours(index).iter().map(|&w| w as usize));
+        let leaps = self.graph.is_none().then(|| {
+            let from = self.square(index);
+            self.leaper
+                .deltas()
+                .into_iter()
+                .filter_map(move |delta| self.leap(from, delta))
+        });
+        edges
             .into_iter()
-            .filter_map(move |delta| self.leap(from, delta))
+            .flatten()
+            .chain(leaps.into_iter().flatten())
     }
 
     /// The index of the square `(files, ranks)` away from `from`, or `None`
@@ -442,6 +497,10 @@ impl Board {
     /// squares and holes onto holes. Every leaper's moves are symmetric under
     /// all of them. The identity comes first.
     pub(crate) fn symmetries(&self) -> Vec<Vec<usize>> {
+        if self.graph.is_some() {
+            // A graph's own automorphisms are not looked for: the identity.
+            return vec![(0..self.squares()).collect()];
+        }
         let (rows, cols) = (self.rows, self.cols);
         let transposes: &[bool] = if rows == cols {
             &[false, true]
@@ -477,6 +536,9 @@ impl Board {
 
     /// Whether the leaper on square `a` attacks square `b`.
     pub(crate) fn is_move(&self, a: usize, b: usize) -> bool {
+        if let Some(graph) = self.graph() {
+            return graph.joined(a, b);
+        }
         let (a, b) = (self.square(a), self.square(b));
         self.leaper
             .jumps(a.file.abs_diff(b.file), a.rank.abs_diff(b.rank))
@@ -484,6 +546,7 @@ impl Board {
 
     /// The square's colour: `false` for a1's, `true` for the other.
     pub(crate) fn colour(&self, index: usize) -> bool {
+        assert!(self.graph.is_none(), "a graph's vertices have no colour");
         let s = self.square(index);
         (s.file + s.rank) % 2 == 1
     }
@@ -497,6 +560,9 @@ impl Board {
 impl fmt::Display for Board {
     /// Formats as `ROWSxCOLS`, e.g. `8x8`, or `holed 8x8` when some squares are holes.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(graph) = self.graph() {
+            return write!(f, "{graph}");
+        }
         if self.has_holes() {
             write!(f, "holed ")?;
         }
@@ -606,6 +672,11 @@ fn name_to_square(text: &str) -> Result<Square, NameError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_graph_has_at_most_as_many_vertices_as_a_board_has_cells() {
+        assert_eq!(crate::model::graph::MAX_VERTICES, MAX_SQUARES);
+    }
 
     #[test]
     fn file_names_continue_after_z_like_spreadsheet_columns() {

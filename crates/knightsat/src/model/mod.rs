@@ -5,6 +5,7 @@
 //! [`crate::Error`] wraps.
 
 pub mod board;
+pub mod graph;
 pub mod problem;
 pub(crate) mod text;
 pub mod theory;

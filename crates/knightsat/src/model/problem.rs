@@ -384,7 +384,10 @@ impl Problem {
         if let Some(start) = self.effective_start() {
             return vec![start];
         }
-        if !(break_symmetry && !self.closed && self.has_all_board_symmetries()) {
+        // A graph's symmetries are not looked for: every vertex may start.
+        if !(break_symmetry && !self.closed && self.has_all_board_symmetries())
+            || board.graph().is_some()
+        {
             return (0..board.squares()).collect();
         }
         let symmetries = board.symmetries();

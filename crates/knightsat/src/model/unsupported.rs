@@ -74,6 +74,10 @@ pub enum Unsupported {
     /// An order of the squares is the frontier counter's, and another
     /// method counts.
     OrderWithoutFrontier,
+    /// The named method or feature needs a board (squares in their places,
+    /// colours, symmetries); a graph from a file is solved and counted by
+    /// SAT with the successor encoding.
+    NeedsBoard(&'static str),
 }
 
 impl std::fmt::Display for Unsupported {
@@ -166,6 +170,10 @@ impl std::fmt::Display for Unsupported {
             }
             Unsupported::OrderWithoutFrontier => f.write_str(
                 "an order of the squares is the frontier counter's, and another method counts",
+            ),
+            Unsupported::NeedsBoard(what) => write!(
+                f,
+                "{what} needs a board: a graph is solved and counted by SAT with the successor encoding"
             ),
         }
     }

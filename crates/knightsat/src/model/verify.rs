@@ -125,7 +125,7 @@ pub fn verify(squares: &[usize], problem: &Problem) -> Result<(), Violation> {
             let previous = squares[position - 1];
             if !board.is_move(previous, square) {
                 return Err(Violation::NotAMove {
-                    piece: board.leaper().name(),
+                    piece: board.piece_name(),
                     from_position: position,
                     to_position: position + 1,
                     from: board.name(previous),
@@ -160,7 +160,7 @@ pub fn verify(squares: &[usize], problem: &Problem) -> Result<(), Violation> {
     }
     if problem.is_closed() && !(squares.len() > 1 && board.is_move(last, first)) {
         return Err(Violation::NotClosed {
-            piece: board.leaper().name(),
+            piece: board.piece_name(),
             first: board.name(first),
             last: board.name(last),
         });

@@ -65,10 +65,11 @@ pub const CLUED_CORRIDOR_SLACK: u32 = 4;
 /// rule gives up.
 pub const SUCCESSOR_SOLVER: Backend = Backend::Cadical;
 
-/// Whether `request` names its SAT route: a non-default encoding or
-/// solver, or a proof.
-pub(crate) fn names_sat_route(request: &Request) -> bool {
-    request.config != EncodingConfig::default()
+/// Whether `request` names its SAT route for `problem`: an encoding other
+/// than the problem's default ([`default_config`]), a solver other than the
+/// default, or a proof.
+pub(crate) fn names_sat_route(problem: &Problem, request: &Request) -> bool {
+    (request.config != default_config(problem) && request.config != EncodingConfig::default())
         || request.backend != Backend::default()
         || request.proof
 }
@@ -124,7 +125,24 @@ pub(crate) fn route(problem: &Problem, request: &Request) -> Vec<Step> {
         },
         rivals: Vec::new(),
     };
-    if names_sat_route(request) {
+    if problem.board().graph().is_some() {
+        // A graph has no places for Warnsdorff's tie-breaks, backtracking's
+        // pruning or the time-indexed encoding's: the successor encoding,
+        // whose lazy cuts (and clues, by position) need none, on the
+        // solver named or the successor encoding's.
+        let config = if request.config == EncodingConfig::default() {
+            EncodingConfig::from(SuccessorConfig::default())
+        } else {
+            request.config.clone()
+        };
+        let backend = if request.backend == Backend::default() {
+            SUCCESSOR_SOLVER
+        } else {
+            request.backend.clone()
+        };
+        return vec![sat(config, backend)];
+    }
+    if names_sat_route(problem, request) {
         return vec![Step {
             method: Method::Sat,
             request: request.clone(),
@@ -177,6 +195,18 @@ pub(crate) fn route(problem: &Problem, request: &Request) -> Vec<Step> {
             SUCCESSOR_SOLVER,
         ),
     ]
+}
+
+/// The encoding a request for `problem` has when the caller names none:
+/// the time-indexed encoding's defaults on a board, the successor
+/// encoding's (lazy subtours) on a graph from a file, which has no places
+/// for the time-indexed encoding's pruning.
+pub fn default_config(problem: &Problem) -> EncodingConfig {
+    if problem.board().graph().is_some() {
+        SuccessorConfig::default().into()
+    } else {
+        EncodingConfig::default()
+    }
 }
 
 /// The formula the default route solves for `problem`, whole (its

@@ -62,7 +62,8 @@ impl<'a> SolveJob<'a> {
 
     /// The method that searches: [`Method::chosen`] of the one asked for.
     pub fn chosen_method(&self) -> Method {
-        self.method.chosen(self.sat_named, &self.request)
+        self.method
+            .chosen(self.sat_named, self.problem, &self.request)
     }
 
     /// Whether the search goes cube by cube.
@@ -75,10 +76,11 @@ impl<'a> SolveJob<'a> {
     /// without SAT. Returns the method that searches.
     pub fn check(&self) -> Result<Method, Error> {
         let method = self.chosen_method();
+        let request = self.request.for_problem(self.problem);
         if method == Method::Sat {
-            self.request.config.check(self.problem)?;
+            request.config.check(self.problem)?;
         }
-        method.check_supports(self.problem, &self.request)?;
+        method.check_supports(self.problem, &request)?;
         if self.by_cubes() && method != Method::Sat {
             return Err(Error::Unsupported(Unsupported::CubesWithoutSat(
                 method.name(),
@@ -103,7 +105,7 @@ impl<'a> SolveJob<'a> {
         let job = SolveJob {
             request: Request {
                 timeout: deadline.limit_left(),
-                ..self.request.clone()
+                ..self.request.for_problem(self.problem)
             },
             on_start: None,
             ..*self

@@ -134,9 +134,9 @@ impl Method {
     /// do). The one rule for "auto means SAT": the jobs, the command and
     /// Python all ask it.
     #[must_use]
-    pub fn chosen(self, sat_named: bool, request: &Request) -> Method {
+    pub fn chosen(self, sat_named: bool, problem: &Problem, request: &Request) -> Method {
         match self {
-            Method::Auto if sat_named || auto::names_sat_route(request) => Method::Sat,
+            Method::Auto if sat_named || auto::names_sat_route(problem, request) => Method::Sat,
             other => other,
         }
     }
@@ -165,6 +165,10 @@ impl Method {
         if self != Method::Warnsdorff && request.seed.is_some() {
             return refuse(Unsupported::SeedWithoutWarnsdorff(self.name()));
         }
+        if self != Method::Sat && problem.board().graph().is_some() {
+            // Their pruning and tie-breaks read squares' colours and places.
+            return refuse(Unsupported::NeedsBoard(self.name()));
+        }
         if self == Method::Sat {
             if request.proof && !request.config.is_complete() {
                 return refuse(Unsupported::ProofWithLazySubtours);
@@ -172,6 +176,7 @@ impl Method {
             if (request.proof || request.every_tour) && request.config.restriction().is_some() {
                 return refuse(Unsupported::EveryTourOrProofWithinARestriction);
             }
+            request.config.check(problem)?;
             return request.check_solver_supports();
         }
         if request.proof {
@@ -228,6 +233,21 @@ pub struct Request {
     /// Stops the work from outside when raised ([`RunError::Interrupted`](crate::error::RunError::Interrupted));
     /// the default is never raised.
     pub interrupt: Interrupt,
+}
+
+impl Request {
+    /// This request for `problem`: an encoding left at the default
+    /// ([`EncodingConfig::default`]) becomes the problem's own default
+    /// ([`auto::default_config`]: the successor encoding on a graph). The
+    /// jobs ask it before anything else, so that a caller need not know it.
+    #[must_use]
+    pub fn for_problem(&self, problem: &Problem) -> Request {
+        let mut request = self.clone();
+        if request.config == EncodingConfig::default() {
+            request.config = auto::default_config(problem);
+        }
+        request
+    }
 }
 
 impl Default for Request {

@@ -82,6 +82,12 @@ impl TimeIndexedConfig {
     /// of at least 3, blocks that fit the board.
     pub(crate) fn check_fits(&self, problem: &Problem) -> Result<(), EncodingError> {
         let board = problem.board();
+        if board.graph().is_some() {
+            // Its pruning reads the squares' colours and places.
+            return Err(EncodingError::NeedsBoard {
+                encoding: "time-indexed",
+            });
+        }
         if board.squares() > TimeIndexed::MAX_SQUARES {
             return Err(EncodingError::BoardTooLargeForEncoding {
                 encoding: "time-indexed",

@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# The FHCP Challenge Set side by side: knightsat's default route on each
+# graph (and, where CEGAR_FIX names its binary, the SAT 2025 CEGAR's
+# cegar-fix "all", `-e 1 -b 3 -y 3 -t 3 -l 1`), the same time limit each,
+# one row a graph and the totals. Every cycle either prints is checked twice:
+# by `knightsat verify --graph` and by this script's own check (Python,
+# reading the graph file itself), so a wrong cycle counts as unsolved and
+# is named.
+#
+# It fetches nothing: the graphs come from DIR (the FHCPCS-col/graphN.col
+# files of github TakehideSoh/SAT-based-CEGAR, DIMACS with the TSPLIB
+# header as comments; or any *.col / *.hcp files).
+#
+#   scripts/bench-fhcp.sh DIR                 every tenth graph (10, 20, …, 1000)
+#   STEP=1 scripts/bench-fhcp.sh DIR          every graph
+#   GRAPHS="1 50 668" scripts/bench-fhcp.sh DIR
+#   LIMIT=60 (seconds a graph), KNIGHTSAT=path, CEGAR_FIX=path, OUT=file.tsv
+#
+# Release build of knightsat expected (cargo build --release).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+dir=${1:?usage: scripts/bench-fhcp.sh DIR (the directory of FHCP graphN.col files)}
+limit=${LIMIT:-60}
+step=${STEP:-10}
+knightsat=${KNIGHTSAT:-target/release/knightsat}
+cegar=${CEGAR_FIX:-}
+out=${OUT:-}
+[ -x "$knightsat" ] || { echo "bench-fhcp: no $knightsat (cargo build --release)" >&2; exit 2; }
+[ -d "$dir" ] || { echo "bench-fhcp: $dir is not a directory" >&2; exit 2; }
+if [ -n "${GRAPHS:-}" ]; then
+  numbers=$GRAPHS
+else
+  numbers=$(seq "$step" "$step" 1001)
+fi
+work=$(mktemp -d "${TMPDIR:-/tmp}/bench-fhcp.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+# check GRAPH CYCLE: exit 0 when CYCLE (vertex numbers, any separators)
+# is a Hamiltonian cycle of GRAPH (DIMACS `e U V` or TSPLIB pairs).
+check() {
+  python3 - "$1" "$2" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+n = None
+edges = set()
+m = re.search(r"^p\s+(?:edge\s+|col\s+)?(\d+)", text, re.M)
+if m:
+    n = int(m.group(1))
+    for u, v in re.findall(r"^e\s+(\d+)\s+(\d+)", text, re.M):
+        edges.add((int(u), int(v))); edges.add((int(v), int(u)))
+else:
+    n = int(re.search(r"DIMENSION\s*:\s*(\d+)", text).group(1))
+    section = text.split("EDGE_DATA_SECTION", 1)[1]
+    numbers = [int(w) for w in section.split() if w.lstrip("-").isdigit()]
+    numbers = numbers[: numbers.index(-1)] if -1 in numbers else numbers
+    for u, v in zip(numbers[::2], numbers[1::2]):
+        edges.add((u, v)); edges.add((v, u))
+cycle = [int(w) for w in re.findall(r"\d+", open(sys.argv[2]).read())]
+ok = (len(cycle) == n and sorted(cycle) == list(range(1, n + 1))
+      and all((a, b) in edges for a, b in zip(cycle, cycle[1:] + cycle[:1])))
+sys.exit(0 if ok else 1)
+PY
+}
+
+# run NAME GRAPH COMMAND...: runs COMMAND in its own process group within
+# the limit; prints "seconds status".
+run() {
+  local name=$1 graph=$2
+  shift 2
+  local start end status=0
+  start=$(date +%s.%N)
+  timeout -k 2 "$limit" setsid "$@" >"$work/$name.out" 2>"$work/$name.err" || status=$?
+  end=$(date +%s.%N)
+  echo "$(echo "$end - $start" | bc) $status"
+}
+
+printf '%-10s %7s %6s %9s %-8s %9s %-8s\n' graph vertices edges knightsat verdict cegar-fix verdict
+[ -n "$out" ] && printf 'graph\tvertices\tedges\tknightsat_s\tknightsat\tcegar_s\tcegar\n' >"$out"
+ours=0 theirs=0 total=0 wrong=0
+ours_times=() both_ours=() both_theirs=()
+for number in $numbers; do
+  graph="$dir/graph$number.col"
+  [ -f "$graph" ] || graph="$dir/graph$number.hcp"
+  [ -f "$graph" ] || continue
+  total=$((total + 1))
+  header=$(grep -m1 -E '^p ' "$graph" || true)
+  vertices=$(echo "$header" | awk '{print $(NF-1)}')
+  edges=$(echo "$header" | awk '{print $NF}')
+  read -r our_time our_status < <(run ours "$graph" "$knightsat" solve --graph "$graph" --closed --format moves --timeout "$limit")
+  verdict=timeout
+  if [ "$our_status" = 0 ]; then
+    if check "$graph" "$work/ours.out" && "$knightsat" verify --graph "$graph" --closed "$work/ours.out" >/dev/null 2>&1; then
+      verdict=solved
+      ours=$((ours + 1))
+    else
+      verdict=WRONG
+      wrong=$((wrong + 1))
+    fi
+  elif [ "$our_status" = 20 ]; then
+    # Every FHCP graph is Hamiltonian: "no tour" is a wrong answer.
+    verdict=WRONG
+    wrong=$((wrong + 1))
+  elif [ "$our_status" != 124 ]; then
+    verdict="exit$our_status"
+  fi
+  their_time=- their=-
+  if [ -n "$cegar" ]; then
+    read -r their_time their_status < <(run theirs "$graph" "$cegar" -i "$graph" -e 1 -b 3 -y 3 -t 3 -l 1)
+    their=timeout
+    if grep -q '^s SATISFIABLE' "$work/theirs.out"; then
+      awk '/^solution:/{getline; print; exit}' "$work/theirs.out" >"$work/theirs.cycle"
+      if check "$graph" "$work/theirs.cycle"; then
+        their=solved
+        theirs=$((theirs + 1))
+      else
+        their=WRONG
+      fi
+    elif [ "$their_status" != 124 ] && [ "$their_status" != 137 ]; then
+      their="exit$their_status"
+    fi
+  fi
+  [ "$verdict" = solved ] && ours_times+=("$our_time")
+  if [ "$verdict" = solved ] && [ "$their" = solved ]; then
+    both_ours+=("$our_time")
+    both_theirs+=("$their_time")
+  fi
+  printf '%-10s %7s %6s %9.2f %-8s %9s %-8s\n' "graph$number" "$vertices" "$edges" "$our_time" "$verdict" "$their_time" "$their"
+  [ -n "$out" ] && printf 'graph%s\t%s\t%s\t%.2f\t%s\t%s\t%s\n' "$number" "$vertices" "$edges" "$our_time" "$verdict" "$their_time" "$their" >>"$out"
+done
+
+median() {
+  if [ $# -eq 0 ]; then echo -; return; fi
+  printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {if (NR % 2) printf "%.3f\n", a[(NR+1)/2]; else printf "%.3f\n", (a[NR/2]+a[NR/2+1])/2}'
+}
+echo "total: $total graphs, ${limit} s each"
+echo "knightsat: $ours solved ($wrong wrong), median $(median "${ours_times[@]}") s over its solved"
+if [ -n "$cegar" ]; then
+  echo "cegar-fix all: $theirs solved"
+  echo "both solved: ${#both_ours[@]}; median knightsat $(median "${both_ours[@]}") s, cegar-fix $(median "${both_theirs[@]}") s"
+fi
+[ "$wrong" -eq 0 ]

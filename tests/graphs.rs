@@ -1,0 +1,422 @@
+//! Graphs from files (`--graph`): every route that takes one agrees with
+//! the oracle's Hamiltonian paths and cycles on random small graphs, in
+//! each of the three formats, and bad graph files and what a graph cannot
+//! do are refused in one line.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use crate::common::cli::{knightsat, refused};
+use crate::common::{self, Sequence};
+use knightsat::model::board::Board;
+use knightsat::model::graph::Graph;
+use knightsat::{CountJob, Outcome, Problem, SolveJob};
+
+/// The file formats a graph is written in for the command.
+#[derive(Clone, Copy, Debug)]
+enum Written {
+    Dimacs,
+    Tsplib,
+    EdgeList,
+}
+
+/// `graph` (vertices from 0) as a file's text in `format`, numbered from 1.
+fn text_of(graph: &[Vec<usize>], format: Written) -> String {
+    let edges: Vec<(usize, usize)> = graph
+        .iter()
+        .enumerate()
+        .flat_map(|(u, list)| {
+            list.iter()
+                .filter(move |&&v| v > u)
+                .map(move |&v| (u + 1, v + 1))
+        })
+        .collect();
+    let mut text = String::new();
+    match format {
+        Written::Dimacs => {
+            let _ = writeln!(
+                text,
+                "c a random graph\np edge {} {}",
+                graph.len(),
+                edges.len()
+            );
+            for (u, v) in &edges {
+                let _ = writeln!(text, "e {u} {v}");
+            }
+        }
+        Written::Tsplib => {
+            let _ = writeln!(
+                text,
+                "NAME : random\nTYPE : HCP\nDIMENSION : {}\nEDGE_DATA_FORMAT : EDGE_LIST\nEDGE_DATA_SECTION",
+                graph.len()
+            );
+            for (u, v) in &edges {
+                let _ = writeln!(text, "{u} {v}");
+            }
+            text.push_str("-1\nEOF\n");
+        }
+        Written::EdgeList => {
+            // The largest vertex must be named: an edge list has no header.
+            for (u, v) in &edges {
+                let _ = writeln!(text, "{u} {v}");
+            }
+        }
+    }
+    text
+}
+
+/// The library's problem for `graph` (vertices from 0).
+fn problem_of(
+    graph: &[Vec<usize>],
+    closed: bool,
+    start: Option<usize>,
+    end: Option<usize>,
+) -> Problem {
+    let edges: Vec<(usize, usize)> = graph
+        .iter()
+        .enumerate()
+        .flat_map(|(u, list)| list.iter().map(move |&v| (u + 1, v + 1)))
+        .collect();
+    let board = Board::from_graph(Graph::new(graph.len(), &edges).unwrap());
+    Problem::new(board)
+        .closed(closed)
+        .with_start(start)
+        .unwrap()
+        .with_end(end)
+        .unwrap()
+}
+
+#[test]
+fn counts_and_tours_on_random_graphs_agree_with_the_oracle() {
+    let mut random = Sequence(83);
+    let mut failures = Vec::new();
+    let mut with_tours = 0;
+    for case in 0..160 {
+        let vertices = 1 + random.below(8);
+        let percent = [25, 45, 65, 90][case % 4];
+        let graph = common::random_graph(&mut random, vertices, percent);
+        let closed = case % 2 == 1;
+        let start = (case % 3 == 1).then_some(0);
+        let end = (!closed && case % 5 == 2 && vertices > 1).then_some(vertices - 1);
+        let expected = common::hamiltonian_count(&graph, closed, start, end);
+        with_tours += usize::from(expected > 0);
+        let problem = problem_of(&graph, closed, start, end);
+        let name = format!("case {case}: {graph:?} closed={closed} start={start:?} end={end:?}");
+        match CountJob::new(&problem).run() {
+            Ok(report) => {
+                let counted = report.tours().map(|n| n.to_string());
+                if counted != Some(expected.to_string()) {
+                    failures.push(format!(
+                        "{name}: counted {counted:?}, the oracle {expected}"
+                    ));
+                }
+            }
+            Err(error) => failures.push(format!("{name}: count failed: {error}")),
+        }
+        match SolveJob::new(&problem).run().map(|solved| solved.outcome) {
+            Ok(Outcome::Tour(tour)) => {
+                if !common::is_hamiltonian(&graph, closed, &tour.squares)
+                    || start.is_some_and(|s| tour.squares[0] != s)
+                    || end.is_some_and(|e| tour.squares.last() != Some(&e))
+                {
+                    failures.push(format!(
+                        "{name}: not a Hamiltonian path: {:?}",
+                        tour.squares
+                    ));
+                }
+                if expected == 0 {
+                    failures.push(format!("{name}: a tour the oracle says cannot exist"));
+                }
+            }
+            Ok(Outcome::NoTour) if expected > 0 => {
+                failures.push(format!("{name}: no tour, the oracle counts {expected}"));
+            }
+            Ok(Outcome::NoTour) => {}
+            Err(error) => failures.push(format!("{name}: solve failed: {error}")),
+        }
+    }
+    common::assert_none(&failures);
+    // The cases are worth something only if both answers occur often.
+    assert!(
+        (40..120).contains(&with_tours),
+        "{with_tours} of 160 have tours"
+    );
+}
+
+#[test]
+fn the_command_reads_each_format_and_answers_as_the_oracle() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut random = Sequence(84);
+    let formats = [Written::Dimacs, Written::Tsplib, Written::EdgeList];
+    let mut failures = Vec::new();
+    for case in 0..18 {
+        let format = formats[case % 3];
+        let vertices = 3 + random.below(6);
+        let mut graph = common::random_graph(&mut random, vertices, 60);
+        // An edge list names its vertices: keep the last one on an edge.
+        if graph[vertices - 1].is_empty() {
+            graph[vertices - 1].push(0);
+            graph[0].push(vertices - 1);
+        }
+        // TSPLIB asks for a cycle; the others are open unless --closed.
+        let closed = matches!(format, Written::Tsplib) || case % 2 == 1;
+        let path = dir.path().join(format!("g{case}.txt"));
+        std::fs::write(&path, text_of(&graph, format)).unwrap();
+        let file = path.to_str().unwrap();
+        let mut args = vec!["--graph", file];
+        if closed && !matches!(format, Written::Tsplib) {
+            args.push("--closed");
+        }
+        let expected = common::hamiltonian_count(&graph, closed, None, None);
+        let name = format!("case {case} {format:?} {graph:?} closed={closed}");
+        let count = knightsat().arg("count").args(&args).output().unwrap();
+        let counted = String::from_utf8_lossy(&count.stdout).trim().to_string();
+        if counted != expected.to_string() {
+            failures.push(format!(
+                "{name}: count printed {counted:?}, the oracle {expected}"
+            ));
+        }
+        let solve = knightsat()
+            .args(["solve", "--format", "moves"])
+            .args(&args)
+            .output()
+            .unwrap();
+        let printed = String::from_utf8_lossy(&solve.stdout).to_string();
+        match solve.status.code() {
+            Some(0) => {
+                let path: Vec<usize> = printed
+                    .split_whitespace()
+                    .map(|v| v.parse::<usize>().unwrap() - 1)
+                    .collect();
+                // The vertex numbers of the file come back: the oracle's
+                // check reads them as its own.
+                if !common::is_hamiltonian(&graph, closed, &path) || expected == 0 {
+                    failures.push(format!("{name}: solve printed {printed:?}"));
+                }
+                let tour = dir.path().join(format!("t{case}.txt"));
+                std::fs::write(&tour, &printed).unwrap();
+                let verify = knightsat()
+                    .arg("verify")
+                    .args(&args)
+                    .arg(&tour)
+                    .output()
+                    .unwrap();
+                if !verify.status.success() {
+                    failures.push(format!("{name}: verify refused {printed:?}"));
+                }
+            }
+            Some(20) if expected == 0 => {}
+            status => failures.push(format!("{name}: solve exited {status:?}: {printed:?}")),
+        }
+    }
+    common::assert_none(&failures);
+}
+
+#[test]
+fn a_graphs_cnf_counts_and_decodes_by_itself() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut random = Sequence(85);
+    let mut failures = Vec::new();
+    for case in 0..8 {
+        let vertices = 4 + random.below(4);
+        let graph = common::random_graph(&mut random, vertices, 70);
+        let closed = case % 2 == 0;
+        let path = dir.path().join(format!("g{case}.col"));
+        std::fs::write(&path, text_of(&graph, Written::Dimacs)).unwrap();
+        let cnf = dir.path().join(format!("g{case}.cnf"));
+        let mut args = vec!["encode", "--graph", path.to_str().unwrap(), "-o"];
+        args.push(cnf.to_str().unwrap());
+        if closed {
+            args.push("--closed");
+        }
+        knightsat().args(&args).assert().success();
+        // The CNF records the graph: count needs nothing else.
+        let count = knightsat()
+            .args(["count", "--cnf", cnf.to_str().unwrap()])
+            .output()
+            .unwrap();
+        let counted = String::from_utf8_lossy(&count.stdout).trim().to_string();
+        let expected = common::hamiltonian_count(&graph, closed, None, None);
+        if counted != expected.to_string() {
+            failures.push(format!(
+                "case {case} {graph:?} closed={closed}: the CNF counts {counted:?}, the oracle {expected}"
+            ));
+        }
+    }
+    common::assert_none(&failures);
+}
+
+/// Writes `text` to a file in `dir` and returns its path.
+fn file_with(dir: &Path, name: &str, text: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+#[test]
+fn bad_graph_files_are_refused_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: &[(&str, &str)] = &[
+        (
+            "p edge 3 1\ne 1 4\n",
+            "vertex 4 is not one of the graph's vertices 1 to 3",
+        ),
+        (
+            "p edge 3 1\ne 0 1\n",
+            "vertex 0 is not one of the graph's vertices",
+        ),
+        ("1 2\n0 2\n", "vertex 0 is not one of the graph's vertices"),
+        (
+            "p edge 3 3\ne 1 2\n",
+            "the header says 3 edges, but the file has 1",
+        ),
+        ("p edge 3 1\ne 1 two\n", "'two' is not a vertex number"),
+        ("1 2\nthree 4\n", "'three' is not a vertex number"),
+        ("", "the graph file has no vertices"),
+        ("c nothing\n", "needs its p header"),
+        ("p edge 3 1\np edge 3 1\ne 1 2\n", "a second header"),
+        ("TYPE : TSP\nDIMENSION : 3\n", "TSPLIB type 'TSP'"),
+        ("p edge 99999999 1\ne 1 2\n", "a graph has at most"),
+    ];
+    for (number, (text, words)) in cases.iter().enumerate() {
+        let file = file_with(dir.path(), &format!("bad{number}"), text);
+        for command in ["solve", "count", "encode", "stats"] {
+            refused(&[command, "--graph", &file], dir.path(), words);
+        }
+    }
+    assert!(common::cli::entries(dir.path())
+        .iter()
+        .all(|name| name.starts_with("bad")));
+}
+
+#[test]
+fn what_needs_a_board_is_refused_for_a_graph_naming_what_works() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = file_with(
+        dir.path(),
+        "square.col",
+        "p edge 4 4\ne 1 2\ne 2 3\ne 3 4\ne 4 1\n",
+    );
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["solve", "--method", "backtrack"],
+            "--method backtrack needs a board",
+        ),
+        (
+            &["solve", "--method", "warnsdorff"],
+            "--method warnsdorff needs a board",
+        ),
+        (
+            &["count", "--method", "frontier"],
+            "--method frontier needs a board",
+        ),
+        (
+            &["solve", "--encoding", "time-indexed"],
+            "a graph takes --encoding successor",
+        ),
+        (
+            &["solve", "--format", "svg"],
+            "draw a graph with --format dot",
+        ),
+        (&["solve", "--holes", "1"], "cannot be used with"),
+        (&["solve", "--leaper", "1,3"], "cannot be used with"),
+        (
+            &["puzzle"],
+            "puzzle numbers a board's squares in a grid: not for --graph",
+        ),
+        (
+            &["solve", "--start", "5"],
+            "'5' is not a vertex of the graph",
+        ),
+        (
+            &["solve", "--start", "a1"],
+            "'a1' is not a vertex of the graph",
+        ),
+    ];
+    for (args, words) in cases {
+        let mut all: Vec<&str> = args.to_vec();
+        all.extend(["--graph", &file]);
+        refused(&all, dir.path(), words);
+    }
+}
+
+#[test]
+fn a_graph_without_a_cycle_is_answered_by_the_gate() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        (
+            "two pieces",
+            "1 2\n2 3\n3 1\n4 5\n5 6\n6 4\n",
+            "not connected",
+        ),
+        ("a bridge", "1 2\n2 3\n3 1\n3 4\n4 5\n5 6\n6 4\n", "4 has a"),
+        ("a dead end", "1 2\n2 3\n3 1\n3 4\n", "dead end"),
+        ("uneven sides", "1 4\n1 5\n2 4\n2 5\n3 4\n3 5\n", "sides"),
+    ];
+    for (what, text, words) in cases {
+        let file = file_with(dir.path(), "g", text);
+        let output = knightsat()
+            .args(["solve", "--closed", "--graph", &file])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(20), "{what}: {stderr}");
+        assert!(stderr.contains("feasibility gate"), "{what}: {stderr}");
+        assert!(
+            stderr.contains(words) || what == "a bridge",
+            "{what}: {stderr}"
+        );
+    }
+}
+
+#[test]
+fn a_graphs_tour_prints_its_vertices_in_every_format() {
+    let dir = tempfile::tempdir().unwrap();
+    // A cycle 1-2-…-6 with chords that leave one Hamiltonian cycle
+    // through vertex 1 each way.
+    let file = file_with(
+        dir.path(),
+        "ring",
+        "1 2\n2 3\n3 4\n4 5\n5 6\n6 1\n1 1\n2 1\n",
+    );
+    let moves = knightsat()
+        .args([
+            "solve", "--closed", "--format", "moves", "-v", "--graph", &file,
+        ])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&moves.stdout);
+    let stderr = String::from_utf8_lossy(&moves.stderr);
+    assert!(
+        ["1 2 3 4 5 6\n", "1 6 5 4 3 2\n"].contains(&stdout.as_ref()),
+        "{stdout}"
+    );
+    assert!(
+        stderr.contains("left out 1 self-loop(s) and 1 repeated edge(s)"),
+        "{stderr}"
+    );
+    let json = knightsat()
+        .args(["solve", "--closed", "--format", "json", "--graph", &file])
+        .output()
+        .unwrap();
+    let value: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(value["vertices"], 6);
+    assert_eq!(value["edges"], 6);
+    assert_eq!(value["closed"], true);
+    assert_eq!(value["tour"].as_array().unwrap().len(), 6);
+    let dot = knightsat()
+        .args(["solve", "--closed", "--format", "dot", "--graph", &file])
+        .output()
+        .unwrap();
+    let dot = String::from_utf8_lossy(&dot.stdout);
+    assert!(dot.starts_with("graph tour {"), "{dot}");
+    // Every edge of the ring is on the cycle, so every edge is bold.
+    assert_eq!(dot.matches(" -- ").count(), 6, "{dot}");
+    assert_eq!(dot.matches("penwidth").count(), 6, "{dot}");
+    // The default format, a board's grid, is the vertex list for a graph.
+    let plain = knightsat()
+        .args(["solve", "--closed", "--graph", &file])
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&plain.stdout), stdout);
+}
