@@ -14,7 +14,11 @@
 #   scripts/bench-fhcp.sh DIR                 every tenth graph (10, 20, …, 1000)
 #   STEP=1 scripts/bench-fhcp.sh DIR          every graph
 #   GRAPHS="1 50 668" scripts/bench-fhcp.sh DIR
-#   LIMIT=60 (seconds a graph), KNIGHTSAT=path, CEGAR_FIX=path, OUT=file.tsv
+#   LIMIT=60 (seconds a graph), KNIGHTSAT=path, CEGAR_FIX=path, OUT=file.tsv,
+#   PARALLEL=1 (the two solvers at once, one core each, on a 2-core machine)
+#
+# cegar-fix itself is built by scripts/build-cegar-fix.sh (it needs
+# CaDiCaL 1.9.4's sources and libclang; see there).
 #
 # Release build of knightsat expected (cargo build --release).
 set -euo pipefail
@@ -86,7 +90,12 @@ for number in $numbers; do
   header=$(grep -m1 -E '^p ' "$graph" || true)
   vertices=$(echo "$header" | awk '{print $(NF-1)}')
   edges=$(echo "$header" | awk '{print $NF}')
+  # The two side by side, one core each (PARALLEL=1), or one after the other.
+  if [ -n "$cegar" ] && [ "${PARALLEL:-}" = 1 ]; then
+    run theirs "$graph" "$cegar" -i "$graph" -e 1 -b 3 -y 3 -t 3 -l 1 >"$work/theirs.run" &
+  fi
   read -r our_time our_status < <(run ours "$graph" "$knightsat" solve --graph "$graph" --closed --format moves --timeout "$limit")
+  wait
   verdict=timeout
   if [ "$our_status" = 0 ]; then
     if check "$graph" "$work/ours.out" && "$knightsat" verify --graph "$graph" --closed "$work/ours.out" >/dev/null 2>&1; then
@@ -105,7 +114,10 @@ for number in $numbers; do
   fi
   their_time=- their=-
   if [ -n "$cegar" ]; then
-    read -r their_time their_status < <(run theirs "$graph" "$cegar" -i "$graph" -e 1 -b 3 -y 3 -t 3 -l 1)
+    if [ "${PARALLEL:-}" != 1 ]; then
+      run theirs "$graph" "$cegar" -i "$graph" -e 1 -b 3 -y 3 -t 3 -l 1 >"$work/theirs.run"
+    fi
+    read -r their_time their_status <"$work/theirs.run"
     their=timeout
     if grep -q '^s SATISFIABLE' "$work/theirs.out"; then
       awk '/^solution:/{getline; print; exit}' "$work/theirs.out" >"$work/theirs.cycle"

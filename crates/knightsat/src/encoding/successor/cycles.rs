@@ -44,52 +44,57 @@ impl Cycles {
     }
 }
 
-/// The subtour cuts for a model whose moves are `successors`: for each
-/// cycle S when there is more than one, the clause "some allowed move
-/// leaves S". Every tour satisfies it (a tour visits the nodes outside S
-/// too, so it leaves S at some point), and this model does not. Empty when
-/// the moves form one tour.
+/// The subtour cuts for a model whose moves are `successors`: for each of
+/// its cycles S when there is more than one, the clauses "some allowed
+/// move leaves S" and "some allowed move enters S". Every tour satisfies
+/// both (a tour visits the nodes outside S too, so it leaves S and comes
+/// back), and this model breaks both. The two directions as separate
+/// clauses are the cut-set constraints of the SAT 2025 CEGAR for
+/// Hamiltonian cycles (Ohashi, Soh, Le Berre et al., "SAT-Based CEGAR
+/// Method for the Hamiltonian Cycle Problem Enhanced by Cut-Set
+/// Constraints"): on FHCP graphs the cut into S took the models a search
+/// needs from 6310 to 1750 (graph 140) and from 8782 to 2023 (graph 230)
+/// (docs/benchmarks.md, "The FHCP Challenge Set"). Empty when the moves
+/// form one tour.
 pub(crate) fn cuts_for(encoding: &Successor, successors: &[usize]) -> Vec<Vec<Lit>> {
     let cycles = Cycles::of(successors);
     if cycles.count() <= 1 {
         return Vec::new();
     }
-    cycles
-        .members
-        .iter()
-        .enumerate()
-        .map(|(id, cycle)| {
-            cycle
-                .iter()
-                .flat_map(|&node| {
-                    encoding
-                        .node_arcs(node)
-                        .into_iter()
-                        .filter(|&(to, _)| cycles.label[to] != id)
-                        .filter_map(move |(to, _)| encoding.allowed(node, to))
-                })
-                .collect()
-        })
-        .collect()
+    set_cuts(encoding, &cycles)
 }
 
-/// Patches the cycles of `successors` into one tour, in the spirit of
-/// Karp's patching for the travelling salesman ("A patching algorithm for
-/// the nonsymmetric travelling-salesman problem", SIAM J. Comput. 1979):
-/// two cycles A and B are merged by exchanging a move a→a′ of A and a move
-/// b→b′ of B for a→b′ and b→a′, or, reversing B, for a→b and b′→a′ where
-/// b′ follows b, whenever the new moves are allowed. The smallest cycle
-/// that can merge is merged first, again and again; `None` when no cycle
-/// can merge with another.
-///
-/// The tour is a tour of the problem (every move allowed, start and end
-/// kept) but not a model of the formula: it may break symmetry breaking
-/// and blocking clauses, so it serves a search for one tour, not counting.
-pub(crate) fn patch(encoding: &Successor, mut successors: Vec<usize>) -> Option<Vec<usize>> {
+/// The two cut clauses of each cycle of `cycles` (out, then in), which
+/// must not be all the nodes.
+fn set_cuts(encoding: &Successor, cycles: &Cycles) -> Vec<Vec<Lit>> {
+    let mut cuts = Vec::with_capacity(2 * cycles.count());
+    for (id, cycle) in cycles.members.iter().enumerate() {
+        let mut out = Vec::new();
+        let mut into = Vec::new();
+        for &node in cycle {
+            // The moves are symmetric: every neighbour outside is a way
+            // out to it and a way in from it, where the problem allows.
+            for (other, _) in encoding.node_arcs(node) {
+                if cycles.label[other] == id {
+                    continue;
+                }
+                out.extend(encoding.allowed(node, other));
+                into.extend(encoding.allowed(other, node));
+            }
+        }
+        cuts.push(out);
+        cuts.push(into);
+    }
+    cuts
+}
+
+/// The moves `successors` with their cycles merged as far as they go, as
+/// [`patch`] merges them.
+fn merge_all(encoding: &Successor, mut successors: Vec<usize>) -> Vec<usize> {
     loop {
         let cycles = Cycles::of(&successors);
         if cycles.count() == 1 {
-            return encoding.tour_of(&successors);
+            return successors;
         }
         let mut order: Vec<usize> = (0..cycles.count()).collect();
         order.sort_by_key(|&id| cycles.members[id].len());
@@ -109,8 +114,29 @@ pub(crate) fn patch(encoding: &Successor, mut successors: Vec<usize>) -> Option<
             )
         });
         if !merged {
-            return None;
+            return successors;
         }
+    }
+}
+
+/// Patches the cycles of `successors` into one tour, in the spirit of
+/// Karp's patching for the travelling salesman ("A patching algorithm for
+/// the nonsymmetric travelling-salesman problem", SIAM J. Comput. 1979):
+/// two cycles A and B are merged by exchanging a move a→a′ of A and a move
+/// b→b′ of B for a→b′ and b→a′, or, reversing B, for a→b and b′→a′ where
+/// b′ follows b, whenever the new moves are allowed. The smallest cycle
+/// that can merge is merged first, again and again; `None` when no cycle
+/// can merge with another.
+///
+/// The tour is a tour of the problem (every move allowed, start and end
+/// kept) but not a model of the formula: it may break symmetry breaking
+/// and blocking clauses, so it serves a search for one tour, not counting.
+pub(crate) fn patch(encoding: &Successor, successors: Vec<usize>) -> Option<Vec<usize>> {
+    let merged = merge_all(encoding, successors);
+    if Cycles::of(&merged).count() == 1 {
+        encoding.tour_of(&merged)
+    } else {
+        None
     }
 }
 
