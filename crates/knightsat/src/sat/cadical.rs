@@ -45,12 +45,12 @@ impl Cadical {
     /// A `CaDiCaL` with no clauses, writing the DRAT proof `setup` asks for.
     pub(crate) fn start(setup: Setup) -> Result<Cadical, SatError> {
         let mut solver = CaDiCal::new();
-        // Without preprocessing and inprocessing: on the successor
-        // encoding's large, easy formulas they cost more than they save,
-        // and on the small time-indexed ones they make no difference worth
-        // keeping (docs/benchmarks.md, "Solvers side by side",
-        // "Preprocessing off").
-        if !solver.configure("plain") {
+        // Without preprocessing and inprocessing unless asked: on the
+        // successor encoding's large, easy formulas they cost more than
+        // they save, and on the small time-indexed ones they make no
+        // difference worth keeping (docs/benchmarks.md, "Solvers side by
+        // side", "Preprocessing off").
+        if !setup.preprocessing && !solver.configure("plain") {
             return Err(refused("no 'plain' configuration"));
         }
         if !setup.guesses_first {

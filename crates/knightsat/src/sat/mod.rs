@@ -87,6 +87,10 @@ pub struct Setup {
     /// longer than the search after them (docs/benchmarks.md, "Solvers side
     /// by side").
     pub guesses_first: bool,
+    /// Whether the solver keeps its own preprocessing and inprocessing
+    /// (`CaDiCaL`'s default configuration) rather than the "plain" one
+    /// knightsat measured best on boards; varisat has no such choice.
+    pub preprocessing: bool,
 }
 
 /// What a solver is started for: each solver picks its settings from it.

@@ -135,12 +135,23 @@ pub(crate) fn route(problem: &Problem, request: &Request) -> Vec<Step> {
         } else {
             request.config.clone()
         };
-        let backend = if request.backend == Backend::default() {
-            SUCCESSOR_SOLVER
-        } else {
+        let named = request.backend != Backend::default();
+        let backend = if named {
             request.backend.clone()
+        } else {
+            SUCCESSOR_SOLVER
         };
-        return vec![sat(config, backend)];
+        let mut step = sat(config, backend);
+        if !named && !request.every_tour {
+            // On FHCP graphs the search's time is heavy-tailed and which
+            // setting wins changes from graph to graph: CaDiCaL plain and
+            // CaDiCaL with its preprocessing, raced on cores of their own
+            // (docs/benchmarks.md, "The FHCP Challenge Set").
+            let mut rival = step.request.clone();
+            rival.solver_preprocessing = true;
+            step.rivals = vec![rival];
+        }
+        return vec![step];
     }
     if names_sat_route(problem, request) {
         return vec![Step {
@@ -209,6 +220,18 @@ pub fn default_config(problem: &Problem) -> EncodingConfig {
     }
 }
 
+/// The formula `encode` writes for `problem` when no encoding is named:
+/// the time-indexed encoding's defaults on a board; on a graph, which has
+/// no time-indexed encoding, the successor encoding whole
+/// ([`formula_config`]).
+pub fn written_config(problem: &Problem) -> EncodingConfig {
+    if problem.board().graph().is_some() {
+        formula_config(problem)
+    } else {
+        EncodingConfig::default()
+    }
+}
+
 /// The formula the default route solves for `problem`, whole (its
 /// subtours excluded by the formula itself), for a caller that takes the
 /// CNF away, as Python's `encode(encoding="auto")` does: the complete
@@ -217,7 +240,8 @@ pub fn default_config(problem: &Problem) -> EncodingConfig {
 /// time-indexed encoding's 168,000), the time-indexed encoding for one
 /// with clues, which pin its x(move, square) variables.
 pub fn formula_config(problem: &Problem) -> EncodingConfig {
-    if problem.clues().is_empty() {
+    // A graph's clues go by position too: it has no time-indexed encoding.
+    if problem.clues().is_empty() || problem.board().graph().is_some() {
         SuccessorConfig {
             subtours: Subtours::Complete,
             ..SuccessorConfig::default()

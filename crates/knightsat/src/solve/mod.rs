@@ -226,6 +226,10 @@ pub struct Request {
     pub proof: bool,
     /// Every tour is wanted, or their number (not Warnsdorff's rule).
     pub every_tour: bool,
+    /// Keep the built-in `CaDiCaL`'s own preprocessing and inprocessing
+    /// (SAT only; see [`Setup::preprocessing`](crate::sat::Setup::preprocessing)):
+    /// the default route's second searcher on a graph.
+    pub solver_preprocessing: bool,
     /// Pass the feasibility gate ([`crate::refute`]) first, which answers
     /// "no tour" at once where one of its rules proves it; `false`
     /// searches anyway, to test a route or to have a proof written.
@@ -260,6 +264,7 @@ impl Default for Request {
             timeout: None,
             proof: false,
             every_tour: false,
+            solver_preprocessing: false,
             gate: true,
             interrupt: Interrupt::default(),
         }
@@ -314,9 +319,14 @@ impl Request {
     /// The SAT route in words: the encoding and the solver.
     pub fn describe_sat(&self) -> String {
         format!(
-            "SAT, {} encoding, solver {}",
+            "SAT, {} encoding, solver {}{}",
             self.config.name(),
-            self.backend.name()
+            self.backend.name(),
+            if self.solver_preprocessing && self.backend == Backend::Cadical {
+                " with its preprocessing"
+            } else {
+                ""
+            }
         )
     }
 
@@ -403,6 +413,7 @@ fn solve_encoded(
     let setup = Setup {
         stoppable,
         guesses_first: encoding.guesses_find_models(),
+        preprocessing: request.solver_preprocessing,
         ..Setup::new(stop)
     };
     let solved = first_tour(request.session(encoding, setup)?, request.describe_sat())?;
