@@ -16,6 +16,7 @@ raises `KeyboardInterrupt`.
 
 from typing import (
     Any,
+    Iterable,
     Dict,
     Iterator,
     List,
@@ -110,6 +111,26 @@ class Problem:
         """A problem on a board drawn in text: one line per rank, the highest
         first, `.` for a square and `#` for a hole; the other rules as for
         `Problem(...)`."""
+    @staticmethod
+    def from_graph(
+        graph: Union[Iterable[Tuple[int, int]], Any],
+        *,
+        closed: bool = False,
+        start: Optional[Union[int, str]] = None,
+        end: Optional[Union[int, str]] = None,
+        clues: Optional[Clues] = None,
+    ) -> "Problem":
+        """A graph instead of a board: a Hamiltonian path of it, or with
+        `closed` a cycle. `graph` is an iterable of edges `(u, v)` or any
+        object with an `edges()` method, such as a networkx graph (with a
+        `nodes()` method too, isolated vertices count); its vertices are
+        whole numbers from 1, as in a graph file
+        (`networkx.convert_node_labels_to_integers(g, first_label=1)`
+        numbers a networkx graph so). Self-loops and repeated edges are read
+        as the simple graph they mean. Tours name the vertices by number, as
+        strings (`"1"`, `"2"`, ...); `start`, `end` and `clues` name them
+        by number too. It is solved and counted by SAT with the successor
+        encoding. Bad input raises `ValueError`."""
     @property
     def rows(self) -> int:
         """Ranks of the board."""

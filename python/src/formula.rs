@@ -14,7 +14,7 @@ use knightsat::encoding::{
 use knightsat::error::Error;
 use knightsat::model::board::Board;
 use knightsat::model::problem::Problem as LibProblem;
-use knightsat::solve::auto::formula_config;
+use knightsat::solve::auto::{formula_config, written_config};
 
 use crate::args::{
     config, flag_arg, literals_of, model_of, optional_whole_number, problem_arg, shown_value,
@@ -574,9 +574,9 @@ pub(crate) fn encode(
     let encoding = text_arg(encoding, "encoding", "an encoding's name (a str)")?;
     let every_tour = flag_arg(every_tour, "every_tour")?;
     // The command's `encode` writes the same formula when no encoding is
-    // named: EncodingConfig's default.
+    // named.
     let mut config = match encoding.as_deref() {
-        None => EncodingConfig::default(),
+        None => written_config(&problem.inner),
         Some("auto") => formula_config(&problem.inner),
         Some(name) => config(name, Subtours::FOR_WRITING)?,
     };

@@ -3,16 +3,18 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
-use pyo3::exceptions::PyTypeError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
 use knightsat::error::Error;
 use knightsat::model::board::{Board, Leaper};
+use knightsat::model::graph::Graph;
 use knightsat::model::problem::{parse_clue, Problem as LibProblem};
 use knightsat::model::verify::verify as verify_squares;
 
 use crate::args::{
-    clue_texts, flag_arg, leaper_of, problem_arg, square_names_of, text_arg, whole_number, A_SQUARE,
+    clue_texts, flag_arg, leaper_of, problem_arg, shown_value, square_names_of, text_arg,
+    whole_number, A_SQUARE,
 };
 use crate::errors::{for_parameter, py_result};
 
@@ -103,6 +105,33 @@ impl Problem {
         Problem::on(&board, &[], leaper, closed, start, end, clues)
     }
 
+    /// A graph instead of a board: a Hamiltonian path of it, or with
+    /// `closed` a cycle. `graph` is an iterable of edges `(u, v)` or any
+    /// object with an `edges()` method, such as a networkx graph (with a
+    /// `nodes()` method too, isolated vertices count); its vertices are
+    /// whole numbers from 1, as in a graph file
+    /// (`networkx.convert_node_labels_to_integers(g, first_label=1)`
+    /// numbers a networkx graph so). Self-loops and repeated edges are read
+    /// as the simple graph they mean. Tours name the vertices by number, as
+    /// strings (`"1"`, `"2"`, ...); `start`, `end` and `clues` name them
+    /// by number too. It is solved and counted by SAT with the successor
+    /// encoding. Bad input raises `ValueError`.
+    #[staticmethod]
+    #[pyo3(signature = (graph, *, closed=None, start=None, end=None, clues=None))]
+    #[pyo3(text_signature = "(graph, *, closed=False, start=None, end=None, clues=None)")]
+    fn from_graph(
+        graph: &Bound<'_, PyAny>,
+        closed: Option<&Bound<'_, PyAny>>,
+        start: Option<&Bound<'_, PyAny>>,
+        end: Option<&Bound<'_, PyAny>>,
+        clues: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Problem> {
+        let board = Board::from_graph(graph_of(graph)?);
+        let start = vertex_text(start, "start")?;
+        let end = vertex_text(end, "end")?;
+        Problem::with_rules(&board, closed, start, end, clues)
+    }
+
     /// Ranks of the board.
     #[getter]
     fn rows(&self) -> usize {
@@ -185,7 +214,10 @@ impl Problem {
     /// defaults after the size.
     fn __repr__(&self) -> String {
         let board = self.inner.board();
-        let mut text = format!("knightsat.Problem({}, {}", board.rows(), board.cols());
+        let mut text = match board.graph() {
+            Some(graph) => format!("knightsat.Problem.from_graph({}", edge_list(graph)),
+            None => format!("knightsat.Problem({}, {}", board.rows(), board.cols()),
+        };
         let holes = self.holes();
         if !holes.is_empty() {
             let _ = write!(text, ", holes={}", python_list(&holes));
@@ -232,6 +264,33 @@ impl Problem {
         hasher.finish()
     }
 
+    /// What `pickle` and `copy` make it again from: for a board what
+    /// [`__getnewargs_ex__`](Self::__getnewargs_ex__) gives; for a graph
+    /// `from_graph` with its edges and the rules by keyword.
+    fn __reduce_ex__<'py>(
+        slf: &Bound<'py, Self>,
+        protocol: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
+        let this = slf.get();
+        let Some(graph) = this.inner.board().graph() else {
+            let object = py.import("builtins")?.getattr("object")?;
+            return object.getattr("__reduce_ex__")?.call1((slf, protocol));
+        };
+        let edges: Vec<(usize, usize)> = edges_of(graph);
+        let kwargs = pyo3::types::PyDict::new(py);
+        kwargs.set_item("closed", this.inner.is_closed())?;
+        kwargs.set_item("start", this.start())?;
+        kwargs.set_item("end", this.end())?;
+        kwargs.set_item("clues", this.clues())?;
+        let from_graph = slf.get_type().getattr("from_graph")?;
+        let partial = py
+            .import("functools")?
+            .getattr("partial")?
+            .call((from_graph,), Some(&kwargs))?;
+        (partial, (edges,)).into_pyobject(py).map(Bound::into_any)
+    }
+
     /// What `pickle` and `copy` make it again from: the size, and the
     /// rest by keyword.
     fn __getnewargs_ex__<'py>(
@@ -254,6 +313,90 @@ impl Problem {
     }
 }
 
+/// The edges of `graph` by vertex number, each once, the smaller end first.
+fn edges_of(graph: &Graph) -> Vec<(usize, usize)> {
+    (0..graph.vertices())
+        .flat_map(|v| {
+            graph
+                .neighbours(v)
+                .iter()
+                .filter(move |&&w| w as usize > v)
+                .map(move |&w| (v + 1, w as usize + 1))
+        })
+        .collect()
+}
+
+/// The edges of `graph` as a Python list's repr: `[(1, 2), (2, 3)]`.
+fn edge_list(graph: &Graph) -> String {
+    let pairs: Vec<String> = edges_of(graph)
+        .iter()
+        .map(|(u, v)| format!("({u}, {v})"))
+        .collect();
+    format!("[{}]", pairs.join(", "))
+}
+
+/// The graph `from_graph` is given: edges from an `edges()` method or
+/// from iterating it, vertices from 1 to the largest named (by a
+/// `nodes()` method too).
+fn graph_of(value: &Bound<'_, PyAny>) -> PyResult<Graph> {
+    let has = |method: &str| {
+        value
+            .getattr(method)
+            .is_ok_and(|attribute| attribute.is_callable())
+    };
+    let edges_object = if has("edges") {
+        value.call_method0("edges")?
+    } else {
+        value.clone()
+    };
+    let vertex = |value: &Bound<'_, PyAny>| -> PyResult<usize> {
+        let number = whole_number(value, "graph", 1, "a vertex number")?;
+        Ok(usize::try_from(number).unwrap_or(usize::MAX))
+    };
+    let not_edges = || {
+        PyTypeError::new_err(format!(
+            "graph: {} is not a graph: give edges (u, v) of vertex numbers from 1, or an object with an edges() method",
+            shown_value(value)
+        ))
+    };
+    let mut edges = Vec::new();
+    let mut vertices = 0;
+    for item in edges_object.try_iter().map_err(|_| not_edges())? {
+        let item = item?;
+        let (u, v): (Bound<'_, PyAny>, Bound<'_, PyAny>) = item.extract().map_err(|_| {
+            PyValueError::new_err(format!(
+                "graph: {} is not an edge (u, v)",
+                shown_value(&item)
+            ))
+        })?;
+        let (u, v) = (vertex(&u)?, vertex(&v)?);
+        vertices = vertices.max(u).max(v);
+        edges.push((u, v));
+    }
+    if has("nodes") {
+        for node in value.call_method0("nodes")?.try_iter()? {
+            vertices = vertices.max(vertex(&node?)?);
+        }
+    }
+    Python::attach(|py| {
+        for_parameter(
+            py,
+            "graph",
+            py_result(Graph::new(vertices, &edges).map_err(Error::from)),
+        )
+    })
+}
+
+/// A vertex named for `start` or `end`: a whole number or its text.
+fn vertex_text(value: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult<Option<String>> {
+    match value.filter(|value| !value.is_none()) {
+        Some(value) if value.is_instance_of::<pyo3::types::PyInt>() => Ok(Some(
+            whole_number(value, name, 1, "a vertex number")?.to_string(),
+        )),
+        value => text_arg(value, name, "a vertex number"),
+    }
+}
+
 /// Names as a Python list's repr: `['c3', 'd4']`.
 pub(crate) fn python_list(names: &[String]) -> String {
     let quoted: Vec<String> = names.iter().map(|name| format!("'{name}'")).collect();
@@ -271,22 +414,37 @@ impl Problem {
         end: Option<&Bound<'_, PyAny>>,
         clues: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Problem> {
-        let closed = flag_arg(closed, "closed")?;
+        flag_arg(closed, "closed")?;
         let start = text_arg(start, "start", A_SQUARE)?;
         let end = text_arg(end, "end", A_SQUARE)?;
         // Each parameter's errors are worded as that parameter's.
-        Python::attach(|py| {
+        let board = Python::attach(|py| -> PyResult<Board> {
             let leaper = for_parameter(
                 py,
                 "leaper",
                 leaper.map_or(Ok(Leaper::default()), leaper_of),
             )?;
-            let board = for_parameter(
+            Ok(for_parameter(
                 py,
                 "holes",
                 py_result(board.with_holes(holes).map_err(Error::from)),
             )?
-            .with_leaper(leaper);
+            .with_leaper(leaper))
+        })?;
+        Problem::with_rules(&board, closed, start, end, clues)
+    }
+
+    /// The problem on `board` (its holes and leaper in place) with the
+    /// given rules.
+    fn with_rules(
+        board: &Board,
+        closed: Option<&Bound<'_, PyAny>>,
+        start: Option<String>,
+        end: Option<String>,
+        clues: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Problem> {
+        let closed = flag_arg(closed, "closed")?;
+        Python::attach(|py| {
             let square = |name: Option<String>, parameter: &str| -> PyResult<Option<usize>> {
                 let parsed = name
                     .map(|name| py_result(board.parse_square(&name).map_err(Error::from)))
@@ -297,7 +455,7 @@ impl Problem {
             let texts = clues.map_or(Ok(Vec::new()), clue_texts)?;
             let clues = texts
                 .iter()
-                .map(|text| parse_clue(&board, text).map_err(Error::from))
+                .map(|text| parse_clue(board, text).map_err(Error::from))
                 .collect::<Result<Vec<_>, _>>();
             let clues = for_parameter(py, "clues", py_result(clues))?;
             let problem = (|| -> Result<LibProblem, Error> {

@@ -89,3 +89,22 @@ def orbits(n: int, tours: Sequence[Sequence[str]]) -> int:
             yield tuple(reversed(moved))
 
     return len({min(images(list(tour))) for tour in tours})
+
+
+def graph_count(edges: Sequence[Tuple[int, int]], vertices: int, *, closed: bool = False) -> int:
+    """The orderings of vertices 1..N that are Hamiltonian paths of the
+    graph (cycles when `closed`): every start, both directions."""
+    near = {v: set() for v in range(1, vertices + 1)}
+    for u, v in edges:
+        if u != v:
+            near[u].add(v)
+            near[v].add(u)
+
+    def walk(path: List[int], seen: set) -> int:
+        if len(path) == vertices:
+            return int(not closed or (vertices > 1 and path[0] in near[path[-1]]))
+        return sum(
+            walk(path + [w], seen | {w}) for w in near[path[-1]] if w not in seen
+        )
+
+    return sum(walk([v], {v}) for v in range(1, vertices + 1))

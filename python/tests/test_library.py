@@ -240,6 +240,7 @@ PROBLEMS_BY_VALUE = [
     ks.Problem(6, holes=["c3", "d4"], leaper=(1, 3), start="a1", end="f6"),
     ks.Problem(5, clues={13: "c3", 1: "a1"}),
     ks.Problem.from_ascii("..#\n...\n..."),
+    ks.Problem.from_graph([(1, 2), (2, 3), (3, 1)], closed=True, start=2),
 ]
 
 
@@ -398,3 +399,61 @@ def test_listing_tours_by_the_frontier_counter_is_refused_at_the_call():
     # thread starts, not on the first next().
     with pytest.raises(ValueError, match="frontier"):
         ks.tours(ks.Problem(5), method="frontier")
+
+
+GRAPHS = [
+    ([(1, 2), (2, 3), (3, 4), (4, 1)], 4),
+    ([(1, 2), (2, 3), (3, 4), (4, 5), (5, 6), (6, 1), (1, 4), (2, 5)], 6),
+    ([(1, 2), (1, 3), (1, 4), (2, 5), (3, 5), (4, 5), (2, 2), (1, 2)], 5),
+    ([(1, 2), (3, 4)], 4),
+]
+
+
+@pytest.mark.parametrize("edges, vertices", GRAPHS)
+@pytest.mark.parametrize("closed", [False, True])
+def test_a_graph_counts_and_solves_as_the_brute_force_does(edges, vertices, closed):
+    problem = ks.Problem.from_graph(edges, closed=closed)
+    expected = brute.graph_count(edges, vertices, closed=closed)
+    assert ks.count(problem) == expected
+    tour = ks.solve(problem)
+    assert (tour is None) == (expected == 0)
+    if tour is not None:
+        assert sorted(int(v) for v in tour) == list(range(1, vertices + 1))
+        ks.verify(tour, problem)
+    assert len(list(ks.tours(problem))) == expected
+
+
+def test_a_graph_may_be_any_object_with_edges_and_nodes():
+    class Graph:
+        def edges(self):
+            return iter([(1, 2), (2, 3), (3, 1)])
+
+        def nodes(self):
+            return [1, 2, 3, 4]
+
+    # Vertex 4 has no edge: no path visits it.
+    assert ks.solve(ks.Problem.from_graph(Graph())) is None
+    problem = ks.Problem.from_graph(Graph().edges(), start="2", end=3)
+    assert ks.solve(problem) == ["2", "1", "3"]
+
+
+@pytest.mark.parametrize(
+    "graph, says",
+    [
+        ([(0, 1)], "graph: 0 is not a vertex number"),
+        ([(1, "x")], "graph: 'x' is not a vertex number"),
+        ([(1, 2, 3)], "is not an edge (u, v)"),
+        ([], "no vertices"),
+    ],
+)
+def test_a_bad_graph_is_a_value_error_naming_the_parameter(graph, says):
+    with pytest.raises(ValueError, match=re.escape(says)):
+        ks.Problem.from_graph(graph)
+
+
+def test_what_needs_a_board_is_refused_for_a_graph():
+    problem = ks.Problem.from_graph([(1, 2), (2, 3), (3, 1)])
+    with pytest.raises(ValueError, match="needs a board"):
+        ks.solve(problem, method="backtrack")
+    with pytest.raises(TypeError, match="is not a graph"):
+        ks.Problem.from_graph(5)
