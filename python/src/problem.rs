@@ -215,7 +215,7 @@ impl Problem {
     fn __repr__(&self) -> String {
         let board = self.inner.board();
         let mut text = match board.graph() {
-            Some(graph) => format!("knightsat.Problem.from_graph({}", edge_list(graph)),
+            Some(graph) => format!("knightsat.Problem.from_graph({}", edges_in_python(graph)),
             None => format!("knightsat.Problem({}, {}", board.rows(), board.cols()),
         };
         let holes = self.holes();
@@ -277,7 +277,7 @@ impl Problem {
             let object = py.import("builtins")?.getattr("object")?;
             return object.getattr("__reduce_ex__")?.call1((slf, protocol));
         };
-        let edges: Vec<(usize, usize)> = edges_of(graph);
+        let edges: Vec<(usize, usize)> = graph.edge_list();
         let kwargs = pyo3::types::PyDict::new(py);
         kwargs.set_item("closed", this.inner.is_closed())?;
         kwargs.set_item("start", this.start())?;
@@ -313,22 +313,10 @@ impl Problem {
     }
 }
 
-/// The edges of `graph` by vertex number, each once, the smaller end first.
-fn edges_of(graph: &Graph) -> Vec<(usize, usize)> {
-    (0..graph.vertices())
-        .flat_map(|v| {
-            graph
-                .neighbours(v)
-                .iter()
-                .filter(move |&&w| w as usize > v)
-                .map(move |&w| (v + 1, w as usize + 1))
-        })
-        .collect()
-}
-
 /// The edges of `graph` as a Python list's repr: `[(1, 2), (2, 3)]`.
-fn edge_list(graph: &Graph) -> String {
-    let pairs: Vec<String> = edges_of(graph)
+fn edges_in_python(graph: &Graph) -> String {
+    let pairs: Vec<String> = graph
+        .edge_list()
         .iter()
         .map(|(u, v)| format!("({u}, {v})"))
         .collect();

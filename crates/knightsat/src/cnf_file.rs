@@ -258,14 +258,10 @@ pub(crate) fn options(
     };
     let mut options = if let Some(graph) = board.graph() {
         // The whole graph, so that the file alone decodes: `U-V` an edge.
-        let edges: Vec<String> = (0..graph.vertices())
-            .flat_map(|v| {
-                graph
-                    .neighbours(v)
-                    .iter()
-                    .filter(move |&&w| w as usize > v)
-                    .map(move |&w| format!("{}-{}", v + 1, w + 1))
-            })
+        let edges: Vec<String> = graph
+            .edge_list()
+            .iter()
+            .map(|(u, v)| format!("{u}-{v}"))
             .collect();
         vec![
             ("graph", graph.vertices().to_string()),

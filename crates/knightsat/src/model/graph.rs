@@ -222,6 +222,19 @@ impl Graph {
         self.neighbours[a].binary_search(&(b as u32)).is_ok()
     }
 
+    /// The edges by vertex number (from 1), each once, the smaller end
+    /// first, in ascending order.
+    pub fn edge_list(&self) -> Vec<(usize, usize)> {
+        (0..self.vertices())
+            .flat_map(|v| {
+                self.neighbours(v)
+                    .iter()
+                    .filter(move |&&w| w as usize > v)
+                    .map(move |&w| (v + 1, w as usize + 1))
+            })
+            .collect()
+    }
+
     /// The format the graph was read from (none for one built from edges).
     pub fn format(&self) -> Option<GraphFormat> {
         self.format
@@ -576,18 +589,6 @@ mod tests {
 
     const SQUARE: &[(usize, usize)] = &[(1, 2), (2, 3), (3, 4), (4, 1)];
 
-    fn edges_of(graph: &Graph) -> Vec<(usize, usize)> {
-        (0..graph.vertices())
-            .flat_map(|v| {
-                graph
-                    .neighbours(v)
-                    .iter()
-                    .map(move |&w| (v + 1, w as usize + 1))
-            })
-            .filter(|(u, v)| u < v)
-            .collect()
-    }
-
     #[test]
     fn the_three_formats_read_the_same_graph() {
         let dimacs = "c a square\np edge 4 4\ne 1 2\ne 2 3\ne 3 4\ne 4 1\n";
@@ -595,6 +596,7 @@ mod tests {
         let tsplib = "NAME : sq\nTYPE : HCP\nDIMENSION : 4\nEDGE_DATA_FORMAT : EDGE_LIST\nEDGE_DATA_SECTION\n 1 2\n2 3 3 4\n4 1\n-1\nEOF\n";
         let list = "# a square\n1 2\n2 3\n\n3 4\n4 1\n";
         let expected = Graph::new(4, SQUARE).unwrap();
+        assert_eq!(expected.edge_list(), [(1, 2), (1, 4), (2, 3), (3, 4)]);
         for (text, format) in [
             (dimacs, GraphFormat::Dimacs),
             (bare_p, GraphFormat::Dimacs),
@@ -602,7 +604,7 @@ mod tests {
             (list, GraphFormat::EdgeList),
         ] {
             let graph = Graph::parse(text).unwrap();
-            assert_eq!(edges_of(&graph), edges_of(&expected), "{text}");
+            assert_eq!(graph.edge_list(), expected.edge_list(), "{text}");
             assert_eq!(graph.format(), Some(format));
             assert_eq!(graph.asks_cycle(), format == GraphFormat::Tsplib);
             assert_eq!(graph.edges(), 4);
