@@ -293,18 +293,12 @@ fn numbered_lines(text: &str) -> Vec<(usize, &str)> {
         .collect()
 }
 
-/// A vertex number as written, or the error naming the line.
+/// A vertex number as written, or the error naming the line; digits past
+/// any integer read as `usize::MAX`, a vertex past every graph.
 fn vertex_number(line: usize, word: &str) -> Result<usize, GraphError> {
     match word.parse::<usize>() {
         Ok(v) => Ok(v),
-        Err(_) if !word.is_empty() && word.bytes().all(|b| b.is_ascii_digit()) => {
-            // Digits past any integer: a vertex past every graph.
-            Err(GraphError::VertexOutOfRange {
-                line,
-                vertex: shown(word),
-                vertices: 0,
-            })
-        }
+        Err(_) if !word.is_empty() && word.bytes().all(|b| b.is_ascii_digit()) => Ok(usize::MAX),
         Err(_) => Err(GraphError::NotANumber {
             line,
             text: shown(word),
@@ -312,41 +306,24 @@ fn vertex_number(line: usize, word: &str) -> Result<usize, GraphError> {
     }
 }
 
-/// The edges of `lines` (line number, two vertex words), checked against
+/// The edges of `edges` (line number, two vertex words), checked against
 /// `vertices`.
 fn checked_edges(
     edges: &[(usize, &str, &str)],
     vertices: usize,
 ) -> Result<Vec<(usize, usize)>, GraphError> {
+    let vertex = |line: usize, word: &str| match vertex_number(line, word)? {
+        w if w == 0 || w > vertices => Err(GraphError::VertexOutOfRange {
+            line,
+            vertex: shown(word),
+            vertices,
+        }),
+        w => Ok(w),
+    };
     edges
         .iter()
-        .map(|&(line, u, v)| {
-            let u = vertex_number(line, u)?;
-            let v = vertex_number(line, v)?;
-            for (w, word) in [(u, u.to_string()), (v, v.to_string())] {
-                if w == 0 || w > vertices {
-                    return Err(GraphError::VertexOutOfRange {
-                        line,
-                        vertex: word,
-                        vertices,
-                    });
-                }
-            }
-            Ok((u, v))
-        })
-        .collect::<Result<_, _>>()
-        .map_err(|error| match error {
-            GraphError::VertexOutOfRange {
-                line,
-                vertex,
-                vertices: 0,
-            } => GraphError::VertexOutOfRange {
-                line,
-                vertex,
-                vertices,
-            },
-            other => other,
-        })
+        .map(|&(line, u, v)| Ok((vertex(line, u)?, vertex(line, v)?)))
+        .collect()
 }
 
 /// A count in a header: a whole number, at most [`MAX_VERTICES`] for
@@ -540,7 +517,7 @@ fn parse_tsplib(lines: &[(usize, &str)]) -> Result<Graph, GraphError> {
 /// Reads an edge list: `U V` a line; the vertices are 1 to the largest
 /// number named.
 fn parse_edge_list(lines: &[(usize, &str)]) -> Result<Graph, GraphError> {
-    let mut pairs = Vec::with_capacity(lines.len());
+    let mut edges = Vec::with_capacity(lines.len());
     let mut vertices = 0;
     for &(line, text) in lines {
         let words: Vec<&str> = text.split_whitespace().collect();
@@ -551,33 +528,28 @@ fn parse_edge_list(lines: &[(usize, &str)]) -> Result<Graph, GraphError> {
                 expected: "an edge U V (two vertex numbers)",
             });
         };
-        for word in [u, v] {
-            let w = vertex_number(line, word).map_err(|error| match error {
-                GraphError::VertexOutOfRange { line, vertex, .. } => GraphError::TooLarge {
-                    vertices: format!("line {line}: {vertex}"),
-                },
-                other => other,
-            })?;
-            if w == 0 {
+        let mut edge = [0; 2];
+        for (end, word) in edge.iter_mut().zip([u, v]) {
+            *end = vertex_number(line, word)?;
+            if *end == 0 {
                 return Err(GraphError::VertexOutOfRange {
                     line,
                     vertex: "0".into(),
                     vertices: vertices.max(1),
                 });
             }
-            if w > MAX_VERTICES {
+            if *end > MAX_VERTICES {
                 return Err(GraphError::TooLarge {
-                    vertices: w.to_string(),
+                    vertices: format!("line {line}: {}", shown(word)),
                 });
             }
-            vertices = vertices.max(w);
+            vertices = vertices.max(*end);
         }
-        pairs.push((line, *u, *v));
+        edges.push((edge[0], edge[1]));
     }
     if vertices == 0 {
         return Err(GraphError::Empty);
     }
-    let edges = checked_edges(&pairs, vertices)?;
     let mut graph = Graph::build(vertices, &edges);
     graph.format = Some(GraphFormat::EdgeList);
     Ok(graph)
