@@ -564,6 +564,66 @@ fn sum_adds_up_task_outputs_and_refuses_gaps_repeats_and_strangers_in_one_line()
     );
 }
 
+/// A task whose problem has no cube at its depth (the gate refutes it, or
+/// the walk finds no prefix) prints its header alone, whatever route
+/// answers, and `sum` reads the tasks' outputs as the oracle's count: none.
+/// A header alone of a problem with cubes is a task that counted nothing.
+#[test]
+fn a_task_of_a_problem_without_cubes_prints_its_header_and_sums_to_none() {
+    let dir = tempfile::tempdir().unwrap();
+    let problems: [(&[&str], Shape, Demands); 2] = [
+        (
+            &["--board", "4x5", "--closed", "--start", "d3", "--end", "c3"],
+            Shape::knight(4, 5),
+            Demands {
+                closed: true,
+                clues: vec![(0, 13), (19, 12)],
+            },
+        ),
+        (
+            &["--board", "2x6", "--leaper", "1,4"],
+            Shape {
+                leaper: (1, 4),
+                ..Shape::knight(2, 6)
+            },
+            Demands::default(),
+        ),
+    ];
+    for (problem, shape, demands) in problems {
+        let mut files = Vec::new();
+        for range in ["1-3", "4-9"] {
+            let args = [
+                &["count", "--depth", "3", "--jobs", "1", "--cubes", range],
+                problem,
+            ]
+            .concat();
+            let out = common::cli::stdout_of(&args);
+            let lines: Vec<&str> = out.lines().collect();
+            assert_eq!(lines.len(), 1, "{args:?}: {out}");
+            assert!(lines[0].starts_with("# knightsat cube counts "), "{out}");
+            let path = dir.path().join(format!("{}-{range}", files.len()));
+            std::fs::write(&path, &out).unwrap();
+            files.push(path.to_str().unwrap().to_string());
+        }
+        let total = common::cli::stdout_of(&["sum", &files[0], &files[1]]);
+        let oracle = common::tours_of(&shape, &demands, usize::MAX).len();
+        assert_eq!(total.trim(), oracle.to_string(), "{problem:?}");
+    }
+    let header = common::cli::stdout_of(&["count", "--size", "5", "--depth", "3", "--cubes", "1"]);
+    let alone = dir.path().join("alone");
+    std::fs::write(&alone, header.lines().next().unwrap().to_string() + "\n").unwrap();
+    let output = common::cli::knightsat()
+        .args(["sum", alone.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("cubes are not counted (cube 1-"),
+        "{stderr}"
+    );
+}
+
 /// The tours `count` reported before its time limit, from "ran out after N
 /// tours" on stderr.
 fn tours_before_the_limit(stderr: &str) -> u64 {

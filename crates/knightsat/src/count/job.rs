@@ -11,7 +11,7 @@ use super::estimate::{estimate_count, estimate_cube_range, Estimate};
 use super::frontier::{self, PartSplit, SquareOrder};
 use super::number::TourNumber;
 use super::parts::{frontier_part, PartTask};
-use super::range::{count_cube_range, cube_task, cubes_of_route};
+use super::range::{count_cube_range, cube_task};
 use super::route::{way, Way, WholeCount};
 use super::split::{count_by_cubes, CubeProgress, ParallelOptions};
 use super::tally::{CubeRange, CubeTally, PartOf, PartTally};
@@ -651,28 +651,23 @@ impl<'a> CountJob<'a> {
 
     /// The tours of the cubes numbered `range` of `depth` moves, each
     /// cube's line heard as it ends, after the header. The gate takes as
-    /// long as it needs; where it refutes the problem, every cube has 0,
-    /// and a problem with no cube at all has the count of no tour
-    /// ([`CountReport::Tours`]) instead of a range past its last cube.
+    /// long as it needs; where it refutes the problem, every cube has 0.
+    /// A problem with no cube at all has the header alone, which `sum`
+    /// reads as no tour, so that every task of a cluster prints what
+    /// `sum` takes whatever route answers.
     fn count_range(
         &self,
         request: &Request,
         depth: usize,
         range: CubeRange,
     ) -> Result<CountReport, Error> {
-        let refuted = self.gate(&Deadline::new(None));
-        if let Some(refuted) = refuted.clone() {
-            if cubes_of_route(self.problem, self.method, request, depth)? == 0 {
-                return Ok(self.refuted(request, refuted));
-            }
-        }
+        let impossible = self.gate(&Deadline::new(None)).is_some();
         self.cube_route(request, &self.progress());
         let task = cube_task(self.problem, self.method, request, depth)?;
         let header = task.header();
-        let impossible = refuted.is_some();
         let on_cube = self.on_cube;
-        // The header goes out before the first cube's line, and not at all
-        // when no cube is counted.
+        // The header goes out before the first cube's line, and alone
+        // when there is no cube; not at all when the count stops first.
         let header_once = Once::new();
         let (range, tours) = count_cube_range(
             self.problem,
@@ -689,6 +684,9 @@ impl<'a> CountJob<'a> {
                 }
             },
         )?;
+        if let Some(on_cube) = on_cube {
+            header_once.call_once(|| on_cube(CubeLine::Header(&header)));
+        }
         Ok(CountReport::Cubes(CubeRangeCount {
             header,
             range,

@@ -14,27 +14,13 @@ use super::tally::{
     header_line, record_of, CubeRange, CubeSum, CubeTally, CubeTours, Fingerprint, LineKind,
 };
 use crate::cnf_file::{options, problem_and_encoding};
-use crate::cubes::{
-    cube_count, cube_count_until, cubes_at, effective_depth, for_each_cube, on_cubes_in_runs,
-};
+use crate::cubes::{cube_count_until, cubes_at, effective_depth, for_each_cube, on_cubes_in_runs};
 use crate::encoding::EncodingConfig;
 use crate::error::{Error, TallyError, Unsupported};
 use crate::model::problem::Problem;
 use crate::runtime::stop::Stop;
 use crate::runtime::threads::resolve_jobs;
 use crate::solve::{Method, Request};
-
-/// How many cubes of `depth` moves the route `method` takes for
-/// `problem` numbers (those [`count_cube_range`] counts from).
-pub(super) fn cubes_of_route(
-    problem: &Problem,
-    method: Method,
-    request: &Request,
-    depth: usize,
-) -> Result<usize, Error> {
-    let (_, request) = CubeCounter::for_route(problem, method, request)?;
-    cube_count(problem, &request.config, depth, usize::MAX)
-}
 
 /// Counts the cubes numbered `range` (from 1, in the order of `cubes
 /// --split`'s files and manifest) of `depth` moves by `method`, on `jobs`
@@ -46,7 +32,7 @@ pub(super) fn cubes_of_route(
 /// ([`CubeTours::SameAs`]), wherever that cube is, and `sum` adds it in.
 /// Returns the range cut to the last cube and the tours of the cubes
 /// counted. A range ending past the last cube stops there; one starting
-/// past it is refused. `task` is [`cube_task`]'s; where the gate proved
+/// past it is refused, unless there is no cube at all (and no tour). `task` is [`cube_task`]'s; where the gate proved
 /// the problem `impossible`, every cube is given 0 tours uncounted.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn count_cube_range(
@@ -66,6 +52,11 @@ pub(super) fn count_cube_range(
     let deadline = request.deadline();
     let halt = || deadline.check();
     let all = cube_count_until(problem, &request.config, depth, usize::MAX, &halt)?;
+    // Every tour starts with one of the cubes, so with none there is no
+    // tour, and every range has its count: none.
+    if all == 0 {
+        return Ok((range, 0));
+    }
     let range = range.cut_to(all)?;
     // Backtracking counts one cube per class of symmetric cubes; SAT, the
     // independent check, counts each.
@@ -244,10 +235,14 @@ pub(super) fn cube_task(
 /// its header records: each line's squares are its cube's, and the lines
 /// count the task's cubes. Walks every cube of the task.
 pub fn sum_tallies(sum: &CubeSum, range: Option<CubeRange>) -> Result<TourNumber, Error> {
-    let (Some((record, header)), Some(lines)) = (sum.task(), sum.cubes()) else {
+    let Some((record, header)) = sum.task() else {
         return Err(TallyError::Nothing.into());
     };
+    let lines = sum.cubes();
     if sum.kind() == Some(LineKind::Part) {
+        if lines.is_none() {
+            return Err(TallyError::Nothing.into());
+        }
         check_parts(sum, record, header)?;
         return Ok(match range {
             Some(range) => sum.total_of(range)?,
@@ -266,6 +261,23 @@ pub fn sum_tallies(sum: &CubeSum, range: Option<CubeRange>) -> Result<TourNumber
         index += 1;
         Ok(())
     })?;
+    let Some(lines) = lines else {
+        // A header alone is the whole output of a task whose problem has
+        // no cube at its depth, and so no tour.
+        if index == 0 {
+            return Ok(TourNumber::ZERO);
+        }
+        let missing = match range {
+            Some(range) => range.cut_to(index)?.indices(),
+            None => 0..index,
+        };
+        return Err(TallyError::Missing {
+            kind: LineKind::Cube,
+            cubes: index,
+            missing: missing.map(|i| i + 1).collect(),
+        }
+        .into());
+    };
     if index != lines {
         return Err(TallyError::WrongCubeCount {
             header: header.to_string(),
