@@ -598,6 +598,68 @@ fn solve_with_jobs_returns_a_verified_tour_or_proves_there_is_none() {
     }
 }
 
+/// A depth as long as the tour is refused at once where the walk to it
+/// passes more prefixes than the budget holds as cubes (it used to walk
+/// nearly every tour first), naming a depth that fits, and that depth
+/// solves.
+#[test]
+fn a_depth_as_long_as_the_tour_is_refused_at_once_with_one_that_fits() {
+    for (size, depth) in [("6", "36"), ("7", "49")] {
+        let args = [
+            "solve",
+            "--size",
+            size,
+            "--jobs",
+            "2",
+            "--depth",
+            depth,
+            "--memory-budget",
+            "64",
+            "--timeout",
+            "60",
+        ];
+        let output = common::cli::knightsat().args(args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        let fits = stderr
+            .split("--depth ")
+            .nth(1)
+            .and_then(|rest| rest.split(' ').next())
+            .and_then(|depth| depth.parse::<usize>().ok())
+            .unwrap_or_else(|| panic!("no depth that fits: {stderr}"));
+        assert!(
+            stderr.contains(&format!("--depth {fits} or less fits")),
+            "{stderr}"
+        );
+        let fitting = fits.to_string();
+        let args = [
+            "solve",
+            "--size",
+            size,
+            "--jobs",
+            "2",
+            "--depth",
+            &fitting,
+            "--memory-budget",
+            "64",
+            "--format",
+            "json",
+        ];
+        let output = common::cli::knightsat().args(args).output().unwrap();
+        assert_eq!(output.status.code(), Some(0), "{args:?}");
+        let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        let n: usize = size.parse().unwrap();
+        let path: Vec<usize> = json["tour"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|name| Shape::knight(n, n).index_of(name.as_str().unwrap()))
+            .collect();
+        assert!(common::is_tour(n, n, false, &path), "{args:?}: {path:?}");
+    }
+}
+
 /// Counts of every file `cubes --split` wrote, summed.
 fn split_and_count(args: &[&str], dir: &std::path::Path) -> u64 {
     let dir_arg = dir.to_str().unwrap();

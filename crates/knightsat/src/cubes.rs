@@ -337,6 +337,14 @@ pub fn cubes(problem: &Problem, config: &EncodingConfig, depth: usize) -> Result
 /// request's memory budget. A depth past the tour's last
 /// move is the whole tour's ([`effective_depth`]), and is held as such.
 /// `halt`'s error ends the walks.
+///
+/// The depths are counted from 1 up, each within what the budget holds:
+/// the walk to a depth passes every prefix of each shallower one, and
+/// near a tour's length those are far more than the cubes (every 6x6
+/// tour is a cube of depth 35, but the walk to them is the whole search),
+/// so a depth whose walk passes more prefixes than the budget holds is
+/// refused at the first depth that does, in about the time of walking
+/// what the budget holds.
 pub(crate) fn cubes_within(
     problem: &Problem,
     config: &EncodingConfig,
@@ -348,24 +356,19 @@ pub(crate) fn cubes_within(
     let encoding = time_indexed(problem, config)?;
     let fitting =
         |depth: usize| usize::try_from(budget_bytes / bytes_per_cube(depth)).unwrap_or(usize::MAX);
-    let count = cube_count_until(problem, config, depth, fitting(depth), halt)?;
-    if count > fitting(depth) {
-        let mut smaller_depth = None;
-        for shallower in (1..effective_depth(depth, problem.board().squares())).rev() {
-            if cube_count_until(problem, config, shallower, fitting(shallower), halt)?
-                <= fitting(shallower)
-            {
-                smaller_depth = Some(shallower);
-                break;
-            }
+    let mut count = 0;
+    for level in 1..=depth {
+        count = cube_count_until(problem, config, level, fitting(level), halt)?;
+        if count > fitting(level) {
+            return Err(Error::CubesOverMemoryBudget {
+                depth: level,
+                asked: depth,
+                cubes: count as u64,
+                estimate_mib: (count as u64 * bytes_per_cube(level)).div_ceil(1 << 20),
+                budget_mib: budget_bytes >> 20,
+                smaller_depth: (level > 1).then(|| level - 1),
+            });
         }
-        return Err(Error::CubesOverMemoryBudget {
-            depth,
-            cubes: count as u64,
-            estimate_mib: (count as u64 * bytes_per_cube(depth)).div_ceil(1 << 20),
-            budget_mib: budget_bytes >> 20,
-            smaller_depth,
-        });
     }
     let mut cubes = Vec::with_capacity(count);
     walk(&encoding, depth, halt, &mut |path| {

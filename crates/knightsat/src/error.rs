@@ -44,10 +44,13 @@ pub enum Error {
     #[error("{0}")]
     Problem(ProblemError),
     /// Cubes too many to hold within the memory budget.
-    #[error("{cubes} or more cubes of depth {depth} would need about {estimate_mib} MiB or more, over the budget of {budget_mib} MiB")]
+    #[error("{cubes} or more cubes of depth {depth} would need about {estimate_mib} MiB or more, over the budget of {budget_mib} MiB{}", made_from(*.depth, *.asked))]
     CubesOverMemoryBudget {
-        /// The depth asked for.
+        /// The depth whose cubes are too many: the depth asked for, or a
+        /// shallower one that the walk to it passes through.
         depth: usize,
+        /// The depth asked for.
+        asked: usize,
         /// The cubes counted before the count stopped (there may be more).
         cubes: u64,
         /// Their memory.
@@ -352,6 +355,15 @@ impl Error {
 }
 
 /// ", besides N MiB kept on disk" when a count kept states on disk.
+/// What the cubes of depth `asked` have to do with those of `depth`.
+fn made_from(depth: usize, asked: usize) -> String {
+    if depth == asked {
+        String::new()
+    } else {
+        format!(", and the walk that makes the cubes of depth {asked} passes through each")
+    }
+}
+
 fn on_disk_besides(mib: u64) -> String {
     if mib == 0 {
         String::new()
