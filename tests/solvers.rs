@@ -405,6 +405,82 @@ fn timeouts_stop_external_solvers_and_leave_nothing_behind() {
     );
 }
 
+/// A program that prints without end is ended once it has printed more
+/// than any answer to the formula takes, before it fills the disk, and
+/// its files go with it.
+#[test]
+fn a_solver_that_prints_without_end_is_ended_before_it_fills_the_disk() {
+    let dir = tempfile::tempdir().unwrap();
+    let program = fake_solver(dir.path(), "chatter", "yes 'v 1'");
+    let tmp = dir.path().join("tmp");
+    std::fs::create_dir(&tmp).unwrap();
+    Command::cargo_bin("knightsat")
+        .unwrap()
+        .env("TMPDIR", &tmp)
+        .args([
+            "solve",
+            "--size",
+            "6",
+            "--timeout",
+            "60",
+            "--solver",
+            &program,
+        ])
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains("printed more than 64 MiB"));
+    assert!(entries(&tmp).is_empty(), "{:?}", entries(&tmp));
+}
+
+/// SIGKILL of knightsat, which no clean-up sees: the kernel ends the
+/// solver program it started, and the next run removes the temporary
+/// directory the killed one left.
+#[test]
+fn a_solver_program_does_not_outlive_a_sigkill_and_its_files_go_next_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let pid_file = dir.path().join("pid");
+    let sleeper = fake_solver(
+        dir.path(),
+        "sleeper",
+        &format!(
+            "echo $$ > '{}.new'; mv '{0}.new' '{0}'; exec sleep 1000",
+            pid_file.display()
+        ),
+    );
+    let tmp = dir.path().join("tmp");
+    std::fs::create_dir(&tmp).unwrap();
+    let mut knightsat = Process::new(binary())
+        .args(["solve", "--size", "6", "--solver", &sleeper])
+        .env("TMPDIR", &tmp)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while !pid_file.exists() && started.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let pid = std::fs::read_to_string(&pid_file).unwrap();
+    assert!(alive(pid.trim()));
+    assert_eq!(entries(&tmp).len(), 1, "{:?}", entries(&tmp));
+    send(&knightsat, libc::SIGKILL);
+    knightsat.wait().unwrap();
+    let killed = Instant::now();
+    while alive(pid.trim()) && killed.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(!alive(pid.trim()), "the solver {pid} outlived knightsat");
+    assert_eq!(entries(&tmp).len(), 1, "{:?}", entries(&tmp));
+    let mute = fake_solver(dir.path(), "mute", "exit 10");
+    Command::cargo_bin("knightsat")
+        .unwrap()
+        .env("TMPDIR", &tmp)
+        .args(["solve", "--size", "5", "--solver", &mute])
+        .assert()
+        .code(1);
+    assert!(entries(&tmp).is_empty(), "{:?}", entries(&tmp));
+}
+
 #[test]
 fn timeouts_abandon_varisat() {
     // 12x12 open without predecessor clauses and move variables takes varisat far longer than 0.2 s.

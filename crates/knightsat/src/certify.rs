@@ -3,6 +3,7 @@
 //! crate's `rate` program).
 
 use crate::error::{CnfError, RunError};
+use crate::runtime::platform::end_with_parent;
 use std::path::Path;
 use std::process::Command;
 
@@ -98,19 +99,18 @@ pub fn check_proof(cnf: &Path, proof: &Path) -> Result<Verdict, Error> {
         }
     }
     check_header(cnf)?;
-    let output = Command::new("rate")
-        .arg(cnf)
-        .arg(proof)
-        .output()
-        .map_err(|e| Error::CheckerMissing {
-            program: "rate".into(),
-            reason: match e.kind() {
-                std::io::ErrorKind::NotFound => {
-                    "it is not on PATH: `cargo install rate@0.3.0` installs it".into()
-                }
-                _ => e.to_string(),
-            },
-        })?;
+    let mut command = Command::new("rate");
+    command.arg(cnf).arg(proof);
+    end_with_parent(&mut command);
+    let output = command.output().map_err(|e| Error::CheckerMissing {
+        program: "rate".into(),
+        reason: match e.kind() {
+            std::io::ErrorKind::NotFound => {
+                "it is not on PATH: `cargo install rate@0.3.0` installs it".into()
+            }
+            _ => e.to_string(),
+        },
+    })?;
     let stdout = String::from_utf8_lossy(&output.stdout);
     if stdout.lines().any(|line| line.trim() == "s VERIFIED") {
         return Ok(Verdict::Verified);

@@ -181,6 +181,47 @@ pub fn clean_up_now() {
     }
 }
 
+/// The start of the name of a directory this process makes with the
+/// prefix `prefix`: the prefix, this process's id and a dash (random
+/// letters follow), which [`clear_dead_dirs`] reads back.
+pub(crate) fn owned_prefix(prefix: &str) -> String {
+    format!("{prefix}{}-", std::process::id())
+}
+
+/// Removes from `parent` the directories named by [`owned_prefix`] with
+/// `prefix` whose process died without removing them (SIGKILL, a power
+/// cut, which no clean-up sees): those named with the id of a process
+/// that no longer exists. A directory of a process still running, or of
+/// another user's, stays.
+pub(crate) fn clear_dead_dirs(parent: &Path, prefix: &str) {
+    let Ok(entries) = std::fs::read_dir(parent) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let owner = name
+            .to_str()
+            .and_then(|name| name.strip_prefix(prefix))
+            .and_then(|rest| rest.split_once('-'))
+            .and_then(|(pid, _)| pid.parse::<i32>().ok())
+            .filter(|&pid| pid > 0);
+        let is_dir = entry.file_type().is_ok_and(|kind| kind.is_dir());
+        if let Some(pid) = owner.filter(|_| is_dir) {
+            if !process_exists(pid) {
+                let _ = std::fs::remove_dir_all(entry.path());
+            }
+        }
+    }
+}
+
+/// Whether a process of id `pid` exists (kill(2) with no signal: one of
+/// another user's answers EPERM, and exists).
+fn process_exists(pid: i32) -> bool {
+    // SAFETY: kill(2) with signal 0 only checks; it touches no memory.
+    let alive = unsafe { libc::kill(pid, 0) } == 0;
+    alive || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -27,6 +27,39 @@ const PORTABLE_FALLBACKS: &str = "KNIGHTSAT_PORTABLE_FALLBACKS";
 /// records the tests that reach a call with a fallback.
 const FALLBACK_CALLERS: &str = "KNIGHTSAT_FALLBACK_CALLERS";
 
+/// Has the kernel end the program `command` starts when the thread that
+/// starts it ends (Linux's `PR_SET_PDEATHSIG`, set in the child before
+/// it runs the program), so that a SIGKILL of this process, which no
+/// clean-up sees, leaves no solver program running in its own process
+/// group. A parent that died before the call is caught by its id: the
+/// program is then not run. The threads that start programs wait for
+/// them, so only the end of the process ends them early. Other systems
+/// have no such call: there a program may outlive a SIGKILL.
+pub(crate) fn end_with_parent(command: &mut std::process::Command) {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: getpid(2) touches no memory.
+        let parent = unsafe { libc::getpid() };
+        // SAFETY: between fork and exec the closure makes only the
+        // async-signal-safe calls prctl(2) and getppid(2), and allocates
+        // nothing.
+        unsafe {
+            command.pre_exec(move || {
+                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong) != 0 {
+                    return Err(io::Error::last_os_error());
+                }
+                if libc::getppid() != parent {
+                    return Err(io::Error::from_raw_os_error(libc::ESRCH));
+                }
+                Ok(())
+            });
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = command;
+}
+
 /// Whether the portable fallbacks stand in for the Linux calls: always
 /// off Linux; on Linux only in a build with debug assertions whose
 /// environment sets [`PORTABLE_FALLBACKS`] to 1 (read once).

@@ -17,11 +17,16 @@ use crate::cnf::{ClauseSink, Lit};
 use crate::encoding::Model;
 use crate::sat::SatError;
 
-use crate::runtime::cleanup::{ProcessGroup, TempPath};
+use crate::runtime::cleanup::{clear_dead_dirs, owned_prefix, ProcessGroup, TempPath};
+use crate::runtime::platform::end_with_parent;
 use crate::runtime::RunError;
 
 /// How often a running program is checked for an exit or a stop.
 const POLL: Duration = Duration::from_millis(5);
+/// How a run's temporary directory is named: the prefix, the process's
+/// id, a dash, then random letters; a directory left by a process that
+/// was killed outright is removed by the next run ([`clear_dead_dirs`]).
+const TEMP_PREFIX: &str = "knightsat-solver-";
 
 /// The solvers knightsat knows how to call and read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -107,9 +112,14 @@ impl ExternalSolver {
     /// Starts a run of this program: a private temporary directory for
     /// its files, removed when the run ends (or the process is stopped).
     pub(crate) fn start(&self, setup: Setup) -> Result<ExternalRun, SatError> {
-        let (dir, registered) =
-            TempPath::create(|| tempfile::Builder::new().prefix("knightsat-").tempdir())
-                .map_err(|e| RunError::io("creating a temporary directory", e))?;
+        let parent = std::env::temp_dir();
+        clear_dead_dirs(&parent, TEMP_PREFIX);
+        let (dir, registered) = TempPath::create(|| {
+            tempfile::Builder::new()
+                .prefix(&owned_prefix(TEMP_PREFIX))
+                .tempdir_in(&parent)
+        })
+        .map_err(|e| RunError::io("creating a temporary directory", e))?;
         std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o700))
             .map_err(|e| RunError::io("creating a temporary directory", e))?;
         Ok(ExternalRun {
@@ -235,6 +245,7 @@ impl ExternalRun {
             .stdout(create(&stdout)?)
             .stderr(create(&stderr)?)
             .process_group(0);
+        end_with_parent(&mut command);
         let mut child = command.spawn().map_err(|e| SatError::SolverMissing {
             program: self.solver.program.clone(),
             reason: match e.kind() {
@@ -247,11 +258,12 @@ impl ExternalRun {
         // Dropping the guard kills whatever the solver started and left
         // running, on every way out of here.
         let group = ProcessGroup::register(child.id());
-        let Some(status) = self.wait(&mut child)? else {
+        let waited = self.wait(&mut child, &[&stdout, &stderr, &result]);
+        let Some(status) = waited.as_ref().ok().copied().flatten() else {
             drop(group);
             // The group is killed: collect the exit so no zombie remains.
             let _ = child.wait();
-            return Ok(None);
+            return waited.map(|_| None);
         };
         drop(group);
         let code = status.code();
@@ -289,8 +301,16 @@ impl ExternalRun {
         }
     }
 
-    /// Waits for the program to exit; `None` as soon as the stop is raised.
-    fn wait(&self, child: &mut Child) -> Result<Option<std::process::ExitStatus>, SatError> {
+    /// Waits for the program to exit; `None` as soon as the stop is
+    /// raised. A program whose `outputs` together pass what any answer to
+    /// this formula takes ([`output_limit`]) is refused before it fills
+    /// the disk.
+    fn wait(
+        &self,
+        child: &mut Child,
+        outputs: &[&Path],
+    ) -> Result<Option<std::process::ExitStatus>, SatError> {
+        let limit = output_limit(self.intake.count());
         loop {
             if let Some(status) = child
                 .try_wait()
@@ -301,9 +321,34 @@ impl ExternalRun {
             if self.intake.is_stopped() {
                 return Ok(None);
             }
+            let printed: u64 = outputs
+                .iter()
+                .filter_map(|path| std::fs::metadata(path).ok())
+                .map(|meta| meta.len())
+                .sum();
+            if printed > limit {
+                return Err(self.solver.failed(format!(
+                    "printed more than {} MiB, more than any answer to this formula's {} variables takes, and was ended",
+                    limit >> 20,
+                    self.intake.count()
+                )));
+            }
             std::thread::sleep(POLL);
         }
     }
+}
+
+/// The most bytes a solver program may print for a formula of `vars`
+/// variables, its answer and its messages together: a model as `v` lines
+/// takes at most the digits of `vars`, a sign and a space a literal; four
+/// times that, and 64 MiB for comments and statistics, which no solver's
+/// output comes near, quiet or verbose.
+fn output_limit(vars: usize) -> u64 {
+    let per_literal = vars.to_string().len() as u64 + 2;
+    (vars as u64)
+        .saturating_mul(per_literal)
+        .saturating_mul(4)
+        .saturating_add(64 << 20)
 }
 
 /// The last non-empty line of a file, read from its last 4 KiB only, so a

@@ -22,7 +22,7 @@ use crate::count::frontier::budget::Budget;
 use crate::count::frontier::packing::{Count, Key};
 use crate::count::frontier::table::{Table, TableError};
 use crate::count::frontier::FrontierError;
-use crate::runtime::cleanup::TempPath;
+use crate::runtime::cleanup::{clear_dead_dirs, owned_prefix, TempPath};
 
 /// Buckets a spilled table is split into at each level.
 const BUCKETS: usize = 16;
@@ -106,10 +106,10 @@ impl SpillDir {
     fn new_path(&self) -> Result<PathBuf, FrontierError> {
         let mut made = self.0.made.lock().unwrap_or_else(PoisonError::into_inner);
         if made.is_none() {
-            clear_dead(&self.0.parent);
+            clear_dead_dirs(&self.0.parent, PREFIX);
             let created = TempPath::create(|| {
                 tempfile::Builder::new()
-                    .prefix(&format!("{PREFIX}{}-", std::process::id()))
+                    .prefix(&owned_prefix(PREFIX))
                     .tempdir_in(&self.0.parent)
             })
             .map_err(|e| self.failed(&e))?;
@@ -126,39 +126,6 @@ impl SpillDir {
         let now = self.0.on_disk.fetch_add(bytes, Ordering::Relaxed) + bytes;
         self.0.most.fetch_max(now, Ordering::Relaxed);
     }
-}
-
-/// Removes from `parent` the directories of counts that died there
-/// without removing them (SIGKILL, a power cut): those named with the id
-/// of a process that no longer exists. A directory of a count still
-/// running, or of another user's, stays.
-fn clear_dead(parent: &Path) {
-    let Ok(entries) = std::fs::read_dir(parent) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        let owner = name
-            .to_str()
-            .and_then(|name| name.strip_prefix(PREFIX))
-            .and_then(|rest| rest.split_once('-'))
-            .and_then(|(pid, _)| pid.parse::<i32>().ok())
-            .filter(|&pid| pid > 0);
-        let is_dir = entry.file_type().is_ok_and(|kind| kind.is_dir());
-        if let Some(pid) = owner.filter(|_| is_dir) {
-            if !process_exists(pid) {
-                let _ = std::fs::remove_dir_all(entry.path());
-            }
-        }
-    }
-}
-
-/// Whether a process of id `pid` exists (kill(2) with no signal: one of
-/// another user's answers EPERM, and exists).
-fn process_exists(pid: i32) -> bool {
-    // SAFETY: kill(2) with signal 0 only checks; it touches no memory.
-    let alive = unsafe { libc::kill(pid, 0) } == 0;
-    alive || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
 }
 
 /// A file of states and counts, removed when dropped.
