@@ -265,6 +265,16 @@ fn bad_puzzles_are_refused_in_one_line() {
             "3 1 . .\n2 . . .\n1 . . .\n  a b c\n1 2\n",
             "line 5 comes after the grid's file letters but does not begin a 3x3 grid",
         ),
+        // A labelled grid cut before its file letters (`head -3`), not a
+        // wider grid with its rank numbers as clues.
+        (
+            "5  .  . 17  .  .\n4  .  .  .  .  .\n3  .  .  .  .  .\n",
+            "lines 1 to 3 begin with the rank numbers 5 to 3, but no line of file letters",
+        ),
+        (
+            "\n4 . . . .\n3 . 7 . .\n",
+            "lines 2 to 3 begin with the rank numbers 4 to 3",
+        ),
         (
             "2 1 .\n1 . .\n  a b\n\n3 1 . .\n2 . . .\n1 . . .\n  a b c\n",
             "line 5 comes after the grid's file letters but does not begin a 2x2 grid",

@@ -107,6 +107,9 @@ pub fn parse_puzzle(text: &str, leaper: Option<Leaper>, closed: bool) -> Result<
         None => (&lines[..], &[][..]),
     };
     let cells = grid_cells(lines)?;
+    if solution.is_empty() && leaper.lengths() != (0, 1) {
+        refuse_ranks_without_files(lines)?;
+    }
     let (rows, cols) = (cells.len(), cells[0].len());
     if let Some(&(line_number, _)) = solution.first() {
         let solution = grid_cells(solution).ok().filter(|solution| {
@@ -145,6 +148,41 @@ pub fn parse_puzzle(text: &str, leaper: Option<Leaper>, closed: bool) -> Result<
         }
     }
     finish(board, closed, clues)
+}
+
+/// Refuses a grid of cells alone (no file letters along the bottom) whose
+/// first column counts down by one from row to row, as rank numbers do: a
+/// labelled grid cut before its file letters (`head -3` of a 5x5 puzzle),
+/// which would otherwise be read as a wider grid with the rank numbers as
+/// clues. In a real puzzle two moves one apart are a leap apart, never
+/// on neighbouring squares of one file, so only a piece that steps one
+/// square straight (the wazir) could write such a column, and is not
+/// refused (the caller skips it).
+fn refuse_ranks_without_files(lines: &[(usize, Vec<&str>)]) -> Result<(), Error> {
+    if lines.len() < 2 || lines.last().is_some_and(|(_, tokens)| is_footer(tokens)) {
+        return Ok(());
+    }
+    let firsts: Option<Vec<usize>> = lines
+        .iter()
+        .map(|(_, tokens)| tokens[0].parse::<usize>().ok())
+        .collect();
+    let Some(firsts) = firsts else {
+        return Ok(());
+    };
+    let counts_down = firsts[0] >= lines.len()
+        && firsts
+            .iter()
+            .enumerate()
+            .all(|(row, &first)| first + row == firsts[0]);
+    if !counts_down {
+        return Ok(());
+    }
+    let (first_line, last_line) = (lines[0].0, lines[lines.len() - 1].0);
+    Err(Error::BadPuzzle(format!(
+        "lines {first_line} to {last_line} begin with the rank numbers {} to {}, but no line of file letters (a b c …) follows them: the grid is cut short (a grid of cells alone has no rank numbers)",
+        firsts[0],
+        firsts[firsts.len() - 1]
+    )))
 }
 
 /// Whether a line of a grid is its file letters (`a b c …`): no cell is
