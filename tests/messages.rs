@@ -241,6 +241,61 @@ fn decode_holds_a_cnf_to_its_header_as_kissat_strict_does() {
     }
 }
 
+/// One header, exactly `p cnf VARS CLAUSES`: `decode` refuses what
+/// `kissat --strict` refuses (a second header, right after the first or at
+/// the end; spaces other than single ones) and takes what it takes (a
+/// header declaring more variables than the clauses use), naming what is
+/// wrong; `count --cnf`, which counts from the comments, refuses each, a
+/// header of other counts by its counts.
+#[test]
+#[cfg_attr(
+    not(has_kissat),
+    ignore = "kissat is not on PATH: run scripts/install-solvers.sh"
+)]
+fn a_cnf_is_held_to_one_header_as_kissat_strict_holds_it() {
+    let dir = tempfile::tempdir().unwrap();
+    success(&["encode", "--board", "3x4", "-o", "t.cnf"], dir.path());
+    std::fs::write(dir.path().join("unsat.txt"), "s UNSATISFIABLE\n").unwrap();
+    let text = std::fs::read_to_string(dir.path().join("t.cnf")).unwrap();
+    let header = text.lines().find(|l| l.starts_with("p cnf ")).unwrap();
+    let counts: Vec<usize> = header[6..].split(' ').map(|w| w.parse().unwrap()).collect();
+    let (vars, clauses) = (counts[0], counts[1]);
+    let twice = format!("{header}\n{header}");
+    let spaced = header.replacen("p cnf", "p  cnf", 1);
+    let trailing = format!("{header} ");
+    let tab = header.replacen(' ', "\t", 1);
+    let more_vars = format!("p cnf {} {clauses}", vars + 5);
+    for (name, file, decode_words, count_words) in [
+        ("twice", text.replacen(header, &twice, 1), Some("a second header"), "a second header"),
+        ("at-end", format!("{text}{header}\n"), Some("a second header"), "a second header"),
+        ("spaced", text.replacen(header, &spaced, 1), Some("bad header 'p  cnf"), "bad header 'p  cnf"),
+        ("trailing", text.replacen(header, &trailing, 1), Some("bad header"), "bad header"),
+        ("tab", text.replacen(header, &tab, 1), Some("bad header"), "bad header"),
+        (
+            "more-vars",
+            text.replacen(header, &more_vars, 1),
+            None,
+            &format!("the header '{more_vars}' is not the one knightsat writes for the problem its comments describe ('{header}')"),
+        ),
+    ] {
+        let path = dir.path().join(format!("{name}.cnf"));
+        std::fs::write(&path, file).unwrap();
+        let cnf = path.to_str().unwrap();
+        assert_eq!(
+            common::kissat_strict_accepts(&path),
+            decode_words.is_none(),
+            "{name}"
+        );
+        if let Some(words) = decode_words {
+            refused(&["decode", "--cnf", cnf, "unsat.txt"], dir.path(), words);
+        } else {
+            let (code, _, stderr) = run(&["decode", "--cnf", cnf, "unsat.txt"], dir.path());
+            assert_eq!(code, Some(20), "{name}: {stderr}");
+        }
+        refused(&["count", "--cnf", cnf], dir.path(), count_words);
+    }
+}
+
 #[test]
 fn help_that_cannot_be_written_is_an_error_and_a_closed_pipe_is_not() {
     for args in [&["--help"][..], &["solve", "--help"], &["--version"]] {
@@ -767,13 +822,29 @@ fn count_cnf_refuses_clauses_other_than_the_ones_its_comments_describe() {
     // The leaper's comment edited: the clauses are still the knight's.
     let camel = text.replace("c option leaper 1,2", "c option leaper 1,3");
     std::fs::write(dir.path().join("camel.cnf"), camel).unwrap();
-    for file in ["added.cnf", "camel.cnf"] {
-        refused(
-            &["count", "--cnf", file],
-            dir.path(),
-            "the CNF's clauses are not the ones knightsat writes for the problem its comments describe",
-        );
-    }
+    refused(
+        &["count", "--cnf", "added.cnf"],
+        dir.path(),
+        &format!(
+            "the header 'p cnf {} {}' is not the one knightsat writes for the problem its comments describe ('{header}')",
+            header.split(' ').nth(2).unwrap(),
+            clauses + 1
+        ),
+    );
+    // Its header is not the camel's formula's, which is what is named.
+    success(
+        &["encode", "--board", "3x4", "--leaper", "1,3", "-o", "c.cnf"],
+        dir.path(),
+    );
+    let camels = std::fs::read_to_string(dir.path().join("c.cnf")).unwrap();
+    let camels_header = camels.lines().find(|l| l.starts_with("p cnf ")).unwrap();
+    refused(
+        &["count", "--cnf", "camel.cnf"],
+        dir.path(),
+        &format!(
+            "the header '{header}' is not the one knightsat writes for the problem its comments describe ('{camels_header}')"
+        ),
+    );
     // A cube's CNF, units and all, is what knightsat writes.
     success(
         &[

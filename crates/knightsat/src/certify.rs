@@ -162,19 +162,17 @@ fn check_header(path: &Path) -> Result<(), Error> {
             .take(crate::runtime::input::MAX_TEXT_BYTES)
             .read_line(&mut line)
             .map_err(|e| Error::io("reading the CNF", e))?;
-        let text = line.trim();
-        if read == 0 || !(text.is_empty() || text.starts_with('c')) {
-            break text.strip_prefix("p cnf ").map(str::to_string);
+        let text = line.trim_end_matches(['\n', '\r']);
+        if read == 0 || !(text.trim().is_empty() || text.starts_with('c')) {
+            break text.starts_with('p').then(|| text.to_string());
         }
     };
     let header = header
         .ok_or_else(|| in_file("no 'p cnf VARS CLAUSES' header before the clauses".into()))?;
-    let counts = crate::cnf::dimacs::header_counts(&header).ok_or_else(|| {
-        in_file(format!(
-            "bad header 'p cnf {}'",
-            crate::runtime::input::shown(&header)
-        ))
-    })?;
+    let counts = header
+        .strip_prefix("p cnf ")
+        .and_then(crate::cnf::dimacs::header_counts)
+        .ok_or_else(|| in_file(crate::cnf::dimacs::bad_header(&header)))?;
     crate::encoding::decode::check_cnf_body(reader, counts, None).map_err(
         |error| match Error::from(error) {
             Error::Cnf(CnfError::BadCnf(why)) => in_file(why),
@@ -193,7 +191,7 @@ fn refuted_by_propagation(path: &Path) -> Result<bool, Error> {
     let mut units: Vec<i32> = Vec::new();
     let mut empty = false;
     let mut vars = 0;
-    crate::cnf::dimacs::for_each_clause(reader, |clause| {
+    crate::cnf::dimacs::for_each_clause(reader, false, |clause| {
         let mut clause = clause.to_vec();
         clause.sort_unstable_by_key(|&lit| (lit.unsigned_abs(), lit));
         clause.dedup();

@@ -7,7 +7,7 @@ use crate::error::CnfError;
 use std::io::{self, BufRead, Read, Write};
 use std::path::Path;
 
-use crate::cnf::dimacs::{header_counts, DimacsWriter};
+use crate::cnf::dimacs::{bad_header, header_counts, DimacsWriter};
 use crate::cnf::Stats;
 use crate::cubes::Cube;
 use crate::encoding::{Encoding, EncodingConfig};
@@ -366,12 +366,7 @@ pub fn read_cnf_info(mut input: impl BufRead) -> Result<CnfInfo, Error> {
             values.push((key.to_string(), value.to_string()));
         } else if let Some(header) = line.strip_prefix("p cnf ") {
             let (problem, encoding) = problem_and_encoding(&values)?.ok_or_else(not_ours)?;
-            let bad_header = || {
-                Error::Cnf(CnfError::NotKnightsatCnf(format!(
-                    "bad header 'p cnf {}'",
-                    shown(header)
-                )))
-            };
+            let bad_header = || Error::Cnf(CnfError::NotKnightsatCnf(bad_header(&line)));
             let (vars, clauses) = header_counts(header).ok_or_else(bad_header)?;
             if vars > MAX_VARS {
                 return Err(bad_header());
@@ -404,6 +399,8 @@ pub fn read_cnf_info(mut input: impl BufRead) -> Result<CnfInfo, Error> {
             return Err(Error::Cnf(CnfError::NotKnightsatCnf(
                 "an iCNF (p inccnf, as cubes -o writes it) holds many cubes, which no single model answers: give a cube's CNF of cubes --split, or the CNF of encode".to_string(),
             )));
+        } else if line.starts_with('p') {
+            return Err(Error::Cnf(CnfError::NotKnightsatCnf(bad_header(&line))));
         } else if !line.starts_with('c') {
             break;
         }
@@ -435,10 +432,14 @@ pub(crate) fn check_clauses_as_written(info: &CnfInfo, clauses: impl BufRead) ->
     }
     let differs = |clause: Option<usize>| CnfError::ClausesNotAsWritten { clause };
     if (info.vars, info.clauses) != (vars, hashes.len()) {
-        return Err(differs(None).into());
+        return Err(CnfError::HeaderNotAsWritten {
+            declared: (info.vars, info.clauses),
+            written: (vars, hashes.len()),
+        }
+        .into());
     }
     let mut number = 0;
-    let found = crate::cnf::dimacs::for_each_clause(clauses, |clause| {
+    let found = crate::cnf::dimacs::for_each_clause(clauses, true, |clause| {
         number += 1;
         let hash = clause_hash(clause.iter().map(|&lit| i64::from(lit)));
         if hashes.get(number - 1) != Some(&hash) {

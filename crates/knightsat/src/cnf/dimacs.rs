@@ -215,31 +215,48 @@ fn wrong_last_literal(tokens: &mut Tokens<impl BufRead>, token: &Token, why: Str
 /// The longest line of clauses read: far beyond any clause knightsat writes.
 const MAX_CLAUSE_LINE: u64 = 64 << 20;
 
-/// The variable and clause counts of a DIMACS header, given the words
-/// after `p cnf `: `None` unless they are two whole numbers.
+/// The variable and clause counts of a DIMACS header, given what follows
+/// `p cnf `: `None` unless it is two whole numbers one space apart and
+/// nothing else, as `kissat --strict` reads a header.
 pub(crate) fn header_counts(words: &str) -> Option<(usize, usize)> {
-    let mut counts = words.split_whitespace().map(str::parse::<usize>);
-    match (counts.next(), counts.next(), counts.next()) {
-        (Some(Ok(vars)), Some(Ok(clauses)), None) => Some((vars, clauses)),
-        _ => None,
-    }
+    let count = |digits: &str| {
+        (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| digits.parse::<usize>().ok())
+            .flatten()
+    };
+    let (vars, clauses) = words.split_once(' ')?;
+    Some((count(vars)?, count(clauses)?))
+}
+
+/// Why a header line `line` (without its line ending) is not `p cnf VARS
+/// CLAUSES` as `kissat --strict` reads it, for a message.
+pub(crate) fn bad_header(line: &str) -> String {
+    format!(
+        "bad header '{}': a header is 'p cnf VARS CLAUSES', single spaces and nothing after, as kissat --strict reads it",
+        shown(line)
+    )
 }
 
 /// Reads the clauses of a DIMACS CNF, calling `on_clause` with each (its
 /// literals as DIMACS numbers, without the terminating 0), and returns how
-/// many there were. Comment lines (`c …`) and the `p cnf` header are
-/// skipped wherever they are, so the reader may start anywhere before the
-/// first clause (after [`read_cnf_info`](crate::cnf_file::read_cnf_info),
-/// say); a clause may span lines; `%` ends the formula (an old SATLIB
-/// convention). Memory stays bounded by the longest line.
+/// many there were. Comment lines (`c …`) are skipped wherever they are;
+/// the `p cnf` header is skipped where `header_read` says it is still to
+/// come, and a header after it (a second one, anywhere) is refused, as
+/// `kissat --strict` refuses it. The reader may so start anywhere before
+/// the first clause: after [`read_cnf_info`](crate::cnf_file::read_cnf_info)
+/// read the header (`header_read`), or at the file's start. A clause may
+/// span lines; `%` ends the formula (an old SATLIB convention). Memory
+/// stays bounded by the longest line.
 pub(crate) fn for_each_clause(
     mut input: impl BufRead,
+    header_read: bool,
     mut on_clause: impl FnMut(&[i32]) -> Result<(), CnfError>,
 ) -> Result<usize, CnfError> {
     let bad = |message: String| CnfError::BadCnf(message);
     let mut line = Vec::new();
     let mut clause: Vec<i32> = Vec::new();
     let mut clauses = 0;
+    let mut header_seen = header_read;
     loop {
         line.clear();
         (&mut input)
@@ -257,7 +274,17 @@ pub(crate) fn for_each_clause(
         }
         let text = String::from_utf8_lossy(&line);
         match text.trim_start().bytes().next() {
-            Some(b'c' | b'p') | None => continue,
+            Some(b'p') if header_seen => {
+                return Err(bad(format!(
+                "a second header '{}' after clause {clauses}: a CNF has one, before its clauses",
+                shown(text.trim_end())
+            )))
+            }
+            Some(b'p') => {
+                header_seen = true;
+                continue;
+            }
+            Some(b'c') | None => continue,
             Some(b'%') => break,
             Some(_) => {}
         }

@@ -283,9 +283,18 @@ pub enum CnfError {
     /// comments would count another formula.
     #[error("the CNF's clauses are not the ones knightsat writes for the problem its comments describe{}: count it with a SAT solver or a model counter, which read the clauses", match clause { Some(n) => format!(" (clause {n} differs)"), None => " (their number differs)".to_string() })]
     ClausesNotAsWritten {
-        /// The first clause that differs, from 1; `None` when the header's
-        /// counts or the number of clauses do.
+        /// The first clause that differs, from 1; `None` when the number
+        /// of clauses does.
         clause: Option<usize>,
+    },
+    /// A knightsat CNF whose header declares other counts than knightsat
+    /// writes for the problem its comments describe.
+    #[error("the header 'p cnf {} {}' is not the one knightsat writes for the problem its comments describe ('p cnf {} {}'): count it with a SAT solver or a model counter, which read the clauses", declared.0, declared.1, written.0, written.1)]
+    HeaderNotAsWritten {
+        /// The variables and clauses the header declares.
+        declared: (usize, usize),
+        /// The variables and clauses knightsat writes.
+        written: (usize, usize),
     },
     /// A model that leaves a clause of the CNF it is given with false: a
     /// model of another formula (another cube's CNF, say).

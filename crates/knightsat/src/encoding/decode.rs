@@ -94,7 +94,7 @@ pub fn check_cnf_body(
             .or_else(|| (var <= primary_vars).then_some(false))
     };
     let mut number = 0;
-    let found = for_each_clause(clauses, |clause| {
+    let found = for_each_clause(clauses, true, |clause| {
         number += 1;
         if let Some(lit) = clause.iter().find(|lit| lit.unsigned_abs() as usize > vars) {
             return Err(CnfError::BadCnf(format!(
