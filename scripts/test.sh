@@ -139,14 +139,18 @@ rust_tests() {
     fi
     nextest_only=(-E "$filter")
   fi
+  # `|| return`: called where a failure does not end the script (beside
+  # runs it under `||`, which turns `set -e` off inside), the function's
+  # status would otherwise be its last command's, and a failed run of the
+  # tests would pass unseen.
   if $nextest; then
     cargo nextest run --locked --cargo-profile dev --no-fail-fast --workspace \
-      --lib --bins --test integration "${nextest_only[@]}" "$@"
+      --lib --bins --test integration "${nextest_only[@]}" "$@" || return
   else
-    cargo test --locked --profile dev --workspace --lib --bins --test integration "$@"
+    cargo test --locked --profile dev --workspace --lib --bins --test integration "$@" || return
   fi
   if ! $portable; then
-    cargo test --locked --profile dev --workspace --doc "$@"
+    cargo test --locked --profile dev --workspace --doc "$@" || return
   fi
 }
 nextest=false

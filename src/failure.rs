@@ -134,13 +134,15 @@ impl From<std::num::TryFromIntError> for Failure {
 /// command's words, since what stands printed is the command's.
 #[derive(Debug, thiserror::Error)]
 pub enum CutShort {
-    /// A count of the whole problem, after `found` tours.
-    #[error("the --timeout of {seconds} s ran out after {found} tours: there are at least {found}, maybe more (exit 124)")]
+    /// A count of the whole problem, after `found` tours (or orbits).
+    #[error("the --timeout of {seconds} s ran out after {found} {}: there are at least {found}, maybe more (exit 124)", if *.orbits { "orbits (tours up to symmetry)" } else { "tours" })]
     Tours {
         /// The time limit.
         seconds: f64,
         /// The tours counted by then.
         found: u64,
+        /// Whether they are orbits (`--up-to-symmetry`), not tours.
+        orbits: bool,
     },
     /// An estimate, before its sample was counted.
     #[error("the --timeout of {seconds} s ran out before the sample's cubes were counted: no estimate (exit 124)")]

@@ -2715,3 +2715,139 @@ fn a_memory_budget_past_what_bytes_count_is_no_budget_not_a_small_one() {
         );
     }
 }
+
+/// A count of orbits cut short by its time limit says it counted orbits.
+#[test]
+fn a_count_of_orbits_cut_short_says_they_are_orbits() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, _, stderr) = run(
+        &["count", "--size", "6", "--up-to-symmetry", "--timeout", "1"],
+        dir.path(),
+    );
+    assert_eq!(code, Some(124), "{stderr}");
+    assert!(
+        stderr.contains(" orbits (tours up to symmetry): there are at least "),
+        "{stderr}"
+    );
+}
+
+/// A JSON tour that visits one of its own board's holes is a tour that
+/// breaks a rule (exit 1), as one with a move no knight makes is, not
+/// unreadable input (exit 2); a name on no board is still unreadable.
+#[test]
+fn a_tour_onto_its_own_hole_is_refused_as_a_tour() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, json, _) = run(
+        &[
+            "solve", "--board", "5x5", "--holes", "c3", "--format", "json",
+        ],
+        dir.path(),
+    );
+    assert_eq!(code, Some(0));
+    let first = json.split("\"tour\":[\"").nth(1).unwrap()[..2].to_string();
+    let onto_hole = json.replacen(&format!("\"tour\":[\"{first}\""), "\"tour\":[\"c3\"", 1);
+    std::fs::write(dir.path().join("hole.json"), &onto_hole).unwrap();
+    let (code, _, stderr) = run(&["verify", "hole.json"], dir.path());
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(
+        stderr.contains("not a valid tour: square 1, c3, is a hole of the board"),
+        "{stderr}"
+    );
+    std::fs::write(
+        dir.path().join("far.json"),
+        json.replacen(&format!("\"tour\":[\"{first}\""), "\"tour\":[\"z9\"", 1),
+    )
+    .unwrap();
+    refused(&["verify", "far.json"], dir.path(), "z9 is not on the");
+}
+
+/// A directory named as the solver program is said to be one.
+#[test]
+fn a_directory_given_as_the_solver_is_said_to_be_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().to_str().unwrap().to_string();
+    refused(
+        &["solve", "--size", "5", "--solver", &path],
+        dir.path(),
+        "it is a directory, not a program",
+    );
+}
+
+/// Input past its bound is refused as too large, in one rule: `sum` at a
+/// line longer than any task prints, `verify` at a file past 256 MiB.
+#[test]
+fn input_past_its_bound_is_said_to_be_too_large() {
+    let dir = tempfile::tempdir().unwrap();
+    refused(
+        &["sum", "/dev/full"],
+        dir.path(),
+        "cannot read /dev/full: line 1 is longer than 64 KiB",
+    );
+    let long = "a".repeat(100_000);
+    std::fs::write(dir.path().join("long.txt"), &long).unwrap();
+    refused(
+        &["sum", "long.txt"],
+        dir.path(),
+        "cannot read long.txt: line 1 is longer than 64 KiB",
+    );
+    refused(
+        &["verify", "--size", "5", "/dev/full"],
+        dir.path(),
+        "cannot read /dev/full: it is larger than 256 MiB",
+    );
+}
+
+/// A negative leaper is a bad leaper, not an unknown option, and a board
+/// of no squares is worded one way whether given by --size or --board.
+#[test]
+fn a_negative_leaper_and_an_empty_board_are_worded_as_their_values() {
+    let dir = tempfile::tempdir().unwrap();
+    for leaper in ["-1,2", "1,-2"] {
+        refused(
+            &["solve", "--size", "5", "--leaper", leaper],
+            dir.path(),
+            &format!("invalid value '{leaper}' for '--leaper <A,B>': bad leaper"),
+        );
+    }
+    refused(
+        &["solve", "--size", "0"],
+        dir.path(),
+        "invalid value '0' for '--size <N>': bad board: 0x0 has no squares: rows and columns must be at least 1",
+    );
+    refused(
+        &["solve", "--board", "0x5"],
+        dir.path(),
+        "invalid value '0x5' for '--board <ROWSxCOLS>': bad board: 0x5 has no squares: rows and columns must be at least 1",
+    );
+}
+
+/// A proof that cannot be written is said as every write failure is, by
+/// both built-in solvers (`CaDiCaL`'s own writes used to fail unsaid, with
+/// the proof reported written), and neither file is left.
+#[test]
+fn a_proof_that_cannot_be_written_is_said_as_every_write_failure() {
+    let dir = tempfile::tempdir().unwrap();
+    for solver in ["varisat", "cadical"] {
+        let (code, _, stderr) = run(
+            &[
+                "solve",
+                "--board",
+                "4x4",
+                "--proof",
+                "/dev/full",
+                "--cnf-out",
+                "t.cnf",
+                "--solver",
+                solver,
+            ],
+            dir.path(),
+        );
+        assert_eq!(code, Some(1), "{solver}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(
+            stderr.contains("writing the proof: No space left on device"),
+            "{solver}: {stderr}"
+        );
+        assert!(entries(dir.path()).is_empty(), "{:?}", entries(dir.path()));
+    }
+}

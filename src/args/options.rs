@@ -182,7 +182,7 @@ pub struct ShapeArgs {
     /// The (A,B)-leaper jumps A files and B ranks or B files and A ranks:
     /// 1,2 knight (the default); 1,3 camel; 2,3 zebra; 1,4 giraffe; 0,1
     /// wazir… A JSON tour or puzzle names its own: this must agree.
-    #[arg(long, value_name = "A,B", help_heading = PROBLEM)]
+    #[arg(long, value_name = "A,B", allow_hyphen_values = true, help_heading = PROBLEM)]
     pub leaper: Option<Leaper>,
 }
 

@@ -8,7 +8,7 @@ use clap::ValueEnum;
 
 use knightsat::count::frontier::{PartSplit, SquareOrder};
 use knightsat::encoding::{Amo, Subtours};
-use knightsat::model::board::MAX_SQUARES;
+use knightsat::model::board::{Board, MAX_SQUARES};
 use knightsat::runtime::deadline::{time_limit, LONGEST_TIME_LIMIT, SHORTEST_TIME_LIMIT};
 use knightsat::sat::Backend;
 use knightsat::solve::Method;
@@ -317,7 +317,11 @@ pub(super) fn parse_size(text: &str) -> Result<usize, String> {
             "'{text}' is too large: a board has at most {MAX_SQUARES} squares"
         ));
     }
-    parse_count(text)
+    let side = parse_count(text)?;
+    // The board's own words, as `--board NxN` says them.
+    Board::parse_dimensions(&format!("{side}x{side}"))
+        .map(|_| side)
+        .map_err(|error| error.to_string())
 }
 
 /// What `generate` prints: the man page or a shell's completions.

@@ -84,7 +84,12 @@ pub fn count(plan: &Count) -> Fallible<ExitCode> {
             ));
         }
         Err(Error::Run(RunError::TimedOutPartway { seconds, found })) if whole => {
-            return Err(CutShort::Tours { seconds, found }.into());
+            return Err(CutShort::Tours {
+                seconds,
+                found,
+                orbits: args.up_to_symmetry,
+            }
+            .into());
         }
         Err(Error::Run(RunError::TimedOutPartway { seconds, .. })) if estimate => {
             return Err(CutShort::Sample { seconds }.into());
@@ -468,6 +473,9 @@ fn print_estimate(estimate: &Estimate, range: Option<CubeRange>, jobs: usize) ->
     })
 }
 
+/// The longest line `sum` reads: far beyond any line of a task's output.
+const MAX_TALLY_LINE: u64 = 64 << 10;
+
 /// `sum`: the lines of `count --cubes` from `files` (stdin when there are
 /// none) added up, every cube counted exactly once.
 /// With `range`, exactly the cubes numbered `range` are to be there.
@@ -487,15 +495,26 @@ pub fn sum(files: &[PathBuf], range: Option<CubeRange>) -> Fallible<ExitCode> {
             line.clear();
             // Lines with their newline: a last line without one was cut.
             // No line of a task's output is near 64 KiB: a longer one is
-            // refused at its first 64 KiB, whatever the file holds.
+            // refused at its first 64 KiB, whatever the file holds, as
+            // other inputs are refused past their bound.
             let read = io::BufRead::read_until(
-                &mut io::Read::take(&mut reader, 1 << 16),
+                &mut io::Read::take(&mut reader, MAX_TALLY_LINE),
                 b'\n',
                 &mut line,
             )
             .map_err(|e| Error::io(format!("reading {name}"), e))?;
             if read == 0 {
                 break;
+            }
+            if read as u64 == MAX_TALLY_LINE && line.last() != Some(&b'\n') {
+                return Err(Error::Run(RunError::CannotRead {
+                    path: name,
+                    error: io::Error::other(format!(
+                        "line {number} is longer than {} KiB, longer than any line `count --cubes` or `count --part` prints",
+                        MAX_TALLY_LINE >> 10
+                    )),
+                })
+                .into());
             }
             total
                 .add(

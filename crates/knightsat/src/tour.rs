@@ -157,12 +157,31 @@ pub fn parse_tour(text: &str, board: Option<Board>, closed: bool) -> Result<Tour
     };
     let squares = names
         .iter()
-        .map(|name| board.parse_square(name))
+        .enumerate()
+        .map(|(at, name)| square_of_tour(&board, at + 1, name))
         .collect::<Result<Vec<_>, _>>()?;
     Ok(Tour {
         board,
         closed,
         squares,
+    })
+}
+
+/// The square named `name` at position `position` (from 1) of a tour of
+/// `board`: a name that is no square is unreadable input, but one of the
+/// board's holes is a square the tour may not visit, so the tour is
+/// refused as any tour that breaks a rule is ([`Violation::OnHole`]).
+fn square_of_tour(board: &Board, position: usize, name: &str) -> Result<usize, TourError> {
+    board.parse_square(name).map_err(|error| {
+        let name = name.trim();
+        if board.holes().iter().any(|hole| hole.to_string() == name) {
+            TourError::InvalidTour(Violation::OnHole {
+                position,
+                square: name.to_string(),
+            })
+        } else {
+            error.into()
+        }
     })
 }
 

@@ -20,6 +20,14 @@ pub enum Violation {
         /// The board, as it prints.
         board: String,
     },
+    /// A square that is one of the board's holes.
+    #[error("square {position}, {square}, is a hole of the board")]
+    OnHole {
+        /// Position in the tour, from 1.
+        position: usize,
+        /// The hole's name.
+        square: String,
+    },
     /// The tour does not start where it must.
     #[error("the tour starts on {found}, not on {expected}")]
     WrongStart {

@@ -7,10 +7,12 @@ use std::os::fd::AsRawFd;
 
 use cadical_sys::{CaDiCal, Status, Terminator};
 
+use super::proof::{copy_proof, ProofFailure};
 use super::{sink_vars_by_intake, Intake, SatResult, SatSolver, Setup, Workload};
 use crate::cnf::{ClauseSink, Lit};
 use crate::encoding::Model;
 use crate::runtime::stop::Stop;
+use crate::runtime::RunError;
 use crate::sat::SatError;
 
 /// What `CaDiCaL` holds per literal of the formula: measured (peak resident
@@ -25,6 +27,9 @@ pub struct Cadical {
     intake: Intake,
     /// One clause converted, kept to save an allocation per clause.
     buffer: Vec<i32>,
+    /// The thread copying the proof into the user's file, and its first
+    /// failure to write.
+    proof: Option<(std::thread::JoinHandle<()>, ProofFailure)>,
 }
 
 /// `CaDiCaL`'s terminate callback: asks the [`Stop`] each time `CaDiCaL`
@@ -70,23 +75,37 @@ impl Cadical {
             // docs/benchmarks.md, "Solvers side by side").
             solver.set("ilb", 1);
         }
-        if let Some(file) = &setup.proof {
-            // CaDiCaL opens the proof by name: the open file's own name
-            // here, so that the caller keeps its temporary file and its
-            // atomic rename. Text DRAT, which every checker reads (CaDiCaL
-            // writes binary DRAT by default). CaDiCaL flushes and closes
-            // its handle when it is dropped.
+        let mut proof = None;
+        if let Some(file) = setup.proof {
+            // CaDiCaL opens the proof by name and ignores its failures to
+            // write: it writes into a pipe, by the name of our end, and a
+            // thread copies the pipe into the caller's file (its temporary
+            // file, kept for the atomic rename), keeping the first failure
+            // for `finish_proof`. Text DRAT, which every checker reads
+            // (CaDiCaL writes binary DRAT by default). CaDiCaL flushes and
+            // closes its handle when it is dropped, which ends the copy.
             solver.set("binary", 0);
-            let path = crate::runtime::platform::descriptor_name(file.as_raw_fd());
+            let (from, into) =
+                std::io::pipe().map_err(|e| RunError::io("making the proof's pipe", e))?;
+            let path = crate::runtime::platform::descriptor_name(into.as_raw_fd());
             if !solver.trace_proof2(&path) {
                 return Err(refused("cannot write the proof"));
             }
+            drop(into);
+            let failure = ProofFailure::default();
+            let kept = failure.clone();
+            let copier = std::thread::Builder::new()
+                .name("proof".into())
+                .spawn(move || copy_proof(from, file, &kept))
+                .map_err(|e| RunError::io("starting the proof's writer", e))?;
+            proof = Some((copier, failure));
         }
         solver.connect_terminator(StopTerminator(setup.stop.clone()));
         Ok(Cadical {
             solver,
             intake: Intake::new(setup.stop),
             buffer: Vec::new(),
+            proof,
         })
     }
 }
@@ -131,6 +150,15 @@ impl SatSolver for Cadical {
             Status::UNSATISFIABLE => SatResult::Unsat,
             Status::UNKNOWN => SatResult::Stopped,
         })
+    }
+
+    fn finish_proof(&mut self) -> Result<(), SatError> {
+        let Some((copier, failure)) = self.proof.take() else {
+            return Ok(());
+        };
+        self.solver.close_proof_trace(false);
+        let _ = copier.join();
+        failure.take().map_or(Ok(()), Err)
     }
 
     fn model(&mut self) -> Result<Model, SatError> {

@@ -252,6 +252,9 @@ impl ExternalRun {
                 std::io::ErrorKind::NotFound => {
                     "not found (install it or give its path)".to_string()
                 }
+                _ if Path::new(&self.solver.program).is_dir() => {
+                    "it is a directory, not a program".to_string()
+                }
                 _ => e.to_string(),
             },
         })?;

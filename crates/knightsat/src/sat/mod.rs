@@ -18,6 +18,7 @@ use crate::model::unsupported::Unsupported;
 use crate::runtime::{HoldsRunError, RunError};
 pub mod cadical;
 pub mod external;
+mod proof;
 pub mod varisat;
 
 use std::fs::File;

@@ -11,11 +11,12 @@
 //! stop mid-search ([`Setup::stoppable`] false: counting, a search without
 //! a time limit) writes no proof.
 
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 
 use ::varisat::config::SolverConfigUpdate;
 use ::varisat::{ExtendFormula, ProofFormat, Solver};
 
+use super::proof::{ProofFailure, ProofFile};
 use super::{sink_vars_by_intake, Intake, SatResult, SatSolver, Setup, Workload};
 use crate::cnf::{ClauseSink, Lit};
 use crate::encoding::Model;
@@ -32,6 +33,8 @@ pub struct Varisat {
     solver: Solver<'static>,
     intake: Intake,
     proof: bool,
+    /// The first failure to write the user's proof, said in our words.
+    failure: ProofFailure,
 }
 
 impl Varisat {
@@ -39,8 +42,12 @@ impl Varisat {
     pub(crate) fn start(setup: Setup) -> Result<Varisat, SatError> {
         let mut solver = Solver::new();
         let proof = setup.proof.is_some();
+        let failure = ProofFailure::default();
         let target: Option<(Box<dyn Write + Send>, _)> = match setup.proof {
-            Some(file) => Some((Box::new(BufWriter::new(file)), ProofFormat::Drat)),
+            Some(file) => Some((
+                Box::new(ProofFile::new(file, failure.clone())),
+                ProofFormat::Drat,
+            )),
             None if setup.stoppable => Some((Box::new(io::sink()), ProofFormat::Varisat)),
             None => None,
         };
@@ -57,6 +64,7 @@ impl Varisat {
             solver,
             intake: Intake::new(setup.stop),
             proof,
+            failure,
         })
     }
 }
@@ -129,7 +137,10 @@ impl SatSolver for Varisat {
             Ok(true) => Ok(SatResult::Sat),
             Ok(false) => Ok(SatResult::Unsat),
             Err(_) if self.intake.is_stopped() => Ok(SatResult::Stopped),
-            Err(error) => Err(SatError::Solver(error.to_string())),
+            Err(error) => Err(self
+                .failure
+                .take()
+                .unwrap_or_else(|| SatError::Solver(error.to_string()))),
         }
     }
 
@@ -144,8 +155,10 @@ impl SatSolver for Varisat {
         if !self.proof {
             return Ok(());
         }
-        self.solver
-            .close_proof()
-            .map_err(|e| SatError::Solver(e.to_string()))
+        self.solver.close_proof().map_err(|error| {
+            self.failure
+                .take()
+                .unwrap_or_else(|| SatError::Solver(error.to_string()))
+        })
     }
 }
