@@ -302,8 +302,8 @@ fn verify_accepts_tours_and_names_the_first_violation() {
         (
             &["--board", "3x4", "--holes", "b2"],
             good,
-            2,
-            "b2 is a hole",
+            1,
+            "square 11, b2, is a hole of the board",
         ),
         (
             &["--board", "3x4", "--at", "13=b2"],

@@ -13,7 +13,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::cli::{binary, entries, refused, run, send};
+use common::cli::{await_handler, binary, entries, refused, run, send};
 use knightsat::cnf_file::read_cnf_info;
 use knightsat::count::count_recorded;
 use proptest::prelude::*;
@@ -134,6 +134,7 @@ fn a_split_directory_is_all_old_or_all_new_after_a_rerun_or_a_signal() {
             .stderr(Stdio::null())
             .spawn()
             .unwrap();
+        await_handler(&child, libc::SIGTERM);
         let started = Instant::now();
         while child.try_wait().unwrap().is_none()
             && started.elapsed() < Duration::from_millis(delay)

@@ -646,14 +646,19 @@ fn samples_and_cube_ranges_of_a_board_the_gate_refutes_say_what_count_says() {
             (count.as_str(), note.as_str())
         );
     }
+    // A task's cube lines, under their header, whatever route answers:
+    // `sum` reads them as no tour.
     let (cubes, stderr) = success(
         &[
             "count", "--size", "5", "--closed", "--cubes", "1", "--depth", "2",
         ],
         dir.path(),
     );
-    assert_eq!(cubes.trim(), "0");
+    assert!(cubes.starts_with("# knightsat cube counts "), "{cubes}");
     assert!(stderr.contains("feasibility gate"), "{stderr}");
+    std::fs::write(dir.path().join("task.txt"), &cubes).unwrap();
+    let (total, _) = success(&["sum", "task.txt"], dir.path());
+    assert_eq!(total.trim(), "0");
 }
 
 #[test]

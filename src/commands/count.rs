@@ -126,9 +126,12 @@ pub fn count(plan: &Count) -> Fallible<ExitCode> {
         CountReport::Estimate(estimate) => {
             print_estimate(&estimate, args.cubes, threads)?;
         }
-        CountReport::Cubes(_) => {
+        CountReport::Cubes(count) => {
             if let Some(error) = failed {
                 return Err(error);
+            }
+            if let Some(refutation) = &count.refuted {
+                note_refuted_by_gate(refutation);
             }
         }
         CountReport::Part(part) => {

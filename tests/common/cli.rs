@@ -180,6 +180,28 @@ pub fn entries(dir: &Path) -> Vec<String> {
 }
 
 /// Sends `signal` to a running process.
+/// Waits (up to 20 s) until `child` catches `signal` (its handler is
+/// installed, as /proc says), so that a test sending it tests what the
+/// handler does, not the moment before there is one, which a loaded
+/// machine can stretch past any fixed delay.
+pub fn await_handler(child: &std::process::Child, signal: i32) {
+    let status = format!("/proc/{}/status", child.id());
+    let bit = 1u64 << (signal - 1);
+    let started = std::time::Instant::now();
+    while started.elapsed() < std::time::Duration::from_secs(20) {
+        let caught = std::fs::read_to_string(&status).ok().and_then(|text| {
+            let mask = text.lines().find_map(|l| l.strip_prefix("SigCgt:"))?;
+            u64::from_str_radix(mask.trim(), 16).ok()
+        });
+        match caught {
+            Some(mask) if mask & bit != 0 => return,
+            // Gone, or no such file: nothing left to wait for.
+            None if !std::path::Path::new(&status).exists() => return,
+            _ => std::thread::sleep(std::time::Duration::from_millis(1)),
+        }
+    }
+}
+
 pub fn send(child: &std::process::Child, signal: i32) {
     // SAFETY: kill(2) on a child we own.
     unsafe {

@@ -225,6 +225,9 @@ pub struct CubeRangeCount {
     pub range: CubeRange,
     /// Their tours, a cube that counts as another one counting nothing.
     pub tours: u64,
+    /// The gate's proof that the problem has no tour, where it has one
+    /// (every cube then has none, uncounted).
+    pub refuted: Option<Refutation>,
 }
 
 /// One part of a frontier count, as a cluster task prints it.
@@ -661,7 +664,8 @@ impl<'a> CountJob<'a> {
         depth: usize,
         range: CubeRange,
     ) -> Result<CountReport, Error> {
-        let impossible = self.gate(&Deadline::new(None)).is_some();
+        let refuted = self.gate(&Deadline::new(None));
+        let impossible = refuted.is_some();
         self.cube_route(request, &self.progress());
         let task = cube_task(self.problem, self.method, request, depth)?;
         let header = task.header();
@@ -691,6 +695,7 @@ impl<'a> CountJob<'a> {
             header,
             range,
             tours,
+            refuted,
         }))
     }
 }
