@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Prints the path of a Python with OR-Tools (ortools from PyPI) for the
 # CP-SAT peers of the benchmarks (scripts/cpsat_tour.py, cpsat_clues.py),
-# and python-sat and scipy for the clue prototypes (scripts/clue-*-prototype.py):
+# and python-sat and scipy for the clue prototypes (experiments/clue-*-prototype.py):
 # the virtual environment target/bench-venv, made with python3 -m venv
 # (on Debian that needs `apt-get install python3-venv`) and filled on first
 # use. Messages go to stderr; exit 1 if it cannot be made.

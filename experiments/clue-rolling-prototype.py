@@ -2,7 +2,7 @@
 """A measured direction for issue 64, not a route: clued boards solved in
 the order of the moves, a few segments at a time (a rolling horizon).
 
-    scripts/clued-boards.py N SEED | PY scripts/clue-rolling-prototype.py N 1 [W] [-v]
+    scripts/clued-boards.py N SEED | PY experiments/clue-rolling-prototype.py N 1 [W] [-v]
 
 PY is a Python with python-sat (`scripts/bench-venv.sh` prints one).
 Reads the `--at K=SQ` clues on stdin (the first clue must be move 1).
@@ -24,7 +24,7 @@ from pysat.card import CardEnc, EncType
 import importlib.util
 # The square names and knight moves of scripts/clued-boards.py.
 import os
-spec = importlib.util.spec_from_file_location("cb", os.path.join(os.path.dirname(os.path.abspath(__file__)), "clued-boards.py"))
+spec = importlib.util.spec_from_file_location("cb", os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts", "clued-boards.py"))
 cb = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(cb)
 

@@ -3,7 +3,7 @@
 arcs with a factored time index (docs/benchmarks.md, "A corridor around the
 clues").
 
-    scripts/clued-boards.py N SEED | PY scripts/clue-factored-prototype.py N [SOLVER]
+    scripts/clued-boards.py N SEED | PY experiments/clue-factored-prototype.py N [SOLVER]
 
 PY is a Python with python-sat (`scripts/bench-venv.sh` prints one); SOLVER
 is PySAT's name for one (default cadical195). Reads the `--at K=SQ` clues on
@@ -24,7 +24,7 @@ from pysat.solvers import Solver
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 
-spec = importlib.util.spec_from_file_location("cb", os.path.join(os.path.dirname(os.path.abspath(__file__)), "clued-boards.py"))
+spec = importlib.util.spec_from_file_location("cb", os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts", "clued-boards.py"))
 cb = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(cb)
 

@@ -2,7 +2,7 @@
 """A measured direction for issue 64, not a route: clued boards solved by
 "partition, then repair" (large neighbourhood search).
 
-    scripts/clued-boards.py N SEED | PY scripts/clue-repair-prototype.py N [RNG_SEED] [-v] [--slot] [-bB]
+    scripts/clued-boards.py N SEED | PY experiments/clue-repair-prototype.py N [RNG_SEED] [-v] [--slot] [-bB]
 
 PY is a Python with python-sat and scipy (`scripts/bench-venv.sh` prints
 one). Reads the `--at K=SQ` clues on stdin (the first clue must be move 1);
@@ -34,7 +34,7 @@ from pysat.card import CardEnc, EncType
 import importlib.util
 # The square names and knight moves of scripts/clued-boards.py.
 import os
-spec = importlib.util.spec_from_file_location("cb", os.path.join(os.path.dirname(os.path.abspath(__file__)), "clued-boards.py"))
+spec = importlib.util.spec_from_file_location("cb", os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts", "clued-boards.py"))
 cb = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(cb)
 V = '-v' in sys.argv

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """A measured direction for issue 64, not a route: the rolling horizon of
-clue-rolling-prototype.py with a look ahead that sees pockets.
+experiments/clue-rolling-prototype.py with a look ahead that sees pockets.
 
-    scripts/clued-boards.py N SEED | PY scripts/clue-lookahead-prototype.py N [W] [F] [-v]
+    scripts/clued-boards.py N SEED | PY experiments/clue-lookahead-prototype.py N [W] [F] [-v]
 
 PY is a Python with python-sat (`scripts/bench-venv.sh` prints one).
 Reads the `--at K=SQ` clues on stdin (the first clue must be move 1).
@@ -31,7 +31,7 @@ from pysat.card import CardEnc, EncType
 from pysat.solvers import Solver
 
 spec = importlib.util.spec_from_file_location(
-    "cb", os.path.join(os.path.dirname(os.path.abspath(__file__)), "clued-boards.py"))
+    "cb", os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts", "clued-boards.py"))
 cb = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(cb)
 

@@ -4,7 +4,7 @@ solver given the time-indexed formula of a clued board a few segments at
 a time, each stage solved before the next is added, the solver keeping
 its learned clauses and saved phases (the issue's "incremental solving").
 
-    scripts/clued-boards.py N SEED | PY scripts/clue-staged-prototype.py N W [--whole] [--corridor SLACK] [-v]
+    scripts/clued-boards.py N SEED | PY experiments/clue-staged-prototype.py N W [--whole] [--corridor SLACK] [-v]
 
 PY is a Python with python-sat (`scripts/bench-venv.sh` prints one).
 Reads the `--at K=SQ` clues on stdin (the first clue must be move 1).
@@ -17,7 +17,7 @@ move's successor and predecessor among the next and previous move's
 squares, and "at least one move" for each square whose every possible
 move is in. Nothing is committed between stages: a later stage may move
 any earlier square, so no pocket is ever final (what the rolling horizon
-of clue-rolling-prototype.py lacked). `--whole` builds everything and
+of experiments/clue-rolling-prototype.py lacked). `--whole` builds everything and
 solves once, for comparison in the same setting. `--corridor SLACK`
 keeps a move between clues a and b on s only where the detour
 dist(a, s) + dist(s, b) - dist(a, b) is within SLACK of the least detour
@@ -32,7 +32,7 @@ import time
 from pysat.solvers import Solver
 
 spec = importlib.util.spec_from_file_location(
-    "cb", os.path.join(os.path.dirname(os.path.abspath(__file__)), "clued-boards.py"))
+    "cb", os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts", "clued-boards.py"))
 cb = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(cb)
 
