@@ -44,7 +44,7 @@ pub enum Error {
     #[error("{0}")]
     Problem(ProblemError),
     /// Cubes too many to hold within the memory budget.
-    #[error("{cubes} or more cubes of depth {depth} would need about {estimate_mib} MiB or more, over the budget of {budget_mib} MiB{}", made_from(*.depth, *.asked))]
+    #[error("{cubes} or more cubes of depth {depth}{} would need about {estimate_mib} MiB or more, over the budget of {budget_mib} MiB", made_from(*.depth, *.asked))]
     CubesOverMemoryBudget {
         /// The depth whose cubes are too many: the depth asked for, or a
         /// shallower one that the walk to it passes through.
@@ -360,7 +360,7 @@ fn made_from(depth: usize, asked: usize) -> String {
     if depth == asked {
         String::new()
     } else {
-        format!(", and the walk that makes the cubes of depth {asked} passes through each")
+        format!(" (the walk to depth {asked} passes through each)")
     }
 }
 
