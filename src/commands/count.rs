@@ -360,7 +360,7 @@ fn count_way_out(error: Error, plan: &Count) -> Failure {
             Some(match (method == Method::Backtrack, cubes) {
                 _ if sampled => "--sample and --cubes number their cubes by that encoding, so nothing samples a board this large; --method backtrack --limit N counts its first N tours",
                 // The default route takes the frontier counter wherever its
-                // frontier fits (auto::tally_step); a square board this
+                // frontier fits (count::route::tally_step); a square board this
                 // large has one over 180 squares wide.
                 (false, false) => "no exact route counts a board this large: its frontier is far wider than the 23 squares the frontier counter holds, backtracking lists the tours one by one (far too many), and --sample numbers its cubes by that encoding too; --method backtrack --limit N counts its first N tours",
                 (false, true) => "--method backtrack without --jobs and --depth counts without a formula, on any board",

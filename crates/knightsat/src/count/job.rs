@@ -12,7 +12,7 @@ use super::frontier::{self, PartSplit, SquareOrder};
 use super::number::TourNumber;
 use super::parts::{frontier_part, PartTask};
 use super::range::{count_cube_range, cube_task};
-use super::route::{way, Way, WholeCount};
+use super::route::{every_tour_by, orbits_up_to_limit_step, tally_step, way, Way, WholeCount};
 use super::split::{count_by_cubes, CubeProgress, ParallelOptions};
 use super::tally::{CubeRange, CubeTally, PartOf, PartTally};
 use crate::error::{EncodingError, Error, Unsupported};
@@ -20,7 +20,7 @@ use crate::gate::{refute_until, Refutation};
 use crate::model::problem::Problem;
 use crate::runtime::deadline::Deadline;
 use crate::runtime::threads::resolve_jobs;
-use crate::solve::auto::{every_tour_by, orbits_up_to_limit_step, tally_step, Step};
+use crate::solve::auto::Step;
 use crate::solve::{Method, Request};
 use crate::tour::Tour;
 

@@ -25,7 +25,7 @@ use crate::runtime::stop::Stop;
 use crate::runtime::threads::resolve_jobs;
 use crate::sat::{Setup, Workload};
 use crate::search;
-use crate::solve::{auto, Method, Request};
+use crate::solve::{Method, Request};
 
 /// Counts the tours in `cube` with `request` as given, in a session tuned
 /// for enumeration; `on_tours` hears the weight of each tour found and
@@ -313,7 +313,7 @@ impl CubeCounter {
         method: Method,
         request: &Request,
     ) -> Result<(CubeCounter, Request), Error> {
-        let step = auto::every_tour_by(problem, method, request);
+        let step = super::route::every_tour_by(problem, method, request);
         Ok((CubeCounter::of(step.method)?, every_tour(&step.request)))
     }
 
@@ -323,7 +323,7 @@ impl CubeCounter {
             Method::Sat => Ok(CubeCounter::Sat),
             Method::Backtrack => Ok(CubeCounter::Backtrack),
             // The default route counts by one of the two above
-            // ([`auto::every_tour_by`] resolves it first): what is left
+            // ([`super::route::every_tour_by`] resolves it first): what is left
             // finds one tour.
             Method::Warnsdorff | Method::Auto => {
                 Err(Error::Unsupported(Unsupported::EveryTourByWarnsdorff))

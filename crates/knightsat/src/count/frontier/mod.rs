@@ -562,7 +562,7 @@ fn end_classes(problem: &Problem, graph: &CellGraph) -> Vec<EndClass> {
 /// The number of classes of end pairs a whole count of `problem` is split
 /// into by itself, in the default order within `budget_mib`, or `None`
 /// where it is counted in one piece: where the default route's rule says
-/// so ([`crate::solve::auto::splits_by_ends`]).
+/// so ([`crate::count::route::splits_by_ends`]).
 pub(crate) fn split_by_ends_by_itself(
     problem: &Problem,
     order: SquareOrder,
@@ -579,7 +579,7 @@ pub(crate) fn split_by_ends_by_itself(
 /// split by its ends by itself ([`split_by_ends_by_itself`], without
 /// counting the classes).
 fn splits_itself_by_ends(problem: &Problem, order: SquareOrder, budget_mib: u64) -> bool {
-    order == SquareOrder::Auto && crate::solve::auto::splits_by_ends(problem, budget_mib)
+    order == SquareOrder::Auto && crate::count::route::splits_by_ends(problem, budget_mib)
 }
 
 /// One part of an open count split by its ends ([`PartSplit::Ends`]):
