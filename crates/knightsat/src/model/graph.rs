@@ -421,67 +421,8 @@ fn parse_dimacs(lines: &[(usize, &str)]) -> Result<Graph, GraphError> {
 /// Reads TSPLIB HCP: `KEY : VALUE` lines, `EDGE_DATA_SECTION`, vertex
 /// pairs (any number a line) ended by `-1`, `EOF`.
 fn parse_tsplib(lines: &[(usize, &str)]) -> Result<Graph, GraphError> {
-    let mut dimension = None;
-    let mut words: Vec<(usize, &str)> = Vec::new();
-    let mut in_section = false;
-    let mut ended = false;
-    for &(line, text) in lines {
-        if ended {
-            if text.eq_ignore_ascii_case("EOF") {
-                continue;
-            }
-            return Err(GraphError::Unreadable {
-                line,
-                text: shown(text),
-                expected: "EOF after the edge section's -1",
-            });
-        }
-        if in_section {
-            for word in text.split_whitespace() {
-                if word == "-1" {
-                    ended = true;
-                    break;
-                }
-                if word.eq_ignore_ascii_case("EOF") {
-                    ended = true;
-                    break;
-                }
-                words.push((line, word));
-            }
-            continue;
-        }
-        if text.eq_ignore_ascii_case("EOF") {
-            break;
-        }
-        if text.eq_ignore_ascii_case("EDGE_DATA_SECTION") {
-            in_section = true;
-            continue;
-        }
-        let Some((key, value)) = text.split_once(':') else {
-            return Err(GraphError::Unreadable {
-                line,
-                text: shown(text),
-                expected: "a TSPLIB line (KEY : VALUE, EDGE_DATA_SECTION)",
-            });
-        };
-        let (key, value) = (key.trim().to_ascii_uppercase(), value.trim());
-        match key.as_str() {
-            "TYPE" if !value.eq_ignore_ascii_case("HCP") => {
-                return Err(GraphError::NotHcp { kind: shown(value) })
-            }
-            "DIMENSION" => {
-                dimension = Some(header_count(line, value, "a number of vertices")?);
-            }
-            "EDGE_DATA_FORMAT" if !value.eq_ignore_ascii_case("EDGE_LIST") => {
-                return Err(GraphError::Unreadable {
-                    line,
-                    text: shown(text),
-                    expected: "EDGE_DATA_FORMAT : EDGE_LIST (adjacency lists are not read)",
-                })
-            }
-            _ => {}
-        }
-    }
+    let (dimension, section) = tsplib_header(lines)?;
+    let words = tsplib_edge_words(&lines[section..])?;
     let Some(vertices) = dimension else {
         return Err(GraphError::Header(
             "a TSPLIB graph needs its DIMENSION : N line".into(),
@@ -512,6 +453,77 @@ fn parse_tsplib(lines: &[(usize, &str)]) -> Result<Graph, GraphError> {
     graph.format = Some(GraphFormat::Tsplib);
     graph.asks_cycle = true;
     Ok(graph)
+}
+
+/// The `KEY : VALUE` lines of a TSPLIB file up to `EDGE_DATA_SECTION`:
+/// its DIMENSION, if given, and where the lines after the section's
+/// start begin (past the end where `EOF` comes first). Another TYPE than
+/// HCP, or edges given otherwise than as a list, is refused.
+fn tsplib_header(lines: &[(usize, &str)]) -> Result<(Option<usize>, usize), GraphError> {
+    let mut dimension = None;
+    for (at, &(line, text)) in lines.iter().enumerate() {
+        if text.eq_ignore_ascii_case("EOF") {
+            return Ok((dimension, lines.len()));
+        }
+        if text.eq_ignore_ascii_case("EDGE_DATA_SECTION") {
+            return Ok((dimension, at + 1));
+        }
+        let Some((key, value)) = text.split_once(':') else {
+            return Err(GraphError::Unreadable {
+                line,
+                text: shown(text),
+                expected: "a TSPLIB line (KEY : VALUE, EDGE_DATA_SECTION)",
+            });
+        };
+        let (key, value) = (key.trim().to_ascii_uppercase(), value.trim());
+        match key.as_str() {
+            "TYPE" if !value.eq_ignore_ascii_case("HCP") => {
+                return Err(GraphError::NotHcp { kind: shown(value) })
+            }
+            "DIMENSION" => {
+                dimension = Some(header_count(line, value, "a number of vertices")?);
+            }
+            "EDGE_DATA_FORMAT" if !value.eq_ignore_ascii_case("EDGE_LIST") => {
+                return Err(GraphError::Unreadable {
+                    line,
+                    text: shown(text),
+                    expected: "EDGE_DATA_FORMAT : EDGE_LIST (adjacency lists are not read)",
+                })
+            }
+            _ => {}
+        }
+    }
+    Ok((dimension, lines.len()))
+}
+
+/// The vertex numbers of a TSPLIB edge section (`section`: its lines, by
+/// number), up to the `-1` or `EOF` that ends it; after that only `EOF`
+/// may follow.
+fn tsplib_edge_words<'a>(
+    section: &[(usize, &'a str)],
+) -> Result<Vec<(usize, &'a str)>, GraphError> {
+    let mut words = Vec::new();
+    let mut ended = false;
+    for &(line, text) in section {
+        if ended {
+            if text.eq_ignore_ascii_case("EOF") {
+                continue;
+            }
+            return Err(GraphError::Unreadable {
+                line,
+                text: shown(text),
+                expected: "EOF after the edge section's -1",
+            });
+        }
+        for word in text.split_whitespace() {
+            if word == "-1" || word.eq_ignore_ascii_case("EOF") {
+                ended = true;
+                break;
+            }
+            words.push((line, word));
+        }
+    }
+    Ok(words)
 }
 
 /// Reads an edge list: `U V` a line; the vertices are 1 to the largest

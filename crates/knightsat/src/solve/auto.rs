@@ -115,43 +115,8 @@ pub struct Step {
 /// tried in turn while the one before gives up ([`SearchError::GaveUp`]); the
 /// last is complete.
 pub(crate) fn route(problem: &Problem, request: &Request) -> Vec<Step> {
-    let sat = |config: EncodingConfig, backend: Backend| Step {
-        method: Method::Sat,
-        request: Request {
-            config,
-            backend,
-            seed: None,
-            ..request.clone()
-        },
-        rivals: Vec::new(),
-    };
     if problem.board().graph().is_some() {
-        // A graph has no places for Warnsdorff's tie-breaks, backtracking's
-        // pruning or the time-indexed encoding's: the successor encoding,
-        // whose lazy cuts (and clues, by position) need none, on the
-        // solver named or the successor encoding's.
-        let config = if request.config == EncodingConfig::default() {
-            EncodingConfig::from(SuccessorConfig::default())
-        } else {
-            request.config.clone()
-        };
-        let named = request.backend != Backend::default();
-        let backend = if named {
-            request.backend.clone()
-        } else {
-            SUCCESSOR_SOLVER
-        };
-        let mut step = sat(config, backend);
-        if !named && !request.every_tour {
-            // On FHCP graphs the search's time is heavy-tailed and which
-            // setting wins changes from graph to graph: CaDiCaL plain and
-            // CaDiCaL with its preprocessing, raced on cores of their own
-            // (docs/benchmarks.md, "The FHCP Challenge Set").
-            let mut rival = step.request.clone();
-            rival.solver_preprocessing = true;
-            step.rivals = vec![rival];
-        }
-        return vec![step];
+        return vec![graph_step(request)];
     }
     if names_sat_route(problem, request) {
         return vec![Step {
@@ -161,29 +126,7 @@ pub(crate) fn route(problem: &Problem, request: &Request) -> Vec<Step> {
         }];
     }
     if !problem.clues().is_empty() {
-        if request.every_tour || problem.board().squares() < RACE_FROM_SQUARES {
-            return vec![sat(EncodingConfig::default(), CLUED_SOLVER)];
-        }
-        let pairwise = TimeIndexedConfig {
-            amo: Amo::Pairwise,
-            ..TimeIndexedConfig::default()
-        };
-        // A corridor runs between pairs of clues: with one clue it would
-        // be the whole formula again.
-        if problem.board().squares() < CORRIDOR_FROM_SQUARES || problem.clues().len() < 2 {
-            let mut step = sat(EncodingConfig::default(), CLUED_SOLVER);
-            step.rivals = vec![sat(pairwise.into(), CLUED_SOLVER).request];
-            return vec![step];
-        }
-        let corridor = TimeIndexedConfig {
-            corridor: Some(CLUED_CORRIDOR_SLACK),
-            ..TimeIndexedConfig::default()
-        };
-        // The whole formula first: where the race cannot run (one core,
-        // or not within the memory budget), it is the one that runs.
-        let mut step = sat(pairwise.into(), CLUED_SOLVER);
-        step.rivals = vec![sat(corridor.into(), CLUED_SOLVER).request];
-        return vec![step];
+        return vec![clued_step(problem, request)];
     }
     if request.every_tour {
         return vec![Step {
@@ -201,11 +144,86 @@ pub(crate) fn route(problem: &Problem, request: &Request) -> Vec<Step> {
             request: request.clone(),
             rivals: Vec::new(),
         },
-        sat(
+        sat_step(
+            request,
             EncodingConfig::from(SuccessorConfig::default()),
             SUCCESSOR_SOLVER,
         ),
     ]
+}
+
+/// A step by SAT: `request` with `config` on `backend`, no seed.
+fn sat_step(request: &Request, config: EncodingConfig, backend: Backend) -> Step {
+    Step {
+        method: Method::Sat,
+        request: Request {
+            config,
+            backend,
+            seed: None,
+            ..request.clone()
+        },
+        rivals: Vec::new(),
+    }
+}
+
+/// The one step on a graph from a file. A graph has no places for
+/// Warnsdorff's tie-breaks, backtracking's pruning or the time-indexed
+/// encoding's: the successor encoding, whose lazy cuts (and clues, by
+/// position) need none, on the solver named or the successor encoding's.
+fn graph_step(request: &Request) -> Step {
+    let config = if request.config == EncodingConfig::default() {
+        EncodingConfig::from(SuccessorConfig::default())
+    } else {
+        request.config.clone()
+    };
+    let named = request.backend != Backend::default();
+    let backend = if named {
+        request.backend.clone()
+    } else {
+        SUCCESSOR_SOLVER
+    };
+    let mut step = sat_step(request, config, backend);
+    if !named && !request.every_tour {
+        // On FHCP graphs the search's time is heavy-tailed and which
+        // setting wins changes from graph to graph: CaDiCaL plain and
+        // CaDiCaL with its preprocessing, raced on cores of their own
+        // (docs/benchmarks.md, "The FHCP Challenge Set").
+        let mut rival = step.request.clone();
+        rival.solver_preprocessing = true;
+        step.rivals = vec![rival];
+    }
+    step
+}
+
+/// The one step on a board with clues: the time-indexed encoding on
+/// [`CLUED_SOLVER`], from [`RACE_FROM_SQUARES`] up bimander raced against
+/// pairwise, and from [`CORRIDOR_FROM_SQUARES`] up the whole formula
+/// (pairwise) raced against a corridor around the clues.
+fn clued_step(problem: &Problem, request: &Request) -> Step {
+    let sat = |config: EncodingConfig| sat_step(request, config, CLUED_SOLVER);
+    if request.every_tour || problem.board().squares() < RACE_FROM_SQUARES {
+        return sat(EncodingConfig::default());
+    }
+    let pairwise = TimeIndexedConfig {
+        amo: Amo::Pairwise,
+        ..TimeIndexedConfig::default()
+    };
+    // A corridor runs between pairs of clues: with one clue it would
+    // be the whole formula again.
+    if problem.board().squares() < CORRIDOR_FROM_SQUARES || problem.clues().len() < 2 {
+        let mut step = sat(EncodingConfig::default());
+        step.rivals = vec![sat(pairwise.into()).request];
+        return step;
+    }
+    let corridor = TimeIndexedConfig {
+        corridor: Some(CLUED_CORRIDOR_SLACK),
+        ..TimeIndexedConfig::default()
+    };
+    // The whole formula first: where the race cannot run (one core,
+    // or not within the memory budget), it is the one that runs.
+    let mut step = sat(pairwise.into());
+    step.rivals = vec![sat(corridor.into()).request];
+    step
 }
 
 /// The encoding a request for `problem` has when the caller names none:
