@@ -236,46 +236,60 @@ const INK: &str = "#1f3a93";
 /// lines through square centres (the closing move dashed), the start ringed
 /// and the end dotted. Every element carries a class (`square`, `hole`,
 /// `number`, `move`, `closing-move`, `start`, `end`) naming what it draws.
-#[allow(
-    clippy::too_many_lines,
-    reason = "one SVG document, drawn layer by layer from top to bottom"
-)]
+/// Drawn layer by layer, bottom to top.
 pub fn svg(picture: &Picture) -> String {
     let board = picture.board;
     let (width, height) = (
         board.cols() * CELL + 2 * MARGIN,
         board.rows() * CELL + 2 * MARGIN,
     );
-    let centre = |square: usize| {
-        let s = board.square(square);
-        (
-            MARGIN + s.file * CELL + CELL / 2,
-            MARGIN + (board.rows() - 1 - s.rank) * CELL + CELL / 2,
-        )
-    };
     let mut out = String::new();
     let _ = writeln!(
         out,
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif">"#
     );
-    // A puzzle's picture has no path to call open or closed until it is
-    // solved.
+    let _ = writeln!(out, r"<title>{}</title>", svg_title(picture));
+    let _ = writeln!(
+        out,
+        r#"<rect class="background" x="0" y="0" width="{width}" height="{height}" fill="white"/>"#
+    );
+    svg_squares(board, &mut out);
+    svg_coordinates(board, height, &mut out);
+    svg_path(picture, &mut out);
+    svg_numbers(picture, &mut out);
+    out.push_str("</svg>\n");
+    out
+}
+
+/// The centre of `square` in the picture of `board`.
+fn svg_centre(board: &Board, square: usize) -> (usize, usize) {
+    let s = board.square(square);
+    (
+        MARGIN + s.file * CELL + CELL / 2,
+        MARGIN + (board.rows() - 1 - s.rank) * CELL + CELL / 2,
+    )
+}
+
+/// The picture's title: a tour, open or closed, or a puzzle, solved or
+/// not (a puzzle's picture has no path to call open or closed until it
+/// is solved).
+fn svg_title(picture: &Picture) -> String {
+    let board = picture.board;
     let kind = match (picture.path.is_empty(), picture.closed) {
         (true, _) => "",
         (false, true) => "closed ",
         (false, false) => "open ",
     };
     let leaper = board.leaper().name();
-    let title = match (picture.clues.contains(&true), picture.path.is_empty()) {
+    match (picture.clues.contains(&true), picture.path.is_empty()) {
         (true, true) => format!("{leaper} tour puzzle on the {board} board"),
         (true, false) => format!("{leaper} tour puzzle on the {board} board, solved ({kind}tour)"),
         (false, _) => format!("{kind}{leaper} tour of the {board} board"),
-    };
-    let _ = writeln!(out, r"<title>{title}</title>");
-    let _ = writeln!(
-        out,
-        r#"<rect class="background" x="0" y="0" width="{width}" height="{height}" fill="white"/>"#
-    );
+    }
+}
+
+/// The squares in their two colours, and the holes.
+fn svg_squares(board: &Board, out: &mut String) {
     for rank in 0..board.rows() {
         for file in 0..board.cols() {
             let (x, y) = (
@@ -294,6 +308,10 @@ pub fn svg(picture: &Picture) -> String {
             );
         }
     }
+}
+
+/// The rank numbers and file letters in the margin.
+fn svg_coordinates(board: &Board, height: usize, out: &mut String) {
     for rank in 0..board.rows() {
         let y = MARGIN + (board.rows() - 1 - rank) * CELL + CELL / 2 + 4;
         let _ = writeln!(
@@ -312,9 +330,14 @@ pub fn svg(picture: &Picture) -> String {
             file_name(file)
         );
     }
-    let path = picture.path;
+}
+
+/// The path's moves (the closing move dashed), its start ringed and its
+/// end dotted.
+fn svg_path(picture: &Picture, out: &mut String) {
+    let (board, path) = (picture.board, picture.path);
     let mut draw_move = |class: &str, from: usize, to: usize, dash: &str| {
-        let ((x1, y1), (x2, y2)) = (centre(from), centre(to));
+        let ((x1, y1), (x2, y2)) = (svg_centre(board, from), svg_centre(board, to));
         let _ = writeln!(
             out,
             r#"<line class="{class}" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{INK}" stroke-width="3" stroke-opacity="0.6" stroke-linecap="round"{dash}/>"#
@@ -327,21 +350,27 @@ pub fn svg(picture: &Picture) -> String {
         draw_move("closing-move", *last, *first, r#" stroke-dasharray="6 5""#);
     }
     if let (Some(&first), Some(&last)) = (path.first(), path.last()) {
-        let (x, y) = centre(first);
+        let (x, y) = svg_centre(board, first);
         let _ = writeln!(
             out,
             r#"<circle class="start" cx="{x}" cy="{y}" r="{}" fill="none" stroke="{INK}" stroke-width="3"/>"#,
             CELL / 2 - 4
         );
-        let (x, y) = centre(last);
+        let (x, y) = svg_centre(board, last);
         let _ = writeln!(
             out,
             r#"<circle class="end" cx="{x}" cy="{y}" r="5" fill="{INK}"/>"#
         );
     }
+}
+
+/// The squares' numbers, clues bold, each with a halo of its square's
+/// colour.
+fn svg_numbers(picture: &Picture, out: &mut String) {
+    let board = picture.board;
     for (square, label) in picture.labels.iter().enumerate() {
         let Some(number) = label else { continue };
-        let (x, y) = centre(square);
+        let (x, y) = svg_centre(board, square);
         let weight = if picture.clues[square] {
             r#" font-weight="bold" font-size="18""#
         } else {
@@ -354,8 +383,6 @@ pub fn svg(picture: &Picture) -> String {
             y + 5
         );
     }
-    out.push_str("</svg>\n");
-    out
 }
 
 /// The `stats` table: clauses, literals and auxiliary variables per
