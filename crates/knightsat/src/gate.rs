@@ -166,103 +166,118 @@ pub enum Refutation {
 
 impl fmt::Display for Refutation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(words) = self.graph_sides_in_words() {
-            return f.write_str(&words);
-        }
-        match self {
-            Refutation::Schwenk { rows, cols } => write!(
-                f,
-                "Schwenk's theorem (1991): an m x n board, m <= n, has no closed tour when m and n are both odd, m is 1, 2 or 4, or m = 3 and n is 4, 6 or 8 (here {rows}x{cols}); a start, end or clue only removes tours"
-            ),
-            Refutation::NoOpenTour { rows, cols } => write!(
-                f,
-                "the classification of open tours (Conrad et al. 1994): an m x n board, m <= n, has an open tour only if it is 1x1, 3x4, 3xn with n >= 7, 4xn with n >= 5, or m >= 5 (here {rows}x{cols}); a start, end or clue only removes tours"
-            ),
-            Refutation::ClosedSingleSquare => {
-                write!(f, "a closed tour of one square has no move to close it")
+        let words = self
+            .graph_sides_in_words()
+            .or_else(|| self.theorem_words())
+            .or_else(|| self.colour_words())
+            .or_else(|| self.move_graph_words())
+            .unwrap_or_default();
+        f.write_str(&words)
+    }
+}
+
+impl Refutation {
+    /// A theorem on the board's shape, in words; `None` for another reason.
+    fn theorem_words(&self) -> Option<String> {
+        let words = match self {
+            Refutation::Schwenk { rows, cols } => {
+                format!("Schwenk's theorem (1991): an m x n board, m <= n, has no closed tour when m and n are both odd, m is 1, 2 or 4, or m = 3 and n is 4, 6 or 8 (here {rows}x{cols}); a start, end or clue only removes tours")
             }
-            Refutation::OddClosed { squares, leaper } => write!(
-                f,
-                "colours: the {leaper} changes colour with every move, so a closed tour has an even number of squares, and this board has {squares}"
-            ),
+            Refutation::NoOpenTour { rows, cols } => {
+                format!("the classification of open tours (Conrad et al. 1994): an m x n board, m <= n, has an open tour only if it is 1x1, 3x4, 3xn with n >= 7, 4xn with n >= 5, or m >= 5 (here {rows}x{cols}); a start, end or clue only removes tours")
+            }
+            Refutation::ClosedSingleSquare => {
+                "a closed tour of one square has no move to close it".to_string()
+            }
+            _ => return None,
+        };
+        Some(words)
+    }
+
+    /// A count or place of colours, in words; `None` for another reason.
+    fn colour_words(&self) -> Option<String> {
+        let words = match self {
+            Refutation::OddClosed { squares, leaper } => {
+                format!("colours: the {leaper} changes colour with every move, so a closed tour has an even number of squares, and this board has {squares}")
+            }
             Refutation::ColourCounts {
                 first,
                 second,
                 closed,
                 leaper,
-            } => write!(
-                f,
-                "colours: the {leaper} changes colour with every move, so {}; this board has {first} of a1's colour and {second} of the other",
-                if *closed {
+            } => {
+                let rule = if *closed {
                     "a closed tour has as many squares of each colour"
                 } else {
                     "an open tour has at most one square more of one colour"
-                }
-            ),
-            Refutation::KeepsColour { leaper } => write!(
-                f,
-                "colours: the {leaper} never changes colour, and the board has squares of both"
-            ),
-            Refutation::AnchorColours { first, second } => write!(
-                f,
-                "colours: move {} on {} and move {} on {} are an {} number of moves apart, but their squares are {} colour",
-                first.0,
-                first.1,
-                second.0,
-                second.1,
-                if (second.0 - first.0) % 2 == 1 { "odd" } else { "even" },
-                if (second.0 - first.0) % 2 == 1 { "of the same" } else { "not of the same" },
-            ),
-            Refutation::AnchorOnMinority { number, square } => write!(
-                f,
-                "colours: the board has one square more of one colour, so an open tour starts and ends on it and moves of odd number land on it; move {number} on {square} does not"
-            ),
-            Refutation::Isolated { square } => {
-                write!(f, "the move graph: {square} has no move to or from it")
+                };
+                format!("colours: the {leaper} changes colour with every move, so {rule}; this board has {first} of a1's colour and {second} of the other")
             }
-            Refutation::Disconnected { from, to } => write!(
-                f,
-                "the move graph is not connected: no sequence of moves leads from {from} to {to}"
-            ),
-            Refutation::DeadEndInClosed { square } => write!(
-                f,
-                "dead end: {square} has a single move, so it can only be an end of an open tour"
-            ),
-            Refutation::TooManyDeadEnds { squares, free_ends } => write!(
-                f,
-                "dead ends: {} have a single move each, so each must be an end of the tour, and only {free_ends} end{} {} free",
-                squares.join(", "),
-                if *free_ends == 1 { "" } else { "s" },
-                if *free_ends == 1 { "is" } else { "are" },
-            ),
-            Refutation::DeadEndInside { number, square } => write!(
-                f,
-                "dead end: {square} has a single move, so it can only be an end of the tour, not move {number}"
-            ),
-            Refutation::CutSquare { square, parts, why } => write!(
-                f,
-                "the move graph: without {square} the board falls into {parts} parts, {why}"
-            ),
-            Refutation::ForcedMoves { square, forced } => write!(
-                f,
-                "forced moves: {} each have two moves, both of which the tour must use, and {} of them lead to {square}, more than the tour can take there",
-                forced.join(", "),
-                forced.len()
-            ),
-            Refutation::ForcedCycle { square, length } => write!(
-                f,
-                "forced moves: squares with two moves force a cycle of {length} squares through {square}, short of a tour"
-            ),
-            Refutation::TooFar { from, to, steps } => write!(
-                f,
-                "distance: move {} on {} and move {} on {} are {steps} {} apart along the tour, but more moves apart on the board",
-                from.0,
-                from.1,
-                to.0,
-                to.1,
-                if *steps == 1 { "step" } else { "steps" }
-            ),
-        }
+            Refutation::KeepsColour { leaper } => {
+                format!(
+                    "colours: the {leaper} never changes colour, and the board has squares of both"
+                )
+            }
+            Refutation::AnchorColours { first, second } => {
+                let ((a, on_a), (b, on_b)) = (first, second);
+                let (parity, colour) = if (b - a) % 2 == 1 {
+                    ("odd", "of the same")
+                } else {
+                    ("even", "not of the same")
+                };
+                format!("colours: move {a} on {on_a} and move {b} on {on_b} are an {parity} number of moves apart, but their squares are {colour} colour")
+            }
+            Refutation::AnchorOnMinority { number, square } => {
+                format!("colours: the board has one square more of one colour, so an open tour starts and ends on it and moves of odd number land on it; move {number} on {square} does not")
+            }
+            _ => return None,
+        };
+        Some(words)
+    }
+
+    /// The move graph's shape: isolated, cut or forced squares, dead ends, distances, in words; `None` for another reason.
+    fn move_graph_words(&self) -> Option<String> {
+        let words = match self {
+            Refutation::Isolated { square } => {
+                format!("the move graph: {square} has no move to or from it")
+            }
+            Refutation::Disconnected { from, to } => {
+                format!("the move graph is not connected: no sequence of moves leads from {from} to {to}")
+            }
+            Refutation::DeadEndInClosed { square } => {
+                format!("dead end: {square} has a single move, so it can only be an end of an open tour")
+            }
+            Refutation::TooManyDeadEnds { squares, free_ends } => {
+                let ends = if *free_ends == 1 {
+                    "end is"
+                } else {
+                    "ends are"
+                };
+                format!("dead ends: {} have a single move each, so each must be an end of the tour, and only {free_ends} {ends} free", squares.join(", "))
+            }
+            Refutation::DeadEndInside { number, square } => {
+                format!("dead end: {square} has a single move, so it can only be an end of the tour, not move {number}")
+            }
+            Refutation::CutSquare { square, parts, why } => {
+                format!(
+                    "the move graph: without {square} the board falls into {parts} parts, {why}"
+                )
+            }
+            Refutation::ForcedMoves { square, forced } => {
+                let (squares, many) = (forced.join(", "), forced.len());
+                format!("forced moves: {squares} each have two moves, both of which the tour must use, and {many} of them lead to {square}, more than the tour can take there")
+            }
+            Refutation::ForcedCycle { square, length } => {
+                format!("forced moves: squares with two moves force a cycle of {length} squares through {square}, short of a tour")
+            }
+            Refutation::TooFar { from, to, steps } => {
+                let ((a, on_a), (b, on_b)) = (from, to);
+                let unit = if *steps == 1 { "step" } else { "steps" };
+                format!("distance: move {a} on {on_a} and move {b} on {on_b} are {steps} {unit} apart along the tour, but more moves apart on the board")
+            }
+            _ => return None,
+        };
+        Some(words)
     }
 }
 
