@@ -43,7 +43,6 @@ pub fn count(plan: &Count) -> Fallible<ExitCode> {
         ..
     } = plan;
     let method = *method;
-    let (whole, estimate) = (args.whole(), args.sample.is_some());
     let show = CountShow::new(problem, args);
     let memory = BudgetWatch::new(request.memory_budget_mib);
     let on_progress = |progress: Progress<'_>| {
@@ -74,42 +73,55 @@ pub fn count(plan: &Count) -> Fallible<ExitCode> {
     let threads = job.threads();
     let report = job.run();
     let (printed, failed) = show.finish();
-    let report = match report {
+    let report = report.map_err(|error| count_failure(error, plan, printed))?;
+    print_report(report, args, threads, failed)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// What `count` says of `error`: a count cut short by its time limit,
+/// by what stands printed (`printed` cubes' lines), or the error with
+/// the way out where there is one.
+fn count_failure(error: Error, plan: &Count, printed: usize) -> Failure {
+    let args = &plan.args;
+    let (whole, estimate) = (args.whole(), args.sample.is_some());
+    match error {
         // Before the first tour there is no partial count to give: the
         // timeout's own words, with the faster route where there is one.
-        Err(Error::Run(RunError::TimedOutPartway { seconds, found: 0 })) if whole => {
-            return Err(count_way_out(
-                Error::Run(RunError::Timeout { seconds }),
-                plan,
-            ));
+        Error::Run(RunError::TimedOutPartway { seconds, found: 0 }) if whole => {
+            count_way_out(Error::Run(RunError::Timeout { seconds }), plan)
         }
-        Err(Error::Run(RunError::TimedOutPartway { seconds, found })) if whole => {
-            return Err(CutShort::Tours {
-                seconds,
-                found,
-                orbits: args.up_to_symmetry,
-            }
-            .into());
+        Error::Run(RunError::TimedOutPartway { seconds, found }) if whole => CutShort::Tours {
+            seconds,
+            found,
+            orbits: args.up_to_symmetry,
         }
-        Err(Error::Run(RunError::TimedOutPartway { seconds, .. })) if estimate => {
-            return Err(CutShort::Sample { seconds }.into());
+        .into(),
+        Error::Run(RunError::TimedOutPartway { seconds, .. }) if estimate => {
+            CutShort::Sample { seconds }.into()
         }
-        Err(Error::Run(RunError::TimedOutPartway { seconds, .. })) => {
-            return Err(CutShort::Cubes { seconds, printed }.into());
+        Error::Run(RunError::TimedOutPartway { seconds, .. }) => {
+            CutShort::Cubes { seconds, printed }.into()
         }
-        Err(error) if whole => return Err(count_way_out(error, plan)),
+        error if whole => count_way_out(error, plan),
         // A part's way out of the budget: the same for every part.
-        Err(error @ Error::FrontierOverMemoryBudget { .. }) => {
-            return Err(count_way_out(error, plan))
-        }
+        error @ Error::FrontierOverMemoryBudget { .. } => count_way_out(error, plan),
         // A sample's cubes need the encoding as the whole count's do.
-        Err(error @ Error::Encoding(EncodingError::BoardTooLargeForEncoding { .. }))
-            if estimate =>
-        {
-            return Err(count_way_out(error, plan))
+        error @ Error::Encoding(EncodingError::BoardTooLargeForEncoding { .. }) if estimate => {
+            count_way_out(error, plan)
         }
-        report => report?,
-    };
+        error => error.into(),
+    }
+}
+
+/// Prints what the count found: the count (with the gate's note, or the
+/// limit's), the estimate, nothing more for numbered cubes (their lines
+/// are out, unless one failed to be: `failed`), or a part's lines.
+fn print_report(
+    report: CountReport,
+    args: &CountArgs,
+    threads: usize,
+    failed: Option<Failure>,
+) -> Fallible<()> {
     match report {
         CountReport::Tours(count) => {
             if let Some(refutation) = &count.refuted {
@@ -138,7 +150,7 @@ pub fn count(plan: &Count) -> Fallible<ExitCode> {
             emit(|out| writeln!(out, "{}\n{}", part.header, part.tally))?;
         }
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 /// What `count` shows while it counts: the route (-v), the note on the
@@ -355,67 +367,17 @@ fn count_way_out(error: Error, plan: &Count) -> Failure {
         // Backtracking numbers its cubes by the time-indexed encoding; in
         // one search, named by `--method backtrack`, it takes any board.
         Error::Encoding(EncodingError::BoardTooLargeForEncoding { .. }) if plain => {
-            let cubes = plan.args.jobs.unwrap_or(1) != 1 || plan.args.depth.is_some();
-            let sampled = plan.args.sample.is_some() || plan.args.cubes.is_some();
-            Some(match (method == Method::Backtrack, cubes) {
-                _ if sampled => "--sample and --cubes number their cubes by that encoding, so nothing samples a board this large; --method backtrack --limit N counts its first N tours",
-                // The default route takes the frontier counter wherever its
-                // frontier fits (count::route::tally_step); a square board this
-                // large has one over 180 squares wide.
-                (false, false) => "no exact route counts a board this large: its frontier is far wider than the 23 squares the frontier counter holds, backtracking lists the tours one by one (far too many), and --sample numbers its cubes by that encoding too; --method backtrack --limit N counts its first N tours",
-                (false, true) => "--method backtrack without --jobs and --depth counts without a formula, on any board",
-                (true, _) => "backtracking numbers its cubes by that encoding: without --jobs and --depth it counts in one search, on any board",
-            }.to_string())
+            Some(past_the_encoding(plan).to_string())
         }
         Error::Sat(SatError::OverMemoryBudget {
             estimate_mib,
             budget_mib,
             sessions,
             ..
-        }) => {
-            let mut ways = Vec::new();
-            // Backtracking takes clues and cubes, and no SAT option.
-            if method == Method::Sat && !plan.names_sat {
-                ways.push("--method backtrack (no memory to speak of)".to_string());
-            }
-            let each = estimate_mib / (*sessions).max(1) as u64;
-            if *sessions > 1 && each <= *budget_mib {
-                let fit = (budget_mib / each.max(1)).max(1);
-                ways.push(format!("--jobs {fit}"));
-            }
-            ways.push("a larger --memory-budget".into());
-            Some(format!("try {}", ways.join(", ")))
-        }
-        // The frontier counter takes no clues, so the count is a plain
-        // one that backtracking takes too.
-        Error::FrontierOverMemoryBudget { meeting: true, .. } if plan.args.part.is_some() => Some(
-            "try --frontier-order rows or snake, which keep on disk the states that do not fit (the same order for every part), or a larger --memory-budget".to_string(),
-        ),
-        Error::FrontierOverMemoryBudget { meeting: true, .. } => Some(
-            "try --frontier-order rows or snake, which keep on disk the states that do not fit, a larger --memory-budget, or --method backtrack".to_string(),
-        ),
-        Error::FrontierOverMemoryBudget { .. } if plan.args.part.is_some() => {
-            Some("try a larger --memory-budget".to_string())
-        }
-        Error::FrontierOverMemoryBudget { .. } => Some(
-            "try a larger --memory-budget, or --method backtrack (little memory, but its time grows with the number of tours)"
-                .to_string(),
-        ),
-        Error::FrontierDisk { .. } => Some(
-            "give --spill-dir a directory with more room, or a larger --memory-budget".to_string(),
-        ),
-        // Wider than any state holds: every other route lists the tours
-        // one by one, and a board this wide has far too many.
-        // A sample's cubes are numbered by the time-indexed encoding,
-        // which takes boards up to its size limit.
-        Error::FrontierTooWide { .. } => Some(format!(
-            "no route counts a board this wide: backtracking and SAT list the tours one by one, far too many here; {}",
-            if problem.board().squares() <= TimeIndexed::MAX_SQUARES {
-                "--sample K --depth D estimates the count from K cubes where each cube is small enough to count"
-            } else {
-                "--method backtrack --limit N counts its first N tours"
-            }
-        )),
+        }) => Some(sat_over_budget(plan, *estimate_mib, *budget_mib, *sessions)),
+        Error::FrontierOverMemoryBudget { .. }
+        | Error::FrontierDisk { .. }
+        | Error::FrontierTooWide { .. } => Some(frontier_way_out(&error, plan)),
         // The cubes of a depth given take the same memory by any method
         // and on any number of threads: the smaller depth that fits is
         // said with the error.
@@ -423,6 +385,66 @@ fn count_way_out(error: Error, plan: &Count) -> Failure {
         _ => None,
     };
     with_way_out(error, hint)
+}
+
+/// The way out for a plain count of a board too large for the
+/// time-indexed encoding, by what the plan asked.
+fn past_the_encoding(plan: &Count) -> &'static str {
+    let cubes = plan.args.jobs.unwrap_or(1) != 1 || plan.args.depth.is_some();
+    let sampled = plan.args.sample.is_some() || plan.args.cubes.is_some();
+    match (plan.method == Method::Backtrack, cubes) {
+        _ if sampled => "--sample and --cubes number their cubes by that encoding, so nothing samples a board this large; --method backtrack --limit N counts its first N tours",
+        // The default route takes the frontier counter wherever its
+        // frontier fits (count::route::tally_step); a square board this
+        // large has one over 180 squares wide.
+        (false, false) => "no exact route counts a board this large: its frontier is far wider than the 23 squares the frontier counter holds, backtracking lists the tours one by one (far too many), and --sample numbers its cubes by that encoding too; --method backtrack --limit N counts its first N tours",
+        (false, true) => "--method backtrack without --jobs and --depth counts without a formula, on any board",
+        (true, _) => "backtracking numbers its cubes by that encoding: without --jobs and --depth it counts in one search, on any board",
+    }
+}
+
+/// The ways out of SAT's memory budget: backtracking, fewer threads where
+/// one session fits, a larger budget.
+fn sat_over_budget(plan: &Count, estimate_mib: u64, budget_mib: u64, sessions: usize) -> String {
+    let mut ways = Vec::new();
+    // Backtracking takes clues and cubes, and no SAT option.
+    if plan.method == Method::Sat && !plan.names_sat {
+        ways.push("--method backtrack (no memory to speak of)".to_string());
+    }
+    let each = estimate_mib / sessions.max(1) as u64;
+    if sessions > 1 && each <= budget_mib {
+        let fit = (budget_mib / each.max(1)).max(1);
+        ways.push(format!("--jobs {fit}"));
+    }
+    ways.push("a larger --memory-budget".into());
+    format!("try {}", ways.join(", "))
+}
+
+/// The way out of the frontier counter's refusals: its memory budget,
+/// its disk, or a board wider than any state holds.
+fn frontier_way_out(error: &Error, plan: &Count) -> String {
+    let part = plan.args.part.is_some();
+    match error {
+        // The frontier counter takes no clues, so the count is a plain
+        // one that backtracking takes too.
+        Error::FrontierOverMemoryBudget { meeting: true, .. } if part => "try --frontier-order rows or snake, which keep on disk the states that do not fit (the same order for every part), or a larger --memory-budget".to_string(),
+        Error::FrontierOverMemoryBudget { meeting: true, .. } => "try --frontier-order rows or snake, which keep on disk the states that do not fit, a larger --memory-budget, or --method backtrack".to_string(),
+        Error::FrontierOverMemoryBudget { .. } if part => "try a larger --memory-budget".to_string(),
+        Error::FrontierOverMemoryBudget { .. } => "try a larger --memory-budget, or --method backtrack (little memory, but its time grows with the number of tours)".to_string(),
+        Error::FrontierDisk { .. } => "give --spill-dir a directory with more room, or a larger --memory-budget".to_string(),
+        // Wider than any state holds: every other route lists the tours
+        // one by one, and a board this wide has far too many. A sample's
+        // cubes are numbered by the time-indexed encoding, which takes
+        // boards up to its size limit.
+        _ => {
+            let instead = if plan.problem.board().squares() <= TimeIndexed::MAX_SQUARES {
+                "--sample K --depth D estimates the count from K cubes where each cube is small enough to count"
+            } else {
+                "--method backtrack --limit N counts its first N tours"
+            };
+            format!("no route counts a board this wide: backtracking and SAT list the tours one by one, far too many here; {instead}")
+        }
+    }
 }
 
 /// An estimate as `count --sample` prints it: the count with its margin,
