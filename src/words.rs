@@ -88,24 +88,33 @@ fn describe_library(library: &Error, context: Option<String>) -> String {
     }
 }
 
-/// A request the library cannot serve, in the command line's words.
+/// A request the library cannot serve, in the command line's words (the
+/// library's own where the command has none).
 fn unsupported_in_words(what: Unsupported) -> String {
-    match what {
+    sat_request_in_words(&what)
+        .or_else(|| frontier_request_in_words(&what))
+        .or_else(|| method_request_in_words(&what))
+        .unwrap_or_else(|| what.to_string())
+}
+
+/// What only SAT (a built-in solver, the time-indexed encoding, the complete formula) takes, in words; `None` for another request.
+fn sat_request_in_words(what: &Unsupported) -> Option<String> {
+    let words = match what {
         Unsupported::ProofWithExternalSolver => {
             "--proof uses a built-in solver: --solver varisat or --solver cadical".into()
-        }
+        },
         Unsupported::AllWithExternalSolver => {
             "--all uses a built-in solver: --solver varisat or --solver cadical".into()
-        }
+        },
         Unsupported::JobsWithExternalSolver => {
             "--jobs and --depth solve cubes with a built-in solver: --solver varisat or --solver cadical".into()
-        }
+        },
         Unsupported::ArgumentsForBuiltIn(solver) => {
             format!("--solver-arg is for solver programs, not the built-in {solver}")
-        }
+        },
         Unsupported::ProofWithoutSat(method) => {
             format!("--proof needs --method sat: only SAT writes proofs, not --method {method}")
-        }
+        },
         Unsupported::SolverWithoutSat(method) => format!(
             "--solver is for --method sat: --method {method} searches without a SAT solver"
         ),
@@ -113,66 +122,84 @@ fn unsupported_in_words(what: Unsupported) -> String {
             "the encoding options ({}) are for --method sat, not --method {method}",
             flags::listed(flags::ENCODING)
         ),
-        Unsupported::EveryTourByWarnsdorff => {
-            "--method warnsdorff finds one tour: --all and count need --method backtrack or sat".into()
-        }
-        Unsupported::CluesByWarnsdorff => {
-            "--method warnsdorff does not take clues (--at, --puzzle): use --method backtrack or sat".into()
-        }
-        Unsupported::SeedWithoutWarnsdorff(method) => {
-            format!("--seed is for --method warnsdorff, not --method {method}")
-        }
         Unsupported::CubesWithoutSat(method) => {
             format!("--jobs and --depth split the SAT encoding into cubes: not for --method {method}")
-        }
+        },
         Unsupported::CubesWithSuccessor => {
             "cubes (`cubes`, --jobs, --depth) need --encoding time-indexed: they fix the first moves in time, which --encoding successor does not number".into()
-        }
-        Unsupported::OrbitsWithCubes => {
-            "--up-to-symmetry counts orbits with one solver, without cubes: not with --jobs N (N > 1) or --depth, since a tour and its images fall in different cubes".into()
-        }
+        },
         Unsupported::LazyFormulaWritten => {
             "--subtours lazy is for solving in a loop: a file of it would have models that are not tours; encode writes --subtours complete".into()
-        }
+        },
+        Unsupported::ProofWithLazySubtours => {
+            "--proof needs the complete formula: add --subtours complete (lazy subtour cuts do not follow from the clauses)".into()
+        },
+        _ => return None,
+    };
+    Some(words)
+}
+
+/// What the frontier counter and its parts do not take, in words; `None` for another request.
+fn frontier_request_in_words(what: &Unsupported) -> Option<String> {
+    let words = match what {
         Unsupported::TourByFrontier => {
             "--method frontier counts tours without finding one: it is for count".into()
-        }
+        },
         Unsupported::CluesByFrontier => {
             "--method frontier does not take clues (--at, --puzzle): count them with --method backtrack or sat".into()
-        }
+        },
         Unsupported::CubesByFrontier => {
             "--method frontier counts the whole board at once: not with --depth, --cubes, --sample or --limit (--part K/N splits it)".into()
-        }
+        },
         Unsupported::PartsWithoutFrontier(method) => format!(
             "--part splits the frontier counter's states: not with --method {method}"
         ),
         Unsupported::PartsWithCubes => {
             "--part counts one part of a frontier count whole: not with --depth, --cubes, --sample, --limit or --up-to-symmetry".into()
-        }
+        },
         Unsupported::EndsOfCycles => {
             "--part-by ends splits open tours by the squares they end on, and a closed tour has no ends: split a closed count with --part-by states".into()
-        }
+        },
         Unsupported::CluesInParts => {
             "--part splits the frontier counter's states, and the frontier counter does not take clues (--at, --puzzle): count a clued board whole with --method backtrack or sat".into()
-        }
+        },
         Unsupported::OrbitsByFrontier => {
             "--up-to-symmetry compares the tours it lists, which --method frontier never does: use --method backtrack or sat".into()
-        }
-        Unsupported::RangeWithoutDepth => {
-            "--cubes A-B numbers the cubes of one depth: give --depth".into()
-        }
+        },
         Unsupported::OrderWithoutFrontier => {
             "--frontier-order is for the frontier counter: add --method frontier".into()
-        }
-        Unsupported::ProofWithLazySubtours => {
-            "--proof needs the complete formula: add --subtours complete (lazy subtour cuts do not follow from the clauses)".into()
-        }
+        },
+        _ => return None,
+    };
+    Some(words)
+}
+
+/// What Warnsdorff's rule, cubes, orbits, restrictions and graphs do not take, in words; `None` for another request.
+fn method_request_in_words(what: &Unsupported) -> Option<String> {
+    let words = match what {
+        Unsupported::EveryTourByWarnsdorff => {
+            "--method warnsdorff finds one tour: --all and count need --method backtrack or sat".into()
+        },
+        Unsupported::CluesByWarnsdorff => {
+            "--method warnsdorff does not take clues (--at, --puzzle): use --method backtrack or sat".into()
+        },
+        Unsupported::SeedWithoutWarnsdorff(method) => {
+            format!("--seed is for --method warnsdorff, not --method {method}")
+        },
+        Unsupported::OrbitsWithCubes => {
+            "--up-to-symmetry counts orbits with one solver, without cubes: not with --jobs N (N > 1) or --depth, since a tour and its images fall in different cubes".into()
+        },
+        Unsupported::RangeWithoutDepth => {
+            "--cubes A-B numbers the cubes of one depth: give --depth".into()
+        },
         Unsupported::EveryTourOrProofWithinARestriction => {
             "--blocks and --corridor keep only some tours: they find one, but cannot count or list every tour or prove there is none; drop them".into()
-        }
+        },
         Unsupported::NeedsBoard(what) => format!(
             "--graph: {} needs a board's squares; a graph is solved and counted by --method sat (or the default route) with --encoding successor",
             if what.starts_with("the ") { what.to_string() } else { format!("--method {what}") }
         ),
-    }
+        _ => return None,
+    };
+    Some(words)
 }
