@@ -166,7 +166,35 @@ pub fn read_answer(input: impl BufRead, declared_vars: usize) -> Result<Answer, 
         }
         model[var] = Some(value);
     }
-    let last_line = tokens.line;
+    let read = ReadModel {
+        model,
+        saw_literals,
+        terminated,
+    };
+    answer_of(status.as_ref(), read, tokens.line)
+}
+
+/// What a solver's output held once read: the values given (by variable
+/// number, from 1), whether any literal was, and whether a 0 ended them.
+struct ReadModel {
+    model: Vec<Option<bool>>,
+    saw_literals: bool,
+    terminated: bool,
+}
+
+/// The answer a solver's output gives: its `status` (and the line it was
+/// on) with what `read` holds, or why they do not make one (`last_line`:
+/// the output's last line).
+fn answer_of(
+    status: Option<&(usize, Answer)>,
+    read: ReadModel,
+    last_line: usize,
+) -> Result<Answer, CnfError> {
+    let ReadModel {
+        model,
+        saw_literals,
+        terminated,
+    } = read;
     match status {
         Some((_, Answer::Unsat)) if saw_literals => Err(CnfError::SolverOutput {
             line: last_line,
@@ -174,7 +202,7 @@ pub fn read_answer(input: impl BufRead, declared_vars: usize) -> Result<Answer, 
         }),
         Some((_, Answer::Unsat)) => Ok(Answer::Unsat),
         Some((_, Answer::Unknown)) => Ok(Answer::Unknown),
-        Some((line, Answer::Sat(_))) if !saw_literals => Err(CnfError::SolverOutput {
+        Some(&(line, Answer::Sat(_))) if !saw_literals => Err(CnfError::SolverOutput {
             line,
             message: "satisfiable, but no model follows (run the solver without -n / quiet model options)"
                 .to_string(),
