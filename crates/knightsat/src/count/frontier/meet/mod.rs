@@ -196,18 +196,7 @@ fn count_splitting_above(
 ) -> Result<(Wide, usize), FrontierError> {
     let order = &lines.squares;
     let n = order.len();
-    // With both ends fixed before the middle, the top's fragments lead to
-    // them and none of the cut's squares can be a free end: the half steps
-    // grow as a cycle's do, and the cycles' earlier cut holds fewer states
-    // (docs/benchmarks.md, "Every open 8x8 tour by its ends"). On lines of
-    // eight squares or more it does so with the ends anywhere: there the
-    // later cut's top of five lines outgrows both halves (8x8 from a1 to
-    // f5: unfinished after two hours, against 478 s at half the squares),
-    // while on lines of seven the later cut was still the faster
-    // ("Where the fixed ends lie").
-    let position = |cell: usize| order.iter().position(|&sq| sq == cell).unwrap_or(n);
-    let ends_early = ends.len() == 2 && ends.iter().all(|&end| position(end) < n / 2);
-    let long_lines = ends.len() == 2 && lines.shape.1 >= HALF_CUT_LINE;
+    let (ends_early, long_lines) = where_the_ends_lie(lines, ends);
     let cut = cut_at(
         n,
         lines.shape.0,
@@ -220,25 +209,14 @@ fn count_splitting_above(
     let mirror = mirror.filter(|image| {
         sides_of_ends.is_none() || order[..cut].iter().all(|&sq| sides.top[image[sq]])
     });
-    // Both halves know every fixed end: its square needs one edge.
-    let mut forward = Schedule::build(graph, order, ends, mirror);
-    forward.steps.truncate(cut);
-    let reversed: Vec<usize> = order.iter().rev().copied().collect();
-    let mut backward = Schedule::build(graph, &reversed, ends, None);
-    backward.steps.truncate(n - cut);
     let ties = HalfStepTies::for_count(options.part.is_some());
-    let (half, fronts) = half_steps(graph, &reversed[..n - cut], &sides, ends, ties);
+    let (forward, backward, (half, fronts)) =
+        schedules(graph, (order, cut), ends, mirror, (&sides, ties));
     let fixed_cut = ends
         .iter()
         .filter_map(|&end| sides.at(end))
         .fold(0u64, |mask, f| mask | 1 << f);
-    let width = forward.width.max(backward.width).max(half.width);
-    if width > MAX_WIDTH {
-        return Err(FrontierError::TooWide {
-            width,
-            max: MAX_WIDTH,
-        });
-    }
+    within_width(forward.width.max(backward.width).max(half.width))?;
     let budget = Budget::new(options.memory_budget.unwrap_or(u64::MAX));
     let total = n + half.steps.len() + 1;
     let plan = Plan {
@@ -284,23 +262,58 @@ fn count_splitting_above(
         split_above,
         part,
     };
-    let top = if forward.width <= MAX_WIDTH_U64 {
-        meet.top::<u64>(forward, 62)
-    } else if forward.width <= BASE12_SLOTS {
-        meet.top::<Base12>(forward, 126)
-    } else {
-        meet.top::<[u64; 2]>(forward, 126)
-    }?;
-    let backward_width = backward.width.max(half.width);
-    let joined = if backward_width <= MAX_WIDTH_U64 {
-        meet.bottom::<u64>(&backward, half, &top, 62)
-    } else if backward_width <= BASE12_SLOTS {
-        meet.bottom::<Base12>(&backward, half, &top, 126)
-    } else {
-        meet.bottom::<[u64; 2]>(&backward, half, &top, 126)
-    };
-    budget.give(top.bytes);
-    joined
+    meet.top_and_bottom(forward, &backward, half)
+}
+
+/// Refuses a frontier `width` slots wide, past what any state holds.
+fn within_width(width: usize) -> Result<(), FrontierError> {
+    if width > MAX_WIDTH {
+        return Err(FrontierError::TooWide {
+            width,
+            max: MAX_WIDTH,
+        });
+    }
+    Ok(())
+}
+
+/// The schedules of a count met at `cut` of `order`: the top's squares
+/// forward, the bottom's backward, and the half steps that add the cut's
+/// squares to the bottom (with the frontier after each), ordered by
+/// `ties`. Both halves know every fixed end: its square needs one edge.
+fn schedules(
+    graph: &CellGraph,
+    (order, cut): (&[usize], usize),
+    ends: &[usize],
+    mirror: Option<&[usize]>,
+    (sides, ties): (&Sides, HalfStepTies),
+) -> (Schedule, Schedule, (Schedule, Vec<Vec<usize>>)) {
+    let n = order.len();
+    let mut forward = Schedule::build(graph, order, ends, mirror);
+    forward.steps.truncate(cut);
+    let reversed: Vec<usize> = order.iter().rev().copied().collect();
+    let mut backward = Schedule::build(graph, &reversed, ends, None);
+    backward.steps.truncate(n - cut);
+    let half = half_steps(graph, &reversed[..n - cut], sides, ends, ties);
+    (forward, backward, half)
+}
+
+/// Where a path's two fixed ends lie, for the cut: both before the middle
+/// of `lines`' order, and whether its lines are long. With both ends
+/// fixed before the middle, the top's fragments lead to them and none of
+/// the cut's squares can be a free end: the half steps grow as a cycle's
+/// do, and the cycles' earlier cut holds fewer states (docs/benchmarks.md,
+/// "Every open 8x8 tour by its ends"). On lines of eight squares or more
+/// it does so with the ends anywhere: there the later cut's top of five
+/// lines outgrows both halves (8x8 from a1 to f5: unfinished after two
+/// hours, against 478 s at half the squares), while on lines of seven the
+/// later cut was still the faster ("Where the fixed ends lie").
+fn where_the_ends_lie(lines: &Lines, ends: &[usize]) -> (bool, bool) {
+    let order = &lines.squares;
+    let n = order.len();
+    let position = |cell: usize| order.iter().position(|&sq| sq == cell).unwrap_or(n);
+    let ends_early = ends.len() == 2 && ends.iter().all(|&end| position(end) < n / 2);
+    let long_lines = ends.len() == 2 && lines.shape.1 >= HALF_CUT_LINE;
+    (ends_early, long_lines)
 }
 
 struct Meet<'a> {
@@ -330,6 +343,33 @@ struct Meet<'a> {
 }
 
 impl Meet<'_> {
+    /// The top half counted, then the bottom joined to it, each with the
+    /// key its width needs, and the top's memory given back.
+    fn top_and_bottom(
+        &self,
+        forward: Schedule,
+        backward: &Schedule,
+        half: Schedule,
+    ) -> Result<(Wide, usize), FrontierError> {
+        let top = if forward.width <= MAX_WIDTH_U64 {
+            self.top::<u64>(forward, 62)
+        } else if forward.width <= BASE12_SLOTS {
+            self.top::<Base12>(forward, 126)
+        } else {
+            self.top::<[u64; 2]>(forward, 126)
+        }?;
+        let backward_width = backward.width.max(half.width);
+        let joined = if backward_width <= MAX_WIDTH_U64 {
+            self.bottom::<u64>(backward, half, &top, 62)
+        } else if backward_width <= BASE12_SLOTS {
+            self.bottom::<Base12>(backward, half, &top, 126)
+        } else {
+            self.bottom::<[u64; 2]>(backward, half, &top, 126)
+        };
+        self.budget.give(top.bytes);
+        joined
+    }
+
     /// The run's options, with progress reported by `show`.
     fn phase<'o>(&'o self, show: &'o (dyn Fn(SquareProgress) + Sync)) -> Options<'o> {
         Options {
