@@ -277,15 +277,7 @@ impl Schedule {
         mirror: Option<&[usize]>,
     ) -> Schedule {
         let mirror = mirror.filter(|_| fixed_ends.is_empty());
-        let mut position = vec![usize::MAX; graph.hole.len()];
-        for (p, &sq) in order.iter().enumerate() {
-            position[sq] = p;
-        }
-        // The position of the last-processed neighbour of each square.
-        let last_neighbour: Vec<usize> = order
-            .iter()
-            .map(|&sq| graph.neighbours(sq).map(|n| position[n]).max().unwrap_or(0))
-            .collect();
+        let (position, last_neighbour) = positions(graph, order);
         let colouring = graph.two_colouring();
         let colour_of = |sq: usize| colouring.as_ref().map_or(0, |c| c[sq]);
         let need = |sq: usize| if fixed_ends.contains(&sq) { 1 } else { 2 };
@@ -295,11 +287,7 @@ impl Schedule {
             capacity[class(sq)] += need(sq);
         }
         // Graph edges among unprocessed squares: all of them at first.
-        let mut inner: i32 = order
-            .iter()
-            .map(|&sq| i32::try_from(graph.degree(sq)).unwrap_or(i32::MAX))
-            .sum::<i32>()
-            / 2;
+        let mut inner = edges_among(graph, order);
         let mut frontier: Vec<usize> = Vec::new(); // positions, ascending
         let mut steps = Vec::with_capacity(order.len());
         let mut width = 0;
@@ -324,20 +312,17 @@ impl Schedule {
             inner -= i32::try_from(graph.neighbours(sq).filter(|&n| position[n] > t).count())
                 .unwrap_or(i32::MAX);
             let unprocessed = i32::try_from(order.len() - t - 1).unwrap_or(i32::MAX);
-            let (mut departs, mut keep, mut remaining) = (Vec::new(), Vec::new(), Vec::new());
-            let mut colour = Vec::new();
+            let mut departs = Vec::new();
+            let (mut keep, mut remaining, mut colour) = (Vec::new(), Vec::new(), Vec::new());
             for (i, &p) in frontier.iter().enumerate() {
                 if last_neighbour[p] <= t {
                     departs.push(slot(i));
-                } else {
-                    keep.push(slot(i));
-                    let later = graph
-                        .neighbours(order[p])
-                        .filter(|&n| position[n] > t)
-                        .count();
-                    remaining.push(u8::try_from(later).unwrap_or(u8::MAX));
-                    colour.push(colour_of(order[p]));
+                    continue;
                 }
+                keep.push(slot(i));
+                let later = graph.neighbours(order[p]).filter(|&n| position[n] > t);
+                remaining.push(u8::try_from(later.count()).unwrap_or(u8::MAX));
+                colour.push(colour_of(order[p]));
             }
             frontier.retain(|&p| last_neighbour[p] > t);
             let last = t + 1 == order.len();
@@ -346,17 +331,7 @@ impl Schedule {
                 .and_then(|m| mirror_slots(m, order, &frontier));
             let watch = watch_list(graph, order, &position, &frontier, t, fixed_ends);
             width = width.max(frontier.len());
-            let slot_bits = |select: &dyn Fn(usize) -> bool| -> u128 {
-                (0..keep.len().min(32))
-                    .filter(|&j| select(j))
-                    .fold(0, |bits, j| bits | 1u128 << (4 * j))
-            };
-            let kept_slots = slot_bits(&|_| true);
-            let class_slots = [
-                slot_bits(&|j| colour[j] >= 0),
-                slot_bits(&|j| colour[j] < 0),
-            ];
-            let short_slots = slot_bits(&|j| remaining[j] < 2);
+            let (kept_slots, class_slots, short_slots) = slot_masks(&remaining, &colour);
             steps.push(SquareStep {
                 back,
                 departs,
@@ -375,6 +350,49 @@ impl Schedule {
         }
         Schedule { steps, width }
     }
+}
+
+/// Each cell's position in `order` (`usize::MAX` for a hole), and for
+/// each position the position of the square's last-processed neighbour.
+fn positions(graph: &CellGraph, order: &[usize]) -> (Vec<usize>, Vec<usize>) {
+    let mut position = vec![usize::MAX; graph.hole.len()];
+    for (p, &sq) in order.iter().enumerate() {
+        position[sq] = p;
+    }
+    let last_neighbour = order
+        .iter()
+        .map(|&sq| graph.neighbours(sq).map(|n| position[n]).max().unwrap_or(0))
+        .collect();
+    (position, last_neighbour)
+}
+
+/// The graph's edges among the squares of `order`.
+fn edges_among(graph: &CellGraph, order: &[usize]) -> i32 {
+    order
+        .iter()
+        .map(|&sq| i32::try_from(graph.degree(sq)).unwrap_or(i32::MAX))
+        .sum::<i32>()
+        / 2
+}
+
+/// The masks of a step's kept slots (a nibble each, the first 32): all of
+/// them, those of each colour class (`colour`: each kept slot's colour,
+/// negative for the second class), and those with fewer than two moves
+/// still to come (`remaining`).
+fn slot_masks(remaining: &[u8], colour: &[i8]) -> (u128, [u128; 2], u128) {
+    let slot_bits = |select: &dyn Fn(usize) -> bool| -> u128 {
+        (0..remaining.len().min(32))
+            .filter(|&j| select(j))
+            .fold(0, |bits, j| bits | 1u128 << (4 * j))
+    };
+    (
+        slot_bits(&|_| true),
+        [
+            slot_bits(&|j| colour[j] >= 0),
+            slot_bits(&|j| colour[j] < 0),
+        ],
+        slot_bits(&|j| remaining[j] < 2),
+    )
 }
 
 /// The mirror image of each cell across the middle of the lines of a

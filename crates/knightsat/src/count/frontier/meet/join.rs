@@ -339,56 +339,11 @@ fn paths_with(
             if points == 0 {
                 return;
             }
-            if !worth_contracting(group.len(), bottoms.len()) {
-                for (bottom, count) in bottoms.iter() {
-                    let first = points.trailing_zeros() as usize;
-                    let matched: u128 = group
-                        .iter()
-                        .filter(|(partner, _)| {
-                            one_path(partner, bottom, ends, first, points.count_ones())
-                        })
-                        .map(|&(_, c)| u128::from(c))
-                        .sum();
-                    if matched > 0 {
-                        sum = sum.and_then(|sum| {
-                            Wide::from(matched)
-                                .checked_mul(Wide::from(*count))
-                                .and_then(|x| sum.checked_add(x))
-                        });
-                    }
-                }
-                return;
-            }
-            // A chosen end's missing side leads to a path end.
-            let to_ends = |links: &[u8; MAX_WIDTH + 1]| {
-                let mut links = *links;
-                for f in (0..MAX_WIDTH).filter(|&f| ends >> f & 1 == 1) {
-                    if links[f] == UNPAIRED {
-                        links[f] = PATH_END;
-                    }
-                }
-                links
+            let joined = if worth_contracting(group.len(), bottoms.len()) {
+                paths_by_contraction(group, bottoms, ends, points)
+            } else {
+                paths_pair_by_pair(group, bottoms, ends, points)
             };
-            let tops = group
-                .iter()
-                .map(|(links, count)| (to_ends(links), u128::from(*count)));
-            // The bottom states take their ends in place (a group pairs
-            // the same squares, so each is changed at the same ones) and
-            // give them back after, rather than being copied for each
-            // choice of ends.
-            let given = (0..MAX_WIDTH)
-                .filter(|&f| ends >> f & 1 == 1 && first[f] == UNPAIRED)
-                .fold(0u32, |mask, f| mask | 1 << f);
-            let each_given = |bottoms: &mut [Pairing], link: u8| {
-                for (links, _) in bottoms.iter_mut() {
-                    for f in (0..MAX_WIDTH).filter(|&f| given >> f & 1 == 1) {
-                        links[f] = link;
-                    }
-                }
-            };
-            each_given(bottoms, PATH_END);
-            let joined = join_group(&tops, bottoms, points, Shape::Path);
-            each_given(bottoms, UNPAIRED);
             sum = sum.and_then(|sum| joined.and_then(|x| sum.checked_add(x)));
         };
         match k {
@@ -404,6 +359,77 @@ fn paths_with(
         }
     }
     sum
+}
+
+/// The paths the top states of `group` make with the `bottoms`, testing
+/// each pair (`ends`: the squares of the cut chosen as path ends;
+/// `points`: the squares the bottom links, and the ends); `None` once a
+/// sum overflows.
+fn paths_pair_by_pair(
+    group: &[Pairing],
+    bottoms: &[Pairing],
+    ends: u32,
+    points: u32,
+) -> Option<Wide> {
+    let first = points.trailing_zeros() as usize;
+    let mut sum = Some(Wide::ZERO);
+    for (bottom, count) in bottoms {
+        let matched: u128 = group
+            .iter()
+            .filter(|(partner, _)| one_path(partner, bottom, ends, first, points.count_ones()))
+            .map(|&(_, c)| u128::from(c))
+            .sum();
+        if matched > 0 {
+            sum = sum.and_then(|sum| {
+                Wide::from(matched)
+                    .checked_mul(Wide::from(*count))
+                    .and_then(|x| sum.checked_add(x))
+            });
+        }
+    }
+    sum
+}
+
+/// [`paths_pair_by_pair`] by contraction ([`join_group`]): a chosen end's
+/// missing side leads to a path end, in the top states and, in place, in
+/// the bottom states (a group pairs the same squares, so each is changed
+/// at the same ones), given back after rather than copied for each choice
+/// of ends.
+fn paths_by_contraction(
+    group: &[Pairing],
+    bottoms: &mut [Pairing],
+    ends: u32,
+    points: u32,
+) -> Option<Wide> {
+    let to_ends = |links: &[u8; MAX_WIDTH + 1]| {
+        let mut links = *links;
+        for f in (0..MAX_WIDTH).filter(|&f| ends >> f & 1 == 1) {
+            if links[f] == UNPAIRED {
+                links[f] = PATH_END;
+            }
+        }
+        links
+    };
+    let tops = group
+        .iter()
+        .map(|(links, count)| (to_ends(links), u128::from(*count)));
+    let first = bottoms
+        .first()
+        .map_or([UNPAIRED; MAX_WIDTH + 1], |&(links, _)| links);
+    let given = (0..MAX_WIDTH)
+        .filter(|&f| ends >> f & 1 == 1 && first[f] == UNPAIRED)
+        .fold(0u32, |mask, f| mask | 1 << f);
+    let each_given = |bottoms: &mut [Pairing], link: u8| {
+        for (links, _) in bottoms.iter_mut() {
+            for f in (0..MAX_WIDTH).filter(|&f| given >> f & 1 == 1) {
+                links[f] = link;
+            }
+        }
+    };
+    each_given(bottoms, PATH_END);
+    let joined = join_group(&tops, bottoms, points, Shape::Path);
+    each_given(bottoms, UNPAIRED);
+    joined
 }
 
 /// Whether a bottom state that needs the top degrees `need` on the cut's

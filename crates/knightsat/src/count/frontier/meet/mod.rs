@@ -669,28 +669,34 @@ impl Meet<'_> {
                 tables = first.tables(self.jobs, self.budget)?;
             }
         }
+        let joined = self.join(tables, top, used_shift)?;
+        let edgeless = closed_at_last * Wide::from(top.edgeless);
+        joined.checked_add(edgeless).ok_or(FrontierError::Overflow)
+    }
+
+    /// The bottom's last `tables` joined with the `top`: the pairs that
+    /// make one cycle, or one path.
+    fn join<K: Key>(
+        &self,
+        tables: Vec<Table<'_, K, u64>>,
+        top: &Top,
+        used_shift: u32,
+    ) -> Result<Wide, FrontierError> {
         let at = self.cut_slots(self.fronts.last().map_or(&[][..], Vec::as_slice));
-        let joined = if self.closed {
-            join_cycles(
-                tables,
-                &at,
-                top,
-                self.reading(used_shift),
-                self.options.stop,
-            )?
+        let reading = self.reading(used_shift);
+        if self.closed {
+            join_cycles(tables, &at, top, reading, self.options.stop)
         } else {
             join_paths(
                 tables,
                 &at,
                 top,
-                self.reading(used_shift),
+                reading,
                 self.jobs,
                 self.options.stop,
                 self.budget,
-            )?
-        };
-        let edgeless = closed_at_last * Wide::from(top.edgeless);
-        joined.checked_add(edgeless).ok_or(FrontierError::Overflow)
+            )
+        }
     }
 
     /// For each slot of a frontier, its number among the cut's squares.
