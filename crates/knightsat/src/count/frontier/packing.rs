@@ -4,8 +4,32 @@
 //! bytes, and [`mix`], the hash that spreads keys over a table's parts and
 //! the threads.
 
-use crate::count::frontier::state::Word;
+use crate::count::frontier::state::{Word, MAX_WIDTH_U64};
 use crate::count::number::Wide;
+
+/// Work done with the key a frontier needs ([`by_key_width`]): one
+/// generic function, given the key type and where its used-ends bits lie.
+pub(crate) trait WithKey {
+    /// What the work returns.
+    type Out;
+    /// Does the work with the key `K`, whose number of path ends used is
+    /// in the two bits from `used_shift`.
+    fn run<K: Key>(self, used_shift: u32) -> Self::Out;
+}
+
+/// Does `work` with the narrowest key that holds a frontier `width` slots
+/// wide: one word up to [`MAX_WIDTH_U64`] slots (its ends used from bit
+/// 62), base-12 slots up to [`BASE12_SLOTS`], two words past them (from
+/// bit 126). The one place the key is chosen by width.
+pub(crate) fn by_key_width<W: WithKey>(width: usize, work: W) -> W::Out {
+    if width <= MAX_WIDTH_U64 {
+        work.run::<u64>(62)
+    } else if width <= BASE12_SLOTS {
+        work.run::<Base12>(126)
+    } else {
+        work.run::<[u64; 2]>(126)
+    }
+}
 
 /// A packed state: the frontier slots' codes, four bits each, with the
 /// number of path ends already used in the top two bits. The all-ones word

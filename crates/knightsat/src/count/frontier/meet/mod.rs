@@ -44,9 +44,9 @@ mod part;
 
 use crate::count::frontier::budget::Budget;
 use crate::count::frontier::engine::{advance, first_tables};
-use crate::count::frontier::packing::{Base12, Key, BASE12_SLOTS};
+use crate::count::frontier::packing::{by_key_width, Key, WithKey};
 use crate::count::frontier::schedule::{CellGraph, Lines, Schedule};
-use crate::count::frontier::state::{Mode, Word, MAX_WIDTH, MAX_WIDTH_U64};
+use crate::count::frontier::state::{Mode, Word, MAX_WIDTH};
 use crate::count::frontier::table::Table;
 use crate::count::frontier::{FrontierError, Options, Piece, SpillDir, SquareProgress};
 use crate::count::number::Wide;
@@ -316,6 +316,38 @@ fn where_the_ends_lie(lines: &Lines, ends: &[usize]) -> (bool, bool) {
     (ends_early, long_lines)
 }
 
+/// The top half of a count met in the middle: its schedule forward.
+struct TopHalf<'m, 'a> {
+    meet: &'m Meet<'a>,
+    forward: Schedule,
+}
+
+impl WithKey for TopHalf<'_, '_> {
+    type Out = Result<Top, FrontierError>;
+
+    fn run<K: Key>(self, used_shift: u32) -> Self::Out {
+        self.meet.top::<K>(self.forward, used_shift)
+    }
+}
+
+/// The bottom half, backward then by half steps, joined to the `top`.
+struct BottomHalf<'m, 'a> {
+    meet: &'m Meet<'a>,
+    backward: &'m Schedule,
+    half: Schedule,
+    width: usize,
+    top: &'m Top,
+}
+
+impl WithKey for BottomHalf<'_, '_> {
+    type Out = Result<(Wide, usize), FrontierError>;
+
+    fn run<K: Key>(self, used_shift: u32) -> Self::Out {
+        self.meet
+            .bottom::<K>(self.backward, self.half, self.top, used_shift)
+    }
+}
+
 struct Meet<'a> {
     options: &'a Options<'a>,
     budget: &'a Budget,
@@ -351,21 +383,22 @@ impl Meet<'_> {
         backward: &Schedule,
         half: Schedule,
     ) -> Result<(Wide, usize), FrontierError> {
-        let top = if forward.width <= MAX_WIDTH_U64 {
-            self.top::<u64>(forward, 62)
-        } else if forward.width <= BASE12_SLOTS {
-            self.top::<Base12>(forward, 126)
-        } else {
-            self.top::<[u64; 2]>(forward, 126)
-        }?;
-        let backward_width = backward.width.max(half.width);
-        let joined = if backward_width <= MAX_WIDTH_U64 {
-            self.bottom::<u64>(backward, half, &top, 62)
-        } else if backward_width <= BASE12_SLOTS {
-            self.bottom::<Base12>(backward, half, &top, 126)
-        } else {
-            self.bottom::<[u64; 2]>(backward, half, &top, 126)
+        let top_width = forward.width;
+        let top = by_key_width(
+            top_width,
+            TopHalf {
+                meet: self,
+                forward,
+            },
+        )?;
+        let bottom = BottomHalf {
+            meet: self,
+            backward,
+            width: half.width,
+            half,
+            top: &top,
         };
+        let joined = by_key_width(backward.width.max(bottom.width), bottom);
         self.budget.give(top.bytes);
         joined
     }
@@ -737,7 +770,8 @@ impl Meet<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::count::frontier::{count_undirected, Part, SquareOrder};
+    use crate::count::frontier::whole::count_undirected;
+    use crate::count::frontier::{Part, SquareOrder};
 
     /// Cycles and paths counted by meeting in the middle and by the forward counter
     /// (itself checked against the brute-force oracle), on boards where
