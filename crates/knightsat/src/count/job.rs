@@ -19,6 +19,7 @@ use crate::error::{EncodingError, Error, Unsupported};
 use crate::gate::{refute_until, Refutation};
 use crate::model::problem::Problem;
 use crate::runtime::deadline::Deadline;
+use crate::runtime::memory::bytes_of_mib;
 use crate::runtime::threads::resolve_jobs;
 use crate::solve::auto::Step;
 use crate::solve::{Method, Request};
@@ -542,19 +543,18 @@ impl<'a> CountJob<'a> {
         // `check` refused these before any work started.
         debug_assert!(!listing && !self.up_to_symmetry);
         debug_assert!(self.limit.is_none() && self.depth.is_none());
+        let budget = bytes_of_mib(request.memory_budget_mib);
         if part.is_none() {
-            if let Some(classes) = frontier::split_by_ends_by_itself(
-                self.problem,
-                self.frontier_order,
-                request.memory_budget_mib,
-            ) {
+            if let Some(classes) =
+                frontier::split_by_ends_by_itself(self.problem, self.frontier_order, budget)
+            {
                 progress(Progress::EndClasses(classes));
             }
         }
         let show = |squares| progress(Progress::Squares(squares));
         let limits = frontier::Limits {
             jobs: resolve_jobs(self.threads()),
-            memory_budget_mib: request.memory_budget_mib,
+            memory_budget: budget,
             timeout: request.timeout,
             interrupt: &request.interrupt,
             order: self.frontier_order,

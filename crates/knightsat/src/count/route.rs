@@ -6,6 +6,7 @@
 //! limit, and an open count split by its ends.
 
 use crate::model::problem::Problem;
+use crate::runtime::memory::bytes_of_mib;
 use crate::solve::auto::{every_tour_step, Step};
 use crate::solve::{Method, Request};
 
@@ -156,7 +157,7 @@ pub(crate) const WHOLE_SQUARE_EIGHT_FILES_MIB: u64 = 20_000;
 
 /// Whether the frontier counter, in its default order, splits a whole
 /// count of `problem` by its ends by itself, within a memory budget of
-/// `budget_mib`: one count per class of end pairs under the board's
+/// `budget_bytes`: one count per class of end pairs under the board's
 /// symmetries, each with both ends fixed. It does where one piece
 /// outgrows the budget and the classes do not: an open count with no end
 /// given on a board eight knight files wide and at most twice as long
@@ -168,9 +169,10 @@ pub(crate) const WHOLE_SQUARE_EIGHT_FILES_MIB: u64 = 20_000;
 /// 2014); the whole 8x8 count, meeting in the middle by where the ends
 /// lie, takes far less time than the classes' sum but more memory than
 /// the default budget.
-pub(crate) fn splits_by_ends(problem: &Problem, budget_mib: u64) -> bool {
+pub(crate) fn splits_by_ends(problem: &Problem, budget_bytes: u64) -> bool {
     let (short, long, _) = sides_and_reach(problem);
-    eight_files_open(problem) && !(short == long && budget_mib >= WHOLE_SQUARE_EIGHT_FILES_MIB)
+    let holds_the_whole = budget_bytes >= bytes_of_mib(WHOLE_SQUARE_EIGHT_FILES_MIB);
+    eight_files_open(problem) && !(short == long && holds_the_whole)
 }
 
 /// An open count with no end given, on a board eight knight files wide
@@ -210,7 +212,7 @@ mod tests {
     use super::{way, Way, WholeCount};
     use crate::model::board::{Board, Leaper};
     use crate::model::problem::Problem;
-    use crate::runtime::memory::DEFAULT_MEMORY_BUDGET_MIB;
+    use crate::runtime::memory::{bytes_of_mib, DEFAULT_MEMORY_BUDGET_MIB};
     use crate::solve::Method;
 
     const PLAIN: WholeCount = WholeCount {
@@ -366,7 +368,7 @@ mod tests {
         ] {
             let problem = open(rows, cols, leaper);
             assert_eq!(
-                splits_by_ends(&problem, budget),
+                splits_by_ends(&problem, bytes_of_mib(budget)),
                 split,
                 "{rows}x{cols} {leaper:?} within {budget} MiB"
             );
@@ -385,22 +387,25 @@ mod tests {
         ] {
             let problem = open(rows, cols, leaper);
             assert_eq!(
-                splits_by_ends(&problem, budget),
+                splits_by_ends(&problem, bytes_of_mib(budget)),
                 split,
                 "{rows}x{cols} {leaper:?}"
             );
         }
         let eight = open(8, 8, knight);
         assert!(
-            !splits_by_ends(&eight.clone().closed(true), large),
+            !splits_by_ends(&eight.clone().closed(true), bytes_of_mib(large)),
             "closed"
         );
         assert!(
-            !splits_by_ends(&eight.clone().with_start(Some(0)).unwrap(), budget),
+            !splits_by_ends(
+                &eight.clone().with_start(Some(0)).unwrap(),
+                bytes_of_mib(budget)
+            ),
             "a start"
         );
         assert!(
-            !splits_by_ends(&eight.with_end(Some(63)).unwrap(), budget),
+            !splits_by_ends(&eight.with_end(Some(63)).unwrap(), bytes_of_mib(budget)),
             "an end"
         );
     }

@@ -107,8 +107,6 @@ pub enum Workload {
     CubeEnumeration,
 }
 
-impl Workload {}
-
 impl Setup {
     /// A plain start with `stop`, which may be raised at any time.
     pub(crate) fn new(stop: &Stop) -> Setup {

@@ -104,30 +104,30 @@ pub(super) fn end_classes(problem: &Problem, graph: &CellGraph) -> Vec<EndClass>
 }
 
 /// The number of classes of end pairs a whole count of `problem` is split
-/// into by itself, in the default order within `budget_mib`, or `None`
+/// into by itself, in the default order within `budget_bytes`, or `None`
 /// where it is counted in one piece: where the default route's rule says
 /// so ([`crate::count::route::splits_by_ends`]).
 pub(crate) fn split_by_ends_by_itself(
     problem: &Problem,
     order: SquareOrder,
-    budget_mib: u64,
+    budget_bytes: u64,
 ) -> Option<usize> {
-    if !splits_itself_by_ends(problem, order, budget_mib) {
+    if !splits_itself_by_ends(problem, order, budget_bytes) {
         return None;
     }
     let graph = CellGraph::new(problem.board()).ok()?;
     Some(end_classes(problem, &graph).len())
 }
 
-/// Whether a whole count of `problem` in `order` within `budget_mib` is
+/// Whether a whole count of `problem` in `order` within `budget_bytes` is
 /// split by its ends by itself ([`split_by_ends_by_itself`], without
 /// counting the classes).
 pub(super) fn splits_itself_by_ends(
     problem: &Problem,
     order: SquareOrder,
-    budget_mib: u64,
+    budget_bytes: u64,
 ) -> bool {
-    order == SquareOrder::Auto && crate::count::route::splits_by_ends(problem, budget_mib)
+    order == SquareOrder::Auto && crate::count::route::splits_by_ends(problem, budget_bytes)
 }
 
 /// One part of an open count split by its ends ([`PartSplit::Ends`]):

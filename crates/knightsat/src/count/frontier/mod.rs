@@ -69,7 +69,6 @@ use whole::{count_closed, count_open, Wanted};
 use crate::count::number::TourNumber;
 use crate::error::RunError;
 use crate::model::problem::Problem;
-use crate::runtime::memory::bytes_of_mib;
 use state::MAX_WIDTH;
 
 /// The directory a count's spill directory is made in: `spill_dir` when
@@ -134,8 +133,8 @@ fn count_on_threads(problem: &Problem, options: &Options) -> Result<TourNumber, 
         }
         return count_part_by_ends(problem, part, options);
     }
-    let budget_mib = options.memory_budget.map_or(u64::MAX, |bytes| bytes >> 20);
-    if options.part.is_none() && splits_itself_by_ends(problem, options.order, budget_mib) {
+    let budget = options.memory_budget.unwrap_or(u64::MAX);
+    if options.part.is_none() && splits_itself_by_ends(problem, options.order, budget) {
         let whole = Part {
             index: 0,
             of: 1,
@@ -177,8 +176,8 @@ fn count_on_threads(problem: &Problem, options: &Options) -> Result<TourNumber, 
 pub(crate) struct Limits<'a> {
     /// Threads sharing each step's states (at least one).
     pub jobs: usize,
-    /// The memory the state tables may take, in MiB.
-    pub memory_budget_mib: u64,
+    /// The memory the state tables may take, in bytes.
+    pub memory_budget: u64,
     /// The time limit, if any.
     pub timeout: Option<std::time::Duration>,
     /// Stops the count when raised.
@@ -212,14 +211,14 @@ pub(crate) fn count_tours(
         return Err(Error::Unsupported(Unsupported::CluesByFrontier));
     }
     let board = problem.board();
-    let budget_mib = limits.memory_budget_mib;
+    let budget_mib = limits.memory_budget >> 20;
     let stop = crate::runtime::stop::Stop::new();
     let spill = SpillDir::new(&spill_parent(limits.spill_dir));
     stop.within(limits.timeout, limits.interrupt, || {
         let options = Options {
             jobs: limits.jobs.max(1),
             stop: Some(stop.flag()),
-            memory_budget: Some(bytes_of_mib(budget_mib)),
+            memory_budget: Some(limits.memory_budget),
             progress: limits.progress,
             order: limits.order,
             spill: Some(&spill),

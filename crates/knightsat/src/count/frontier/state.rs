@@ -149,6 +149,16 @@ fn slots_in<W: Word>(mask: W) -> i32 {
     n
 }
 
+/// The path ends a count leaves free for the tour to choose: none for
+/// cycles, else two less those fixed (a start, an end).
+pub(crate) fn free_ends(closed: bool, fixed_ends: usize) -> u8 {
+    if closed {
+        0
+    } else {
+        2 - u8::try_from(fixed_ends.min(2)).unwrap_or(2)
+    }
+}
+
 /// What is being counted, as the steps need it.
 #[derive(Clone, Copy)]
 pub(crate) struct Mode {

@@ -5,7 +5,7 @@
 use super::options::{Options, SquareOrder};
 use super::packing::{by_key_width, Key, WithKey};
 use super::schedule::{CellGraph, Lines, Schedule};
-use super::state::{Mode, MAX_WIDTH};
+use super::state::{free_ends, Mode, MAX_WIDTH};
 use super::{engine, meet, FrontierError};
 use crate::count::number::{TourNumber, Wide};
 
@@ -118,11 +118,7 @@ pub(super) fn count_undirected(
             max: MAX_WIDTH,
         });
     }
-    let free_ends = if closed {
-        0
-    } else {
-        2 - u8::try_from(ends.len()).unwrap_or(2)
-    };
+    let free_ends = free_ends(closed, ends.len());
     let run = Forward {
         plan: &plan,
         closed,

@@ -46,7 +46,7 @@ use crate::count::frontier::budget::Budget;
 use crate::count::frontier::engine::{advance, first_tables};
 use crate::count::frontier::packing::{by_key_width, Key, WithKey};
 use crate::count::frontier::schedule::{CellGraph, Lines, Schedule};
-use crate::count::frontier::state::{Mode, Word, MAX_WIDTH};
+use crate::count::frontier::state::{free_ends, Mode, Word, MAX_WIDTH};
 use crate::count::frontier::table::Table;
 use crate::count::frontier::{FrontierError, Options, Piece, SpillDir, SquareProgress};
 use crate::count::number::Wide;
@@ -239,11 +239,7 @@ fn count_splitting_above(
         }
         _ => None,
     };
-    let free_ends = if closed {
-        0
-    } else {
-        2 - u8::try_from(ends.len()).unwrap_or(2).min(2)
-    };
+    let free_ends = free_ends(closed, ends.len());
     let meet = Meet {
         options,
         budget: &budget,
