@@ -1,40 +1,58 @@
 #!/usr/bin/env python3
-"""Fails when the library's modules depend on each other in a cycle.
+"""Fails when the modules of a crate depend on each other in a cycle.
 
-Reads every file of the library, crates/knightsat/src/ (the binary, src/,
-is another package: nothing in the library can use it), finds the `crate::…` and `super::…` paths it names, and
-builds the graph of dependencies between modules that are siblings: the
-top-level modules (`board`, `encoding`, …), and the children of one module
-(`cnf::dimacs`, `cnf::split`). A child using its parent, or a parent its
-child, is how Rust modules are built and is not counted. Prints the cycles
-and exits 1 if there are any, else prints the order and exits 0.
+Reads every file of the library, crates/knightsat/src/, and of the Python
+package's crate, python/src/ (the binary, src/, is another package:
+nothing in the library can use it), finds the `crate::…` and `super::…`
+paths each names, and builds the graph of dependencies between modules
+that are siblings: the top-level modules (`model`, `encoding`, …), and
+the children of one module (`cnf::dimacs`, `cnf::split`). A child using
+its parent, or a parent its child, is how Rust modules are built and is
+not counted. Prints the cycles and exits 1 if there are any, else prints
+the order and exits 0.
 
-It also keeps the layers honest: the top-level modules are grouped in
-LAYERS, from the bottom up (docs/architecture.md draws them), and a module
-may use only modules of the groups below its own. A use that climbs, or
-one between two modules of one group, fails the check, naming it; a new
-top-level module must be given a layer here.
+It also keeps the library's layers honest: the top-level modules are
+grouped in layers, from the bottom up, in the one table docs/architecture.md
+draws (read from there, so it is written once), and a module may use only
+modules of the layers below its own. A use that climbs, or one between two
+modules of one layer, fails the check, naming it; a new top-level module
+must be given a layer in that table.
 """
 import pathlib
 import re
 import sys
 from collections import defaultdict
 
-SRC = pathlib.Path(__file__).resolve().parent.parent / "crates" / "knightsat" / "src"
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+SRC = ROOT / "crates" / "knightsat" / "src"
+PYTHON_SRC = ROOT / "python" / "src"
+ARCHITECTURE = ROOT / "docs" / "architecture.md"
 
 
-LAYERS = [
-    ["model"],
-    ["runtime"],
-    ["tour", "graph", "cnf"],
-    ["gate", "search", "render"],
-    ["encoding"],
-    ["sat"],
-    ["error"],
-    ["cubes"],
-    ["solve", "cnf_file"],
-    ["certify", "count", "puzzle"],
-]
+def read_layers():
+    """The layer table of docs/architecture.md, from the bottom up: each
+    row a number, the layer's modules, then what they hold (the modules
+    are the words that name a module of the library)."""
+    known = {p.stem for p in SRC.iterdir() if p.suffix == ".rs" or p.is_dir()} - {"lib"}
+    rows = []
+    for line in ARCHITECTURE.read_text().splitlines():
+        match = re.match(r"\s+(\d+)\s{2,}(.*)$", line)
+        if not match:
+            continue
+        names = []
+        for word in match.group(2).split():
+            if word not in known:
+                break
+            names.append(word)
+        if names:
+            rows.append((int(match.group(1)), names))
+    rows.sort()
+    if [number for number, _ in rows] != list(range(1, len(rows) + 1)):
+        sys.exit(f"the layer table of {ARCHITECTURE} is not numbered 1 to {len(rows)}")
+    return [names for _, names in rows]
+
+
+LAYERS = read_layers()
 LAYER_OF = {name: level for level, names in enumerate(LAYERS) for name in names}
 
 
@@ -43,7 +61,7 @@ def layer_violations(modules, edges):
     problems = []
     for module in sorted({m[0] for m in modules if m}):
         if module not in LAYER_OF:
-            problems.append(f"{module} has no layer in LAYERS (scripts/module-cycles.py)")
+            problems.append(f"{module} has no layer in the layer table of docs/architecture.md")
     for source in sorted(edges):
         if len(source) != 1 or source[0] not in LAYER_OF:
             continue
@@ -53,8 +71,8 @@ def layer_violations(modules, edges):
     return problems
 
 
-def module_of(path: pathlib.Path) -> tuple:
-    parts = list(path.relative_to(SRC).with_suffix("").parts)
+def module_of(path: pathlib.Path, src: pathlib.Path) -> tuple:
+    parts = list(path.relative_to(src).with_suffix("").parts)
     if parts[-1] in ("lib", "mod"):
         parts.pop()
     return tuple(parts)
@@ -80,12 +98,13 @@ def referenced(module: tuple, text: str, is_mod_file: bool):
                 yield tuple(item.split("::"))
 
 
-def main() -> int:
-    files = [p for p in SRC.rglob("*.rs") if "bin" not in p.relative_to(SRC).parts]
-    modules = {module_of(p) for p in files}
+def dependencies(src: pathlib.Path):
+    """The crate's modules under `src`, and the uses between siblings."""
+    files = [p for p in src.rglob("*.rs") if "bin" not in p.relative_to(src).parts]
+    modules = {module_of(p, src) for p in files}
     edges = defaultdict(set)
     for path in files:
-        module = module_of(path)
+        module = module_of(path, src)
         for target in referenced(module, path.read_text(), path.name == "mod.rs"):
             # The longest known module that is a prefix of the path named.
             while target and target not in modules:
@@ -99,6 +118,11 @@ def main() -> int:
             if common == len(module) or common == len(target):
                 continue  # parent and child
             edges[module[: common + 1]].add(target[: common + 1])
+    return modules, edges
+
+
+def cycles_of(edges):
+    """The strongly connected components of more than one module."""
     # Tarjan's strongly connected components.
     index, low, stack, on_stack, cycles, counter = {}, {}, [], set(), [], [0]
 
@@ -128,22 +152,28 @@ def main() -> int:
     for node in sorted(set(edges) | {t for ts in edges.values() for t in ts}):
         if node not in index:
             visit(node)
+    return cycles
+
+
+def main() -> int:
     name = "::".join
-    if cycles:
-        for cycle in cycles:
+    failed = False
+    for crate, src in [("knightsat", SRC), ("knightsat-python", PYTHON_SRC)]:
+        modules, edges = dependencies(src)
+        for cycle in cycles_of(edges):
+            failed = True
             members = sorted(cycle)
-            print("module cycle: " + ", ".join(name(m) for m in members))
+            print(f"module cycle in {crate}: " + ", ".join(name(m) for m in members))
             for m in members:
                 inside = sorted(name(t) for t in edges[m] if t in cycle)
                 print(f"  {name(m)} uses {', '.join(inside)}")
-        return 1
-    problems = layer_violations(modules, edges)
-    for problem in problems:
-        print("layer broken: " + problem)
-    if problems:
-        return 1
-    print(f"no module cycles among {len(modules)} modules, and {len(LAYERS)} layers kept")
-    return 0
+        if src == SRC and not failed:
+            for problem in layer_violations(modules, edges):
+                failed = True
+                print("layer broken: " + problem)
+        if not failed:
+            print(f"{crate}: no module cycles among {len(modules)} modules" + (f", and {len(LAYERS)} layers kept" if src == SRC else ""))
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -15,7 +15,6 @@ use knightsat::solve::{Method, Request};
 use knightsat::square_names_in;
 
 use crate::errors::{for_parameter, py_result};
-use crate::problem::Problem;
 
 /// The encoding configuration named, the formula complete or its
 /// subtours left to a loop (`subtours`), as the command's options give it.
@@ -183,17 +182,6 @@ pub(crate) fn seconds_arg(value: Option<&Bound<'_, PyAny>>, name: &str) -> PyRes
         ))
     };
     number_not_bool::<f64>(value).map(Some).ok_or_else(refuse)
-}
-
-/// The `Problem` given to the parameter `problem`, or a `TypeError` saying
-/// how to make one.
-pub(crate) fn problem_arg<'py>(value: &Bound<'py, PyAny>) -> PyResult<PyRef<'py, Problem>> {
-    value.extract::<PyRef<'py, Problem>>().map_err(|_| {
-        PyTypeError::new_err(format!(
-            "problem: {} is not a knightsat.Problem (make one with Problem(8) or Problem.from_ascii(...))",
-            shown_value(value)
-        ))
-    })
 }
 
 /// What a square name parameter takes.

@@ -17,11 +17,11 @@ use knightsat::model::problem::Problem as LibProblem;
 use knightsat::solve::auto::{formula_config, written_config};
 
 use crate::args::{
-    config, flag_arg, literals_of, model_of, optional_whole_number, problem_arg, shown_value,
-    square_names_of, text_arg, whole_number, A_SQUARE,
+    config, flag_arg, literals_of, model_of, optional_whole_number, shown_value, square_names_of,
+    text_arg, whole_number, A_SQUARE,
 };
 use crate::errors::{for_parameter, py_result};
-use crate::problem::Problem;
+use crate::problem::{problem_arg, Problem};
 
 /// A problem's formula (CNF), with what it takes to read a model back.
 ///

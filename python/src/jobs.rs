@@ -12,8 +12,9 @@ use knightsat::runtime::interrupt::Interrupt;
 use knightsat::solve::{Outcome, Request, SolveJob};
 use knightsat::Tour;
 
-use crate::args::{asked, flag_arg, optional_whole_number, problem_arg, Asked};
+use crate::args::{asked, flag_arg, optional_whole_number, Asked};
 use crate::errors::{interruptible, lock, py_error, py_result, KnightsatError, SIGNAL_POLL};
+use crate::problem::problem_arg;
 
 /// Finds a tour: a list of square names in visiting order, verified, or
 /// `None` when there is none (proved). `method` is `"auto"` (the default

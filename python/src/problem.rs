@@ -13,8 +13,7 @@ use knightsat::model::problem::{parse_clue, Problem as LibProblem};
 use knightsat::model::verify::verify as verify_squares;
 
 use crate::args::{
-    clue_texts, flag_arg, leaper_of, problem_arg, shown_value, square_names_of, text_arg,
-    whole_number, A_SQUARE,
+    clue_texts, flag_arg, leaper_of, shown_value, square_names_of, text_arg, whole_number, A_SQUARE,
 };
 use crate::errors::{for_parameter, py_result};
 
@@ -476,4 +475,15 @@ pub(crate) fn verify(tour: &Bound<'_, PyAny>, problem: &Bound<'_, PyAny>) -> PyR
         .collect::<Result<Vec<_>, _>>();
     let squares = Python::attach(|py| for_parameter(py, "tour", py_result(squares)))?;
     py_result(verify_squares(&squares, &problem.inner).map_err(Error::from))
+}
+
+/// The `Problem` given to the parameter `problem`, or a `TypeError` saying
+/// how to make one.
+pub(crate) fn problem_arg<'py>(value: &Bound<'py, PyAny>) -> PyResult<PyRef<'py, Problem>> {
+    value.extract::<PyRef<'py, Problem>>().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "problem: {} is not a knightsat.Problem (make one with Problem(8) or Problem.from_ascii(...))",
+            shown_value(value)
+        ))
+    })
 }

@@ -9,9 +9,9 @@ use knightsat::model::problem::Problem as LibProblem;
 use knightsat::puzzle::{generate, puzzle_grid, puzzle_rules, seed_or_random};
 use knightsat::Tour;
 
-use crate::args::{asked, flag_arg, optional_whole_number, problem_arg, Asked};
+use crate::args::{asked, flag_arg, optional_whole_number, Asked};
 use crate::errors::{interruptible, py_result};
-use crate::problem::Problem;
+use crate::problem::{problem_arg, Problem};
 
 /// A puzzle made by `puzzle`: clues with exactly one tour through them.
 #[pyclass(module = "knightsat", frozen)]
