@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A measured direction for issue 64, not a route: clued boards as successor
-arcs with a factored time index (docs/benchmarks.md, "A corridor around the
+arcs with a factored time index (docs/notebook.md, "A corridor around the
 clues").
 
     scripts/clued-boards.py N SEED | PY experiments/clue-factored-prototype.py N [SOLVER]

@@ -24,7 +24,7 @@ prints the repairs it took and its time, and checks the tour it builds
    over several segments). Success gives each its path and its new
    squares; failure grows that segment's group next time.
 
-Measured in docs/benchmarks.md ("Clued boards from random tours").
+Measured in docs/notebook.md ("Clued boards from random tours").
 """
 import sys, time, collections, random
 import numpy as np

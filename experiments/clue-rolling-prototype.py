@@ -15,7 +15,7 @@ and the window moves on. When a window has no answer, the last kept
 segment is taken back and the window widened (a position never retries a
 width that failed), up to 12 segments. It fails because what it keeps
 leaves pockets of squares that no later segment reaches, and only wide
-windows far back could undo that (docs/benchmarks.md, "Clued boards from
+windows far back could undo that (docs/notebook.md, "Clued boards from
 random tours").
 """
 import sys, time, re, collections

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Benchmarks the default route (--method auto) against the routes it picks
-# from, and prints markdown tables (docs/benchmarks.md, "The default
+# from, and prints markdown tables (docs/notebook.md, "The default
 # route"). Release build; whole-process wall times, median of RUNS runs.
 #
 #   scripts/bench-auto.sh                       # every section

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Clued boards that no greedy rule replays (issue 64), each route side by
-# side; prints a markdown table (docs/benchmarks.md, "Clued boards from
+# side; prints a markdown table (docs/notebook.md, "Clued boards from
 # random tours"). Release build; whole-process wall seconds, one run a board.
 #
 #   scripts/bench-clues.sh

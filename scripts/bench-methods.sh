@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmarks the methods side by side (docs/benchmarks.md, "Search
+# Benchmarks the methods side by side (docs/notebook.md, "Search
 # without SAT against SAT"): prints markdown tables. Release build,
 # whole-process times (/usr/bin/time: wall seconds and peak resident memory).
 #

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Counts the parts of a frontier count one after another on this machine,
 # in as many runs as it takes (issue 60: every open 8x8 tour, 136 parts
-# split by their ends; docs/benchmarks.md, "The 136 classes, one run after
+# split by their ends; docs/notebook.md, "The 136 classes, one run after
 # another"). Resumable: a part whose file exists is skipped, a part's file
 # appears only once the part has finished, and copies started side by side
 # share the work (each claims a part by making part-K.lock, a directory).

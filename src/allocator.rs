@@ -11,7 +11,7 @@ use crate::exit;
 /// mimalloc for every allocation in the process: with its `override`
 /// feature it also serves the `malloc` and `new` of the `CaDiCaL` linked in,
 /// whose millions of small clauses glibc's allocator hands out and frees
-/// slowly (docs/benchmarks.md, "Solvers side by side").
+/// slowly (docs/notebook.md, "Solvers side by side").
 #[global_allocator]
 static ALLOCATOR: Allocator = Allocator;
 
@@ -204,7 +204,7 @@ pub fn watch_for_out_of_memory() {
 /// Asks the kernel for no transparent huge pages in this process. mimalloc
 /// asks for them for its arenas, and on these virtual machines a fresh 2 MiB
 /// page costs more to clear than it saves: large successor solves on
-/// `CaDiCaL` spent most of their time clearing pages (docs/benchmarks.md,
+/// `CaDiCaL` spent most of their time clearing pages (docs/notebook.md,
 /// "Solvers side by side", mimalloc and no transparent huge pages).
 /// A refusal (an old kernel) only loses the speed.
 #[cfg(target_os = "linux")]
@@ -231,7 +231,7 @@ const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
 /// part by part as it reads them, while the next step's grow: with the
 /// delay, a refusal within a --memory-budget came well above the budget.
 /// Not for every run: small counts and large `CaDiCaL` solves take longer
-/// so (docs/benchmarks.md, "The memory budget bounds the process").
+/// so (docs/notebook.md, "The memory budget bounds the process").
 fn give_memory_back_at_once() {
     // SAFETY: mi_option_set stores an integer in mimalloc's option table;
     // mi_collect only returns free memory.
@@ -247,7 +247,7 @@ fn give_memory_back_at_once() {
 /// the process. A quarter, because the next square's tables hold the last
 /// ones and the new ones, which have grown up to 2.4 times a square (8x8
 /// closed); below it, the delay saves some of a small count's time
-/// (docs/benchmarks.md, "The memory budget bounds the process").
+/// (docs/notebook.md, "The memory budget bounds the process").
 pub struct BudgetWatch {
     /// The memory budget, in bytes.
     budget_bytes: u64,

@@ -228,7 +228,7 @@ pub enum AmoArg {
     Product,
     /// Nguyen and Mai's bimander encoding: pairs with binary commanders
     /// (the default: it meets every varisat target with a tenth of the
-    /// naive encoding's clauses on 8x8, docs/benchmarks.md).
+    /// naive encoding's clauses on 8x8, docs/notebook.md, "Speed of the time-indexed encoding").
     Bimander,
 }
 

@@ -316,7 +316,7 @@ pub fn refute(problem: &Problem) -> Option<Refutation> {
 /// raised: `None` then, as for a problem no rule refutes (the gate is
 /// sound, not complete), and the caller's own time limit says the rest.
 /// On the largest holed boards the gate walks the move graph for seconds
-/// (docs/benchmarks.md, "Set-up on the largest boards"); this keeps
+/// (docs/notebook.md, "Set-up on the largest boards"); this keeps
 /// `--timeout` whole and Ctrl-C prompt.
 pub(crate) fn refute_until(problem: &Problem, deadline: &Deadline) -> Option<Refutation> {
     let clock = Clock::new(deadline);

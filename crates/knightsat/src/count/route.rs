@@ -79,7 +79,7 @@ pub(crate) fn way(count: WholeCount) -> Way {
 /// tours that are not the least of their orbits (the least turns each
 /// image to start on the tour's first square, which the search cannot
 /// tell from a prefix): on boards from 6x8 it found no 5 orbits in 20 s,
-/// SAT in under 0.1 s (docs/benchmarks.md, "Orbits up to a limit").
+/// SAT in under 0.1 s (docs/notebook.md, "Orbits up to a limit").
 /// Otherwise the step that lists every tour ([`every_tour_step`]).
 pub(crate) fn orbits_up_to_limit_step(problem: &Problem, request: &Request) -> Step {
     let step = every_tour_step(problem, request);
@@ -107,7 +107,7 @@ pub(crate) fn tally_step(problem: &Problem, request: &Request) -> Step {
 
 /// Whether the frontier counter counts this plain problem faster than
 /// backtracking, by the rule `scripts/bench-auto.sh` measured
-/// (docs/benchmarks.md, "The default route" and "Meeting in the middle"):
+/// (docs/notebook.md, "The default route" and "Meeting in the middle"):
 /// the frontier's cost grows with the board's width and length,
 /// backtracking's with the number of tours, which grows much faster along
 /// the board. The frontier spans about as many files of the short side as
@@ -151,7 +151,7 @@ fn sides_and_reach(problem: &Problem) -> (usize, usize, usize) {
 /// The memory budget, in MiB, from which an open count with no end fixed on
 /// a square board eight knight files wide is counted in one piece rather
 /// than split by its ends ([`splits_by_ends`]): the budget the whole 8x8
-/// count was measured within (docs/benchmarks.md, "Paths by where their
+/// count was measured within (docs/notebook.md, "Paths by where their
 /// ends lie").
 pub(crate) const WHOLE_SQUARE_EIGHT_FILES_MIB: u64 = 20_000;
 
@@ -164,7 +164,7 @@ pub(crate) const WHOLE_SQUARE_EIGHT_FILES_MIB: u64 = 20_000;
 /// ([`eight_files_open`]), unless the board is square and the budget
 /// holds the whole count ([`WHOLE_SQUARE_EIGHT_FILES_MIB`]). Each class,
 /// with both ends fixed, is the size of a cycle count (8x8: 136 classes
-/// of about 2 to 10 minutes and at most 3 GB each; docs/benchmarks.md,
+/// of about 2 to 10 minutes and at most 3 GB each; docs/notebook.md,
 /// "Every open 8x8 tour by its ends", after Chernov and Stertenbrink,
 /// 2014); the whole 8x8 count, meeting in the middle by where the ends
 /// lie, takes far less time than the classes' sum but more memory than

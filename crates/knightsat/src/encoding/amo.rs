@@ -19,7 +19,7 @@ pub enum Amo {
     /// Chen's 2-product encoding: a √n x √n grid, recursive.
     Product,
     /// Nguyen and Mai's bimander encoding: pairs with binary commanders.
-    /// The default: in the benchmark (docs/benchmarks.md) it is the one that meets every
+    /// The default: in the benchmark (docs/notebook.md, "Speed of the time-indexed encoding") it is the one that meets every
     /// varisat target with a tenth of the naive encoding's clauses on 8x8.
     #[default]
     Bimander,

@@ -189,7 +189,7 @@ impl Board {
 
     /// Whether a `rows` x `cols` board can be made: the error [`Board::new`]
     /// gives, without making it, which takes a while on the largest boards
-    /// (docs/benchmarks.md, "Set-up on the largest boards").
+    /// (docs/notebook.md, "Set-up on the largest boards").
     pub(crate) fn check_dimensions(rows: usize, cols: usize) -> Result<(), BoardError> {
         if rows == 0 || cols == 0 {
             return Err(BoardError::Board(format!(
@@ -232,7 +232,7 @@ impl Board {
     pub(crate) fn with_cells(rows: usize, cols: usize, exists: &[bool]) -> Board {
         // Reserved up front: on the largest boards, growing the list by
         // doubling copied it over and over, most of the set-up's time
-        // (docs/benchmarks.md, "Set-up on the largest boards").
+        // (docs/notebook.md, "Set-up on the largest boards").
         let mut squares = Vec::with_capacity(exists.iter().filter(|&&e| e).count());
         let index_of_cell = exists
             .iter()

@@ -484,7 +484,7 @@ impl Dropping<'_> {
 /// with no long run of moves between two of them, which is what makes the
 /// searches near the end cheap: each looks for another tour meeting every
 /// clue left but one, a puzzle as hard as its longest runs. Measured on
-/// 20x20 seed 1 (docs/benchmarks.md, "Clues tried in a spread order"):
+/// 20x20 seed 1 (docs/notebook.md, "Clues tried in a spread order"):
 /// 95 s and 77 clues against 764 s and 91 clues for a plain random order.
 fn spread_order(squares: usize, rng: &mut fastrand::Rng) -> Vec<usize> {
     let mut order: Vec<usize> = (0..squares).collect();

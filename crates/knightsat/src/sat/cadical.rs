@@ -53,7 +53,7 @@ impl Cadical {
         // Without preprocessing and inprocessing unless asked: on the
         // successor encoding's large, easy formulas they cost more than
         // they save, and on the small time-indexed ones they make no
-        // difference worth keeping (docs/benchmarks.md, "Solvers side by
+        // difference worth keeping (docs/notebook.md, "Solvers side by
         // side", "Preprocessing off").
         if !setup.preprocessing && !solver.configure("plain") {
             return Err(refused("no 'plain' configuration"));
@@ -64,7 +64,7 @@ impl Cadical {
             // (`Setup::guesses_first`). Elsewhere they cost: on large
             // closed tours they take longer than the search, and a count,
             // a solve per tour, pays for them on every solve
-            // (docs/benchmarks.md, "Solvers side by side").
+            // (docs/notebook.md, "Solvers side by side").
             solver.set("lucky", 0);
         }
         if setup.workload != Workload::Search {
@@ -72,7 +72,7 @@ impl Cadical {
             // clause starts from the trail the last model left, not from
             // the top, where nearly all of it still holds (`count --size 5
             // --method sat --solver cadical` 0.41 s against 0.46 s,
-            // docs/benchmarks.md, "Solvers side by side").
+            // docs/notebook.md, "Solvers side by side").
             solver.set("ilb", 1);
         }
         let mut proof = None;

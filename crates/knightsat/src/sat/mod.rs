@@ -72,7 +72,7 @@ pub struct Setup {
     /// Whether the flag may be raised while the solver searches (a time
     /// limit, another worker's answer). Where nothing will raise it, a
     /// solver that pays to be stoppable (varisat's proof into nothing costs
-    /// it solving time: docs/benchmarks.md, "Solvers side by side") can
+    /// it solving time: docs/notebook.md, "Solvers side by side") can
     /// skip that; the flag is still checked between searches.
     pub stoppable: bool,
     /// Where to write a DRAT proof of everything it derives (complete
@@ -85,7 +85,7 @@ pub struct Setup {
     /// has none). They find a model of an open tour's successor formula
     /// without a single conflict, far sooner than a search, and fail on
     /// closed and time-indexed formulas, where on large boards they take
-    /// longer than the search after them (docs/benchmarks.md, "Solvers side
+    /// longer than the search after them (docs/notebook.md, "Solvers side
     /// by side").
     pub guesses_first: bool,
     /// Whether the solver keeps its own preprocessing and inprocessing

@@ -6,7 +6,7 @@
 //! raised; the solver then stops within one buffer of proof (8 KiB, a few
 //! hundred learnt clauses). Into nothing it writes varisat's own format,
 //! the one that allows clauses added between solves (DRAT panics on them).
-//! Writing it costs solving time (docs/benchmarks.md, "Solvers side by
+//! Writing it costs solving time (docs/notebook.md, "Solvers side by
 //! side", varisat's proof into nothing), so a session that nothing will
 //! stop mid-search ([`Setup::stoppable`] false: counting, a search without
 //! a time limit) writes no proof.

@@ -97,7 +97,7 @@ pub(crate) fn each_tour_keeping(
 /// How many nodes a state has left to visit when its completions are
 /// remembered: deep enough that states repeat, shallow enough that each
 /// saves a subtree; 18 was the fastest of 14 to 22 on 6x6
-/// (docs/benchmarks.md, "Search without SAT against SAT").
+/// (docs/notebook.md, "Search without SAT against SAT").
 pub const REMEMBERED_LEFT: usize = 18;
 
 /// A search state: the nodes visited (a bit each), the head, and for a
@@ -660,7 +660,7 @@ impl Walk {
         // move order (the sort is stable).
         // A count visits every candidate whatever the order, so it skips
         // the ordering, a good part of the search's time
-        // (docs/benchmarks.md, "Search without SAT against SAT").
+        // (docs/notebook.md, "Search without SAT against SAT").
         if !self.ordered {
             return frame;
         }

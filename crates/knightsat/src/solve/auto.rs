@@ -1,6 +1,6 @@
 //! [`Method::Auto`], the default: the route that answers a problem
 //! fastest, by a rule measured with `scripts/bench-auto.sh` (the figures
-//! are in `docs/benchmarks.md`, "The default route"):
+//! are in `docs/notebook.md`, "The default route"):
 //!
 //! | problem | one tour (`solve`) | every tour (`count`, `solve --all`) |
 //! | --- | --- | --- |
@@ -35,7 +35,7 @@ pub const CLUED_SOLVER: Backend = Backend::Varisat;
 /// to 30x30 took less time than bimander alone, in all and in geometric
 /// mean, and little more than the faster formulation alone; on 12x12
 /// puzzles it was as fast as bimander alone or faster, on 10x10 ones the
-/// same or a little slower (docs/benchmarks.md, "The race on clued
+/// same or a little slower (docs/notebook.md, "The race on clued
 /// boards"); from [`CORRIDOR_FROM_SQUARES`] up, the whole formula against
 /// a corridor. Below it a search is short, and a single one gives the
 /// same tour on every run.
@@ -50,7 +50,7 @@ pub const RACE_FROM_SQUARES: usize = 144;
 /// 0.77 to 1.02 on 20x20, but 1.47 and 1.80 on two 16x16 sets (0.09 s
 /// becoming 0.16 s) and 1.25 on a 12x12 puzzle: on small boards the
 /// corridor cuts little, and the race loses the whole bimander formula,
-/// the faster there (docs/benchmarks.md, "A corridor around the clues").
+/// the faster there (docs/notebook.md, "A corridor around the clues").
 pub const CORRIDOR_FROM_SQUARES: usize = 400;
 
 /// The slack of the corridor around the clues (`TimeIndexedConfig::corridor`)
@@ -187,7 +187,7 @@ fn graph_step(request: &Request) -> Step {
         // On FHCP graphs the search's time is heavy-tailed and which
         // setting wins changes from graph to graph: CaDiCaL plain and
         // CaDiCaL with its preprocessing, raced on cores of their own
-        // (docs/benchmarks.md, "The FHCP Challenge Set").
+        // (docs/notebook.md, "The FHCP Challenge Set").
         let mut rival = step.request.clone();
         rival.solver_preprocessing = true;
         step.rivals = vec![rival];

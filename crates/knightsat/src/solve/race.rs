@@ -4,7 +4,7 @@
 //! A SAT solver's time on a clued board swings widely with changes that
 //! keep the formula's meaning, such as the at-most-one
 //! encoding: bimander is faster on some clue sets, pairwise on others, and
-//! neither wins on all (docs/benchmarks.md, "The race on clued boards").
+//! neither wins on all (docs/notebook.md, "The race on clued boards").
 //! Racing the formulations on two cores answers in about the time of the
 //! faster one, slowed by what two searches sharing the memory cost each
 //! other: the idea of parallel portfolio solvers (Hamadi, Jabbour and

@@ -215,7 +215,7 @@ fn classes_of_part(classes: &[EndClass], part: Part) -> (Vec<&EndClass>, Option<
 /// does, the one whose later square comes first. The images of a pair have
 /// the same paths, and with both ends before the middle the meet cuts at
 /// half the squares, where a class holds far fewer states than with one
-/// end on each side (docs/benchmarks.md, "The 136 classes, one run after
+/// end on each side (docs/notebook.md, "The 136 classes, one run after
 /// another").
 pub(super) fn early_image(
     class: &EndClass,

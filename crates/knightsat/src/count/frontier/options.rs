@@ -14,7 +14,7 @@ use super::SpillDir;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum SquareOrder {
     /// [`SquareOrder::Meet`] on boards at most twice as long as wide,
-    /// where it holds fewer states and was the faster (docs/benchmarks.md,
+    /// where it holds fewer states and was the faster (docs/notebook.md,
     /// "Meeting in the middle", and with fixed ends "Every open 8x8 tour
     /// by its ends");
     /// [`SquareOrder::Rows`] for the rest (on long boards the halves'
@@ -38,7 +38,7 @@ pub enum SquareOrder {
     /// Anti-diagonal by anti-diagonal (by rank plus file, then by rank),
     /// the sweep that frontier methods for grid graphs also use. For the
     /// knight its frontier is about three diagonals wide against the line
-    /// orders' two lines, so it holds more states (docs/benchmarks.md,
+    /// orders' two lines, so it holds more states (docs/notebook.md,
     /// "Order of the squares"); it is here to be measured against them.
     Diagonal,
 }

@@ -54,7 +54,7 @@ impl Cycles {
 /// Method for the Hamiltonian Cycle Problem Enhanced by Cut-Set
 /// Constraints"): on FHCP graphs the cut into S took the models a search
 /// needs from 6310 to 1750 (graph 140) and from 8782 to 2023 (graph 230)
-/// (docs/benchmarks.md, "The FHCP Challenge Set"). Empty when the moves
+/// (docs/notebook.md, "The FHCP Challenge Set"). Empty when the moves
 /// form one tour.
 pub(crate) fn cuts_for(encoding: &Successor, successors: &[usize]) -> Vec<Vec<Lit>> {
     let cycles = Cycles::of(successors);

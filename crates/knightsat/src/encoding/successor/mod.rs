@@ -25,7 +25,7 @@
 //! (`Successor::clues_by_position`), so a clued formula always carries
 //! them and is complete. It is exact but, for the solvers, hard: clues
 //! reach them only through chains of moves, so on clued boards the
-//! time-indexed encoding is far faster (docs/benchmarks.md, "Clued
+//! time-indexed encoding is far faster (docs/notebook.md, "Clued
 //! boards").
 
 mod config;
@@ -236,7 +236,7 @@ impl Successor {
     /// one, except that pairwise gives way to bimander above
     /// [`PAIRWISE_LIMIT`] literals (the virtual node's N moves, where
     /// pairwise would need N²/2 clauses: 50 million on 100x100). Bimander
-    /// was the fastest of the others on 100x100 open (docs/benchmarks.md,
+    /// was the fastest of the others on 100x100 open (docs/notebook.md,
     /// "Solvers side by side").
     pub(crate) fn amo_for(&self, len: usize) -> Amo {
         match self.config.amo {
@@ -567,7 +567,7 @@ impl Encoding for Successor {
     }
 
     /// An open tour's formula: `CaDiCaL`'s lucky phases find its model
-    /// with no conflict (docs/benchmarks.md, "Solvers side by side"); a
+    /// with no conflict (docs/notebook.md, "Solvers side by side"); a
     /// closed one's they do not.
     fn guesses_find_models(&self) -> bool {
         self.moves.open

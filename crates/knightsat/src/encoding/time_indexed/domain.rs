@@ -162,7 +162,7 @@ pub(crate) fn block_windows(board: &Board, bands: (usize, usize)) -> Vec<std::op
 /// fraction of the size (on 50x50 with 100 clues, 241,000 live x(t, s) at
 /// slack 4 against 1.16 million) and a solver finds a tour sooner where
 /// one keeps to it. A route that uses it must not take "no tour" from it
-/// as an answer (docs/benchmarks.md, "A corridor around the clues").
+/// as an answer (docs/notebook.md, "A corridor around the clues").
 fn keep_to_corridor(domain: &mut Domain, problem: &Problem, graph: &MoveGraph, slack: u32) {
     let clues = problem.clues();
     let n = graph.nodes();

@@ -385,7 +385,7 @@ pub(crate) fn closing_move(encoding: &TimeIndexed, sink: &mut impl ClauseSink) {
 /// Implied by the other families (the successor of the step before lands on
 /// s only from a neighbour), but it lets unit propagation reason backwards in
 /// time, which speeds solving up more than any other switch measured in
-/// docs/benchmarks.md, "Speed of the time-indexed encoding".
+/// docs/notebook.md, "Speed of the time-indexed encoding".
 pub(crate) fn predecessor(encoding: &TimeIndexed, sink: &mut impl ClauseSink) {
     for step in 0..encoding.vars.squares.saturating_sub(1) {
         move_clauses(encoding, step + 1, step, sink);
@@ -439,7 +439,7 @@ pub(crate) fn closed_reversal_broken(
 /// as Cheng, Lee and Wu's "Speeding up constraint propagation by redundant
 /// modeling" (CP 1996) proposes for two models of one permutation. On
 /// clued boards from 20x20 up it saves most of the solving time, and
-/// plain boards gain too (docs/benchmarks.md, "Clued boards", what the
+/// plain boards gain too (docs/notebook.md, "Clued boards", what the
 /// move variables buy).
 pub(crate) fn moves(encoding: &TimeIndexed, sink: &mut impl ClauseSink) {
     let n = encoding.vars.squares;

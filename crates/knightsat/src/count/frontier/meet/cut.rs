@@ -188,7 +188,7 @@ impl Sides {
 /// cycles do); for other paths, after half the lines and one more (rounded down),
 /// since the half steps of paths, whose squares of the cut may be path
 /// ends, make more states than a cycle's: the later cut was the faster on
-/// 6x6 and 7x7 open (docs/benchmarks.md, "Meeting in the middle").
+/// 6x6 and 7x7 open (docs/notebook.md, "Meeting in the middle").
 pub(super) fn cut_at(squares: usize, lines: usize, closed: bool) -> usize {
     let cut = if closed {
         squares / 2
@@ -213,7 +213,7 @@ pub(super) enum HalfStepTies {
     /// reach fewer of the bottom's. A bottom square then meets its squares
     /// of the cut sooner and leaves the frontier with its edges settled:
     /// 7x8 closed from a1 peaked at 3.8 M live states, not 7.7 M, and 8x7
-    /// open took 100 s, not 143 s (docs/benchmarks.md, "The order of the
+    /// open took 100 s, not 143 s (docs/notebook.md, "The order of the
     /// half steps").
     MostBottomEdges,
 }

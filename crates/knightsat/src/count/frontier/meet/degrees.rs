@@ -9,7 +9,7 @@
 //! billions of states. Read in base 3, the words of a cut of up to
 //! [`DENSE_SQUARES`] squares index an array of two bits a word, a few
 //! hundred kilobytes to ten megabytes, which the caches hold far better:
-//! 8x7 open took 7% less time (docs/benchmarks.md, "The half steps'
+//! 8x7 open took 7% less time (docs/notebook.md, "The half steps'
 //! filter in arrays").
 
 use std::collections::HashMap;

@@ -32,7 +32,7 @@
 //!
 //! Why: the forward counter's tables keep growing past the middle of a
 //! board, while both tables here are made of states at the middle, so
-//! they stay smaller and the count faster (docs/benchmarks.md, "Meeting in
+//! they stay smaller and the count faster (docs/notebook.md, "Meeting in
 //! the middle").
 
 mod batches;
@@ -101,7 +101,7 @@ pub(crate) fn count(
 /// fewer states than a count whose ends may lie anywhere: a side that
 /// takes no end grows as a cycle's does, one that takes one end as a
 /// count from a fixed square (on 7x8, 18.2 M live states at the peak
-/// against 125.6 M; docs/benchmarks.md, "Paths by where their ends lie").
+/// against 125.6 M; docs/notebook.md, "Paths by where their ends lie").
 fn count_by_sides_of_ends(
     graph: &CellGraph,
     lines: &Lines,
@@ -297,7 +297,7 @@ fn schedules(
 /// of `lines`' order, and whether its lines are long. With both ends
 /// fixed before the middle, the top's fragments lead to them and none of
 /// the cut's squares can be a free end: the half steps grow as a cycle's
-/// do, and the cycles' earlier cut holds fewer states (docs/benchmarks.md,
+/// do, and the cycles' earlier cut holds fewer states (docs/notebook.md,
 /// "Every open 8x8 tour by its ends"). On lines of eight squares or more
 /// it does so with the ends anywhere: there the later cut's top of five
 /// lines outgrows both halves (8x8 from a1 to f5: unfinished after two
