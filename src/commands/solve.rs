@@ -117,8 +117,8 @@ fn on_standard_output(proof: &Path, cnf: &Path) -> bool {
 fn note_how(solved: &Solved) {
     note!("route: {}", solved.route);
     let rounds = solved.subtours;
-    // Only the successor encoding's lazy loop has rounds worth telling.
-    if rounds.rounds > 0 && solved.route.contains("successor") {
+    // Only the successor encoding's loop has rounds worth telling.
+    if rounds.successor && rounds.rounds > 0 {
         note!(
             "subtour loop: models solved {}, subtour cuts added {}, tour patched together from subtours: {}",
             rounds.rounds,

@@ -332,7 +332,9 @@ impl Request {
 
     /// Starts a session of this request's solver on `encoding`.
     pub fn session(&self, encoding: Box<dyn Encoding>, setup: Setup) -> Result<Session, Error> {
+        let successor = matches!(self.config, EncodingConfig::Successor(_));
         Session::start(encoding, &self.backend, self.memory_budget_mib, setup)
+            .map(|session| session.of_successor(successor))
     }
 
     /// Starts a session on the tours of `problem` that extend `cube`: the

@@ -14,6 +14,10 @@ use crate::tour::Tour;
 /// What the subtour loop of a session did (see [`Session::next_tour`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SubtourLoop {
+    /// Whether the session's formula is the successor encoding's, whose
+    /// loop `-v` tells (lazy or complete; a time-indexed formula is
+    /// solved in one round).
+    pub successor: bool,
     /// Models the solver found, tours or not.
     pub rounds: u64,
     /// Subtour cuts added.
@@ -60,6 +64,13 @@ impl Session {
     /// tour is not a model of the formula and may repeat a blocked one).
     pub(crate) fn allow_patching(&mut self) {
         self.patching = true;
+    }
+
+    /// Marks the session's formula as the successor encoding's
+    /// ([`SubtourLoop::successor`]).
+    pub(crate) fn of_successor(mut self, successor: bool) -> Session {
+        self.subtours.successor = successor;
+        self
     }
 
     /// What the subtour loop has done so far in this session.
