@@ -605,22 +605,27 @@ fn solve_with_jobs_returns_a_verified_tour_or_proves_there_is_none() {
 #[test]
 fn a_depth_as_long_as_the_tour_is_refused_at_once_with_one_that_fits() {
     for (size, depth) in [("6", "36"), ("7", "49")] {
-        let args = [
-            "solve",
-            "--size",
-            size,
-            "--jobs",
-            "2",
-            "--depth",
-            depth,
-            "--memory-budget",
-            "64",
-            "--timeout",
-            "60",
-        ];
-        let output = common::cli::knightsat().args(args).output().unwrap();
+        let solve = |depth: &str| {
+            let args = [
+                "solve",
+                "--size",
+                size,
+                "--jobs",
+                "2",
+                "--depth",
+                depth,
+                "--memory-budget",
+                "64",
+                "--timeout",
+                "60",
+                "--format",
+                "json",
+            ];
+            common::cli::knightsat().args(args).output().unwrap()
+        };
+        let output = solve(depth);
         let stderr = String::from_utf8_lossy(&output.stderr);
-        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(output.status.code(), Some(2), "depth {depth}: {stderr}");
         assert_eq!(stderr.lines().count(), 1, "{stderr}");
         let fits = stderr
             .split("--depth ")
@@ -632,22 +637,8 @@ fn a_depth_as_long_as_the_tour_is_refused_at_once_with_one_that_fits() {
             stderr.contains(&format!("--depth {fits} or less fits")),
             "{stderr}"
         );
-        let fitting = fits.to_string();
-        let args = [
-            "solve",
-            "--size",
-            size,
-            "--jobs",
-            "2",
-            "--depth",
-            &fitting,
-            "--memory-budget",
-            "64",
-            "--format",
-            "json",
-        ];
-        let output = common::cli::knightsat().args(args).output().unwrap();
-        assert_eq!(output.status.code(), Some(0), "{args:?}");
+        let output = solve(&fits.to_string());
+        assert_eq!(output.status.code(), Some(0), "depth {fits}");
         let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
         let n: usize = size.parse().unwrap();
         let path: Vec<usize> = json["tour"]
@@ -656,7 +647,10 @@ fn a_depth_as_long_as_the_tour_is_refused_at_once_with_one_that_fits() {
             .iter()
             .map(|name| Shape::knight(n, n).index_of(name.as_str().unwrap()))
             .collect();
-        assert!(common::is_tour(n, n, false, &path), "{args:?}: {path:?}");
+        assert!(
+            common::is_tour(n, n, false, &path),
+            "depth {fits}: {path:?}"
+        );
     }
 }
 

@@ -323,6 +323,21 @@ fn a_missing_solver_is_bad_input_naming_the_program() {
         .code(2);
 }
 
+/// A solver that never answers (`sleep`), recording its process id in
+/// the file `pid` of `dir` once it runs: the program's path and that file.
+fn sleeper(dir: &Path) -> (String, PathBuf) {
+    let pid_file = dir.join("pid");
+    let program = fake_solver(
+        dir,
+        "sleeper",
+        &format!(
+            "echo $$ > '{}.new'; mv '{0}.new' '{0}'; exec sleep 1000",
+            pid_file.display()
+        ),
+    );
+    (program, pid_file)
+}
+
 /// Writes an executable shell script standing in for a solver.
 fn fake_solver(dir: &Path, name: &str, body: &str) -> String {
     use std::os::unix::fs::PermissionsExt;
@@ -363,12 +378,7 @@ fn crashing_or_mute_solvers_fail_with_exit_1() {
 fn timeouts_stop_external_solvers_and_leave_nothing_behind() {
     let dir = tempfile::tempdir().unwrap();
     // A solver that never answers; it records its pid so the test can check it was killed.
-    let pid_file = dir.path().join("pid");
-    let program = fake_solver(
-        dir.path(),
-        "sleeper",
-        &format!("echo $$ > '{}'; exec sleep 60", pid_file.display()),
-    );
+    let (program, pid_file) = sleeper(dir.path());
     let tmp = dir.path().join("tmp");
     std::fs::create_dir(&tmp).unwrap();
     let started = Instant::now();
@@ -438,15 +448,7 @@ fn a_solver_that_prints_without_end_is_ended_before_it_fills_the_disk() {
 #[test]
 fn a_solver_program_does_not_outlive_a_sigkill_and_its_files_go_next_time() {
     let dir = tempfile::tempdir().unwrap();
-    let pid_file = dir.path().join("pid");
-    let sleeper = fake_solver(
-        dir.path(),
-        "sleeper",
-        &format!(
-            "echo $$ > '{}.new'; mv '{0}.new' '{0}'; exec sleep 1000",
-            pid_file.display()
-        ),
-    );
+    let (sleeper, pid_file) = sleeper(dir.path());
     let tmp = dir.path().join("tmp");
     std::fs::create_dir(&tmp).unwrap();
     let mut knightsat = Process::new(binary())
