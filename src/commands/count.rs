@@ -369,12 +369,9 @@ fn count_way_out(error: Error, plan: &Count) -> Failure {
         Error::Encoding(EncodingError::BoardTooLargeForEncoding { .. }) if plain => {
             Some(past_the_encoding(plan).to_string())
         }
-        Error::Sat(SatError::OverMemoryBudget {
-            estimate_mib,
-            budget_mib,
-            sessions,
-            ..
-        }) => Some(sat_over_budget(plan, *estimate_mib, *budget_mib, *sessions)),
+        Error::Sat(refusal @ SatError::OverMemoryBudget { .. }) => {
+            Some(sat_over_budget(plan, refusal))
+        }
         Error::FrontierOverMemoryBudget { .. }
         | Error::FrontierDisk { .. }
         | Error::FrontierTooWide { .. } => Some(frontier_way_out(&error, plan)),
@@ -405,15 +402,13 @@ fn past_the_encoding(plan: &Count) -> &'static str {
 
 /// The ways out of SAT's memory budget: backtracking, fewer threads where
 /// one session fits, a larger budget.
-fn sat_over_budget(plan: &Count, estimate_mib: u64, budget_mib: u64, sessions: usize) -> String {
+fn sat_over_budget(plan: &Count, refusal: &SatError) -> String {
     let mut ways = Vec::new();
     // Backtracking takes clues and cubes, and no SAT option.
     if plan.method == Method::Sat && !plan.names_sat {
         ways.push("--method backtrack (no memory to speak of)".to_string());
     }
-    let each = estimate_mib / sessions.max(1) as u64;
-    if sessions > 1 && each <= budget_mib {
-        let fit = (budget_mib / each.max(1)).max(1);
+    if let Some(fit) = refusal.threads_that_fit() {
         ways.push(format!("--jobs {fit}"));
     }
     ways.push("a larger --memory-budget".into());

@@ -152,12 +152,7 @@ fn solve_way_out(error: Error, plan: &Solve, method: Method) -> Failure {
             }
             _ => "--encoding successor takes larger boards".to_string(),
         }),
-        Error::Sat(SatError::OverMemoryBudget {
-            estimate_mib,
-            budget_mib,
-            sessions,
-            ..
-        }) => {
+        Error::Sat(refusal @ SatError::OverMemoryBudget { .. }) => {
             // Cubes (--jobs, --depth) need the time-indexed encoding, SAT
             // and a built-in solver; a proof, SAT and the whole formula in
             // a built-in solver; any option only SAT takes, SAT.
@@ -186,9 +181,7 @@ fn solve_way_out(error: Error, plan: &Solve, method: Method) -> Failure {
             if !plan.names_sat && (!plain || request.every_tour) {
                 ways.push("--method backtrack (no formula)".into());
             }
-            let each = estimate_mib / (*sessions).max(1) as u64;
-            if *sessions > 1 && each <= *budget_mib {
-                let fit = (budget_mib / each.max(1)).max(1);
+            if let Some(fit) = refusal.threads_that_fit() {
                 ways.push(format!("--jobs {fit}"));
             }
             if !request.every_tour && !request.proof && !cubes {

@@ -330,6 +330,29 @@ pub enum SatError {
     Run(#[from] RunError),
 }
 
+impl SatError {
+    /// For a refusal of several sessions at once over the memory budget
+    /// ([`SatError::OverMemoryBudget`]), the most threads whose sessions
+    /// fit together, where one fits at all: the `--jobs` that works.
+    pub fn threads_that_fit(&self) -> Option<usize> {
+        let SatError::OverMemoryBudget {
+            estimate_mib,
+            budget_mib,
+            sessions,
+            ..
+        } = self
+        else {
+            return None;
+        };
+        let each = estimate_mib / (*sessions).max(1) as u64;
+        (*sessions > 1 && each <= *budget_mib).then(|| {
+            usize::try_from(budget_mib / each.max(1))
+                .unwrap_or(usize::MAX)
+                .max(1)
+        })
+    }
+}
+
 impl HoldsRunError for SatError {
     fn as_run(&self) -> Option<&RunError> {
         match self {
