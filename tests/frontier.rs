@@ -8,7 +8,7 @@ use crate::common;
 
 use common::{Demands, Shape};
 use knightsat::count::frontier::SquareOrder;
-use knightsat::count::CountJob;
+use knightsat::count::{CountJob, CountOptions};
 use knightsat::model::problem::Problem;
 use knightsat::solve::Method;
 
@@ -20,8 +20,11 @@ fn frontier(problem: &Problem, jobs: usize) -> u128 {
 fn frontier_in(problem: &Problem, jobs: usize, order: SquareOrder) -> u128 {
     let job = CountJob {
         method: Method::Frontier,
-        jobs: Some(jobs),
-        frontier_order: order,
+        options: CountOptions {
+            jobs: Some(jobs),
+            frontier_order: order,
+            ..CountOptions::default()
+        },
         ..CountJob::new(problem)
     };
     job.run().unwrap().tours().unwrap().to_u128().unwrap()

@@ -5,7 +5,7 @@ use std::sync::{mpsc, Mutex};
 
 use pyo3::prelude::*;
 
-use knightsat::count::{CountJob, CountReport, TourNumber};
+use knightsat::count::{CountJob, CountOptions, CountReport, TourNumber};
 use knightsat::error::Error;
 use knightsat::error::RunError;
 use knightsat::runtime::interrupt::Interrupt;
@@ -108,9 +108,12 @@ pub(crate) fn count(
             method,
             sat_named,
             request,
-            jobs,
-            limit,
-            up_to_symmetry,
+            options: CountOptions {
+                jobs,
+                limit,
+                up_to_symmetry,
+                ..CountOptions::default()
+            },
             ..CountJob::new(problem)
         }
         .run()
@@ -160,8 +163,11 @@ pub(crate) fn tours(
             method,
             sat_named,
             request: request.clone(),
-            limit,
             on_tour: Some(&mut listing),
+            options: CountOptions {
+                limit,
+                ..CountOptions::default()
+            },
             ..CountJob::new(&problem)
         }
         .check(),
@@ -180,8 +186,11 @@ pub(crate) fn tours(
             method,
             sat_named,
             request,
-            limit,
             on_tour: Some(&mut on_tour),
+            options: CountOptions {
+                limit,
+                ..CountOptions::default()
+            },
             ..CountJob::new(&problem)
         }
         .run();

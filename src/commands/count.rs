@@ -55,16 +55,7 @@ pub fn count(plan: &Count) -> Fallible<ExitCode> {
     let job = CountJob {
         method,
         request: request.clone(),
-        jobs: args.jobs,
-        depth: args.depth,
-        cubes: args.cubes,
-        sample: args.sample,
-        limit: args.limit,
-        up_to_symmetry: args.up_to_symmetry,
-        frontier_order: args.frontier_order,
-        spill_dir: args.spill_dir.clone(),
-        part: args.part,
-        part_by: args.part_by,
+        options: args.options.clone(),
         on_progress: Some(&on_progress),
         on_cube: Some(&on_cube),
         ..CountJob::new(problem)
@@ -83,7 +74,7 @@ pub fn count(plan: &Count) -> Fallible<ExitCode> {
 /// the way out where there is one.
 fn count_failure(error: Error, plan: &Count, printed: usize) -> Failure {
     let args = &plan.args;
-    let (whole, estimate) = (args.whole(), args.sample.is_some());
+    let (whole, estimate) = (args.whole(), args.options.sample.is_some());
     match error {
         // Before the first tour there is no partial count to give: the
         // timeout's own words, with the faster route where there is one.
@@ -93,7 +84,7 @@ fn count_failure(error: Error, plan: &Count, printed: usize) -> Failure {
         Error::Run(RunError::TimedOutPartway { seconds, found }) if whole => CutShort::Tours {
             seconds,
             found,
-            orbits: args.up_to_symmetry,
+            orbits: args.options.up_to_symmetry,
         }
         .into(),
         Error::Run(RunError::TimedOutPartway { seconds, .. }) if estimate => {
@@ -136,7 +127,7 @@ fn print_report(
             }
         }
         CountReport::Estimate(estimate) => {
-            print_estimate(&estimate, args.cubes, threads)?;
+            print_estimate(&estimate, args.options.cubes, threads)?;
         }
         CountReport::Cubes(count) => {
             if let Some(error) = failed {
@@ -183,7 +174,7 @@ impl<'a> CountShow<'a> {
 
     /// Shows how the count goes: the route starts the bar.
     fn progress(&self, progress: Progress<'_>) {
-        let (whole, estimate) = (self.args.whole(), self.args.sample.is_some());
+        let (whole, estimate) = (self.args.whole(), self.args.options.sample.is_some());
         let Progress::Route {
             method,
             request,
@@ -226,7 +217,7 @@ impl<'a> CountShow<'a> {
 
     /// The directory the frontier counter spills into.
     fn spill_dir(&self) -> std::path::PathBuf {
-        knightsat::count::frontier::spill_parent(self.args.spill_dir.as_deref())
+        knightsat::count::frontier::spill_parent(self.args.options.spill_dir.as_deref())
     }
 
     /// Prints a line of numbered cubes; the first failure to is kept.
@@ -387,8 +378,8 @@ fn count_way_out(error: Error, plan: &Count) -> Failure {
 /// The way out for a plain count of a board too large for the
 /// time-indexed encoding, by what the plan asked.
 fn past_the_encoding(plan: &Count) -> &'static str {
-    let cubes = plan.args.jobs.unwrap_or(1) != 1 || plan.args.depth.is_some();
-    let sampled = plan.args.sample.is_some() || plan.args.cubes.is_some();
+    let cubes = plan.args.options.jobs.unwrap_or(1) != 1 || plan.args.options.depth.is_some();
+    let sampled = plan.args.options.sample.is_some() || plan.args.options.cubes.is_some();
     match (plan.method == Method::Backtrack, cubes) {
         _ if sampled => "--sample and --cubes number their cubes by that encoding, so nothing samples a board this large; --method backtrack --limit N counts its first N tours",
         // The default route takes the frontier counter wherever its
@@ -418,7 +409,7 @@ fn sat_over_budget(plan: &Count, refusal: &SatError) -> String {
 /// The way out of the frontier counter's refusals: its memory budget,
 /// its disk, or a board wider than any state holds.
 fn frontier_way_out(error: &Error, plan: &Count) -> String {
-    let part = plan.args.part.is_some();
+    let part = plan.args.options.part.is_some();
     match error {
         // The frontier counter takes no clues, so the count is a plain
         // one that backtracking takes too.

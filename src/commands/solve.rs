@@ -9,7 +9,7 @@ use std::time::Instant;
 use std::path::Path;
 use std::sync::OnceLock;
 
-use knightsat::count::{CountJob, CountReport, Progress, TourCount, TourNumber};
+use knightsat::count::{CountJob, CountOptions, CountReport, Progress, TourCount, TourNumber};
 use knightsat::encoding::EncodingConfig;
 use knightsat::error::Error;
 use knightsat::solve::{auto, Method, Outcome, SolveJob, Solved};
@@ -228,7 +228,10 @@ fn print_all(plan: &Solve, method: Method) -> Fallible<ExitCode> {
     let listed = CountJob {
         method,
         request: plan.request.clone(),
-        limit: plan.limit,
+        options: CountOptions {
+            limit: plan.limit,
+            ..CountOptions::default()
+        },
         on_tour: Some(&mut on_tour),
         on_progress: Some(&on_progress),
         ..CountJob::new(&plan.problem)

@@ -2,9 +2,7 @@
 //! method chosen, with what the method cannot do refused before any work.
 
 use crate::failure::Fallible;
-use knightsat::count::frontier::{PartSplit, SquareOrder};
-use knightsat::count::tally::{CubeRange, PartOf};
-use knightsat::count::Sample;
+use knightsat::count::{CountOptions, Sample};
 use knightsat::model::problem::Problem;
 use knightsat::solve::{Method, Request};
 
@@ -26,37 +24,22 @@ pub struct Count {
     pub names_sat: bool,
 }
 
-/// What `count` is asked besides the problem, the method and the request.
+/// What `count` is asked besides the problem, the method and the request:
+/// the job's own options, as the command's flags give them, and -v.
 pub struct CountArgs {
-    /// --limit.
-    pub limit: Option<u64>,
-    /// --up-to-symmetry.
-    pub up_to_symmetry: bool,
-    /// --jobs (`None`: one thread per core where the route splits its work).
-    pub jobs: Option<usize>,
-    /// --depth.
-    pub depth: Option<usize>,
-    /// --sample and --seed.
-    pub sample: Option<Sample>,
-    /// --cubes.
-    pub cubes: Option<CubeRange>,
+    /// --limit, --up-to-symmetry, --jobs, --depth, --sample and --seed,
+    /// --cubes, --frontier-order, --spill-dir, --part and --part-by.
+    pub options: CountOptions,
     /// -v.
     pub verbose: bool,
-    /// --frontier-order.
-    pub frontier_order: SquareOrder,
-    /// --spill-dir.
-    pub spill_dir: Option<std::path::PathBuf>,
-    /// --part.
-    pub part: Option<PartOf>,
-    /// --part-by.
-    pub part_by: PartSplit,
 }
 
 impl CountArgs {
     /// Whether this is a count of the whole problem (neither --sample nor
     /// --cubes): the tours, with a route (-v) and a way out of errors.
     pub fn whole(&self) -> bool {
-        self.sample.is_none() && self.cubes.is_none() && self.part.is_none()
+        let options = &self.options;
+        options.sample.is_none() && options.cubes.is_none() && options.part.is_none()
     }
 }
 
@@ -111,17 +94,19 @@ pub(super) fn count(command: CountCommand, names_sat: bool, budget: u64) -> Fall
                 method,
                 request,
                 args: CountArgs {
-                    limit,
-                    up_to_symmetry,
-                    jobs,
-                    depth: depth.map(usize::try_from).transpose()?,
-                    sample: sample.map(|cubes| Sample { cubes, seed }),
-                    cubes,
+                    options: CountOptions {
+                        limit,
+                        up_to_symmetry,
+                        jobs,
+                        depth: depth.map(usize::try_from).transpose()?,
+                        sample: sample.map(|cubes| Sample { cubes, seed }),
+                        cubes,
+                        frontier_order: frontier_order.into(),
+                        spill_dir,
+                        part,
+                        part_by: part_by.into(),
+                    },
                     verbose,
-                    frontier_order: frontier_order.into(),
-                    spill_dir,
-                    part,
-                    part_by: part_by.into(),
                 },
                 names_sat,
             })

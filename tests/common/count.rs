@@ -5,7 +5,9 @@
 use std::sync::Mutex;
 
 use knightsat::count::tally::{CubeRange, CubeTally};
-use knightsat::count::{CountJob, CubeLine, CubeProgress, Estimate, Progress, Sample};
+use knightsat::count::{
+    CountJob, CountOptions, CubeLine, CubeProgress, Estimate, Progress, Sample,
+};
 use knightsat::model::problem::Problem;
 use knightsat::solve::{Method, Request};
 use knightsat::Error;
@@ -30,9 +32,12 @@ pub fn list_by(
     let report = CountJob {
         method,
         request: request.clone(),
-        limit: listing.limit,
-        up_to_symmetry: listing.up_to_symmetry,
         on_tour: Some(&mut on_tour),
+        options: CountOptions {
+            limit: listing.limit,
+            up_to_symmetry: listing.up_to_symmetry,
+            ..CountOptions::default()
+        },
         ..CountJob::new(problem)
     }
     .run()?;
@@ -75,10 +80,13 @@ pub fn count_split(
     let report = CountJob {
         method,
         request: request.clone(),
-        jobs: Some(split.jobs),
-        depth: split.depth,
-        limit: split.limit,
         on_progress: Some(&on_progress),
+        options: CountOptions {
+            jobs: Some(split.jobs),
+            depth: split.depth,
+            limit: split.limit,
+            ..CountOptions::default()
+        },
         ..CountJob::new(problem)
     }
     .run()?;
@@ -98,13 +106,16 @@ pub fn estimate(
     let report = CountJob {
         method,
         request: request.clone(),
-        jobs: Some(split.jobs),
-        depth: split.depth,
-        cubes: range,
-        sample: Some(Sample {
-            cubes: sample,
-            seed,
-        }),
+        options: CountOptions {
+            jobs: Some(split.jobs),
+            depth: split.depth,
+            cubes: range,
+            sample: Some(Sample {
+                cubes: sample,
+                seed,
+            }),
+            ..CountOptions::default()
+        },
         ..CountJob::new(problem)
     }
     .run()?;
@@ -129,10 +140,13 @@ pub fn count_range(
     let report = CountJob {
         method,
         request: request.clone(),
-        jobs: Some(jobs),
-        depth: Some(depth),
-        cubes: Some(range),
         on_cube: Some(&on_cube),
+        options: CountOptions {
+            jobs: Some(jobs),
+            depth: Some(depth),
+            cubes: Some(range),
+            ..CountOptions::default()
+        },
         ..CountJob::new(problem)
     }
     .run()?;

@@ -20,7 +20,7 @@ use crate::tour::Tour;
 
 /// What to list: up to a limit, and every tour or one per orbit.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct CountOptions {
+pub(crate) struct Listing {
     /// Stop after this many tours (or orbits).
     pub limit: Option<u64>,
     /// Count orbits: tours that are images of each other under a symmetry of
@@ -47,7 +47,7 @@ pub(crate) fn enumerate_by(
     problem: &Problem,
     method: Method,
     request: &Request,
-    count: CountOptions,
+    count: Listing,
     on_tour: impl FnMut(&Tour) -> Result<(), Error>,
 ) -> Result<u64, Error> {
     match method {
@@ -75,7 +75,7 @@ pub(crate) fn enumerate_by(
 pub(crate) fn enumerate(
     problem: &Problem,
     request: &Request,
-    count: CountOptions,
+    count: Listing,
     on_tour: impl FnMut(&Tour) -> Result<(), Error>,
 ) -> Result<u64, Error> {
     // Symmetry breaking would drop tours from the count; orbits keep one
@@ -124,7 +124,7 @@ pub(crate) fn enumerate(
 /// counts once. Honours `request.timeout`.
 fn enumerate_by_backtracking(
     problem: &Problem,
-    count: CountOptions,
+    count: Listing,
     request: &Request,
     on_tour: impl FnMut(&Tour) -> Result<(), Error>,
 ) -> Result<u64, Error> {
@@ -233,7 +233,7 @@ impl LeastPrefix {
 /// Reports tours as counting wants them, and counts them up to the limit.
 struct Report<'a, F> {
     problem: &'a Problem,
-    count: CountOptions,
+    count: Listing,
     limit: u64,
     found: u64,
     /// The transforms whose images count as one tour (orbits only).
@@ -242,7 +242,7 @@ struct Report<'a, F> {
 }
 
 impl<'a, F: FnMut(&Tour) -> Result<(), Error>> Report<'a, F> {
-    fn new(problem: &'a Problem, count: CountOptions, on_tour: F) -> Self {
+    fn new(problem: &'a Problem, count: Listing, on_tour: F) -> Self {
         Report {
             problem,
             count,

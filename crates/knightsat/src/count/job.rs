@@ -6,7 +6,7 @@ use std::fmt;
 use std::sync::Once;
 use std::time::Duration;
 
-use super::enumerate::{enumerate_by, CountOptions};
+use super::enumerate::{enumerate_by, Listing};
 use super::estimate::{estimate_count, estimate_cube_range, Estimate};
 use super::frontier::{self, PartSplit, SquareOrder};
 use super::number::TourNumber;
@@ -56,6 +56,28 @@ pub struct CountJob<'a> {
     /// check the feasibility gate first (`request.gate`). The job always
     /// asks for every tour (`every_tour`).
     pub request: Request,
+    /// What the count is asked besides its problem, method and request:
+    /// threads, cubes, a sample, a limit, orbits, the frontier's order,
+    /// spill directory and part.
+    pub options: CountOptions,
+    /// Hears how the count goes, from any thread: the route, then tours
+    /// found, cubes done or squares processed.
+    pub on_progress: Option<&'a (dyn Fn(Progress<'_>) + Sync)>,
+    /// Hears each line of a count of numbered cubes (`cubes`) as its cube
+    /// ends: the task's header line first, once, then a tally per cube.
+    pub on_cube: Option<&'a (dyn Fn(CubeLine<'_>) + Sync)>,
+    /// Hears every tour (or orbit) as it is found, which lists them: the
+    /// count is then one search, whatever `jobs` and `depth` say. An error
+    /// ends the count with it.
+    pub on_tour: Option<&'a mut OnTour<'a>>,
+}
+
+/// What a count is asked besides its problem, method and request, as
+/// values a caller builds once (the command's options are one of these):
+/// threads, cubes, a sample, a limit, orbits, and the frontier counter's
+/// order, spill directory and part.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CountOptions {
     /// Threads; `Some(0)` means one per core, and more than one counts
     /// cube by cube. `None` (the default) uses one thread per core where
     /// the route splits its work without changing what it does
@@ -84,16 +106,6 @@ pub struct CountJob<'a> {
     /// back on its move, an open tour's reverse when that keeps the
     /// anchors. One search, no cubes.
     pub up_to_symmetry: bool,
-    /// Hears how the count goes, from any thread: the route, then tours
-    /// found, cubes done or squares processed.
-    pub on_progress: Option<&'a (dyn Fn(Progress<'_>) + Sync)>,
-    /// Hears each line of a count of numbered cubes (`cubes`) as its cube
-    /// ends: the task's header line first, once, then a tally per cube.
-    pub on_cube: Option<&'a (dyn Fn(CubeLine<'_>) + Sync)>,
-    /// Hears every tour (or orbit) as it is found, which lists them: the
-    /// count is then one search, whatever `jobs` and `depth` say. An error
-    /// ends the count with it.
-    pub on_tour: Option<&'a mut OnTour<'a>>,
     /// The frontier counter's order of the squares (the same count either
     /// way).
     pub frontier_order: SquareOrder,
@@ -254,19 +266,10 @@ impl<'a> CountJob<'a> {
             method: Method::Auto,
             sat_named: false,
             request: Request::default(),
-            jobs: None,
-            depth: None,
-            cubes: None,
-            sample: None,
-            limit: None,
-            up_to_symmetry: false,
+            options: CountOptions::default(),
             on_progress: None,
             on_cube: None,
             on_tour: None,
-            frontier_order: SquareOrder::Auto,
-            spill_dir: None,
-            part: None,
-            part_by: PartSplit::States,
         }
     }
 
@@ -287,13 +290,14 @@ impl<'a> CountJob<'a> {
             ..self.request.clone()
         };
         let range = self
+            .options
             .cubes
-            .zip(self.depth)
+            .zip(self.options.depth)
             .map(|(range, depth)| (depth, range));
-        if let Some(part) = self.part {
+        if let Some(part) = self.options.part {
             return self.count_part(&request, part);
         }
-        match (self.sample, range) {
+        match (self.options.sample, range) {
             (Some(sample), range) => self.estimate(&request, sample, range),
             (None, Some((depth, range))) => self.count_range(&request, depth, range),
             (None, None) => {
@@ -310,18 +314,20 @@ impl<'a> CountJob<'a> {
     /// counter, or with cubes, a limit, orbits or clues. ([`run`](Self::run)
     /// checks first.)
     pub fn check(&self) -> Result<(), Error> {
-        if self.part.is_some() {
+        if self.options.part.is_some() {
             let method = self.chosen_method();
             if !matches!(method, Method::Auto | Method::Frontier) {
                 return Err(Error::Unsupported(Unsupported::PartsWithoutFrontier(
                     method.name(),
                 )));
             }
-            let cubes = self.depth.is_some() || self.cubes.is_some() || self.sample.is_some();
-            if cubes || self.limit.is_some() || self.up_to_symmetry {
+            let cubes = self.options.depth.is_some()
+                || self.options.cubes.is_some()
+                || self.options.sample.is_some();
+            if cubes || self.options.limit.is_some() || self.options.up_to_symmetry {
                 return Err(Error::Unsupported(Unsupported::PartsWithCubes));
             }
-            if self.part_by == PartSplit::Ends && self.problem.is_closed() {
+            if self.options.part_by == PartSplit::Ends && self.problem.is_closed() {
                 return Err(Error::Unsupported(Unsupported::EndsOfCycles));
             }
             if !self.problem.clues().is_empty() {
@@ -334,19 +340,21 @@ impl<'a> CountJob<'a> {
         };
         self.chosen_method()
             .check_supports(self.problem, &request)?;
-        if self.limit == Some(0) {
+        if self.options.limit == Some(0) {
             return Err(Error::ZeroLimit);
         }
-        let split = self.jobs.is_some_and(|jobs| jobs != 1) || self.depth.is_some();
-        if self.up_to_symmetry && (split || self.cubes.is_some() || self.sample.is_some()) {
+        let split = self.options.jobs.is_some_and(|jobs| jobs != 1) || self.options.depth.is_some();
+        if self.options.up_to_symmetry
+            && (split || self.options.cubes.is_some() || self.options.sample.is_some())
+        {
             return Err(Error::Unsupported(Unsupported::OrbitsWithCubes));
         }
-        if self.cubes.is_some() && self.depth.is_none() {
+        if self.options.cubes.is_some() && self.options.depth.is_none() {
             return Err(Error::Unsupported(Unsupported::RangeWithoutDepth));
         }
         if self.chosen_method() == Method::Frontier {
             self.check_frontier()?;
-        } else if self.frontier_order != SquareOrder::Auto {
+        } else if self.options.frontier_order != SquareOrder::Auto {
             return Err(Error::Unsupported(Unsupported::OrderWithoutFrontier));
         }
         Ok(())
@@ -359,11 +367,13 @@ impl<'a> CountJob<'a> {
         if self.on_tour.is_some() {
             return Err(Error::Unsupported(Unsupported::TourByFrontier));
         }
-        if self.up_to_symmetry {
+        if self.options.up_to_symmetry {
             return Err(Error::Unsupported(Unsupported::OrbitsByFrontier));
         }
-        let cubes = self.depth.is_some() || self.cubes.is_some() || self.sample.is_some();
-        if self.limit.is_some() || cubes {
+        let cubes = self.options.depth.is_some()
+            || self.options.cubes.is_some()
+            || self.options.sample.is_some();
+        if self.options.limit.is_some() || cubes {
             return Err(Error::Unsupported(Unsupported::CubesByFrontier));
         }
         Ok(())
@@ -385,7 +395,7 @@ impl<'a> CountJob<'a> {
             .method
             .chosen(self.sat_named, self.problem, &self.request)
         {
-            Method::Auto if self.part.is_some() => Method::Frontier,
+            Method::Auto if self.options.part.is_some() => Method::Frontier,
             method => method,
         }
     }
@@ -393,7 +403,7 @@ impl<'a> CountJob<'a> {
     /// The threads a count that splits its work runs on (0: one per core):
     /// `jobs`, or one per core where it is not given.
     pub fn threads(&self) -> usize {
-        self.jobs.unwrap_or(0)
+        self.options.jobs.unwrap_or(0)
     }
 
     /// The gate's refutation of the problem, within `deadline` and until
@@ -430,11 +440,12 @@ impl<'a> CountJob<'a> {
     /// ([`way`]), and why the board is too large for the time-indexed
     /// encoding, if it is.
     fn whole_route(&self, request: &Request, listing: bool) -> (Step, Way, Option<EncodingError>) {
-        let orbits = self.up_to_symmetry;
-        let tally_only = !orbits && self.limit.is_none() && self.depth.is_none() && !listing;
+        let orbits = self.options.up_to_symmetry;
+        let tally_only =
+            !orbits && self.options.limit.is_none() && self.options.depth.is_none() && !listing;
         let route = match self.method {
             Method::Auto if tally_only => tally_step(self.problem, request),
-            Method::Auto if orbits && self.limit.is_some() => {
+            Method::Auto if orbits && self.options.limit.is_some() => {
                 orbits_up_to_limit_step(self.problem, request)
             }
             method => every_tour_by(self.problem, method, request),
@@ -445,8 +456,8 @@ impl<'a> CountJob<'a> {
             route: route.method,
             listing,
             orbits,
-            limit: self.limit.is_some(),
-            one_thread: self.jobs.unwrap_or(1) == 1 && self.depth.is_none(),
+            limit: self.options.limit.is_some(),
+            one_thread: self.options.jobs.unwrap_or(1) == 1 && self.options.depth.is_none(),
             past_encoding: past_encoding.is_some(),
         });
         (route, way, past_encoding)
@@ -474,7 +485,8 @@ impl<'a> CountJob<'a> {
             Ok(CountReport::Tours(TourCount {
                 tours,
                 method: route.method,
-                at_limit: refuted.is_none() && self.limit.map(TourNumber::from) == Some(tours),
+                at_limit: refuted.is_none()
+                    && self.options.limit.map(TourNumber::from) == Some(tours),
                 refuted,
             }))
         };
@@ -499,9 +511,9 @@ impl<'a> CountJob<'a> {
         let tours = if way == Way::Frontier {
             self.count_by_frontier(&request, listing, &progress, None)
         } else if way == Way::OneSearch {
-            let options = CountOptions {
-                limit: self.limit,
-                up_to_symmetry: self.up_to_symmetry,
+            let options = Listing {
+                limit: self.options.limit,
+                up_to_symmetry: self.options.up_to_symmetry,
             };
             let mut found = 0;
             enumerate_by(self.problem, route.method, &request, options, |tour| {
@@ -516,8 +528,8 @@ impl<'a> CountJob<'a> {
         } else {
             let parallel = ParallelOptions {
                 jobs: self.threads(),
-                depth: self.depth,
-                limit: self.limit,
+                depth: self.options.depth,
+                limit: self.options.limit,
             };
             count_by_cubes(self.problem, route.method, &request, parallel, |done| {
                 progress(Progress::Cubes(done));
@@ -541,12 +553,12 @@ impl<'a> CountJob<'a> {
         part: Option<PartOf>,
     ) -> Result<TourNumber, Error> {
         // `check` refused these before any work started.
-        debug_assert!(!listing && !self.up_to_symmetry);
-        debug_assert!(self.limit.is_none() && self.depth.is_none());
+        debug_assert!(!listing && !self.options.up_to_symmetry);
+        debug_assert!(self.options.limit.is_none() && self.options.depth.is_none());
         let budget = bytes_of_mib(request.memory_budget_mib);
         if part.is_none() {
             if let Some(classes) =
-                frontier::split_by_ends_by_itself(self.problem, self.frontier_order, budget)
+                frontier::split_by_ends_by_itself(self.problem, self.options.frontier_order, budget)
             {
                 progress(Progress::EndClasses(classes));
             }
@@ -557,9 +569,9 @@ impl<'a> CountJob<'a> {
             memory_budget: budget,
             timeout: request.timeout,
             interrupt: &request.interrupt,
-            order: self.frontier_order,
-            spill_dir: self.spill_dir.as_deref(),
-            part: part.map(|part| frontier_part(part, self.part_by)),
+            order: self.options.frontier_order,
+            spill_dir: self.options.spill_dir.as_deref(),
+            part: part.map(|part| frontier_part(part, self.options.part_by)),
             progress: Some(&show),
         };
         frontier::count_tours(self.problem, &limits)
@@ -570,9 +582,9 @@ impl<'a> CountJob<'a> {
     fn count_part(&self, request: &Request, part: PartOf) -> Result<CountReport, Error> {
         let task = PartTask {
             problem: self.problem,
-            order: self.frontier_order,
+            order: self.options.frontier_order,
             parts: part.parts,
-            by: self.part_by,
+            by: self.options.part_by,
         };
         let deadline = Deadline::new(request.timeout);
         let tours = if self.gate(&deadline).is_some() {
@@ -643,7 +655,7 @@ impl<'a> CountJob<'a> {
             None => estimate_count(
                 self.problem,
                 route,
-                self.depth,
+                self.options.depth,
                 self.threads(),
                 sample,
                 on_progress,
@@ -702,7 +714,7 @@ impl<'a> CountJob<'a> {
 
 #[cfg(test)]
 mod tests {
-    use super::CountJob;
+    use super::{CountJob, CountOptions};
     use crate::encoding::{EncodingConfig, SuccessorConfig};
     use crate::model::board::Board;
     use crate::model::problem::Problem;
@@ -766,8 +778,11 @@ mod tests {
         use crate::error::{Error, Unsupported};
         let problem = Problem::new(Board::new(5, 6).unwrap());
         let part = CountJob {
-            part: Some(PartOf { part: 1, parts: 2 }),
-            part_by: PartSplit::States,
+            options: CountOptions {
+                part: Some(PartOf { part: 1, parts: 2 }),
+                part_by: PartSplit::States,
+                ..CountOptions::default()
+            },
             ..CountJob::new(&problem)
         };
         assert_eq!(part.chosen_method(), Method::Frontier);
@@ -775,7 +790,10 @@ mod tests {
         for method in [Method::Auto, Method::Backtrack, Method::Sat] {
             let ordered = CountJob {
                 method,
-                frontier_order: SquareOrder::Snake,
+                options: CountOptions {
+                    frontier_order: SquareOrder::Snake,
+                    ..CountOptions::default()
+                },
                 ..CountJob::new(&problem)
             };
             assert!(
@@ -788,7 +806,10 @@ mod tests {
         }
         let by_frontier = CountJob {
             method: Method::Frontier,
-            frontier_order: SquareOrder::Snake,
+            options: CountOptions {
+                frontier_order: SquareOrder::Snake,
+                ..CountOptions::default()
+            },
             ..CountJob::new(&problem)
         };
         assert!(by_frontier.check().is_ok());

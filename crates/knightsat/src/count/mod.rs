@@ -32,7 +32,8 @@ pub mod tally;
 
 pub use estimate::Estimate;
 pub use job::{
-    CountJob, CountReport, CubeLine, CubeRangeCount, OnTour, PartCount, Progress, Sample, TourCount,
+    CountJob, CountOptions, CountReport, CubeLine, CubeRangeCount, OnTour, PartCount, Progress,
+    Sample, TourCount,
 };
 pub use number::TourNumber;
 pub use range::sum_tallies;

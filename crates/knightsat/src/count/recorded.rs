@@ -2,7 +2,7 @@
 //! since the problem, the encoding and the cube come from the file's
 //! comments, not from the caller.
 
-use super::enumerate::{enumerate, every_tour, CountOptions};
+use super::enumerate::{enumerate, every_tour, Listing};
 use super::split::count_in_cube;
 use std::io::BufRead;
 
@@ -54,5 +54,5 @@ pub fn count_recorded(info: &CnfInfo, request: &Request) -> Result<u64, Error> {
     if request.gate && refute(&info.problem).is_some() {
         return Ok(0);
     }
-    enumerate(&info.problem, &request, CountOptions::default(), |_| Ok(()))
+    enumerate(&info.problem, &request, Listing::default(), |_| Ok(()))
 }
