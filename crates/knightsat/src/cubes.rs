@@ -223,8 +223,19 @@ pub(crate) fn cube_count_until(
     halt: Halt<'_>,
 ) -> Result<usize, Error> {
     let encoding = time_indexed(problem, config)?;
+    Ok(count_prefixes(&encoding, depth, at_most, halt)?)
+}
+
+/// The legal prefixes of `depth` moves of `encoding`: exactly when there
+/// are at most `at_most`, otherwise `at_most + 1`.
+fn count_prefixes(
+    encoding: &TimeIndexed,
+    depth: usize,
+    at_most: usize,
+    halt: Halt<'_>,
+) -> Result<usize, RunError> {
     let mut count = 0;
-    walk(&encoding, depth, halt, &mut |_| {
+    walk(encoding, depth, halt, &mut |_| {
         count += 1;
         if count > at_most {
             ControlFlow::Break(())
@@ -358,7 +369,7 @@ pub(crate) fn cubes_within(
         |depth: usize| usize::try_from(budget_bytes / bytes_per_cube(depth)).unwrap_or(usize::MAX);
     let mut count = 0;
     for level in 1..=depth {
-        count = cube_count_until(problem, config, level, fitting(level), halt)?;
+        count = count_prefixes(&encoding, level, fitting(level), halt)?;
         if count > fitting(level) {
             return Err(Error::CubesOverMemoryBudget {
                 depth: level,
