@@ -2,8 +2,11 @@
 //! and name no flag; this is the one place that words them for a user of
 //! the command.
 
+use knightsat::count::way_out::{CountWayOut, FrontierWayOut, PastTheEncoding};
 use knightsat::error::Unsupported;
 use knightsat::error::{EncodingError, RunError, SatError, TourError};
+use knightsat::solve::way_out::{LargerBoards, MemoryWay, SolveWayOut};
+use knightsat::solve::Request;
 use knightsat::Error;
 
 use crate::failure::Failure;
@@ -202,4 +205,100 @@ fn method_request_in_words(what: &Unsupported) -> Option<String> {
         _ => return None,
     };
     Some(words)
+}
+
+/// A way past `solve`'s refusal or timeout, in its options.
+pub fn solve_way_out(way: &SolveWayOut) -> String {
+    match way {
+        SolveWayOut::DefaultRoute { route } => format!(
+            "without --method and encoding options, the default route ({route}) finds plain tours fastest"
+        ),
+        SolveWayOut::BacktrackListsFastest => "--method backtrack lists plain tours fastest".into(),
+        SolveWayOut::LongerTimeout => "try a longer --timeout".into(),
+        SolveWayOut::LargerBoards(larger) => match larger {
+            LargerBoards::LazySubtoursOrWarnsdorff => {
+                "--subtours lazy and --method warnsdorff take larger boards"
+            }
+            LargerBoards::SuccessorOrWarnsdorff => {
+                "--encoding successor and --method warnsdorff take larger boards"
+            }
+            LargerBoards::Successor => "--encoding successor takes larger boards",
+        }
+        .into(),
+        SolveWayOut::WithinMemory(ways) => {
+            let ways: Vec<String> = ways
+                .iter()
+                .map(|way| match way {
+                    MemoryWay::SuccessorEncoding => {
+                        "--encoding successor (linear in the board)".to_string()
+                    }
+                    MemoryWay::Warnsdorff => "--method warnsdorff".into(),
+                    MemoryWay::Backtrack => "--method backtrack (no formula)".into(),
+                    MemoryWay::Jobs(fit) => format!("--jobs {fit}"),
+                    MemoryWay::SolverProgram { successor: true } => "a solver program (--encoding successor --solver kissat reads the CNF from disk)".into(),
+                    MemoryWay::SolverProgram { successor: false } => {
+                        "a solver program (--solver kissat reads the CNF from disk)".into()
+                    }
+                    MemoryWay::LargerBudget => "a larger --memory-budget".into(),
+                })
+                .collect();
+            format!("try {}", ways.join(", "))
+        }
+    }
+}
+
+/// A way past `count`'s refusal or timeout, in its options (no solver
+/// programs).
+pub fn count_way_out(way: &CountWayOut) -> String {
+    match way {
+        CountWayOut::DefaultRouteFaster(method) => format!(
+            "without --method and SAT options, the default route counts these tours by {}, faster",
+            method.describe(&Request::default())
+        ),
+        CountWayOut::LongerTimeout => "try a longer --timeout".into(),
+        CountWayOut::PastTheEncoding(past) => match past {
+            PastTheEncoding::Sampled => "--sample and --cubes number their cubes by that encoding, so nothing samples a board this large; --method backtrack --limit N counts its first N tours",
+            // A square board this large has a frontier over 180 squares wide.
+            PastTheEncoding::NoExactRoute => "no exact route counts a board this large: its frontier is far wider than the 23 squares the frontier counter holds, backtracking lists the tours one by one (far too many), and --sample numbers its cubes by that encoding too; --method backtrack --limit N counts its first N tours",
+            PastTheEncoding::BacktrackWithoutCubes => "--method backtrack without --jobs and --depth counts without a formula, on any board",
+            PastTheEncoding::BacktrackInOneSearch => "backtracking numbers its cubes by that encoding: without --jobs and --depth it counts in one search, on any board",
+        }
+        .into(),
+        CountWayOut::SatWithinMemory {
+            backtrack,
+            jobs_that_fit,
+        } => {
+            let mut ways = Vec::new();
+            if *backtrack {
+                ways.push("--method backtrack (no memory to speak of)".to_string());
+            }
+            if let Some(fit) = jobs_that_fit {
+                ways.push(format!("--jobs {fit}"));
+            }
+            ways.push("a larger --memory-budget".into());
+            format!("try {}", ways.join(", "))
+        }
+        CountWayOut::Frontier(frontier) => frontier_way_out(*frontier),
+        CountWayOut::LargerBudget => "try a larger --memory-budget".into(),
+    }
+}
+
+/// The way past the frontier counter's refusals: its memory budget, its
+/// disk, or a board wider than any state holds.
+fn frontier_way_out(way: FrontierWayOut) -> String {
+    match way {
+        FrontierWayOut::SpillingOrder { part: true } => "try --frontier-order rows or snake, which keep on disk the states that do not fit (the same order for every part), or a larger --memory-budget".to_string(),
+        FrontierWayOut::SpillingOrder { part: false } => "try --frontier-order rows or snake, which keep on disk the states that do not fit, a larger --memory-budget, or --method backtrack".to_string(),
+        FrontierWayOut::LargerBudget { part: true } => "try a larger --memory-budget".to_string(),
+        FrontierWayOut::LargerBudget { part: false } => "try a larger --memory-budget, or --method backtrack (little memory, but its time grows with the number of tours)".to_string(),
+        FrontierWayOut::Disk => "give --spill-dir a directory with more room, or a larger --memory-budget".to_string(),
+        FrontierWayOut::TooWide { sample } => {
+            let instead = if sample {
+                "--sample K --depth D estimates the count from K cubes where each cube is small enough to count"
+            } else {
+                "--method backtrack --limit N counts its first N tours"
+            };
+            format!("no route counts a board this wide: backtracking and SAT list the tours one by one, far too many here; {instead}")
+        }
+    }
 }

@@ -18,7 +18,7 @@ fn frontier(problem: &Problem, jobs: usize) -> u128 {
 
 /// [`frontier`], taking the squares in `order`.
 fn frontier_in(problem: &Problem, jobs: usize, order: SquareOrder) -> u128 {
-    let job = CountJob {
+    let mut job = CountJob {
         method: Method::Frontier,
         options: CountOptions {
             jobs: Some(jobs),

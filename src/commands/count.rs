@@ -1,7 +1,7 @@
 //! `count` in all its forms, and `sum`, which adds up a split count.
 
 use crate::failure::{Failure, Fallible};
-use knightsat::error::{EncodingError, RunError, SatError};
+use knightsat::error::{EncodingError, RunError};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -12,10 +12,10 @@ use indicatif::ProgressBar;
 
 use knightsat::count::frontier::{Piece, SquareProgress};
 use knightsat::count::tally::{CubeRange, CubeSum};
+use knightsat::count::way_out::CountWayOut;
 use knightsat::count::{
     count_cnf as count_cnf_file, sum_tallies, CountJob, CountReport, CubeLine, Estimate, Progress,
 };
-use knightsat::encoding::TimeIndexed;
 use knightsat::error::Error;
 use knightsat::model::problem::Problem;
 use knightsat::runtime::input;
@@ -29,6 +29,7 @@ use super::{
 use crate::allocator::BudgetWatch;
 use crate::failure::{with_way_out, CutShort};
 use crate::plan::{Count, CountArgs};
+use crate::words;
 
 /// `count`: how many tours (or orbits), an estimate from a sample of the
 /// cubes (--sample; of the cubes numbered A to B alone with --cubes), or
@@ -52,8 +53,9 @@ pub fn count(plan: &Count) -> Fallible<ExitCode> {
         show.progress(progress);
     };
     let on_cube = |line: CubeLine<'_>| show.line(line);
-    let job = CountJob {
+    let mut job = CountJob {
         method,
+        sat_named: plan.names_sat,
         request: request.clone(),
         options: args.options.clone(),
         on_progress: Some(&on_progress),
@@ -62,24 +64,34 @@ pub fn count(plan: &Count) -> Fallible<ExitCode> {
     };
     note_whole_tour(problem);
     let threads = job.threads();
-    let report = job.run();
+    let report = job.run().map_err(|error| {
+        let way = job.way_out(&error);
+        (error, way)
+    });
+    drop(job);
     let (printed, failed) = show.finish();
-    let report = report.map_err(|error| count_failure(error, plan, printed))?;
+    let report =
+        report.map_err(|(error, way)| count_failure(error, way.as_ref(), args, printed))?;
     print_report(report, args, threads, failed)?;
     Ok(ExitCode::SUCCESS)
 }
 
 /// What `count` says of `error`: a count cut short by its time limit,
 /// by what stands printed (`printed` cubes' lines), or the error with
-/// the way out where there is one.
-fn count_failure(error: Error, plan: &Count, printed: usize) -> Failure {
-    let args = &plan.args;
+/// the way out (`way`, the job's) where there is one.
+fn count_failure(
+    error: Error,
+    way: Option<&CountWayOut>,
+    args: &CountArgs,
+    printed: usize,
+) -> Failure {
     let (whole, estimate) = (args.whole(), args.options.sample.is_some());
+    let with_way = |error| with_way_out(error, way.map(words::count_way_out));
     match error {
         // Before the first tour there is no partial count to give: the
         // timeout's own words, with the faster route where there is one.
         Error::Run(RunError::TimedOutPartway { seconds, found: 0 }) if whole => {
-            count_way_out(Error::Run(RunError::Timeout { seconds }), plan)
+            with_way(Error::Run(RunError::Timeout { seconds }))
         }
         Error::Run(RunError::TimedOutPartway { seconds, found }) if whole => CutShort::Tours {
             seconds,
@@ -93,12 +105,12 @@ fn count_failure(error: Error, plan: &Count, printed: usize) -> Failure {
         Error::Run(RunError::TimedOutPartway { seconds, .. }) => {
             CutShort::Cubes { seconds, printed }.into()
         }
-        error if whole => count_way_out(error, plan),
+        error if whole => with_way(error),
         // A part's way out of the budget: the same for every part.
-        error @ Error::FrontierOverMemoryBudget { .. } => count_way_out(error, plan),
+        error @ Error::FrontierOverMemoryBudget { .. } => with_way(error),
         // A sample's cubes need the encoding as the whole count's do.
         error @ Error::Encoding(EncodingError::BoardTooLargeForEncoding { .. }) if estimate => {
-            count_way_out(error, plan)
+            with_way(error)
         }
         error => error.into(),
     }
@@ -323,113 +335,6 @@ fn piece_words(piece: Piece) -> String {
         Piece::BothEndsInOneHalf => "both ends in one half".to_string(),
         Piece::AnEndInEachHalf => "an end in each half".to_string(),
         Piece::EndClass { class, of } => format!("class of ends {class} of {of}"),
-    }
-}
-
-/// The method the default route counts `problem`'s plain tours by, where
-/// that method can take the board: backtracking on any board, the
-/// frontier counter where its states hold the board's frontier.
-fn faster_plain_count(problem: &Problem) -> Option<Method> {
-    let method = CountJob::new(problem).plain_count_method();
-    match method {
-        Method::Backtrack => Some(method),
-        Method::Frontier if knightsat::count::frontier::holds(problem) => Some(method),
-        _ => None,
-    }
-}
-
-/// `error` from `count`, with the route that would work where there is
-/// one: only options `count` takes (no solver programs), and only those
-/// that work with the other options given.
-fn count_way_out(error: Error, plan: &Count) -> Failure {
-    let (problem, method) = (&plan.problem, plan.method);
-    let plain = problem.clues().is_empty();
-    let faster = (method == Method::Sat && plain)
-        .then(|| faster_plain_count(problem))
-        .flatten();
-    let hint = match &error {
-        Error::Run(RunError::Timeout { .. }) if faster.is_some() => faster.map(|fastest| {
-            format!(
-                "without --method and SAT options, the default route counts these tours by {}, faster",
-                fastest.describe(&Request::default())
-            )
-        }),
-        Error::Run(RunError::Timeout { .. }) => Some("try a longer --timeout".to_string()),
-        // Backtracking numbers its cubes by the time-indexed encoding; in
-        // one search, named by `--method backtrack`, it takes any board.
-        Error::Encoding(EncodingError::BoardTooLargeForEncoding { .. }) if plain => {
-            Some(past_the_encoding(plan).to_string())
-        }
-        Error::Sat(refusal @ SatError::OverMemoryBudget { .. }) => {
-            Some(sat_over_budget(plan, refusal))
-        }
-        Error::FrontierOverMemoryBudget { .. }
-        | Error::FrontierDisk { .. }
-        | Error::FrontierTooWide { .. } => Some(frontier_way_out(&error, plan)),
-        // The cubes of a depth given take the same memory by any method
-        // and on any number of threads: the smaller depth that fits is
-        // said with the error.
-        Error::CubesOverMemoryBudget { .. } => Some("try a larger --memory-budget".to_string()),
-        _ => None,
-    };
-    with_way_out(error, hint)
-}
-
-/// The way out for a plain count of a board too large for the
-/// time-indexed encoding, by what the plan asked.
-fn past_the_encoding(plan: &Count) -> &'static str {
-    let cubes = plan.args.options.jobs.unwrap_or(1) != 1 || plan.args.options.depth.is_some();
-    let sampled = plan.args.options.sample.is_some() || plan.args.options.cubes.is_some();
-    match (plan.method == Method::Backtrack, cubes) {
-        _ if sampled => "--sample and --cubes number their cubes by that encoding, so nothing samples a board this large; --method backtrack --limit N counts its first N tours",
-        // The default route takes the frontier counter wherever its
-        // frontier fits (count::route::tally_step); a square board this
-        // large has one over 180 squares wide.
-        (false, false) => "no exact route counts a board this large: its frontier is far wider than the 23 squares the frontier counter holds, backtracking lists the tours one by one (far too many), and --sample numbers its cubes by that encoding too; --method backtrack --limit N counts its first N tours",
-        (false, true) => "--method backtrack without --jobs and --depth counts without a formula, on any board",
-        (true, _) => "backtracking numbers its cubes by that encoding: without --jobs and --depth it counts in one search, on any board",
-    }
-}
-
-/// The ways out of SAT's memory budget: backtracking, fewer threads where
-/// one session fits, a larger budget.
-fn sat_over_budget(plan: &Count, refusal: &SatError) -> String {
-    let mut ways = Vec::new();
-    // Backtracking takes clues and cubes, and no SAT option.
-    if plan.method == Method::Sat && !plan.names_sat {
-        ways.push("--method backtrack (no memory to speak of)".to_string());
-    }
-    if let Some(fit) = refusal.threads_that_fit() {
-        ways.push(format!("--jobs {fit}"));
-    }
-    ways.push("a larger --memory-budget".into());
-    format!("try {}", ways.join(", "))
-}
-
-/// The way out of the frontier counter's refusals: its memory budget,
-/// its disk, or a board wider than any state holds.
-fn frontier_way_out(error: &Error, plan: &Count) -> String {
-    let part = plan.args.options.part.is_some();
-    match error {
-        // The frontier counter takes no clues, so the count is a plain
-        // one that backtracking takes too.
-        Error::FrontierOverMemoryBudget { meeting: true, .. } if part => "try --frontier-order rows or snake, which keep on disk the states that do not fit (the same order for every part), or a larger --memory-budget".to_string(),
-        Error::FrontierOverMemoryBudget { meeting: true, .. } => "try --frontier-order rows or snake, which keep on disk the states that do not fit, a larger --memory-budget, or --method backtrack".to_string(),
-        Error::FrontierOverMemoryBudget { .. } if part => "try a larger --memory-budget".to_string(),
-        Error::FrontierOverMemoryBudget { .. } => "try a larger --memory-budget, or --method backtrack (little memory, but its time grows with the number of tours)".to_string(),
-        Error::FrontierDisk { .. } => "give --spill-dir a directory with more room, or a larger --memory-budget".to_string(),
-        // Wider than any state holds: every other route lists the tours
-        // one by one, and a board this wide has far too many. A sample's
-        // cubes are numbered by the time-indexed encoding, which takes
-        // boards up to its size limit.
-        _ => {
-            let instead = if plan.problem.board().squares() <= TimeIndexed::MAX_SQUARES {
-                "--sample K --depth D estimates the count from K cubes where each cube is small enough to count"
-            } else {
-                "--method backtrack --limit N counts its first N tours"
-            };
-            format!("no route counts a board this wide: backtracking and SAT list the tours one by one, far too many here; {instead}")
-        }
     }
 }
 

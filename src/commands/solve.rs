@@ -1,7 +1,6 @@
 //! `solve`: one tour, every tour, or a proof that there is none.
 
 use crate::failure::{Failure, Fallible};
-use knightsat::error::{EncodingError, RunError, SatError};
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -10,9 +9,8 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use knightsat::count::{CountJob, CountOptions, CountReport, Progress, TourCount, TourNumber};
-use knightsat::encoding::EncodingConfig;
 use knightsat::error::Error;
-use knightsat::solve::{auto, Method, Outcome, SolveJob, Solved};
+use knightsat::solve::{Method, Outcome, SolveJob, Solved};
 use knightsat::solve_with_proof;
 use knightsat::Format;
 use knightsat::Tour;
@@ -53,7 +51,12 @@ pub fn solve(plan: &Solve) -> Fallible<ExitCode> {
         on_start: Some(&on_start),
         ..SolveJob::new(problem)
     };
-    let way_out = |error| solve_way_out(error, plan, job.chosen_method());
+    let way_out = |error: Error| {
+        let hint = job
+            .way_out(&error)
+            .map(|way| crate::words::solve_way_out(&way));
+        with_way_out(error, hint)
+    };
     if let Some((proof, cnf)) = &plan.proof {
         let outcome = solve_proving(&job, proof, cnf).map_err(way_out)?;
         if matches!(outcome, Outcome::NoTour) && on_standard_output(proof, cnf) {
@@ -126,79 +129,6 @@ fn note_how(solved: &Solved) {
             if rounds.patched > 0 { "yes" } else { "no" }
         );
     }
-}
-
-/// `error` from `solve`, with the route that would work where there is
-/// one: only options `solve` takes, and only those that work with the
-/// other options given (`request` is the plan's, its time limit what the
-/// gate left).
-fn solve_way_out(error: Error, plan: &Solve, method: Method) -> Failure {
-    let (problem, request) = (&plan.problem, &plan.request);
-    let plain = problem.clues().is_empty();
-    let time_indexed = request.config == EncodingConfig::default();
-    let hint = match &error {
-        Error::Run(RunError::Timeout { .. } | RunError::TimedOutPartway { .. }) => match method {
-            Method::Sat | Method::Backtrack if plain && !request.every_tour => Some(format!(
-                "without --method and encoding options, the default route ({}) finds plain tours fastest",
-                auto::one_tour_route_in_words(problem)
-            )),
-            Method::Sat if plain => Some("--method backtrack lists plain tours fastest".into()),
-            _ => Some("try a longer --timeout".into()),
-        },
-        Error::Encoding(EncodingError::BoardTooLargeForEncoding { encoding, .. }) => Some(match *encoding {
-            "successor" => "--subtours lazy and --method warnsdorff take larger boards".to_string(),
-            _ if plain && !request.every_tour => {
-                "--encoding successor and --method warnsdorff take larger boards".to_string()
-            }
-            _ => "--encoding successor takes larger boards".to_string(),
-        }),
-        Error::Sat(refusal @ SatError::OverMemoryBudget { .. }) => {
-            // Cubes (--jobs, --depth) need the time-indexed encoding, SAT
-            // and a built-in solver; a proof, SAT and the whole formula in
-            // a built-in solver; any option only SAT takes, SAT.
-            let cubes = plan.jobs != 1 || plan.depth.is_some();
-            // The default route may have tried some of the ways already.
-            let tried = if method == Method::Auto {
-                auto::route_steps(problem, request)
-            } else {
-                Vec::new()
-            };
-            let tried_successor = tried.contains(&(Method::Sat, Some("successor")));
-            let tried_warnsdorff = tried.iter().any(|(m, _)| *m == Method::Warnsdorff);
-            let mut ways = Vec::new();
-            if plain
-                && time_indexed
-                && !tried_successor
-                && !request.every_tour
-                && !cubes
-                && !request.proof
-            {
-                ways.push("--encoding successor (linear in the board)".to_string());
-            }
-            if !plan.names_sat && !request.every_tour && plain && !tried_warnsdorff {
-                ways.push("--method warnsdorff".into());
-            }
-            if !plan.names_sat && (!plain || request.every_tour) {
-                ways.push("--method backtrack (no formula)".into());
-            }
-            if let Some(fit) = refusal.threads_that_fit() {
-                ways.push(format!("--jobs {fit}"));
-            }
-            if !request.every_tour && !request.proof && !cubes {
-                // A solver named means SAT on the encoding given, which the
-                // route's must then be.
-                ways.push(if tried_successor {
-                    "a solver program (--encoding successor --solver kissat reads the CNF from disk)".into()
-                } else {
-                    "a solver program (--solver kissat reads the CNF from disk)".into()
-                });
-            }
-            ways.push("a larger --memory-budget".into());
-            Some(format!("try {}", ways.join(", ")))
-        }
-        _ => None,
-    };
-    with_way_out(error, hint)
 }
 
 /// `solve --all`: streams every tour in `format` (JSON Lines for json,

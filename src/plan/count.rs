@@ -1,5 +1,5 @@
 //! The plan of `count`: a count of a CNF file, or of a problem by the
-//! method chosen, with what the method cannot do refused before any work.
+//! method asked for, which the job resolves and checks before any work.
 
 use crate::failure::Fallible;
 use knightsat::count::{CountOptions, Sample};
@@ -13,14 +13,15 @@ use crate::args::CountCommand;
 pub struct Count {
     /// The problem.
     pub problem: Problem,
-    /// The method, `auto` resolved where a SAT option is named.
+    /// The method asked for (the job resolves `auto`: SAT where a SAT
+    /// option is named).
     pub method: Method,
     /// The request: the solver, budget and time limit.
     pub request: Request,
     /// How to count: limits, threads, cubes, sample.
     pub args: CountArgs,
     /// Whether an option only SAT takes was named (an encoding option,
-    /// --solver): a way out must keep to SAT.
+    /// --solver): `auto` means SAT, and a way out keeps to SAT.
     pub names_sat: bool,
 }
 
@@ -44,8 +45,8 @@ impl CountArgs {
 }
 
 /// The plan of `count`: a count of a CNF file, or of a problem by the
-/// method chosen (SAT where a SAT option is named); the job refuses what
-/// the method cannot do before any work.
+/// method asked for; the job chooses the method that runs and refuses what
+/// it cannot do before any work.
 pub(super) fn count(command: CountCommand, names_sat: bool, budget: u64) -> Fallible<Plan> {
     Ok(match command {
         CountCommand {
@@ -87,7 +88,7 @@ pub(super) fn count(command: CountCommand, names_sat: bool, budget: u64) -> Fall
                 every_tour: true,
                 ..sat_request(solver, budget, timeout)
             };
-            let method = Method::from(method).chosen(names_sat, &problem, &request);
+            let method = Method::from(method);
             let sample = sample.map(usize::try_from).transpose()?;
             Plan::Count(Count {
                 problem,

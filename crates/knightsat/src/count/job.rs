@@ -281,7 +281,7 @@ impl<'a> CountJob<'a> {
     /// tours counted so far (the cube lines heard are whole cubes), or
     /// [`RunError::Timeout`](crate::error::RunError::Timeout) from the frontier counter, both with the whole
     /// limit.
-    pub fn run(mut self) -> Result<CountReport, Error> {
+    pub fn run(&mut self) -> Result<CountReport, Error> {
         self.request = self.request.for_problem(self.problem);
         self.check()?;
         self.method = self.chosen_method();
@@ -315,31 +315,10 @@ impl<'a> CountJob<'a> {
     /// checks first.)
     pub fn check(&self) -> Result<(), Error> {
         if self.options.part.is_some() {
-            let method = self.chosen_method();
-            if !matches!(method, Method::Auto | Method::Frontier) {
-                return Err(Error::Unsupported(Unsupported::PartsWithoutFrontier(
-                    method.name(),
-                )));
-            }
-            let cubes = self.options.depth.is_some()
-                || self.options.cubes.is_some()
-                || self.options.sample.is_some();
-            if cubes || self.options.limit.is_some() || self.options.up_to_symmetry {
-                return Err(Error::Unsupported(Unsupported::PartsWithCubes));
-            }
-            if self.options.part_by == PartSplit::Ends && self.problem.is_closed() {
-                return Err(Error::Unsupported(Unsupported::EndsOfCycles));
-            }
-            if !self.problem.clues().is_empty() {
-                return Err(Error::Unsupported(Unsupported::CluesInParts));
-            }
+            return self.check_part();
         }
-        let request = Request {
-            every_tour: true,
-            ..self.request.for_problem(self.problem)
-        };
         self.chosen_method()
-            .check_supports(self.problem, &request)?;
+            .check_supports(self.problem, &self.every_tour_request())?;
         if self.options.limit == Some(0) {
             return Err(Error::ZeroLimit);
         }
@@ -358,6 +337,41 @@ impl<'a> CountJob<'a> {
             return Err(Error::Unsupported(Unsupported::OrderWithoutFrontier));
         }
         Ok(())
+    }
+
+    /// Refuses what a part of a frontier count cannot be: by any method but
+    /// the frontier counter (which the default route means for a part),
+    /// with cubes, a limit, orbits or clues, split by the ends of cycles,
+    /// or what the frontier counter cannot do.
+    fn check_part(&self) -> Result<(), Error> {
+        let method = self.chosen_method();
+        if !matches!(method, Method::Auto | Method::Frontier) {
+            return Err(Error::Unsupported(Unsupported::PartsWithoutFrontier(
+                method.name(),
+            )));
+        }
+        let cubes = self.options.depth.is_some()
+            || self.options.cubes.is_some()
+            || self.options.sample.is_some();
+        if cubes || self.options.limit.is_some() || self.options.up_to_symmetry {
+            return Err(Error::Unsupported(Unsupported::PartsWithCubes));
+        }
+        if self.options.part_by == PartSplit::Ends && self.problem.is_closed() {
+            return Err(Error::Unsupported(Unsupported::EndsOfCycles));
+        }
+        if !self.problem.clues().is_empty() {
+            return Err(Error::Unsupported(Unsupported::CluesInParts));
+        }
+        Method::Frontier.check_supports(self.problem, &self.every_tour_request())?;
+        self.check_frontier()
+    }
+
+    /// The job's request for this problem, asking for every tour.
+    fn every_tour_request(&self) -> Request {
+        Request {
+            every_tour: true,
+            ..self.request.for_problem(self.problem)
+        }
     }
 
     /// Refuses what the frontier counter cannot do: list the tours, count
@@ -379,25 +393,12 @@ impl<'a> CountJob<'a> {
         Ok(())
     }
 
-    /// The method the default route counts this job's problem by when only
-    /// the number of its tours is wanted and no SAT option is named (the
-    /// frontier counter where it is the faster, else backtracking, or SAT
-    /// for clues): what a way out of a slower route names.
-    pub fn plain_count_method(&self) -> Method {
-        tally_step(self.problem, &Request::default()).method
-    }
-
-    /// The method that counts: [`Method::chosen`] of the one asked for,
-    /// and for a part the frontier counter where the default route is
-    /// asked for (only it counts in parts).
+    /// The method that counts: [`Method::chosen`] of the one asked for (a
+    /// part is counted by the frontier counter whatever it says:
+    /// [`check`](Self::check) refuses any other).
     pub(crate) fn chosen_method(&self) -> Method {
-        match self
-            .method
+        self.method
             .chosen(self.sat_named, self.problem, &self.request)
-        {
-            Method::Auto if self.options.part.is_some() => Method::Frontier,
-            method => method,
-        }
     }
 
     /// The threads a count that splits its work runs on (0: one per core):
@@ -714,7 +715,7 @@ impl<'a> CountJob<'a> {
 
 #[cfg(test)]
 mod tests {
-    use super::{CountJob, CountOptions};
+    use super::{CountJob, CountOptions, CountReport, Progress};
     use crate::encoding::{EncodingConfig, SuccessorConfig};
     use crate::model::board::Board;
     use crate::model::problem::Problem;
@@ -777,16 +778,35 @@ mod tests {
         use crate::count::tally::PartOf;
         use crate::error::{Error, Unsupported};
         let problem = Problem::new(Board::new(5, 6).unwrap());
-        let part = CountJob {
+        let route = std::sync::Mutex::new(None);
+        let on_progress = |progress: Progress<'_>| {
+            if let Progress::Route { method, .. } = progress {
+                *route.lock().unwrap() = Some(method);
+            }
+        };
+        let mut part = CountJob {
             options: CountOptions {
                 part: Some(PartOf { part: 1, parts: 2 }),
                 part_by: PartSplit::States,
                 ..CountOptions::default()
             },
+            on_progress: Some(&on_progress),
             ..CountJob::new(&problem)
         };
-        assert_eq!(part.chosen_method(), Method::Frontier);
         assert!(part.check().is_ok());
+        assert!(matches!(part.run(), Ok(CountReport::Part(_))));
+        assert_eq!(*route.lock().unwrap(), Some(Method::Frontier));
+        for method in [Method::Backtrack, Method::Sat] {
+            let by_another = CountJob {
+                method,
+                options: part.options.clone(),
+                ..CountJob::new(&problem)
+            };
+            assert!(matches!(
+                by_another.check(),
+                Err(Error::Unsupported(Unsupported::PartsWithoutFrontier(_)))
+            ));
+        }
         for method in [Method::Auto, Method::Backtrack, Method::Sat] {
             let ordered = CountJob {
                 method,

@@ -29,6 +29,7 @@ mod recorded;
 mod route;
 mod split;
 pub mod tally;
+pub mod way_out;
 
 pub use estimate::Estimate;
 pub use job::{

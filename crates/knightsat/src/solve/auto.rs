@@ -67,7 +67,7 @@ pub const SUCCESSOR_SOLVER: Backend = Backend::Cadical;
 
 /// Whether `request` names its SAT route for `problem`: an encoding other
 /// than the problem's default ([`default_config`]), a solver other than the
-/// default, or a proof.
+/// default, or a proof. [`Method::chosen`] alone asks.
 pub(crate) fn names_sat_route(problem: &Problem, request: &Request) -> bool {
     (request.config != default_config(problem) && request.config != EncodingConfig::default())
         || request.backend != Backend::default()
@@ -113,17 +113,11 @@ pub struct Step {
 
 /// The steps [`Method::Auto`] takes for `problem` and `request`: each is
 /// tried in turn while the one before gives up ([`SearchError::GaveUp`]); the
-/// last is complete.
+/// last is complete. A request that names the SAT route never gets here:
+/// [`Method::chosen`], the one rule for "auto means SAT", has made it SAT.
 pub(crate) fn route(problem: &Problem, request: &Request) -> Vec<Step> {
     if problem.board().graph().is_some() {
         return vec![graph_step(request)];
-    }
-    if names_sat_route(problem, request) {
-        return vec![Step {
-            method: Method::Sat,
-            request: request.clone(),
-            rivals: Vec::new(),
-        }];
     }
     if !problem.clues().is_empty() {
         return vec![clued_step(problem, request)];

@@ -67,7 +67,7 @@ impl<'a> SolveJob<'a> {
     }
 
     /// Whether the search goes cube by cube.
-    fn by_cubes(&self) -> bool {
+    pub(super) fn by_cubes(&self) -> bool {
         self.jobs != 1 || self.depth.is_some()
     }
 

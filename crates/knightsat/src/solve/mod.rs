@@ -11,6 +11,7 @@ pub mod auto;
 mod job;
 mod race;
 pub mod session;
+pub mod way_out;
 
 use crate::error::SatError;
 use std::ops::ControlFlow;
