@@ -618,7 +618,7 @@ mod tests {
         let expected = wide_throughout(1);
         assert!(expected > Wide::from(u128::MAX), "{expected}");
         assert_eq!(wide_throughout(2), expected);
-        let parent = tempfile::tempdir().unwrap();
+        let parent = crate::count::frontier::spill::test_parent();
         for jobs in [1, 2] {
             let options = Options {
                 jobs,

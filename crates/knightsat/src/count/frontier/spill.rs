@@ -128,6 +128,22 @@ impl SpillDir {
     }
 }
 
+/// A directory for a test's spilled files, on tmpfs (`/dev/shm`) where
+/// the machine has one. The tests spill every table of more than a few
+/// states, tens of thousands of small files a test, and on ext4 making a
+/// file soon after removing others is slow (its inode allocator skips
+/// recently deleted inodes): 8 s of kernel time in one test on this
+/// project's 2-core machine, where tmpfs takes a fraction of it.
+#[cfg(test)]
+pub(crate) fn test_parent() -> tempfile::TempDir {
+    let tmpfs = Path::new("/dev/shm");
+    tmpfs
+        .is_dir()
+        .then(|| tempfile::tempdir_in(tmpfs).ok())
+        .flatten()
+        .unwrap_or_else(|| tempfile::tempdir().unwrap())
+}
+
 /// A file of states and counts, removed when dropped.
 pub(crate) struct SpillFile {
     path: PathBuf,

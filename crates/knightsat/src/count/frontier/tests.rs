@@ -84,7 +84,7 @@ fn assert_empty(dir: &std::path::Path) {
 /// threads; and no file is left behind.
 #[test]
 fn counts_spilled_to_disk_equal_counts_in_memory() {
-    let parent = tempfile::tempdir().unwrap();
+    let parent = crate::count::frontier::spill::test_parent();
     let mut cases: Vec<Case> = (1..=30)
         .flat_map(|rows| (rows..=30 / rows).map(move |cols| ((rows, cols), vec![], (1, 2))))
         .collect();
@@ -160,7 +160,7 @@ fn parts_and_sum(
 /// (for K > 1, at least two parts have some on most boards with tours).
 #[test]
 fn counts_in_parts_add_up_to_the_whole() {
-    let parent = tempfile::tempdir().unwrap();
+    let parent = crate::count::frontier::spill::test_parent();
     let mut cases = vec![
         ((5, 6), vec![], (1, 2)),
         ((6, 6), vec![0, 35], (1, 2)),
@@ -350,7 +350,7 @@ fn each_class_of_ends_is_counted_by_an_image_with_both_ends_early_where_one_has(
 /// within it split again, counts equal those in memory.
 #[test]
 fn counts_spilled_past_a_small_budget_equal_counts_in_memory() {
-    let parent = tempfile::tempdir().unwrap();
+    let parent = crate::count::frontier::spill::test_parent();
     for (shape, closed) in [
         ((5, 6), false),
         ((6, 6), true),
