@@ -12,7 +12,9 @@ use super::frontier::{self, PartSplit, SquareOrder};
 use super::number::TourNumber;
 use super::parts::{frontier_part, PartTask};
 use super::range::{count_cube_range, cube_task};
-use super::route::{every_tour_by, orbits_up_to_limit_step, tally_step, way, Way, WholeCount};
+use super::route::{
+    every_tour_by, orbits_up_to_limit_step, splits_by_ends, tally_step, way, Way, WholeCount,
+};
 use super::split::{count_by_cubes, CubeProgress, ParallelOptions};
 use super::tally::{CubeRange, CubeTally, PartOf, PartTally};
 use crate::error::{EncodingError, Error, Unsupported};
@@ -557,12 +559,14 @@ impl<'a> CountJob<'a> {
         debug_assert!(!listing && !self.options.up_to_symmetry);
         debug_assert!(self.options.limit.is_none() && self.options.depth.is_none());
         let budget = bytes_of_mib(request.memory_budget_mib);
-        if part.is_none() {
-            if let Some(classes) =
-                frontier::split_by_ends_by_itself(self.problem, self.options.frontier_order, budget)
-            {
-                progress(Progress::EndClasses(classes));
-            }
+        let by_ends = part.is_none()
+            && self.options.frontier_order == SquareOrder::Auto
+            && splits_by_ends(self.problem, budget);
+        if let Some(classes) = by_ends
+            .then(|| frontier::end_classes_of(self.problem))
+            .flatten()
+        {
+            progress(Progress::EndClasses(classes));
         }
         let show = |squares| progress(Progress::Squares(squares));
         let limits = frontier::Limits {
@@ -573,6 +577,7 @@ impl<'a> CountJob<'a> {
             order: self.options.frontier_order,
             spill_dir: self.options.spill_dir.as_deref(),
             part: part.map(|part| frontier_part(part, self.options.part_by)),
+            by_ends,
             progress: Some(&show),
         };
         frontier::count_tours(self.problem, &limits)

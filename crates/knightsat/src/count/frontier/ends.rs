@@ -4,7 +4,7 @@
 //! fixed and weighted.
 
 use super::count;
-use super::options::{Options, Part, PartSplit, Piece, SquareOrder, SquareProgress};
+use super::options::{Options, Part, PartSplit, Piece, SquareProgress};
 use super::schedule::{CellGraph, Lines};
 use super::FrontierError;
 use crate::count::number::TourNumber;
@@ -103,31 +103,11 @@ pub(super) fn end_classes(problem: &Problem, graph: &CellGraph) -> Vec<EndClass>
     classes.into_values().collect()
 }
 
-/// The number of classes of end pairs a whole count of `problem` is split
-/// into by itself, in the default order within `budget_bytes`, or `None`
-/// where it is counted in one piece: where the default route's rule says
-/// so ([`crate::count::route::splits_by_ends`]).
-pub(crate) fn split_by_ends_by_itself(
-    problem: &Problem,
-    order: SquareOrder,
-    budget_bytes: u64,
-) -> Option<usize> {
-    if !splits_itself_by_ends(problem, order, budget_bytes) {
-        return None;
-    }
+/// The number of classes of end pairs an open count of `problem` split by
+/// its ends counts one by one, `None` where the board has no move graph.
+pub(crate) fn end_classes_of(problem: &Problem) -> Option<usize> {
     let graph = CellGraph::new(problem.board()).ok()?;
     Some(end_classes(problem, &graph).len())
-}
-
-/// Whether a whole count of `problem` in `order` within `budget_bytes` is
-/// split by its ends by itself ([`split_by_ends_by_itself`], without
-/// counting the classes).
-pub(super) fn splits_itself_by_ends(
-    problem: &Problem,
-    order: SquareOrder,
-    budget_bytes: u64,
-) -> bool {
-    order == SquareOrder::Auto && crate::count::route::splits_by_ends(problem, budget_bytes)
 }
 
 /// One part of an open count split by its ends ([`PartSplit::Ends`]):
@@ -165,8 +145,10 @@ pub(super) fn count_part_by_ends(
                 });
             }
         });
+        // Its ends fixed, a class is counted in one piece.
         let one = Options {
             part: within,
+            by_ends: false,
             progress: progress
                 .as_ref()
                 .map(|p| p as &(dyn Fn(SquareProgress) + Sync)),

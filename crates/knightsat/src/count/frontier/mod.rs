@@ -56,13 +56,13 @@ mod state;
 mod table;
 mod whole;
 
-pub(crate) use ends::split_by_ends_by_itself;
+pub(crate) use ends::end_classes_of;
 pub(crate) use error::FrontierError;
 pub(crate) use options::{Options, Part};
 pub use options::{PartSplit, Piece, SquareOrder, SquareProgress};
 pub(crate) use spill::SpillDir;
 
-use ends::{count_part_by_ends, splits_itself_by_ends};
+use ends::count_part_by_ends;
 use schedule::{frontier_width, CellGraph, Lines};
 use whole::{count_closed, count_open, Wanted};
 
@@ -133,8 +133,7 @@ fn count_on_threads(problem: &Problem, options: &Options) -> Result<TourNumber, 
         }
         return count_part_by_ends(problem, part, options);
     }
-    let budget = options.memory_budget.unwrap_or(u64::MAX);
-    if options.part.is_none() && splits_itself_by_ends(problem, options.order, budget) {
+    if options.part.is_none() && options.by_ends {
         let whole = Part {
             index: 0,
             of: 1,
@@ -189,6 +188,9 @@ pub(crate) struct Limits<'a> {
     pub spill_dir: Option<&'a std::path::Path>,
     /// The part of the count to make, if it is split.
     pub part: Option<Part>,
+    /// Whether a whole count is split by its ends, as the caller's policy
+    /// decides ([`crate::count::route::splits_by_ends`]).
+    pub by_ends: bool,
     /// Hears after every square.
     pub progress: Option<&'a (dyn Fn(SquareProgress) + Sync)>,
 }
@@ -223,6 +225,7 @@ pub(crate) fn count_tours(
             order: limits.order,
             spill: Some(&spill),
             part: limits.part,
+            by_ends: limits.by_ends,
             keep: None,
         };
         count(problem, &options).map_err(|error| match error {

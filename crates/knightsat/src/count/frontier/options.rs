@@ -85,6 +85,9 @@ pub(crate) struct Options<'a> {
     pub(crate) spill: Option<&'a SpillDir>,
     /// Count one part of the tours only ([`Part`]).
     pub(crate) part: Option<Part>,
+    /// Count the whole split by its ends (the caller's policy decides:
+    /// [`crate::count::route::splits_by_ends`]); a part ignores it.
+    pub(crate) by_ends: bool,
     /// The successors a step may keep, by their packed words: meeting in
     /// the middle, a half step drops at once the bottom states no top
     /// state can complete, rather than tabling them first.
@@ -165,6 +168,7 @@ impl Default for Options<'_> {
             order: SquareOrder::Auto,
             spill: None,
             part: None,
+            by_ends: false,
             keep: None,
         }
     }
