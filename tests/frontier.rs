@@ -959,8 +959,11 @@ fn open_counts_eight_knight_files_wide_split_themselves_by_their_ends() {
             .map(|&cell| format!("{}{}", (b'a' + (cell % 8) as u8) as char, cell / 8 + 1))
             .collect();
         let holes = names.join(",");
+        // Within the budget that holds the whole square count
+        // (`count::route::splits_by_ends`), the board would count whole.
         let output = common::cli::knightsat()
             .args(["count", "--size", "8", "--holes", &holes, "-v"])
+            .args(["--memory-budget", "4096"])
             .output()
             .unwrap();
         let (status, stdout, stderr) = common::cli::outcome(&output);
@@ -1039,4 +1042,55 @@ fn the_open_8x8_parts_kept_so_far_are_one_split_and_add_up() {
             .unwrap();
         assert_eq!(expected.to_string(), total);
     }
+}
+
+/// Without a limit, the default budget is what the machine has room for:
+/// under the memory `/proc/meminfo` calls available, at least half of it,
+/// and the help shows it. Where it holds the whole open 8x8 count (20,000
+/// MiB: `count::route`), a plain `count --size 8` takes that route, in
+/// one piece; where it does not, the count splits itself by its ends.
+#[test]
+fn the_default_budget_is_the_machines_room_and_a_plain_8x8_count_takes_the_route_it_holds() {
+    let Some(available) = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|text| {
+            text.lines().find_map(|line| {
+                let kib = line
+                    .strip_prefix("MemAvailable:")?
+                    .trim()
+                    .strip_suffix("kB")?;
+                kib.trim().parse::<u64>().ok()
+            })
+        })
+        .map(|kib| kib >> 10)
+    else {
+        return; // no /proc: the default stays 4096 (tested in the library)
+    };
+    let help = common::cli::stdout_of(&["count", "-h"]);
+    let shown: u64 = help
+        .split("[default: ")
+        .filter_map(|rest| rest.split(']').next()?.parse().ok())
+        .find(|&mib: &u64| mib > 64)
+        .expect("the help shows the memory budget's default");
+    // MemAvailable moves between the two reads: a few percent of slack.
+    assert!(
+        shown <= available + available / 20,
+        "{shown} of {available}"
+    );
+    assert!(
+        shown >= available / 2 - available / 20,
+        "{shown} of {available}"
+    );
+    let output = common::cli::knightsat()
+        .args(["count", "--size", "8", "-v", "--timeout", "1"])
+        .output()
+        .unwrap();
+    let (status, _, stderr) = common::cli::outcome(&output);
+    assert_eq!(status, Some(124), "{stderr}");
+    assert!(stderr.contains("route: the frontier counter"), "{stderr}");
+    assert_eq!(
+        stderr.contains("split by its ends into 136 classes"),
+        shown < 20_000,
+        "default {shown} MiB: {stderr}"
+    );
 }

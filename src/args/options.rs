@@ -133,9 +133,12 @@ pub struct MemoryBudgetArgs {
     /// takes some 20 to 35 MiB more (its code, buffers and threads: 22
     /// MiB over a budget of 16 counting 6x7, 32 over 133 counting 7x7 by
     /// rows with states on disk). Solver programs read the CNF
-    /// from disk and are not limited. The default is 4096, or a third of
-    /// the address-space limit (`ulimit -v`) where that is lower (the
-    /// default shown is the one that runs).
+    /// from disk and are not limited. The default is what this machine
+    /// has room for: the memory available (and inside a cgroup with a
+    /// limit, what the limit leaves), less a sixteenth or 1 GiB, or a
+    /// third of the address-space limit (`ulimit -v`) where that is lower;
+    /// 4096 where the machine's memory is not known. The default shown is
+    /// the one that runs.
     #[arg(long, value_name = "MiB", allow_negative_numbers = true, default_value_t = default_memory_budget_mib(), value_parser = clap::value_parser!(u64).range(1..), help_heading = LIMITS)]
     pub memory_budget: u64,
 }

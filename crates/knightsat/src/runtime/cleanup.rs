@@ -174,7 +174,16 @@ pub fn clean_up_now() {
             } else {
                 path
             };
-            let _ = std::fs::remove_dir_all(&gone);
+            // A file whose creation was under way when the directory moved
+            // lands in it after remove_dir_all has listed it, and the
+            // directory is then not empty: it is removed again (once, in a
+            // fresh-clone CI run, `.removing` was left behind).
+            for _ in 0..20 {
+                if std::fs::remove_dir_all(&gone).is_ok() || !gone.exists() {
+                    break;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
         } else {
             let _ = std::fs::remove_file(&path);
         }
