@@ -19,9 +19,11 @@
 # N      how many parts (default 136)
 # SPLIT  --part-by: ends or states (default ends)
 # JOBS   threads a part (default 1: run one copy a core instead)
-# MEMORY --memory-budget of a part in MiB (default: knightsat's, 4096); a
-#        part past it spills to disk and slows down, so give each copy
-#        what the machine allows (a corner 8x8 part holds 3 GB, a1-h1 more)
+# MEMORY --memory-budget of a part in MiB (default: knightsat's, what the
+#        machine has room for as the part starts; copies started side by
+#        side each see that room, so give each its share); a part past it
+#        spills to disk and slows down (a corner 8x8 part holds 3 GB, a1-h1
+#        more)
 #
 # Parts run at nice 19, each in a session and so a scheduling group
 # (autogroup) of its own, lowered to 19 too: nice alone does not lower a
