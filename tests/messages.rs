@@ -2858,3 +2858,40 @@ fn a_proof_that_cannot_be_written_is_said_as_every_write_failure() {
         assert!(entries(dir.path()).is_empty(), "{:?}", entries(dir.path()));
     }
 }
+
+/// A fault in a CNF's clauses is named with its file by `decode` as by
+/// `count --cnf` (decode once said only "cannot read the CNF's clauses"),
+/// for an answer of satisfiable (`CaDiCaL`'s model of the CNF before it was
+/// broken) and of unsatisfiable alike.
+#[test]
+#[cfg_attr(not(has_cadical), ignore = "cadical is not installed")]
+fn decode_names_the_cnf_whose_clauses_it_cannot_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, _, stderr) = run(&["encode", "--size", "5", "-o", "ok.cnf"], dir.path());
+    assert_eq!(code, Some(0), "{stderr}");
+    let model = Command::new("cadical")
+        .args(["-q", "ok.cnf"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(model.status.code(), Some(10), "5x5 open has tours");
+    std::fs::write(dir.path().join("sat.out"), &model.stdout).unwrap();
+    std::fs::write(dir.path().join("unsat.out"), "s UNSATISFIABLE\n").unwrap();
+    let text = std::fs::read_to_string(dir.path().join("ok.cnf")).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    let header = lines
+        .iter()
+        .position(|line| line.starts_with("p "))
+        .unwrap();
+    lines[header + 1] = "1 2 x 0";
+    std::fs::write(dir.path().join("bad.cnf"), lines.join("\n") + "\n").unwrap();
+    let (code, _, stderr) = run(&["decode", "--cnf", "ok.cnf", "sat.out"], dir.path());
+    assert_eq!(code, Some(0), "{stderr}");
+    for answer in ["sat.out", "unsat.out"] {
+        refused(
+            &["decode", "--cnf", "bad.cnf", answer],
+            dir.path(),
+            "knightsat: bad.cnf: cannot read the CNF's clauses: 'x' in a clause is not a literal",
+        );
+    }
+}

@@ -1,7 +1,7 @@
 //! The commands that check what others made: `decode`, `verify`, `certify`.
 
 use crate::failure::{Failure, Fallible};
-use knightsat::error::{SatError, TourError};
+use knightsat::error::{CnfError, EncodingError, SatError, TourError};
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
@@ -29,7 +29,8 @@ pub fn decode(cnf: &Path, solver_output: &Path, format: Format) -> Fallible<Exit
     let info = read_cnf_info(&mut clauses).map_err(|error| Failure::in_file(cnf, error))?;
     let outcome = match read_answer(input::open(solver_output)?, info.vars)? {
         Answer::Unsat => {
-            check_cnf_body(clauses, (info.vars, info.clauses), None)?;
+            check_cnf_body(clauses, (info.vars, info.clauses), None)
+                .map_err(|error| in_the_cnf(cnf, error))?;
             Outcome::NoTour
         }
         Answer::Unknown => return Err(Error::Sat(SatError::NoAnswer).into()),
@@ -40,11 +41,22 @@ pub fn decode(cnf: &Path, solver_output: &Path, format: Format) -> Fallible<Exit
             // The tour may be one of the problem's and the model still be
             // another CNF's (another cube's): the clauses decide.
             let model = Some((&model, encoding.primary_vars()));
-            check_cnf_body(clauses, (info.vars, info.clauses), model)?;
+            check_cnf_body(clauses, (info.vars, info.clauses), model)
+                .map_err(|error| in_the_cnf(cnf, error))?;
             Outcome::Tour(tour)
         }
     };
     print_outcome(outcome, format, &info.problem)
+}
+
+/// A fault of the CNF's clauses, named with its file as `count --cnf`
+/// names it; a model that falsifies a clause is the answer's fault, and
+/// stays as the library words it.
+fn in_the_cnf(cnf: &Path, error: EncodingError) -> Failure {
+    match error {
+        EncodingError::Cnf(CnfError::ModelFalsifiesClause { .. }) => Error::from(error).into(),
+        error => Failure::in_file(cnf, error),
+    }
 }
 
 /// `verify`: a tour handed in, checked without SAT.
