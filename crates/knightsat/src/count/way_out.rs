@@ -82,11 +82,11 @@ impl CountJob<'_> {
     pub fn way_out(&self, error: &Error) -> Option<CountWayOut> {
         let method = self.chosen_method();
         let plain = self.problem.clues().is_empty();
-        let faster = (method == Method::Sat && plain)
-            .then(|| faster_plain_count(self))
-            .flatten();
         match error {
             Error::Run(RunError::Timeout { .. } | RunError::TimedOutPartway { .. }) => {
+                let faster = (method == Method::Sat && plain)
+                    .then(|| faster_plain_count(self))
+                    .flatten();
                 Some(faster.map_or(CountWayOut::LongerTimeout, CountWayOut::DefaultRouteFaster))
             }
             Error::Encoding(EncodingError::BoardTooLargeForEncoding { .. }) if plain => {

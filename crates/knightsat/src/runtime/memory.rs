@@ -68,21 +68,25 @@ pub fn budget_within_the_machine_mib() -> Option<u64> {
     })
 }
 
-/// The memory this machine can give a run now, in MiB: what the kernel
-/// counts as available (`MemAvailable` in `/proc/meminfo`: free memory
-/// and the caches it can drop), and inside a cgroup with a memory limit
-/// what that limit leaves (the least over the group and the groups it is
-/// in), whichever is less. `None` where neither is known (no `/proc`, as
-/// on macOS).
+/// The memory this machine could give a run when this process first
+/// asked, in MiB: what the kernel counts as available (`MemAvailable` in
+/// `/proc/meminfo`: free memory and the caches it can drop), and inside a
+/// cgroup with a memory limit what that limit leaves (the least over the
+/// group and the groups it is in), whichever is less. `None` where neither
+/// is known (no `/proc`, as on macOS). Read once: every request's default
+/// budget asks, and one process keeps one default (the one `--help`
+/// shows), however the machine's free memory moves meanwhile.
 pub fn machine_room_mib() -> Option<u64> {
-    let available = std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|text| available_in_meminfo_mib(&text));
-    let cgroup = cgroup_room_mib();
-    match (available, cgroup) {
-        (Some(available), Some(cgroup)) => Some(available.min(cgroup)),
-        (available, cgroup) => available.or(cgroup),
-    }
+    static ROOM: std::sync::OnceLock<Option<u64>> = std::sync::OnceLock::new();
+    *ROOM.get_or_init(|| {
+        let available = std::fs::read_to_string("/proc/meminfo")
+            .ok()
+            .and_then(|text| available_in_meminfo_mib(&text));
+        match (available, cgroup_room_mib()) {
+            (Some(available), Some(cgroup)) => Some(available.min(cgroup)),
+            (available, cgroup) => available.or(cgroup),
+        }
+    })
 }
 
 /// `MemAvailable` of a `/proc/meminfo` text, in MiB.
