@@ -16,6 +16,10 @@
 #   GRAPHS="1 50 668" scripts/bench-fhcp.sh DIR
 #   LIMIT=60 (seconds a graph), KNIGHTSAT=path, CEGAR_FIX=path, OUT=file.tsv,
 #   PARALLEL=1 (the two solvers at once, one core each, on a 2-core machine)
+#   SOLVER_PROGRAM=kissat: knightsat's column is the complete CNF instead,
+#   `encode --graph G --closed` given to that program (SAT-competition
+#   output, exit 10 for satisfiable) and its model read back by `decode`,
+#   the three within the limit; kissat gets `--time` as well
 #
 # cegar-fix itself is built by scripts/build-cegar-fix.sh (it needs
 # CaDiCaL 1.9.4's sources and libclang; see there).
@@ -80,6 +84,17 @@ run() {
   echo "$(echo "$end - $start" | bc) $status"
 }
 
+# complete_cnf KNIGHTSAT GRAPH WORK PROGRAM LIMIT (SOLVER_PROGRAM): the
+# complete CNF solved by PROGRAM, its model decoded into the cycle (on
+# stdout); exit 124 when PROGRAM gives no model (it stopped at its limit).
+complete_cnf='
+  "$1" encode --graph "$2" --closed >"$3/ours.cnf" || exit
+  status=0
+  extra=()
+  [ "$(basename "$4")" = kissat ] && extra=(--time="$5")
+  "$4" "${extra[@]}" "$3/ours.cnf" >"$3/ours.model" || status=$?
+  [ "$status" = 10 ] || exit 124
+  exec "$1" decode --cnf "$3/ours.cnf" --format moves "$3/ours.model"'
 printf '%-10s %7s %6s %9s %-8s %9s %-8s\n' graph vertices edges knightsat verdict cegar-fix verdict
 [ -n "$out" ] && printf 'graph\tvertices\tedges\tknightsat_s\tknightsat\tcegar_s\tcegar\n' >"$out"
 ours=0 theirs=0 total=0 wrong=0
@@ -96,7 +111,11 @@ for number in $numbers; do
   if [ -n "$cegar" ] && [ "${PARALLEL:-}" = 1 ]; then
     run theirs "$graph" bash -c 'ulimit -s unlimited && exec "$@"' cegar-fix "$cegar" -i "$graph" -e 1 -b 3 -y 3 -t 3 -l 1 >"$work/theirs.run" &
   fi
-  read -r our_time our_status < <(run ours "$graph" "$knightsat" solve --graph "$graph" --closed --format moves --timeout "$limit")
+  if [ -n "${SOLVER_PROGRAM:-}" ]; then
+    read -r our_time our_status < <(run ours "$graph" bash -c "$complete_cnf" complete-cnf "$knightsat" "$graph" "$work" "$SOLVER_PROGRAM" "$limit")
+  else
+    read -r our_time our_status < <(run ours "$graph" "$knightsat" solve --graph "$graph" --closed --format moves --timeout "$limit")
+  fi
   wait
   verdict=timeout
   if [ "$our_status" = 0 ]; then
