@@ -87,12 +87,18 @@ run() {
 # complete_cnf KNIGHTSAT GRAPH WORK PROGRAM LIMIT (SOLVER_PROGRAM): the
 # complete CNF solved by PROGRAM, its model decoded into the cycle (on
 # stdout); exit 124 when PROGRAM gives no model (it stopped at its limit).
+# `run` signals this shell alone at the limit, which would leave PROGRAM
+# running: PROGRAM is waited for in the background (a foreground child
+# would hold the trap back), and the trap ends the shell's whole process
+# group, its own since setsid.
 complete_cnf='
   "$1" encode --graph "$2" --closed >"$3/ours.cnf" || exit
   status=0
   extra=()
   [ "$(basename "$4")" = kissat ] && extra=(--time="$5")
-  "$4" "${extra[@]}" "$3/ours.cnf" >"$3/ours.model" || status=$?
+  trap "trap - TERM; kill -TERM -- -\$\$" TERM
+  "$4" "${extra[@]}" "$3/ours.cnf" >"$3/ours.model" &
+  wait "$!" || status=$?
   [ "$status" = 10 ] || exit 124
   exec "$1" decode --cnf "$3/ours.cnf" --format moves "$3/ours.model"'
 printf '%-10s %7s %6s %9s %-8s %9s %-8s\n' graph vertices edges knightsat verdict cegar-fix verdict
