@@ -4,7 +4,7 @@
 
 use knightsat::count::way_out::{CountWayOut, FrontierWayOut, PastTheEncoding};
 use knightsat::error::Unsupported;
-use knightsat::error::{EncodingError, RunError, SatError, TourError};
+use knightsat::error::{CheckpointError, EncodingError, RunError, SatError, TourError};
 use knightsat::solve::way_out::{LargerBoards, MemoryWay, SolveWayOut};
 use knightsat::solve::Request;
 use knightsat::Error;
@@ -71,9 +71,17 @@ fn describe_library(library: &Error, context: Option<String>) -> String {
         Error::Encoding(EncodingError::CorridorWithoutClues { .. }) => {
             format!("--corridor: {library}: give at least two clues with --at, or leave --corridor out")
         }
+        Error::Checkpoint(
+            CheckpointError::Damaged { .. }
+            | CheckpointError::OtherCount { .. }
+            | CheckpointError::OtherVersion { .. },
+        ) => format!(
+            "{library}: remove it to count from the start, or give --checkpoint another directory"
+        ),
         Error::Unsupported(what) => unsupported_in_words(*what),
         Error::Problem(why) => why.to_string(),
-        Error::Encoding(EncodingError::BoardTooLargeForEncoding { .. }) => library.to_string(),
+        Error::Encoding(EncodingError::BoardTooLargeForEncoding { .. })
+        | Error::Checkpoint(CheckpointError::Io { .. }) => library.to_string(),
         _ => {
             let mut text = context.map_or_else(String::new, |context| format!("{context}: "));
             text.push_str(&library.to_string());
@@ -154,6 +162,9 @@ fn frontier_request_in_words(what: &Unsupported) -> Option<String> {
         Unsupported::CubesByFrontier => {
             "--method frontier counts the whole board at once: not with --depth, --cubes, --sample or --limit (--part K/N splits it)".into()
         },
+        Unsupported::CheckpointWithoutFrontier(method) => format!(
+            "--checkpoint is kept by the frontier counter; this count goes by {method}: give --method frontier, or leave --checkpoint out"
+        ),
         Unsupported::PartsWithoutFrontier(method) => format!(
             "--part splits the frontier counter's states: not with --method {method}"
         ),

@@ -8,6 +8,7 @@
 mod common;
 
 mod backtrack_cubes;
+mod checkpoints;
 mod cli;
 mod cluster;
 mod counting;

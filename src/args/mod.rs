@@ -393,6 +393,31 @@ pub struct CountCommand {
     /// else /tmp).
     #[arg(long, value_name = "DIR", help_heading = options::LIMITS)]
     pub spill_dir: Option<PathBuf>,
+    /// Keep a checkpoint of a frontier count in DIR, and go on from it.
+    ///
+    /// The count writes in DIR (made if absent) the counts of the
+    /// pieces it has finished (each class of end pairs; the paths by
+    /// where their ends lie) and, at a step or batch boundary at most
+    /// every --checkpoint-every seconds, the states of the piece it is
+    /// counting. Run the same command again after a kill (Ctrl-C, out
+    /// of memory, a reboot, a cluster's time limit) and it goes on from
+    /// the last complete checkpoint, with the same count. Each file is
+    /// written whole and renamed into place; one of another count
+    /// (problem, order, part) or another version of knightsat, cut
+    /// short or changed is refused, exit 2. A finished count removes
+    /// its checkpoint. The states take about what the tables do (-v
+    /// says how much).
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["limit", "up_to_symmetry", "cnf", "cubes", "sample", "depth"],
+          hide_short_help = true, help_heading = options::LIMITS)]
+    pub checkpoint: Option<PathBuf>,
+    /// The least time between two writings of a checkpoint's states.
+    ///
+    /// Default 30. The states are also written no more often than 20
+    /// times the time their last writing took, so that the checkpoint
+    /// costs at most about a twentieth of the count.
+    #[arg(long, value_name = "SECONDS", requires = "checkpoint", value_parser = parse_seconds,
+          hide_short_help = true, help_heading = options::LIMITS)]
+    pub checkpoint_every: Option<Duration>,
     #[command(flatten)]
     pub memory: MemoryBudgetArgs,
     #[command(flatten)]

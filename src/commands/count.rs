@@ -10,6 +10,7 @@ use std::sync::{Mutex, OnceLock, PoisonError};
 
 use indicatif::ProgressBar;
 
+use knightsat::count::checkpoint::{CheckpointMoment, CheckpointReport};
 use knightsat::count::frontier::{Piece, SquareProgress};
 use knightsat::count::tally::{CubeRange, CubeSum};
 use knightsat::count::way_out::CountWayOut;
@@ -193,6 +194,14 @@ impl<'a> CountShow<'a> {
             cube_by_cube,
         } = progress
         else {
+            if let Progress::Checkpoint {
+                dir,
+                report,
+                moment,
+            } = progress
+            {
+                return self.checkpoint(dir, report, moment);
+            }
             if let Progress::EndClasses(classes) = progress {
                 if self.args.verbose {
                     note!("frontier: split by its ends into {classes} classes of end pairs under the board's symmetries, each counted with both ends fixed (the bar says which)");
@@ -225,6 +234,47 @@ impl<'a> CountShow<'a> {
         let _ = self
             .bar
             .set(count_bar(estimate, whole, method, cube_by_cube));
+    }
+
+    /// Says where a count stands with its checkpoint: what it goes on
+    /// from, and at its end what it wrote (-v) and, when it stopped
+    /// first, that the same command goes on.
+    fn checkpoint(&self, dir: &Path, report: &CheckpointReport, moment: CheckpointMoment) {
+        let dir = dir.display();
+        match moment {
+            CheckpointMoment::Opened => {
+                let states = report
+                    .states_found
+                    .as_deref()
+                    .map(|piece| format!(" and the states of {piece}"))
+                    .unwrap_or_default();
+                if report.pieces_found > 0 || !states.is_empty() {
+                    note!(
+                        "checkpoint: going on from {dir}: {} pieces finished{states}",
+                        report.pieces_found
+                    );
+                } else if self.args.verbose {
+                    note!("checkpoint: {dir}, nothing in it yet");
+                }
+            }
+            CheckpointMoment::Removed | CheckpointMoment::Kept => {
+                if self.args.verbose {
+                    note!(
+                        "checkpoint: read {} finished pieces{}; wrote the states {} times, at most {} MiB, in {:.1} s",
+                        report.pieces_read,
+                        if report.states_read.is_some() { " and saved states" } else { "" },
+                        report.states_written,
+                        report.most_bytes.div_ceil(1 << 20),
+                        report.writing.as_secs_f64()
+                    );
+                }
+                if moment == CheckpointMoment::Kept {
+                    note!(
+                        "checkpoint: {dir} keeps what was done; the same command goes on from it"
+                    );
+                }
+            }
+        }
     }
 
     /// The directory the frontier counter spills into.
@@ -324,7 +374,7 @@ fn show_count_progress(bar: Option<&ProgressBar>, progress: Progress<'_>) {
                 done.bytes.div_ceil(1 << 20)
             ));
         }
-        Progress::Route { .. } | Progress::EndClasses(_) => {}
+        Progress::Route { .. } | Progress::EndClasses(_) | Progress::Checkpoint { .. } => {}
     }
 }
 

@@ -29,7 +29,8 @@ pub struct Count {
 /// the job's own options, as the command's flags give them, and -v.
 pub struct CountArgs {
     /// --limit, --up-to-symmetry, --jobs, --depth, --sample and --seed,
-    /// --cubes, --frontier-order, --spill-dir, --part and --part-by.
+    /// --cubes, --frontier-order, --spill-dir, --checkpoint and
+    /// --checkpoint-every, --part and --part-by.
     pub options: CountOptions,
     /// -v.
     pub verbose: bool,
@@ -75,10 +76,15 @@ pub(super) fn count(command: CountCommand, names_sat: bool, budget: u64) -> Fall
             cubes,
             frontier_order,
             spill_dir,
+            checkpoint,
+            checkpoint_every,
             part,
             part_by,
             memory: _,
         } => {
+            if let Some(dir) = checkpoint.as_ref().filter(|dir| dir.exists()) {
+                paths::an_existing_directory("--checkpoint", dir)?;
+            }
             if let Some(dir) = &spill_dir {
                 paths::an_existing_directory("--spill-dir", dir)?;
             }
@@ -106,6 +112,8 @@ pub(super) fn count(command: CountCommand, names_sat: bool, budget: u64) -> Fall
                         spill_dir,
                         part,
                         part_by: part_by.into(),
+                        checkpoint,
+                        checkpoint_every,
                     },
                     verbose,
                 },

@@ -175,6 +175,55 @@ pub enum Error {
     /// A SAT solver that gave no answer.
     #[error(transparent)]
     Sat(SatError),
+    /// A count's checkpoint that cannot be read or written.
+    #[error(transparent)]
+    Checkpoint(#[from] CheckpointError),
+}
+
+/// Why a count's checkpoint cannot be gone on from, or kept.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CheckpointError {
+    /// A file cut short, changed, or not a checkpoint at all: never read
+    /// as a smaller count.
+    #[error("the checkpoint {path} is damaged ({why}), so it is not read")]
+    Damaged {
+        /// The file.
+        path: String,
+        /// What is wrong with it.
+        why: String,
+    },
+    /// A checkpoint of another count (another problem, order or part).
+    #[error("the checkpoint {path} is of another count ({theirs})")]
+    OtherCount {
+        /// The file.
+        path: String,
+        /// The record of the count it is of.
+        theirs: String,
+    },
+    /// A checkpoint another version of knightsat wrote.
+    #[error("the checkpoint {path} was written by knightsat {theirs}; this is {ours}")]
+    OtherVersion {
+        /// The file.
+        path: String,
+        /// The version and format that wrote it.
+        theirs: String,
+        /// This version and format.
+        ours: String,
+    },
+    /// A checkpoint file that could not be written, read or removed.
+    #[error("could not keep the checkpoint: {message}")]
+    Io {
+        /// What was being done, to which file, and what the system said.
+        message: String,
+    },
+}
+
+impl From<RunError> for CheckpointError {
+    fn from(error: RunError) -> CheckpointError {
+        CheckpointError::Io {
+            message: error.to_string(),
+        }
+    }
 }
 
 impl From<ProblemError> for Error {
@@ -310,7 +359,8 @@ impl Error {
             | Error::ZeroLimit
             | Error::PuzzleRule(_)
             | Error::BadPuzzle(_)
-            | Error::Tally(_) => ErrorClass::BadInput,
+            | Error::Tally(_)
+            | Error::Checkpoint(_) => ErrorClass::BadInput,
             Error::Run(RunError::Timeout { .. } | RunError::TimedOutPartway { .. }) => {
                 ErrorClass::Timeout
             }

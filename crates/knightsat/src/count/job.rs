@@ -6,11 +6,12 @@ use std::fmt;
 use std::sync::Once;
 use std::time::Duration;
 
+use super::checkpoint::{self, Checkpoint, CheckpointMoment, CheckpointReport};
 use super::enumerate::{enumerate_by, Listing};
 use super::estimate::{estimate_count, estimate_cube_range, Estimate};
 use super::frontier::{self, PartSplit, SquareOrder};
 use super::number::TourNumber;
-use super::parts::{frontier_part, PartTask};
+use super::parts::{checkpoint_record, frontier_part, PartTask};
 use super::range::{count_cube_range, cube_task};
 use super::route::{
     every_tour_by, orbits_up_to_limit_step, splits_by_ends, tally_step, way, Way, WholeCount,
@@ -123,6 +124,13 @@ pub struct CountOptions {
     /// What `part` splits: the frontier counter's states (any count), or
     /// the pairs of squares the paths end on (open counts).
     pub part_by: PartSplit,
+    /// Where the frontier counter keeps a checkpoint of the count, and
+    /// goes on from the one an earlier run of the same count left there
+    /// ([`Checkpoint`]); removed when the count is done.
+    pub checkpoint: Option<std::path::PathBuf>,
+    /// The least time between two writings of the states in the
+    /// checkpoint (`None`: [`checkpoint::DEFAULT_EVERY`]).
+    pub checkpoint_every: Option<std::time::Duration>,
 }
 
 /// What hears each tour a count lists ([`CountJob::on_tour`]).
@@ -162,6 +170,17 @@ pub enum Progress<'a> {
     /// into this many classes of end pairs, each counted with both ends
     /// fixed on every thread (heard once, before the first class).
     EndClasses(usize),
+    /// The frontier counter's checkpoint: opened (what it found to go on
+    /// from), then once more when the count ends, however it ends (what
+    /// it read and wrote).
+    Checkpoint {
+        /// The checkpoint's directory.
+        dir: &'a std::path::Path,
+        /// What it read and wrote so far.
+        report: &'a CheckpointReport,
+        /// Opened, removed with the count done, or kept.
+        moment: CheckpointMoment,
+    },
 }
 
 /// One line of a count of numbered cubes, as a cluster task prints it
@@ -474,6 +493,11 @@ impl<'a> CountJob<'a> {
     ) -> Result<CountReport, Error> {
         let listing = on_tour.is_some();
         let (route, way, past_encoding) = self.whole_route(request, listing);
+        if self.options.checkpoint.is_some() && way != Way::Frontier {
+            return Err(Error::Unsupported(Unsupported::CheckpointWithoutFrontier(
+                route.method.name(),
+            )));
+        }
         // A board too large for the encoding (or for numbering cubes by
         // it) is refused, unless the gate proves first that it has no
         // tour; the gate gets 0.1 s for that (it walks the move graph,
@@ -569,6 +593,34 @@ impl<'a> CountJob<'a> {
             progress(Progress::EndClasses(classes));
         }
         let show = |squares| progress(Progress::Squares(squares));
+        let checkpoint = self
+            .options
+            .checkpoint
+            .as_deref()
+            .map(|dir| {
+                let record = checkpoint_record(
+                    self.problem,
+                    self.options.frontier_order,
+                    part,
+                    self.options.part_by,
+                );
+                let every = self
+                    .options
+                    .checkpoint_every
+                    .unwrap_or(checkpoint::DEFAULT_EVERY);
+                Checkpoint::open(dir, &record, every)
+            })
+            .transpose()?;
+        let heard = |checkpoint: &Checkpoint, moment: CheckpointMoment| {
+            progress(Progress::Checkpoint {
+                dir: checkpoint.dir(),
+                report: &checkpoint.report(),
+                moment,
+            });
+        };
+        if let Some(checkpoint) = &checkpoint {
+            heard(checkpoint, CheckpointMoment::Opened);
+        }
         let limits = frontier::Limits {
             jobs: resolve_jobs(self.threads()),
             memory_budget: budget,
@@ -579,8 +631,19 @@ impl<'a> CountJob<'a> {
             part: part.map(|part| frontier_part(part, self.options.part_by)),
             by_ends,
             progress: Some(&show),
+            checkpoint: checkpoint.as_ref(),
         };
-        frontier::count_tours(self.problem, &limits)
+        let counted = frontier::count_tours(self.problem, &limits);
+        if let Some(checkpoint) = checkpoint {
+            if counted.is_ok() {
+                // Heard before the directory goes, which it names.
+                heard(&checkpoint, CheckpointMoment::Removed);
+                checkpoint.finish()?;
+            } else {
+                heard(&checkpoint, CheckpointMoment::Kept);
+            }
+        }
+        counted
     }
 
     /// The tours of one part of the frontier count of the whole problem.

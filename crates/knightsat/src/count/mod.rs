@@ -18,6 +18,7 @@
 //! lines of counts of numbered cubes, or of a frontier count's parts
 //! ([`tally`]).
 
+pub mod checkpoint;
 pub(crate) mod enumerate;
 mod estimate;
 pub mod frontier;

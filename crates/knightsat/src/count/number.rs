@@ -46,6 +46,11 @@ impl TourNumber {
         self.0 == Wide::ZERO
     }
 
+    /// The count as a number of 256 bits.
+    pub(crate) fn wide(self) -> Wide {
+        self.0
+    }
+
     /// The number as the frontier counter keeps it.
     pub(crate) fn from_wide(wide: Wide) -> TourNumber {
         TourNumber(wide)

@@ -59,6 +59,31 @@ impl PartTask<'_> {
     }
 }
 
+/// The record of the frontier count a checkpoint is of: the method, the
+/// order of the squares asked for, the part and what it splits (if it is
+/// one), then the problem as a CNF's `c option` comments record it. The
+/// threads, memory budget and spill directory are not in it: they change
+/// how the count goes, not what it counts.
+pub(super) fn checkpoint_record(
+    problem: &Problem,
+    order: SquareOrder,
+    part: Option<PartOf>,
+    by: PartSplit,
+) -> String {
+    let mut pairs = vec![
+        ("method", "frontier".to_string()),
+        ("order", order.name().to_string()),
+    ];
+    if let Some(part) = part {
+        pairs.push(("part", format!("{}/{}", part.part, part.parts)));
+        if by == PartSplit::Ends {
+            pairs.push(("split", "ends".to_string()));
+        }
+    }
+    pairs.extend(options(problem, Vec::new()));
+    record_of(&pairs)
+}
+
 /// The frontier's part for `part`, split `by`.
 pub(super) fn frontier_part(part: PartOf, by: PartSplit) -> frontier::Part {
     frontier::Part {

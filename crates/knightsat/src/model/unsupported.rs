@@ -77,6 +77,10 @@ pub enum Unsupported {
     /// and no limit to stop a listing at (it splits into parts instead).
     #[error("the frontier counter counts the whole board at once: no cubes, samples or limit")]
     CubesByFrontier,
+    /// A checkpoint is kept by the frontier counter; the count goes by
+    /// the named method.
+    #[error("a checkpoint is kept by the frontier counter; this count goes by {0}")]
+    CheckpointWithoutFrontier(&'static str),
     /// A count in parts splits the frontier counter's states; the named
     /// method does not count by them.
     #[error("a count in parts splits the frontier counter's states; {0} does not count by them")]

@@ -5,6 +5,7 @@
 
 use super::count;
 use super::options::{Options, Part, PartSplit, Piece, SquareProgress};
+use super::saved::piece;
 use super::schedule::{CellGraph, Lines};
 use super::FrontierError;
 use crate::count::number::TourNumber;
@@ -154,7 +155,8 @@ pub(super) fn count_part_by_ends(
                 .map(|p| p as &(dyn Fn(SquareProgress) + Sync)),
             ..*options
         };
-        let paths = count(&fixed, &one)?;
+        let label = format!("ends {} {}", class.start, class.end);
+        let paths = piece(&one, &label, |options| count(&fixed, options))?;
         let tours = paths
             .checked_mul(u128::from(class.pairs * class.ways))
             .ok_or(FrontierError::Overflow)?;

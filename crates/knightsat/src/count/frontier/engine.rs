@@ -22,6 +22,8 @@ use crate::count::frontier::table::Table;
 use crate::count::frontier::{FrontierError, Options, Part, SpillDir, SquareProgress};
 use crate::count::number::Wide;
 
+mod saved;
+
 /// Successors on their way to another shard's owner.
 type Batch<K, C> = Vec<(K, C)>;
 
@@ -57,6 +59,10 @@ fn stopped(options: &Options) -> bool {
 /// States keep 64-bit counts while they fit; when one would pass them, the
 /// tables as they were before that step are widened to 128 bits, then to
 /// 256 ([`Wide`]), and the step is done again.
+///
+/// With a checkpoint ([`Options::saving`]) the run saves its tables after
+/// a step when it is time, and goes on from the tables a run of the same
+/// piece saved.
 pub(crate) fn run<K: Key>(
     plan: &Schedule,
     mode: Mode,
@@ -64,31 +70,35 @@ pub(crate) fn run<K: Key>(
 ) -> Result<Wide, FrontierError> {
     let limit = options.memory_budget.unwrap_or(u64::MAX);
     let budget = Budget::new(limit);
-    let tables = held(first_tables::<K>(options.jobs.clamp(1, 256), &budget)?);
+    let jobs = options.jobs.clamp(1, 256);
     let mut finished = Wide::ZERO;
     let run = Run {
         plan,
         mode,
         options,
         budget: &budget,
+        saves: options.saving.is_some(),
+    };
+    let (step, tables) = match saved::read::<K>(options, &budget, jobs, &mut finished)? {
+        None => (0, held(first_tables::<K>(jobs, &budget)?)),
+        Some(Saved::Narrow(step, tables)) => (step, tables),
+        Some(Saved::Middle(step, tables)) => return run.go_on_in_128_bits(step, tables, finished),
+        Some(Saved::Wide(step, tables)) => return run.go_on_in_256_bits(step, tables, finished),
     };
     let Next::Widened(step, tables) =
-        run.steps_or_widen::<K, u64, u128>(0, tables, &mut finished)?
+        run.steps_or_widen::<K, u64, u128>(step, tables, &mut finished)?
     else {
         return Ok(finished);
     };
-    let Next::Widened(step, tables) =
-        run.steps_or_widen::<K, u128, Wide>(step, tables, &mut finished)?
-    else {
-        return Ok(finished);
-    };
-    // Bound to a name so the tables (borrowing `budget`) go first.
-    let last = match run.steps(step, tables, &mut finished) {
-        Ok(_) => Ok(finished),
-        Err(Halt::Failed(e)) => Err(e),
-        Err(Halt::Outgrown { .. }) => Err(FrontierError::Overflow),
-    };
-    last
+    run.go_on_in_128_bits(step, tables, finished)
+}
+
+/// The tables a run saved, by the width of their counts, with the step
+/// they go on at.
+pub(crate) enum Saved<'b, K: Key> {
+    Narrow(usize, Vec<Shard<'b, K, u64>>),
+    Middle(usize, Vec<Shard<'b, K, u128>>),
+    Wide(usize, Vec<Shard<'b, K, Wide>>),
 }
 
 /// The table of one state, the empty frontier, counted once, in the shard
@@ -131,6 +141,7 @@ pub(crate) fn advance<'b, K: Key>(
         mode,
         options,
         budget,
+        saves: false,
     };
     let mut finished = Wide::ZERO;
     match run.steps(0, held(tables), &mut finished) {
@@ -172,9 +183,43 @@ struct Run<'a, 'b> {
     mode: Mode,
     options: &'a Options<'a>,
     budget: &'b Budget,
+    /// Whether the run saves its tables in the checkpoint (a whole count
+    /// forward; the phases of a count met in the middle save their own).
+    saves: bool,
 }
 
 impl<'b> Run<'_, 'b> {
+    /// The steps from `step` on `tables` with 128-bit counts, widened to
+    /// 256 bits if one outgrows them; the tours completed.
+    fn go_on_in_128_bits<K: Key>(
+        &self,
+        step: usize,
+        tables: Vec<Shard<'b, K, u128>>,
+        mut finished: Wide,
+    ) -> Result<Wide, FrontierError> {
+        let Next::Widened(step, tables) =
+            self.steps_or_widen::<K, u128, Wide>(step, tables, &mut finished)?
+        else {
+            return Ok(finished);
+        };
+        self.go_on_in_256_bits(step, tables, finished)
+    }
+
+    /// The steps from `step` on `tables` with 256-bit counts; the tours
+    /// completed.
+    fn go_on_in_256_bits<K: Key>(
+        &self,
+        step: usize,
+        tables: Vec<Shard<'b, K, Wide>>,
+        mut finished: Wide,
+    ) -> Result<Wide, FrontierError> {
+        match self.steps(step, tables, &mut finished) {
+            Ok(_) => Ok(finished),
+            Err(Halt::Failed(e)) => Err(e),
+            Err(Halt::Outgrown { .. }) => Err(FrontierError::Overflow),
+        }
+    }
+
     /// Runs the plan's steps from `first` on `current`, adding the tours
     /// each completes to `finished`.
     fn steps<K: Key, C: Count>(
@@ -247,6 +292,10 @@ impl<'b> Run<'_, 'b> {
                     batch: None,
                     piece: None,
                 });
+            }
+            if self.saves && t + 1 < total {
+                saved::write_if_due(options, t + 1, &mut current, *finished)
+                    .map_err(Halt::Failed)?;
             }
         }
         Ok(current)
@@ -610,6 +659,7 @@ mod tests {
                 mode,
                 options: &options,
                 budget: &budget,
+                saves: false,
             };
             let mut finished = Wide::ZERO;
             assert!(run.steps(0, held(tables), &mut finished).is_ok());

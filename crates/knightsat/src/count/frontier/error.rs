@@ -54,6 +54,14 @@ pub(crate) enum FrontierError {
         /// The most it takes.
         max: usize,
     },
+    /// The checkpoint could not be read or written.
+    Checkpoint(crate::error::CheckpointError),
+}
+
+impl From<crate::error::CheckpointError> for FrontierError {
+    fn from(error: crate::error::CheckpointError) -> FrontierError {
+        FrontierError::Checkpoint(error)
+    }
 }
 
 impl fmt::Display for FrontierError {
@@ -87,6 +95,7 @@ impl fmt::Display for FrontierError {
                     "a board of {squares} squares: at most {max} are supported"
                 )
             }
+            FrontierError::Checkpoint(error) => write!(f, "{error}"),
         }
     }
 }

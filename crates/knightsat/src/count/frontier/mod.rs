@@ -49,6 +49,7 @@ mod error;
 mod meet;
 mod options;
 mod packing;
+mod saved;
 mod schedule;
 mod shard;
 mod spill;
@@ -58,7 +59,7 @@ mod whole;
 
 pub(crate) use ends::end_classes_of;
 pub(crate) use error::FrontierError;
-pub(crate) use options::{Options, Part};
+pub(crate) use options::{Options, Part, Saving};
 pub use options::{PartSplit, Piece, SquareOrder, SquareProgress};
 pub(crate) use spill::SpillDir;
 
@@ -193,6 +194,9 @@ pub(crate) struct Limits<'a> {
     pub by_ends: bool,
     /// Hears after every square.
     pub progress: Option<&'a (dyn Fn(SquareProgress) + Sync)>,
+    /// Where the count keeps what it has done, and goes on from what an
+    /// earlier run of it kept.
+    pub checkpoint: Option<&'a crate::count::checkpoint::Checkpoint>,
 }
 
 /// Counts the tours of `problem` by its frontier, without listing one:
@@ -227,6 +231,10 @@ pub(crate) fn count_tours(
             part: limits.part,
             by_ends: limits.by_ends,
             keep: None,
+            saving: limits.checkpoint.map(|checkpoint| Saving {
+                checkpoint,
+                name: "count",
+            }),
         };
         count(problem, &options).map_err(|error| match error {
             FrontierError::Stopped => Error::Run(RunError::Stopped),
@@ -268,6 +276,7 @@ pub(crate) fn count_tours(
                 squares,
                 max,
             },
+            FrontierError::Checkpoint(error) => Error::Checkpoint(error),
         })
     })
 }

@@ -92,6 +92,20 @@ pub(crate) struct Options<'a> {
     /// the middle, a half step drops at once the bottom states no top
     /// state can complete, rather than tabling them first.
     pub(crate) keep: Option<&'a (dyn Fn(u128) -> bool + Sync)>,
+    /// Where the count keeps what it has done, and the name of the piece
+    /// it is counting there ([`Saving`]).
+    pub(crate) saving: Option<Saving<'a>>,
+}
+
+/// A count's checkpoint, and the name there of the piece being counted:
+/// `count` for the whole, `count/class 3` for a class of end pairs within
+/// it, and so on down ([`super::saved::piece`]).
+#[derive(Clone, Copy)]
+pub(crate) struct Saving<'a> {
+    /// The checkpoint.
+    pub(crate) checkpoint: &'a crate::count::checkpoint::Checkpoint,
+    /// The piece's name.
+    pub(crate) name: &'a str,
 }
 
 /// How a frontier count is split into parts.
@@ -170,6 +184,7 @@ impl Default for Options<'_> {
             part: None,
             by_ends: false,
             keep: None,
+            saving: None,
         }
     }
 }

@@ -397,3 +397,170 @@ fn counts_spilled_past_a_small_budget_equal_counts_in_memory() {
     }
     assert_empty(parent.path());
 }
+
+/// What a count gives when it is stopped after `stop_after` steps with a
+/// checkpoint in `dir` that saves at every boundary, then run again
+/// through from that checkpoint (`None` when it finished before the
+/// stop); and whether the second run went on from saved states.
+fn stopped_and_gone_on(
+    problem: &Problem,
+    options: &Options,
+    dir: &std::path::Path,
+    stop_after: usize,
+) -> Option<(TourNumber, bool)> {
+    use crate::count::checkpoint::Checkpoint;
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    let open = || {
+        Checkpoint::open(dir, "test", std::time::Duration::ZERO)
+            .unwrap()
+            .at_every_boundary()
+    };
+    fn saving(checkpoint: &Checkpoint) -> Saving<'_> {
+        Saving {
+            checkpoint,
+            name: "count",
+        }
+    }
+    let first = open();
+    let stop = AtomicBool::new(false);
+    let steps = AtomicUsize::new(0);
+    let progress = |_: SquareProgress| {
+        if steps.fetch_add(1, Ordering::Relaxed) + 1 >= stop_after {
+            stop.store(true, Ordering::Relaxed);
+        }
+    };
+    let stopped = count(
+        problem,
+        &Options {
+            stop: Some(&stop),
+            progress: Some(&progress),
+            saving: Some(saving(&first)),
+            ..*options
+        },
+    );
+    match stopped {
+        Err(FrontierError::Stopped) => {}
+        Ok(_) => {
+            first.finish().unwrap();
+            return None;
+        }
+        Err(e) => panic!("{e}"),
+    }
+    assert!(first.report().states_written > 0 || first.report().pieces_read == 0);
+    drop(first);
+    let again = open();
+    let tours = count(
+        problem,
+        &Options {
+            saving: Some(saving(&again)),
+            ..*options
+        },
+    )
+    .unwrap();
+    let from_states = again.report().states_read.is_some();
+    again.finish().unwrap();
+    Some((tours, from_states))
+}
+
+/// A count stopped after any step, then run again from its checkpoint,
+/// gives the count run through: counts met in the middle (cycles, paths
+/// by where their ends lie, paths from a fixed start), split by their
+/// ends, in parts of either split, with holes and another leaper, on one
+/// and two threads; and counts processed forward, their tables in memory
+/// or on disk, their counts widened to 128 and 256 bits; and the
+/// checkpoint is gone once the count is done.
+#[test]
+fn counts_stopped_at_any_step_go_on_from_their_checkpoint_to_the_same_count() {
+    let parent = tempfile::tempdir().unwrap();
+    let (mut resumed, mut from_states) = (0, 0);
+    let spill = SpillDir::eager(parent.path(), 3);
+    let (auto, rows, snake) = (SquareOrder::Auto, SquareOrder::Rows, SquareOrder::Snake);
+    let (states, ends) = (Some(PartSplit::States), Some(PartSplit::Ends));
+    let cases = [
+        ((4, 6), vec![], (1, 2), false, false, None, false, auto),
+        ((5, 6), vec![], (1, 2), true, false, None, false, auto),
+        ((5, 5), vec![], (1, 2), false, true, None, false, auto),
+        ((4, 6), vec![0, 23], (1, 2), false, false, None, false, auto),
+        ((5, 6), vec![], (2, 3), false, false, None, false, auto),
+        ((4, 5), vec![], (1, 2), false, false, None, true, auto),
+        ((4, 6), vec![], (1, 2), false, false, states, false, auto),
+        ((4, 6), vec![], (1, 2), false, false, ends, false, auto),
+        // Forward: in memory, on disk, and widened past 64 and 128 bits.
+        ((4, 6), vec![], (1, 2), false, false, None, false, rows),
+        ((5, 6), vec![], (1, 2), true, false, None, false, snake),
+        ((5, 5), vec![], (1, 2), false, false, states, false, rows),
+        ((3, 110), vec![], (1, 2), true, false, None, false, rows),
+    ];
+    for (case, (shape, holes, leaper, closed, from_first, split, by_ends, order)) in
+        cases.into_iter().enumerate()
+    {
+        let problem = problem(shape, &holes, leaper, closed, from_first);
+        let parts: Vec<Option<Part>> = match split {
+            None => vec![None],
+            Some(by) => (0..3)
+                .map(|index| {
+                    Some(Part {
+                        index,
+                        of: 3,
+                        by,
+                        top_first: false,
+                    })
+                })
+                .collect(),
+        };
+        for part in parts {
+            // One thread or two, case by case.
+            for jobs in [1 + case % 2] {
+                let options = Options {
+                    jobs,
+                    part,
+                    by_ends,
+                    order,
+                    // One forward count keeps its tables on disk.
+                    spill: (order == snake).then_some(&spill),
+                    ..Options::default()
+                };
+                let steps = std::sync::atomic::AtomicUsize::new(0);
+                let step = |_: SquareProgress| {
+                    steps.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                };
+                let through = Options {
+                    progress: Some(&step),
+                    ..options
+                };
+                let want = count(&problem, &through).unwrap();
+                let steps = steps.into_inner();
+                let dir = parent.path().join("checkpoint");
+                let before = resumed;
+                // The first steps, the last, and every tenth of the way.
+                let mut stops: Vec<usize> = (1..10).map(|tenth| steps * tenth / 10).collect();
+                stops.extend([1, 2, steps.saturating_sub(1)]);
+                stops.retain(|&stop| stop >= 1);
+                stops.sort_unstable();
+                stops.dedup();
+                for stop_after in stops {
+                    let Some((got, states)) =
+                        stopped_and_gone_on(&problem, &options, &dir, stop_after)
+                    else {
+                        // The join, the last step, does not stop.
+                        assert!(
+                            stop_after + 1 >= steps,
+                            "stopped after {stop_after} of {steps} steps, it finished"
+                        );
+                        continue;
+                    };
+                    assert_eq!(
+                        got, want,
+                        "{shape:?} holes {holes:?} {leaper:?} closed {closed} part {part:?} by ends {by_ends} on {jobs} threads, stopped after {stop_after} steps"
+                    );
+                    assert!(!dir.exists(), "a finished count left its checkpoint");
+                    resumed += 1;
+                    from_states += usize::from(states);
+                }
+                assert!(resumed - before >= 4, "{shape:?}: {steps} steps");
+            }
+        }
+    }
+    assert!(resumed > 100, "{resumed}");
+    assert!(from_states * 2 > resumed, "{from_states} of {resumed}");
+}

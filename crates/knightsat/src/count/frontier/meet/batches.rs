@@ -10,6 +10,7 @@ use crate::count::frontier::packing::{mix, Key};
 use crate::count::frontier::state::Word;
 use crate::count::frontier::table::{Table, TableError};
 use crate::count::frontier::FrontierError;
+use crate::count::number::Wide;
 
 /// The share of the memory budget past which the half steps' tables are
 /// split into batches: an eighth, so that the tables of the next half step
@@ -21,6 +22,8 @@ pub(super) const SPLIT_SHARE: u64 = 8;
 pub(super) struct Batches<'b, K: Key> {
     pub(super) started: usize,
     pub(super) waiting: Vec<(usize, WaitingBatch<'b, K>)>,
+    /// The cycles or paths of the batches joined so far.
+    pub(super) joined: Wide,
 }
 
 impl<K: Key> Batches<'_, K> {
@@ -43,6 +46,26 @@ impl<'b, K: Key> WaitingBatch<'b, K> {
     /// The bytes a list with room for `len` states takes.
     fn bytes(len: usize) -> u64 {
         (len * std::mem::size_of::<(K, u64)>()) as u64
+    }
+
+    /// An empty list with room for `len` states, charged to `budget`.
+    pub(super) fn with_room(len: usize, budget: &'b Budget) -> Result<Self, FrontierError> {
+        let states = Vec::with_capacity(len);
+        budget
+            .take(Self::bytes(states.capacity()))
+            .map_err(|needed| table_error(TableError::OverMemory(needed), budget.limit()))?;
+        Ok(WaitingBatch { states, budget })
+    }
+
+    /// Adds a state to a list [with room](Self::with_room) for it.
+    pub(super) fn push(&mut self, key: K, count: u64) {
+        debug_assert!(self.states.len() < self.states.capacity());
+        self.states.push((key, count));
+    }
+
+    /// The states and their counts.
+    pub(super) fn states(&self) -> &[(K, u64)] {
+        &self.states
     }
 
     /// The states of `tables` (their slots the cut's squares numbered
@@ -72,7 +95,7 @@ impl<'b, K: Key> WaitingBatch<'b, K> {
                     list.reserve_exact(list.capacity().max(4096));
                 }
                 list.push((key, count));
-                Ok(())
+                Ok::<(), FrontierError>(())
             })?;
         }
         // Charged again below by each batch's own capacity.

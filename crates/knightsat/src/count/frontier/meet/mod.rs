@@ -41,15 +41,19 @@ mod cut;
 mod degrees;
 mod join;
 mod part;
+mod saved;
 
+use crate::count::checkpoint::{StatesReader, StatesWriter};
 use crate::count::frontier::budget::Budget;
+use crate::count::frontier::engine::table_error;
 use crate::count::frontier::engine::{advance, first_tables};
 use crate::count::frontier::packing::{by_key_width, Key, WithKey};
+use crate::count::frontier::saved::piece;
 use crate::count::frontier::schedule::{CellGraph, Lines, Schedule};
 use crate::count::frontier::state::{free_ends, Mode, Word, MAX_WIDTH};
-use crate::count::frontier::table::Table;
+use crate::count::frontier::table::{Table, TableError};
 use crate::count::frontier::{FrontierError, Options, Piece, SpillDir, SquareProgress};
-use crate::count::number::Wide;
+use crate::count::number::{TourNumber, Wide};
 use batches::{Batches, WaitingBatch, SPLIT_SHARE};
 use cut::{cut_at, half_steps, HalfStepTies, Needs, Reading, Sides};
 use join::{group_key, group_within_budget, join_cycles, join_paths, may_join, Allowed, Top};
@@ -114,15 +118,21 @@ fn count_by_sides_of_ends(
             EndSides { top: 2, bottom: 0 },
             2u32,
             Piece::BothEndsInOneHalf,
+            "both ends in one half",
         ),
-        (EndSides { top: 1, bottom: 1 }, 1, Piece::AnEndInEachHalf),
+        (
+            EndSides { top: 1, bottom: 1 },
+            1,
+            Piece::AnEndInEachHalf,
+            "an end in each half",
+        ),
     ];
     let mut sum = Wide::ZERO;
-    for &(sides, times, piece) in &ways {
+    for &(sides, times, shown, label) in &ways {
         let progress = options.progress.map(|outer| {
             move |step: SquareProgress| {
                 outer(SquareProgress {
-                    piece: Some(piece),
+                    piece: Some(shown),
                     ..step
                 });
             }
@@ -133,15 +143,19 @@ fn count_by_sides_of_ends(
                 .map(|p| p as &(dyn Fn(SquareProgress) + Sync)),
             ..*options
         };
-        let (paths, _) = count_splitting_above(
-            graph,
-            lines,
-            mirror,
-            (false, &[]),
-            &one,
-            split_above,
-            Some(sides),
-        )?;
+        let paths = piece(&one, label, |options| {
+            let (paths, _) = count_splitting_above(
+                graph,
+                lines,
+                mirror,
+                (false, &[]),
+                options,
+                split_above,
+                Some(sides),
+            )?;
+            Ok(TourNumber::from_wide(paths))
+        })?
+        .wide();
         sum = paths
             .checked_mul(Wide::from(times))
             .and_then(|paths| sum.checked_add(paths))
@@ -333,6 +347,8 @@ struct BottomHalf<'m, 'a> {
     half: Schedule,
     width: usize,
     top: &'m Top,
+    /// The rest of the states a checkpoint saved, read after the top's.
+    saved: Option<StatesReader>,
 }
 
 impl WithKey for BottomHalf<'_, '_> {
@@ -340,7 +356,7 @@ impl WithKey for BottomHalf<'_, '_> {
 
     fn run<K: Key>(self, used_shift: u32) -> Self::Out {
         self.meet
-            .bottom::<K>(self.backward, self.half, self.top, used_shift)
+            .bottom::<K>(self.backward, self.half, self.top, used_shift, self.saved)
     }
 }
 
@@ -379,20 +395,39 @@ impl Meet<'_> {
         backward: &Schedule,
         half: Schedule,
     ) -> Result<(Wide, usize), FrontierError> {
-        let top_width = forward.width;
-        let top = by_key_width(
-            top_width,
-            TopHalf {
-                meet: self,
-                forward,
-            },
-        )?;
+        let mut saved = match self.options.saving {
+            Some(saving) => saving.checkpoint.states_of(saving.name)?,
+            None => None,
+        };
+        // States the forward counter saved for this piece are not ours.
+        if let Some(input) = saved.as_mut() {
+            if !saved::is_meet(input)? {
+                saved = None;
+            }
+        }
+        let top = if let Some(input) = saved.as_mut() {
+            self.top_as_saved(input)?
+        } else {
+            let top = by_key_width(
+                forward.width,
+                TopHalf {
+                    meet: self,
+                    forward,
+                },
+            )?;
+            self.save_if_due(|out| {
+                saved::write_top(out, &top)?;
+                saved::write_no_bottom(out)
+            })?;
+            top
+        };
         let bottom = BottomHalf {
             meet: self,
             backward,
             width: half.width,
             half,
             top: &top,
+            saved,
         };
         let joined = by_key_width(backward.width.max(bottom.width), bottom);
         self.budget.give(top.bytes);
@@ -471,6 +506,23 @@ impl Meet<'_> {
         drop(tables);
         // Only the state with no edge has no degree and no used end.
         let edgeless = groups.get(&group_key(0, 0)).map_or(0, |g| g[0].1);
+        Ok(self.top_of(groups, edgeless, bytes))
+    }
+
+    /// The top as a checkpoint saved it, charged to the budget; the
+    /// states that follow it in `input` are the bottom's.
+    fn top_as_saved(&self, input: &mut StatesReader) -> Result<Top, FrontierError> {
+        let (groups, edgeless, states) = saved::read_top(input)?;
+        let bytes = states * (std::mem::size_of::<join::Pairing>() as u64 + 16);
+        self.budget
+            .take(bytes)
+            .map_err(|needed| table_error(TableError::OverMemory(needed), self.budget.limit()))?;
+        Ok(self.top_of(groups, edgeless, bytes))
+    }
+
+    /// The top of `groups` (taking `bytes` of the budget), whose state with
+    /// no edge counts `edgeless`, with what it allows at each half step.
+    fn top_of(&self, groups: join::Groups, edgeless: u64, bytes: u64) -> Top {
         let mut top = Top {
             groups,
             edgeless,
@@ -493,7 +545,7 @@ impl Meet<'_> {
             top.allowed
                 .push(Allowed::new(words, mask, one_end, self.fixed_cut));
         }
-        Ok(top)
+        top
     }
 
     /// The top's tables at the cut. A part's last forward steps, from the
@@ -592,9 +644,19 @@ impl Meet<'_> {
         half: Schedule,
         top: &Top,
         used_shift: u32,
+        saved: Option<StatesReader>,
     ) -> Result<(Wide, usize), FrontierError> {
-        let mode = self.mode(used_shift, self.sides_of_ends.bottom);
-        let tables = self.run_from_empty::<K>(plan, mode, self.forward_steps)?;
+        let (from, tables, mut batches) = match saved {
+            Some(mut input) => {
+                let read = saved::read_bottom::<K>(&mut input, self.jobs, self.budget)?;
+                input.finish()?;
+                match read {
+                    Some(bottom) => bottom,
+                    None => self.bottom_from_empty(plan, top, used_shift)?,
+                }
+            }
+            None => self.bottom_from_empty(plan, top, used_shift)?,
+        };
         let width = half.width;
         let steps: Vec<Schedule> = half
             .steps
@@ -605,22 +667,70 @@ impl Meet<'_> {
             })
             .collect();
         let done = self.forward_steps + plan.steps.len();
-        let mut batches = Batches {
-            started: 0,
-            waiting: Vec::new(),
-        };
-        let mut sum = Wide::ZERO;
-        let mut next = Some((0, tables));
+        let mut next = Some((from, tables));
         while let Some((from, tables)) = next.take() {
             batches.started += 1;
             let found = self.finish(tables, from, &steps, done, top, used_shift, &mut batches)?;
-            sum = sum.checked_add(found).ok_or(FrontierError::Overflow)?;
+            batches.joined = batches
+                .joined
+                .checked_add(found)
+                .ok_or(FrontierError::Overflow)?;
             if let Some((from, batch)) = batches.waiting.pop() {
                 next = Some((from, batch.tables(self.jobs, self.budget)?));
             }
         }
         self.report(self.total, 0, batches.label());
-        Ok((sum, batches.started))
+        Ok((batches.joined, batches.started))
+    }
+
+    /// The bottom's steps run from the empty frontier: its tables before
+    /// the first half step, and no batch yet (saved if it is time).
+    #[allow(clippy::type_complexity)]
+    fn bottom_from_empty<'b, K: Key>(
+        &'b self,
+        plan: &Schedule,
+        top: &Top,
+        used_shift: u32,
+    ) -> Result<(usize, Vec<Table<'b, K, u64>>, Batches<'b, K>), FrontierError> {
+        let mode = self.mode(used_shift, self.sides_of_ends.bottom);
+        let tables = self.run_from_empty::<K>(plan, mode, self.forward_steps)?;
+        let batches = Batches {
+            started: 0,
+            waiting: Vec::new(),
+            joined: Wide::ZERO,
+        };
+        self.save_bottom_if_due(top, 0, &tables, &batches)?;
+        Ok((0, tables, batches))
+    }
+
+    /// Saves the top and where the bottom is (`next_step`, `tables`,
+    /// `batches`) in the checkpoint, if the count keeps one and it is
+    /// time.
+    fn save_bottom_if_due<K: Key>(
+        &self,
+        top: &Top,
+        next_step: usize,
+        tables: &[Table<'_, K, u64>],
+        batches: &Batches<'_, K>,
+    ) -> Result<(), FrontierError> {
+        self.save_if_due(|out| {
+            saved::write_top(out, top)?;
+            saved::write_bottom(out, next_step, tables, batches)
+        })
+    }
+
+    /// Saves what `write` writes as the states of this count's piece, if
+    /// the count keeps a checkpoint and it is time.
+    fn save_if_due(
+        &self,
+        write: impl FnOnce(&mut StatesWriter) -> std::io::Result<()>,
+    ) -> Result<(), FrontierError> {
+        match self.options.saving {
+            Some(saving) if saving.checkpoint.due() => {
+                Ok(saving.checkpoint.save_states(saving.name, write)?)
+            }
+            _ => Ok(()),
+        }
     }
 
     /// Runs the half `steps` from the one numbered `from` on `tables` (the
@@ -696,6 +806,11 @@ impl Meet<'_> {
                     .waiting
                     .extend(split.into_iter().map(|batch| (i + 1, batch)));
                 tables = first.tables(self.jobs, self.budget)?;
+            }
+            // After the last half step the join follows at once, and the
+            // tours the step completed are not saved.
+            if i + 1 < steps.len() {
+                self.save_bottom_if_due(top, i + 1, &tables, batches)?;
             }
         }
         let joined = self.join(tables, top, used_shift)?;
@@ -1071,5 +1186,93 @@ mod tests {
         assert_eq!(sums, 30);
         assert!(nonzero >= 20, "{nonzero}");
         assert!(turned >= 3, "{turned}");
+    }
+
+    /// Half steps split into batches at every step, stopped after any
+    /// step and gone on from the checkpoint, count what they count run
+    /// through: the batches waiting and the sum of those joined are
+    /// saved with the tables.
+    #[test]
+    fn batches_stopped_at_any_step_go_on_from_their_checkpoint() {
+        use crate::count::checkpoint::Checkpoint;
+        use crate::count::frontier::Saving;
+        use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+        let parent = tempfile::tempdir().unwrap();
+        let dir = parent.path().join("checkpoint");
+        let (mut resumed, mut batched) = (0, 0);
+        for (rows, cols, closed) in [(5, 6, true), (4, 6, false), (6, 5, true)] {
+            let graph = CellGraph::of(rows, cols, &[], (1, 2));
+            let (lines, mirror) = Lines::best(&graph, false);
+            let run = |options: &Options| {
+                count_splitting_above(
+                    &graph,
+                    &lines,
+                    mirror.as_deref(),
+                    (closed, &[]),
+                    options,
+                    0,
+                    None,
+                )
+            };
+            let steps = AtomicUsize::new(0);
+            let step = |_: SquareProgress| {
+                steps.fetch_add(1, Ordering::Relaxed);
+            };
+            let (want, batches) = run(&Options {
+                progress: Some(&step),
+                ..Options::default()
+            })
+            .unwrap();
+            assert!(batches > 1, "{rows}x{cols}");
+            let steps = steps.into_inner();
+            for stop_after in (1..10).map(|tenth| steps * tenth / 10).filter(|&s| s > 0) {
+                let open = || {
+                    Checkpoint::open(&dir, "test", std::time::Duration::ZERO)
+                        .unwrap()
+                        .at_every_boundary()
+                };
+                let first = open();
+                let stop = AtomicBool::new(false);
+                let seen = AtomicUsize::new(0);
+                let progress = |_: SquareProgress| {
+                    if seen.fetch_add(1, Ordering::Relaxed) + 1 >= stop_after {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                };
+                let saving = Saving {
+                    checkpoint: &first,
+                    name: "count",
+                };
+                let stopped = run(&Options {
+                    stop: Some(&stop),
+                    progress: Some(&progress),
+                    saving: Some(saving),
+                    ..Options::default()
+                });
+                assert_eq!(stopped, Err(FrontierError::Stopped), "{rows}x{cols}");
+                drop(first);
+                let again = open();
+                let saving = Saving {
+                    checkpoint: &again,
+                    name: "count",
+                };
+                let (got, _) = run(&Options {
+                    saving: Some(saving),
+                    ..Options::default()
+                })
+                .unwrap();
+                assert_eq!(
+                    got, want,
+                    "{rows}x{cols} closed {closed} stopped after {stop_after} of {steps}"
+                );
+                batched += usize::from(again.report().states_read.is_some());
+                again.finish().unwrap();
+                resumed += 1;
+            }
+        }
+        assert!(
+            resumed >= 25 && batched >= 15,
+            "{resumed} resumed, {batched} from states"
+        );
     }
 }
