@@ -71,17 +71,16 @@ fn describe_library(library: &Error, context: Option<String>) -> String {
         Error::Encoding(EncodingError::CorridorWithoutClues { .. }) => {
             format!("--corridor: {library}: give at least two clues with --at, or leave --corridor out")
         }
-        Error::Checkpoint(
-            CheckpointError::Damaged { .. }
-            | CheckpointError::OtherCount { .. }
-            | CheckpointError::OtherVersion { .. },
-        ) => format!(
-            "{library}: remove it to count from the start, or give --checkpoint another directory"
-        ),
+        // Not an option at fault: the directory's content.
+        Error::Checkpoint(CheckpointError::Io { .. }) => return library.to_string(),
+        Error::Checkpoint(_) => {
+            return format!(
+                "{library}: remove it to count from the start, or give --checkpoint another directory"
+            )
+        }
         Error::Unsupported(what) => unsupported_in_words(*what),
         Error::Problem(why) => why.to_string(),
-        Error::Encoding(EncodingError::BoardTooLargeForEncoding { .. })
-        | Error::Checkpoint(CheckpointError::Io { .. }) => library.to_string(),
+        Error::Encoding(EncodingError::BoardTooLargeForEncoding { .. }) => library.to_string(),
         _ => {
             let mut text = context.map_or_else(String::new, |context| format!("{context}: "));
             text.push_str(&library.to_string());
