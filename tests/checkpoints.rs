@@ -32,6 +32,16 @@ fn with_checkpoint(args: &[&str], dir: &Path) -> Vec<String> {
     all
 }
 
+/// Runs `args` with the checkpoint in `dir` to its end: its exit code,
+/// stdout and stderr.
+fn run_with_checkpoint(args: &[&str], dir: &Path) -> (Option<i32>, String, String) {
+    let output = common::cli::knightsat()
+        .args(with_checkpoint(args, dir))
+        .output()
+        .unwrap();
+    common::cli::outcome(&output)
+}
+
 /// Runs `args` with a checkpoint in `dir` and kills it outright once it
 /// has saved states there.
 fn killed_once_saved(args: &[&str], dir: &Path) {
@@ -61,11 +71,7 @@ fn killed_once_written(args: &[&str], dir: &Path, name: &str) {
 /// Runs `args` with the checkpoint in `dir` to its end: its stdout, once
 /// it said it went on from the checkpoint, and left nothing behind.
 fn gone_on(args: &[&str], dir: &Path) -> String {
-    let output = common::cli::knightsat()
-        .args(with_checkpoint(args, dir))
-        .output()
-        .unwrap();
-    let (code, stdout, stderr) = common::cli::outcome(&output);
+    let (code, stdout, stderr) = run_with_checkpoint(args, dir);
     assert_eq!(code, Some(0), "{args:?}: {stderr}");
     assert!(stderr.contains("checkpoint: going on from"), "{stderr}");
     assert!(!dir.exists(), "{args:?}: the checkpoint was left behind");
@@ -105,11 +111,7 @@ fn a_count_killed_outright_goes_on_from_its_checkpoint_to_the_published_count() 
 /// `words`, and the checkpoint as it was.
 fn refused_with(args: &[&str], dir: &Path, words: &str) {
     let before = read_all(dir);
-    let output = common::cli::knightsat()
-        .args(with_checkpoint(args, dir))
-        .output()
-        .unwrap();
-    let (code, _, stderr) = common::cli::outcome(&output);
+    let (code, _, stderr) = run_with_checkpoint(args, dir);
     assert_eq!(code, Some(2), "{stderr}");
     assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
     assert!(stderr.contains(words), "{stderr} does not say {words}");
@@ -197,11 +199,7 @@ fn a_checkpoint_of_a_count_by_another_method_is_refused() {
     let dir = parent.path().join("checkpoint");
     for method in ["sat", "backtrack"] {
         let args = ["count", "--size", "5", "--method", method];
-        let output = common::cli::knightsat()
-            .args(with_checkpoint(&args, &dir))
-            .output()
-            .unwrap();
-        let (code, _, stderr) = common::cli::outcome(&output);
+        let (code, _, stderr) = run_with_checkpoint(&args, &dir);
         assert_eq!(code, Some(2), "{stderr}");
         assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
         assert!(

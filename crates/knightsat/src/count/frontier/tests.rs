@@ -398,6 +398,14 @@ fn counts_spilled_past_a_small_budget_equal_counts_in_memory() {
     assert_empty(parent.path());
 }
 
+/// The whole count's place in `checkpoint`.
+fn saving(checkpoint: &crate::count::checkpoint::Checkpoint) -> Saving<'_> {
+    Saving {
+        checkpoint,
+        name: "count",
+    }
+}
+
 /// What a count gives when it is stopped after `stop_after` steps with a
 /// checkpoint in `dir` that saves at every boundary, then run again
 /// through from that checkpoint (`None` when it finished before the
@@ -415,12 +423,6 @@ fn stopped_and_gone_on(
             .unwrap()
             .at_every_boundary()
     };
-    fn saving(checkpoint: &Checkpoint) -> Saving<'_> {
-        Saving {
-            checkpoint,
-            name: "count",
-        }
-    }
     let first = open();
     let stop = AtomicBool::new(false);
     let steps = AtomicUsize::new(0);
