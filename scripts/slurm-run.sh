@@ -125,7 +125,7 @@ ReturnToService=2
 SlurmctldTimeout=30
 SlurmdTimeout=30
 MinJobAge=0
-SchedulerParameters=batch_sched_delay=0
+SchedulerParameters=batch_sched_delay=0,sched_interval=1
 NodeName=localhost NodeAddr=127.0.0.1 CPUs=$cpus State=UNKNOWN
 PartitionName=local Nodes=localhost Default=YES MaxTime=INFINITE State=UP
 EOF
@@ -154,11 +154,50 @@ if [ -z "$listening" ] || grep -qv '^127\.0\.0\.1:' <<< "$listening"; then
 fi
 say "one-node Slurm cluster up: slurmctld on 127.0.0.1:$ctld_port, slurmd on 127.0.0.1:$slurmd_port, $cpus CPUs"
 
+# For a recipe whose name ends in -requeue: once a task has saved a
+# checkpoint's states (DIR-K/states.checkpoint, K its array index), it is
+# requeued as a scheduler preempting it would, once; says which.
+preempt_once() {
+  local dir=$1 states index job
+  for _ in $(seq 1200); do
+    for states in "$dir"/*/states.checkpoint; do
+      [ -e "$states" ] || continue
+      index=$(basename "$(dirname "$states")")
+      index=${index##*-}
+      job=$(squeue --noheader --states=RUNNING --format=%i | grep -m 1 "_${index}\$" || true)
+      if [ -n "$job" ] && scontrol requeue "$job" 2> /dev/null; then
+        say "requeued $job"
+        # Slurm holds a requeued job back two minutes (its begin time, set
+        # once it is pending again); the test need not wait them out.
+        for _ in $(seq 200); do
+          if [ "$(squeue --noheader --jobs="$job" --format=%T 2> /dev/null)" = PENDING ] &&
+            scontrol update JobId="$job" StartTime=now+2 2> /dev/null; then
+            break
+          fi
+          sleep 0.05
+        done
+        return 0
+      fi
+    done
+    sleep 0.05
+  done
+  say "no task to requeue"
+}
+
 export PATH="$work/bin:$PATH"
 recipes=("${@:2}")
 [ ${#recipes[@]} -gt 0 ] || recipes=(slurm)
 for name in "${recipes[@]}"; do
   mkdir -p "$work/recipe/$name"
+  preempting=
+  if [[ $name == *-requeue ]]; then
+    preempt_once "$work/recipe/$name" &
+    preempting=$!
+  fi
   run_recipe "$name" "$work/recipe/$name"
+  if [ -n "$preempting" ]; then
+    wait "$preempting"
+    say "$name: $(grep -l 'checkpoint: going on from' -- *.log | wc -l) task(s) went on from a checkpoint"
+  fi
   say "$name: array tasks: $(ls -- *.txt | wc -l) output files"
 done

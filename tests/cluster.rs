@@ -3,7 +3,9 @@
 //! on a one-node cluster (`scripts/slurm-run.sh`), each running its blocks
 //! of the documentation verbatim, cubes and a frontier count in parts;
 //! each sum must be `knightsat count`'s and an independent count's (the
-//! oracle's, backtracking's). The scripts start daemons, which needs root.
+//! oracle's, backtracking's, the other line order's), and one part,
+//! preempted and requeued, goes on from its checkpoint. The scripts start
+//! daemons, which needs root.
 
 use crate::common;
 
@@ -85,19 +87,55 @@ fn the_ssh_recipes_sum_to_count_over_two_hosts() {
 fn the_slurm_array_jobs_sum_to_count() {
     let (sums, stderr) = run(
         "slurm-run.sh",
-        &["slurm", "slurm-frontier", "slurm-frontier-ends"],
+        &[
+            "slurm",
+            "slurm-frontier",
+            "slurm-frontier-ends",
+            "slurm-frontier-requeue",
+        ],
     );
     let in_parts = expected_in_parts();
-    assert_eq!(sums, [expected(), in_parts.clone(), in_parts], "{stderr}");
-    // One output file per array task: 488 cubes in tasks of 100, and the
-    // four parts, split by the states and by the ends.
+    assert_eq!(
+        sums,
+        [expected(), in_parts.clone(), in_parts, expected_6x7()],
+        "{stderr}"
+    );
+    // One output file per array task: 488 cubes in tasks of 100, the
+    // four parts, split by the states and by the ends, and the two parts
+    // with checkpoints.
     for files in [
         "slurm: array tasks: 5 output files",
         "slurm-frontier: array tasks: 4 output files",
         "slurm-frontier-ends: array tasks: 4 output files",
+        "slurm-frontier-requeue: array tasks: 2 output files",
     ] {
         assert!(stderr.contains(&format!("slurm-run: {files}")), "{stderr}");
     }
+    // One part was preempted once it had saved states, requeued, and went
+    // on from its checkpoint to the count the parts add up to.
+    assert!(stderr.contains("slurm-run: requeued "), "{stderr}");
+    assert!(
+        stderr.contains("slurm-frontier-requeue: 1 task(s) went on from a checkpoint"),
+        "{stderr}"
+    );
+}
+
+/// What the requeued parts count: the open tours of 6x7, as the frontier
+/// counter counts them whole in either line order (different states,
+/// the same count).
+fn expected_6x7() -> String {
+    let count = common::cli::stdout_of(&["count", "--board", "6x7"]);
+    let snake = common::cli::stdout_of(&[
+        "count",
+        "--board",
+        "6x7",
+        "--method",
+        "frontier",
+        "--frontier-order",
+        "snake",
+    ]);
+    assert_eq!(count, snake);
+    count.trim().to_string()
 }
 
 #[test]
@@ -110,6 +148,7 @@ fn each_recipe_is_in_the_documentation() {
         "ssh-frontier",
         "slurm-frontier",
         "slurm-frontier-ends",
+        "slurm-frontier-requeue",
     ] {
         let output = Command::new(root.join("scripts/recipe.sh"))
             .arg(name)

@@ -464,7 +464,8 @@ fn stopped_and_gone_on(
     Some((tours, from_states))
 }
 
-/// A count stopped after any step, then run again from its checkpoint,
+/// A count stopped after its first steps or after each fifth of them,
+/// then run again from its checkpoint,
 /// gives the count run through: counts met in the middle (cycles, paths
 /// by where their ends lie, paths from a fixed start), split by their
 /// ends, in parts of either split, with holes and another leaper, on one
@@ -534,8 +535,8 @@ fn counts_stopped_at_any_step_go_on_from_their_checkpoint_to_the_same_count() {
                 let steps = steps.into_inner();
                 let dir = parent.path().join("checkpoint");
                 let before = resumed;
-                // The first steps, the last, and every tenth of the way.
-                let mut stops: Vec<usize> = (1..10).map(|tenth| steps * tenth / 10).collect();
+                // The first steps, the last, and every fifth of the way.
+                let mut stops: Vec<usize> = (1..5).map(|fifth| steps * fifth / 5).collect();
                 stops.extend([1, 2, steps.saturating_sub(1)]);
                 stops.retain(|&stop| stop >= 1);
                 stops.sort_unstable();
@@ -563,6 +564,6 @@ fn counts_stopped_at_any_step_go_on_from_their_checkpoint_to_the_same_count() {
             }
         }
     }
-    assert!(resumed > 100, "{resumed}");
+    assert!(resumed > 80, "{resumed}");
     assert!(from_states * 2 > resumed, "{from_states} of {resumed}");
 }
