@@ -29,8 +29,8 @@
 # a second of a task's end, not every 3 s. The cubes' recipe took 8 s with
 # neither and 6 s with both (5 tasks, 2 at a time, each under 0.1 s).
 # sched_interval=1 has the scheduler look every second, so that a requeued
-# task starts as soon as its begin time has come (the requeue recipe: 33 s
-# with the default 60, 10 s with 1).
+# task starts as soon as its begin time has come, not at the next pass a
+# minute on (the requeue recipe took 10 s with it).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 say() { echo "slurm-run: $*" >&2; }
