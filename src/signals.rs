@@ -2,9 +2,11 @@
 //! command cleans up what the library registered (temporary files, solver
 //! process groups: [`knightsat::runtime::cleanup`]) and exits with status 128 + the
 //! signal's number (130, 143, 129), as shells report a process ended by
-//! that signal. The library itself never exits.
+//! that signal, after a note the command left for that case (a count's
+//! checkpoint kept). The library itself never exits.
 
 use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::{Mutex, PoisonError};
 
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 use signal_hook::iterator::Signals;
@@ -13,6 +15,26 @@ use crate::exit;
 
 /// The signal received, once one has been (0 before).
 static SIGNALLED: AtomicI32 = AtomicI32::new(0);
+
+/// What the command says on stderr if a signal ends it now.
+static NOTE: Mutex<Option<String>> = Mutex::new(None);
+
+/// Says `note` on stderr if a signal ends the command from now on (a
+/// count's checkpoint, kept for the same command to go on from); `None`
+/// says nothing.
+pub fn note_on_signal(note: Option<String>) {
+    *NOTE.lock().unwrap_or_else(PoisonError::into_inner) = note;
+}
+
+/// Cleans up, says the note there is, and exits as `signal` ends a
+/// process.
+fn exit_by(signal: i32) -> ! {
+    knightsat::runtime::cleanup::clean_up_now();
+    if let Some(note) = NOTE.lock().unwrap_or_else(PoisonError::into_inner).take() {
+        eprintln!("{note}");
+    }
+    std::process::exit(exit::SIGNALLED + signal);
+}
 
 /// Starts a thread that waits for SIGINT, SIGTERM or SIGHUP, then cleans up
 /// and exits. Call once, early, and [`exit_if_signalled`] before `main`
@@ -24,8 +46,7 @@ pub fn exit_on_signals() -> std::io::Result<()> {
         .spawn(move || {
             if let Some(signal) = signals.forever().next() {
                 SIGNALLED.store(signal, Ordering::SeqCst);
-                knightsat::runtime::cleanup::clean_up_now();
-                std::process::exit(exit::SIGNALLED + signal);
+                exit_by(signal);
             }
         })?;
     Ok(())
@@ -37,7 +58,6 @@ pub fn exit_on_signals() -> std::io::Result<()> {
 pub fn exit_if_signalled() {
     let signal = SIGNALLED.load(Ordering::SeqCst);
     if signal != 0 {
-        knightsat::runtime::cleanup::clean_up_now();
-        std::process::exit(exit::SIGNALLED + signal);
+        exit_by(signal);
     }
 }

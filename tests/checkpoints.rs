@@ -51,10 +51,22 @@ fn killed_once_saved(args: &[&str], dir: &Path) {
 /// Runs `args` with a checkpoint in `dir` and kills it outright once it
 /// has written the file `name` there.
 fn killed_once_written(args: &[&str], dir: &Path, name: &str) {
-    let mut child = std::process::Command::new(common::cli::binary())
+    let (status, _) = signalled_once_written(args, dir, name, libc::SIGKILL);
+    assert_eq!(status.signal(), Some(libc::SIGKILL), "{args:?}: {status}");
+}
+
+/// Runs `args` with a checkpoint in `dir` and sends it `signal` once it
+/// has written the file `name` there: how it ended, and its stderr.
+fn signalled_once_written(
+    args: &[&str],
+    dir: &Path,
+    name: &str,
+    signal: i32,
+) -> (std::process::ExitStatus, String) {
+    let child = std::process::Command::new(common::cli::binary())
         .args(with_checkpoint(args, dir))
         .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
     let states = dir.join(name);
@@ -62,10 +74,35 @@ fn killed_once_written(args: &[&str], dir: &Path, name: &str) {
     while !states.exists() && started.elapsed() < Duration::from_secs(60) {
         std::thread::sleep(Duration::from_millis(1));
     }
-    common::cli::send(&child, libc::SIGKILL);
-    let status = child.wait().unwrap();
-    assert_eq!(status.signal(), Some(libc::SIGKILL), "{args:?}: {status}");
+    common::cli::send(&child, signal);
+    let output = child.wait_with_output().unwrap();
     assert!(states.exists(), "{args:?}: no {name} written");
+    (
+        output.status,
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// Ctrl-C or SIGTERM once states are saved: the count ends as the signal
+/// says (130, 143), says that the checkpoint keeps what was done, and
+/// the same command goes on from it to the published count.
+#[test]
+fn a_count_ended_by_a_signal_says_its_checkpoint_is_kept() {
+    let parent = tempfile::tempdir().unwrap();
+    let dir = parent.path().join("checkpoint");
+    let args = ["count", "--size", "6"];
+    let mut said = 0;
+    for signal in [libc::SIGINT, libc::SIGTERM] {
+        let (status, stderr) = signalled_once_written(&args, &dir, "states.checkpoint", signal);
+        assert_eq!(status.code(), Some(128 + signal), "{stderr}");
+        assert!(
+            stderr.contains("keeps what was done; the same command goes on from it"),
+            "{stderr}"
+        );
+        said += 1;
+        assert_eq!(gone_on(&args, &dir).trim(), open_6x6());
+    }
+    assert_eq!(said, 2);
 }
 
 /// Runs `args` with the checkpoint in `dir` to its end: its stdout, once

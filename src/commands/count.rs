@@ -241,8 +241,11 @@ impl<'a> CountShow<'a> {
     /// first, that the same command goes on.
     fn checkpoint(&self, dir: &Path, report: &CheckpointReport, moment: CheckpointMoment) {
         let dir = dir.display();
+        let kept =
+            format!("checkpoint: {dir} keeps what was done; the same command goes on from it");
         match moment {
             CheckpointMoment::Opened => {
+                crate::signals::note_on_signal(Some(kept));
                 let states = report
                     .states_found
                     .as_deref()
@@ -258,6 +261,7 @@ impl<'a> CountShow<'a> {
                 }
             }
             CheckpointMoment::Removed | CheckpointMoment::Kept => {
+                crate::signals::note_on_signal(None);
                 if self.args.verbose {
                     note!(
                         "checkpoint: read {} finished pieces{}; wrote the states {} times, at most {} MiB, in {:.1} s",
@@ -269,9 +273,7 @@ impl<'a> CountShow<'a> {
                     );
                 }
                 if moment == CheckpointMoment::Kept {
-                    note!(
-                        "checkpoint: {dir} keeps what was done; the same command goes on from it"
-                    );
+                    note!("{kept}");
                 }
             }
         }
