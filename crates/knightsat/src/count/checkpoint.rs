@@ -56,6 +56,9 @@ pub struct Checkpoint {
     count: String,
     /// The least time between two writings of the states.
     every: Duration,
+    /// How many times its writing takes the least time after a writing
+    /// is ([`WRITING_SHARE`]).
+    share: u32,
     book: Mutex<Book>,
 }
 
@@ -142,6 +145,7 @@ impl Checkpoint {
             dir: dir.to_path_buf(),
             count,
             every,
+            share: WRITING_SHARE,
             book: Mutex::new(Book {
                 last: Instant::now(),
                 wait: every,
@@ -165,6 +169,7 @@ impl Checkpoint {
         drop(book);
         Checkpoint {
             every: Duration::ZERO,
+            share: 0,
             ..self
         }
     }
@@ -260,11 +265,7 @@ impl Checkpoint {
         let mut book = self.book();
         book.states_of = Some(name.to_string());
         book.last = Instant::now();
-        book.wait = if self.every.is_zero() && cfg!(test) {
-            Duration::ZERO
-        } else {
-            self.every.max(took * WRITING_SHARE)
-        };
+        book.wait = self.every.max(took * self.share);
         book.report.states_written += 1;
         book.report.most_bytes = book.report.most_bytes.max(bytes);
         book.report.writing += took;

@@ -258,21 +258,26 @@ pub(super) fn group_within_budget<K: Key>(
     keep: impl Fn(u64) -> bool,
     budget: &Budget,
 ) -> Result<(Groups, u64), FrontierError> {
-    let per_state = std::mem::size_of::<Pairing>() as u64 + 16;
-    let most = tables.iter().map(|t| t.len() as u64).sum::<u64>() * per_state;
+    let most = group_bytes(tables.iter().map(|t| t.len() as u64).sum::<u64>());
     budget
         .take(most)
         .map_err(|needed| table_error(TableError::OverMemory(needed), budget.limit()))?;
     match group_states(tables, at, bottom, reading, keep) {
         Ok((groups, states)) => {
-            budget.give(most - states * per_state);
-            Ok((groups, states * per_state))
+            budget.give(most - group_bytes(states));
+            Ok((groups, group_bytes(states)))
         }
         Err(e) => {
             budget.give(most);
             Err(e)
         }
     }
+}
+
+/// The memory `states` grouped states are charged: a pairing and its
+/// share of the map.
+pub(super) fn group_bytes(states: u64) -> u64 {
+    states * (std::mem::size_of::<Pairing>() as u64 + 16)
 }
 
 /// The key of the top's group of states with `degrees` on the cut and

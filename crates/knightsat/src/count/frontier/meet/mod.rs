@@ -504,25 +504,25 @@ impl Meet<'_> {
             self.budget,
         )?;
         drop(tables);
-        // Only the state with no edge has no degree and no used end.
-        let edgeless = groups.get(&group_key(0, 0)).map_or(0, |g| g[0].1);
-        Ok(self.top_of(groups, edgeless, bytes))
+        Ok(self.top_of(groups, bytes))
     }
 
     /// The top as a checkpoint saved it, charged to the budget; the
     /// states that follow it in `input` are the bottom's.
     fn top_as_saved(&self, input: &mut StatesReader) -> Result<Top, FrontierError> {
-        let (groups, edgeless, states) = saved::read_top(input)?;
-        let bytes = states * (std::mem::size_of::<join::Pairing>() as u64 + 16);
+        let (groups, states) = saved::read_top(input)?;
+        let bytes = join::group_bytes(states);
         self.budget
             .take(bytes)
             .map_err(|needed| table_error(TableError::OverMemory(needed), self.budget.limit()))?;
-        Ok(self.top_of(groups, edgeless, bytes))
+        Ok(self.top_of(groups, bytes))
     }
 
-    /// The top of `groups` (taking `bytes` of the budget), whose state with
-    /// no edge counts `edgeless`, with what it allows at each half step.
-    fn top_of(&self, groups: join::Groups, edgeless: u64, bytes: u64) -> Top {
+    /// The top of `groups` (taking `bytes` of the budget), with what it
+    /// allows at each half step.
+    fn top_of(&self, groups: join::Groups, bytes: u64) -> Top {
+        // Only the state with no edge has no degree and no used end.
+        let edgeless = groups.get(&group_key(0, 0)).map_or(0, |g| g[0].1);
         let mut top = Top {
             groups,
             edgeless,

@@ -4,8 +4,7 @@
 //! are (the next one, the tables before it, the batches waiting and the
 //! sum of the batches joined).
 //!
-//! The layout, every number a little-endian `u64`: [`MEET`], the top's count of
-//! the state with no edge, its groups (how many; each its key, its
+//! The layout, every number a little-endian `u64`: [`MEET`], the top's groups (how many; each its key, its
 //! pairings, and each pairing's squares and count); then 0 for a bottom
 //! not begun, or 1, the bytes of a key, the next half step, the batches
 //! begun before the one being counted, the sum so far (32 bytes), the
@@ -38,10 +37,9 @@ pub(super) fn is_meet(input: &mut StatesReader) -> Result<bool, CheckpointError>
     Ok(input.u64()? == MEET)
 }
 
-/// Writes the top's groups and its count of the state with no edge.
+/// Writes the top's groups.
 pub(super) fn write_top(out: &mut StatesWriter, top: &Top) -> io::Result<()> {
     out.u64(MEET)?;
-    out.u64(top.edgeless)?;
     out.u64(top.groups.len() as u64)?;
     for (&key, pairings) in &top.groups {
         out.u64(key)?;
@@ -54,10 +52,9 @@ pub(super) fn write_top(out: &mut StatesWriter, top: &Top) -> io::Result<()> {
     Ok(())
 }
 
-/// Reads what [`write_top`] wrote: the groups and the count of the state
-/// with no edge, and how many pairings they hold.
-pub(super) fn read_top(input: &mut StatesReader) -> Result<(Groups, u64, u64), CheckpointError> {
-    let edgeless = input.u64()?;
+/// Reads what [`write_top`] wrote: the groups, and how many pairings
+/// they hold.
+pub(super) fn read_top(input: &mut StatesReader) -> Result<(Groups, u64), CheckpointError> {
     let groups_len = input.len(16)?;
     let mut groups = Groups::default();
     let mut states = 0u64;
@@ -75,7 +72,7 @@ pub(super) fn read_top(input: &mut StatesReader) -> Result<(Groups, u64, u64), C
             return Err(input.bad("a group saved twice"));
         }
     }
-    Ok((groups, edgeless, states))
+    Ok((groups, states))
 }
 
 /// Writes that the bottom has not begun.
