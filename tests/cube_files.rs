@@ -175,3 +175,30 @@ fn a_split_directory_is_all_old_or_all_new_after_a_rerun_or_a_signal() {
         .is_symlink());
     assert_eq!(common::split_in(&x).unwrap().len(), 48);
 }
+
+/// New files and directories get 0666 and 0777 less the umask of the
+/// process that writes them, as any program's do; one replaced keeps its
+/// own permissions (the library's own test).
+#[test]
+fn new_files_and_directories_take_the_umask() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    for (umask, file_mode, dir_mode) in [("027", 0o640, 0o750), ("002", 0o664, 0o775)] {
+        let cnf = dir.path().join(format!("{umask}.cnf"));
+        let split = dir.path().join(format!("{umask}-cubes"));
+        let script = format!(
+            "umask {umask} && \"$0\" encode --size 5 -o \"$1\" && \"$0\" cubes --size 5 --depth 2 --split \"$2\""
+        );
+        let status = Command::new("sh")
+            .args(["-c", &script])
+            .arg(binary())
+            .arg(&cnf)
+            .arg(&split)
+            .status()
+            .unwrap();
+        assert!(status.success(), "umask {umask}: {status}");
+        let mode = |path: &Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&cnf), file_mode, "umask {umask}: {}", cnf.display());
+        assert_eq!(mode(&split), dir_mode, "umask {umask}: {}", split.display());
+    }
+}

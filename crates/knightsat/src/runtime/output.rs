@@ -31,11 +31,12 @@ pub struct PendingFile {
 enum Pending {
     /// A stream or device, written in place.
     Direct(File),
-    /// A temporary file to rename onto `target` with `mode`.
+    /// A temporary file to rename onto `target`, with the `mode` of the
+    /// file it replaces.
     Replace {
         temp: tempfile::NamedTempFile,
         target: PathBuf,
-        mode: u32,
+        mode: Option<u32>,
         _registered: TempPath,
     },
 }
@@ -80,17 +81,18 @@ impl PendingFile {
             || "output".into(),
             |name| name.to_string_lossy().into_owned(),
         );
+        // A new file gets what any new file gets, 0666 less the umask,
+        // which the system applies as it creates the file (so nothing
+        // reads the umask); a file replaced keeps its own.
         let (temp, registered) = TempPath::create(|| {
             tempfile::Builder::new()
                 .prefix(&format!(".{name}."))
                 .suffix(".knightsat-tmp")
+                .permissions(std::fs::Permissions::from_mode(0o666))
                 .tempfile_in(dir)
         })
         .map_err(|error| fail(plain_os_error(&error)))?;
-        let mode = existing.map_or_else(
-            || 0o666 & !platform::umask(),
-            |meta| meta.permissions().mode(),
-        );
+        let mode = existing.map(|meta| meta.permissions().mode());
         Ok(PendingFile {
             shown: path.to_path_buf(),
             kind: Pending::Replace {
@@ -122,9 +124,11 @@ impl PendingFile {
                 mode,
                 _registered,
             } => {
-                temp.as_file()
-                    .set_permissions(std::fs::Permissions::from_mode(mode))
-                    .map_err(fail)?;
+                if let Some(mode) = mode {
+                    temp.as_file()
+                        .set_permissions(std::fs::Permissions::from_mode(mode))
+                        .map_err(fail)?;
+                }
                 temp.persist(&target).map_err(|error| fail(error.error))?;
                 Ok(())
             }
@@ -227,19 +231,19 @@ pub(crate) fn write_directory_atomically<T, E: From<RunError>>(
         return Err(fail(io::Error::other("not a name for a new directory")));
     };
     std::fs::create_dir_all(parent).map_err(fail)?;
+    // A new directory gets 0777 less the umask, as in `create` above.
     let (temp, registered) = TempPath::create(|| {
         tempfile::Builder::new()
             .prefix(&format!(".{}.", name.to_string_lossy()))
             .suffix(".knightsat-tmp")
+            .permissions(std::fs::Permissions::from_mode(0o777))
             .tempdir_in(parent)
     })
     .map_err(|error| fail(plain_os_error(&error)))?;
     let result = fill(temp.path())?;
-    let mode = existing.as_ref().map_or_else(
-        || 0o777 & !platform::umask(),
-        |meta| meta.permissions().mode(),
-    );
-    std::fs::set_permissions(temp.path(), std::fs::Permissions::from_mode(mode)).map_err(fail)?;
+    if let Some(meta) = &existing {
+        std::fs::set_permissions(temp.path(), meta.permissions()).map_err(fail)?;
+    }
     let built = temp.keep();
     let swapped = if existing.is_some() {
         swap_in(&built, &target)

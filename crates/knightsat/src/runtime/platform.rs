@@ -1,7 +1,7 @@
 //! The few calls only Linux has, each beside the portable fallback that
 //! other Unix systems (macOS, the BSDs) get: exchanging two directories in
-//! one step, reading the umask without changing it, telling whether a
-//! process group still runs, and naming an open descriptor.
+//! one step, telling whether a process group still runs, and naming an
+//! open descriptor.
 //!
 //! Both are compiled on Linux, so that the fallbacks are built and linted
 //! with every build, and a build with debug assertions (the tests') run
@@ -112,15 +112,6 @@ pub(crate) fn exchange(from: &Path, to: &Path) -> io::Result<bool> {
     portable::exchange(from, to)
 }
 
-/// The process's file mode creation mask.
-pub(crate) fn umask() -> u32 {
-    #[cfg(target_os = "linux")]
-    if !uses_fallbacks() {
-        return linux::umask();
-    }
-    portable::umask()
-}
-
 /// Waits until the leader of process group `group` has exited.
 pub(crate) fn await_leader(group: i32) {
     #[cfg(target_os = "linux")]
@@ -183,20 +174,6 @@ mod linux {
         }
     }
 
-    /// The process's file mode creation mask, read from /proc (reading it
-    /// with umask(2) would change it for a moment under other threads' feet).
-    pub(crate) fn umask() -> u32 {
-        std::fs::read_to_string("/proc/self/status")
-            .ok()
-            .and_then(|status| {
-                status
-                    .lines()
-                    .find_map(|line| line.strip_prefix("Umask:"))
-                    .and_then(|value| u32::from_str_radix(value.trim(), 8).ok())
-            })
-            .unwrap_or(0o022)
-    }
-
     /// Waits until the leader of process group `group` has exited, leaving
     /// it waitable for its owner (`WNOWAIT`): /proc tells its zombie from
     /// the group's live processes.
@@ -254,20 +231,6 @@ mod portable {
         Ok(false)
     }
 
-    /// The process's file mode creation mask, by umask(2) set and set back:
-    /// a file another thread creates in between gets 022.
-    // mode_t is u32 on Linux, u16 on macOS.
-    #[allow(clippy::useless_conversion)]
-    pub(crate) fn umask() -> u32 {
-        // SAFETY: umask(2) sets the mask and returns the old one; it
-        // cannot fail and touches no memory.
-        unsafe {
-            let mask = libc::umask(0o022);
-            libc::umask(mask);
-            u32::from(mask)
-        }
-    }
-
     /// Waits until the leader of process group `group` has exited and
     /// reaps it: without /proc a zombie cannot be told from a live
     /// process, and the leader's zombie would keep the group in being.
@@ -312,8 +275,6 @@ mod tests {
     #[cfg(target_os = "linux")]
     #[test]
     fn each_fallback_answers_as_the_linux_call_does() {
-        assert_eq!(portable::umask(), linux::umask());
-
         let mut file = tempfile::tempfile().unwrap();
         file.write_all(b"both names open this file").unwrap();
         file.rewind().unwrap();
