@@ -418,6 +418,13 @@ pub struct CountCommand {
     #[arg(long, value_name = "SECONDS", requires = "checkpoint", value_parser = parse_seconds,
           hide_short_help = true, help_heading = options::LIMITS)]
     pub checkpoint_every: Option<Duration>,
+    /// How often -v says a frontier count's estimate of the time it has
+    /// left.
+    ///
+    /// Default 60. The progress bar shows the estimate all the time.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds,
+          hide_short_help = true, help_heading = options::LIMITS)]
+    pub time_left_every: Option<Duration>,
     #[command(flatten)]
     pub memory: MemoryBudgetArgs,
     #[command(flatten)]

@@ -7,11 +7,12 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock, PoisonError};
+use std::time::Instant;
 
 use indicatif::ProgressBar;
 
 use knightsat::count::checkpoint::{CheckpointMoment, CheckpointReport};
-use knightsat::count::frontier::{Piece, SquareProgress};
+use knightsat::count::frontier::{Piece, SquareProgress, TimeLeft};
 use knightsat::count::tally::{CubeRange, CubeSum};
 use knightsat::count::way_out::CountWayOut;
 use knightsat::count::{
@@ -171,6 +172,9 @@ struct CountShow<'a> {
     /// the step it was at; the most bytes its tables took, and the most
     /// it kept on disk.
     peak: Mutex<(Option<SquareProgress>, u64, u64)>,
+    /// When the count began, the frontier counter's estimate of the time
+    /// it has left, and when -v last said it.
+    time_left: Mutex<(Instant, TimeLeft, Option<Instant>)>,
 }
 
 impl<'a> CountShow<'a> {
@@ -182,6 +186,7 @@ impl<'a> CountShow<'a> {
             printed: AtomicUsize::new(0),
             failed: Mutex::new(None),
             peak: Mutex::new((None, 0, 0)),
+            time_left: Mutex::new((Instant::now(), TimeLeft::new(), None)),
         }
     }
 
@@ -221,8 +226,11 @@ impl<'a> CountShow<'a> {
                     );
                 }
                 peak.2 = peak.2.max(step.on_disk);
+                drop(peak);
+                let left = self.time_left(&step);
+                return show_count_progress(self.bar.get(), progress, left);
             }
-            return show_count_progress(self.bar.get(), progress);
+            return show_count_progress(self.bar.get(), progress, None);
         };
         if whole && self.args.verbose {
             let how = if cube_by_cube { ", cube by cube" } else { "" };
@@ -234,6 +242,31 @@ impl<'a> CountShow<'a> {
         let _ = self
             .bar
             .set(count_bar(estimate, whole, method, cube_by_cube));
+    }
+
+    /// The frontier counter's estimate of the seconds the count has left
+    /// after `step`, said by -v every --time-left-every (a minute).
+    fn time_left(&self, step: &SquareProgress) -> Option<f64> {
+        let mut time_left = self
+            .time_left
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        let (began, estimate, said) = &mut *time_left;
+        let left = estimate.observe(began.elapsed().as_secs_f64(), step)?;
+        if self.args.verbose && said.unwrap_or(*began).elapsed() >= self.args.time_left_every {
+            *said = Some(Instant::now());
+            note!(
+                "frontier: {} in, about {} left ({}step {} of {})",
+                time_words(began.elapsed().as_secs_f64()),
+                time_words(left),
+                piece_and_batch(step)
+                    .map(|label| label + ", ")
+                    .unwrap_or_default(),
+                step.done,
+                step.total
+            );
+        }
+        Some(left)
     }
 
     /// Says where a count stands with its checkpoint: what it goes on
@@ -347,7 +380,7 @@ fn count_bar(estimate: bool, whole: bool, method: Method, cube_by_cube: bool) ->
 /// counter has taken (a square each, and when meeting in the middle one
 /// more for each square of the cut), with its live states and the memory
 /// they take.
-fn show_count_progress(bar: Option<&ProgressBar>, progress: Progress<'_>) {
+fn show_count_progress(bar: Option<&ProgressBar>, progress: Progress<'_>, left: Option<f64>) {
     let Some(bar) = bar else { return };
     match progress {
         Progress::Tours(found) => bar.set_position(found),
@@ -356,28 +389,46 @@ fn show_count_progress(bar: Option<&ProgressBar>, progress: Progress<'_>) {
             show_step(bar, done.done as u64, done.total as u64);
             // A piece or a batch runs steps again: its number says why the
             // bar stepped back.
-            let piece = done.piece.map(piece_words);
-            let batch = done
-                .batch
-                .map(|(batch, batches)| format!("batch {batch} of {batches}"));
-            let label = piece
-                .into_iter()
-                .chain(batch)
-                .collect::<Vec<_>>()
-                .join(", ");
-            let label = if label.is_empty() {
-                label
-            } else {
-                label + ": "
-            };
+            let label = piece_and_batch(&done).map_or(String::new(), |label| label + ": ");
+            let left = left.map_or(String::new(), |left| {
+                format!(", about {} left", time_words(left))
+            });
             bar.set_message(format!(
-                "{label}{} states, {} MiB",
+                "{label}{} states, {} MiB{left}",
                 done.states,
                 done.bytes.div_ceil(1 << 20)
             ));
         }
         Progress::Route { .. } | Progress::EndClasses(_) | Progress::Checkpoint { .. } => {}
     }
+}
+
+/// A time as the estimate of the time left says it: to the second within
+/// the hour (`12 min 05 s`), to the minute past it (`1 h 05 min`).
+fn time_words(seconds: f64) -> String {
+    // Whole seconds: far finer than the estimate, and never negative.
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    let whole = seconds.max(0.0).round() as u64;
+    match (whole / 3600, whole / 60 % 60, whole % 60) {
+        (0, 0, s) => format!("{s} s"),
+        (0, m, s) => format!("{m} min {s:02} s"),
+        (h, m, _) => format!("{h} h {m:02} min"),
+    }
+}
+
+/// Which of the counts run one after another and which batch a frontier
+/// count is in, where it runs several.
+fn piece_and_batch(step: &SquareProgress) -> Option<String> {
+    let piece = step.piece.map(piece_words);
+    let batch = step
+        .batch
+        .map(|(batch, batches)| format!("batch {batch} of {batches}"));
+    let label = piece
+        .into_iter()
+        .chain(batch)
+        .collect::<Vec<_>>()
+        .join(", ");
+    (!label.is_empty()).then_some(label)
 }
 
 /// Which of the counts run one after another a count is in, as the bar and
@@ -504,4 +555,18 @@ pub fn count_cnf(cnf: &Path, sat: &Request) -> Fallible<ExitCode> {
         count_cnf_file(input::open(cnf)?, sat).map_err(|error| Failure::in_file(cnf, error))?;
     emit(|out| writeln!(out, "{found}"))?;
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::time_words;
+
+    #[test]
+    fn times_left_are_said_to_the_second_within_the_hour_and_to_the_minute_past_it() {
+        assert_eq!(time_words(42.4), "42 s");
+        assert_eq!(time_words(59.6), "1 min 00 s");
+        assert_eq!(time_words(725.0), "12 min 05 s");
+        assert_eq!(time_words(3900.0), "1 h 05 min");
+        assert_eq!(time_words(-3.0), "0 s");
+    }
 }

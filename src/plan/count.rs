@@ -5,6 +5,7 @@ use crate::failure::Fallible;
 use knightsat::count::{CountOptions, Sample};
 use knightsat::model::problem::Problem;
 use knightsat::solve::{Method, Request};
+use std::time::Duration;
 
 use super::{paths, sat_request, Plan};
 use crate::args::CountCommand;
@@ -34,7 +35,14 @@ pub struct CountArgs {
     pub options: CountOptions,
     /// -v.
     pub verbose: bool,
+    /// How often -v says a frontier count's estimate of the time left
+    /// (--time-left-every).
+    pub time_left_every: Duration,
 }
+
+/// How often -v says a frontier count's estimate of the time left by
+/// default: often enough to follow, seldom enough to read.
+const TIME_LEFT_EVERY: Duration = Duration::from_secs(60);
 
 impl CountArgs {
     /// Whether this is a count of the whole problem (neither --sample nor
@@ -78,6 +86,7 @@ pub(super) fn count(command: CountCommand, names_sat: bool, budget: u64) -> Fall
             spill_dir,
             checkpoint,
             checkpoint_every,
+            time_left_every,
             part,
             part_by,
             memory: _,
@@ -116,6 +125,7 @@ pub(super) fn count(command: CountCommand, names_sat: bool, budget: u64) -> Fall
                         checkpoint_every,
                     },
                     verbose,
+                    time_left_every: time_left_every.unwrap_or(TIME_LEFT_EVERY),
                 },
                 names_sat,
             })

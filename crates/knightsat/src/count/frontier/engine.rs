@@ -291,6 +291,7 @@ impl<'b> Run<'_, 'b> {
                     on_disk: options.spill.map_or(0, SpillDir::on_disk),
                     batch: None,
                     piece: None,
+                    joins: false,
                 });
             }
             if self.saves && t + 1 < total {

@@ -40,7 +40,8 @@
 //! `ends.rs` an open count split by its end pairs, `whole.rs` a count of
 //! the whole board; `schedule.rs`, `state.rs`, `engine.rs`, `table.rs`,
 //! `shard.rs`, `spill.rs`, `budget.rs`, `packing.rs` and `meet/` the
-//! machinery (docs/architecture.md says what each holds).
+//! machinery (docs/architecture.md says what each holds); `time_left.rs`
+//! the estimate of the time a count has left, from its progress.
 
 mod budget;
 mod ends;
@@ -55,6 +56,7 @@ mod shard;
 mod spill;
 mod state;
 mod table;
+mod time_left;
 mod whole;
 
 pub(crate) use ends::end_classes_of;
@@ -62,6 +64,7 @@ pub(crate) use error::FrontierError;
 pub(crate) use options::{Options, Part, Saving};
 pub use options::{PartSplit, Piece, SquareOrder, SquareProgress};
 pub(crate) use spill::SpillDir;
+pub use time_left::TimeLeft;
 
 use ends::count_part_by_ends;
 use schedule::{frontier_width, CellGraph, Lines};

@@ -212,6 +212,9 @@ pub struct SquareProgress {
     /// Where a count runs as several counts one after another, each from
     /// its first step, the one being counted.
     pub piece: Option<Piece>,
+    /// Whether the count meets in the middle, so that its last step is
+    /// the join of the two halves' tables: the largest single step.
+    pub joins: bool,
 }
 
 /// One of the counts a count runs one after another, each from its first

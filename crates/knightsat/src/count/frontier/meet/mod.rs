@@ -456,6 +456,7 @@ impl Meet<'_> {
                 on_disk: self.options.spill.map_or(0, SpillDir::on_disk),
                 batch,
                 piece: None,
+                joins: true,
             });
         }
     }
@@ -675,11 +676,13 @@ impl Meet<'_> {
                 .joined
                 .checked_add(found)
                 .ok_or(FrontierError::Overflow)?;
+            // Each batch's join is a step of its own on the bar, and the
+            // estimate of the time left learns how long joins take.
+            self.report(self.total, 0, batches.label());
             if let Some((from, batch)) = batches.waiting.pop() {
                 next = Some((from, batch.tables(self.jobs, self.budget)?));
             }
         }
-        self.report(self.total, 0, batches.label());
         Ok((batches.joined, batches.started))
     }
 

@@ -1,0 +1,229 @@
+//! An estimate of the time a frontier count has left, made from nothing but
+//! the progress it reports ([`SquareProgress`]) and when each report came.
+//!
+//! A step's time follows its live states, which are not known before the
+//! step, and the pieces of a count (by where its ends lie, or by classes of
+//! end pairs) and the batches of one differ far more than steps do
+//! (docs/notebook.md, "Where a frontier count's time goes, step by step").
+//! So the estimate assumes what was last seen goes on:
+//! - each step left of the run under way takes as long as its last few
+//!   steps took on average;
+//! - when the count meets in the middle, its last step, the join of the two
+//!   halves' tables, takes as long as the last join did; before any join
+//!   has run, as long as the run before it;
+//! - each batch waiting takes as long as the batch under way will;
+//! - each piece left takes as long as the pieces so far (the one under way
+//!   as it will end).
+//!
+//! How good it is, measured at a quarter, a half and three quarters of
+//! long counts, is in docs/benchmarks.md ("Time left").
+
+use super::options::{Piece, SquareProgress};
+
+/// How many of the last steps a step left is expected to take as long as.
+const RECENT_STEPS: usize = 3;
+
+/// Follows a frontier count's progress and estimates the time it has left
+/// ([`TimeLeft::observe`]).
+#[derive(Clone, Debug, Default)]
+pub struct TimeLeft {
+    /// Seconds of the last report.
+    last: f64,
+    /// Whether a report has come.
+    started: bool,
+    /// The piece of the last report.
+    piece: Option<Piece>,
+    /// Seconds at which the piece under way began.
+    piece_began: f64,
+    /// Seconds each finished piece took.
+    pieces: Vec<f64>,
+    /// The batch of the last report.
+    batch: Option<(usize, usize)>,
+    /// Seconds at which the batch under way began.
+    batch_began: f64,
+    /// Seconds the last steps of the run under way took, oldest first.
+    recent: Vec<f64>,
+    /// Seconds the last join took.
+    join: Option<f64>,
+}
+
+impl TimeLeft {
+    /// Follows a count from its start.
+    #[must_use]
+    pub fn new() -> TimeLeft {
+        TimeLeft::default()
+    }
+
+    /// Takes the report `step`, made `seconds` after the count began, and
+    /// gives the seconds the count has left by the estimate (see the
+    /// module's page), or `None` until a step's time is known.
+    pub fn observe(&mut self, seconds: f64, step: &SquareProgress) -> Option<f64> {
+        let took = (seconds - self.last).max(0.0);
+        if self.started && self.piece != step.piece {
+            self.pieces.push(self.last - self.piece_began);
+            self.piece_began = self.last;
+            self.batch = None;
+            self.recent.clear();
+        }
+        self.started = true;
+        self.piece = step.piece;
+        if step.batch != self.batch {
+            // Batches after the first run their steps again from where the
+            // states were split, with fewer states than the steps before.
+            if self.batch.is_some() {
+                self.recent.clear();
+            }
+            self.batch_began = self.last;
+            self.batch = step.batch;
+        }
+        if step.joins && step.done == step.total {
+            self.join = Some(took);
+        } else {
+            if self.recent.len() == RECENT_STEPS {
+                self.recent.remove(0);
+            }
+            self.recent.push(took);
+        }
+        self.last = seconds;
+        self.left(seconds, step)
+    }
+
+    /// The estimate after the report `step` at `seconds`.
+    #[allow(clippy::cast_precision_loss)]
+    fn left(&self, seconds: f64, step: &SquareProgress) -> Option<f64> {
+        if self.recent.is_empty() {
+            return None;
+        }
+        let per_step = self.recent.iter().sum::<f64>() / self.recent.len() as f64;
+        let steps_left = step.total.saturating_sub(step.done);
+        let join_left = step.joins && steps_left > 0;
+        let mut run_left = (steps_left - usize::from(join_left)) as f64 * per_step;
+        if join_left {
+            run_left += self
+                .join
+                .unwrap_or(seconds - self.batch_began.max(self.piece_began) + run_left);
+        }
+        let batches_left = step.batch.map_or(0.0, |(batch, made)| {
+            made.saturating_sub(batch) as f64 * (seconds - self.batch_began + run_left)
+        });
+        let piece_left = run_left + batches_left;
+        let (index, of) = ordinal(step.piece);
+        let this_piece = seconds - self.piece_began + piece_left;
+        let per_piece =
+            (self.pieces.iter().sum::<f64>() + this_piece) / (self.pieces.len() + 1) as f64;
+        Some(piece_left + of.saturating_sub(index + 1) as f64 * per_piece)
+    }
+}
+
+/// The piece's number from 0 and the pieces in all.
+fn ordinal(piece: Option<Piece>) -> (usize, usize) {
+    match piece {
+        None => (0, 1),
+        Some(Piece::BothEndsInOneHalf) => (0, 2),
+        Some(Piece::AnEndInEachHalf) => (1, 2),
+        Some(Piece::EndClass { class, of }) => (class.saturating_sub(1), of),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn step(done: usize, total: usize, piece: Option<Piece>, joins: bool) -> SquareProgress {
+        SquareProgress {
+            done,
+            total,
+            states: 1,
+            bytes: 0,
+            on_disk: 0,
+            batch: None,
+            piece,
+            joins,
+        }
+    }
+
+    fn close(got: Option<f64>, want: f64) {
+        let got = got.expect("an estimate");
+        assert!((got - want).abs() < 1e-9, "estimated {got}, want {want}");
+    }
+
+    #[test]
+    fn steps_left_take_as_long_as_the_last_few_did() {
+        let mut left = TimeLeft::new();
+        // Steps of 1, 2, 3 and 4 s: the last three average 3 s.
+        let mut at = 0.0;
+        for (done, took) in [(1, 1.0), (2, 2.0), (3, 3.0)] {
+            at += took;
+            left.observe(at, &step(done, 10, None, false));
+        }
+        at += 4.0;
+        close(left.observe(at, &step(4, 10, None, false)), 6.0 * 3.0);
+        // The last step of a count that does not meet in the middle is a
+        // step like the others: steps of 3, 4 and 3 s last.
+        close(
+            left.observe(at + 3.0, &step(9, 10, None, false)),
+            10.0 / 3.0,
+        );
+        assert_eq!(
+            left.observe(at + 6.0, &step(10, 10, None, false)),
+            Some(0.0)
+        );
+    }
+
+    #[test]
+    fn no_estimate_before_a_step_has_taken_time_and_a_first_join_takes_as_long_as_the_run() {
+        let mut left = TimeLeft::new();
+        assert_eq!(TimeLeft::new().left(0.0, &step(0, 5, None, true)), None);
+        // Four steps of 2 s each, then the join: before any join it takes
+        // as long as the 8 s before it and the 0 s of steps between.
+        for done in 1..=4 {
+            let estimate = left.observe(2.0 * done as f64, &step(done, 5, None, true));
+            if done == 4 {
+                close(estimate, 8.0);
+            }
+        }
+    }
+
+    #[test]
+    fn a_second_piece_takes_its_join_from_the_first_and_later_pieces_as_long_as_those_so_far() {
+        let mut left = TimeLeft::new();
+        let first = Some(Piece::BothEndsInOneHalf);
+        let second = Some(Piece::AnEndInEachHalf);
+        // First piece: 3 steps of 1 s, then a join of 10 s: 13 s.
+        left.observe(1.0, &step(1, 4, first, true));
+        left.observe(2.0, &step(2, 4, first, true));
+        // The join left is expected to take as long as the 3 s run before
+        // it, and the second piece as long as this one will: 6 s.
+        close(left.observe(3.0, &step(3, 4, first, true)), 3.0 + 6.0);
+        left.observe(13.0, &step(4, 4, first, true));
+        // Second piece: steps of 5 s; two steps left and the join of 10 s.
+        close(
+            left.observe(18.0, &step(1, 4, second, true)),
+            5.0 * 2.0 + 10.0,
+        );
+    }
+
+    #[test]
+    fn batches_waiting_take_as_long_as_the_one_under_way_will() {
+        let mut left = TimeLeft::new();
+        let mut batched = |at: f64, done: usize, batch: Option<(usize, usize)>| {
+            left.observe(
+                at,
+                &SquareProgress {
+                    batch,
+                    ..step(done, 6, None, false)
+                },
+            )
+        };
+        batched(1.0, 1, None);
+        batched(2.0, 2, None);
+        // Split after step 2 into 3 batches; the first's step 3 takes 2 s.
+        // Its 3 steps left at 4/3 s a step (the last three took 1, 1 and
+        // 2 s), and two batches more, each its 2 s so far and those steps.
+        let per = 4.0 / 3.0;
+        close(
+            batched(4.0, 3, Some((1, 3))),
+            3.0 * per + 2.0 * (2.0 + 3.0 * per),
+        );
+    }
+}
