@@ -11,7 +11,10 @@
 //! - when the count meets in the middle, its last step, the join of the two
 //!   halves' tables, takes as long as the last join did; before any join
 //!   has run, as long as the run before it;
-//! - each batch waiting takes as long as the batch under way will;
+//! - each batch waiting takes as long as its sibling under way will, all
+//!   of whose own batches included (batches split again as they run: the
+//!   count splits its states into batches by the memory budget at any
+//!   half step, and the last made are counted first);
 //! - each piece left takes as long as the pieces so far (the one under way
 //!   as it will end).
 //!
@@ -39,12 +42,25 @@ pub struct TimeLeft {
     pieces: Vec<f64>,
     /// The batch of the last report.
     batch: Option<(usize, usize)>,
-    /// Seconds at which the batch under way began.
-    batch_began: f64,
+    /// Seconds at which the batch under way (or the piece) began.
+    run_began: f64,
+    /// The splits into batches of the piece under way, the first made
+    /// first.
+    splits: Vec<Split>,
     /// Seconds the last steps of the run under way took, oldest first.
     recent: Vec<f64>,
     /// Seconds the last join took.
     join: Option<f64>,
+}
+
+/// One split of a count's states into batches.
+#[derive(Clone, Copy, Debug)]
+struct Split {
+    /// Its batches that have not begun.
+    waiting: usize,
+    /// Seconds at which the batch of it under way began, its own batches
+    /// included.
+    child_began: f64,
 }
 
 impl TimeLeft {
@@ -62,19 +78,15 @@ impl TimeLeft {
         if self.started && self.piece != step.piece {
             self.pieces.push(self.last - self.piece_began);
             self.piece_began = self.last;
+            self.run_began = self.last;
             self.batch = None;
+            self.splits.clear();
             self.recent.clear();
         }
         self.started = true;
         self.piece = step.piece;
         if step.batch != self.batch {
-            // Batches after the first run their steps again from where the
-            // states were split, with fewer states than the steps before.
-            if self.batch.is_some() {
-                self.recent.clear();
-            }
-            self.batch_began = self.last;
-            self.batch = step.batch;
+            self.follow_batches(step.batch);
         }
         if step.joins && step.done == step.total {
             self.join = Some(took);
@@ -86,6 +98,35 @@ impl TimeLeft {
         }
         self.last = seconds;
         self.left(seconds, step)
+    }
+
+    /// Follows the batches from the last report's to `batch` (the batch
+    /// under way and the batches made so far, none before a split): a
+    /// batch begun, taken from the split made last that has one waiting,
+    /// and a split, which makes more.
+    fn follow_batches(&mut self, batch: Option<(usize, usize)>) {
+        let (was_under_way, were_made) = self.batch.unwrap_or((1, 1));
+        let (under_way, made) = batch.unwrap_or((1, 1));
+        if under_way > was_under_way {
+            while self.splits.last().is_some_and(|split| split.waiting == 0) {
+                self.splits.pop();
+            }
+            if let Some(split) = self.splits.last_mut() {
+                split.waiting -= 1;
+                split.child_began = self.last;
+            }
+            // A batch runs its steps again from where its states were
+            // split, with fewer states than the steps before.
+            self.recent.clear();
+            self.run_began = self.last;
+        }
+        if made > were_made {
+            self.splits.push(Split {
+                waiting: made - were_made,
+                child_began: self.last,
+            });
+        }
+        self.batch = batch;
     }
 
     /// The estimate after the report `step` at `seconds`.
@@ -101,12 +142,13 @@ impl TimeLeft {
         if join_left {
             run_left += self
                 .join
-                .unwrap_or(seconds - self.batch_began.max(self.piece_began) + run_left);
+                .unwrap_or(seconds - self.run_began.max(self.piece_began) + run_left);
         }
-        let batches_left = step.batch.map_or(0.0, |(batch, made)| {
-            made.saturating_sub(batch) as f64 * (seconds - self.batch_began + run_left)
+        // Each split's batches waiting take as long as the one of them
+        // under way, whose own splits' batches come first.
+        let piece_left = self.splits.iter().rev().fold(run_left, |left, split| {
+            left + split.waiting as f64 * (seconds - split.child_began + left)
         });
-        let piece_left = run_left + batches_left;
         let (index, of) = ordinal(step.piece);
         let this_piece = seconds - self.piece_began + piece_left;
         let per_piece =
@@ -224,6 +266,23 @@ mod tests {
         close(
             batched(4.0, 3, Some((1, 3))),
             3.0 * per + 2.0 * (2.0 + 3.0 * per),
+        );
+        // Split again after step 3 into 2; step 4 takes 1 s (4/3 s a step
+        // again). The second of those 2 takes as long as the first will
+        // (its 1 s and 2 steps), and the first split's 2 waiting as long
+        // as all of theirs (3 s since it and what is left of the second).
+        let second = 1.0 + 2.0 * per;
+        close(
+            batched(5.0, 4, Some((1, 4))),
+            2.0 * per + second + 2.0 * (3.0 + 2.0 * per + second),
+        );
+        // The second batch of the second split begins from step 4 again
+        // and its step takes 2 s: its 2 steps left at 2 s a step, and the
+        // first split's 2 waiting as long as all the first of them took
+        // (5 s since the split) and those 2 steps.
+        close(
+            batched(7.0, 4, Some((2, 4))),
+            2.0 * 2.0 + 2.0 * (5.0 + 2.0 * 2.0),
         );
     }
 }
