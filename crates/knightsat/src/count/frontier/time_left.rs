@@ -140,9 +140,7 @@ impl TimeLeft {
         let join_left = step.joins && steps_left > 0;
         let mut run_left = (steps_left - usize::from(join_left)) as f64 * per_step;
         if join_left {
-            run_left += self
-                .join
-                .unwrap_or(seconds - self.run_began.max(self.piece_began) + run_left);
+            run_left += self.join.unwrap_or(seconds - self.run_began + run_left);
         }
         // Each split's batches waiting take as long as the one of them
         // under way, whose own splits' batches come first.
