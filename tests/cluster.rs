@@ -46,17 +46,18 @@ fn expected() -> String {
 /// What the frontier recipes count in parts: the open tours of 6x6 without
 /// a1, as the frontier counter counts them whole and as backtracking does.
 fn expected_in_parts() -> String {
-    let count = common::cli::stdout_of(&["count", "--board", "6x6", "--holes", "a1"]);
-    let backtracked = common::cli::stdout_of(&[
-        "count",
-        "--board",
-        "6x6",
-        "--holes",
-        "a1",
-        "--method",
-        "backtrack",
-    ]);
-    assert_eq!(count, backtracked);
+    counted_two_ways(
+        &["--board", "6x6", "--holes", "a1"],
+        &["--method", "backtrack"],
+    )
+}
+
+/// `count ARGS` by the default route, checked against the same count by
+/// `OTHER_ROUTE` too.
+fn counted_two_ways(args: &[&str], other_route: &[&str]) -> String {
+    let count = common::cli::stdout_of(&[&["count"], args].concat());
+    let other = common::cli::stdout_of(&[&["count"], args, other_route].concat());
+    assert_eq!(count, other, "count {args:?} {other_route:?}");
     count.trim().to_string()
 }
 
@@ -124,18 +125,10 @@ fn the_slurm_array_jobs_sum_to_count() {
 /// counter counts them whole in either line order (different states,
 /// the same count).
 fn expected_6x7() -> String {
-    let count = common::cli::stdout_of(&["count", "--board", "6x7"]);
-    let snake = common::cli::stdout_of(&[
-        "count",
-        "--board",
-        "6x7",
-        "--method",
-        "frontier",
-        "--frontier-order",
-        "snake",
-    ]);
-    assert_eq!(count, snake);
-    count.trim().to_string()
+    counted_two_ways(
+        &["--board", "6x7"],
+        &["--method", "frontier", "--frontier-order", "snake"],
+    )
 }
 
 #[test]
