@@ -16,13 +16,17 @@ use crate::exit;
 /// The signal received, once one has been (0 before).
 static SIGNALLED: AtomicI32 = AtomicI32::new(0);
 
-/// What the command says on stderr if a signal ends it now.
-static NOTE: Mutex<Option<String>> = Mutex::new(None);
+/// What the command says on stderr if a signal ends it now, worded when
+/// the signal comes (what a count's checkpoint holds by then).
+type Note = Box<dyn Fn() -> String + Send>;
 
-/// Says `note` on stderr if a signal ends the command from now on (a
-/// count's checkpoint, kept for the same command to go on from); `None`
-/// says nothing.
-pub fn note_on_signal(note: Option<String>) {
+/// The note for a signal, if the command left one.
+static NOTE: Mutex<Option<Note>> = Mutex::new(None);
+
+/// Says what `note` words on stderr if a signal ends the command from now
+/// on (what a count's checkpoint keeps for the same command to go on
+/// from); `None` says nothing.
+pub fn note_on_signal(note: Option<Note>) {
     *NOTE.lock().unwrap_or_else(PoisonError::into_inner) = note;
 }
 
@@ -31,7 +35,7 @@ pub fn note_on_signal(note: Option<String>) {
 fn exit_by(signal: i32) -> ! {
     knightsat::runtime::cleanup::clean_up_now();
     if let Some(note) = NOTE.lock().unwrap_or_else(PoisonError::into_inner).take() {
-        eprintln!("{note}");
+        eprintln!("{}", note());
     }
     std::process::exit(exit::SIGNALLED + signal);
 }

@@ -105,6 +105,49 @@ fn a_count_ended_by_a_signal_says_its_checkpoint_is_kept() {
     assert_eq!(said, 2);
 }
 
+/// A count stopped before its first save, by a signal or by its
+/// `--timeout`, says that its checkpoint holds nothing yet and that the
+/// same command starts over, and leaves no checkpoint file.
+#[test]
+fn a_count_stopped_before_its_first_save_says_its_checkpoint_holds_nothing() {
+    let parent = tempfile::tempdir().unwrap();
+    let dir = parent.path().join("checkpoint");
+    let never = ["--checkpoint-every", "3600"];
+    let args = ["count", "--size", "7", "--checkpoint"];
+    let nothing = "holds nothing yet";
+    let child = std::process::Command::new(common::cli::binary())
+        .args(args)
+        .arg(&dir)
+        .args(never)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while !dir.exists() && started.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    common::cli::send(&child, libc::SIGTERM);
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(128 + libc::SIGTERM), "{stderr}");
+    assert!(stderr.contains(nothing), "{stderr}");
+    assert!(!stderr.contains("keeps what was done"), "{stderr}");
+    assert!(read_all(&dir).is_empty(), "{:?}", read_all(&dir));
+    let timed_out = common::cli::knightsat()
+        .args(args)
+        .arg(&dir)
+        .args(never)
+        .args(["--timeout", "0.5"])
+        .output()
+        .unwrap();
+    let (code, _, stderr) = common::cli::outcome(&timed_out);
+    assert_ne!(code, Some(0), "{stderr}");
+    assert!(stderr.contains(nothing), "{stderr}");
+    assert!(read_all(&dir).is_empty(), "{:?}", read_all(&dir));
+}
+
 /// Runs `args` with the checkpoint in `dir` to its end: its stdout, once
 /// it said it went on from the checkpoint, and left nothing behind.
 fn gone_on(args: &[&str], dir: &Path) -> String {

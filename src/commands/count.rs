@@ -273,12 +273,14 @@ impl<'a> CountShow<'a> {
     /// from, and at its end what it wrote (-v) and, when it stopped
     /// first, that the same command goes on.
     fn checkpoint(&self, dir: &Path, report: &CheckpointReport, moment: CheckpointMoment) {
+        let words = {
+            let dir = dir.to_path_buf();
+            move || kept_in_words(&dir)
+        };
         let dir = dir.display();
-        let kept =
-            format!("checkpoint: {dir} keeps what was done; the same command goes on from it");
         match moment {
             CheckpointMoment::Opened => {
-                crate::signals::note_on_signal(Some(kept));
+                crate::signals::note_on_signal(Some(Box::new(words.clone())));
                 let states = report
                     .states_found
                     .as_deref()
@@ -306,7 +308,7 @@ impl<'a> CountShow<'a> {
                     );
                 }
                 if moment == CheckpointMoment::Kept {
-                    note!("{kept}");
+                    note!("{}", words());
                 }
             }
         }
@@ -413,6 +415,18 @@ fn time_words(seconds: f64) -> String {
         (0, 0, s) => format!("{s} s"),
         (0, m, s) => format!("{m} min {s:02} s"),
         (h, m, _) => format!("{h} h {m:02} min"),
+    }
+}
+
+/// What a count stopped before its end leaves in its checkpoint `dir`, in
+/// words: what was done, for the same command to go on from, or nothing
+/// yet (no state had been saved), and the same command starts over.
+fn kept_in_words(dir: &Path) -> String {
+    let shown = dir.display();
+    if knightsat::count::checkpoint::holds_saved_work(dir) {
+        format!("checkpoint: {shown} keeps what was done; the same command goes on from it")
+    } else {
+        format!("checkpoint: {shown} holds nothing yet (the count stopped before its first save, which comes at the end of a step once --checkpoint-every has passed); the same command starts over")
     }
 }
 

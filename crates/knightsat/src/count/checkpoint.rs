@@ -89,6 +89,16 @@ pub enum CheckpointMoment {
     Kept,
 }
 
+/// Whether the checkpoint directory `dir` holds anything a count can go on
+/// from: a finished piece or saved states. Each file is renamed into place
+/// whole, so one that is there is complete. A count stopped before its
+/// first save (the states are written at a step's or batch's end, once
+/// [`DEFAULT_EVERY`] or `--checkpoint-every` has passed) leaves nothing,
+/// and the same command then starts over.
+pub fn holds_saved_work(dir: &Path) -> bool {
+    dir.join(FINISHED).exists() || dir.join(STATES).exists()
+}
+
 /// What a checkpoint did in one run: what it found to go on from, and what
 /// it wrote.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
