@@ -222,7 +222,7 @@ pub(crate) fn count_tours(
     let board = problem.board();
     let budget_mib = limits.memory_budget >> 20;
     let stop = crate::runtime::stop::Stop::new();
-    let spill = SpillDir::new(&spill_parent(limits.spill_dir));
+    let spill = SpillDir::stopped_by(&spill_parent(limits.spill_dir), &stop);
     stop.within(limits.timeout, limits.interrupt, || {
         let options = Options {
             jobs: limits.jobs.max(1),
