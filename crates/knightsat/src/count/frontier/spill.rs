@@ -441,13 +441,21 @@ fn merged_table<'b, K: Key, C: Count>(
         )
         .map_err(table_error)?;
     raw.read(|key: K, count: C| {
-        let bytes = table.bytes();
-        budget
-            .wait_for_room(
-                || table.add(key, key.hash(), count),
-                |e| small(bytes) && short_of_room(e),
-            )
-            .map_err(table_error)
+        let hash = key.hash();
+        match table.add(key, hash, count) {
+            // The table's size (a sum over its blocks) is read only when
+            // it finds no room: read for every record, it made merging a
+            // bucket of a billion records take hours.
+            Err(TableError::OverMemory(_)) => {
+                let bytes = table.bytes();
+                budget.wait_for_room(
+                    || table.add(key, hash, count),
+                    |e| small(bytes) && short_of_room(e),
+                )
+            }
+            added => added,
+        }
+        .map_err(table_error)
     })?;
     Ok(table)
 }
