@@ -63,20 +63,29 @@ fn signalled_once_written(
     name: &str,
     signal: i32,
 ) -> (std::process::ExitStatus, String) {
+    signalled_once_there(&with_checkpoint(args, dir), &dir.join(name), signal)
+}
+
+/// Runs knightsat with `args` and sends it `signal` once `path` is
+/// there: how it ended, and its stderr.
+fn signalled_once_there(
+    args: &[String],
+    path: &Path,
+    signal: i32,
+) -> (std::process::ExitStatus, String) {
     let child = std::process::Command::new(common::cli::binary())
-        .args(with_checkpoint(args, dir))
+        .args(args)
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    let states = dir.join(name);
     let started = Instant::now();
-    while !states.exists() && started.elapsed() < Duration::from_secs(60) {
+    while !path.exists() && started.elapsed() < Duration::from_secs(60) {
         std::thread::sleep(Duration::from_millis(1));
     }
     common::cli::send(&child, signal);
     let output = child.wait_with_output().unwrap();
-    assert!(states.exists(), "{args:?}: no {name} written");
+    assert!(path.exists(), "{args:?}: no {} made", path.display());
     (
         output.status,
         String::from_utf8_lossy(&output.stderr).into_owned(),
@@ -112,33 +121,22 @@ fn a_count_ended_by_a_signal_says_its_checkpoint_is_kept() {
 fn a_count_stopped_before_its_first_save_says_its_checkpoint_holds_nothing() {
     let parent = tempfile::tempdir().unwrap();
     let dir = parent.path().join("checkpoint");
-    let never = ["--checkpoint-every", "3600"];
-    let args = ["count", "--size", "7", "--checkpoint"];
+    let never: Vec<String> = ["count", "--size", "7", "--checkpoint"]
+        .into_iter()
+        .map(String::from)
+        .chain([dir.display().to_string()])
+        .chain(["--checkpoint-every", "3600"].map(String::from))
+        .collect();
     let nothing = "holds nothing yet";
-    let child = std::process::Command::new(common::cli::binary())
-        .args(args)
-        .arg(&dir)
-        .args(never)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let started = Instant::now();
-    while !dir.exists() && started.elapsed() < Duration::from_secs(60) {
-        std::thread::sleep(Duration::from_millis(1));
-    }
-    std::thread::sleep(Duration::from_millis(200));
-    common::cli::send(&child, libc::SIGTERM);
-    let output = child.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(128 + libc::SIGTERM), "{stderr}");
+    // The directory is made when the count opens its checkpoint, long
+    // before its first save.
+    let (status, stderr) = signalled_once_there(&never, &dir, libc::SIGTERM);
+    assert_eq!(status.code(), Some(128 + libc::SIGTERM), "{stderr}");
     assert!(stderr.contains(nothing), "{stderr}");
     assert!(!stderr.contains("keeps what was done"), "{stderr}");
     assert!(read_all(&dir).is_empty(), "{:?}", read_all(&dir));
     let timed_out = common::cli::knightsat()
-        .args(args)
-        .arg(&dir)
-        .args(never)
+        .args(&never)
         .args(["--timeout", "0.5"])
         .output()
         .unwrap();

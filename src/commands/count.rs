@@ -273,14 +273,11 @@ impl<'a> CountShow<'a> {
     /// from, and at its end what it wrote (-v) and, when it stopped
     /// first, that the same command goes on.
     fn checkpoint(&self, dir: &Path, report: &CheckpointReport, moment: CheckpointMoment) {
-        let words = {
-            let dir = dir.to_path_buf();
-            move || kept_in_words(&dir)
-        };
+        let path = dir.to_path_buf();
         let dir = dir.display();
         match moment {
             CheckpointMoment::Opened => {
-                crate::signals::note_on_signal(Some(Box::new(words.clone())));
+                crate::signals::note_on_signal(Some(Box::new(move || kept_in_words(&path))));
                 let states = report
                     .states_found
                     .as_deref()
@@ -308,7 +305,7 @@ impl<'a> CountShow<'a> {
                     );
                 }
                 if moment == CheckpointMoment::Kept {
-                    note!("{}", words());
+                    note!("{}", kept_in_words(&path));
                 }
             }
         }

@@ -59,8 +59,20 @@ struct Inner {
 }
 
 impl SpillDir {
-    /// Spills into a directory made inside `parent` when first needed.
+    /// Spills into a directory made inside `parent` when first needed,
+    /// with no stop flag (for tests).
+    #[cfg(test)]
     pub(crate) fn new(parent: &Path) -> SpillDir {
+        SpillDir::made(parent, None)
+    }
+
+    /// Spills into a directory made inside `parent` when first needed,
+    /// its files' reading ending once `stop` is raised.
+    pub(crate) fn stopped_by(parent: &Path, stop: &Stop) -> SpillDir {
+        SpillDir::made(parent, Some(stop.clone()))
+    }
+
+    fn made(parent: &Path, stop: Option<Stop>) -> SpillDir {
         SpillDir(Arc::new(Inner {
             parent: parent.to_path_buf(),
             made: Mutex::new(None),
@@ -68,18 +80,8 @@ impl SpillDir {
             on_disk: AtomicU64::new(0),
             most: AtomicU64::new(0),
             eager_above: None,
-            stop: None,
+            stop,
         }))
-    }
-
-    /// Spills into a directory made inside `parent`, its files' reading
-    /// ending once `stop` is raised.
-    pub(crate) fn stopped_by(parent: &Path, stop: &Stop) -> SpillDir {
-        let mut dir = SpillDir::new(parent);
-        if let Some(inner) = Arc::get_mut(&mut dir.0) {
-            inner.stop = Some(stop.clone());
-        }
-        dir
     }
 
     /// [`FrontierError::Stopped`] once the count's stop flag is raised.

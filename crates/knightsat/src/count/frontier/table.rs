@@ -109,7 +109,8 @@ impl<'b, K: Key, C: Count> Table<'b, K, C> {
         self.blocks.iter().map(|block| block.len).sum()
     }
 
-    /// Bytes the table takes.
+    /// Bytes the table takes: a sum over its blocks (up to
+    /// [`MAX_BLOCKS`]), so not for every addition.
     pub(crate) fn bytes(&self) -> u64 {
         let cells: usize = self.blocks.iter().map(|block| block.cells.len()).sum();
         cell_bytes::<K, C>(cells + self.pending.len() * PENDING)
