@@ -433,7 +433,7 @@ fn piece_and_batch(step: &SquareProgress) -> Option<String> {
     let piece = step.piece.map(piece_words);
     let batch = step
         .batch
-        .map(|(batch, batches)| format!("batch {batch} of {batches}"));
+        .map(|batch| format!("batch {} of {}", batch.under_way, batch.made));
     let label = piece
         .into_iter()
         .chain(batch)

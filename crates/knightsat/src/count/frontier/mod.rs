@@ -61,8 +61,8 @@ mod whole;
 
 pub(crate) use ends::end_classes_of;
 pub(crate) use error::FrontierError;
+pub use options::{Batch, PartSplit, Piece, SquareOrder, SquareProgress};
 pub(crate) use options::{Options, Part, Saving};
-pub use options::{PartSplit, Piece, SquareOrder, SquareProgress};
 pub(crate) use spill::SpillDir;
 pub use time_left::TimeLeft;
 

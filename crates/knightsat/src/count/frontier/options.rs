@@ -204,17 +204,34 @@ pub struct SquareProgress {
     /// Bytes of states kept on disk now, past the memory budget.
     pub on_disk: u64,
     /// Once meeting in the middle splits its states into batches by the
-    /// budget, the batch being counted (from 1) and the batches made so
-    /// far. Each batch runs the half steps again from where it was split,
-    /// so `done` steps back when one starts. (Not `count --part`, which
-    /// splits a count between processes.)
-    pub batch: Option<(usize, usize)>,
+    /// budget, the batch being counted. Each batch runs the half steps
+    /// again from where it was split, so `done` steps back when one
+    /// starts. (Not `count --part`, which splits a count between
+    /// processes.)
+    pub batch: Option<Batch>,
     /// Where a count runs as several counts one after another, each from
     /// its first step, the one being counted.
     pub piece: Option<Piece>,
     /// Whether the count meets in the middle, so that its last step is
     /// the join of the two halves' tables: the largest single step.
     pub joins: bool,
+}
+
+/// The batch a count met in the middle is counting, once its half steps'
+/// states have been split into batches by the memory budget
+/// ([`SquareProgress::batch`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Batch {
+    /// The batch being counted, from 1.
+    pub under_way: usize,
+    /// The batches made so far.
+    pub made: usize,
+    /// The states the batch being counted began with, at the half step
+    /// where it was split off.
+    pub began_with: usize,
+    /// The states of the batches made and not yet begun, each at the half
+    /// step where it was split off.
+    pub waiting: usize,
 }
 
 /// One of the counts a count runs one after another, each from its first

@@ -11,17 +11,19 @@
 //! - when the count meets in the middle, its last step, the join of the two
 //!   halves' tables, takes as long as the last join did; before any join
 //!   has run, as long as the run before it;
-//! - each batch waiting takes as long as its sibling under way will, all
-//!   of whose own batches included (batches split again as they run: the
-//!   count splits its states into batches by the memory budget at any
-//!   half step, and the last made are counted first);
+//! - the batches waiting of a split take as long as their sibling under
+//!   way will, all of whose own batches included (batches split again as
+//!   they run: the count splits its states into batches by the memory
+//!   budget at any half step, and the last made are counted first), times
+//!   their states over the sibling's when they were split (the batches of
+//!   one split differ in size several times over);
 //! - each piece left takes as long as the pieces so far (the one under way
 //!   as it will end).
 //!
 //! How good it is, measured at a quarter, a half and three quarters of
 //! long counts, is in docs/benchmarks.md ("Time left").
 
-use super::options::{Piece, SquareProgress};
+use super::options::{Batch, Piece, SquareProgress};
 
 /// How many of the last steps a step left is expected to take as long as.
 const RECENT_STEPS: usize = 3;
@@ -41,7 +43,7 @@ pub struct TimeLeft {
     /// Seconds each finished piece took.
     pieces: Vec<f64>,
     /// The batch of the last report.
-    batch: Option<(usize, usize)>,
+    batch: Option<Batch>,
     /// Seconds at which the batch under way (or the piece) began.
     run_began: f64,
     /// The splits into batches of the piece under way, the first made
@@ -58,9 +60,26 @@ pub struct TimeLeft {
 struct Split {
     /// Its batches that have not begun.
     waiting: usize,
+    /// Their states.
+    waiting_states: usize,
+    /// The states the batch of it under way began with.
+    child_states: usize,
     /// Seconds at which the batch of it under way began, its own batches
     /// included.
     child_began: f64,
+}
+
+impl Split {
+    /// The time its batches waiting take, as a multiple of the time its
+    /// batch under way takes with all of its own.
+    #[allow(clippy::cast_precision_loss)]
+    fn waiting_share(&self) -> f64 {
+        if self.child_states == 0 {
+            self.waiting as f64
+        } else {
+            self.waiting_states as f64 / self.child_states as f64
+        }
+    }
 }
 
 impl TimeLeft {
@@ -100,19 +119,22 @@ impl TimeLeft {
         self.left(seconds, step)
     }
 
-    /// Follows the batches from the last report's to `batch` (the batch
-    /// under way and the batches made so far, none before a split): a
-    /// batch begun, taken from the split made last that has one waiting,
-    /// and a split, which makes more.
-    fn follow_batches(&mut self, batch: Option<(usize, usize)>) {
-        let (was_under_way, were_made) = self.batch.unwrap_or((1, 1));
-        let (under_way, made) = batch.unwrap_or((1, 1));
+    /// Follows the batches from the last report's to `batch` (none before
+    /// a split): a batch begun, taken from the split made last that has
+    /// one waiting, and a split, which makes more.
+    fn follow_batches(&mut self, batch: Option<Batch>) {
+        let (was_under_way, were_made) = self.batch.map_or((1, 1), |b| (b.under_way, b.made));
+        let (under_way, made, began_with, waiting) = batch.map_or((1, 1, 0, 0), |b| {
+            (b.under_way, b.made, b.began_with, b.waiting)
+        });
         if under_way > was_under_way {
             while self.splits.last().is_some_and(|split| split.waiting == 0) {
                 self.splits.pop();
             }
             if let Some(split) = self.splits.last_mut() {
                 split.waiting -= 1;
+                split.waiting_states = split.waiting_states.saturating_sub(began_with);
+                split.child_states = began_with;
                 split.child_began = self.last;
             }
             // A batch runs its steps again from where its states were
@@ -121,8 +143,11 @@ impl TimeLeft {
             self.run_began = self.last;
         }
         if made > were_made {
+            let earlier: usize = self.splits.iter().map(|split| split.waiting_states).sum();
             self.splits.push(Split {
                 waiting: made - were_made,
+                waiting_states: waiting.saturating_sub(earlier),
+                child_states: began_with,
                 child_began: self.last,
             });
         }
@@ -142,10 +167,10 @@ impl TimeLeft {
         if join_left {
             run_left += self.join.unwrap_or(seconds - self.run_began + run_left);
         }
-        // Each split's batches waiting take as long as the one of them
-        // under way, whose own splits' batches come first.
+        // Each split's batches waiting take their share of the time of the
+        // one of them under way, whose own splits' batches come first.
         let piece_left = self.splits.iter().rev().fold(run_left, |left, split| {
-            left + split.waiting as f64 * (seconds - split.child_began + left)
+            left + split.waiting_share() * (seconds - split.child_began + left)
         });
         let (index, of) = ordinal(step.piece);
         let this_piece = seconds - self.piece_began + piece_left;
@@ -243,10 +268,21 @@ mod tests {
         );
     }
 
+    /// The batch `under_way` of `made`, begun with `began_with` states,
+    /// with `waiting` states in the batches not begun.
+    fn batch(under_way: usize, made: usize, began_with: usize, waiting: usize) -> Batch {
+        Batch {
+            under_way,
+            made,
+            began_with,
+            waiting,
+        }
+    }
+
     #[test]
     fn batches_waiting_take_as_long_as_the_one_under_way_will() {
         let mut left = TimeLeft::new();
-        let mut batched = |at: f64, done: usize, batch: Option<(usize, usize)>| {
+        let mut batched = |at: f64, done: usize, batch: Option<Batch>| {
             left.observe(
                 at,
                 &SquareProgress {
@@ -257,21 +293,23 @@ mod tests {
         };
         batched(1.0, 1, None);
         batched(2.0, 2, None);
-        // Split after step 2 into 3 batches; the first's step 3 takes 2 s.
-        // Its 3 steps left at 4/3 s a step (the last three took 1, 1 and
-        // 2 s), and two batches more, each its 2 s so far and those steps.
+        // Split after step 2 into 3 batches of 10 states; the first's step
+        // 3 takes 2 s. Its 3 steps left at 4/3 s a step (the last three
+        // took 1, 1 and 2 s), and two batches more, each its 2 s so far
+        // and those steps.
         let per = 4.0 / 3.0;
         close(
-            batched(4.0, 3, Some((1, 3))),
+            batched(4.0, 3, Some(batch(1, 3, 10, 20))),
             3.0 * per + 2.0 * (2.0 + 3.0 * per),
         );
-        // Split again after step 3 into 2; step 4 takes 1 s (4/3 s a step
-        // again). The second of those 2 takes as long as the first will
-        // (its 1 s and 2 steps), and the first split's 2 waiting as long
-        // as all of theirs (3 s since it and what is left of the second).
+        // Split again after step 3 into 2 of 5 states; step 4 takes 1 s
+        // (4/3 s a step again). The second of those 2 takes as long as the
+        // first will (its 1 s and 2 steps), and the first split's 2
+        // waiting as long as all of theirs (3 s since it and what is left
+        // of the second).
         let second = 1.0 + 2.0 * per;
         close(
-            batched(5.0, 4, Some((1, 4))),
+            batched(5.0, 4, Some(batch(1, 4, 5, 25))),
             2.0 * per + second + 2.0 * (3.0 + 2.0 * per + second),
         );
         // The second batch of the second split begins from step 4 again
@@ -279,8 +317,36 @@ mod tests {
         // first split's 2 waiting as long as all the first of them took
         // (5 s since the split) and those 2 steps.
         close(
-            batched(7.0, 4, Some((2, 4))),
+            batched(7.0, 4, Some(batch(2, 4, 5, 20))),
             2.0 * 2.0 + 2.0 * (5.0 + 2.0 * 2.0),
+        );
+    }
+
+    #[test]
+    fn batches_waiting_take_the_share_of_their_states() {
+        let mut left = TimeLeft::new();
+        let mut batched = |at: f64, done: usize, batch: Option<Batch>| {
+            left.observe(
+                at,
+                &SquareProgress {
+                    batch,
+                    ..step(done, 4, None, false)
+                },
+            )
+        };
+        batched(1.0, 1, None);
+        // Split after step 1: the first batch began with 10 states, the
+        // other two wait with 30 and 10. Steps of 1 s: 2 left of the
+        // first, then 4 times all of its 3 s for the 40 states waiting.
+        close(batched(2.0, 2, Some(batch(1, 3, 10, 40))), 2.0 + 4.0 * 3.0);
+        batched(3.0, 3, Some(batch(1, 3, 10, 40)));
+        batched(4.0, 4, Some(batch(1, 3, 10, 40)));
+        // The batch of 30 begins again from step 2, which takes 3 s: two
+        // steps left of it at that pace, and the 10 states waiting a third
+        // of all of it, the 3 s so far and those two steps.
+        close(
+            batched(7.0, 2, Some(batch(2, 3, 30, 10))),
+            2.0 * 3.0 + (3.0 + 2.0 * 3.0) / 3.0,
         );
     }
 }

@@ -9,7 +9,7 @@ use crate::count::frontier::engine::{shard_of, table_error};
 use crate::count::frontier::packing::{mix, Key};
 use crate::count::frontier::state::Word;
 use crate::count::frontier::table::{Table, TableError};
-use crate::count::frontier::FrontierError;
+use crate::count::frontier::{Batch, FrontierError};
 use crate::count::number::Wide;
 
 /// The share of the memory budget past which the half steps' tables are
@@ -24,14 +24,25 @@ pub(super) struct Batches<'b, K: Key> {
     pub(super) waiting: Vec<(usize, WaitingBatch<'b, K>)>,
     /// The cycles or paths of the batches joined so far.
     pub(super) joined: Wide,
+    /// The states the batch being counted began with.
+    pub(super) began_with: usize,
 }
 
 impl<K: Key> Batches<'_, K> {
-    /// The batch being counted and the batches made so far, once the states
-    /// have been split into more than one.
-    pub(super) fn label(&self) -> Option<(usize, usize)> {
+    /// The batch being counted, once the states have been split into more
+    /// than one.
+    pub(super) fn label(&self) -> Option<Batch> {
         let made = self.started + self.waiting.len();
-        (made > 1).then_some((self.started, made))
+        (made > 1).then(|| Batch {
+            under_way: self.started,
+            made,
+            began_with: self.began_with,
+            waiting: self
+                .waiting
+                .iter()
+                .map(|(_, batch)| batch.states().len())
+                .sum(),
+        })
     }
 }
 

@@ -52,7 +52,7 @@ use crate::count::frontier::saved::piece;
 use crate::count::frontier::schedule::{CellGraph, Lines, Schedule};
 use crate::count::frontier::state::{free_ends, Mode, Word, MAX_WIDTH};
 use crate::count::frontier::table::{Table, TableError};
-use crate::count::frontier::{FrontierError, Options, Piece, SpillDir, SquareProgress};
+use crate::count::frontier::{Batch, FrontierError, Options, Piece, SpillDir, SquareProgress};
 use crate::count::number::{TourNumber, Wide};
 use batches::{Batches, WaitingBatch, SPLIT_SHARE};
 use cut::{cut_at, half_steps, HalfStepTies, Needs, Reading, Sides};
@@ -444,9 +444,9 @@ impl Meet<'_> {
         }
     }
 
-    /// Reports `done` steps of the whole with `states`, in `batch` (the
-    /// batch being counted and the batches made) once split.
-    fn report(&self, done: usize, states: usize, batch: Option<(usize, usize)>) {
+    /// Reports `done` steps of the whole with `states`, in `batch` once
+    /// split.
+    fn report(&self, done: usize, states: usize, batch: Option<Batch>) {
         if let Some(progress) = self.options.progress {
             progress(SquareProgress {
                 done,
@@ -680,6 +680,7 @@ impl Meet<'_> {
             // estimate of the time left learns how long joins take.
             self.report(self.total, 0, batches.label());
             if let Some((from, batch)) = batches.waiting.pop() {
+                batches.began_with = batch.states().len();
                 next = Some((from, batch.tables(self.jobs, self.budget)?));
             }
         }
@@ -701,6 +702,7 @@ impl Meet<'_> {
             started: 0,
             waiting: Vec::new(),
             joined: Wide::ZERO,
+            began_with: 0,
         };
         self.save_bottom_if_due(top, 0, &tables, &batches)?;
         Ok((0, tables, batches))
@@ -808,6 +810,7 @@ impl Meet<'_> {
                 batches
                     .waiting
                     .extend(split.into_iter().map(|batch| (i + 1, batch)));
+                batches.began_with = first.states().len();
                 tables = first.tables(self.jobs, self.budget)?;
             }
             // After the last half step the join follows at once, and the
@@ -932,7 +935,9 @@ mod tests {
                 // Split or not, on one thread or two.
                 for (jobs, split_above) in [(1, u64::MAX), (2, u64::MAX), (2, 0)] {
                     let reported = std::sync::Mutex::new(Vec::new());
-                    let record = |p: SquareProgress| reported.lock().unwrap().push(p.batch);
+                    let record = |p: SquareProgress| {
+                        reported.lock().unwrap().push(p.batch);
+                    };
                     let options = Options {
                         jobs,
                         progress: Some(&record),
@@ -955,14 +960,24 @@ mod tests {
                         "{rows}x{cols} holes {holes:?} leaper {leap:?} closed {closed} on {jobs} threads, split above {split_above}"
                     );
                     // SquareProgress names the batch being counted once split,
-                    // and ends on the last of all the batches.
+                    // with the states it began with and those waiting (each
+                    // batch waiting has some), and ends on the last of all
+                    // the batches, none waiting.
                     let reported = reported.into_inner().unwrap();
-                    let named: Vec<(usize, usize)> = reported.iter().flatten().copied().collect();
+                    let named: Vec<Batch> = reported.iter().flatten().copied().collect();
                     if batches == 1 {
                         assert!(named.is_empty(), "{named:?}");
                     } else {
-                        assert!(named.iter().all(|&(batch, of)| 1 <= batch && batch <= of));
-                        assert_eq!(reported.last(), Some(&Some((batches, batches))));
+                        assert!(named.iter().all(|b| 1 <= b.under_way
+                            && b.under_way <= b.made
+                            && b.began_with > 0
+                            && b.waiting >= b.made - b.under_way
+                            && (b.waiting == 0) == (b.under_way == b.made)));
+                        let last = reported.last().copied().flatten().unwrap();
+                        assert_eq!(
+                            (last.under_way, last.made, last.waiting),
+                            (batches, batches, 0)
+                        );
                     }
                     if split_above == u64::MAX {
                         assert_eq!(batches, 1);

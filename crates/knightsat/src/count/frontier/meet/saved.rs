@@ -159,10 +159,13 @@ pub(super) fn read_bottom<'b, K: Key>(
         let next_step = usize::try_from(input.u64()?).map_err(|_| input.bad("a step too far"))?;
         waiting.push((next_step, read_states::<K>(input, budget)?));
     }
+    // The batch under way goes on from its saved step, not its first.
+    let began_with = tables.iter().map(Table::len).sum();
     let batches = Batches {
         started,
         waiting,
         joined: Wide::get(&sum),
+        began_with,
     };
     Ok(Some((next_step, tables, batches)))
 }
