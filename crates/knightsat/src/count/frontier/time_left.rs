@@ -268,6 +268,14 @@ mod tests {
         );
     }
 
+    /// Step `done` of `total` of a count with no piece, in `batch`.
+    fn in_batch(done: usize, total: usize, batch: Option<Batch>) -> SquareProgress {
+        SquareProgress {
+            batch,
+            ..step(done, total, None, false)
+        }
+    }
+
     /// The batch `under_way` of `made`, begun with `began_with` states,
     /// with `waiting` states in the batches not begun.
     fn batch(under_way: usize, made: usize, began_with: usize, waiting: usize) -> Batch {
@@ -282,15 +290,7 @@ mod tests {
     #[test]
     fn batches_waiting_take_as_long_as_the_one_under_way_will() {
         let mut left = TimeLeft::new();
-        let mut batched = |at: f64, done: usize, batch: Option<Batch>| {
-            left.observe(
-                at,
-                &SquareProgress {
-                    batch,
-                    ..step(done, 6, None, false)
-                },
-            )
-        };
+        let mut batched = |at: f64, done: usize, batch| left.observe(at, &in_batch(done, 6, batch));
         batched(1.0, 1, None);
         batched(2.0, 2, None);
         // Split after step 2 into 3 batches of 10 states; the first's step
@@ -325,15 +325,7 @@ mod tests {
     #[test]
     fn batches_waiting_take_the_share_of_their_states() {
         let mut left = TimeLeft::new();
-        let mut batched = |at: f64, done: usize, batch: Option<Batch>| {
-            left.observe(
-                at,
-                &SquareProgress {
-                    batch,
-                    ..step(done, 4, None, false)
-                },
-            )
-        };
+        let mut batched = |at: f64, done: usize, batch| left.observe(at, &in_batch(done, 4, batch));
         batched(1.0, 1, None);
         // Split after step 1: the first batch began with 10 states, the
         // other two wait with 30 and 10. Steps of 1 s: 2 left of the
