@@ -935,9 +935,7 @@ mod tests {
                 // Split or not, on one thread or two.
                 for (jobs, split_above) in [(1, u64::MAX), (2, u64::MAX), (2, 0)] {
                     let reported = std::sync::Mutex::new(Vec::new());
-                    let record = |p: SquareProgress| {
-                        reported.lock().unwrap().push(p.batch);
-                    };
+                    let record = |p: SquareProgress| reported.lock().unwrap().push(p.batch);
                     let options = Options {
                         jobs,
                         progress: Some(&record),
