@@ -444,7 +444,10 @@ fn colours(
     let board = problem.board();
     let n = board.squares();
     let (colour, leaper): (Vec<bool>, String) = if board.graph().is_some() {
-        (sides(graph.get()?, clock)?, "graph".to_string())
+        (
+            graph.get()?.sides_unless(|| clock.out())?,
+            "graph".to_string(),
+        )
     } else {
         let leaper = board.leaper();
         let mut colour = Vec::with_capacity(n);
@@ -495,31 +498,6 @@ fn colours(
         });
     }
     None
-}
-
-/// The two sides of a connected bipartite graph (vertex 0's side
-/// `false`), or `None` for a graph that is not bipartite or not connected
-/// (the shape rules refute that), or when the clock runs out.
-fn sides(graph: &MoveGraph, clock: &Clock) -> Option<Vec<bool>> {
-    let mut reached = 0;
-    let mut side = vec![false; graph.nodes()];
-    for (v, distance) in graph.bfs(&[0]) {
-        if clock.out() {
-            return None;
-        }
-        side[v] = distance % 2 == 1;
-        reached += 1;
-    }
-    if reached < graph.nodes() {
-        return None;
-    }
-    let bipartite = (0..graph.nodes()).all(|v| {
-        graph
-            .neighbours(v)
-            .iter()
-            .all(|&w| side[w as usize] != side[v])
-    });
-    bipartite.then_some(side)
 }
 
 /// The rules about the move graph's shape: connected, no isolated

@@ -167,6 +167,31 @@ impl MoveGraph {
     pub(crate) fn distances_from(&self, sources: &[usize]) -> Vec<u32> {
         self.bfs(sources).into_distances()
     }
+
+    /// The two sides of a connected bipartite graph (node 0's side
+    /// `false`), or `None` for a graph that is not bipartite or not
+    /// connected, or when `stop` (asked once a node) says to give up.
+    pub(crate) fn sides_unless(&self, mut stop: impl FnMut() -> bool) -> Option<Vec<bool>> {
+        if self.nodes() == 0 {
+            return Some(Vec::new());
+        }
+        let mut reached = 0;
+        let mut side = vec![false; self.nodes()];
+        for (v, distance) in self.bfs(&[0]) {
+            if stop() {
+                return None;
+            }
+            side[v] = distance % 2 == 1;
+            reached += 1;
+        }
+        let bipartite = reached == self.nodes()
+            && (0..self.nodes()).all(|v| {
+                self.neighbours(v)
+                    .iter()
+                    .all(|&w| side[w as usize] != side[v])
+            });
+        bipartite.then_some(side)
+    }
 }
 
 /// A breadth-first search on a [`MoveGraph`] ([`MoveGraph::bfs`]): an
