@@ -12,6 +12,7 @@ pub const ENCODING: &[&str] = &[
     "encoding",
     "subtours",
     "no_patching",
+    "position_support",
     "amo",
     "max_clause_len",
     "no_predecessor",

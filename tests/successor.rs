@@ -32,6 +32,20 @@ fn configs() -> Vec<EncodingConfig> {
             configs.push(successor(subtours, symmetry_breaking));
         }
     }
+    // The complete formula with each redundant position family on or off
+    // (the default has the parity, not the support).
+    for (parity, position_support) in [(false, false), (true, true), (false, true)] {
+        configs.push(
+            SuccessorConfig {
+                subtours: Subtours::Complete,
+                symmetry_breaking: false,
+                parity,
+                position_support,
+                ..SuccessorConfig::default()
+            }
+            .into(),
+        );
+    }
     configs
 }
 
@@ -481,8 +495,9 @@ fn bad_combinations_get_one_line_errors() {
             "5",
             "--encoding",
             "successor",
-            "--no-parity",
+            "--no-reachability",
         ],
+        &["encode", "--size", "5", "--position-support"],
         &["solve", "--size", "5", "--subtours", "lazy"],
         &[
             "solve",

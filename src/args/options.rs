@@ -277,9 +277,20 @@ pub struct EncodingArgs {
     /// Do not prune by colour.
     ///
     /// A knight alternates colours, so a square can only be reached at
-    /// steps of one parity; a leaper with A+B even keeps its colour.
+    /// steps of one parity; a leaper with A+B even keeps its colour. In
+    /// the successor encoding's positions (complete or clued formulas),
+    /// the same rule on any bipartite move graph: a node's position has
+    /// the parity its side gives it.
     #[arg(long, help_heading = ENCODING)]
     pub no_parity: bool,
+    /// Successor encoding with positions: add the support clauses.
+    ///
+    /// Each move's position clause read backwards: the node a move leads
+    /// to fixes the position of the node it comes from. Redundant, and off
+    /// by default: kissat was slower with them on closed 20x20 and 30x30
+    /// and on FHCP graphs (docs/encodings.md).
+    #[arg(long, hide_short_help = true, help_heading = ENCODING)]
+    pub position_support: bool,
     /// Do not prune squares by distance from the start, end or clues.
     ///
     /// Squares further by moves from the start, end or a clue than the

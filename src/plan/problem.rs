@@ -163,6 +163,7 @@ impl EncodingArgs {
                 let only_successor = [
                     (self.subtours.is_some(), "--subtours"),
                     (self.no_patching, "--no-patching"),
+                    (self.position_support, "--position-support"),
                 ];
                 for (given, switch) in only_successor {
                     Self::refuse(given, switch, "successor", "time-indexed")?;
@@ -179,7 +180,6 @@ impl EncodingArgs {
                 let only_time_indexed = [
                     (self.no_predecessor, "--no-predecessor"),
                     (self.no_moves, "--no-moves"),
-                    (self.no_parity, "--no-parity"),
                     (self.no_reachability, "--no-reachability"),
                     (self.blocks.is_some(), "--blocks"),
                     (self.corridor.is_some(), "--corridor"),
@@ -203,6 +203,8 @@ impl EncodingArgs {
                     amo: self.amo.map_or(base.amo, Amo::from),
                     symmetry_breaking: !naive && !self.no_symmetry_breaking,
                     subtours,
+                    parity: base.parity && !naive && !self.no_parity,
+                    position_support: self.position_support,
                     patching: !self.no_patching,
                 })
             }

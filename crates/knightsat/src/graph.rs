@@ -267,6 +267,33 @@ mod tests {
     }
 
     #[test]
+    fn sides_are_the_colours_of_a_connected_bipartite_graph_only() {
+        // A knight changes colour every move: on 3x4 the sides are the
+        // colours (a1's side false); a (1,1)-leaper never leaves its
+        // colour, so its graph is disconnected.
+        let board = Board::new(3, 4).unwrap();
+        let sides = MoveGraph::new(&board).sides_unless(|| false).unwrap();
+        assert_eq!(sides, (0..12).map(|s| board.colour(s)).collect::<Vec<_>>());
+        let bishop = board.clone().with_leaper(Leaper::new(1, 1).unwrap());
+        assert_eq!(MoveGraph::new(&bishop).sides_unless(|| false), None);
+        // A triangle is connected and not bipartite; a path is.
+        let graph = |edges: &[(usize, usize)]| {
+            let graph = crate::model::graph::Graph::new(3, edges).unwrap();
+            MoveGraph::new(&Board::from_graph(graph))
+        };
+        assert_eq!(
+            graph(&[(1, 2), (2, 3), (1, 3)]).sides_unless(|| false),
+            None
+        );
+        assert_eq!(
+            graph(&[(1, 2), (2, 3)]).sides_unless(|| false),
+            Some(vec![false, true, false])
+        );
+        // Told to stop, it gives up.
+        assert_eq!(MoveGraph::new(&board).sides_unless(|| true), None);
+    }
+
+    #[test]
     fn a_twin_joins_its_squares_neighbours_last() {
         let board = Board::new(3, 4).unwrap();
         let graph = MoveGraph::new(&board);

@@ -54,6 +54,13 @@ pub struct SuccessorConfig {
     pub symmetry_breaking: bool,
     /// Lazily (solving in a loop) or in the formula.
     pub subtours: Subtours,
+    /// Where the formula has positions and the move graph is bipartite:
+    /// the positions' parity, which the sides fix (`position-parity`).
+    pub parity: bool,
+    /// Where the formula has positions: each move's reverse reading of
+    /// the advance, that the node it leads to fixes the node it comes from
+    /// (`position-support`).
+    pub position_support: bool,
     /// Whether a search for one tour may patch a model's subtours into a
     /// tour (`patch`) before it adds cuts. A way of solving, not
     /// part of the formula: CNF comments do not record it.
@@ -63,13 +70,16 @@ pub struct SuccessorConfig {
 impl Default for SuccessorConfig {
     /// Pairwise at-most-one (each set has at most 9 literals for a knight,
     /// where pairwise is smallest in literals that propagate at once),
-    /// symmetry breaking, lazy subtours, patching.
+    /// symmetry breaking, lazy subtours, the positions' parity (not their
+    /// support, which made kissat slower: docs/encodings.md), patching.
     fn default() -> Self {
         SuccessorConfig {
             max_clause_len: None,
             amo: Amo::Pairwise,
             symmetry_breaking: true,
             subtours: Subtours::Lazy,
+            parity: true,
+            position_support: false,
             patching: true,
         }
     }
@@ -77,11 +87,14 @@ impl Default for SuccessorConfig {
 
 impl SuccessorConfig {
     /// What a CNF's comments start from before its settings are read: a
-    /// written formula is complete.
+    /// written formula is complete, and a switch it does not mention was
+    /// off (the formula was written before the switch existed).
     pub(crate) fn before_any_setting() -> SuccessorConfig {
         SuccessorConfig {
             symmetry_breaking: false,
             subtours: Subtours::Complete,
+            parity: false,
+            position_support: false,
             ..SuccessorConfig::default()
         }
     }
@@ -148,6 +161,8 @@ impl SuccessorConfig {
             ("amo", self.amo.to_string()),
             ("symmetry-breaking", self.symmetry_breaking.to_string()),
             ("subtours", self.subtours.name().to_string()),
+            ("parity", self.parity.to_string()),
+            ("position-support", self.position_support.to_string()),
         ]
     }
 
@@ -162,6 +177,8 @@ impl SuccessorConfig {
             .map(|len| self.max_clause_len = len),
             "amo" => value.parse().ok().map(|amo| self.amo = amo),
             "symmetry-breaking" => value.parse().ok().map(|on| self.symmetry_breaking = on),
+            "parity" => value.parse().ok().map(|on| self.parity = on),
+            "position-support" => value.parse().ok().map(|on| self.position_support = on),
             "subtours" => match value {
                 "lazy" => Some(Subtours::Lazy),
                 "complete" => Some(Subtours::Complete),
@@ -192,6 +209,8 @@ mod tests {
             amo: Amo::Commander,
             symmetry_breaking: !defaults.symmetry_breaking,
             subtours: Subtours::Lazy,
+            parity: !defaults.parity,
+            position_support: !defaults.position_support,
             patching: true,
         };
         let mut read = SuccessorConfig::before_any_setting();
@@ -199,7 +218,7 @@ mod tests {
             assert!(read.read_setting(key, &value).unwrap(), "{key}");
         }
         assert_eq!(read, config);
-        assert!(!read.read_setting("parity", "true").unwrap());
+        assert!(!read.read_setting("corridor", "3").unwrap());
         assert!(read.read_setting("subtours", "eager").is_err());
     }
 }

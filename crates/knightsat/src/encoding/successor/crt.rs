@@ -74,6 +74,16 @@ pub(crate) fn moduli(nodes: usize) -> Vec<usize> {
     moduli
 }
 
+/// Whether a node's position (its distance from the root along the
+/// cycle) is odd: fixed by the problem, or the value of a literal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Odd {
+    /// Odd (`true`) or even in every tour.
+    Fixed(bool),
+    /// Odd exactly when this literal is true.
+    As(Lit),
+}
+
 /// The position variables of one problem: for each modulus m, each node v
 /// and each residue i, "p(m, v) = i", numbered from `first` modulus by
 /// modulus, node by node, residue by residue.
@@ -164,6 +174,51 @@ impl Positions {
                     !self.var(which, from, i),
                     self.var(which, to, (i + 1) % m),
                 ]);
+            }
+        }
+    }
+
+    /// Where `step` moves from `from` to `to` (not the root), `to`'s
+    /// position fixes `from`'s: ¬step ∨ p(m, from) = i ∨ ¬p(m, to) = i + 1
+    /// mod m. Implied by [`Positions::advance`] and exactly one position
+    /// per node, but not by unit propagation once a node's residues are
+    /// narrowed: with it, learning that `to` cannot be at i + 1 excludes
+    /// i for `from` at once. Off by default: kissat was slower with it
+    /// (docs/encodings.md, "The complete formula's redundant families").
+    pub(crate) fn support(&self, step: Lit, from: usize, to: usize, sink: &mut impl ClauseSink) {
+        for (which, &m) in self.moduli.iter().enumerate() {
+            for i in 0..m {
+                sink.add_clause(&[
+                    !step,
+                    self.var(which, from, i),
+                    !self.var(which, to, (i + 1) % m),
+                ]);
+            }
+        }
+    }
+
+    /// Whether some modulus is even, so that positions tell their parity.
+    pub(crate) fn have_even_modulus(&self) -> bool {
+        self.moduli.iter().any(|m| m % 2 == 0)
+    }
+
+    /// A node's residue modulo an even modulus has the parity of its
+    /// position: for every even m and every residue i whose parity is not
+    /// `odd`, ¬p(m, node) = i (a unit where the parity is fixed, with the
+    /// parity's literal where it is not).
+    pub(crate) fn parity(&self, node: usize, odd: Odd, sink: &mut impl ClauseSink) {
+        for (which, &m) in self.moduli.iter().enumerate() {
+            if m % 2 == 1 {
+                continue;
+            }
+            for i in 0..m {
+                let at = self.var(which, node, i);
+                let residue_odd = i % 2 == 1;
+                match odd {
+                    Odd::Fixed(odd) if odd != residue_odd => sink.add_clause(&[!at]),
+                    Odd::Fixed(_) => {}
+                    Odd::As(lit) => sink.add_clause(&[!at, if residue_odd { lit } else { !lit }]),
+                }
             }
         }
     }

@@ -43,7 +43,7 @@ use crate::model::problem::Problem;
 pub use config::{Subtours, SuccessorConfig};
 use cycles::{cuts_for, patch, Cycles};
 
-use crt::Positions;
+use crt::{Odd, Positions};
 
 /// The largest set of literals the successor encoding gives to pairwise
 /// at-most-one (see `Successor::amo_for`).
@@ -64,6 +64,88 @@ pub struct Successor {
     /// end's N − 1, or a clue's step.
     root_step: isize,
     positions: Option<Positions>,
+    /// The parity of every node's position (a formula with positions on a
+    /// bipartite move graph, with `parity` on).
+    parities: Option<Parities>,
+}
+
+/// The parity of every node's position on a bipartite move graph: along
+/// the cycle the nodes alternate between the graph's two sides, so a
+/// node's distance from the root is odd exactly when it lies on the other
+/// side than the root (closed tours), or for an open tour, whose root is
+/// the virtual node, exactly when it lies on the start's side.
+#[derive(Clone, Debug)]
+struct Parities {
+    /// Each node's.
+    odd: Vec<Odd>,
+    /// The variable "the open tour starts on the side without square index
+    /// 0", where the problem leaves the start's side open; numbered after
+    /// the positions.
+    start_side: Option<Var>,
+}
+
+impl Parities {
+    /// The parities for `moves`, or `None` where the move graph is not
+    /// bipartite (or not connected, or has no tour by its sides' sizes).
+    /// `starts` are the squares an open tour may start on; `free` is the
+    /// first variable not yet numbered.
+    fn of(
+        problem: &Problem,
+        moves: &MoveMap,
+        starts: &[bool],
+        root: usize,
+        free: usize,
+    ) -> Option<Parities> {
+        let side = moves.graph.sides_unless(|| false)?;
+        if !moves.open {
+            let odd = side.iter().map(|&s| Odd::Fixed(s != side[root])).collect();
+            return Some(Parities {
+                odd,
+                start_side: None,
+            });
+        }
+        let squares = side.len();
+        let on_true = side.iter().filter(|&&s| s).count();
+        if on_true.abs_diff(squares - on_true) > 1 {
+            return None;
+        }
+        // A path alternates sides: it starts on the larger side, or on
+        // either where they are equal; an end fixes the start's side too.
+        let mut start_may_be = [on_true * 2 <= squares, on_true * 2 >= squares];
+        for (which, may) in start_may_be.iter_mut().enumerate() {
+            let which = which == 1;
+            *may &= (0..squares).any(|s| starts[s] && side[s] == which);
+            if let Some(end) = problem.end() {
+                *may &= which == (side[end] ^ (squares % 2 == 0));
+            }
+        }
+        let (mut odd, start_side): (Vec<Odd>, Option<Var>) = match start_may_be {
+            [false, false] => return None,
+            [true, true] => {
+                let start_on_true = Var::from_dimacs(free as isize);
+                let odd = side
+                    .iter()
+                    .map(|&s| {
+                        Odd::As(if s {
+                            start_on_true.positive()
+                        } else {
+                            start_on_true.negative()
+                        })
+                    })
+                    .collect();
+                (odd, Some(start_on_true))
+            }
+            [_, start_on_true] => (
+                side.iter()
+                    .map(|&s| Odd::Fixed(s == start_on_true))
+                    .collect(),
+                None,
+            ),
+        };
+        // The virtual node, the root, is at 0.
+        odd.push(Odd::Fixed(false));
+        Some(Parities { odd, start_side })
+    }
 }
 
 impl Successor {
@@ -89,6 +171,13 @@ impl Successor {
         let positions = config
             .has_positions(problem)
             .then(|| Positions::new(moves.nodes(), moves.count() + 1));
+        let parities = positions
+            .as_ref()
+            .filter(|positions| config.parity && positions.have_even_modulus())
+            .and_then(|positions| {
+                let free = moves.count() + positions.count() + 1;
+                Parities::of(problem, &moves, &starts, root, free)
+            });
         Ok(Successor {
             problem: problem.clone(),
             config,
@@ -97,6 +186,7 @@ impl Successor {
             root,
             root_step,
             positions,
+            parities,
         })
     }
 
@@ -170,10 +260,7 @@ impl Successor {
 
     /// Announces and writes every family, in a fixed order.
     fn encode_families(&self, sink: &mut impl ClauseSink) {
-        sink.reserve_vars(self.moves.count());
-        if let Some(positions) = &self.positions {
-            sink.reserve_vars(self.moves.count() + positions.count());
-        }
+        sink.reserve_vars(self.numbered_vars());
         family(sink, "leave-exactly-one", |sink| {
             self.leave_exactly_one(sink);
         });
@@ -205,6 +292,18 @@ impl Successor {
             family(sink, "position-closing", |sink| {
                 self.positions_close(positions, sink);
             });
+            if let Some(parities) = &self.parities {
+                family(sink, "position-parity", |sink| {
+                    for (node, &odd) in parities.odd.iter().enumerate() {
+                        positions.parity(node, odd, sink);
+                    }
+                });
+            }
+            if self.config.position_support {
+                family(sink, "position-support", |sink| {
+                    self.positions_supported(positions, sink);
+                });
+            }
             if !self.problem.clues().is_empty() {
                 family(sink, "clues", |sink| {
                     self.clues_by_position(positions, sink);
@@ -328,6 +427,29 @@ impl Successor {
                 }
             }
         }
+    }
+
+    /// Every move into a node other than the root is supported by the
+    /// node it comes from ([`Positions::support`]).
+    fn positions_supported(&self, positions: &Positions, sink: &mut impl ClauseSink) {
+        for node in 0..self.moves.nodes() {
+            for (to, step) in self.node_arcs(node) {
+                if to != self.root {
+                    positions.support(step, node, to, sink);
+                }
+            }
+        }
+    }
+
+    /// The variables numbered before any auxiliary one: the moves, the
+    /// positions and the start's side.
+    fn numbered_vars(&self) -> usize {
+        let positions = self.positions.as_ref().map_or(0, Positions::count);
+        let start_side = self
+            .parities
+            .as_ref()
+            .map_or(0, |parities| usize::from(parities.start_side.is_some()));
+        self.moves.count() + positions + start_side
     }
 
     /// Every move into the root closes the cycle: it comes from the last
@@ -524,6 +646,12 @@ impl Encoding for Successor {
         )];
         if let Some(positions) = &self.positions {
             lines.push(positions.describe(&self.node_name(self.root)));
+        }
+        if let Some(var) = self.parities.as_ref().and_then(|p| p.start_side) {
+            lines.push(format!(
+                "start-side variable {}: the tour starts on the side of the bipartite move graph without index 0",
+                var.to_dimacs()
+            ));
         }
         lines
     }
