@@ -1646,9 +1646,12 @@ fn methods_refuse_what_they_cannot_do_in_one_line_with_exit_2() {
             &["count", "--size", "100", "--method", "sat"],
             "at most 8192 squares",
         ),
-        (&["encode", "--size", "91"], "at most 8192 squares"),
         (
-            &["encode", "--size", "91"],
+            &["encode", "--size", "91", "--encoding", "time-indexed"],
+            "at most 8192 squares",
+        ),
+        (
+            &["stats", "--size", "91", "--encoding", "time-indexed"],
             "--encoding successor takes larger boards",
         ),
     ] {

@@ -593,6 +593,24 @@ fn encode_writes_the_complete_formula_and_decode_reads_it() {
     assert!(common::is_tour(6, 6, true, &squares));
 }
 
+#[test]
+fn encode_writes_the_complete_successor_formula_past_the_time_indexed_limit() {
+    // 2x4097 has 8194 squares, past the time-indexed encoding's 8192:
+    // with no encoding named, encode writes the successor encoding whole,
+    // the same bytes as when it is named; 2x4096 stays time-indexed.
+    let written =
+        |args: &[&str]| common::cli::stdout_of(&[&["encode", "--closed"][..], args].concat());
+    let past = written(&["--board", "2x4097"]);
+    assert_eq!(
+        past,
+        written(&["--board", "2x4097", "--encoding", "successor"])
+    );
+    assert!(past.contains("c option subtours complete"), "{past:.800}");
+    let at = written(&["--board", "2x4096"]);
+    assert!(!at.contains("c option encoding successor"), "{at:.800}");
+    assert!(at.contains("time-indexed"), "{at:.800}");
+}
+
 /// The squares `knightsat decode` reads from a solver's `result` for the
 /// 6x6 formula `cnf`, which it must decode.
 fn decoded_6x6(cnf: &std::path::Path, result: &std::path::Path) -> Vec<usize> {

@@ -232,7 +232,9 @@ pub struct EncodingArgs {
     /// move after s goes to w": linear in the board, for large boards;
     /// clues pin positions through the Chinese remainder counters, which
     /// then make the formula complete. Giving it means --method sat (the
-    /// default route picks its own encoding).
+    /// default route picks its own encoding). With none given, `encode`
+    /// and `stats` write the successor encoding whole on a board past the
+    /// time-indexed encoding's 8192 squares.
     #[arg(long, value_enum, hide_possible_values = true, help_heading = ENCODING)]
     pub encoding: Option<EncodingArg>,
     /// Successor encoding: lazy or complete ruling out of subtours.

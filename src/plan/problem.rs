@@ -10,10 +10,20 @@ use knightsat::model::graph::Graph;
 use knightsat::model::problem::{parse_clue, Problem};
 use knightsat::puzzle::parse_puzzle;
 use knightsat::runtime::input;
+use knightsat::solve::auto;
 use knightsat::GivenBoard;
 
 use crate::args::{EncodingArg, EncodingArgs, Preset, ProblemArgs, ShapeArgs};
 use crate::failure::{NoBoard, SwitchOfOtherEncoding};
+
+/// What the formula is for, which decides its defaults.
+#[derive(Clone, Copy)]
+enum Purpose {
+    /// Solved in this process (`solve`, `count`).
+    Solving,
+    /// Written whole for another program (`encode`, `stats`, `cubes`).
+    Writing,
+}
 
 impl ShapeArgs {
     /// The board the options describe, or `None` when none of --board,
@@ -131,7 +141,7 @@ impl EncodingArgs {
         &self,
         problem: &ProblemArgs,
     ) -> Fallible<(Problem, EncodingConfig, Box<dyn Encoding>)> {
-        let (problem, config) = self.problem_and_config_with(problem, Subtours::FOR_WRITING)?;
+        let (problem, config) = self.problem_and_config_with(problem, Purpose::Writing)?;
         let encoding = config.prepare(&problem)?;
         Ok((problem, config, encoding))
     }
@@ -140,24 +150,28 @@ impl EncodingArgs {
     /// not yet prepared (searches without SAT never prepare it); the
     /// successor encoding's subtours lazy unless --subtours says otherwise.
     pub fn problem_and_config(&self, problem: &ProblemArgs) -> Fallible<(Problem, EncodingConfig)> {
-        self.problem_and_config_with(problem, Subtours::FOR_SOLVING)
+        self.problem_and_config_with(problem, Purpose::Solving)
     }
 
-    /// [`problem_and_config`](Self::problem_and_config) with the successor
-    /// encoding's subtours `subtours` unless --subtours says otherwise.
-    pub fn problem_and_config_with(
+    /// [`problem_and_config`](Self::problem_and_config) for `purpose`: the
+    /// successor encoding's subtours lazy for solving and complete for
+    /// writing unless --subtours says otherwise, and with no encoding named
+    /// the library's choice for the purpose.
+    fn problem_and_config_with(
         &self,
         problem: &ProblemArgs,
-        subtours: Subtours,
+        purpose: Purpose,
     ) -> Fallible<(Problem, EncodingConfig)> {
         let problem = problem.problem()?;
-        let encoding = self
-            .encoding
-            .unwrap_or(if problem.board().graph().is_some() {
-                EncodingArg::Successor
-            } else {
-                EncodingArg::default()
-            });
+        let (subtours, successor_by_default) = match purpose {
+            Purpose::Solving => (Subtours::FOR_SOLVING, problem.board().graph().is_some()),
+            Purpose::Writing => (Subtours::FOR_WRITING, auto::writes_successor(&problem)),
+        };
+        let encoding = self.encoding.unwrap_or(if successor_by_default {
+            EncodingArg::Successor
+        } else {
+            EncodingArg::default()
+        });
         let config = match encoding {
             EncodingArg::TimeIndexed => {
                 let only_successor = [

@@ -232,13 +232,30 @@ pub fn default_config(problem: &Problem) -> EncodingConfig {
     }
 }
 
+/// Whether the formula written for `problem` (by `encode`, `stats`,
+/// Python's `encode`) with no encoding named is the successor encoding:
+/// on a graph, which has no time-indexed encoding, and on a board past
+/// the time-indexed encoding's [`TimeIndexed::MAX_SQUARES`], where it
+/// would be refused (closed 100x100: 7.5 million clauses written in under
+/// a second; docs/encodings.md, "The complete CNF").
+///
+/// [`TimeIndexed::MAX_SQUARES`]: crate::encoding::TimeIndexed::MAX_SQUARES
+pub fn writes_successor(problem: &Problem) -> bool {
+    problem.board().graph().is_some()
+        || problem.board().squares() > crate::encoding::TimeIndexed::MAX_SQUARES
+}
+
 /// The formula `encode` writes for `problem` when no encoding is named:
-/// the time-indexed encoding's defaults on a board; on a graph, which has
-/// no time-indexed encoding, the successor encoding whole
-/// ([`formula_config`]).
+/// the successor encoding whole ([`formula_config`]) where
+/// [`writes_successor`] says so, else the time-indexed encoding's
+/// defaults.
 pub fn written_config(problem: &Problem) -> EncodingConfig {
-    if problem.board().graph().is_some() {
-        formula_config(problem)
+    if writes_successor(problem) {
+        SuccessorConfig {
+            subtours: Subtours::Complete,
+            ..SuccessorConfig::default()
+        }
+        .into()
     } else {
         EncodingConfig::default()
     }
