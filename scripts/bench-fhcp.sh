@@ -19,7 +19,9 @@
 #   SOLVER_PROGRAM=kissat: knightsat's column is the complete CNF instead,
 #   `encode --graph G --closed` given to that program (SAT-competition
 #   output, exit 10 for satisfiable) and its model read back by `decode`,
-#   the three within the limit; kissat gets `--time` as well
+#   the three within the limit; kissat gets `--time` as well;
+#   ENCODE_FLAGS="--position-support" (for example) are
+#   given to that `encode`
 #
 # cegar-fix itself is built by scripts/build-cegar-fix.sh (it needs
 # CaDiCaL 1.9.4's sources and libclang; see there).
@@ -29,6 +31,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:?usage: scripts/bench-fhcp.sh DIR (the directory of FHCP graphN.col files)}
 limit=${LIMIT:-60}
+export ENCODE_FLAGS=${ENCODE_FLAGS:-}
 step=${STEP:-10}
 knightsat=${KNIGHTSAT:-target/release/knightsat}
 cegar=${CEGAR_FIX:-}
@@ -92,7 +95,8 @@ run() {
 # would hold the trap back), and the trap ends the shell's whole process
 # group, its own since setsid.
 complete_cnf='
-  "$1" encode --graph "$2" --closed >"$3/ours.cnf" || exit
+  # shellcheck disable=SC2086
+  "$1" encode --graph "$2" --closed $ENCODE_FLAGS >"$3/ours.cnf" || exit
   status=0
   extra=()
   [ "$(basename "$4")" = kissat ] && extra=(--time="$5")
