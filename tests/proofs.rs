@@ -121,12 +121,21 @@ fn a_corrupted_proof_is_rejected() {
     }
 }
 
-/// A solver run as `SOLVER CNF PROOF`, which must answer UNSAT (exit 20).
+/// A solver run as `SOLVER CNF PROOF` on 5x5 closed, which must answer
+/// UNSAT (exit 20).
 fn external_proof(solver: &str) {
+    external_proof_of(solver, &["--size", "5", "--closed", "--no-parity"]);
+}
+
+/// A solver run as `SOLVER CNF PROOF` on what `encode` writes for
+/// `args`, which must answer UNSAT (exit 20).
+fn external_proof_of(solver: &str, args: &[&str]) {
     let dir = tempfile::tempdir().unwrap();
-    let cnf = dir.path().join("5x5-closed.cnf");
+    let cnf = dir.path().join("impossible.cnf");
     knightsat()
-        .args(["encode", "--size", "5", "--closed", "--no-parity", "-o"])
+        .arg("encode")
+        .args(args)
+        .arg("-o")
         .arg(&cnf)
         .assert()
         .success();
@@ -141,7 +150,7 @@ fn external_proof(solver: &str) {
     assert_eq!(
         status.code(),
         Some(20),
-        "{solver} finds 5x5 closed unsatisfiable"
+        "{solver} finds {args:?} unsatisfiable"
     );
     certified(&cnf, &proof);
 }
@@ -153,6 +162,12 @@ fn external_proof(solver: &str) {
 )]
 fn kissat_proofs_check() {
     external_proof("kissat");
+    // The complete successor formula, the positions' parity in it.
+    external_proof_of(
+        "kissat",
+        &["--size", "5", "--closed", "--encoding", "successor"],
+    );
+    external_proof_of("kissat", &["--size", "4", "--encoding", "successor"]);
 }
 
 #[test]
