@@ -595,20 +595,17 @@ fn encode_writes_the_complete_formula_and_decode_reads_it() {
 
 #[test]
 fn encode_writes_the_complete_successor_formula_past_the_time_indexed_limit() {
-    // 2x4097 has 8194 squares, past the time-indexed encoding's 8192:
+    // 1x8193 has one square more than the time-indexed encoding takes:
     // with no encoding named, encode writes the successor encoding whole,
-    // the same bytes as when it is named; 2x4096 stays time-indexed.
-    let written =
-        |args: &[&str]| common::cli::stdout_of(&[&["encode", "--closed"][..], args].concat());
-    let past = written(&["--board", "2x4097"]);
-    assert_eq!(
-        past,
-        written(&["--board", "2x4097", "--encoding", "successor"])
-    );
+    // the same bytes as when it is named (a knight cannot move on it, so
+    // the formula is quick to write; the library's rule is tested at the
+    // limit itself in solve::auto).
+    let written = |args: &[&str]| {
+        common::cli::stdout_of(&[&["encode", "--closed", "--board", "1x8193"][..], args].concat())
+    };
+    let past = written(&[]);
+    assert_eq!(past, written(&["--encoding", "successor"]));
     assert!(past.contains("c option subtours complete"), "{past:.800}");
-    let at = written(&["--board", "2x4096"]);
-    assert!(!at.contains("c option encoding successor"), "{at:.800}");
-    assert!(at.contains("time-indexed"), "{at:.800}");
 }
 
 /// The squares `knightsat decode` reads from a solver's `result` for the

@@ -351,3 +351,30 @@ pub(crate) fn every_tour_step(problem: &Problem, request: &Request) -> Step {
     };
     route(problem, &request).pop().expect("a route has a step")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::encoding::TimeIndexed;
+    use crate::model::board::Board;
+
+    #[test]
+    fn the_successor_encoding_is_written_past_the_time_indexed_limit_and_on_graphs() {
+        let board = |cols| Problem::new(Board::new(1, cols).unwrap());
+        assert!(!writes_successor(&board(TimeIndexed::MAX_SQUARES)));
+        assert!(writes_successor(&board(TimeIndexed::MAX_SQUARES + 1)));
+        assert!(matches!(
+            written_config(&board(TimeIndexed::MAX_SQUARES + 1)),
+            EncodingConfig::Successor(SuccessorConfig {
+                subtours: Subtours::Complete,
+                ..
+            })
+        ));
+        assert!(matches!(
+            written_config(&board(8)),
+            EncodingConfig::TimeIndexed(_)
+        ));
+        let graph = crate::model::graph::Graph::new(3, &[(1, 2), (2, 3), (1, 3)]).unwrap();
+        assert!(writes_successor(&Problem::new(Board::from_graph(graph))));
+    }
+}
