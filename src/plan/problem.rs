@@ -163,14 +163,15 @@ impl EncodingArgs {
         purpose: Purpose,
     ) -> Fallible<(Problem, EncodingConfig)> {
         let problem = problem.problem()?;
-        let (subtours, successor_by_default) = match purpose {
-            Purpose::Solving => (Subtours::FOR_SOLVING, problem.board().graph().is_some()),
-            Purpose::Writing => (Subtours::FOR_WRITING, auto::writes_successor(&problem)),
+        // The library's default for the purpose names the encoding; the
+        // options below make its switches.
+        let (subtours, by_default) = match purpose {
+            Purpose::Solving => (Subtours::FOR_SOLVING, auto::default_config(&problem)),
+            Purpose::Writing => (Subtours::FOR_WRITING, auto::written_config(&problem)),
         };
-        let encoding = self.encoding.unwrap_or(if successor_by_default {
-            EncodingArg::Successor
-        } else {
-            EncodingArg::default()
+        let encoding = self.encoding.unwrap_or(match by_default {
+            EncodingConfig::Successor(_) => EncodingArg::Successor,
+            EncodingConfig::TimeIndexed(_) => EncodingArg::TimeIndexed,
         });
         let config = match encoding {
             EncodingArg::TimeIndexed => {

@@ -236,29 +236,34 @@ pub fn default_config(problem: &Problem) -> EncodingConfig {
 /// Python's `encode`) with no encoding named is the successor encoding:
 /// on a graph, which has no time-indexed encoding, and on a board past
 /// the time-indexed encoding's [`TimeIndexed::MAX_SQUARES`], where it
-/// would be refused (closed 100x100: 7.5 million clauses written in under
-/// a second; docs/encodings.md, "The complete CNF").
+/// would be refused (closed 100x100: 4.7 million clauses written in under
+/// a second; docs/encodings.md, "The complete CNF for solver programs").
 ///
 /// [`TimeIndexed::MAX_SQUARES`]: crate::encoding::TimeIndexed::MAX_SQUARES
-pub fn writes_successor(problem: &Problem) -> bool {
+fn writes_successor(problem: &Problem) -> bool {
     problem.board().graph().is_some()
         || problem.board().squares() > crate::encoding::TimeIndexed::MAX_SQUARES
 }
 
 /// The formula `encode` writes for `problem` when no encoding is named:
-/// the successor encoding whole ([`formula_config`]) where
-/// [`writes_successor`] says so, else the time-indexed encoding's
-/// defaults.
+/// the successor encoding whole where [`writes_successor`] says so, else
+/// the time-indexed encoding's defaults.
 pub fn written_config(problem: &Problem) -> EncodingConfig {
     if writes_successor(problem) {
-        SuccessorConfig {
-            subtours: Subtours::Complete,
-            ..SuccessorConfig::default()
-        }
-        .into()
+        whole_successor()
     } else {
         EncodingConfig::default()
     }
+}
+
+/// The successor encoding's defaults with its subtours excluded by the
+/// formula itself (the Chinese remainder encoding).
+fn whole_successor() -> EncodingConfig {
+    SuccessorConfig {
+        subtours: Subtours::Complete,
+        ..SuccessorConfig::default()
+    }
+    .into()
 }
 
 /// The formula the default route solves for `problem`, whole (its
@@ -271,11 +276,7 @@ pub fn written_config(problem: &Problem) -> EncodingConfig {
 pub fn formula_config(problem: &Problem) -> EncodingConfig {
     // A graph's clues go by position too: it has no time-indexed encoding.
     if problem.clues().is_empty() || problem.board().graph().is_some() {
-        SuccessorConfig {
-            subtours: Subtours::Complete,
-            ..SuccessorConfig::default()
-        }
-        .into()
+        whole_successor()
     } else {
         EncodingConfig::default()
     }
