@@ -86,6 +86,8 @@ impl Session {
     /// subtours gets the cuts that forbid them ([`Encoding::subtour_cuts`])
     /// and the solver goes on, keeping what it learnt; with patching
     /// allowed, a model whose subtours patch into a tour answers at once.
+    /// A complete formula's model with subtours is the solver's error
+    /// (the formula promises none), never cut.
     pub fn next_tour(&mut self) -> Result<Option<Tour>, Error> {
         loop {
             match self.solver.solve(&[])? {
@@ -101,6 +103,14 @@ impl Session {
                 .map_err(|e| self.wrong_model(&e))?;
             if cuts.is_empty() {
                 return self.tour_of(&model).map(Some);
+            }
+            if self.encoding.is_complete() {
+                // Every model of a complete formula is a tour: cutting
+                // here would hide a formula that is not.
+                return Err(self.wrong_model(&format!(
+                    "its moves form subtours, which the complete formula rules out ({} cuts)",
+                    cuts.len()
+                )));
             }
             if self.patching {
                 if let Some(squares) = self.encoding.patch(&model) {
