@@ -18,6 +18,8 @@
 #            parity on a bipartite move graph
 #   support  --no-parity --position-support: the support clauses
 #   both     --position-support: parity and support
+#   lapN     --lap-length N (lap420, for example): moduli for laps of N
+#            positions and a lap counter, with the parity
 #   heule    Heule's own tools (github marijnheule/ChineseRemainderEncoding,
 #            a checkout given as HEULE_CRE=DIR, built here with gcc; this
 #            script fetches nothing): `knight-graph N | hcp-encode - BOUND`
@@ -56,6 +58,7 @@ flags_of() {
     parity) echo "" ;;
     support) echo "--no-parity --position-support" ;;
     both) echo "--position-support" ;;
+    lap[0-9]*) echo "--lap-length ${1#lap}" ;;
     *) echo "bench-cnf: unknown variant $1" >&2; exit 2 ;;
   esac
 }

@@ -13,6 +13,7 @@ pub const ENCODING: &[&str] = &[
     "subtours",
     "no_patching",
     "position_support",
+    "lap_length",
     "amo",
     "max_clause_len",
     "no_predecessor",

@@ -46,6 +46,24 @@ fn configs() -> Vec<EncodingConfig> {
             .into(),
         );
     }
+    // Laps: moduli for a few positions and a lap counter for the rest
+    // (a modulus 2 alone, which the parity fixes, with 15 laps on 30
+    // squares; 3 and 4; 4 and 5, two laps on boards past 20 nodes).
+    for (lap_length, parity, position_support) in
+        [(2, true, false), (12, false, false), (20, true, true)]
+    {
+        configs.push(
+            SuccessorConfig {
+                subtours: Subtours::Complete,
+                symmetry_breaking: false,
+                parity,
+                position_support,
+                lap_length: Some(lap_length),
+                ..SuccessorConfig::default()
+            }
+            .into(),
+        );
+    }
     configs
 }
 
@@ -498,6 +516,7 @@ fn bad_combinations_get_one_line_errors() {
             "--no-reachability",
         ],
         &["encode", "--size", "5", "--position-support"],
+        &["encode", "--size", "5", "--lap-length", "420"],
         &["solve", "--size", "5", "--subtours", "lazy"],
         &[
             "solve",
@@ -563,34 +582,44 @@ fn bad_combinations_get_one_line_errors() {
     ignore = "minisat is not on PATH: run scripts/install-solvers.sh"
 )]
 fn encode_writes_the_complete_formula_and_decode_reads_it() {
-    // minisat's answer for the complete successor CNF decodes into a tour.
-    let dir = tempfile::tempdir().unwrap();
-    let cnf = dir.path().join("t.cnf");
-    let result = dir.path().join("t.out");
-    common::cli::knightsat()
-        .args([
-            "encode",
-            "--size",
-            "6",
-            "--closed",
-            "--encoding",
-            "successor",
-            "-o",
-        ])
-        .arg(&cnf)
-        .assert()
-        .success();
-    let text = std::fs::read_to_string(&cnf).unwrap();
-    assert!(text.contains("c option encoding successor"), "{text:.500}");
-    assert!(text.contains("c option subtours complete"));
-    std::process::Command::new("minisat")
-        .arg(&cnf)
-        .arg(&result)
-        .stdout(std::process::Stdio::null())
-        .status()
-        .unwrap();
-    let squares = decoded_6x6(&cnf, &result);
-    assert!(common::is_tour(6, 6, true, &squares));
+    // minisat's answer for the complete successor CNF decodes into a tour,
+    // with the moduli covering every node and with laps of 7 (6 laps and
+    // a lap counter on 6x6).
+    for laps in [&[][..], &["--lap-length", "7"]] {
+        let dir = tempfile::tempdir().unwrap();
+        let cnf = dir.path().join("t.cnf");
+        let result = dir.path().join("t.out");
+        common::cli::knightsat()
+            .args([
+                "encode",
+                "--size",
+                "6",
+                "--closed",
+                "--encoding",
+                "successor",
+            ])
+            .args(laps)
+            .arg("-o")
+            .arg(&cnf)
+            .assert()
+            .success();
+        let text = std::fs::read_to_string(&cnf).unwrap();
+        assert!(text.contains("c option encoding successor"), "{text:.500}");
+        assert!(text.contains("c option subtours complete"));
+        assert_eq!(
+            text.contains("c family position-lap-ends"),
+            !laps.is_empty(),
+            "{laps:?}"
+        );
+        std::process::Command::new("minisat")
+            .arg(&cnf)
+            .arg(&result)
+            .stdout(std::process::Stdio::null())
+            .status()
+            .unwrap();
+        let squares = decoded_6x6(&cnf, &result);
+        assert!(common::is_tour(6, 6, true, &squares), "{laps:?}");
+    }
 }
 
 #[test]

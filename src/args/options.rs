@@ -293,6 +293,14 @@ pub struct EncodingArgs {
     /// and on FHCP graphs (docs/encodings.md).
     #[arg(long, hide_short_help = true, help_heading = ENCODING)]
     pub position_support: bool,
+    /// Successor encoding with positions: moduli for laps of N positions.
+    ///
+    /// The Chinese remainder moduli then cover at least N positions (as
+    /// Heule's "cycle length", 420 his suggestion) and a lap counter
+    /// counts the laps, so the formula stays exact with fewer residues
+    /// (docs/encodings.md). Without it the moduli cover every node.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), hide_short_help = true, help_heading = ENCODING)]
+    pub lap_length: Option<u32>,
     /// Do not prune squares by distance from the start, end or clues.
     ///
     /// Squares further by moves from the start, end or a clue than the

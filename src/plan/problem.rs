@@ -179,6 +179,7 @@ impl EncodingArgs {
                     (self.subtours.is_some(), "--subtours"),
                     (self.no_patching, "--no-patching"),
                     (self.position_support, "--position-support"),
+                    (self.lap_length.is_some(), "--lap-length"),
                 ];
                 for (given, switch) in only_successor {
                     Self::refuse(given, switch, "successor", "time-indexed")?;
@@ -220,6 +221,7 @@ impl EncodingArgs {
                     subtours,
                     parity: base.parity && !naive && !self.no_parity,
                     position_support: self.position_support,
+                    lap_length: self.lap_length.map(|len| len as usize),
                     patching: !self.no_patching,
                 })
             }

@@ -61,6 +61,10 @@ pub struct SuccessorConfig {
     /// the advance, that the node it leads to fixes the node it comes from
     /// (`position-support`).
     pub position_support: bool,
+    /// Where the formula has positions: the moduli cover laps of at least
+    /// this many positions, and a lap counter counts the laps (`None`:
+    /// the moduli cover every node, no counter).
+    pub lap_length: Option<usize>,
     /// Whether a search for one tour may patch a model's subtours into a
     /// tour (`patch`) before it adds cuts. A way of solving, not
     /// part of the formula: CNF comments do not record it.
@@ -80,6 +84,7 @@ impl Default for SuccessorConfig {
             subtours: Subtours::Lazy,
             parity: true,
             position_support: false,
+            lap_length: None,
             patching: true,
         }
     }
@@ -95,6 +100,7 @@ impl SuccessorConfig {
             subtours: Subtours::Complete,
             parity: false,
             position_support: false,
+            lap_length: None,
             ..SuccessorConfig::default()
         }
     }
@@ -137,7 +143,7 @@ impl SuccessorConfig {
     fn vars_per_square_at_most(&self, problem: &Problem) -> usize {
         let nodes = problem.board().squares() + usize::from(!problem.is_closed());
         let positions: usize = if self.has_positions(problem) {
-            super::crt::moduli(nodes).iter().sum()
+            super::crt::Positions::new(nodes, 1, self.lap_length).count() / nodes.max(1)
         } else {
             0
         };
@@ -163,6 +169,11 @@ impl SuccessorConfig {
             ("subtours", self.subtours.name().to_string()),
             ("parity", self.parity.to_string()),
             ("position-support", self.position_support.to_string()),
+            (
+                "lap-length",
+                self.lap_length
+                    .map_or_else(|| "none".to_string(), |len| len.to_string()),
+            ),
         ]
     }
 
@@ -179,6 +190,11 @@ impl SuccessorConfig {
             "symmetry-breaking" => value.parse().ok().map(|on| self.symmetry_breaking = on),
             "parity" => value.parse().ok().map(|on| self.parity = on),
             "position-support" => value.parse().ok().map(|on| self.position_support = on),
+            "lap-length" => match value {
+                "none" => Some(None),
+                len => len.parse().ok().filter(|&len| len >= 1).map(Some),
+            }
+            .map(|len| self.lap_length = len),
             "subtours" => match value {
                 "lazy" => Some(Subtours::Lazy),
                 "complete" => Some(Subtours::Complete),
@@ -211,6 +227,7 @@ mod tests {
             subtours: Subtours::Lazy,
             parity: !defaults.parity,
             position_support: !defaults.position_support,
+            lap_length: Some(420),
             patching: true,
         };
         let mut read = SuccessorConfig::before_any_setting();

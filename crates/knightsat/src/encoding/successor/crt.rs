@@ -17,6 +17,18 @@
 //! variables, their sum, as small as possible ([`moduli`]). The root's
 //! predecessor must be at position nodes − 1 (redundant, as in the paper's
 //! "termination position", for propagation).
+//!
+//! Laps: the paper's tool takes a "cycle length" below the number of nodes
+//! (420 is its suggestion), which leaves cycles of a multiple of that
+//! length free to miss the root: smaller and often faster, but not exact.
+//! Here the moduli's product P may be below the number of nodes only with
+//! a lap counter beside them: l(v) in 0..⌈nodes / P⌉, one-hot, the number of
+//! times the positions have wrapped from P − 1 to 0 on the way from the
+//! root. A move out of a node at residue P − 1 (the "lap end", a variable
+//! per node) adds one to it, any other move keeps it; the counter cannot
+//! pass its last value. The position is then l·P + residue exactly: a
+//! cycle that misses the root would wrap at least once and come back to a
+//! smaller count, so the formula stays exact while the moduli shrink.
 
 use crate::cnf::{ClauseSink, Lit, Var};
 use crate::encoding::Amo;
@@ -86,7 +98,9 @@ pub(crate) enum Odd {
 
 /// The position variables of one problem: for each modulus m, each node v
 /// and each residue i, "p(m, v) = i", numbered from `first` modulus by
-/// modulus, node by node, residue by residue.
+/// modulus, node by node, residue by residue; where there is more than one
+/// lap, then each node's lap counter "l(v) = j" node by node, and then each
+/// node's lap end.
 #[derive(Clone, Debug)]
 pub struct Positions {
     /// The moduli, ascending.
@@ -95,21 +109,59 @@ pub struct Positions {
     pub nodes: usize,
     /// The first position variable.
     pub first: usize,
+    /// The number of laps of the moduli's product the cycle takes (1: the
+    /// product covers every node, and there is no lap counter).
+    pub laps: usize,
 }
 
 impl Positions {
-    /// The positions of `nodes` nodes, numbered from variable `first`.
-    pub(crate) fn new(nodes: usize, first: usize) -> Positions {
+    /// The positions of `nodes` nodes, numbered from variable `first`: the
+    /// moduli cover `lap_length` positions (all the nodes where it is
+    /// `None` or larger), and a lap counter the rest.
+    pub(crate) fn new(nodes: usize, first: usize, lap_length: Option<usize>) -> Positions {
+        let moduli = moduli(lap_length.map_or(nodes, |len| len.min(nodes)));
+        let lap: usize = moduli.iter().product();
         Positions {
-            moduli: moduli(nodes),
+            moduli,
             nodes,
             first,
+            laps: nodes.div_ceil(lap).max(1),
         }
     }
 
-    /// The number of position variables: nodes × the sum of the moduli.
+    /// The number of position variables: nodes × the sum of the moduli,
+    /// and with laps nodes × (the laps + 1 for the lap end).
     pub(crate) fn count(&self) -> usize {
-        self.nodes * self.moduli.iter().sum::<usize>()
+        self.nodes * (self.moduli.iter().sum::<usize>() + self.lap_vars_per_node())
+    }
+
+    /// A node's lap counter and lap end, or nothing with one lap.
+    fn lap_vars_per_node(&self) -> usize {
+        if self.laps > 1 {
+            self.laps + 1
+        } else {
+            0
+        }
+    }
+
+    /// The moduli's product: the positions a lap covers.
+    fn lap(&self) -> usize {
+        self.moduli.iter().product()
+    }
+
+    /// The first lap-counter variable.
+    fn first_lap_var(&self) -> usize {
+        self.first + self.nodes * self.moduli.iter().sum::<usize>()
+    }
+
+    /// "l(node) = lap".
+    fn lap_var(&self, node: usize, lap: usize) -> Lit {
+        Var::from_dimacs((self.first_lap_var() + node * self.laps + lap) as isize).positive()
+    }
+
+    /// "node is at residue P − 1 of every modulus": its lap ends there.
+    fn lap_end(&self, node: usize) -> Lit {
+        Var::from_dimacs((self.first_lap_var() + self.nodes * self.laps + node) as isize).positive()
     }
 
     /// "p(m, v) = residue" for the `which`-th modulus.
@@ -123,13 +175,26 @@ impl Positions {
     /// The formula in words, for CNF comments; `root` names the root node.
     pub(crate) fn describe(&self, root: &str) -> String {
         let moduli: Vec<String> = self.moduli.iter().map(ToString::to_string).collect();
-        format!(
+        let mut words = format!(
             "position variables (Chinese remainder encoding, Heule SAT 2021, one-hot) from {}: moduli {}; for the k-th modulus m, p(m,v)=i is {} + nodes*(sum of the moduli before m) + v*m + i, nodes = {} (v = index(s) for square s, and N for the virtual node of an open tour); the root, at position 0, is {root}",
             self.first,
             if moduli.is_empty() { "none".to_string() } else { moduli.join(",") },
             self.first,
             self.nodes
-        )
+        );
+        if self.laps > 1 {
+            let laps = format!(
+                "; laps of {} positions, {} of them: l(v)=j is {} + v*{} + j, and v's lap end (residue {} of every modulus) is {} + v",
+                self.lap(),
+                self.laps,
+                self.first_lap_var(),
+                self.laps,
+                self.lap() - 1,
+                self.first_lap_var() + self.nodes * self.laps
+            );
+            words.push_str(&laps);
+        }
+        words
     }
 
     /// Each node is at exactly one position for each modulus, with the
@@ -148,24 +213,59 @@ impl Positions {
                 amo(m).encode(sink, &lits);
             }
         }
-    }
-
-    /// The root is at position 0 for every modulus.
-    pub(crate) fn root_at_zero(&self, root: usize, sink: &mut impl ClauseSink) {
-        for which in 0..self.moduli.len() {
-            sink.add_clause(&[self.var(which, root, 0)]);
+        if self.laps > 1 {
+            for node in 0..self.nodes {
+                lits.clear();
+                lits.extend((0..self.laps).map(|lap| self.lap_var(node, lap)));
+                sink.add_clause(&lits);
+                amo(self.laps).encode(sink, &lits);
+            }
         }
     }
 
-    /// Fixes `node` at `position`: a unit on its residue for each modulus.
+    /// With laps, each node's lap end is its residue P − 1 for every
+    /// modulus: lap end → p(m, v) = (P − 1) mod m for each m, and the
+    /// residues together → lap end.
+    pub(crate) fn lap_ends(&self, sink: &mut impl ClauseSink) {
+        if self.laps == 1 {
+            return;
+        }
+        let last = self.lap() - 1;
+        let mut all = Vec::new();
+        for node in 0..self.nodes {
+            let end = self.lap_end(node);
+            all.clear();
+            all.push(end);
+            for (which, &m) in self.moduli.iter().enumerate() {
+                let residue = self.var(which, node, last % m);
+                sink.add_clause(&[!end, residue]);
+                all.push(!residue);
+            }
+            sink.add_clause(&all);
+        }
+    }
+
+    /// The root is at position 0 for every modulus (and in lap 0).
+    pub(crate) fn root_at_zero(&self, root: usize, sink: &mut impl ClauseSink) {
+        self.fix(root, 0, sink);
+    }
+
+    /// Fixes `node` at `position`: a unit on its residue for each modulus
+    /// (and on its lap).
     pub(crate) fn fix(&self, node: usize, position: usize, sink: &mut impl ClauseSink) {
         for (which, &m) in self.moduli.iter().enumerate() {
             sink.add_clause(&[self.var(which, node, position % m)]);
         }
+        if self.laps > 1 {
+            sink.add_clause(&[self.lap_var(node, position / self.lap())]);
+        }
     }
 
     /// A move `step` from `from` to `to` (not the root) adds one:
-    /// ¬step ∨ ¬p(m, from) = i ∨ p(m, to) = i + 1 mod m.
+    /// ¬step ∨ ¬p(m, from) = i ∨ p(m, to) = i + 1 mod m; with laps, the lap
+    /// goes up out of a lap end and stays otherwise:
+    /// ¬step ∨ ¬end(from) ∨ ¬l(from) = j ∨ l(to) = j + 1 (no last literal
+    /// for the last lap) and ¬step ∨ end(from) ∨ ¬l(from) = j ∨ l(to) = j.
     pub(crate) fn advance(&self, step: Lit, from: usize, to: usize, sink: &mut impl ClauseSink) {
         for (which, &m) in self.moduli.iter().enumerate() {
             for i in 0..m {
@@ -175,6 +275,19 @@ impl Positions {
                     self.var(which, to, (i + 1) % m),
                 ]);
             }
+        }
+        if self.laps == 1 {
+            return;
+        }
+        for lap in 0..self.laps {
+            let from_lap = self.lap_var(from, lap);
+            let end = self.lap_end(from);
+            // Out of a lap end the count goes up; past the last lap, nowhere.
+            match (lap + 1 < self.laps).then(|| self.lap_var(to, lap + 1)) {
+                Some(next) => sink.add_clause(&[!step, !end, !from_lap, next]),
+                None => sink.add_clause(&[!step, !end, !from_lap]),
+            }
+            sink.add_clause(&[!step, end, !from_lap, self.lap_var(to, lap)]);
         }
     }
 
@@ -229,6 +342,9 @@ impl Positions {
         for (which, &m) in self.moduli.iter().enumerate() {
             sink.add_clause(&[!step, self.var(which, from, (self.nodes - 1) % m)]);
         }
+        if self.laps > 1 {
+            sink.add_clause(&[!step, self.lap_var(from, (self.nodes - 1) / self.lap())]);
+        }
     }
 }
 
@@ -260,6 +376,22 @@ mod tests {
             }
         }
         assert_eq!(moduli(1), Vec::<usize>::new());
+    }
+
+    #[test]
+    fn laps_cover_the_nodes_the_moduli_do_not() {
+        let whole = Positions::new(2500, 1, None);
+        assert_eq!(whole.laps, 1);
+        assert_eq!(whole.count(), 2500 * whole.moduli.iter().sum::<usize>());
+        let laps = Positions::new(2500, 1, Some(420));
+        assert_eq!(laps.moduli, vec![3, 4, 5, 7]);
+        assert_eq!(laps.laps, 6);
+        // Residues, six laps and the lap end.
+        assert_eq!(laps.count(), 2500 * (19 + 6 + 1));
+        assert_eq!(laps.lap_end(2499).var().to_dimacs() as usize, laps.count());
+        // A lap at least as long as the cycle: no counter.
+        assert_eq!(Positions::new(420, 1, Some(420)).laps, 1);
+        assert_eq!(Positions::new(421, 1, Some(420)).laps, 2);
     }
 
     #[test]

@@ -170,7 +170,7 @@ impl Successor {
         let (root, root_step) = root_of(problem);
         let positions = config
             .has_positions(problem)
-            .then(|| Positions::new(moves.nodes(), moves.count() + 1));
+            .then(|| Positions::new(moves.nodes(), moves.count() + 1, config.lap_length));
         let parities = positions
             .as_ref()
             .filter(|positions| config.parity && positions.have_even_modulus())
@@ -286,6 +286,9 @@ impl Successor {
             family(sink, "position-root", |sink| {
                 positions.root_at_zero(self.root, sink);
             });
+            if positions.laps > 1 {
+                family(sink, "position-lap-ends", |sink| positions.lap_ends(sink));
+            }
             family(sink, "position-advance", |sink| {
                 self.positions_advance(positions, sink);
             });
