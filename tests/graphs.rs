@@ -420,3 +420,68 @@ fn a_graphs_tour_prints_its_vertices_in_every_format() {
         .unwrap();
     assert_eq!(String::from_utf8_lossy(&plain.stdout), stdout);
 }
+
+#[test]
+#[cfg_attr(
+    not(has_minisat),
+    ignore = "minisat is not on PATH: run scripts/install-solvers.sh"
+)]
+fn a_large_graph_that_is_not_bipartite_gets_laps_and_its_cnf_decodes() {
+    // The square of a 501-cycle (each vertex joined to the next two): odd
+    // cycles, so not bipartite, and more than 420 vertices, so encode's
+    // complete formula has laps of 420 (two laps and a lap counter); a
+    // knight board, bipartite, keeps one lap.
+    let n = 501;
+    let graph: Vec<Vec<usize>> = (0..n)
+        .map(|u| vec![(u + 1) % n, (u + 2) % n, (u + n - 1) % n, (u + n - 2) % n])
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let path = file_with(dir.path(), "square.col", &text_of(&graph, Written::Dimacs));
+    let cnf = dir.path().join("square.cnf");
+    let result = dir.path().join("square.out");
+    knightsat()
+        .args(["encode", "--closed", "--graph", &path, "-o"])
+        .arg(&cnf)
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&cnf).unwrap();
+    assert!(text.contains("c option lap-length 420\n"), "{text:.300}");
+    assert!(text.contains("c family position-lap-ends"));
+    std::process::Command::new("minisat")
+        .arg(&cnf)
+        .arg(&result)
+        .stdout(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    let cycle = knightsat()
+        .args(["decode", "--format", "moves", "--cnf"])
+        .arg(&cnf)
+        .arg(&result)
+        .output()
+        .unwrap();
+    assert!(
+        cycle.status.success(),
+        "{}",
+        String::from_utf8_lossy(&cycle.stderr)
+    );
+    let mut vertices: Vec<usize> = String::from_utf8(cycle.stdout)
+        .unwrap()
+        .split_whitespace()
+        .map(|v| v.parse().unwrap())
+        .collect();
+    assert_eq!(vertices.len(), n);
+    vertices.sort_unstable();
+    assert_eq!(vertices, (1..=n).collect::<Vec<_>>());
+    let board = knightsat()
+        .args([
+            "encode",
+            "--closed",
+            "--size",
+            "30",
+            "--encoding",
+            "successor",
+        ])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&board.stdout).contains("c option lap-length none\n"));
+}

@@ -9,7 +9,7 @@ use crate::common;
 use common::count::{list_by_sat, Listing};
 use common::sat::solve;
 use common::{Demands, Shape};
-use knightsat::encoding::{EncodingConfig, Subtours, SuccessorConfig};
+use knightsat::encoding::{EncodingConfig, Laps, Subtours, SuccessorConfig};
 use knightsat::model::board::Board;
 use knightsat::model::problem::Problem;
 use knightsat::sat::{Backend, Setup};
@@ -58,7 +58,7 @@ fn configs() -> Vec<EncodingConfig> {
                 symmetry_breaking: false,
                 parity,
                 position_support,
-                lap_length: Some(lap_length),
+                laps: Laps::Of(lap_length),
                 ..SuccessorConfig::default()
             }
             .into(),

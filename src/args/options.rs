@@ -298,7 +298,9 @@ pub struct EncodingArgs {
     /// The Chinese remainder moduli then cover at least N positions (as
     /// Heule's "cycle length", 420 his suggestion) and a lap counter
     /// counts the laps, so the formula stays exact with fewer residues
-    /// (docs/encodings.md). Without it the moduli cover every node.
+    /// (docs/encodings.md). Without it: one lap (moduli for every node)
+    /// on a bipartite move graph, every knight board; laps of 420 on any
+    /// other graph, where kissat solved more FHCP graphs with them.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), hide_short_help = true, help_heading = ENCODING)]
     pub lap_length: Option<u32>,
     /// Do not prune squares by distance from the start, end or clues.

@@ -2,7 +2,7 @@
 
 use crate::failure::Fallible;
 use knightsat::encoding::{
-    Amo, Encoding, EncodingConfig, Subtours, SuccessorConfig, TimeIndexedConfig,
+    Amo, Encoding, EncodingConfig, Laps, Subtours, SuccessorConfig, TimeIndexedConfig,
 };
 use knightsat::error::Error;
 use knightsat::model::board::Board;
@@ -221,7 +221,9 @@ impl EncodingArgs {
                     subtours,
                     parity: base.parity && !naive && !self.no_parity,
                     position_support: self.position_support,
-                    lap_length: self.lap_length.map(|len| len as usize),
+                    laps: self
+                        .lap_length
+                        .map_or(Laps::Auto, |len| Laps::Of(len as usize)),
                     patching: !self.no_patching,
                 })
             }

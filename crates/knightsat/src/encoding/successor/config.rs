@@ -40,6 +40,45 @@ impl Subtours {
     }
 }
 
+/// How many positions a lap covers where the formula has positions: the
+/// Chinese remainder moduli cover one lap, and a lap counter counts the
+/// laps (`crt`, docs/encodings.md "Laps").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Laps {
+    /// The encoding's choice ([`Laps::length`]): one lap on a bipartite
+    /// move graph, laps of 420 positions on any other.
+    #[default]
+    Auto,
+    /// One lap: the moduli cover every node, no lap counter.
+    Whole,
+    /// Laps of at least this many positions (one lap where that covers
+    /// every node).
+    Of(usize),
+}
+
+impl Laps {
+    /// The laps' length for `nodes` nodes, `None` for one lap. `Auto`
+    /// follows measurement (docs/encodings.md, "Laps"): on knight boards,
+    /// whose move graphs are bipartite (and have the positions' parity),
+    /// laps of 420 made kissat several times slower on closed 30x30; on
+    /// the FHCP graphs, none bipartite, they solved more in 60 s. Heule's
+    /// 420 lengthens past 32 laps (13,440 nodes) to keep the counter short.
+    pub fn length(self, nodes: usize, bipartite: bool) -> Option<usize> {
+        match self {
+            Laps::Auto if bipartite => None,
+            Laps::Auto => Some(HEULE_CYCLE_LENGTH.max(nodes.div_ceil(MAX_AUTO_LAPS))),
+            Laps::Whole => None,
+            Laps::Of(len) => Some(len),
+        }
+    }
+}
+
+/// The cycle length Heule's README suggests for most graphs.
+const HEULE_CYCLE_LENGTH: usize = 420;
+
+/// The most laps [`Laps::Auto`] gives a node's counter.
+const MAX_AUTO_LAPS: usize = 32;
+
 /// The switches of the successor encoding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SuccessorConfig {
@@ -61,10 +100,9 @@ pub struct SuccessorConfig {
     /// the advance, that the node it leads to fixes the node it comes from
     /// (`position-support`).
     pub position_support: bool,
-    /// Where the formula has positions: the moduli cover laps of at least
-    /// this many positions, and a lap counter counts the laps (`None`:
-    /// the moduli cover every node, no counter).
-    pub lap_length: Option<usize>,
+    /// Where the formula has positions: how many positions the moduli
+    /// cover, a lap counter counting the laps.
+    pub laps: Laps,
     /// Whether a search for one tour may patch a model's subtours into a
     /// tour (`patch`) before it adds cuts. A way of solving, not
     /// part of the formula: CNF comments do not record it.
@@ -84,7 +122,7 @@ impl Default for SuccessorConfig {
             subtours: Subtours::Lazy,
             parity: true,
             position_support: false,
-            lap_length: None,
+            laps: Laps::Auto,
             patching: true,
         }
     }
@@ -100,7 +138,7 @@ impl SuccessorConfig {
             subtours: Subtours::Complete,
             parity: false,
             position_support: false,
-            lap_length: None,
+            laps: Laps::Whole,
             ..SuccessorConfig::default()
         }
     }
@@ -143,7 +181,15 @@ impl SuccessorConfig {
     fn vars_per_square_at_most(&self, problem: &Problem) -> usize {
         let nodes = problem.board().squares() + usize::from(!problem.is_closed());
         let positions: usize = if self.has_positions(problem) {
-            super::crt::Positions::new(nodes, 1, self.lap_length).count() / nodes.max(1)
+            // The more of a bipartite graph's and any other's choice.
+            [true, false]
+                .map(|bipartite| {
+                    super::crt::Positions::new(nodes, 1, self.laps.length(nodes, bipartite)).count()
+                        / nodes.max(1)
+                })
+                .into_iter()
+                .max()
+                .unwrap_or(0)
         } else {
             0
         };
@@ -171,8 +217,11 @@ impl SuccessorConfig {
             ("position-support", self.position_support.to_string()),
             (
                 "lap-length",
-                self.lap_length
-                    .map_or_else(|| "none".to_string(), |len| len.to_string()),
+                match self.laps {
+                    Laps::Auto => "auto".to_string(),
+                    Laps::Whole => "none".to_string(),
+                    Laps::Of(len) => len.to_string(),
+                },
             ),
         ]
     }
@@ -191,10 +240,11 @@ impl SuccessorConfig {
             "parity" => value.parse().ok().map(|on| self.parity = on),
             "position-support" => value.parse().ok().map(|on| self.position_support = on),
             "lap-length" => match value {
-                "none" => Some(None),
-                len => len.parse().ok().filter(|&len| len >= 1).map(Some),
+                "none" => Some(Laps::Whole),
+                "auto" => Some(Laps::Auto),
+                len => len.parse().ok().filter(|&len| len >= 1).map(Laps::Of),
             }
-            .map(|len| self.lap_length = len),
+            .map(|laps| self.laps = laps),
             "subtours" => match value {
                 "lazy" => Some(Subtours::Lazy),
                 "complete" => Some(Subtours::Complete),
@@ -227,7 +277,7 @@ mod tests {
             subtours: Subtours::Lazy,
             parity: !defaults.parity,
             position_support: !defaults.position_support,
-            lap_length: Some(420),
+            laps: Laps::Of(420),
             patching: true,
         };
         let mut read = SuccessorConfig::before_any_setting();

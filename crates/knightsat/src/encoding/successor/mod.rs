@@ -40,7 +40,7 @@ use crate::graph::MoveGraph;
 use crate::model::board::Board;
 use crate::model::problem::Problem;
 
-pub use config::{Subtours, SuccessorConfig};
+pub use config::{Laps, Subtours, SuccessorConfig};
 use cycles::{cuts_for, patch, Cycles};
 
 use crt::{Odd, Positions};
@@ -168,9 +168,11 @@ impl Successor {
             starts[s] = true;
         }
         let (root, root_step) = root_of(problem);
+        let bipartite = moves.graph.sides_unless(|| false).is_some();
+        let lap_length = config.laps.length(moves.nodes(), bipartite);
         let positions = config
             .has_positions(problem)
-            .then(|| Positions::new(moves.nodes(), moves.count() + 1, config.lap_length));
+            .then(|| Positions::new(moves.nodes(), moves.count() + 1, lap_length));
         let parities = positions
             .as_ref()
             .filter(|positions| config.parity && positions.have_even_modulus())
@@ -178,6 +180,11 @@ impl Successor {
                 let free = moves.count() + positions.count() + 1;
                 Parities::of(problem, &moves, &starts, root, free)
             });
+        // Recorded as chosen, so that the file reads back the same.
+        let config = SuccessorConfig {
+            laps: lap_length.map_or(Laps::Whole, Laps::Of),
+            ..config
+        };
         Ok(Successor {
             problem: problem.clone(),
             config,
