@@ -438,7 +438,6 @@ fn a_large_graph_that_is_not_bipartite_gets_laps_and_its_cnf_decodes() {
     let dir = tempfile::tempdir().unwrap();
     let path = file_with(dir.path(), "square.col", &text_of(&graph, Written::Dimacs));
     let cnf = dir.path().join("square.cnf");
-    let result = dir.path().join("square.out");
     knightsat()
         .args(["encode", "--closed", "--graph", &path, "-o"])
         .arg(&cnf)
@@ -447,26 +446,8 @@ fn a_large_graph_that_is_not_bipartite_gets_laps_and_its_cnf_decodes() {
     let text = std::fs::read_to_string(&cnf).unwrap();
     assert!(text.contains("c option lap-length 420\n"), "{text:.300}");
     assert!(text.contains("c family position-lap-ends"));
-    std::process::Command::new("minisat")
-        .arg(&cnf)
-        .arg(&result)
-        .stdout(std::process::Stdio::null())
-        .status()
-        .unwrap();
-    let cycle = knightsat()
-        .args(["decode", "--format", "moves", "--cnf"])
-        .arg(&cnf)
-        .arg(&result)
-        .output()
-        .unwrap();
-    assert!(
-        cycle.status.success(),
-        "{}",
-        String::from_utf8_lossy(&cycle.stderr)
-    );
-    let mut vertices: Vec<usize> = String::from_utf8(cycle.stdout)
-        .unwrap()
-        .split_whitespace()
+    let mut vertices: Vec<usize> = crate::common::cli::minisat_decoded(&cnf)
+        .iter()
         .map(|v| v.parse().unwrap())
         .collect();
     assert_eq!(vertices.len(), n);

@@ -33,32 +33,25 @@ fn configs() -> Vec<EncodingConfig> {
         }
     }
     // The complete formula with each redundant position family on or off
-    // (the default has the parity, not the support).
-    for (parity, position_support) in [(false, false), (true, true), (false, true)] {
+    // (the default has the parity, not the support), and in laps: moduli
+    // for a few positions and a lap counter for the rest (a modulus 2
+    // alone, which the parity fixes, with 15 laps on 30 squares; 3 and 4;
+    // 4 and 5, two laps on boards past 20 nodes).
+    for (parity, position_support, laps) in [
+        (false, false, Laps::Auto),
+        (true, true, Laps::Auto),
+        (false, true, Laps::Auto),
+        (true, false, Laps::Of(2)),
+        (false, false, Laps::Of(12)),
+        (true, true, Laps::Of(20)),
+    ] {
         configs.push(
             SuccessorConfig {
                 subtours: Subtours::Complete,
                 symmetry_breaking: false,
                 parity,
                 position_support,
-                ..SuccessorConfig::default()
-            }
-            .into(),
-        );
-    }
-    // Laps: moduli for a few positions and a lap counter for the rest
-    // (a modulus 2 alone, which the parity fixes, with 15 laps on 30
-    // squares; 3 and 4; 4 and 5, two laps on boards past 20 nodes).
-    for (lap_length, parity, position_support) in
-        [(2, true, false), (12, false, false), (20, true, true)]
-    {
-        configs.push(
-            SuccessorConfig {
-                subtours: Subtours::Complete,
-                symmetry_breaking: false,
-                parity,
-                position_support,
-                laps: Laps::Of(lap_length),
+                laps,
                 ..SuccessorConfig::default()
             }
             .into(),
@@ -588,7 +581,6 @@ fn encode_writes_the_complete_formula_and_decode_reads_it() {
     for laps in [&[][..], &["--lap-length", "7"]] {
         let dir = tempfile::tempdir().unwrap();
         let cnf = dir.path().join("t.cnf");
-        let result = dir.path().join("t.out");
         common::cli::knightsat()
             .args([
                 "encode",
@@ -611,13 +603,11 @@ fn encode_writes_the_complete_formula_and_decode_reads_it() {
             !laps.is_empty(),
             "{laps:?}"
         );
-        std::process::Command::new("minisat")
-            .arg(&cnf)
-            .arg(&result)
-            .stdout(std::process::Stdio::null())
-            .status()
-            .unwrap();
-        let squares = decoded_6x6(&cnf, &result);
+        let board = Board::new(6, 6).unwrap();
+        let squares: Vec<usize> = common::cli::minisat_decoded(&cnf)
+            .iter()
+            .map(|n| board.parse_square(n).unwrap())
+            .collect();
         assert!(common::is_tour(6, 6, true, &squares), "{laps:?}");
     }
 }
@@ -640,21 +630,9 @@ fn encode_writes_the_complete_successor_formula_past_the_time_indexed_limit() {
 /// The squares `knightsat decode` reads from a solver's `result` for the
 /// 6x6 formula `cnf`, which it must decode.
 fn decoded_6x6(cnf: &std::path::Path, result: &std::path::Path) -> Vec<usize> {
-    let moves = common::cli::knightsat()
-        .args(["decode", "--format", "moves", "--cnf"])
-        .arg(cnf)
-        .arg(result)
-        .output()
-        .unwrap();
-    assert!(
-        moves.status.success(),
-        "{}",
-        String::from_utf8_lossy(&moves.stderr)
-    );
     let board = Board::new(6, 6).unwrap();
-    String::from_utf8(moves.stdout)
-        .unwrap()
-        .split_whitespace()
+    common::cli::decoded_words(cnf, result)
+        .iter()
         .map(|n| board.parse_square(n).unwrap())
         .collect()
 }

@@ -137,6 +137,39 @@ pub fn parse_moves(line: &str, cols: usize) -> Vec<usize> {
     line.split_whitespace().map(|n| index_of(n, cols)).collect()
 }
 
+/// `decode --format moves --cnf CNF RESULT`: the tour's words (squares or
+/// vertex numbers); panics where decode fails.
+pub fn decoded_words(cnf: &Path, result: &Path) -> Vec<String> {
+    let moves = knightsat()
+        .args(["decode", "--format", "moves", "--cnf"])
+        .arg(cnf)
+        .arg(result)
+        .output()
+        .unwrap();
+    assert!(
+        moves.status.success(),
+        "{}",
+        String::from_utf8_lossy(&moves.stderr)
+    );
+    String::from_utf8(moves.stdout)
+        .unwrap()
+        .split_whitespace()
+        .map(str::to_string)
+        .collect()
+}
+
+/// The `minisat` program's answer to `cnf` (written beside it), [`decoded_words`].
+pub fn minisat_decoded(cnf: &Path) -> Vec<String> {
+    let result = cnf.with_extension("minisat");
+    std::process::Command::new("minisat")
+        .arg(cnf)
+        .arg(&result)
+        .stdout(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    decoded_words(cnf, &result)
+}
+
 /// `decode --cnf CNF` of `solver_output` given on stdin, to be asserted on.
 pub fn decode_text(cnf: &Path, solver_output: &str) -> assert_cmd::assert::Assert {
     knightsat()
