@@ -85,18 +85,18 @@ struct Parities {
 }
 
 impl Parities {
-    /// The parities for `moves`, or `None` where the move graph is not
-    /// bipartite (or not connected, or has no tour by its sides' sizes).
-    /// `starts` are the squares an open tour may start on; `free` is the
-    /// first variable not yet numbered.
+    /// The parities for `moves`, whose connected bipartite move graph has
+    /// the sides `side` (`MoveGraph::sides_unless`), or `None` where it
+    /// has no tour by its sides' sizes. `starts` are the squares an open
+    /// tour may start on; `free` is the first variable not yet numbered.
     fn of(
         problem: &Problem,
         moves: &MoveMap,
+        side: &[bool],
         starts: &[bool],
         root: usize,
         free: usize,
     ) -> Option<Parities> {
-        let side = moves.graph.sides_unless(|| false)?;
         if !moves.open {
             let odd = side.iter().map(|&s| Odd::Fixed(s != side[root])).collect();
             return Some(Parities {
@@ -116,7 +116,7 @@ impl Parities {
             let which = which == 1;
             *may &= (0..squares).any(|s| starts[s] && side[s] == which);
             if let Some(end) = problem.end() {
-                *may &= which == (side[end] ^ (squares % 2 == 0));
+                *may &= which == (side[end] ^ squares.is_multiple_of(2));
             }
         }
         let (mut odd, start_side): (Vec<Odd>, Option<Var>) = match start_may_be {
@@ -168,17 +168,24 @@ impl Successor {
             starts[s] = true;
         }
         let (root, root_step) = root_of(problem);
-        let bipartite = moves.graph.sides_unless(|| false).is_some();
-        let lap_length = config.laps.length(moves.nodes(), bipartite);
-        let positions = config
-            .has_positions(problem)
-            .then(|| Positions::new(moves.nodes(), moves.count() + 1, lap_length));
+        // Only a formula with positions needs the sides (a search of the
+        // whole move graph), for the laps and the parity.
+        let has_positions = config.has_positions(problem);
+        let sides = has_positions
+            .then(|| moves.graph.sides_unless(|| false))
+            .flatten();
+        let lap_length = has_positions
+            .then(|| config.laps.length(moves.nodes(), sides.is_some()))
+            .flatten();
+        let positions =
+            has_positions.then(|| Positions::new(moves.nodes(), moves.count() + 1, lap_length));
         let parities = positions
             .as_ref()
             .filter(|positions| config.parity && positions.have_even_modulus())
-            .and_then(|positions| {
+            .zip(sides.as_deref())
+            .and_then(|(positions, side)| {
                 let free = moves.count() + positions.count() + 1;
-                Parities::of(problem, &moves, &starts, root, free)
+                Parities::of(problem, &moves, side, &starts, root, free)
             });
         // Recorded as chosen, so that the file reads back the same.
         let config = SuccessorConfig {
