@@ -511,6 +511,15 @@ fn bad_combinations_get_one_line_errors() {
         &["encode", "--size", "5", "--position-support"],
         &["encode", "--size", "5", "--lap-length", "420"],
         &["solve", "--size", "5", "--subtours", "lazy"],
+        &["solve", "--size", "6", "--watch-subtours"],
+        &[
+            "solve",
+            "--size",
+            "6",
+            "--solver",
+            "varisat",
+            "--watch-subtours",
+        ],
         &[
             "solve",
             "--size",
@@ -834,4 +843,74 @@ fn clued_successor_files_pass_kissat_strict_and_decode_into_tours_that_keep_the_
             "closed={closed}: {squares:?}"
         );
     }
+}
+
+/// The lazy formula with its subtours watched inside `CaDiCaL`'s search
+/// (`--watch-subtours`): on every board of at most 30 squares it finds a
+/// tour exactly when the oracle does, patching and by cuts alone, and on
+/// every board of at most 20 squares it counts the oracle's tours; on some
+/// board the watch must have cut a subtour during the search, or the
+/// check would be of the search without it.
+#[test]
+fn watched_subtours_agree_with_the_oracle() {
+    let mut failures = Vec::new();
+    let mut watched = 0;
+    for (rows, cols) in common::small_boards(30) {
+        let shape = Shape::knight(rows, cols);
+        for closed in [false, true] {
+            for start in [None, Some(0)] {
+                let problem = common::adapters::plain_problem(rows, cols, closed, start);
+                let demands = demands(closed, start);
+                for symmetry_breaking in [true, false] {
+                    let config = successor(Subtours::Lazy, symmetry_breaking);
+                    let request = knightsat::solve::Request {
+                        watch_subtours: true,
+                        ..common::sat::request(config.clone(), &Backend::Cadical)
+                    };
+                    let case = format!("{rows}x{cols} closed={closed} start={start:?} {config:?}");
+                    let outcome = solve(&problem, &request)
+                        .map(|solved| solved.outcome)
+                        .map_err(|e| e.to_string());
+                    judge(&case, outcome, &shape, &demands, &mut failures);
+                    let setup = Setup {
+                        watch_subtours: true,
+                        ..Setup::default()
+                    };
+                    let mut session = request
+                        .session(config.prepare(&problem).unwrap(), setup)
+                        .unwrap();
+                    let cut = session
+                        .next_tour()
+                        .map(|tour| tour.map_or(Outcome::NoTour, Outcome::Tour))
+                        .map_err(|e| e.to_string());
+                    watched += session.subtour_loop().watched;
+                    judge(
+                        &format!("{case} (cuts alone)"),
+                        cut,
+                        &shape,
+                        &demands,
+                        &mut failures,
+                    );
+                    if rows * cols > 20 {
+                        continue;
+                    }
+                    let expected = common::count_tours(rows, cols, closed, start);
+                    let found = list_by_sat(&problem, &request, Listing::default(), |tour| {
+                        assert!(
+                            common::is_tour_of(&shape, &demands, &tour.squares),
+                            "{case}: {:?}",
+                            tour.names()
+                        );
+                        Ok(())
+                    })
+                    .unwrap();
+                    if found != expected {
+                        failures.push(format!("{case}: counted {found}, the oracle {expected}"));
+                    }
+                }
+            }
+        }
+    }
+    common::assert_none(&failures);
+    assert!(watched > 0, "the watch never cut a subtour during a search");
 }

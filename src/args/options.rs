@@ -71,6 +71,15 @@ pub struct SolveArgs {
     /// ties from seed 0).
     #[arg(long, value_name = "N", allow_negative_numbers = true, help_heading = METHOD)]
     pub seed: Option<u64>,
+    /// With --solver cadical: cut each subtour inside the solver's search.
+    ///
+    /// The successor encoding's lazy subtours are cut the moment the
+    /// solver's moves close one, through CaDiCaL's external propagator
+    /// (IPASIR-UP), not only between whole models. The default route on a
+    /// graph races a search with it against one without. A complete
+    /// formula has no subtours to cut.
+    #[arg(long, help_heading = METHOD)]
+    pub watch_subtours: bool,
     /// Search even where the feasibility gate proves there is no tour.
     ///
     /// The gate proves it by a theorem (Schwenk's for closed tours, the
@@ -95,7 +104,8 @@ pub struct SolveArgs {
     ///
     /// The gate's reason, the method, encoding and solver; with the
     /// successor encoding's lazy subtours, the models solved, subtour cuts
-    /// added, and whether the tour was patched together from subtours.
+    /// added, whether the tour was patched together from subtours, and
+    /// with --watch-subtours the subtours cut during the search.
     #[arg(short, long, help_heading = OUTPUT)]
     pub verbose: bool,
     /// When no tour exists, write a DRAT proof of that here.

@@ -128,6 +128,12 @@ fn note_how(solved: &Solved) {
             rounds.cuts,
             if rounds.patched > 0 { "yes" } else { "no" }
         );
+        if rounds.watched > 0 {
+            note!(
+                "subtours cut during the solver's search: {}",
+                rounds.watched
+            );
+        }
     }
 }
 

@@ -373,6 +373,12 @@ fn solve(
     }
     let default_solver = Backend::default();
     let solver = args.solver.as_deref().unwrap_or(default_solver.name());
+    if args.watch_subtours && solver != Backend::Cadical.name() {
+        return Err(OptionsConflict(
+            "--watch-subtours works inside built-in CaDiCaL's search: add --solver cadical".into(),
+        )
+        .into());
+    }
     let request = Request {
         config,
         backend: Backend::from_name(solver, args.solver_arg)?,
@@ -382,6 +388,7 @@ fn solve(
         proof: args.proof.is_some(),
         every_tour: args.all,
         gate: !args.no_theory,
+        watch_subtours: args.watch_subtours,
         ..Request::default()
     };
     let proof = paths::proof_and_cnf(args.proof, args.cnf_out)?;

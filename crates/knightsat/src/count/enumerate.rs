@@ -95,6 +95,7 @@ pub(crate) fn enumerate(
         let setup = Setup {
             workload: Workload::Enumeration,
             stoppable: request.may_stop(),
+            watch_subtours: request.watch_subtours,
             ..Setup::new(&stop)
         };
         let mut session = request.session(encoding, setup)?;

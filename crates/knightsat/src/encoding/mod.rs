@@ -25,7 +25,7 @@ use crate::model::board::Board;
 use crate::model::problem::Problem;
 
 pub use amo::Amo;
-pub use successor::{Laps, Subtours, Successor, SuccessorConfig};
+pub use successor::{CycleWatch, Laps, Subtours, Successor, SuccessorConfig};
 pub use time_indexed::{TimeIndexed, TimeIndexedConfig};
 
 /// A satisfying assignment: the value of each variable by DIMACS number,
@@ -206,6 +206,14 @@ pub trait Encoding: Send + Sync {
         for cut in cuts {
             sink.add_clause(cut);
         }
+    }
+
+    /// A watch that finds the formula's subtours while a solver searches
+    /// ([`CycleWatch`]), for an incomplete formula whose encoding has one;
+    /// with `patching`, it lets through the models the encoding patches
+    /// into a tour ([`patch`](Self::patch)).
+    fn cycle_watch(&self, _patching: bool) -> Option<CycleWatch> {
+        None
     }
 
     /// What the encoding's own variables are called (`stats`).

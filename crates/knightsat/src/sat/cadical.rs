@@ -5,12 +5,15 @@
 
 use std::os::fd::AsRawFd;
 
-use cadical_sys::{CaDiCal, Status, Terminator};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use cadical_sys::{CaDiCal, ExternalPropagator, Status, Terminator};
 
 use super::proof::{copy_proof, ProofFailure};
 use super::{sink_vars_by_intake, Intake, SatResult, SatSolver, Setup, Workload};
 use crate::cnf::{ClauseSink, Lit};
-use crate::encoding::Model;
+use crate::encoding::{CycleWatch, Model};
 use crate::runtime::stop::Stop;
 use crate::runtime::RunError;
 use crate::sat::SatError;
@@ -30,6 +33,41 @@ pub struct Cadical {
     /// The thread copying the proof into the user's file, and its first
     /// failure to write.
     proof: Option<(std::thread::JoinHandle<()>, ProofFailure)>,
+    /// The subtour watch taking part in the search, if any.
+    watch: Option<Rc<RefCell<CycleWatch>>>,
+}
+
+/// A [`CycleWatch`] as `CaDiCaL`'s external propagator: it hears every
+/// move set and undone, and adds the cuts of each subtour as the moves
+/// close it.
+struct Watcher(Rc<RefCell<CycleWatch>>);
+
+impl ExternalPropagator for Watcher {
+    fn notify_assignment(&mut self, lits: &[i32]) {
+        self.0.borrow_mut().assigned(lits);
+    }
+
+    fn notify_new_decision_level(&mut self) {
+        self.0.borrow_mut().new_level();
+    }
+
+    fn notify_backtrack(&mut self, new_level: usize) {
+        self.0.borrow_mut().backtrack(new_level);
+    }
+
+    fn cb_check_found_model(&mut self, model: &[i32]) -> bool {
+        self.0.borrow_mut().check_model(model)
+    }
+
+    fn cb_has_external_clause(&mut self, is_forgettable: &mut bool) -> bool {
+        // Kept like the cuts between whole models: every tour satisfies them.
+        *is_forgettable = false;
+        self.0.borrow().has_cut()
+    }
+
+    fn cb_add_external_clause_lit(&mut self) -> i32 {
+        self.0.borrow_mut().next_literal()
+    }
 }
 
 /// `CaDiCaL`'s terminate callback: asks the [`Stop`] each time `CaDiCaL`
@@ -106,6 +144,7 @@ impl Cadical {
             intake: Intake::new(setup.stop),
             buffer: Vec::new(),
             proof,
+            watch: None,
         })
     }
 }
@@ -150,6 +189,22 @@ impl SatSolver for Cadical {
             Status::UNSATISFIABLE => SatResult::Unsat,
             Status::UNKNOWN => SatResult::Stopped,
         })
+    }
+
+    fn watch_cycles(&mut self, watch: CycleWatch) -> bool {
+        let watched: Vec<i32> = watch.watched().collect();
+        let shared = Rc::new(RefCell::new(watch));
+        self.solver
+            .connect_external_propagator(Watcher(Rc::clone(&shared)));
+        for var in watched {
+            self.solver.add_observed_var(var);
+        }
+        self.watch = Some(shared);
+        true
+    }
+
+    fn cycles_watched(&self) -> u64 {
+        self.watch.as_ref().map_or(0, |w| w.borrow().cycles_found)
     }
 
     fn finish_proof(&mut self) -> Result<(), SatError> {

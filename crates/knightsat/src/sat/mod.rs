@@ -24,7 +24,7 @@ pub mod varisat;
 use std::fs::File;
 
 use crate::cnf::{ClauseSink, Lit};
-use crate::encoding::{Encoding, Model};
+use crate::encoding::{CycleWatch, Encoding, Model};
 use crate::runtime::stop::Stop;
 
 pub use external::{ExternalSolver, SolverKind};
@@ -56,6 +56,19 @@ pub trait SatSolver: ClauseSink {
     /// The model of the last call to [`solve`](Self::solve), which must
     /// have answered [`SatResult::Sat`].
     fn model(&mut self) -> Result<Model, SatError>;
+
+    /// Lets `watch` take part in the search, giving the solver the cuts of
+    /// every subtour the moment its moves close one; false for a solver
+    /// that cannot take a watch (then the session cuts whole models only).
+    fn watch_cycles(&mut self, _watch: CycleWatch) -> bool {
+        false
+    }
+
+    /// What the watch given to [`watch_cycles`](Self::watch_cycles) found
+    /// during the search: the subtours it cut.
+    fn cycles_watched(&self) -> u64 {
+        0
+    }
 
     /// Finishes the proof the solver was started with (see [`Setup::proof`]),
     /// flushing it; nothing for a solver started without one.
@@ -92,6 +105,10 @@ pub struct Setup {
     /// (`CaDiCaL`'s default configuration) rather than the "plain" one
     /// knightsat measured best on boards; varisat has no such choice.
     pub preprocessing: bool,
+    /// Whether the session lets a watch of the subtours take part in the
+    /// solver's search ([`SatSolver::watch_cycles`]), for an incomplete
+    /// successor formula on a solver that can take one (`CaDiCaL`).
+    pub watch_subtours: bool,
 }
 
 /// What a solver is started for: each solver picks its settings from it.

@@ -231,6 +231,10 @@ pub struct Request {
     /// (SAT only; see [`Setup::preprocessing`](crate::sat::Setup::preprocessing)):
     /// the default route's second searcher on a graph.
     pub solver_preprocessing: bool,
+    /// Cut each subtour the moment the solver's moves close one, inside
+    /// its search ([`Setup::watch_subtours`](crate::sat::Setup::watch_subtours)):
+    /// the default route's second searcher on a graph.
+    pub watch_subtours: bool,
     /// Pass the feasibility gate ([`crate::refute`]) first, which answers
     /// "no tour" at once where one of its rules proves it; `false`
     /// searches anyway, to test a route or to have a proof written.
@@ -266,6 +270,7 @@ impl Default for Request {
             proof: false,
             every_tour: false,
             solver_preprocessing: false,
+            watch_subtours: false,
             gate: true,
             interrupt: Interrupt::default(),
         }
@@ -319,12 +324,18 @@ impl Request {
 
     /// The SAT route in words: the encoding and the solver.
     pub fn describe_sat(&self) -> String {
+        let cadical = self.backend == Backend::Cadical;
         format!(
-            "SAT, {} encoding, solver {}{}",
+            "SAT, {} encoding, solver {}{}{}",
             self.config.name(),
             self.backend.name(),
-            if self.solver_preprocessing && self.backend == Backend::Cadical {
+            if self.solver_preprocessing && cadical {
                 " with its preprocessing"
+            } else {
+                ""
+            },
+            if self.watch_subtours && cadical {
+                ", subtours cut during its search"
             } else {
                 ""
             }
@@ -417,6 +428,7 @@ fn solve_encoded(
         stoppable,
         guesses_first: encoding.guesses_find_models(),
         preprocessing: request.solver_preprocessing,
+        watch_subtours: request.watch_subtours,
         ..Setup::new(stop)
     };
     let solved = first_tour(request.session(encoding, setup)?, request.describe_sat())?;

@@ -24,6 +24,9 @@ pub struct SubtourLoop {
     pub cuts: u64,
     /// Tours made by patching a model's subtours together.
     pub patched: u64,
+    /// Subtours cut inside the solver's search, by its watch (see
+    /// [`SatSolver::watch_cycles`](crate::sat::SatSolver::watch_cycles)).
+    pub watched: u64,
 }
 
 /// A solver holding one encoding's formula.
@@ -32,6 +35,9 @@ pub struct Session {
     solver: Box<dyn SatSolver>,
     patching: bool,
     subtours: SubtourLoop,
+    /// Whether the watch is to be given to the solver before its first
+    /// search (then, whether patching is allowed is known).
+    watch_asked: bool,
 }
 
 impl Session {
@@ -48,6 +54,7 @@ impl Session {
             return Err(Error::Unsupported(Unsupported::ProofWithLazySubtours));
         }
         backend.check_budget(&*encoding, 1, budget_mib)?;
+        let watch_asked = setup.watch_subtours;
         let mut solver = backend.start(setup)?;
         encoding.encode(&mut *solver);
         Ok(Session {
@@ -55,6 +62,7 @@ impl Session {
             solver,
             patching: false,
             subtours: SubtourLoop::default(),
+            watch_asked,
         })
     }
 
@@ -89,8 +97,15 @@ impl Session {
     /// A complete formula's model with subtours is the solver's error
     /// (the formula promises none), never cut.
     pub fn next_tour(&mut self) -> Result<Option<Tour>, Error> {
+        if std::mem::take(&mut self.watch_asked) {
+            if let Some(watch) = self.encoding.cycle_watch(self.patching) {
+                self.solver.watch_cycles(watch);
+            }
+        }
         loop {
-            match self.solver.solve(&[])? {
+            let result = self.solver.solve(&[])?;
+            self.subtours.watched = self.solver.cycles_watched();
+            match result {
                 SatResult::Unsat => return Ok(None),
                 SatResult::Stopped => return Err(Error::Run(RunError::Stopped)),
                 SatResult::Sat => {}

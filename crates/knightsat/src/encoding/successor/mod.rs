@@ -31,6 +31,7 @@
 mod config;
 mod crt;
 mod cycles;
+mod watch;
 
 use crate::cnf::{family, ClauseSink, Lit, Stats, Var};
 use crate::encoding::EncodingError;
@@ -44,6 +45,7 @@ pub use config::{Laps, Subtours, SuccessorConfig};
 use cycles::{cuts_for, patch, Cycles};
 
 use crt::{Odd, Positions};
+pub use watch::CycleWatch;
 
 /// The largest set of literals the successor encoding gives to pairwise
 /// at-most-one (see `Successor::amo_for`).
@@ -734,6 +736,25 @@ impl Encoding for Successor {
 
     fn variable_kind(&self) -> &'static str {
         "move variables"
+    }
+
+    fn cycle_watch(&self, patching: bool) -> Option<CycleWatch> {
+        if self.is_complete() {
+            return None;
+        }
+        let arcs: Vec<(usize, usize, Lit)> = (0..self.moves.nodes())
+            .flat_map(|node| {
+                self.node_arcs(node)
+                    .into_iter()
+                    .map(move |(to, lit)| (node, to, lit))
+            })
+            .collect();
+        let watch = CycleWatch::new(self.moves.nodes(), &arcs, |from, to| self.allowed(from, to));
+        Some(if patching && self.config.patching {
+            watch.patching_with(self.clone())
+        } else {
+            watch
+        })
     }
 
     fn patch(&self, model: &Model) -> Option<Vec<usize>> {
