@@ -21,7 +21,11 @@
 #   output, exit 10 for satisfiable) and its model read back by `decode`,
 #   the three within the limit; kissat gets `--time` as well;
 #   ENCODE_FLAGS="--position-support" (for example) are
-#   given to that `encode`
+#   given to that `encode`; with HEULE_CRE=DIR (a checkout of github
+#   marijnheule/ChineseRemainderEncoding, built here with gcc) the other
+#   column is Heule's own `hcp-encode` with cycle length 420 (the peer's
+#   `crt-420` column; HEULE_CYCLE to change it) given to the same program,
+#   his `hcp-decode` checking the cycle (DIMACS graphs only)
 #
 # cegar-fix itself is built by scripts/build-cegar-fix.sh (it needs
 # CaDiCaL 1.9.4's sources and libclang; see there).
@@ -35,6 +39,7 @@ export ENCODE_FLAGS=${ENCODE_FLAGS:-}
 step=${STEP:-10}
 knightsat=${KNIGHTSAT:-target/release/knightsat}
 cegar=${CEGAR_FIX:-}
+heule=${HEULE_CRE:-}
 out=${OUT:-}
 [ -x "$knightsat" ] || { echo "bench-fhcp: no $knightsat (cargo build --release)" >&2; exit 2; }
 [ -d "$dir" ] || { echo "bench-fhcp: $dir is not a directory" >&2; exit 2; }
@@ -45,6 +50,14 @@ else
 fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/bench-fhcp.XXXXXX")
 trap 'rm -rf "$work"' EXIT
+if [ -n "$heule" ]; then
+  [ -n "${SOLVER_PROGRAM:-}" ] || { echo "bench-fhcp: HEULE_CRE is a complete CNF: give SOLVER_PROGRAM too" >&2; exit 2; }
+  [ -n "$cegar" ] && { echo "bench-fhcp: one peer at a time: HEULE_CRE or CEGAR_FIX" >&2; exit 2; }
+  mkdir "$work/h"
+  for tool in hcp-encode hcp-decode; do
+    gcc -O2 -o "$work/$tool" "$heule/$tool.c" || exit 2
+  done
+fi
 
 # check GRAPH CYCLE: exit 0 when CYCLE (vertex numbers, any separators)
 # is a Hamiltonian cycle of GRAPH (DIMACS `e U V` or TSPLIB pairs).
@@ -105,7 +118,28 @@ complete_cnf='
   wait "$!" || status=$?
   [ "$status" = 10 ] || exit 124
   exec "$1" decode --cnf "$3/ours.cnf" --format moves "$3/ours.model"'
-printf '%-10s %7s %6s %9s %-8s %9s %-8s\n' graph vertices edges knightsat verdict cegar-fix verdict
+# heule_cnf HEULE_TOOLS GRAPH WORK PROGRAM LIMIT CYCLE: Heule's CRE of
+# GRAPH (its `p edge` header and edges) solved by PROGRAM; on stdout his
+# decoder's verdict, exit 0 when it says VERIFIED.
+heule_cnf='
+  awk "/^p /{print \"p edge\", \$(NF-1), \$NF} /^e /{print}" "$2" >"$3/g.edge"
+  "$1/hcp-encode" "$3/g.edge" "$6" >"$3/heule.cnf" || exit
+  status=0
+  extra=()
+  [ "$(basename "$4")" = kissat ] && extra=(--time="$5")
+  trap "trap - TERM; kill -TERM -- -\$\$" TERM
+  "$4" "${extra[@]}" "$3/heule.cnf" >"$3/heule.model" &
+  wait "$!" || status=$?
+  [ "$status" = 10 ] || exit 124
+  # His decoder reads the "s" and "v" lines alone (it loops on comments),
+  # and waits in the background like the solver, so that the trap can end it.
+  grep -E "^[sv] " "$3/heule.model" >"$3/heule.sv"
+  "$1/hcp-decode" "$3/g.edge" "$3/heule.sv" >"$3/heule.verdict" &
+  wait "$!"
+  grep VERIFIED "$3/heule.verdict"'
+peer=cegar-fix
+[ -n "$heule" ] && peer=crt-${HEULE_CYCLE:-420}
+printf '%-10s %7s %6s %9s %-8s %9s %-8s\n' graph vertices edges knightsat verdict "$peer" verdict
 [ -n "$out" ] && printf 'graph\tvertices\tedges\tknightsat_s\tknightsat\tcegar_s\tcegar\n' >"$out"
 ours=0 theirs=0 total=0 wrong=0
 ours_times=() both_ours=() both_theirs=()
@@ -120,6 +154,9 @@ for number in $numbers; do
   # The two side by side, one core each (PARALLEL=1), or one after the other.
   if [ -n "$cegar" ] && [ "${PARALLEL:-}" = 1 ]; then
     run theirs "$graph" bash -c 'ulimit -s unlimited && exec "$@"' cegar-fix "$cegar" -i "$graph" -e 1 -b 3 -y 3 -t 3 -l 1 >"$work/theirs.run" &
+  fi
+  if [ -n "$heule" ] && [ "${PARALLEL:-}" = 1 ]; then
+    run theirs "$graph" bash -c "$heule_cnf" heule-cnf "$work" "$graph" "$work/h" "$SOLVER_PROGRAM" "$limit" "${HEULE_CYCLE:-420}" >"$work/theirs.run" &
   fi
   if [ -n "${SOLVER_PROGRAM:-}" ]; then
     read -r our_time our_status < <(run ours "$graph" bash -c "$complete_cnf" complete-cnf "$knightsat" "$graph" "$work" "$SOLVER_PROGRAM" "$limit")
@@ -144,6 +181,19 @@ for number in $numbers; do
     verdict="exit$our_status"
   fi
   their_time=- their=-
+  if [ -n "$heule" ]; then
+    if [ "${PARALLEL:-}" != 1 ]; then
+      run theirs "$graph" bash -c "$heule_cnf" heule-cnf "$work" "$graph" "$work/h" "$SOLVER_PROGRAM" "$limit" "${HEULE_CYCLE:-420}" >"$work/theirs.run"
+    fi
+    read -r their_time their_status <"$work/theirs.run"
+    their=timeout
+    if [ "$their_status" = 0 ]; then
+      their=solved
+      theirs=$((theirs + 1))
+    elif [ "$their_status" != 124 ] && [ "$their_status" != 137 ]; then
+      their="exit$their_status"
+    fi
+  fi
   if [ -n "$cegar" ]; then
     if [ "${PARALLEL:-}" != 1 ]; then
       run theirs "$graph" bash -c 'ulimit -s unlimited && exec "$@"' cegar-fix "$cegar" -i "$graph" -e 1 -b 3 -y 3 -t 3 -l 1 >"$work/theirs.run"
@@ -178,8 +228,9 @@ median() {
 }
 echo "total: $total graphs, ${limit} s each"
 echo "knightsat: $ours solved ($wrong wrong), median $(median "${ours_times[@]}") s over its solved"
-if [ -n "$cegar" ]; then
-  echo "cegar-fix all: $theirs solved"
-  echo "both solved: ${#both_ours[@]}; median knightsat $(median "${both_ours[@]}") s, cegar-fix $(median "${both_theirs[@]}") s"
+if [ -n "$cegar$heule" ]; then
+  [ -n "$cegar" ] && echo "cegar-fix all: $theirs solved"
+  [ -n "$heule" ] && echo "$peer: $theirs solved"
+  echo "both solved: ${#both_ours[@]}; median knightsat $(median "${both_ours[@]}") s, $peer $(median "${both_theirs[@]}") s"
 fi
 [ "$wrong" -eq 0 ]

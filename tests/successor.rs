@@ -1,8 +1,9 @@
 //! The successor encoding against the independent oracle (tests/common):
 //! it finds a tour exactly when the oracle does, every tour passes the
 //! oracle's check, and its counts are the oracle's, with subtours lazy (the
-//! cut loop, with and without patching) and complete (the Chinese remainder
-//! encoding), in-process and with every real solver.
+//! cut loop, with and without patching, and cut inside `CaDiCaL`'s search by
+//! its watch) and complete (the Chinese remainder encoding), in-process and
+//! with every real solver.
 
 use crate::common;
 
@@ -13,7 +14,7 @@ use knightsat::encoding::{EncodingConfig, Laps, Subtours, SuccessorConfig};
 use knightsat::model::board::Board;
 use knightsat::model::problem::Problem;
 use knightsat::sat::{Backend, Setup};
-use knightsat::solve::Outcome;
+use knightsat::solve::{Outcome, Request};
 
 fn successor(subtours: Subtours, symmetry_breaking: bool) -> EncodingConfig {
     SuccessorConfig {
@@ -60,31 +61,70 @@ fn configs() -> Vec<EncodingConfig> {
     configs
 }
 
-/// One tour with `backend`, patching subtours where it can.
-fn patched(
-    problem: &Problem,
-    config: &EncodingConfig,
-    backend: &Backend,
-) -> Result<Outcome, String> {
-    solve(problem, &common::sat::request(config.clone(), backend))
+/// The requests that solve `config`: each built-in solver, and for the
+/// lazy formula `CaDiCaL` with its subtours watched inside the search
+/// (`--watch-subtours`).
+fn requests_for(config: &EncodingConfig) -> Vec<Request> {
+    let mut requests: Vec<Request> = common::sat::built_in()
+        .iter()
+        .map(|backend| common::sat::request(config.clone(), backend))
+        .collect();
+    if matches!(config, EncodingConfig::Successor(c) if c.subtours == Subtours::Lazy) {
+        requests.push(Request {
+            watch_subtours: true,
+            ..common::sat::request(config.clone(), &Backend::Cadical)
+        });
+    }
+    requests
+}
+
+/// Every request the tests cover: [`requests_for`] every configuration.
+fn requests() -> Vec<Request> {
+    configs().iter().flat_map(requests_for).collect()
+}
+
+/// A request in a failure's words.
+fn label(request: &Request) -> String {
+    format!(
+        "{:?} {}{}",
+        request.config,
+        request.backend.name(),
+        if request.watch_subtours {
+            " watching subtours"
+        } else {
+            ""
+        }
+    )
+}
+
+/// One tour as `request` says, patching subtours where it can.
+fn patched(problem: &Problem, request: &Request) -> Result<Outcome, String> {
+    solve(problem, request)
         .map(|solved| solved.outcome)
         .map_err(|e| e.to_string())
 }
 
-/// One tour by the cut loop alone (no patching): a session's first tour.
-fn by_cuts_alone(
-    problem: &Problem,
-    config: &EncodingConfig,
-    backend: &Backend,
-) -> Result<Outcome, String> {
-    let encoding = config.prepare(problem).map_err(|e| e.to_string())?;
-    let mut session = common::sat::request(config.clone(), backend)
-        .session(encoding, Setup::default())
-        .map_err(|e| e.to_string())?;
-    session
+/// One tour by the cut loop alone (no patching): a session's first tour,
+/// and the subtours its watch cut during the search.
+fn by_cuts_alone(problem: &Problem, request: &Request) -> (Result<Outcome, String>, u64) {
+    let setup = Setup {
+        watch_subtours: request.watch_subtours,
+        ..Setup::default()
+    };
+    let mut session = match request
+        .config
+        .prepare(problem)
+        .map_err(|e| e.to_string())
+        .and_then(|encoding| request.session(encoding, setup).map_err(|e| e.to_string()))
+    {
+        Ok(session) => session,
+        Err(error) => return (Err(error), 0),
+    };
+    let outcome = session
         .next_tour()
         .map(|tour| tour.map_or(Outcome::NoTour, Outcome::Tour))
-        .map_err(|e| e.to_string())
+        .map_err(|e| e.to_string());
+    (outcome, session.subtour_loop().watched)
 }
 
 /// Compares one answer with the oracle's; pushes what is wrong.
@@ -126,23 +166,22 @@ fn demands(closed: bool, start: Option<usize>) -> Demands {
 #[test]
 fn successor_finds_a_tour_exactly_when_the_oracle_does_up_to_30_squares() {
     let mut failures = Vec::new();
+    let mut watched = 0;
     for (rows, cols) in common::small_boards(30) {
         let shape = Shape::knight(rows, cols);
         for closed in [false, true] {
             for start in [None, Some(0)] {
                 let problem = common::adapters::plain_problem(rows, cols, closed, start);
                 let demands = demands(closed, start);
-                for (config, backend) in configs()
-                    .into_iter()
-                    .flat_map(|config| common::sat::built_in().map(move |b| (config.clone(), b)))
-                {
+                for request in requests() {
                     let case = format!(
-                        "{rows}x{cols} closed={closed} start={start:?} {config:?} {}",
-                        backend.name()
+                        "{rows}x{cols} closed={closed} start={start:?} {}",
+                        label(&request)
                     );
-                    let outcome = patched(&problem, &config, &backend);
+                    let outcome = patched(&problem, &request);
                     judge(&case, outcome, &shape, &demands, &mut failures);
-                    let cut = by_cuts_alone(&problem, &config, &backend);
+                    let (cut, cut_inside) = by_cuts_alone(&problem, &request);
+                    watched += cut_inside;
                     judge(
                         &format!("{case} (cuts alone)"),
                         cut,
@@ -155,6 +194,8 @@ fn successor_finds_a_tour_exactly_when_the_oracle_does_up_to_30_squares() {
         }
     }
     common::assert_none(&failures);
+    // Or the watched requests were searches without their watch.
+    assert!(watched > 0, "no watch cut a subtour during a search");
 }
 
 #[test]
@@ -212,14 +253,11 @@ fn holes_other_leapers_and_fixed_ends_agree_with_the_oracle() {
                 let mut clues: Vec<(usize, usize)> = start.map(|s| (0, s)).into_iter().collect();
                 clues.extend(end.map(|e| (n - 1, e)));
                 let demands = Demands { closed, clues };
-                for (config, backend) in configs()
-                    .into_iter()
-                    .flat_map(|config| common::sat::built_in().map(move |b| (config.clone(), b)))
-                {
-                    let case = format!("{shape:?} {demands:?} {config:?} {}", backend.name());
-                    let outcome = patched(&problem, &config, &backend);
+                for request in requests() {
+                    let case = format!("{shape:?} {demands:?} {}", label(&request));
+                    let outcome = patched(&problem, &request);
                     judge(&case, outcome, shape, &demands, &mut failures);
-                    let cut = by_cuts_alone(&problem, &config, &backend);
+                    let (cut, _) = by_cuts_alone(&problem, &request);
                     judge(
                         &format!("{case} (cuts alone)"),
                         cut,
@@ -234,31 +272,31 @@ fn holes_other_leapers_and_fixed_ends_agree_with_the_oracle() {
     common::assert_none(&failures);
 }
 
-/// Counts every tour of `problem` with `config` and each built-in solver
-/// (which must agree), checking each tour with the oracle.
+/// Counts every tour of `problem` with `config` as each of its requests
+/// ([`requests_for`]) says (which must agree), checking each tour with the
+/// oracle.
 fn count(problem: &Problem, config: &EncodingConfig, shape: &Shape, closed: bool) -> u64 {
     let demands = demands(closed, problem.start());
-    let counts: Vec<u64> = common::sat::built_in()
+    let counts: Vec<(String, u64)> = requests_for(config)
         .iter()
-        .map(|backend| {
-            let request = common::sat::request(config.clone(), backend);
-            list_by_sat(problem, &request, Listing::default(), |tour| {
+        .map(|request| {
+            let count = list_by_sat(problem, request, Listing::default(), |tour| {
                 assert!(
                     common::is_tour_of(shape, &demands, &tour.squares),
-                    "{config:?} {}: {:?}",
-                    backend.name(),
+                    "{}: {:?}",
+                    label(request),
                     tour.names()
                 );
                 Ok(())
             })
-            .unwrap()
+            .unwrap();
+            (label(request), count)
         })
         .collect();
-    assert_eq!(
-        counts[0], counts[1],
-        "{config:?}: the built-in solvers disagree"
-    );
-    counts[0]
+    for (label, count) in &counts[1..] {
+        assert_eq!(*count, counts[0].1, "{label} against {}", counts[0].0);
+    }
+    counts[0].1
 }
 
 #[test]
@@ -363,7 +401,8 @@ fn large_boards_are_toured_in_process() {
     for (size, closed) in [(30, false), (40, true), (100, true)] {
         let problem = common::adapters::plain_problem(size, size, closed, None);
         for backend in common::sat::built_in() {
-            let outcome = patched(&problem, &successor(Subtours::Lazy, true), &backend).unwrap();
+            let request = common::sat::request(successor(Subtours::Lazy, true), &backend);
+            let outcome = patched(&problem, &request).unwrap();
             let Outcome::Tour(tour) = outcome else {
                 panic!("{size}x{size} closed={closed}: {outcome:?}");
             };
@@ -843,74 +882,4 @@ fn clued_successor_files_pass_kissat_strict_and_decode_into_tours_that_keep_the_
             "closed={closed}: {squares:?}"
         );
     }
-}
-
-/// The lazy formula with its subtours watched inside `CaDiCaL`'s search
-/// (`--watch-subtours`): on every board of at most 30 squares it finds a
-/// tour exactly when the oracle does, patching and by cuts alone, and on
-/// every board of at most 20 squares it counts the oracle's tours; on some
-/// board the watch must have cut a subtour during the search, or the
-/// check would be of the search without it.
-#[test]
-fn watched_subtours_agree_with_the_oracle() {
-    let mut failures = Vec::new();
-    let mut watched = 0;
-    for (rows, cols) in common::small_boards(30) {
-        let shape = Shape::knight(rows, cols);
-        for closed in [false, true] {
-            for start in [None, Some(0)] {
-                let problem = common::adapters::plain_problem(rows, cols, closed, start);
-                let demands = demands(closed, start);
-                for symmetry_breaking in [true, false] {
-                    let config = successor(Subtours::Lazy, symmetry_breaking);
-                    let request = knightsat::solve::Request {
-                        watch_subtours: true,
-                        ..common::sat::request(config.clone(), &Backend::Cadical)
-                    };
-                    let case = format!("{rows}x{cols} closed={closed} start={start:?} {config:?}");
-                    let outcome = solve(&problem, &request)
-                        .map(|solved| solved.outcome)
-                        .map_err(|e| e.to_string());
-                    judge(&case, outcome, &shape, &demands, &mut failures);
-                    let setup = Setup {
-                        watch_subtours: true,
-                        ..Setup::default()
-                    };
-                    let mut session = request
-                        .session(config.prepare(&problem).unwrap(), setup)
-                        .unwrap();
-                    let cut = session
-                        .next_tour()
-                        .map(|tour| tour.map_or(Outcome::NoTour, Outcome::Tour))
-                        .map_err(|e| e.to_string());
-                    watched += session.subtour_loop().watched;
-                    judge(
-                        &format!("{case} (cuts alone)"),
-                        cut,
-                        &shape,
-                        &demands,
-                        &mut failures,
-                    );
-                    if rows * cols > 20 {
-                        continue;
-                    }
-                    let expected = common::count_tours(rows, cols, closed, start);
-                    let found = list_by_sat(&problem, &request, Listing::default(), |tour| {
-                        assert!(
-                            common::is_tour_of(&shape, &demands, &tour.squares),
-                            "{case}: {:?}",
-                            tour.names()
-                        );
-                        Ok(())
-                    })
-                    .unwrap();
-                    if found != expected {
-                        failures.push(format!("{case}: counted {found}, the oracle {expected}"));
-                    }
-                }
-            }
-        }
-    }
-    common::assert_none(&failures);
-    assert!(watched > 0, "the watch never cut a subtour during a search");
 }

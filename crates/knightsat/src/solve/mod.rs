@@ -228,8 +228,7 @@ pub struct Request {
     /// Every tour is wanted, or their number (not Warnsdorff's rule).
     pub every_tour: bool,
     /// Keep the built-in `CaDiCaL`'s own preprocessing and inprocessing
-    /// (SAT only; see [`Setup::preprocessing`](crate::sat::Setup::preprocessing)):
-    /// the default route's second searcher on a graph.
+    /// (SAT only; see [`Setup::preprocessing`](crate::sat::Setup::preprocessing)).
     pub solver_preprocessing: bool,
     /// Cut each subtour the moment the solver's moves close one, inside
     /// its search ([`Setup::watch_subtours`](crate::sat::Setup::watch_subtours)):
