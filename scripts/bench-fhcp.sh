@@ -100,40 +100,40 @@ run() {
   echo "$(echo "$end - $start" | bc) $status"
 }
 
-# complete_cnf KNIGHTSAT GRAPH WORK PROGRAM LIMIT (SOLVER_PROGRAM): the
-# complete CNF solved by PROGRAM, its model decoded into the cycle (on
-# stdout); exit 124 when PROGRAM gives no model (it stopped at its limit).
-# `run` signals this shell alone at the limit, which would leave PROGRAM
-# running: PROGRAM is waited for in the background (a foreground child
-# would hold the trap back), and the trap ends the shell's whole process
-# group, its own since setsid.
-complete_cnf='
-  # shellcheck disable=SC2086
-  "$1" encode --graph "$2" --closed $ENCODE_FLAGS >"$3/ours.cnf" || exit
+# solve_cnf, the shared middle of the two below: PROGRAM ($4, with the
+# limit $5) solves the CNF "$cnf" into "$model"; exit 124 when it gives
+# no model (it stopped at its limit). `run` signals the shell alone at the
+# limit, which would leave PROGRAM running: PROGRAM is waited for in the
+# background (a foreground child would hold the trap back), and the trap
+# ends the shell's whole process group, its own since setsid.
+solve_cnf='
   status=0
   extra=()
   [ "$(basename "$4")" = kissat ] && extra=(--time="$5")
   trap "trap - TERM; kill -TERM -- -\$\$" TERM
-  "$4" "${extra[@]}" "$3/ours.cnf" >"$3/ours.model" &
+  "$4" "${extra[@]}" "$cnf" >"$model" &
   wait "$!" || status=$?
-  [ "$status" = 10 ] || exit 124
-  exec "$1" decode --cnf "$3/ours.cnf" --format moves "$3/ours.model"'
+  [ "$status" = 10 ] || exit 124'
+# complete_cnf KNIGHTSAT GRAPH WORK PROGRAM LIMIT (SOLVER_PROGRAM): the
+# complete CNF solved by PROGRAM, its model decoded into the cycle (on
+# stdout).
+complete_cnf='
+  cnf=$3/ours.cnf model=$3/ours.model
+  # shellcheck disable=SC2086
+  "$1" encode --graph "$2" --closed $ENCODE_FLAGS >"$cnf" || exit
+  '"$solve_cnf"'
+  exec "$1" decode --cnf "$cnf" --format moves "$model"'
 # heule_cnf HEULE_TOOLS GRAPH WORK PROGRAM LIMIT CYCLE: Heule's CRE of
 # GRAPH (its `p edge` header and edges) solved by PROGRAM; on stdout his
 # decoder's verdict, exit 0 when it says VERIFIED.
 heule_cnf='
+  cnf=$3/heule.cnf model=$3/heule.model
   awk "/^p /{print \"p edge\", \$(NF-1), \$NF} /^e /{print}" "$2" >"$3/g.edge"
-  "$1/hcp-encode" "$3/g.edge" "$6" >"$3/heule.cnf" || exit
-  status=0
-  extra=()
-  [ "$(basename "$4")" = kissat ] && extra=(--time="$5")
-  trap "trap - TERM; kill -TERM -- -\$\$" TERM
-  "$4" "${extra[@]}" "$3/heule.cnf" >"$3/heule.model" &
-  wait "$!" || status=$?
-  [ "$status" = 10 ] || exit 124
+  "$1/hcp-encode" "$3/g.edge" "$6" >"$cnf" || exit
+  '"$solve_cnf"'
   # His decoder reads the "s" and "v" lines alone (it loops on comments),
   # and waits in the background like the solver, so that the trap can end it.
-  grep -E "^[sv] " "$3/heule.model" >"$3/heule.sv"
+  grep -E "^[sv] " "$model" >"$3/heule.sv"
   "$1/hcp-decode" "$3/g.edge" "$3/heule.sv" >"$3/heule.verdict" &
   wait "$!"
   grep VERIFIED "$3/heule.verdict"'
