@@ -8,6 +8,7 @@
 
 use std::collections::VecDeque;
 
+use super::cycles::Cycles;
 use super::Successor;
 use crate::cnf::Lit;
 
@@ -48,9 +49,8 @@ pub struct CycleWatch {
     given: usize,
     /// Subtours cut, during the search and in whole models.
     pub cycles_found: u64,
-    /// Whether the cycles being cut are found during the search (those
-    /// past [`EAGER_CYCLE_LIMIT`] wait), not in a whole model.
-    eager: bool,
+    /// The nodes of the subtour being cut (false again after each cut).
+    inside: Vec<bool>,
     /// The encoding, where a model whose subtours patch into a tour is
     /// to be let through (the session patches it: a search for one tour).
     patching: Option<Successor>,
@@ -92,7 +92,7 @@ impl CycleWatch {
             pending: VecDeque::new(),
             given: 0,
             cycles_found: 0,
-            eager: true,
+            inside: vec![false; nodes],
             patching: None,
         }
     }
@@ -151,7 +151,8 @@ impl CycleWatch {
     }
 
     /// The moves set close a cycle through `node`: unless it is the whole
-    /// tour, its cuts are due.
+    /// tour or longer than [`EAGER_CYCLE_LIMIT`] (its whole model will
+    /// show it), its cuts are due.
     fn closed(&mut self, node: u32) {
         let mut members = vec![node];
         let mut at = self.next[node as usize];
@@ -159,22 +160,23 @@ impl CycleWatch {
             members.push(at);
             at = self.next[at as usize];
         }
-        if members.len() == self.next.len() {
-            return;
+        if members.len() <= EAGER_CYCLE_LIMIT && members.len() < self.next.len() {
+            self.cut(&members);
         }
-        if self.eager && members.len() > EAGER_CYCLE_LIMIT {
-            return;
-        }
+    }
+
+    /// Queues the two cuts of the subtour of `members`: some allowed move
+    /// out of it, some allowed move into it.
+    fn cut(&mut self, members: &[u32]) {
         self.cycles_found += 1;
-        let mut inside = vec![false; self.next.len()];
-        for &m in &members {
-            inside[m as usize] = true;
+        for &m in members {
+            self.inside[m as usize] = true;
         }
         let mut out = Vec::new();
         let mut into = Vec::new();
-        for &m in &members {
+        for &m in members {
             for &(other, o, i) in &self.ways[m as usize] {
-                if inside[other as usize] {
+                if self.inside[other as usize] {
                     continue;
                 }
                 if o != 0 {
@@ -184,6 +186,9 @@ impl CycleWatch {
                     into.push(i);
                 }
             }
+        }
+        for &m in members {
+            self.inside[m as usize] = false;
         }
         self.pending.push_back(out);
         self.pending.push_back(into);
@@ -212,52 +217,34 @@ impl CycleWatch {
     }
 
     /// Whether a whole model (the solver's literals) is one tour; if not,
-    /// the cuts of its cycles are due.
+    /// the cuts of its cycles are due. A model that is no cover of the
+    /// nodes by cycles passes, for the session to name what is wrong.
     pub fn check_model(&mut self, model: &[i32]) -> bool {
         let mut next = vec![NONE; self.next.len()];
         for &lit in model {
-            if lit > 0 {
-                if let Some(&(from, to)) = self.moves.get(lit as usize) {
-                    if from != NONE {
-                        next[from as usize] = to;
-                    }
+            if let Some(&(from, to)) = self.moves.get(lit.max(0) as usize) {
+                if from != NONE {
+                    next[from as usize] = to;
                 }
             }
         }
-        let mut seen = vec![false; next.len()];
-        let mut cycles = Vec::new();
-        for start in 0..next.len() {
-            if seen[start] {
-                continue;
-            }
-            let mut at = start as u32;
-            let mut cycle = Vec::new();
-            while at != NONE && !seen[at as usize] {
-                seen[at as usize] = true;
-                cycle.push(at);
-                at = next[at as usize];
-            }
-            cycles.push(cycle);
+        if next.contains(&NONE) {
+            return true;
         }
-        if cycles.len() <= 1 {
+        let successors: Vec<usize> = next.iter().map(|&n| n as usize).collect();
+        let cycles = Cycles::of(&successors);
+        if cycles.count() <= 1 {
             return true;
         }
         if let Some(encoding) = &self.patching {
-            if next.iter().all(|&n| n != NONE) {
-                let successors: Vec<usize> = next.iter().map(|&n| n as usize).collect();
-                if super::cycles::patch(encoding, successors).is_some() {
-                    return true;
-                }
+            if super::cycles::patch(encoding, successors).is_some() {
+                return true;
             }
         }
-        // `closed` walks a cycle along `next`: the model's, for a moment.
-        let during_search = std::mem::replace(&mut self.next, next);
-        self.eager = false;
-        for cycle in cycles {
-            self.closed(cycle[0]);
+        for cycle in &cycles.members {
+            let members: Vec<u32> = cycle.iter().map(|&m| m as u32).collect();
+            self.cut(&members);
         }
-        self.eager = true;
-        self.next = during_search;
         false
     }
 
