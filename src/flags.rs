@@ -12,6 +12,7 @@ pub const ENCODING: &[&str] = &[
     "encoding",
     "subtours",
     "no_patching",
+    "no_merged_cuts",
     "position_support",
     "lap_length",
     "amo",

@@ -107,6 +107,10 @@ fn each_command_lists_only_what_it_takes() {
     let solve = stdout_of(&["solve", "-h"]);
     assert!(!solve.contains("frontier]"), "{solve}");
     assert!(solve.contains("--no-patching"), "{solve}");
+    // Cuts are made where a loop solves (solve, count), nowhere else.
+    assert!(stdout_of(&["count", "--help"]).contains("--no-merged-cuts"));
+    assert!(stdout_of(&["solve", "--help"]).contains("--no-merged-cuts"));
+    assert!(!stdout_of(&["encode", "--help"]).contains("--no-merged-cuts"));
     assert!(!stdout_of(&["count", "--help"]).contains("A numbered-grid puzzle to solve"));
     for command in [
         "verify", "decode", "certify", "sum", "encode", "stats", "cubes",

@@ -33,6 +33,15 @@ fn configs() -> Vec<EncodingConfig> {
             configs.push(successor(subtours, symmetry_breaking));
         }
     }
+    // The lazy loop cutting each subtour on its own (by default it cuts
+    // the groups patching merges them into).
+    configs.push(
+        SuccessorConfig {
+            merged_cuts: false,
+            ..SuccessorConfig::default()
+        }
+        .into(),
+    );
     // The complete formula with each redundant position family on or off
     // (the default has the parity, not the support), and in laps: moduli
     // for a few positions and a lap counter for the rest (a modulus 2
@@ -549,6 +558,15 @@ fn bad_combinations_get_one_line_errors() {
         ],
         &["encode", "--size", "5", "--position-support"],
         &["encode", "--size", "5", "--lap-length", "420"],
+        &["encode", "--size", "5", "--no-merged-cuts"],
+        &[
+            "solve",
+            "--size",
+            "5",
+            "--encoding",
+            "time-indexed",
+            "--no-merged-cuts",
+        ],
         &["solve", "--size", "5", "--subtours", "lazy"],
         &["solve", "--size", "6", "--watch-subtours"],
         &[

@@ -508,11 +508,17 @@ pub fn command() -> clap::Command {
     let mut command = Cli::command().mut_subcommand("count", |count| {
         count.mut_arg("cnf", |cnf| cnf.conflicts_with_all(answered_by_file))
     });
-    // Only `solve` patches subtours: the switch is accepted elsewhere, as
-    // every encoding switch is, but not shown where it does nothing.
-    for name in ["encode", "count", "cubes", "stats"] {
-        command =
-            command.mut_subcommand(name, |sub| sub.mut_arg("no_patching", |arg| arg.hide(true)));
+    // Only `solve` patches subtours, and only `solve` and `count` cut them
+    // in a loop: each switch is accepted elsewhere, as every encoding
+    // switch is, but not shown where it does nothing.
+    let hidden: [(&str, &[&str]); 2] = [
+        ("no_patching", &["encode", "count", "cubes", "stats"]),
+        ("no_merged_cuts", &["encode", "cubes", "stats"]),
+    ];
+    for (switch, commands) in hidden {
+        for &name in commands {
+            command = command.mut_subcommand(name, |sub| sub.mut_arg(switch, |arg| arg.hide(true)));
+        }
     }
     command
 }

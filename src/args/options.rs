@@ -264,6 +264,14 @@ pub struct EncodingArgs {
     /// patch (refused with it).
     #[arg(long, help_heading = ENCODING)]
     pub no_patching: bool,
+    /// Successor encoding, lazy subtours: cut each subtour on its own.
+    ///
+    /// Cut each of a model's subtours, not the groups that patching's
+    /// exchanges merge them into (the default, which solved FHCP graphs
+    /// that cutting each subtour did not): for comparisons. Shown in
+    /// `--help` only.
+    #[arg(long, hide_short_help = true, help_heading = ENCODING)]
+    pub no_merged_cuts: bool,
     /// Split clauses longer than K literals (K ≥ 3) with Tseytin variables.
     #[arg(long, value_name = "K", allow_negative_numbers = true, value_parser = parse_count, help_heading = ENCODING)]
     pub max_clause_len: Option<usize>,

@@ -178,6 +178,7 @@ impl EncodingArgs {
                 let only_successor = [
                     (self.subtours.is_some(), "--subtours"),
                     (self.no_patching, "--no-patching"),
+                    (self.no_merged_cuts, "--no-merged-cuts"),
                     (self.position_support, "--position-support"),
                     (self.lap_length.is_some(), "--lap-length"),
                 ];
@@ -207,12 +208,17 @@ impl EncodingArgs {
                 let base = SuccessorConfig::default();
                 let subtours = self.subtours.map_or(subtours, Subtours::from);
                 if subtours == Subtours::Complete {
-                    Self::refuse(
-                        self.no_patching,
-                        "--no-patching",
-                        "successor --subtours lazy",
-                        "successor --subtours complete",
-                    )?;
+                    for (given, switch) in [
+                        (self.no_patching, "--no-patching"),
+                        (self.no_merged_cuts, "--no-merged-cuts"),
+                    ] {
+                        Self::refuse(
+                            given,
+                            switch,
+                            "successor --subtours lazy",
+                            "successor --subtours complete",
+                        )?;
+                    }
                 }
                 EncodingConfig::from(SuccessorConfig {
                     max_clause_len: self.max_clause_len,
@@ -225,6 +231,7 @@ impl EncodingArgs {
                         .lap_length
                         .map_or(Laps::Auto, |len| Laps::Of(len as usize)),
                     patching: !self.no_patching,
+                    merged_cuts: !self.no_merged_cuts,
                 })
             }
         };

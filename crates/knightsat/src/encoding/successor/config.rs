@@ -107,13 +107,19 @@ pub struct SuccessorConfig {
     /// tour (`patch`) before it adds cuts. A way of solving, not
     /// part of the formula: CNF comments do not record it.
     pub patching: bool,
+    /// Whether a model's subtours are cut as the groups that patching's
+    /// exchanges merge them into (when they do not merge into one tour)
+    /// rather than one by one (`cycles::cuts_for`). A way of solving, not
+    /// part of the formula: CNF comments do not record it.
+    pub merged_cuts: bool,
 }
 
 impl Default for SuccessorConfig {
     /// Pairwise at-most-one (each set has at most 9 literals for a knight,
     /// where pairwise is smallest in literals that propagate at once),
     /// symmetry breaking, lazy subtours, the positions' parity (not their
-    /// support, which made kissat slower: docs/encodings.md), patching.
+    /// support, which made kissat slower: docs/encodings.md), patching,
+    /// merged cuts.
     fn default() -> Self {
         SuccessorConfig {
             max_clause_len: None,
@@ -124,6 +130,7 @@ impl Default for SuccessorConfig {
             position_support: false,
             laps: Laps::Auto,
             patching: true,
+            merged_cuts: true,
         }
     }
 }
@@ -279,6 +286,7 @@ mod tests {
             position_support: !defaults.position_support,
             laps: Laps::Of(420),
             patching: true,
+            merged_cuts: true,
         };
         let mut read = SuccessorConfig::before_any_setting();
         for (key, value) in config.settings().into_iter().skip(1) {

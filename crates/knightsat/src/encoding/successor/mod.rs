@@ -750,11 +750,7 @@ impl Encoding for Successor {
             })
             .collect();
         let watch = CycleWatch::new(self.moves.nodes(), &arcs, |from, to| self.allowed(from, to));
-        Some(if patching && self.config.patching {
-            watch.patching_with(self.clone())
-        } else {
-            watch
-        })
+        Some(watch.cutting_as(self.clone(), patching && self.config.patching))
     }
 
     fn patch(&self, model: &Model) -> Option<Vec<usize>> {

@@ -8,7 +8,7 @@
 
 use std::collections::VecDeque;
 
-use super::cycles::Cycles;
+use super::cycles::{cuts_for, patch, Cycles};
 use super::Successor;
 use crate::cnf::Lit;
 
@@ -51,9 +51,13 @@ pub struct CycleWatch {
     pub cycles_found: u64,
     /// The nodes of the subtour being cut (false again after each cut).
     inside: Vec<bool>,
-    /// The encoding, where a model whose subtours patch into a tour is
-    /// to be let through (the session patches it: a search for one tour).
-    patching: Option<Successor>,
+    /// The encoding whose rules cut a whole model's subtours
+    /// ([`cuts_for`]: merged or one by one) and patch them; without it
+    /// (the unit tests' bare moves) each cycle is cut.
+    encoding: Option<Successor>,
+    /// Whether a whole model whose subtours patch into a tour is let
+    /// through (the session patches it: a search for one tour).
+    patching: bool,
 }
 
 fn dimacs(lit: Lit) -> i32 {
@@ -93,14 +97,17 @@ impl CycleWatch {
             given: 0,
             cycles_found: 0,
             inside: vec![false; nodes],
-            patching: None,
+            encoding: None,
+            patching: false,
         }
     }
 
-    /// Lets through a whole model whose subtours `encoding` patches into a
-    /// tour, for the session to patch.
-    pub(crate) fn patching_with(mut self, encoding: Successor) -> CycleWatch {
-        self.patching = Some(encoding);
+    /// Cuts whole models by `encoding`'s rules; with `patching`, lets
+    /// through a whole model whose subtours it patches into a tour, for
+    /// the session to patch.
+    pub(crate) fn cutting_as(mut self, encoding: Successor, patching: bool) -> CycleWatch {
+        self.encoding = Some(encoding);
+        self.patching = patching;
         self
     }
 
@@ -236,15 +243,22 @@ impl CycleWatch {
         if cycles.count() <= 1 {
             return true;
         }
-        if let Some(encoding) = &self.patching {
-            if super::cycles::patch(encoding, successors).is_some() {
-                return true;
+        let Some(encoding) = &self.encoding else {
+            for cycle in &cycles.members {
+                let members: Vec<u32> = cycle.iter().map(|&m| m as u32).collect();
+                self.cut(&members);
             }
+            return false;
+        };
+        if self.patching && patch(encoding, successors.clone()).is_some() {
+            return true;
         }
-        for cycle in &cycles.members {
-            let members: Vec<u32> = cycle.iter().map(|&m| m as u32).collect();
-            self.cut(&members);
-        }
+        self.cycles_found += cycles.count() as u64;
+        let cuts = cuts_for(encoding, &successors);
+        self.pending.extend(
+            cuts.iter()
+                .map(|cut| cut.iter().map(|&lit| dimacs(lit)).collect()),
+        );
         false
     }
 
