@@ -123,6 +123,24 @@ pub fn block_tour(encoding: &dyn Encoding, squares: &[usize]) -> Result<Vec<Lit>
     Ok(encoding.blocking_clause(squares))
 }
 
+/// What becomes of an incomplete formula's model ([`Encoding::mend`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Mended {
+    /// The model is a tour as it is.
+    Tour,
+    /// Its subtours, patched into this tour (squares in order; not
+    /// verified, and not necessarily a model of the formula).
+    Patched(Vec<usize>),
+    /// Its subtours, forbidden by `clauses`, which every tour satisfies and
+    /// the model breaks.
+    Cut {
+        /// The cut clauses.
+        clauses: Vec<Vec<Lit>>,
+        /// How many cycles the model's moves form.
+        subtours: usize,
+    },
+}
+
 /// An encoding prepared for one problem.
 pub trait Encoding: Send + Sync {
     /// The encoding's name, as in CNF comments (`time-indexed`).
@@ -172,7 +190,7 @@ pub trait Encoding: Send + Sync {
 
     /// Whether every model of the formula is a tour. An incomplete
     /// formula (the successor encoding with lazy subtours) is solved in a
-    /// loop with [`subtour_cuts`](Self::subtour_cuts) and never written
+    /// loop with [`mend`](Self::mend) and never written
     /// to a file on its own.
     fn is_complete(&self) -> bool {
         true
@@ -186,20 +204,16 @@ pub trait Encoding: Send + Sync {
         false
     }
 
-    /// Clauses that every tour satisfies and `model` does not, when the
-    /// model is no tour of an incomplete formula; empty when it is a tour.
-    /// An error for a model that is not even a model of the formula.
-    fn subtour_cuts(&self, _model: &Model) -> Result<Vec<Vec<Lit>>, EncodingError> {
-        Ok(Vec::new())
+    /// What the subtour loop does with `model` of an incomplete formula:
+    /// nothing when it is a tour; with `patching` (a search for one tour,
+    /// where the encoding knows how), the tour its subtours mend into;
+    /// otherwise clauses that every tour satisfies and the model does
+    /// not. An error for a model that is not even a model of the formula.
+    fn mend(&self, _model: &Model, _patching: bool) -> Result<Mended, EncodingError> {
+        Ok(Mended::Tour)
     }
 
-    /// A tour made by mending `model` where it is no tour, if the encoding
-    /// knows how (not verified; not necessarily a model of the formula).
-    fn patch(&self, _model: &Model) -> Option<Vec<usize>> {
-        None
-    }
-
-    /// Adds `cuts` (from [`subtour_cuts`](Self::subtour_cuts)) to `sink`
+    /// Adds `cuts` (from [`mend`](Self::mend)) to `sink`
     /// as the formula's own clauses would be written (split, where the
     /// encoding splits clauses).
     fn add_cuts(&self, cuts: &[Vec<Lit>], sink: &mut dyn ClauseSink) {
@@ -211,7 +225,7 @@ pub trait Encoding: Send + Sync {
     /// A watch that finds the formula's subtours while a solver searches
     /// ([`CycleWatch`]), for an incomplete formula whose encoding has one;
     /// with `patching`, it lets through the models the encoding patches
-    /// into a tour ([`patch`](Self::patch)).
+    /// into a tour ([`mend`](Self::mend)).
     fn cycle_watch(&self, _patching: bool) -> Option<CycleWatch> {
         None
     }

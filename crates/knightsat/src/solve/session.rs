@@ -5,7 +5,7 @@
 
 use crate::cnf::Lit;
 use crate::encoding::decode::{tour_from_model, tour_from_squares};
-use crate::encoding::{Encoding, Model};
+use crate::encoding::{Encoding, Mended, Model};
 use crate::error::{Error, Unsupported};
 use crate::error::{RunError, SatError};
 use crate::sat::{Backend, SatResult, SatSolver, Setup};
@@ -91,7 +91,7 @@ impl Session {
     /// [`RunError::Stopped`] when the solver was stopped.
     ///
     /// For an incomplete formula this is a loop: a model whose moves form
-    /// subtours gets the cuts that forbid them ([`Encoding::subtour_cuts`])
+    /// subtours gets the cuts that forbid them ([`Encoding::mend`])
     /// and the solver goes on, keeping what it learnt; with patching
     /// allowed, a model whose subtours patch into a tour answers at once.
     /// A complete formula's model with subtours is the solver's error
@@ -112,28 +112,30 @@ impl Session {
             }
             let model = self.solver.model()?;
             self.subtours.rounds += 1;
-            let cuts = self
+            // A complete formula is never patched: its model must be a
+            // tour as it is.
+            let complete = self.encoding.is_complete();
+            let mended = self
                 .encoding
-                .subtour_cuts(&model)
+                .mend(&model, self.patching && !complete)
                 .map_err(|e| self.wrong_model(&e))?;
-            if cuts.is_empty() {
-                return self.tour_of(&model).map(Some);
-            }
-            if self.encoding.is_complete() {
+            let cuts = match mended {
+                Mended::Tour => return self.tour_of(&model).map(Some),
+                Mended::Patched(squares) => {
+                    self.subtours.patched += 1;
+                    return tour_from_squares(&*self.encoding, squares)
+                        .map(Some)
+                        .map_err(|e| self.wrong_model(&e));
+                }
+                Mended::Cut { clauses, .. } => clauses,
+            };
+            if complete {
                 // Every model of a complete formula is a tour: cutting
                 // here would hide a formula that is not.
                 return Err(self.wrong_model(&format!(
                     "its moves form subtours, which the complete formula rules out ({} cuts)",
                     cuts.len()
                 )));
-            }
-            if self.patching {
-                if let Some(squares) = self.encoding.patch(&model) {
-                    self.subtours.patched += 1;
-                    return tour_from_squares(&*self.encoding, squares)
-                        .map(Some)
-                        .map_err(|e| self.wrong_model(&e));
-                }
             }
             self.subtours.cuts += cuts.len() as u64;
             self.encoding.add_cuts(&cuts, &mut *self.solver);

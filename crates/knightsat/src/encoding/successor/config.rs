@@ -11,7 +11,7 @@ use crate::model::problem::Problem;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Subtours {
     /// Not in the formula: solve, find the model's cycles, forbid each
-    /// subtour with a clause, solve again (`subtour_cuts`). Only
+    /// subtour with a clause, solve again (`Encoding::mend`). Only
     /// for solving in a loop: a lazy formula alone has models that are not
     /// tours, so it is never written to a file.
     #[default]
@@ -104,12 +104,12 @@ pub struct SuccessorConfig {
     /// cover, a lap counter counting the laps.
     pub laps: Laps,
     /// Whether a search for one tour may patch a model's subtours into a
-    /// tour (`patch`) before it adds cuts. A way of solving, not
+    /// tour (`mend`) before it adds cuts. A way of solving, not
     /// part of the formula: CNF comments do not record it.
     pub patching: bool,
     /// Whether a model's subtours are cut as the groups that patching's
     /// exchanges merge them into (when they do not merge into one tour)
-    /// rather than one by one (`cycles::cuts_for`). A way of solving, not
+    /// rather than one by one (`cycles::mend`). A way of solving, not
     /// part of the formula: CNF comments do not record it.
     pub merged_cuts: bool,
 }

@@ -1,8 +1,9 @@
-//! The cycles of a successor model: the cuts that forbid its subtours, and
-//! patching them together into a tour.
+//! The cycles of a successor model: patching them together into a tour,
+//! or the cuts that forbid them.
 
 use super::Successor;
 use crate::cnf::Lit;
+use crate::encoding::Mended;
 
 /// The cycles that a successor function (every node's next node, a
 /// permutation) falls into.
@@ -44,42 +45,69 @@ impl Cycles {
     }
 }
 
-/// The subtour cuts for a model whose moves are `successors`: for each of
-/// its cycles S when there is more than one, the clauses "some allowed
-/// move leaves S" and "some allowed move enters S". Every tour satisfies
-/// both (a tour visits the nodes outside S too, so it leaves S and comes
-/// back), and this model breaks both. The two directions as separate
-/// clauses are the cut-set constraints of the SAT 2025 CEGAR for
-/// Hamiltonian cycles (Ohashi, Soh, Le Berre et al., "SAT-Based CEGAR
-/// Method for the Hamiltonian Cycle Problem Enhanced by Cut-Set
-/// Constraints"): on FHCP graphs the cut into S took the models a search
-/// needs from 6310 to 1750 (graph 140) and from 8782 to 2023 (graph 230)
-/// (docs/notebook.md, "The FHCP Challenge Set"). Empty when the moves
-/// form one tour.
+/// What the subtour loop does with a model whose moves are `successors`
+/// (a cover of the nodes by cycles): nothing when they are one tour; with
+/// `patching` (a search for one tour) and the encoding's
+/// [`patching`](super::SuccessorConfig::patching),
+/// the tour [`merge_all`] patches them into when it gets one; otherwise,
+/// for each set S of nodes to cut, the clauses "some allowed move leaves
+/// S" and "some allowed move enters S". Every tour satisfies both (a tour
+/// visits the nodes outside S too, so it leaves S and comes back), and
+/// this model breaks both. The two directions as separate clauses are the
+/// cut-set constraints of the SAT 2025 CEGAR for Hamiltonian cycles
+/// (Ohashi, Soh, Le Berre et al., "SAT-Based CEGAR Method for the
+/// Hamiltonian Cycle Problem Enhanced by Cut-Set Constraints"): on FHCP
+/// graphs the cut into S took the models a search needs from 6310 to 1750
+/// (graph 140) and from 8782 to 2023 (graph 230) (docs/notebook.md, "The
+/// FHCP Challenge Set").
 ///
-/// With [`merged_cuts`](super::SuccessorConfig::merged_cuts), S is
-/// instead each group of cycles that [`patch`]'s exchanges merge them
-/// into, when they merge into more than one: the same two clauses hold
-/// for any set of nodes short of all, and this model, whose moves stay
-/// inside each group, breaks them too. The CEGAR paper's best
-/// configurations cut the cycles that 2-opt merges, not the model's
-/// (its "2opt3"); here on FHCP graphs 470, 840 and 860, unsolved in 30 s
-/// by cutting each cycle, it solved them in 5.8, 15.9 and 28.1 s
-/// (docs/notebook.md, "Cuts of the merged cycles").
-pub(crate) fn cuts_for(encoding: &Successor, successors: &[usize]) -> Vec<Vec<Lit>> {
+/// The sets cut are the model's cycles, or, with
+/// [`merged_cuts`](super::SuccessorConfig::merged_cuts), the groups that
+/// patching's exchanges merge them into when they merge into more than
+/// one: the same two clauses hold for any set of nodes short of all, and
+/// this model, whose moves stay inside each group, breaks them too. The
+/// CEGAR paper's best configurations cut the cycles that 2-opt merges,
+/// not the model's (its "2opt3"); here on FHCP graphs 470, 840 and 860,
+/// unsolved in 30 s by cutting each cycle, it solved them in 5.8, 15.9
+/// and 28.1 s (docs/notebook.md, "Cuts of the merged cycles"). The moves
+/// are merged once, for the patch and the cuts alike.
+pub(crate) fn mend(encoding: &Successor, successors: &[usize], patching: bool) -> Mended {
     let cycles = Cycles::of(successors);
     if cycles.count() <= 1 {
-        return Vec::new();
+        return Mended::Tour;
     }
-    if encoding.config.merged_cuts {
-        let groups = Cycles::of(&merge_all(encoding, successors.to_vec()));
-        // Merged into one tour (a count, which never patches): the
-        // whole set has no cut, so the cycles themselves are cut.
-        if groups.count() > 1 {
-            return set_cuts(encoding, &groups);
+    let patching = patching && encoding.config.patching;
+    if !patching && !encoding.config.merged_cuts {
+        return cut(encoding, &cycles, &cycles);
+    }
+    let merged = merge_all(encoding, successors.to_vec());
+    let groups = Cycles::of(&merged);
+    if groups.count() > 1 {
+        let sets = if encoding.config.merged_cuts {
+            &groups
+        } else {
+            &cycles
+        };
+        return cut(encoding, sets, &cycles);
+    }
+    // One tour: patched when patching, which may still fail at the
+    // problem's start or end; a count, which never patches, cuts the
+    // cycles themselves (the whole set of nodes has no cut).
+    if patching {
+        if let Some(squares) = encoding.tour_of(&merged) {
+            return Mended::Patched(squares);
         }
     }
-    set_cuts(encoding, &cycles)
+    cut(encoding, &cycles, &cycles)
+}
+
+/// The cuts of every set of `sets`, for a model whose moves form
+/// `cycles`, as [`Mended::Cut`].
+fn cut(encoding: &Successor, sets: &Cycles, cycles: &Cycles) -> Mended {
+    Mended::Cut {
+        clauses: set_cuts(encoding, sets),
+        subtours: cycles.count(),
+    }
 }
 
 /// The two cut clauses of each cycle of `cycles` (out, then in), which
@@ -106,8 +134,18 @@ fn set_cuts(encoding: &Successor, cycles: &Cycles) -> Vec<Vec<Lit>> {
     cuts
 }
 
-/// The moves `successors` with their cycles merged as far as they go, as
-/// [`patch`] merges them.
+/// The moves `successors` with their cycles merged as far as they go, in
+/// the spirit of Karp's patching for the travelling salesman ("A patching
+/// algorithm for the nonsymmetric travelling-salesman problem", SIAM J.
+/// Comput. 1979): two cycles A and B are merged by exchanging a move a→a′
+/// of A and a move b→b′ of B for a→b′ and b→a′, or, reversing B, for a→b
+/// and b′→a′ where b′ follows b, whenever the new moves are allowed. The
+/// smallest cycle that can merge is merged first, again and again, until
+/// one cycle is left or none can merge with another.
+///
+/// One cycle left is a tour of the problem (every move allowed) but not
+/// necessarily a model of the formula: it may break symmetry breaking and
+/// blocking clauses, so it serves a search for one tour, not counting.
 fn merge_all(encoding: &Successor, mut successors: Vec<usize>) -> Vec<usize> {
     loop {
         let cycles = Cycles::of(&successors);
@@ -134,27 +172,6 @@ fn merge_all(encoding: &Successor, mut successors: Vec<usize>) -> Vec<usize> {
         if !merged {
             return successors;
         }
-    }
-}
-
-/// Patches the cycles of `successors` into one tour, in the spirit of
-/// Karp's patching for the travelling salesman ("A patching algorithm for
-/// the nonsymmetric travelling-salesman problem", SIAM J. Comput. 1979):
-/// two cycles A and B are merged by exchanging a move a→a′ of A and a move
-/// b→b′ of B for a→b′ and b→a′, or, reversing B, for a→b and b′→a′ where
-/// b′ follows b, whenever the new moves are allowed. The smallest cycle
-/// that can merge is merged first, again and again; `None` when no cycle
-/// can merge with another.
-///
-/// The tour is a tour of the problem (every move allowed, start and end
-/// kept) but not a model of the formula: it may break symmetry breaking
-/// and blocking clauses, so it serves a search for one tour, not counting.
-pub(crate) fn patch(encoding: &Successor, successors: Vec<usize>) -> Option<Vec<usize>> {
-    let merged = merge_all(encoding, successors);
-    if Cycles::of(&merged).count() == 1 {
-        encoding.tour_of(&merged)
-    } else {
-        None
     }
 }
 

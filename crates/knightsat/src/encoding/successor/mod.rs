@@ -15,8 +15,9 @@
 //! after.
 //!
 //! "One cycle" is the hard part. [`Subtours::Lazy`] leaves it out: the
-//! solver finds a cover of the nodes by cycles, `subtour_cuts` forbids
-//! each cycle that is not the whole tour, and the solver goes on
+//! solver finds a cover of the nodes by cycles, `mend` forbids its
+//! subtours (or, in a search for one tour, patches them into one), and
+//! the solver goes on
 //! ([`crate::solve::Session`]). [`Subtours::Complete`] writes it into the
 //! formula with the Chinese remainder encoding (`crt`), so that every
 //! model is a tour: what `encode` writes.
@@ -34,15 +35,15 @@ mod cycles;
 mod watch;
 
 use crate::cnf::{family, ClauseSink, Lit, Stats, Var};
-use crate::encoding::EncodingError;
 use crate::encoding::{splitting, square_index_words, Amo, Encoding, Model};
+use crate::encoding::{EncodingError, Mended};
 
 use crate::graph::MoveGraph;
 use crate::model::board::Board;
 use crate::model::problem::Problem;
 
 pub use config::{Laps, Subtours, SuccessorConfig};
-use cycles::{cuts_for, patch, Cycles};
+use cycles::{mend, Cycles};
 
 use crt::{Odd, Positions};
 pub use watch::CycleWatch;
@@ -720,8 +721,8 @@ impl Encoding for Successor {
         self.moves.open
     }
 
-    fn subtour_cuts(&self, model: &Model) -> Result<Vec<Vec<Lit>>, EncodingError> {
-        Ok(cuts_for(self, &self.successors(model)?))
+    fn mend(&self, model: &Model, patching: bool) -> Result<Mended, EncodingError> {
+        Ok(mend(self, &self.successors(model)?, patching))
     }
 
     /// Adds the cuts, split like the formula's clauses when
@@ -739,26 +740,7 @@ impl Encoding for Successor {
     }
 
     fn cycle_watch(&self, patching: bool) -> Option<CycleWatch> {
-        if self.is_complete() {
-            return None;
-        }
-        let arcs: Vec<(usize, usize, Lit)> = (0..self.moves.nodes())
-            .flat_map(|node| {
-                self.node_arcs(node)
-                    .into_iter()
-                    .map(move |(to, lit)| (node, to, lit))
-            })
-            .collect();
-        let watch = CycleWatch::new(self.moves.nodes(), &arcs, |from, to| self.allowed(from, to));
-        Some(watch.cutting_as(self.clone(), patching && self.config.patching))
-    }
-
-    fn patch(&self, model: &Model) -> Option<Vec<usize>> {
-        if !self.config.patching {
-            return None;
-        }
-        let successors = self.successors(model).ok()?;
-        patch(self, successors)
+        (!self.is_complete()).then(|| CycleWatch::new(self.clone(), patching))
     }
 }
 

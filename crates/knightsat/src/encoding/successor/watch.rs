@@ -1,6 +1,6 @@
 //! Watching the moves while the solver searches: the moment the moves set
 //! so far close a cycle that is not the whole tour, the cuts that forbid it
-//! (the same two cut-set clauses as [`super::cycles::cuts_for`]), long
+//! (the same two cut-set clauses as [`super::cycles::mend`]), long
 //! before the solver has a whole model. A solver that lets a program take
 //! part in its search (`CaDiCaL`'s external propagator, the IPASIR-UP
 //! interface of Fazekas, Niemetz, Preiner, Kirchweger, Szeider and Biere,
@@ -8,9 +8,10 @@
 
 use std::collections::VecDeque;
 
-use super::cycles::{cuts_for, patch, Cycles};
+use super::cycles::mend;
 use super::Successor;
 use crate::cnf::Lit;
+use crate::encoding::Mended;
 
 const NONE: u32 = u32::MAX;
 
@@ -51,10 +52,9 @@ pub struct CycleWatch {
     pub cycles_found: u64,
     /// The nodes of the subtour being cut (false again after each cut).
     inside: Vec<bool>,
-    /// The encoding whose rules cut a whole model's subtours
-    /// ([`cuts_for`]: merged or one by one) and patch them; without it
-    /// (the unit tests' bare moves) each cycle is cut.
-    encoding: Option<Successor>,
+    /// The encoding whose rules ([`mend`]) patch or cut a whole model's
+    /// subtours.
+    encoding: Successor,
     /// Whether a whole model whose subtours patch into a tour is let
     /// through (the session patches it: a search for one tour).
     patching: bool,
@@ -65,13 +65,19 @@ fn dimacs(lit: Lit) -> i32 {
 }
 
 impl CycleWatch {
-    /// A watch over `nodes` nodes whose moves are `arcs` (from, to, the
-    /// move's literal), every move allowed both ways where `allowed` says.
-    pub(crate) fn new(
-        nodes: usize,
-        arcs: &[(usize, usize, Lit)],
-        allowed: impl Fn(usize, usize) -> Option<Lit>,
-    ) -> CycleWatch {
+    /// A watch over the moves of `encoding`'s formula; with `patching`,
+    /// it lets through a whole model whose subtours patch into a tour, for
+    /// the session to patch.
+    pub(crate) fn new(encoding: Successor, patching: bool) -> CycleWatch {
+        let nodes = encoding.moves.nodes();
+        let arcs: Vec<(usize, usize, Lit)> = (0..nodes)
+            .flat_map(|node| {
+                encoding
+                    .node_arcs(node)
+                    .into_iter()
+                    .map(move |(to, lit)| (node, to, lit))
+            })
+            .collect();
         let highest = arcs
             .iter()
             .map(|&(_, _, lit)| lit.var().to_dimacs() as usize)
@@ -79,10 +85,10 @@ impl CycleWatch {
             .unwrap_or(0);
         let mut moves = vec![(NONE, NONE); highest + 1];
         let mut ways = vec![Vec::new(); nodes];
-        for &(from, to, lit) in arcs {
+        for &(from, to, lit) in &arcs {
             moves[lit.var().to_dimacs() as usize] = (from as u32, to as u32);
-            let out = allowed(from, to).map_or(0, dimacs);
-            let into = allowed(to, from).map_or(0, dimacs);
+            let out = encoding.allowed(from, to).map_or(0, dimacs);
+            let into = encoding.allowed(to, from).map_or(0, dimacs);
             ways[from].push((to as u32, out, into));
         }
         CycleWatch {
@@ -97,18 +103,9 @@ impl CycleWatch {
             given: 0,
             cycles_found: 0,
             inside: vec![false; nodes],
-            encoding: None,
-            patching: false,
+            encoding,
+            patching,
         }
-    }
-
-    /// Cuts whole models by `encoding`'s rules; with `patching`, lets
-    /// through a whole model whose subtours it patches into a tour, for
-    /// the session to patch.
-    pub(crate) fn cutting_as(mut self, encoding: Successor, patching: bool) -> CycleWatch {
-        self.encoding = Some(encoding);
-        self.patching = patching;
-        self
     }
 
     /// The move variables (DIMACS numbers), which the solver must report.
@@ -239,27 +236,18 @@ impl CycleWatch {
             return true;
         }
         let successors: Vec<usize> = next.iter().map(|&n| n as usize).collect();
-        let cycles = Cycles::of(&successors);
-        if cycles.count() <= 1 {
-            return true;
-        }
-        let Some(encoding) = &self.encoding else {
-            for cycle in &cycles.members {
-                let members: Vec<u32> = cycle.iter().map(|&m| m as u32).collect();
-                self.cut(&members);
+        match mend(&self.encoding, &successors, self.patching) {
+            Mended::Tour | Mended::Patched(_) => true,
+            Mended::Cut { clauses, subtours } => {
+                self.cycles_found += subtours as u64;
+                self.pending.extend(
+                    clauses
+                        .iter()
+                        .map(|cut| cut.iter().map(|&lit| dimacs(lit)).collect()),
+                );
+                false
             }
-            return false;
-        };
-        if self.patching && patch(encoding, successors.clone()).is_some() {
-            return true;
         }
-        self.cycles_found += cycles.count() as u64;
-        let cuts = cuts_for(encoding, &successors);
-        self.pending.extend(
-            cuts.iter()
-                .map(|cut| cut.iter().map(|&lit| dimacs(lit)).collect()),
-        );
-        false
     }
 
     /// Whether a cut is due.
@@ -285,23 +273,25 @@ impl CycleWatch {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::encoding::SuccessorConfig;
+    use crate::model::board::Board;
+    use crate::model::graph::Graph;
+    use crate::model::problem::Problem;
 
-    /// Six nodes, every move between two of them allowed both ways; the
-    /// literal of a→b is 1 + 6a + b.
-    fn complete_six() -> CycleWatch {
-        let lit = |a: usize, b: usize| Lit::from_dimacs((1 + 6 * a + b) as isize);
-        let arcs: Vec<(usize, usize, Lit)> = (0..6)
-            .flat_map(|a| {
-                (0..6)
-                    .filter(move |&b| b != a)
-                    .map(move |b| (a, b, lit(a, b)))
-            })
+    /// The closed tours of the complete graph on six vertices, lazy, so
+    /// that every move between two nodes is allowed both ways.
+    fn complete_six() -> Successor {
+        let edges: Vec<(usize, usize)> = (1..=6)
+            .flat_map(|a| (a + 1..=6).map(move |b| (a, b)))
             .collect();
-        CycleWatch::new(6, &arcs, |a, b| Some(lit(a, b)))
+        let graph = Graph::new(6, &edges).expect("a graph");
+        let problem = Problem::new(Board::from_graph(graph)).closed(true);
+        Successor::new(&problem, SuccessorConfig::default()).expect("an encoding")
     }
 
-    fn move_lit(a: i32, b: i32) -> i32 {
-        1 + 6 * a + b
+    /// The literal of the move from node `a` to node `b` (DIMACS).
+    fn move_lit(encoding: &Successor, a: usize, b: usize) -> i32 {
+        dimacs(encoding.allowed(a, b).expect("an allowed move"))
     }
 
     /// Every literal of the cuts due, cut by cut, sorted.
@@ -324,22 +314,26 @@ mod tests {
 
     #[test]
     fn a_closed_subtour_is_cut_out_and_in_and_backtracking_forgets_its_moves() {
-        let mut watch = complete_six();
+        let six = complete_six();
+        let lit = |a, b| move_lit(&six, a, b);
+        let mut watch = CycleWatch::new(six.clone(), true);
         watch.new_level();
-        watch.assigned(&[move_lit(0, 1), -move_lit(0, 2), move_lit(1, 2)]);
+        watch.assigned(&[lit(0, 1), -lit(0, 2), lit(1, 2)]);
         assert!(!watch.has_cut());
         // Back before the two moves: 2→0 closes nothing.
         watch.backtrack(0);
         watch.new_level();
-        watch.assigned(&[move_lit(2, 0)]);
+        watch.assigned(&[lit(2, 0)]);
         assert!(!watch.has_cut());
         // 0→1 and 1→2 again close 0→1→2→0.
-        watch.assigned(&[move_lit(0, 1), move_lit(1, 2)]);
+        watch.assigned(&[lit(0, 1), lit(1, 2)]);
         let mut out: Vec<i32> = (0..3)
-            .flat_map(|a| (3..6).map(move |b| move_lit(a, b)))
+            .flat_map(|a| (3..6).map(move |b| (a, b)))
+            .map(|(a, b)| lit(a, b))
             .collect();
         let mut into: Vec<i32> = (0..3)
-            .flat_map(|a| (3..6).map(move |b| move_lit(b, a)))
+            .flat_map(|a| (3..6).map(move |b| (b, a)))
+            .map(|(b, a)| lit(b, a))
             .collect();
         out.sort_unstable();
         into.sort_unstable();
@@ -348,20 +342,30 @@ mod tests {
     }
 
     #[test]
-    fn a_whole_model_passes_when_it_is_one_cycle_and_gets_cuts_when_not() {
-        let mut watch = complete_six();
-        let one: Vec<i32> = (0..6).map(|a| move_lit(a, (a + 1) % 6)).collect();
-        assert!(watch.check_model(&one));
-        assert!(!watch.has_cut());
+    fn a_whole_model_passes_when_it_is_one_cycle_or_patches_into_one_and_gets_cuts_when_not() {
+        let six = complete_six();
+        let lit = |a, b| move_lit(&six, a, b);
+        let one: Vec<i32> = (0..6).map(|a| lit(a, (a + 1) % 6)).collect();
         let two: Vec<i32> = [(0, 1), (1, 2), (2, 0), (3, 4), (4, 5), (5, 3)]
             .iter()
-            .map(|&(a, b)| move_lit(a, b))
+            .map(|&(a, b)| lit(a, b))
             .collect();
+        let mut patching = CycleWatch::new(six.clone(), true);
+        assert!(patching.check_model(&one));
+        // The two triangles patch into one tour: the session patches it.
+        assert!(patching.check_model(&two));
+        assert!(!patching.has_cut());
+        let mut watch = CycleWatch::new(six.clone(), false);
+        assert!(watch.check_model(&one));
+        assert!(!watch.has_cut());
+        // Not patching, the two merge into the whole graph, which has no
+        // cut: each triangle is cut, out and in.
         assert!(!watch.check_model(&two));
         assert_eq!(cuts(&mut watch).len(), 4);
+        assert_eq!(watch.cycles_found, 2);
         // The search's own paths are untouched by the check.
         watch.new_level();
-        watch.assigned(&[move_lit(3, 4)]);
+        watch.assigned(&[lit(3, 4)]);
         assert!(!watch.has_cut());
     }
 }
