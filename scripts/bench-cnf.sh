@@ -20,6 +20,11 @@
 #   both     --position-support: parity and support
 #   lapN     --lap-length N (lap420, for example): moduli for laps of N
 #            positions and a lap counter, with the parity
+#   lfsr     --positions lfsr --no-parity: Heule's CRE as published (his
+#            moduli, residues in bits stepped by binary counters and
+#            linear-feedback shift registers), the rest knightsat's formula
+#   lfsrp    --positions lfsr: the same with the parity (the counter's
+#            lowest bit)
 #   heule    Heule's own tools (github marijnheule/ChineseRemainderEncoding,
 #            a checkout given as HEULE_CRE=DIR, built here with gcc; this
 #            script fetches nothing): `knight-graph N | hcp-encode - BOUND`
@@ -59,6 +64,8 @@ flags_of() {
     support) echo "--no-parity --position-support" ;;
     both) echo "--position-support" ;;
     lap[0-9]*) echo "--lap-length ${1#lap}" ;;
+    lfsr) echo "--positions lfsr --no-parity" ;;
+    lfsrp) echo "--positions lfsr" ;;
     *) echo "bench-cnf: unknown variant $1" >&2; exit 2 ;;
   esac
 }

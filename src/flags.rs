@@ -15,6 +15,7 @@ pub const ENCODING: &[&str] = &[
     "no_merged_cuts",
     "position_support",
     "lap_length",
+    "positions",
     "amo",
     "max_clause_len",
     "no_predecessor",

@@ -10,7 +10,7 @@ use crate::common;
 use common::count::{list_by_sat, Listing};
 use common::sat::solve;
 use common::{Demands, Shape};
-use knightsat::encoding::{EncodingConfig, Laps, Subtours, SuccessorConfig};
+use knightsat::encoding::{EncodingConfig, Laps, PositionCode, Subtours, SuccessorConfig};
 use knightsat::model::board::Board;
 use knightsat::model::problem::Problem;
 use knightsat::sat::{Backend, Setup};
@@ -46,14 +46,19 @@ fn configs() -> Vec<EncodingConfig> {
     // (the default has the parity, not the support), and in laps: moduli
     // for a few positions and a lap counter for the rest (a modulus 2
     // alone, which the parity fixes, with 15 laps on 30 squares; 3 and 4;
-    // 4 and 5, two laps on boards past 20 nodes).
-    for (parity, position_support, laps) in [
-        (false, false, Laps::Auto),
-        (true, true, Laps::Auto),
-        (false, true, Laps::Auto),
-        (true, false, Laps::Of(2)),
-        (false, false, Laps::Of(12)),
-        (true, true, Laps::Of(20)),
+    // 4 and 5, two laps on boards past 20 nodes). Heule's bits: his
+    // moduli for every node (2, 3, 5 and past 30 nodes 7), and laps of 6
+    // (a one-bit counter and the three's shift register, up to 5 laps),
+    // its parity on the counter's lowest bit.
+    for (parity, position_support, laps, positions) in [
+        (false, false, Laps::Auto, PositionCode::OneHot),
+        (true, true, Laps::Auto, PositionCode::OneHot),
+        (false, true, Laps::Auto, PositionCode::OneHot),
+        (true, false, Laps::Of(2), PositionCode::OneHot),
+        (false, false, Laps::Of(12), PositionCode::OneHot),
+        (true, true, Laps::Of(20), PositionCode::OneHot),
+        (false, true, Laps::Auto, PositionCode::Lfsr),
+        (true, false, Laps::Of(6), PositionCode::Lfsr),
     ] {
         configs.push(
             SuccessorConfig {
@@ -62,6 +67,7 @@ fn configs() -> Vec<EncodingConfig> {
                 parity,
                 position_support,
                 laps,
+                positions,
                 ..SuccessorConfig::default()
             }
             .into(),
@@ -558,6 +564,7 @@ fn bad_combinations_get_one_line_errors() {
         ],
         &["encode", "--size", "5", "--position-support"],
         &["encode", "--size", "5", "--lap-length", "420"],
+        &["encode", "--size", "5", "--positions", "lfsr"],
         &["encode", "--size", "5", "--no-merged-cuts"],
         &[
             "solve",
@@ -643,8 +650,16 @@ fn bad_combinations_get_one_line_errors() {
 fn encode_writes_the_complete_formula_and_decode_reads_it() {
     // minisat's answer for the complete successor CNF decodes into a tour,
     // with the moduli covering every node and with laps of 7 (6 laps and
-    // a lap counter on 6x6).
-    for laps in [&[][..], &["--lap-length", "7"]] {
+    // a lap counter on 6x6), one-hot and in Heule's bits (moduli 2, 3, 5
+    // and 7 for 36 nodes, each register in the formula).
+    let cases: [&[&str]; 4] = [
+        &[],
+        &["--lap-length", "7"],
+        &["--positions", "lfsr"],
+        &["--positions", "lfsr", "--lap-length", "7"],
+    ];
+    for options in cases {
+        let laps = options.contains(&"--lap-length");
         let dir = tempfile::tempdir().unwrap();
         let cnf = dir.path().join("t.cnf");
         common::cli::knightsat()
@@ -656,7 +671,7 @@ fn encode_writes_the_complete_formula_and_decode_reads_it() {
                 "--encoding",
                 "successor",
             ])
-            .args(laps)
+            .args(options)
             .arg("-o")
             .arg(&cnf)
             .assert()
@@ -666,15 +681,20 @@ fn encode_writes_the_complete_formula_and_decode_reads_it() {
         assert!(text.contains("c option subtours complete"));
         assert_eq!(
             text.contains("c family position-lap-ends"),
-            !laps.is_empty(),
-            "{laps:?}"
+            laps,
+            "{options:?}"
+        );
+        assert_eq!(
+            text.contains("c option positions lfsr\n"),
+            options.contains(&"lfsr"),
+            "{options:?}"
         );
         let board = Board::new(6, 6).unwrap();
         let squares: Vec<usize> = common::cli::minisat_decoded(&cnf)
             .iter()
             .map(|n| board.parse_square(n).unwrap())
             .collect();
-        assert!(common::is_tour(6, 6, true, &squares), "{laps:?}");
+        assert!(common::is_tour(6, 6, true, &squares), "{options:?}");
     }
 }
 

@@ -16,8 +16,8 @@ use knightsat::model::board::{Board, Leaper};
 use knightsat::runtime::memory::default_memory_budget_mib;
 
 use super::values::{
-    parse_blocks, parse_count, parse_seconds, parse_size, AmoArg, EncodingArg, FormatArg, Preset,
-    SolveMethodArg, SubtoursArg,
+    parse_blocks, parse_count, parse_seconds, parse_size, AmoArg, EncodingArg, FormatArg,
+    PositionsArg, Preset, SolveMethodArg, SubtoursArg,
 };
 
 /// The heading of the options that say what is to be toured.
@@ -321,6 +321,15 @@ pub struct EncodingArgs {
     /// other graph, where kissat solved more FHCP graphs with them.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), hide_short_help = true, help_heading = ENCODING)]
     pub lap_length: Option<u32>,
+    /// Successor encoding with positions: how each residue is written.
+    ///
+    /// one-hot (the default): a variable per residue, knightsat's moduli.
+    /// lfsr: Heule's Chinese remainder encoding as published, a few bits
+    /// per modulus (3, 5, 7 and a power of two) stepped by binary counters
+    /// and linear-feedback shift registers; fewer variables, and kissat
+    /// was slower with it on knight boards (docs/encodings.md).
+    #[arg(long, value_enum, value_name = "CODE", hide_short_help = true, help_heading = ENCODING)]
+    pub positions: Option<PositionsArg>,
     /// Do not prune squares by distance from the start, end or clues.
     ///
     /// Squares further by moves from the start, end or a clue than the

@@ -7,7 +7,7 @@ use std::time::Duration;
 use clap::ValueEnum;
 
 use knightsat::count::frontier::{PartSplit, SquareOrder};
-use knightsat::encoding::{Amo, Subtours};
+use knightsat::encoding::{Amo, PositionCode, Subtours};
 use knightsat::model::board::{Board, MAX_SQUARES};
 use knightsat::runtime::deadline::{time_limit, LONGEST_TIME_LIMIT, SHORTEST_TIME_LIMIT};
 use knightsat::sat::Backend;
@@ -240,6 +240,26 @@ impl From<AmoArg> for Amo {
             AmoArg::Commander => Amo::Commander,
             AmoArg::Product => Amo::Product,
             AmoArg::Bimander => Amo::Bimander,
+        }
+    }
+}
+
+/// How the complete formula writes a position's residues (mirrors
+/// [`PositionCode`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PositionsArg {
+    /// One variable per residue of each modulus (the default).
+    OneHot,
+    /// Heule's CRE as published: bits stepped by binary counters and
+    /// linear-feedback shift registers, moduli 3, 5, 7 and a power of two.
+    Lfsr,
+}
+
+impl From<PositionsArg> for PositionCode {
+    fn from(positions: PositionsArg) -> PositionCode {
+        match positions {
+            PositionsArg::OneHot => PositionCode::OneHot,
+            PositionsArg::Lfsr => PositionCode::Lfsr,
         }
     }
 }

@@ -2,7 +2,7 @@
 
 use crate::failure::Fallible;
 use knightsat::encoding::{
-    Amo, Encoding, EncodingConfig, Laps, Subtours, SuccessorConfig, TimeIndexedConfig,
+    Amo, Encoding, EncodingConfig, Laps, PositionCode, Subtours, SuccessorConfig, TimeIndexedConfig,
 };
 use knightsat::error::Error;
 use knightsat::model::board::Board;
@@ -181,6 +181,7 @@ impl EncodingArgs {
                     (self.no_merged_cuts, "--no-merged-cuts"),
                     (self.position_support, "--position-support"),
                     (self.lap_length.is_some(), "--lap-length"),
+                    (self.positions.is_some(), "--positions"),
                 ];
                 for (given, switch) in only_successor {
                     Self::refuse(given, switch, "successor", "time-indexed")?;
@@ -230,6 +231,7 @@ impl EncodingArgs {
                     laps: self
                         .lap_length
                         .map_or(Laps::Auto, |len| Laps::Of(len as usize)),
+                    positions: self.positions.map_or(base.positions, PositionCode::from),
                     patching: !self.no_patching,
                     merged_cuts: !self.no_merged_cuts,
                 })

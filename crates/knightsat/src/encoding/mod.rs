@@ -25,7 +25,7 @@ use crate::model::board::Board;
 use crate::model::problem::Problem;
 
 pub use amo::Amo;
-pub use successor::{CycleWatch, Laps, Subtours, Successor, SuccessorConfig};
+pub use successor::{CycleWatch, Laps, PositionCode, Subtours, Successor, SuccessorConfig};
 pub use time_indexed::{TimeIndexed, TimeIndexedConfig};
 
 /// A satisfying assignment: the value of each variable by DIMACS number,

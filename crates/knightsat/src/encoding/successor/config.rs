@@ -73,6 +73,32 @@ impl Laps {
     }
 }
 
+/// How the complete formula writes a node's residue for each modulus of
+/// the Chinese remainder encoding (`crt`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum PositionCode {
+    /// One variable per residue, exactly one true: knightsat's moduli
+    /// (prime powers of least sum), and a move's advance is one clause
+    /// per residue.
+    #[default]
+    OneHot,
+    /// Heule's CRE as published (SAT 2021, his `hcp-encode`): moduli 3,
+    /// 5, 7 and a power of two, each residue a few bits (two for 3, three
+    /// for 5 and 7, k for 2^k), a move's advance a binary counter (2^k,
+    /// 5) or a linear-feedback shift register (3, 7) over the bits.
+    Lfsr,
+}
+
+impl PositionCode {
+    /// The name on the command line and in CNF comments.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            PositionCode::OneHot => "one-hot",
+            PositionCode::Lfsr => "lfsr",
+        }
+    }
+}
+
 /// The cycle length Heule's README suggests for most graphs.
 const HEULE_CYCLE_LENGTH: usize = 420;
 
@@ -103,6 +129,8 @@ pub struct SuccessorConfig {
     /// Where the formula has positions: how many positions the moduli
     /// cover, a lap counter counting the laps.
     pub laps: Laps,
+    /// Where the formula has positions: how a residue is written.
+    pub positions: PositionCode,
     /// Whether a search for one tour may patch a model's subtours into a
     /// tour (`mend`) before it adds cuts. A way of solving, not
     /// part of the formula: CNF comments do not record it.
@@ -129,6 +157,7 @@ impl Default for SuccessorConfig {
             parity: true,
             position_support: false,
             laps: Laps::Auto,
+            positions: PositionCode::OneHot,
             patching: true,
             merged_cuts: true,
         }
@@ -146,6 +175,7 @@ impl SuccessorConfig {
             parity: false,
             position_support: false,
             laps: Laps::Whole,
+            positions: PositionCode::OneHot,
             ..SuccessorConfig::default()
         }
     }
@@ -191,7 +221,13 @@ impl SuccessorConfig {
             // The more of a bipartite graph's and any other's choice.
             [true, false]
                 .map(|bipartite| {
-                    super::crt::Positions::new(nodes, 1, self.laps.length(nodes, bipartite)).count()
+                    super::crt::Positions::new(
+                        nodes,
+                        1,
+                        self.laps.length(nodes, bipartite),
+                        self.positions,
+                    )
+                    .count()
                         / nodes.max(1)
                 })
                 .into_iter()
@@ -208,9 +244,10 @@ impl SuccessorConfig {
     }
 
     /// Every switch as `(key, value)`, as CNF comments record them after
-    /// `encoding successor`.
+    /// `encoding successor`; the positions' code only where it is not
+    /// one-hot, so that formulas written before it existed read the same.
     pub(crate) fn settings(&self) -> Vec<(&'static str, String)> {
-        vec![
+        let mut settings = vec![
             ("encoding", "successor".to_string()),
             (
                 "max-clause-len",
@@ -230,7 +267,11 @@ impl SuccessorConfig {
                     Laps::Of(len) => len.to_string(),
                 },
             ),
-        ]
+        ];
+        if self.positions != PositionCode::OneHot {
+            settings.push(("positions", self.positions.name().to_string()));
+        }
+        settings
     }
 
     /// Sets the switch `key` from its recorded `value`; `Ok(false)` when
@@ -252,6 +293,10 @@ impl SuccessorConfig {
                 len => len.parse().ok().filter(|&len| len >= 1).map(Laps::Of),
             }
             .map(|laps| self.laps = laps),
+            "positions" => [PositionCode::OneHot, PositionCode::Lfsr]
+                .into_iter()
+                .find(|code| code.name() == value)
+                .map(|code| self.positions = code),
             "subtours" => match value {
                 "lazy" => Some(Subtours::Lazy),
                 "complete" => Some(Subtours::Complete),
@@ -285,6 +330,7 @@ mod tests {
             parity: !defaults.parity,
             position_support: !defaults.position_support,
             laps: Laps::Of(420),
+            positions: PositionCode::Lfsr,
             patching: true,
             merged_cuts: true,
         };

@@ -2,9 +2,10 @@
 //! Remainder Encoding for Hamiltonian Cycles", SAT 2021 (LNCS 12831).
 //!
 //! Every node v gets, for each modulus m of a pairwise coprime set, a
-//! position p(m, v) in 0..m, encoded one-hot (the paper uses linear-feedback
-//! shift registers instead; one-hot costs more variables and propagates
-//! directly). The root (the virtual node of an open tour, the start of a
+//! position p(m, v) in 0..m, encoded one-hot by default (one-hot costs more
+//! variables and propagates directly) or, with [`PositionCode::Lfsr`], as
+//! the paper writes it: a few bits per modulus, stepped by binary counters
+//! and linear-feedback shift registers ([`Register`]). The root (the virtual node of an open tour, the start of a
 //! closed one) is at 0, and every move u→v into any other node adds one:
 //! p(m, v) = p(m, u) + 1 mod m. Along a cycle that misses the root the
 //! positions then come back to where they started, so its length is a
@@ -30,8 +31,203 @@
 //! cycle that misses the root would wrap at least once and come back to a
 //! smaller count, so the formula stays exact while the moduli shrink.
 
+use super::config::PositionCode;
 use crate::cnf::{ClauseSink, Lit, Var};
 use crate::encoding::Amo;
+
+/// How one modulus's residue is written at every node: the variables it
+/// takes, the residues' patterns over them, and the clauses of one step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Register {
+    /// m variables, "the residue is i" each (exactly one true).
+    OneHot(usize),
+    /// k bits counting in binary modulo 2^k: Heule's powers of two.
+    Counter(usize),
+    /// Two bits, a linear-feedback shift register of period 3 (Heule's
+    /// `lfsr(n, 2, 1)`): the states 1, 2, 3 from residue 0, 0 excluded.
+    Three,
+    /// Three bits counting in binary modulo 5, 5 to 7 excluded: Heule's
+    /// five.
+    Five,
+    /// Three bits, a linear-feedback shift register of period 7 (Heule's
+    /// `lfsr(n, 3, 1)`): the states 1, 2, 4, 5, 7, 3, 6, 0 excluded.
+    Seven,
+}
+
+/// Which end of a move a literal of a step clause is on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum End {
+    From,
+    To,
+}
+
+/// A literal of a register's clause: bit (or one-hot variable) `.1` at the
+/// end `.0`, true where `.2` is.
+type BitLit = (End, usize, bool);
+
+/// Heule's `lfsr`: one step of a `size`-bit register whose top bit feeds
+/// back into bit 0 and, `tap` places down, into bit `size − tap`.
+fn heule_lfsr(state: usize, size: usize, tap: usize) -> usize {
+    let shifted = state << 1;
+    let top = shifted & (1 << size);
+    let mut next = if top != 0 { shifted - top + 1 } else { shifted };
+    next ^= top >> tap;
+    next
+}
+
+impl Register {
+    /// The residues it tells apart.
+    fn modulus(self) -> usize {
+        match self {
+            Register::OneHot(m) => m,
+            Register::Counter(k) => 1 << k,
+            Register::Three => 3,
+            Register::Five => 5,
+            Register::Seven => 7,
+        }
+    }
+
+    /// The variables it takes per node.
+    fn width(self) -> usize {
+        match self {
+            Register::OneHot(m) => m,
+            Register::Counter(k) => k,
+            Register::Three => 2,
+            Register::Five | Register::Seven => 3,
+        }
+    }
+
+    /// The literals, all true, that say "the residue is `residue`": the
+    /// one variable of a one-hot register, every bit of the others.
+    fn pattern(self, residue: usize) -> Vec<(usize, bool)> {
+        let state = match self {
+            Register::OneHot(_) => return vec![(residue, true)],
+            Register::Counter(_) | Register::Five => residue,
+            Register::Three => (0..residue).fold(1, |state, _| heule_lfsr(state, 2, 1)),
+            Register::Seven => (0..residue).fold(1, |state, _| heule_lfsr(state, 3, 1)),
+        };
+        (0..self.width())
+            .map(|bit| (bit, state >> bit & 1 == 1))
+            .collect()
+    }
+
+    /// Clauses over one node's bits that leave exactly the residues'
+    /// patterns (Heule's "the bit-vectors cannot be zero" and the five's
+    /// two); none for one-hot, whose exactly-one is written apart.
+    fn valid(self) -> Vec<Vec<(usize, bool)>> {
+        match self {
+            Register::OneHot(_) | Register::Counter(_) => Vec::new(),
+            Register::Three => vec![vec![(0, true), (1, true)]],
+            Register::Five => vec![vec![(0, false), (2, false)], vec![(1, false), (2, false)]],
+            Register::Seven => vec![vec![(0, true), (1, true), (2, true)]],
+        }
+    }
+
+    /// The clauses, each with the move's negation beside it, that make
+    /// the residue at the move's end the one after its start's: Heule's
+    /// clauses for his registers, "from i, to i + 1" for one-hot.
+    fn step(self) -> Vec<Vec<BitLit>> {
+        use End::{From, To};
+        // "to's bit = from's bit ⊕ c" for single bits, as two clauses.
+        let follows = |to: usize, from: usize, flip: bool| {
+            vec![
+                vec![(To, to, !flip), (From, from, false)],
+                vec![(To, to, flip), (From, from, true)],
+            ]
+        };
+        // "to's bit = from's bits a ⊕ b", as four clauses.
+        let xor = |to: usize, a: usize, b: usize| {
+            [(false, false), (false, true), (true, false), (true, true)]
+                .into_iter()
+                .map(|(x, y)| vec![(To, to, x != y), (From, a, !x), (From, b, !y)])
+                .collect::<Vec<_>>()
+        };
+        match self {
+            Register::OneHot(m) => (0..m)
+                .map(|i| vec![(From, i, false), (To, (i + 1) % m, true)])
+                .collect(),
+            Register::Counter(k) => {
+                let mut clauses = Vec::new();
+                for bit in 0..k {
+                    if bit == 0 {
+                        clauses.extend(follows(0, 0, true));
+                        continue;
+                    }
+                    // A lower bit at 0: no carry into this one.
+                    for lower in 0..bit {
+                        clauses.push(vec![
+                            (From, lower, true),
+                            (To, bit, true),
+                            (From, bit, false),
+                        ]);
+                        clauses.push(vec![
+                            (From, lower, true),
+                            (To, bit, false),
+                            (From, bit, true),
+                        ]);
+                    }
+                    // Every lower bit at 1: this one flips.
+                    for to in [true, false] {
+                        let mut clause: Vec<BitLit> = (0..bit).map(|l| (From, l, false)).collect();
+                        clause.push((To, bit, to));
+                        clause.push((From, bit, to));
+                        clauses.push(clause);
+                    }
+                }
+                clauses
+            }
+            Register::Three => {
+                let mut clauses = follows(0, 1, false);
+                clauses.extend(xor(1, 0, 1));
+                clauses
+            }
+            Register::Five => vec![
+                vec![(To, 0, false), (From, 0, false)],
+                vec![(To, 0, false), (From, 2, false)],
+                vec![(To, 0, true), (From, 0, true), (From, 2, true)],
+                vec![(To, 1, true), (From, 0, true), (From, 1, false)],
+                vec![(To, 1, true), (From, 0, false), (From, 1, true)],
+                vec![(To, 1, false), (From, 0, true), (From, 1, true)],
+                vec![(To, 1, false), (From, 0, false), (From, 1, false)],
+                vec![(To, 2, false), (From, 0, true)],
+                vec![(To, 2, false), (From, 1, true)],
+                vec![(To, 2, true), (From, 0, false), (From, 1, false)],
+            ],
+            Register::Seven => {
+                let mut clauses = follows(0, 2, false);
+                clauses.extend(follows(1, 0, false));
+                clauses.extend(xor(2, 1, 2));
+                clauses
+            }
+        }
+    }
+}
+
+/// The registers of Heule's `hcp-encode` for `target` positions: a power
+/// of two times 3, 5 and 7 as far as needed (2, 6, 30, 210, then doubling),
+/// the least such product at least `target` (his tool takes the least above
+/// it); powers of two first, as he numbers them.
+fn heule_registers(target: usize) -> Vec<Register> {
+    if target <= 1 {
+        return Vec::new();
+    }
+    let mut product = 2;
+    let mut odd = Vec::new();
+    for register in [Register::Three, Register::Five, Register::Seven] {
+        if product < target {
+            product *= register.modulus();
+            odd.push(register);
+        }
+    }
+    let mut bits = 1;
+    while product < target {
+        product *= 2;
+        bits += 1;
+    }
+    let mut registers = vec![Register::Counter(bits)];
+    registers.extend(odd);
+    registers
+}
 
 /// Pairwise coprime moduli whose product is at least `nodes`, with the
 /// least sum (ties: the fewest moduli), ascending; none for one node.
@@ -96,15 +292,17 @@ pub(crate) enum Odd {
     As(Lit),
 }
 
-/// The position variables of one problem: for each modulus m, each node v
-/// and each residue i, "p(m, v) = i", numbered from `first` modulus by
-/// modulus, node by node, residue by residue; where there is more than one
-/// lap, then each node's lap counter "l(v) = j" node by node, and then each
-/// node's lap end.
+/// The position variables of one problem: for each modulus m and each node
+/// v, the register's variables for p(m, v) ("p(m, v) = i" for each residue
+/// i where one-hot), numbered from `first` modulus by modulus, node by
+/// node, variable by variable; where there is more than one lap, then each
+/// node's lap counter "l(v) = j" node by node, and then each node's lap end.
 #[derive(Clone, Debug)]
 pub struct Positions {
-    /// The moduli, ascending.
+    /// The moduli, in the registers' order (ascending where one-hot).
     pub moduli: Vec<usize>,
+    /// How each modulus's residue is written, in the moduli's order.
+    registers: Vec<Register>,
     /// The number of nodes.
     pub nodes: usize,
     /// The first position variable.
@@ -117,22 +315,40 @@ pub struct Positions {
 impl Positions {
     /// The positions of `nodes` nodes, numbered from variable `first`: the
     /// moduli cover `lap_length` positions (all the nodes where it is
-    /// `None` or larger), and a lap counter the rest.
-    pub(crate) fn new(nodes: usize, first: usize, lap_length: Option<usize>) -> Positions {
-        let moduli = moduli(lap_length.map_or(nodes, |len| len.min(nodes)));
+    /// `None` or larger), and a lap counter the rest; each residue written
+    /// as `code` says.
+    pub(crate) fn new(
+        nodes: usize,
+        first: usize,
+        lap_length: Option<usize>,
+        code: PositionCode,
+    ) -> Positions {
+        let target = lap_length.map_or(nodes, |len| len.min(nodes));
+        let registers = match code {
+            PositionCode::OneHot => moduli(target).into_iter().map(Register::OneHot).collect(),
+            PositionCode::Lfsr => heule_registers(target),
+        };
+        let moduli: Vec<usize> = registers.iter().map(|r| r.modulus()).collect();
         let lap: usize = moduli.iter().product();
         Positions {
             moduli,
+            registers,
             nodes,
             first,
             laps: nodes.div_ceil(lap).max(1),
         }
     }
 
-    /// The number of position variables: nodes × the sum of the moduli,
-    /// and with laps nodes × (the laps + 1 for the lap end).
+    /// The number of position variables: nodes × the registers' widths
+    /// (the sum of the moduli where one-hot), and with laps nodes × (the
+    /// laps + 1 for the lap end).
     pub(crate) fn count(&self) -> usize {
-        self.nodes * (self.moduli.iter().sum::<usize>() + self.lap_vars_per_node())
+        self.nodes * (self.width() + self.lap_vars_per_node())
+    }
+
+    /// The registers' variables per node.
+    fn width(&self) -> usize {
+        self.registers.iter().map(|r| r.width()).sum()
     }
 
     /// A node's lap counter and lap end, or nothing with one lap.
@@ -151,7 +367,7 @@ impl Positions {
 
     /// The first lap-counter variable.
     fn first_lap_var(&self) -> usize {
-        self.first + self.nodes * self.moduli.iter().sum::<usize>()
+        self.first + self.nodes * self.width()
     }
 
     /// "l(node) = lap".
@@ -164,24 +380,73 @@ impl Positions {
         Var::from_dimacs((self.first_lap_var() + self.nodes * self.laps + node) as isize).positive()
     }
 
-    /// "p(m, v) = residue" for the `which`-th modulus.
-    fn var(&self, which: usize, node: usize, residue: usize) -> Lit {
-        let before: usize = self.moduli[..which].iter().sum();
-        let m = self.moduli[which];
-        Var::from_dimacs((self.first + self.nodes * before + node * m + residue) as isize)
+    /// The `which`-th register's variable `bit` at `node` ("p(m, v) =
+    /// bit" where one-hot).
+    fn var(&self, which: usize, node: usize, bit: usize) -> Lit {
+        let before: usize = self.registers[..which].iter().map(|r| r.width()).sum();
+        let width = self.registers[which].width();
+        Var::from_dimacs((self.first + self.nodes * before + node * width + bit) as isize)
             .positive()
+    }
+
+    /// The literals, all true, that say "p(m, node) = residue" for the
+    /// `which`-th modulus.
+    fn residue(&self, which: usize, node: usize, residue: usize) -> Vec<Lit> {
+        self.registers[which]
+            .pattern(residue)
+            .into_iter()
+            .map(|(bit, on)| {
+                let lit = self.var(which, node, bit);
+                if on {
+                    lit
+                } else {
+                    !lit
+                }
+            })
+            .collect()
+    }
+
+    /// A register clause's literal at the move from `from` to `to`.
+    fn bit_lit(&self, which: usize, (end, bit, on): BitLit, from: usize, to: usize) -> Lit {
+        let node = if end == End::From { from } else { to };
+        let lit = self.var(which, node, bit);
+        if on {
+            lit
+        } else {
+            !lit
+        }
     }
 
     /// The formula in words, for CNF comments; `root` names the root node.
     pub(crate) fn describe(&self, root: &str) -> String {
         let moduli: Vec<String> = self.moduli.iter().map(ToString::to_string).collect();
-        let mut words = format!(
+        let mut words = if self
+            .registers
+            .iter()
+            .all(|r| matches!(r, Register::OneHot(_)))
+        {
+            format!(
             "position variables (Chinese remainder encoding, Heule SAT 2021, one-hot) from {}: moduli {}; for the k-th modulus m, p(m,v)=i is {} + nodes*(sum of the moduli before m) + v*m + i, nodes = {} (v = index(s) for square s, and N for the virtual node of an open tour); the root, at position 0, is {root}",
             self.first,
             if moduli.is_empty() { "none".to_string() } else { moduli.join(",") },
             self.first,
             self.nodes
-        );
+        )
+        } else {
+            let widths: Vec<String> = self
+                .registers
+                .iter()
+                .map(|r| r.width().to_string())
+                .collect();
+            format!(
+                "position variables (Chinese remainder encoding, Heule SAT 2021, as published: bits, binary counters for 5 and powers of two, linear-feedback shift registers for 3 and 7) from {}: moduli {} in {} bits; for the k-th modulus in w bits, bit b of v's residue is {} + nodes*(bits of the moduli before) + v*w + b, nodes = {} (v = index(s) for square s, and N for the virtual node of an open tour); residue i is i in binary for a power of two and 5, Heule's lfsr applied i times to 1 for 3 and 7; the root, at position 0, is {root}",
+                self.first,
+                moduli.join(","),
+                widths.join(","),
+                self.first,
+                self.nodes
+            )
+        };
         if self.laps > 1 {
             let laps = format!(
                 "; laps of {} positions, {} of them: l(v)=j is {} + v*{} + j, and v's lap end (residue {} of every modulus) is {} + v",
@@ -197,20 +462,37 @@ impl Positions {
         words
     }
 
-    /// Each node is at exactly one position for each modulus, with the
-    /// at-most-one encoding `amo` chooses for a set of that many literals.
+    /// Each node is at exactly one position for each modulus: for one-hot
+    /// residues with the at-most-one encoding `amo` chooses for a set of
+    /// that many literals, for bits by excluding the patterns that are no
+    /// residue.
     pub(crate) fn exactly_one_position(
         &self,
         amo: impl Fn(usize) -> Amo,
         sink: &mut impl ClauseSink,
     ) {
         let mut lits = Vec::new();
-        for (which, &m) in self.moduli.iter().enumerate() {
+        for (which, &register) in self.registers.iter().enumerate() {
             for node in 0..self.nodes {
                 lits.clear();
-                lits.extend((0..m).map(|i| self.var(which, node, i)));
-                sink.add_clause(&lits);
-                amo(m).encode(sink, &lits);
+                if let Register::OneHot(m) = register {
+                    lits.extend((0..m).map(|i| self.var(which, node, i)));
+                    sink.add_clause(&lits);
+                    amo(m).encode(sink, &lits);
+                    continue;
+                }
+                for clause in register.valid() {
+                    lits.clear();
+                    lits.extend(clause.into_iter().map(|(bit, on)| {
+                        let lit = self.var(which, node, bit);
+                        if on {
+                            lit
+                        } else {
+                            !lit
+                        }
+                    }));
+                    sink.add_clause(&lits);
+                }
             }
         }
         if self.laps > 1 {
@@ -237,9 +519,10 @@ impl Positions {
             all.clear();
             all.push(end);
             for (which, &m) in self.moduli.iter().enumerate() {
-                let residue = self.var(which, node, last % m);
-                sink.add_clause(&[!end, residue]);
-                all.push(!residue);
+                for lit in self.residue(which, node, last % m) {
+                    sink.add_clause(&[!end, lit]);
+                    all.push(!lit);
+                }
             }
             sink.add_clause(&all);
         }
@@ -254,7 +537,9 @@ impl Positions {
     /// (and on its lap).
     pub(crate) fn fix(&self, node: usize, position: usize, sink: &mut impl ClauseSink) {
         for (which, &m) in self.moduli.iter().enumerate() {
-            sink.add_clause(&[self.var(which, node, position % m)]);
+            for lit in self.residue(which, node, position % m) {
+                sink.add_clause(&[lit]);
+            }
         }
         if self.laps > 1 {
             sink.add_clause(&[self.lap_var(node, position / self.lap())]);
@@ -262,18 +547,24 @@ impl Positions {
     }
 
     /// A move `step` from `from` to `to` (not the root) adds one:
-    /// ¬step ∨ ¬p(m, from) = i ∨ p(m, to) = i + 1 mod m; with laps, the lap
+    /// ¬step ∨ ¬p(m, from) = i ∨ p(m, to) = i + 1 mod m where one-hot, the
+    /// register's step clauses ([`Register::step`]) with ¬step where bits;
+    /// with laps, the lap
     /// goes up out of a lap end and stays otherwise:
     /// ¬step ∨ ¬end(from) ∨ ¬l(from) = j ∨ l(to) = j + 1 (no last literal
     /// for the last lap) and ¬step ∨ end(from) ∨ ¬l(from) = j ∨ l(to) = j.
     pub(crate) fn advance(&self, step: Lit, from: usize, to: usize, sink: &mut impl ClauseSink) {
-        for (which, &m) in self.moduli.iter().enumerate() {
-            for i in 0..m {
-                sink.add_clause(&[
-                    !step,
-                    !self.var(which, from, i),
-                    self.var(which, to, (i + 1) % m),
-                ]);
+        let mut lits = Vec::new();
+        for (which, register) in self.registers.iter().enumerate() {
+            for clause in register.step() {
+                lits.clear();
+                lits.push(!step);
+                lits.extend(
+                    clause
+                        .into_iter()
+                        .map(|lit| self.bit_lit(which, lit, from, to)),
+                );
+                sink.add_clause(&lits);
             }
         }
         if self.laps == 1 {
@@ -293,19 +584,24 @@ impl Positions {
 
     /// Where `step` moves from `from` to `to` (not the root), `to`'s
     /// position fixes `from`'s: ¬step ∨ p(m, from) = i ∨ ¬p(m, to) = i + 1
-    /// mod m. Implied by [`Positions::advance`] and exactly one position
+    /// mod m (with bits, each of `from`'s bits for i beside the negation
+    /// of `to`'s pattern for i + 1). Implied by [`Positions::advance`] and exactly one position
     /// per node, but not by unit propagation once a node's residues are
     /// narrowed: with it, learning that `to` cannot be at i + 1 excludes
     /// i for `from` at once. Off by default: kissat was slower with it
     /// (docs/encodings.md, "The complete formula's redundant families").
     pub(crate) fn support(&self, step: Lit, from: usize, to: usize, sink: &mut impl ClauseSink) {
+        let mut lits = Vec::new();
         for (which, &m) in self.moduli.iter().enumerate() {
             for i in 0..m {
-                sink.add_clause(&[
-                    !step,
-                    self.var(which, from, i),
-                    !self.var(which, to, (i + 1) % m),
-                ]);
+                let next = self.residue(which, to, (i + 1) % m);
+                for lit in self.residue(which, from, i) {
+                    lits.clear();
+                    lits.push(!step);
+                    lits.push(lit);
+                    lits.extend(next.iter().map(|&lit| !lit));
+                    sink.add_clause(&lits);
+                }
             }
         }
     }
@@ -318,10 +614,24 @@ impl Positions {
     /// A node's residue modulo an even modulus has the parity of its
     /// position: for every even m and every residue i whose parity is not
     /// `odd`, ¬p(m, node) = i (a unit where the parity is fixed, with the
-    /// parity's literal where it is not).
+    /// parity's literal where it is not); a binary counter's lowest bit is
+    /// the parity.
     pub(crate) fn parity(&self, node: usize, odd: Odd, sink: &mut impl ClauseSink) {
-        for (which, &m) in self.moduli.iter().enumerate() {
+        for (which, &register) in self.registers.iter().enumerate() {
+            let m = register.modulus();
             if m % 2 == 1 {
+                continue;
+            }
+            if let Register::Counter(_) = register {
+                let lowest = self.var(which, node, 0);
+                match odd {
+                    Odd::Fixed(true) => sink.add_clause(&[lowest]),
+                    Odd::Fixed(false) => sink.add_clause(&[!lowest]),
+                    Odd::As(lit) => {
+                        sink.add_clause(&[!lowest, lit]);
+                        sink.add_clause(&[lowest, !lit]);
+                    }
+                }
                 continue;
             }
             for i in 0..m {
@@ -340,7 +650,9 @@ impl Positions {
     /// is the last node: ¬step ∨ p(m, from) = (nodes − 1) mod m.
     pub(crate) fn closes(&self, step: Lit, from: usize, sink: &mut impl ClauseSink) {
         for (which, &m) in self.moduli.iter().enumerate() {
-            sink.add_clause(&[!step, self.var(which, from, (self.nodes - 1) % m)]);
+            for lit in self.residue(which, from, (self.nodes - 1) % m) {
+                sink.add_clause(&[!step, lit]);
+            }
         }
         if self.laps > 1 {
             sink.add_clause(&[!step, self.lap_var(from, (self.nodes - 1) / self.lap())]);
@@ -380,18 +692,127 @@ mod tests {
 
     #[test]
     fn laps_cover_the_nodes_the_moduli_do_not() {
-        let whole = Positions::new(2500, 1, None);
+        let whole = Positions::new(2500, 1, None, PositionCode::OneHot);
         assert_eq!(whole.laps, 1);
         assert_eq!(whole.count(), 2500 * whole.moduli.iter().sum::<usize>());
-        let laps = Positions::new(2500, 1, Some(420));
+        let laps = Positions::new(2500, 1, Some(420), PositionCode::OneHot);
         assert_eq!(laps.moduli, vec![3, 4, 5, 7]);
         assert_eq!(laps.laps, 6);
         // Residues, six laps and the lap end.
         assert_eq!(laps.count(), 2500 * (19 + 6 + 1));
         assert_eq!(laps.lap_end(2499).var().to_dimacs() as usize, laps.count());
         // A lap at least as long as the cycle: no counter.
-        assert_eq!(Positions::new(420, 1, Some(420)).laps, 1);
-        assert_eq!(Positions::new(421, 1, Some(420)).laps, 2);
+        assert_eq!(
+            Positions::new(420, 1, Some(420), PositionCode::OneHot).laps,
+            1
+        );
+        assert_eq!(
+            Positions::new(421, 1, Some(420), PositionCode::OneHot).laps,
+            2
+        );
+    }
+
+    /// Whether `clause` holds where `value` gives each literal's bit.
+    fn holds<T: Copy>(clause: &[(T, usize, bool)], value: impl Fn(T, usize) -> bool) -> bool {
+        clause.iter().any(|&(end, bit, on)| value(end, bit) == on)
+    }
+
+    /// The bit registers of Heule's encoding.
+    fn bit_registers() -> Vec<Register> {
+        let mut registers = vec![Register::Three, Register::Five, Register::Seven];
+        registers.extend((1..=6).map(Register::Counter));
+        registers
+    }
+
+    #[test]
+    fn bit_registers_allow_exactly_their_residues() {
+        for register in bit_registers() {
+            let width = register.width();
+            let patterns: Vec<usize> = (0..register.modulus())
+                .map(|i| {
+                    register
+                        .pattern(i)
+                        .iter()
+                        .map(|&(bit, on)| usize::from(on) << bit)
+                        .sum()
+                })
+                .collect();
+            for bits in 0..1usize << width {
+                let valid = register.valid().iter().all(|clause| {
+                    let clause: Vec<_> = clause.iter().map(|&(b, on)| ((), b, on)).collect();
+                    holds(&clause, |(), b| bits >> b & 1 == 1)
+                });
+                let count = patterns.iter().filter(|&&p| p == bits).count();
+                assert!(count <= 1, "{register:?}: pattern {bits:b} twice");
+                assert_eq!(valid, count == 1, "{register:?}: {bits:b}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_step_leads_from_each_residue_to_the_next_alone() {
+        // Every assignment of the target's bits satisfies the step clauses
+        // exactly when it is the next residue's pattern.
+        for register in bit_registers() {
+            let m = register.modulus();
+            let value = |residue: usize| -> usize {
+                register
+                    .pattern(residue)
+                    .iter()
+                    .map(|&(bit, on)| usize::from(on) << bit)
+                    .sum()
+            };
+            for i in 0..m {
+                let from = value(i);
+                for to in 0..1usize << register.width() {
+                    let all = register.step().iter().all(|clause| {
+                        holds(clause, |end, bit| {
+                            let bits = if end == End::From { from } else { to };
+                            bits >> bit & 1 == 1
+                        })
+                    });
+                    assert_eq!(
+                        all,
+                        to == value((i + 1) % m),
+                        "{register:?} from {i}: {to:b}"
+                    );
+                }
+            }
+        }
+        // One-hot: from i, the clauses ask for i + 1.
+        let step = Register::OneHot(5).step();
+        assert_eq!(step.len(), 5);
+        assert!(step.contains(&vec![(End::From, 4, false), (End::To, 0, true)]));
+    }
+
+    #[test]
+    fn heules_lfsrs_have_his_periods() {
+        for (size, period) in [(2, 3), (3, 7)] {
+            let mut state = 1;
+            for step in 1..=period {
+                state = heule_lfsr(state, size, 1);
+                assert_eq!(state == 1, step == period, "size {size}, step {step}");
+            }
+        }
+    }
+
+    #[test]
+    fn heules_moduli_cover_the_target() {
+        let moduli = |target| -> Vec<usize> {
+            heule_registers(target)
+                .iter()
+                .map(|r| r.modulus())
+                .collect()
+        };
+        assert_eq!(moduli(1), Vec::<usize>::new());
+        assert_eq!(moduli(2), vec![2]);
+        assert_eq!(moduli(7), vec![2, 3, 5]);
+        assert_eq!(moduli(65), vec![2, 3, 5, 7]);
+        assert_eq!(moduli(420), vec![4, 3, 5, 7]);
+        assert_eq!(moduli(1600), vec![16, 3, 5, 7]);
+        assert_eq!(moduli(2500), vec![32, 3, 5, 7]);
+        let positions = Positions::new(1600, 1, None, PositionCode::Lfsr);
+        assert_eq!(positions.count(), 1600 * (4 + 2 + 3 + 3));
     }
 
     #[test]

@@ -42,7 +42,7 @@ use crate::graph::MoveGraph;
 use crate::model::board::Board;
 use crate::model::problem::Problem;
 
-pub use config::{Laps, Subtours, SuccessorConfig};
+pub use config::{Laps, PositionCode, Subtours, SuccessorConfig};
 use cycles::{mend, Cycles};
 
 use crt::{Odd, Positions};
@@ -180,8 +180,14 @@ impl Successor {
         let lap_length = has_positions
             .then(|| config.laps.length(moves.nodes(), sides.is_some()))
             .flatten();
-        let positions =
-            has_positions.then(|| Positions::new(moves.nodes(), moves.count() + 1, lap_length));
+        let positions = has_positions.then(|| {
+            Positions::new(
+                moves.nodes(),
+                moves.count() + 1,
+                lap_length,
+                config.positions,
+            )
+        });
         let parities = positions
             .as_ref()
             .filter(|positions| config.parity && positions.have_even_modulus())
