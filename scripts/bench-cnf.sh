@@ -25,6 +25,9 @@
 #            linear-feedback shift registers), the rest knightsat's formula
 #   lfsrp    --positions lfsr: the same with the parity (the counter's
 #            lowest bit)
+#   binary   --positions binary --no-parity: the binary ordering encoding,
+#            one counter in bits with carries, p(v) = p(u) + 1
+#   binaryp  --positions binary: the same with the parity
 #   heule    Heule's own tools (github marijnheule/ChineseRemainderEncoding,
 #            a checkout given as HEULE_CRE=DIR, built here with gcc; this
 #            script fetches nothing): `knight-graph N | hcp-encode - BOUND`
@@ -66,6 +69,8 @@ flags_of() {
     lap[0-9]*) echo "--lap-length ${1#lap}" ;;
     lfsr) echo "--positions lfsr --no-parity" ;;
     lfsrp) echo "--positions lfsr" ;;
+    binary) echo "--positions binary --no-parity" ;;
+    binaryp) echo "--positions binary" ;;
     *) echo "bench-cnf: unknown variant $1" >&2; exit 2 ;;
   esac
 }

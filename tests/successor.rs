@@ -49,7 +49,9 @@ fn configs() -> Vec<EncodingConfig> {
     // 4 and 5, two laps on boards past 20 nodes). Heule's bits: his
     // moduli for every node (2, 3, 5 and past 30 nodes 7), and laps of 6
     // (a one-bit counter and the three's shift register, up to 5 laps),
-    // its parity on the counter's lowest bit.
+    // its parity on the counter's lowest bit. The binary ordering
+    // encoding: one counter for every node (carries from 20 nodes on), and
+    // laps of 8 (three bits, one carry).
     for (parity, position_support, laps, positions) in [
         (false, false, Laps::Auto, PositionCode::OneHot),
         (true, true, Laps::Auto, PositionCode::OneHot),
@@ -59,6 +61,8 @@ fn configs() -> Vec<EncodingConfig> {
         (true, true, Laps::Of(20), PositionCode::OneHot),
         (false, true, Laps::Auto, PositionCode::Lfsr),
         (true, false, Laps::Of(6), PositionCode::Lfsr),
+        (true, true, Laps::Auto, PositionCode::Binary),
+        (false, false, Laps::Of(8), PositionCode::Binary),
     ] {
         configs.push(
             SuccessorConfig {
@@ -651,12 +655,14 @@ fn encode_writes_the_complete_formula_and_decode_reads_it() {
     // minisat's answer for the complete successor CNF decodes into a tour,
     // with the moduli covering every node and with laps of 7 (6 laps and
     // a lap counter on 6x6), one-hot and in Heule's bits (moduli 2, 3, 5
-    // and 7 for 36 nodes, each register in the formula).
-    let cases: [&[&str]; 4] = [
+    // and 7 for 36 nodes, each register in the formula), and in one binary
+    // counter with carries.
+    let cases: [&[&str]; 5] = [
         &[],
         &["--lap-length", "7"],
         &["--positions", "lfsr"],
         &["--positions", "lfsr", "--lap-length", "7"],
+        &["--positions", "binary"],
     ];
     for options in cases {
         let laps = options.contains(&"--lap-length");
@@ -684,11 +690,13 @@ fn encode_writes_the_complete_formula_and_decode_reads_it() {
             laps,
             "{options:?}"
         );
-        assert_eq!(
-            text.contains("c option positions lfsr\n"),
-            options.contains(&"lfsr"),
-            "{options:?}"
-        );
+        for code in ["lfsr", "binary"] {
+            assert_eq!(
+                text.contains(&format!("c option positions {code}\n")),
+                options.contains(&code),
+                "{options:?}"
+            );
+        }
         let board = Board::new(6, 6).unwrap();
         let squares: Vec<usize> = common::cli::minisat_decoded(&cnf)
             .iter()

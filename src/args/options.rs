@@ -326,8 +326,9 @@ pub struct EncodingArgs {
     /// one-hot (the default): a variable per residue, knightsat's moduli.
     /// lfsr: Heule's Chinese remainder encoding as published, a few bits
     /// per modulus (3, 5, 7 and a power of two) stepped by binary counters
-    /// and linear-feedback shift registers; fewer variables, and kissat
-    /// was slower with it on knight boards (docs/encodings.md).
+    /// and linear-feedback shift registers. binary: the binary ordering
+    /// encoding, one counter in bits covering every position, p(v) = p(u)
+    /// + 1 (docs/encodings.md compares them).
     #[arg(long, value_enum, value_name = "CODE", hide_short_help = true, help_heading = ENCODING)]
     pub positions: Option<PositionsArg>,
     /// Do not prune squares by distance from the start, end or clues.

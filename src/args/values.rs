@@ -253,6 +253,9 @@ pub enum PositionsArg {
     /// Heule's CRE as published: bits stepped by binary counters and
     /// linear-feedback shift registers, moduli 3, 5, 7 and a power of two.
     Lfsr,
+    /// One binary counter covering every position: the binary ordering
+    /// encoding, p(v) = p(u) + 1.
+    Binary,
 }
 
 impl From<PositionsArg> for PositionCode {
@@ -260,6 +263,7 @@ impl From<PositionsArg> for PositionCode {
         match positions {
             PositionsArg::OneHot => PositionCode::OneHot,
             PositionsArg::Lfsr => PositionCode::Lfsr,
+            PositionsArg::Binary => PositionCode::Binary,
         }
     }
 }

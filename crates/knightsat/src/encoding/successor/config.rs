@@ -87,6 +87,12 @@ pub enum PositionCode {
     /// for 5 and 7, k for 2^k), a move's advance a binary counter (2^k,
     /// 5) or a linear-feedback shift register (3, 7) over the bits.
     Lfsr,
+    /// One modulus, a power of two covering every position, in binary:
+    /// the binary (log) ordering encoding, p(v) = p(u) + 1 (as compared
+    /// in Zhou, "In Pursuit of an Efficient SAT Encoding for the
+    /// Hamiltonian Cycle Problem", CP 2020), each node's carries beside
+    /// its bits so that a move's advance is four clauses a bit.
+    Binary,
 }
 
 impl PositionCode {
@@ -95,6 +101,7 @@ impl PositionCode {
         match self {
             PositionCode::OneHot => "one-hot",
             PositionCode::Lfsr => "lfsr",
+            PositionCode::Binary => "binary",
         }
     }
 }
@@ -293,10 +300,14 @@ impl SuccessorConfig {
                 len => len.parse().ok().filter(|&len| len >= 1).map(Laps::Of),
             }
             .map(|laps| self.laps = laps),
-            "positions" => [PositionCode::OneHot, PositionCode::Lfsr]
-                .into_iter()
-                .find(|code| code.name() == value)
-                .map(|code| self.positions = code),
+            "positions" => [
+                PositionCode::OneHot,
+                PositionCode::Lfsr,
+                PositionCode::Binary,
+            ]
+            .into_iter()
+            .find(|code| code.name() == value)
+            .map(|code| self.positions = code),
             "subtours" => match value {
                 "lazy" => Some(Subtours::Lazy),
                 "complete" => Some(Subtours::Complete),

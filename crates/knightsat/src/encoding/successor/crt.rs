@@ -52,6 +52,10 @@ enum Register {
     /// Three bits, a linear-feedback shift register of period 7 (Heule's
     /// `lfsr(n, 3, 1)`): the states 1, 2, 4, 5, 7, 3, 6, 0 excluded.
     Seven,
+    /// k bits counting in binary modulo 2^k, each node's carries beside
+    /// them (`c_j`, "bits 0 to j − 1 are all 1", for j from 2 to k − 1), so
+    /// that a step is four clauses a bit: the binary ordering encoding.
+    Binary(usize),
 }
 
 /// Which end of a move a literal of a step clause is on.
@@ -80,7 +84,7 @@ impl Register {
     fn modulus(self) -> usize {
         match self {
             Register::OneHot(m) => m,
-            Register::Counter(k) => 1 << k,
+            Register::Counter(k) | Register::Binary(k) => 1 << k,
             Register::Three => 3,
             Register::Five => 5,
             Register::Seven => 7,
@@ -94,6 +98,17 @@ impl Register {
             Register::Counter(k) => k,
             Register::Three => 2,
             Register::Five | Register::Seven => 3,
+            Register::Binary(k) => k + k.saturating_sub(2),
+        }
+    }
+
+    /// A binary register's carry into bit `bit` (at least 1): bit 0
+    /// itself into bit 1, else its carry variable.
+    fn carry(k: usize, bit: usize) -> usize {
+        if bit == 1 {
+            0
+        } else {
+            k + bit - 2
         }
     }
 
@@ -102,6 +117,14 @@ impl Register {
     fn pattern(self, residue: usize) -> Vec<(usize, bool)> {
         let state = match self {
             Register::OneHot(_) => return vec![(residue, true)],
+            Register::Binary(k) => {
+                let mut pattern: Vec<(usize, bool)> =
+                    (0..k).map(|bit| (bit, residue >> bit & 1 == 1)).collect();
+                pattern.extend(
+                    (2..k).map(|bit| (k + bit - 2, residue % (1 << bit) == (1 << bit) - 1)),
+                );
+                return pattern;
+            }
             Register::Counter(_) | Register::Five => residue,
             Register::Three => (0..residue).fold(1, |state, _| heule_lfsr(state, 2, 1)),
             Register::Seven => (0..residue).fold(1, |state, _| heule_lfsr(state, 3, 1)),
@@ -120,6 +143,17 @@ impl Register {
             Register::Three => vec![vec![(0, true), (1, true)]],
             Register::Five => vec![vec![(0, false), (2, false)], vec![(1, false), (2, false)]],
             Register::Seven => vec![vec![(0, true), (1, true), (2, true)]],
+            // c_j = c_{j−1} ∧ bit j − 1.
+            Register::Binary(k) => (2..k)
+                .flat_map(|bit| {
+                    let (carry, below) = (Register::carry(k, bit), Register::carry(k, bit - 1));
+                    [
+                        vec![(carry, false), (below, true)],
+                        vec![(carry, false), (bit - 1, true)],
+                        vec![(carry, true), (below, false), (bit - 1, false)],
+                    ]
+                })
+                .collect(),
         }
     }
 
@@ -197,6 +231,13 @@ impl Register {
                 let mut clauses = follows(0, 2, false);
                 clauses.extend(follows(1, 0, false));
                 clauses.extend(xor(2, 1, 2));
+                clauses
+            }
+            Register::Binary(k) => {
+                let mut clauses = follows(0, 0, true);
+                for bit in 1..k {
+                    clauses.extend(xor(bit, bit, Register::carry(k, bit)));
+                }
                 clauses
             }
         }
@@ -327,6 +368,10 @@ impl Positions {
         let registers = match code {
             PositionCode::OneHot => moduli(target).into_iter().map(Register::OneHot).collect(),
             PositionCode::Lfsr => heule_registers(target),
+            PositionCode::Binary => (target > 1)
+                .then(|| Register::Binary(target.next_power_of_two().trailing_zeros() as usize))
+                .into_iter()
+                .collect(),
         };
         let moduli: Vec<usize> = registers.iter().map(|r| r.modulus()).collect();
         let lap: usize = moduli.iter().product();
@@ -432,6 +477,17 @@ impl Positions {
             self.first,
             self.nodes
         )
+        } else if let [Register::Binary(k)] = self.registers[..] {
+            let width = Register::Binary(k).width();
+            format!(
+                "position variables (binary ordering encoding: one {k}-bit counter, p(v) = p(u) + 1 mod {}, with carries) from {}: bit b of v's position is {} + v*{width} + b for b < {k}, and c(v,j), bits 0 to j-1 of v's position all 1, is {} + v*{width} + {k} + j - 2 for j from 2 to {}, nodes = {} (v = index(s) for square s, and N for the virtual node of an open tour); the root, at position 0, is {root}",
+                1usize << k,
+                self.first,
+                self.first,
+                self.first,
+                k.saturating_sub(1),
+                self.nodes
+            )
         } else {
             let widths: Vec<String> = self
                 .registers
@@ -622,7 +678,7 @@ impl Positions {
             if m % 2 == 1 {
                 continue;
             }
-            if let Register::Counter(_) = register {
+            if let Register::Counter(_) | Register::Binary(_) = register {
                 let lowest = self.var(which, node, 0);
                 match odd {
                     Odd::Fixed(true) => sink.add_clause(&[lowest]),
@@ -721,6 +777,7 @@ mod tests {
     fn bit_registers() -> Vec<Register> {
         let mut registers = vec![Register::Three, Register::Five, Register::Seven];
         registers.extend((1..=6).map(Register::Counter));
+        registers.extend((1..=7).map(Register::Binary));
         registers
     }
 
@@ -751,8 +808,9 @@ mod tests {
 
     #[test]
     fn a_step_leads_from_each_residue_to_the_next_alone() {
-        // Every assignment of the target's bits satisfies the step clauses
-        // exactly when it is the next residue's pattern.
+        // Every assignment of the target's bits that its own clauses allow
+        // satisfies the step clauses exactly when it is the next residue's
+        // pattern.
         for register in bit_registers() {
             let m = register.modulus();
             let value = |residue: usize| -> usize {
@@ -762,9 +820,15 @@ mod tests {
                     .map(|&(bit, on)| usize::from(on) << bit)
                     .sum()
             };
+            let valid = |bits: usize| {
+                register.valid().iter().all(|clause| {
+                    let clause: Vec<_> = clause.iter().map(|&(b, on)| ((), b, on)).collect();
+                    holds(&clause, |(), b| bits >> b & 1 == 1)
+                })
+            };
             for i in 0..m {
                 let from = value(i);
-                for to in 0..1usize << register.width() {
+                for to in (0..1usize << register.width()).filter(|&to| valid(to)) {
                     let all = register.step().iter().all(|clause| {
                         holds(clause, |end, bit| {
                             let bits = if end == End::From { from } else { to };
@@ -794,6 +858,20 @@ mod tests {
                 assert_eq!(state == 1, step == period, "size {size}, step {step}");
             }
         }
+    }
+
+    #[test]
+    fn the_binary_counter_covers_the_nodes_in_one_modulus() {
+        let positions = Positions::new(1600, 1, None, PositionCode::Binary);
+        assert_eq!(positions.moduli, vec![2048]);
+        assert_eq!(positions.count(), 1600 * (11 + 9));
+        assert_eq!(
+            Positions::new(2, 1, None, PositionCode::Binary).moduli,
+            vec![2]
+        );
+        assert!(Positions::new(1, 1, None, PositionCode::Binary)
+            .moduli
+            .is_empty());
     }
 
     #[test]
