@@ -1,5 +1,6 @@
 //! The successor encoding's switches, and how CNF comments record them.
 
+use super::registers::PositionCode;
 use super::Successor;
 use crate::cnf::CnfError;
 use crate::encoding::Amo;
@@ -69,39 +70,6 @@ impl Laps {
             Laps::Auto => Some(HEULE_CYCLE_LENGTH.max(nodes.div_ceil(MAX_AUTO_LAPS))),
             Laps::Whole => None,
             Laps::Of(len) => Some(len),
-        }
-    }
-}
-
-/// How the complete formula writes a node's residue for each modulus of
-/// the Chinese remainder encoding (`crt`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum PositionCode {
-    /// One variable per residue, exactly one true: knightsat's moduli
-    /// (prime powers of least sum), and a move's advance is one clause
-    /// per residue.
-    #[default]
-    OneHot,
-    /// Heule's CRE as published (SAT 2021, his `hcp-encode`): moduli 3,
-    /// 5, 7 and a power of two, each residue a few bits (two for 3, three
-    /// for 5 and 7, k for 2^k), a move's advance a binary counter (2^k,
-    /// 5) or a linear-feedback shift register (3, 7) over the bits.
-    Lfsr,
-    /// One modulus, a power of two covering every position, in binary:
-    /// the binary (log) ordering encoding, p(v) = p(u) + 1 (as compared
-    /// in Zhou, "In Pursuit of an Efficient SAT Encoding for the
-    /// Hamiltonian Cycle Problem", CP 2020), each node's carries beside
-    /// its bits so that a move's advance is four clauses a bit.
-    Binary,
-}
-
-impl PositionCode {
-    /// The name on the command line and in CNF comments.
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            PositionCode::OneHot => "one-hot",
-            PositionCode::Lfsr => "lfsr",
-            PositionCode::Binary => "binary",
         }
     }
 }

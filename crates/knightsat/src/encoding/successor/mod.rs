@@ -32,6 +32,7 @@
 mod config;
 mod crt;
 mod cycles;
+mod registers;
 mod watch;
 
 use crate::cnf::{family, ClauseSink, Lit, Stats, Var};
@@ -42,8 +43,9 @@ use crate::graph::MoveGraph;
 use crate::model::board::Board;
 use crate::model::problem::Problem;
 
-pub use config::{Laps, PositionCode, Subtours, SuccessorConfig};
+pub use config::{Laps, Subtours, SuccessorConfig};
 use cycles::{mend, Cycles};
+pub use registers::PositionCode;
 
 use crt::{Odd, Positions};
 pub use watch::CycleWatch;
