@@ -199,32 +199,25 @@ impl Positions {
             .positive()
     }
 
+    /// "The `which`-th register's variable `bit` at `node` is `on`".
+    fn bit_is(&self, which: usize, node: usize, (bit, on): (usize, bool)) -> Lit {
+        self.var(which, node, bit).var().lit(on)
+    }
+
     /// The literals, all true, that say "p(m, node) = residue" for the
     /// `which`-th modulus.
     fn residue(&self, which: usize, node: usize, residue: usize) -> Vec<Lit> {
         self.registers[which]
             .pattern(residue)
             .into_iter()
-            .map(|(bit, on)| {
-                let lit = self.var(which, node, bit);
-                if on {
-                    lit
-                } else {
-                    !lit
-                }
-            })
+            .map(|bit| self.bit_is(which, node, bit))
             .collect()
     }
 
     /// A register clause's literal at the move from `from` to `to`.
     fn bit_lit(&self, which: usize, (end, bit, on): BitLit, from: usize, to: usize) -> Lit {
         let node = if end == End::From { from } else { to };
-        let lit = self.var(which, node, bit);
-        if on {
-            lit
-        } else {
-            !lit
-        }
+        self.bit_is(which, node, (bit, on))
     }
 
     /// The formula in words, for CNF comments; `root` names the root node.
@@ -304,14 +297,7 @@ impl Positions {
                 }
                 for clause in register.valid() {
                     lits.clear();
-                    lits.extend(clause.into_iter().map(|(bit, on)| {
-                        let lit = self.var(which, node, bit);
-                        if on {
-                            lit
-                        } else {
-                            !lit
-                        }
-                    }));
+                    lits.extend(clause.into_iter().map(|bit| self.bit_is(which, node, bit)));
                     sink.add_clause(&lits);
                 }
             }
