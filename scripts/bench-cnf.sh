@@ -28,6 +28,10 @@
 #   binary   --positions binary --no-parity: the binary ordering encoding,
 #            one counter in bits with carries, p(v) = p(u) + 1
 #   binaryp  --positions binary: the same with the parity
+#   unary    --positions unary --no-parity: the unary ordering encoding
+#   unaryp   --positions unary: the same with the parity
+#   ve       --acyclicity vertex-elimination: no positions, acyclicity by vertex
+#            elimination (least degree first)
 #   heule    Heule's own tools (github marijnheule/ChineseRemainderEncoding,
 #            a checkout given as HEULE_CRE=DIR, built here with gcc; this
 #            script fetches nothing): `knight-graph N | hcp-encode - BOUND`
@@ -71,6 +75,9 @@ flags_of() {
     lfsrp) echo "--positions lfsr" ;;
     binary) echo "--positions binary --no-parity" ;;
     binaryp) echo "--positions binary" ;;
+    unary) echo "--positions unary --no-parity" ;;
+    unaryp) echo "--positions unary" ;;
+    ve) echo "--acyclicity vertex-elimination" ;;
     *) echo "bench-cnf: unknown variant $1" >&2; exit 2 ;;
   esac
 }

@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::common::cli::{knightsat, refused};
+use crate::common::cli::{knightsat, refused, stdout_of};
 use crate::common::{self, Sequence};
 use knightsat::model::board::Board;
 use knightsat::model::graph::Graph;
@@ -429,8 +429,9 @@ fn a_graphs_tour_prints_its_vertices_in_every_format() {
 fn a_large_graph_that_is_not_bipartite_gets_laps_and_its_cnf_decodes() {
     // The square of a 501-cycle (each vertex joined to the next two): odd
     // cycles, so not bipartite, and more than 420 vertices, so encode's
-    // complete formula has laps of 420 (two laps and a lap counter); a
-    // knight board, bipartite, keeps one lap.
+    // complete formula by positions has laps of 420 (two laps and a lap
+    // counter); a knight board, bipartite, keeps one lap. With no
+    // --acyclicity the same graph gets vertex elimination, and decodes too.
     let n = 501;
     let graph: Vec<Vec<usize>> = (0..n)
         .map(|u| vec![(u + 1) % n, (u + 2) % n, (u + n - 1) % n, (u + n - 2) % n])
@@ -438,21 +439,37 @@ fn a_large_graph_that_is_not_bipartite_gets_laps_and_its_cnf_decodes() {
     let dir = tempfile::tempdir().unwrap();
     let path = file_with(dir.path(), "square.col", &text_of(&graph, Written::Dimacs));
     let cnf = dir.path().join("square.cnf");
-    knightsat()
-        .args(["encode", "--closed", "--graph", &path, "-o"])
-        .arg(&cnf)
-        .assert()
-        .success();
-    let text = std::fs::read_to_string(&cnf).unwrap();
-    assert!(text.contains("c option lap-length 420\n"), "{text:.300}");
-    assert!(text.contains("c family position-lap-ends"));
-    let mut vertices: Vec<usize> = crate::common::cli::minisat_decoded(&cnf)
-        .iter()
-        .map(|v| v.parse().unwrap())
-        .collect();
-    assert_eq!(vertices.len(), n);
-    vertices.sort_unstable();
-    assert_eq!(vertices, (1..=n).collect::<Vec<_>>());
+    for positions in [true, false] {
+        let how: &[&str] = if positions {
+            &["--acyclicity", "positions"]
+        } else {
+            &[]
+        };
+        knightsat()
+            .args(["encode", "--closed", "--graph", &path, "-o"])
+            .arg(&cnf)
+            .args(how)
+            .assert()
+            .success();
+        let text = std::fs::read_to_string(&cnf).unwrap();
+        assert_eq!(
+            text.contains("c option lap-length 420\n"),
+            positions,
+            "{text:.300}"
+        );
+        assert_eq!(text.contains("c family position-lap-ends"), positions);
+        assert_eq!(
+            text.contains("c option acyclicity vertex-elimination\n"),
+            !positions
+        );
+        let mut vertices: Vec<usize> = crate::common::cli::minisat_decoded(&cnf)
+            .iter()
+            .map(|v| v.parse().unwrap())
+            .collect();
+        assert_eq!(vertices.len(), n);
+        vertices.sort_unstable();
+        assert_eq!(vertices, (1..=n).collect::<Vec<_>>());
+    }
     let board = knightsat()
         .args([
             "encode",
@@ -465,4 +482,62 @@ fn a_large_graph_that_is_not_bipartite_gets_laps_and_its_cnf_decodes() {
         .output()
         .unwrap();
     assert!(String::from_utf8_lossy(&board.stdout).contains("c option lap-length none\n"));
+}
+
+#[test]
+fn vertex_elimination_is_chosen_for_a_graph_while_its_clauses_stay_few() {
+    // The knight's graph of 16x16 written as a file: least degree first
+    // leaves 127 clauses of its own per move, within the rule's 300, so
+    // encode's complete formula is vertex elimination; of 24x24, 378 per
+    // move, past it, so the positions. (On the boards themselves the
+    // positions always: a board keeps its formula.)
+    let dir = tempfile::tempdir().unwrap();
+    for (size, eliminated) in [(16, true), (24, false)] {
+        let jumps = [
+            (1, 2),
+            (2, 1),
+            (-1, 2),
+            (-2, 1),
+            (1, -2),
+            (2, -1),
+            (-1, -2),
+            (-2, -1),
+        ];
+        let graph: Vec<Vec<usize>> = (0..size * size)
+            .map(|s| {
+                let (r, c) = ((s / size) as i64, (s % size) as i64);
+                jumps
+                    .iter()
+                    .map(|(dr, dc)| (r + dr, c + dc))
+                    .filter(|&(r, c)| {
+                        (0..size as i64).contains(&r) && (0..size as i64).contains(&c)
+                    })
+                    .map(|(r, c)| r as usize * size + c as usize)
+                    .collect()
+            })
+            .collect();
+        let path = file_with(
+            dir.path(),
+            &format!("knight{size}.col"),
+            &text_of(&graph, Written::Dimacs),
+        );
+        let text = stdout_of(&["encode", "--closed", "--graph", &path]);
+        assert_eq!(
+            text.contains("c option acyclicity vertex-elimination\n"),
+            eliminated,
+            "{size}"
+        );
+        assert_eq!(text.contains("c family acyclic-by-elimination"), eliminated);
+        assert_eq!(text.contains("c family position-advance"), !eliminated);
+    }
+    let board = stdout_of(&[
+        "encode",
+        "--closed",
+        "--size",
+        "16",
+        "--encoding",
+        "successor",
+    ]);
+    assert!(board.contains("c family position-advance"));
+    assert!(!board.contains("acyclicity"));
 }

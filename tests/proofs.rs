@@ -168,6 +168,21 @@ fn kissat_proofs_check() {
         &["--size", "5", "--closed", "--encoding", "successor"],
     );
     external_proof_of("kissat", &["--size", "4", "--encoding", "successor"]);
+    // Every other complete formula: residues in bits, in unary, and
+    // vertex elimination with no positions.
+    for code in [
+        &["--positions", "lfsr"][..],
+        &["--positions", "binary"],
+        &["--positions", "unary"],
+        &["--acyclicity", "vertex-elimination"],
+    ] {
+        for board in [&["--size", "5", "--closed"][..], &["--size", "4"]] {
+            external_proof_of(
+                "kissat",
+                &[board, &["--encoding", "successor"], code].concat(),
+            );
+        }
+    }
 }
 
 #[test]

@@ -10,7 +10,9 @@ use crate::common;
 use common::count::{list_by_sat, Listing};
 use common::sat::solve;
 use common::{Demands, Shape};
-use knightsat::encoding::{EncodingConfig, Laps, PositionCode, Subtours, SuccessorConfig};
+use knightsat::encoding::{
+    Acyclicity, Amo, EncodingConfig, Laps, PositionCode, Subtours, SuccessorConfig,
+};
 use knightsat::model::board::Board;
 use knightsat::model::problem::Problem;
 use knightsat::sat::{Backend, Setup};
@@ -51,7 +53,8 @@ fn configs() -> Vec<EncodingConfig> {
     // (a one-bit counter and the three's shift register, up to 5 laps),
     // its parity on the counter's lowest bit. The binary ordering
     // encoding: one counter for every node (carries from 20 nodes on), and
-    // laps of 8 (three bits, one carry).
+    // laps of 8 (three bits, one carry). The unary ordering encoding: one
+    // counter for every node, and laps of 5 (four bits, wrapping).
     for (parity, position_support, laps, positions) in [
         (false, false, Laps::Auto, PositionCode::OneHot),
         (true, true, Laps::Auto, PositionCode::OneHot),
@@ -63,6 +66,8 @@ fn configs() -> Vec<EncodingConfig> {
         (true, false, Laps::Of(6), PositionCode::Lfsr),
         (true, true, Laps::Auto, PositionCode::Binary),
         (false, false, Laps::Of(8), PositionCode::Binary),
+        (true, false, Laps::Auto, PositionCode::Unary),
+        (false, true, Laps::Of(5), PositionCode::Unary),
     ] {
         configs.push(
             SuccessorConfig {
@@ -72,6 +77,20 @@ fn configs() -> Vec<EncodingConfig> {
                 position_support,
                 laps,
                 positions,
+                ..SuccessorConfig::default()
+            }
+            .into(),
+        );
+    }
+    // The complete formula by vertex elimination instead of positions,
+    // with and without symmetry breaking, and with sequential at-most-ones.
+    for (symmetry_breaking, amo) in [(false, Amo::Pairwise), (true, Amo::Sequential)] {
+        configs.push(
+            SuccessorConfig {
+                subtours: Subtours::Complete,
+                acyclicity: Acyclicity::VertexElimination,
+                symmetry_breaking,
+                amo,
                 ..SuccessorConfig::default()
             }
             .into(),
@@ -647,6 +666,30 @@ fn bad_combinations_get_one_line_errors() {
 }
 
 #[test]
+fn acyclicity_is_refused_where_no_complete_successor_formula_is() {
+    // The time-indexed encoding (encode's default on a board) and the
+    // successor encoding's lazy loop (solve's) have no use for it.
+    for args in [
+        &["encode", "--size", "5", "--acyclicity", "positions"][..],
+        &[
+            "solve",
+            "--size",
+            "5",
+            "--encoding",
+            "successor",
+            "--acyclicity",
+            "vertex-elimination",
+        ],
+    ] {
+        let output = common::cli::knightsat().args(args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.contains("--acyclicity"), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
 #[cfg_attr(
     not(has_minisat),
     ignore = "minisat is not on PATH: run scripts/install-solvers.sh"
@@ -656,13 +699,16 @@ fn encode_writes_the_complete_formula_and_decode_reads_it() {
     // with the moduli covering every node and with laps of 7 (6 laps and
     // a lap counter on 6x6), one-hot and in Heule's bits (moduli 2, 3, 5
     // and 7 for 36 nodes, each register in the formula), and in one binary
-    // counter with carries.
-    let cases: [&[&str]; 5] = [
+    // counter with carries, and in one unary counter; and by vertex
+    // elimination, with no positions.
+    let cases: [&[&str]; 7] = [
         &[],
         &["--lap-length", "7"],
         &["--positions", "lfsr"],
         &["--positions", "lfsr", "--lap-length", "7"],
         &["--positions", "binary"],
+        &["--positions", "unary"],
+        &["--acyclicity", "vertex-elimination"],
     ];
     for options in cases {
         let laps = options.contains(&"--lap-length");
@@ -690,7 +736,14 @@ fn encode_writes_the_complete_formula_and_decode_reads_it() {
             laps,
             "{options:?}"
         );
-        for code in ["lfsr", "binary"] {
+        let eliminated = options.contains(&"vertex-elimination");
+        assert_eq!(
+            text.contains("c family acyclic-by-elimination"),
+            eliminated,
+            "{options:?}"
+        );
+        assert_eq!(text.contains("c family position-advance"), !eliminated);
+        for code in ["lfsr", "binary", "unary"] {
             assert_eq!(
                 text.contains(&format!("c option positions {code}\n")),
                 options.contains(&code),

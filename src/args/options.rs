@@ -16,8 +16,8 @@ use knightsat::model::board::{Board, Leaper};
 use knightsat::runtime::memory::default_memory_budget_mib;
 
 use super::values::{
-    parse_blocks, parse_count, parse_seconds, parse_size, AmoArg, EncodingArg, FormatArg,
-    PositionsArg, Preset, SolveMethodArg, SubtoursArg,
+    parse_blocks, parse_count, parse_seconds, parse_size, AcyclicityArg, AmoArg, EncodingArg,
+    FormatArg, PositionsArg, Preset, SolveMethodArg, SubtoursArg,
 };
 
 /// The heading of the options that say what is to be toured.
@@ -327,10 +327,23 @@ pub struct EncodingArgs {
     /// lfsr: Heule's Chinese remainder encoding as published, a few bits
     /// per modulus (3, 5, 7 and a power of two) stepped by binary counters
     /// and linear-feedback shift registers. binary: the binary ordering
-    /// encoding, one counter in bits covering every position, p(v) = p(u)
-    /// + 1 (docs/encodings.md compares them).
+    /// encoding, one counter in bits covering every position,
+    /// p(v) = p(u) + 1. unary: the unary ordering encoding, one counter in
+    /// unary, "p(v) >= k" for every k (docs/encodings.md compares them).
     #[arg(long, value_enum, value_name = "CODE", hide_short_help = true, help_heading = ENCODING)]
     pub positions: Option<PositionsArg>,
+    /// Successor encoding, complete: how subtours are ruled out.
+    ///
+    /// positions: each node's distance from the root in residues (the
+    /// Chinese remainder encoding, written as --positions says).
+    /// vertex-elimination: no cycle among the nodes but the root, the
+    /// nodes eliminated least degree first, a shortcut clause for every
+    /// pair of a node's neighbours (Rankooh and Rintanen, AAAI 2022).
+    /// Without it: vertex elimination on a graph from a file where its
+    /// clauses stay few per edge, positions otherwise and on boards
+    /// (docs/encodings.md measures both).
+    #[arg(long, value_enum, value_name = "HOW", hide_short_help = true, help_heading = ENCODING)]
+    pub acyclicity: Option<AcyclicityArg>,
     /// Do not prune squares by distance from the start, end or clues.
     ///
     /// Squares further by moves from the start, end or a clue than the

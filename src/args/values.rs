@@ -7,7 +7,7 @@ use std::time::Duration;
 use clap::ValueEnum;
 
 use knightsat::count::frontier::{PartSplit, SquareOrder};
-use knightsat::encoding::{Amo, PositionCode, Subtours};
+use knightsat::encoding::{Acyclicity, Amo, PositionCode, Subtours};
 use knightsat::model::board::{Board, MAX_SQUARES};
 use knightsat::runtime::deadline::{time_limit, LONGEST_TIME_LIMIT, SHORTEST_TIME_LIMIT};
 use knightsat::sat::Backend;
@@ -256,6 +256,9 @@ pub enum PositionsArg {
     /// One binary counter covering every position: the binary ordering
     /// encoding, p(v) = p(u) + 1.
     Binary,
+    /// One counter covering every position in unary, "p(v) >= k" for each
+    /// k: the unary ordering encoding (nodes squared variables).
+    Unary,
 }
 
 impl From<PositionsArg> for PositionCode {
@@ -264,6 +267,26 @@ impl From<PositionsArg> for PositionCode {
             PositionsArg::OneHot => PositionCode::OneHot,
             PositionsArg::Lfsr => PositionCode::Lfsr,
             PositionsArg::Binary => PositionCode::Binary,
+            PositionsArg::Unary => PositionCode::Unary,
+        }
+    }
+}
+
+/// How the complete successor formula rules out subtours (mirrors
+/// [`Acyclicity`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum AcyclicityArg {
+    /// Positions: the Chinese remainder encoding.
+    Positions,
+    /// Vertex elimination: no cycle among the nodes but the root.
+    VertexElimination,
+}
+
+impl From<AcyclicityArg> for Acyclicity {
+    fn from(acyclicity: AcyclicityArg) -> Acyclicity {
+        match acyclicity {
+            AcyclicityArg::Positions => Acyclicity::Positions,
+            AcyclicityArg::VertexElimination => Acyclicity::VertexElimination,
         }
     }
 }

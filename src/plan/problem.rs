@@ -2,7 +2,8 @@
 
 use crate::failure::Fallible;
 use knightsat::encoding::{
-    Amo, Encoding, EncodingConfig, Laps, PositionCode, Subtours, SuccessorConfig, TimeIndexedConfig,
+    Acyclicity, Amo, Encoding, EncodingConfig, Laps, PositionCode, Subtours, SuccessorConfig,
+    TimeIndexedConfig,
 };
 use knightsat::error::Error;
 use knightsat::model::board::Board;
@@ -182,6 +183,7 @@ impl EncodingArgs {
                     (self.position_support, "--position-support"),
                     (self.lap_length.is_some(), "--lap-length"),
                     (self.positions.is_some(), "--positions"),
+                    (self.acyclicity.is_some(), "--acyclicity"),
                 ];
                 for (given, switch) in only_successor {
                     Self::refuse(given, switch, "successor", "time-indexed")?;
@@ -208,6 +210,14 @@ impl EncodingArgs {
                 let naive = matches!(self.preset, Some(Preset::Naive));
                 let base = SuccessorConfig::default();
                 let subtours = self.subtours.map_or(subtours, Subtours::from);
+                if subtours == Subtours::Lazy {
+                    Self::refuse(
+                        self.acyclicity.is_some(),
+                        "--acyclicity",
+                        "successor --subtours complete",
+                        "successor --subtours lazy",
+                    )?;
+                }
                 if subtours == Subtours::Complete {
                     for (given, switch) in [
                         (self.no_patching, "--no-patching"),
@@ -232,6 +242,7 @@ impl EncodingArgs {
                         .lap_length
                         .map_or(Laps::Auto, |len| Laps::Of(len as usize)),
                     positions: self.positions.map_or(base.positions, PositionCode::from),
+                    acyclicity: self.acyclicity.map_or(base.acyclicity, Acyclicity::from),
                     patching: !self.no_patching,
                     merged_cuts: !self.no_merged_cuts,
                 })

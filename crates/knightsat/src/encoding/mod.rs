@@ -25,7 +25,9 @@ use crate::model::board::Board;
 use crate::model::problem::Problem;
 
 pub use amo::Amo;
-pub use successor::{CycleWatch, Laps, PositionCode, Subtours, Successor, SuccessorConfig};
+pub use successor::{
+    Acyclicity, CycleWatch, Laps, PositionCode, Subtours, Successor, SuccessorConfig,
+};
 pub use time_indexed::{TimeIndexed, TimeIndexedConfig};
 
 /// A satisfying assignment: the value of each variable by DIMACS number,
@@ -467,6 +469,14 @@ pub enum EncodingError {
         squares: usize,
         /// The most the encoding takes.
         limit: usize,
+    },
+    /// Vertex elimination whose clauses would pass the limit.
+    #[error("vertex elimination on the {board} board would write more than {limit} clauses of its own (the neighbourhoods of its nodes grow as they are eliminated); --acyclicity positions takes it")]
+    EliminationTooLarge {
+        /// The board (or graph), as it prints.
+        board: String,
+        /// The most clauses the elimination may write.
+        limit: u64,
     },
     /// An at-most-one encoding name that is not known.
     #[error("unknown at-most-one encoding '{name}' (expected one of: {known})")]

@@ -41,6 +41,51 @@ impl Subtours {
     }
 }
 
+/// How the complete formula rules out subtours: by positions (the
+/// Chinese remainder encoding, `crt`) or by vertex elimination
+/// (`elimination`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Acyclicity {
+    /// The encoding's choice: on a graph from a file with no clues,
+    /// vertex elimination where its clauses are few enough
+    /// ([`Acyclicity::AUTO_CLAUSES_PER_MOVE`],
+    /// [`Acyclicity::AUTO_CLAUSES`]), positions otherwise; positions on a
+    /// board (docs/encodings.md, "Acyclicity by vertex elimination").
+    #[default]
+    Auto,
+    /// Positions: each node's distance from the root in residues.
+    Positions,
+    /// Vertex elimination: no cycle among the nodes but the root.
+    VertexElimination,
+}
+
+impl Acyclicity {
+    /// On a graph from a file, [`Acyclicity::Auto`] takes vertex
+    /// elimination up to this many clauses of its own per move of the
+    /// graph (and [`Acyclicity::AUTO_CLAUSES`] in all), positions past
+    /// it. On every tenth FHCP graph, kissat with 60 s, vertex elimination
+    /// solved 57 and positions 46; of the graphs past 100 clauses a move
+    /// it lost 150 (53 million clauses) and won 880 (196 a move). On knight
+    /// boards it was many times faster up to closed 20x20 (246 a move)
+    /// and slower from 24x24 (378).
+    pub const AUTO_CLAUSES_PER_MOVE: u64 = 300;
+
+    /// The most clauses of its own [`Acyclicity::Auto`] lets vertex
+    /// elimination write: past it, a formula kissat is slow to read
+    /// (FHCP graph 90's 13 million took three times the positions' time,
+    /// graph 150's 53 million more than 60 s where the positions took 11).
+    pub const AUTO_CLAUSES: u64 = 10_000_000;
+
+    /// The name on the command line and in CNF comments.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Acyclicity::Auto => "auto",
+            Acyclicity::Positions => "positions",
+            Acyclicity::VertexElimination => "vertex-elimination",
+        }
+    }
+}
+
 /// How many positions a lap covers where the formula has positions: the
 /// Chinese remainder moduli cover one lap, and a lap counter counts the
 /// laps (`crt`, docs/encodings.md "Laps").
@@ -106,6 +151,8 @@ pub struct SuccessorConfig {
     pub laps: Laps,
     /// Where the formula has positions: how a residue is written.
     pub positions: PositionCode,
+    /// How a complete formula rules out subtours.
+    pub acyclicity: Acyclicity,
     /// Whether a search for one tour may patch a model's subtours into a
     /// tour (`mend`) before it adds cuts. A way of solving, not
     /// part of the formula: CNF comments do not record it.
@@ -133,6 +180,7 @@ impl Default for SuccessorConfig {
             position_support: false,
             laps: Laps::Auto,
             positions: PositionCode::OneHot,
+            acyclicity: Acyclicity::Auto,
             patching: true,
             merged_cuts: true,
         }
@@ -151,6 +199,7 @@ impl SuccessorConfig {
             position_support: false,
             laps: Laps::Whole,
             positions: PositionCode::OneHot,
+            acyclicity: Acyclicity::Positions,
             ..SuccessorConfig::default()
         }
     }
@@ -180,7 +229,8 @@ impl SuccessorConfig {
     /// pinned through positions (so a clued formula is complete even with
     /// lazy subtours asked for).
     pub(crate) fn has_positions(&self, problem: &Problem) -> bool {
-        self.subtours == Subtours::Complete || !problem.clues().is_empty()
+        (self.subtours == Subtours::Complete && self.acyclicity != Acyclicity::VertexElimination)
+            || !problem.clues().is_empty()
     }
 
     /// A bound on the variables per square: at most 8 moves out of a
@@ -246,6 +296,9 @@ impl SuccessorConfig {
         if self.positions != PositionCode::OneHot {
             settings.push(("positions", self.positions.name().to_string()));
         }
+        if self.acyclicity == Acyclicity::VertexElimination {
+            settings.push(("acyclicity", self.acyclicity.name().to_string()));
+        }
         settings
     }
 
@@ -272,10 +325,15 @@ impl SuccessorConfig {
                 PositionCode::OneHot,
                 PositionCode::Lfsr,
                 PositionCode::Binary,
+                PositionCode::Unary,
             ]
             .into_iter()
             .find(|code| code.name() == value)
             .map(|code| self.positions = code),
+            "acyclicity" => [Acyclicity::Positions, Acyclicity::VertexElimination]
+                .into_iter()
+                .find(|a| a.name() == value)
+                .map(|a| self.acyclicity = a),
             "subtours" => match value {
                 "lazy" => Some(Subtours::Lazy),
                 "complete" => Some(Subtours::Complete),
@@ -310,6 +368,7 @@ mod tests {
             position_support: !defaults.position_support,
             laps: Laps::Of(420),
             positions: PositionCode::Lfsr,
+            acyclicity: Acyclicity::VertexElimination,
             patching: true,
             merged_cuts: true,
         };

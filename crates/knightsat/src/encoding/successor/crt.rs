@@ -137,6 +137,10 @@ impl Positions {
                 .then(|| Register::Binary(target.next_power_of_two().trailing_zeros() as usize))
                 .into_iter()
                 .collect(),
+            PositionCode::Unary => (target > 1)
+                .then_some(Register::Unary(target))
+                .into_iter()
+                .collect(),
         };
         let moduli: Vec<usize> = registers.iter().map(|r| r.modulus()).collect();
         let lap: usize = moduli.iter().product();
@@ -244,6 +248,15 @@ impl Positions {
                 self.first,
                 self.first,
                 k.saturating_sub(1),
+                self.nodes
+            )
+        } else if let [Register::Unary(m)] = self.registers[..] {
+            format!(
+                "position variables (unary ordering encoding: one counter, p(v) = p(u) + 1 mod {m}, in unary) from {}: p(v) >= k is {} + v*{} + k - 1 for k from 1 to {}, nodes = {} (v = index(s) for square s, and N for the virtual node of an open tour); the root, at position 0, is {root}",
+                self.first,
+                self.first,
+                m - 1,
+                m - 1,
                 self.nodes
             )
         } else {
@@ -442,13 +455,20 @@ impl Positions {
                 continue;
             }
             for i in 0..m {
-                let at = self.var(which, node, i);
                 let residue_odd = i % 2 == 1;
+                // ¬(p(m, node) = i), with the parity's literal where it
+                // is not fixed.
+                let mut clause: Vec<Lit> = register
+                    .identifying(i)
+                    .into_iter()
+                    .map(|bit| !self.bit_is(which, node, bit))
+                    .collect();
                 match odd {
-                    Odd::Fixed(odd) if odd != residue_odd => sink.add_clause(&[!at]),
-                    Odd::Fixed(_) => {}
-                    Odd::As(lit) => sink.add_clause(&[!at, if residue_odd { lit } else { !lit }]),
+                    Odd::Fixed(odd) if odd != residue_odd => {}
+                    Odd::Fixed(_) => continue,
+                    Odd::As(lit) => clause.push(if residue_odd { lit } else { !lit }),
                 }
+                sink.add_clause(&clause);
             }
         }
     }

@@ -32,6 +32,7 @@
 mod config;
 mod crt;
 mod cycles;
+mod elimination;
 mod registers;
 mod watch;
 
@@ -43,11 +44,12 @@ use crate::graph::MoveGraph;
 use crate::model::board::Board;
 use crate::model::problem::Problem;
 
-pub use config::{Laps, Subtours, SuccessorConfig};
+pub use config::{Acyclicity, Laps, Subtours, SuccessorConfig};
 use cycles::{mend, Cycles};
 pub use registers::PositionCode;
 
 use crt::{Odd, Positions};
+use elimination::Elimination;
 pub use watch::CycleWatch;
 
 /// The largest set of literals the successor encoding gives to pairwise
@@ -69,6 +71,9 @@ pub struct Successor {
     /// end's N − 1, or a clue's step.
     root_step: isize,
     positions: Option<Positions>,
+    /// The elimination order of the nodes (a complete formula by vertex
+    /// elimination).
+    elimination: Option<Elimination>,
     /// The parity of every node's position (a formula with positions on a
     /// bipartite move graph, with `parity` on).
     parities: Option<Parities>,
@@ -173,9 +178,11 @@ impl Successor {
             starts[s] = true;
         }
         let (root, root_step) = root_of(problem);
+        let elimination = elimination_for(problem, &config, &moves, root)?;
         // Only a formula with positions needs the sides (a search of the
         // whole move graph), for the laps and the parity.
-        let has_positions = config.has_positions(problem);
+        let has_positions = !problem.clues().is_empty()
+            || (config.subtours == Subtours::Complete && elimination.is_none());
         let sides = has_positions
             .then(|| moves.graph.sides_unless(|| false))
             .flatten();
@@ -199,8 +206,14 @@ impl Successor {
                 Parities::of(problem, &moves, side, &starts, root, free)
             });
         // Recorded as chosen, so that the file reads back the same.
+        let acyclicity = match (config.subtours, &elimination) {
+            (Subtours::Complete, Some(_)) => Acyclicity::VertexElimination,
+            (Subtours::Complete, None) => Acyclicity::Positions,
+            (Subtours::Lazy, _) => config.acyclicity,
+        };
         let config = SuccessorConfig {
             laps: lap_length.map_or(Laps::Whole, Laps::Of),
+            acyclicity,
             ..config
         };
         Ok(Successor {
@@ -211,6 +224,7 @@ impl Successor {
             root,
             root_step,
             positions,
+            elimination,
             parities,
         })
     }
@@ -302,6 +316,11 @@ impl Successor {
         {
             family(sink, "symmetry-breaking", |sink| {
                 self.closed_reversal_broken(sink);
+            });
+        }
+        if let Some(elimination) = &self.elimination {
+            family(sink, "acyclic-by-elimination", |sink| {
+                self.acyclic_by_elimination(elimination, sink);
             });
         }
         if let Some(positions) = &self.positions {
@@ -443,6 +462,20 @@ impl Successor {
         for clue in self.problem.clues() {
             positions.fix(clue.square, self.position_of_step(clue.step), sink);
         }
+    }
+
+    /// The moves among the nodes other than the root have no cycle
+    /// ([`Elimination::encode`]): with exactly one move out of and into
+    /// every node, the moves then form one cycle.
+    fn acyclic_by_elimination(&self, elimination: &Elimination, sink: &mut impl ClauseSink) {
+        let arcs: std::collections::HashMap<(usize, usize), Lit> = (0..self.moves.nodes())
+            .flat_map(|node| {
+                self.node_arcs(node)
+                    .into_iter()
+                    .map(move |(to, lit)| ((node, to), lit))
+            })
+            .collect();
+        elimination.encode(|from, to| arcs.get(&(from, to)).copied(), sink);
     }
 
     /// Every move into a node other than the root advances the positions
@@ -609,6 +642,71 @@ impl Successor {
 /// open tour's virtual node (step −1); for a closed tour its start
 /// (step 0), else its end (step N − 1), else its first clue's square, else
 /// the first square (only where any square may start: no clue, no end).
+/// The most clauses vertex elimination may write: past it the formula is
+/// refused (about 1.5 GB of DIMACS; closed 30x30 takes 5 million).
+const MAX_ELIMINATION_CLAUSES: u64 = 50_000_000;
+
+/// The elimination a complete formula for `problem` rules out subtours
+/// with, or `None` for positions: as `config.acyclicity` asks, and for
+/// [`Acyclicity::Auto`] on a graph from a file with no clues, vertex
+/// elimination while its clauses stay within
+/// [`Acyclicity::AUTO_CLAUSES_PER_MOVE`] per move and
+/// [`Acyclicity::AUTO_CLAUSES`] in all; an error where
+/// vertex elimination is asked for and its clauses would pass
+/// [`MAX_ELIMINATION_CLAUSES`].
+fn elimination_for(
+    problem: &Problem,
+    config: &SuccessorConfig,
+    moves: &MoveMap,
+    root: usize,
+) -> Result<Option<Elimination>, EncodingError> {
+    if config.subtours != Subtours::Complete {
+        return Ok(None);
+    }
+    let eliminate =
+        |budget| Elimination::least_degree_first(&node_neighbours(moves, problem), root, budget);
+    match config.acyclicity {
+        Acyclicity::VertexElimination => {
+            eliminate(MAX_ELIMINATION_CLAUSES).map(Some).ok_or_else(|| {
+                EncodingError::EliminationTooLarge {
+                    board: problem.board().to_string(),
+                    limit: MAX_ELIMINATION_CLAUSES,
+                }
+            })
+        }
+        Acyclicity::Auto if problem.board().graph().is_some() && problem.clues().is_empty() => {
+            let budget = (moves.count() as u64)
+                .saturating_mul(Acyclicity::AUTO_CLAUSES_PER_MOVE)
+                .min(Acyclicity::AUTO_CLAUSES);
+            Ok(eliminate(budget))
+        }
+        // Positions asked for, or chosen on a board or with clues.
+        Acyclicity::Positions | Acyclicity::Auto => Ok(None),
+    }
+}
+
+/// Each node's neighbours by the moves either way, the virtual node's
+/// (open tours) included, ascending.
+fn node_neighbours(moves: &MoveMap, problem: &Problem) -> Vec<Vec<usize>> {
+    let mut neighbours: Vec<Vec<usize>> = (0..moves.nodes())
+        .map(|s| {
+            if s < moves.squares {
+                moves.neighbours(s)
+            } else {
+                Vec::new()
+            }
+        })
+        .collect();
+    if !problem.is_closed() {
+        let v = moves.virtual_node();
+        for list in neighbours.iter_mut().take(moves.squares) {
+            list.push(v);
+        }
+        neighbours[v] = (0..moves.squares).collect();
+    }
+    neighbours
+}
+
 fn root_of(problem: &Problem) -> (usize, isize) {
     let squares = problem.board().squares();
     if !problem.is_closed() {
@@ -675,6 +773,13 @@ impl Encoding for Successor {
         if let Some(positions) = &self.positions {
             lines.push(positions.describe(&self.node_name(self.root)));
         }
+        if let Some(elimination) = &self.elimination {
+            lines.push(format!(
+                "acyclicity by vertex elimination (Rankooh and Rintanen, AAAI 2022) of every node but the root, {}, least degree first (at most {} neighbours when eliminated): the variables after the numbered ones include the pairs' reach variables, r(u,w) 'w is reachable from u', implied by the move u->w where there is one, each numbered when first used, among the at-most-one auxiliaries",
+                self.node_name(self.root),
+                elimination.width()
+            ));
+        }
         if let Some(var) = self.parities.as_ref().and_then(|p| p.start_side) {
             lines.push(format!(
                 "start-side variable {}: the tour starts on the side of the bipartite move graph without index 0",
@@ -719,7 +824,7 @@ impl Encoding for Successor {
     }
 
     fn is_complete(&self) -> bool {
-        self.positions.is_some()
+        self.positions.is_some() || self.elimination.is_some()
     }
 
     /// An open tour's formula: `CaDiCaL`'s lucky phases find its model

@@ -2,7 +2,8 @@
 //! each node: one-hot, or in bits as Heule's `hcp-encode` writes them
 //! (binary counters and linear-feedback shift registers; Heule,
 //! "Chinese Remainder Encoding for Hamiltonian Cycles", SAT 2021), or one
-//! binary counter with carries (the binary ordering encoding). Each
+//! binary counter with carries (the binary ordering encoding), or one
+//! counter in unary (the unary ordering encoding). Each
 //! register gives its variables per node, each residue's pattern, the
 //! clauses that leave only residues, and the clauses of one step.
 
@@ -26,6 +27,12 @@ pub enum PositionCode {
     /// Hamiltonian Cycle Problem", CP 2020), each node's carries beside
     /// its bits so that a move's advance is four clauses a bit.
     Binary,
+    /// One modulus, the positions to cover, in unary: the order encoding
+    /// of p(v), one variable "p(v) ≥ k" for each k from 1 to m − 1, a
+    /// move's advance two clauses a k (the unary ordering encoding
+    /// compared in Zhou, CP 2020): m − 1 variables per node where one-hot
+    /// CRT takes the moduli's sum.
+    Unary,
 }
 
 impl PositionCode {
@@ -35,6 +42,7 @@ impl PositionCode {
             PositionCode::OneHot => "one-hot",
             PositionCode::Lfsr => "lfsr",
             PositionCode::Binary => "binary",
+            PositionCode::Unary => "unary",
         }
     }
 }
@@ -60,6 +68,9 @@ pub(super) enum Register {
     /// them (`c_j`, "bits 0 to j − 1 are all 1", for j from 2 to k − 1), so
     /// that a step is four clauses a bit: the binary ordering encoding.
     Binary(usize),
+    /// m − 1 bits, bit k − 1 "the residue is at least k" (m at least 2):
+    /// the unary ordering encoding's one counter.
+    Unary(usize),
 }
 
 /// Which end of a move a literal of a step clause is on.
@@ -87,7 +98,7 @@ impl Register {
     /// The residues it tells apart.
     pub(super) fn modulus(self) -> usize {
         match self {
-            Register::OneHot(m) => m,
+            Register::OneHot(m) | Register::Unary(m) => m,
             Register::Counter(k) | Register::Binary(k) => 1 << k,
             Register::Three => 3,
             Register::Five => 5,
@@ -103,6 +114,7 @@ impl Register {
             Register::Three => 2,
             Register::Five | Register::Seven => 3,
             Register::Binary(k) => k + k.saturating_sub(2),
+            Register::Unary(m) => m - 1,
         }
     }
 
@@ -129,6 +141,7 @@ impl Register {
                 );
                 return pattern;
             }
+            Register::Unary(m) => return (1..m).map(|k| (k - 1, k <= residue)).collect(),
             Register::Counter(_) | Register::Five => residue,
             Register::Three => (0..residue).fold(1, |state, _| heule_lfsr(state, 2, 1)),
             Register::Seven => (0..residue).fold(1, |state, _| heule_lfsr(state, 3, 1)),
@@ -136,6 +149,26 @@ impl Register {
         (0..self.width())
             .map(|bit| (bit, state >> bit & 1 == 1))
             .collect()
+    }
+
+    /// The fewest literals of [`pattern`](Self::pattern) that, with the
+    /// register's [`valid`](Self::valid) clauses, say "the residue is
+    /// `residue`": in unary "at least r and not at least r + 1", the
+    /// whole pattern for the others.
+    pub(super) fn identifying(self, residue: usize) -> Vec<(usize, bool)> {
+        match self {
+            Register::Unary(m) => {
+                let mut lits = Vec::new();
+                if residue >= 1 {
+                    lits.push((residue - 1, true));
+                }
+                if residue + 1 < m {
+                    lits.push((residue, false));
+                }
+                lits
+            }
+            _ => self.pattern(residue),
+        }
     }
 
     /// Clauses over one node's bits that leave exactly the residues'
@@ -157,6 +190,10 @@ impl Register {
                         vec![(carry, true), (below, false), (bit - 1, false)],
                     ]
                 })
+                .collect(),
+            // At least k + 1 → at least k.
+            Register::Unary(m) => (1..m - 1)
+                .map(|bit| vec![(bit, false), (bit - 1, true)])
                 .collect(),
         }
     }
@@ -244,6 +281,23 @@ impl Register {
                 }
                 clauses
             }
+            // At least 1 at the end unless the start is at m − 1 (the
+            // wrap to 0); at least k + 1 at the end exactly where at least
+            // k and not m − 1 at the start (the end's "at least k + 1 →
+            // at least 1" rules out the wrap's).
+            Register::Unary(m) => {
+                let top = m - 2;
+                let mut clauses = follows(0, top, true);
+                for bit in 1..m - 1 {
+                    clauses.push(vec![(To, bit, false), (From, bit - 1, true)]);
+                    clauses.push(vec![
+                        (To, bit, true),
+                        (From, bit - 1, false),
+                        (From, top, true),
+                    ]);
+                }
+                clauses
+            }
         }
     }
 }
@@ -288,6 +342,7 @@ mod tests {
         let mut registers = vec![Register::Three, Register::Five, Register::Seven];
         registers.extend((1..=6).map(Register::Counter));
         registers.extend((1..=7).map(Register::Binary));
+        registers.extend((2..=9).map(Register::Unary));
         registers
     }
 
@@ -357,6 +412,38 @@ mod tests {
         let step = Register::OneHot(5).step();
         assert_eq!(step.len(), 5);
         assert!(step.contains(&vec![(End::From, 4, false), (End::To, 0, true)]));
+    }
+
+    #[test]
+    fn identifying_literals_pick_out_one_residue() {
+        // Among the assignments a register's own clauses allow, the
+        // identifying literals of residue i hold exactly on i's pattern.
+        for register in bit_registers() {
+            let value = |residue: usize| -> usize {
+                register
+                    .pattern(residue)
+                    .iter()
+                    .map(|&(bit, on)| usize::from(on) << bit)
+                    .sum()
+            };
+            let valid = |bits: usize| {
+                register.valid().iter().all(|clause| {
+                    let clause: Vec<_> = clause.iter().map(|&(b, on)| ((), b, on)).collect();
+                    holds(&clause, |(), b| bits >> b & 1 == 1)
+                })
+            };
+            for i in 0..register.modulus() {
+                let identifying = register.identifying(i);
+                for bits in (0..1usize << register.width()).filter(|&bits| valid(bits)) {
+                    let all = identifying
+                        .iter()
+                        .all(|&(bit, on)| (bits >> bit & 1 == 1) == on);
+                    assert_eq!(all, bits == value(i), "{register:?} residue {i}: {bits:b}");
+                }
+            }
+        }
+        assert_eq!(Register::Unary(5).identifying(0), vec![(0, false)]);
+        assert_eq!(Register::Unary(5).identifying(4), vec![(3, true)]);
     }
 
     #[test]
