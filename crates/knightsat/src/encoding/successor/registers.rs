@@ -337,6 +337,25 @@ mod tests {
         clause.iter().any(|&(end, bit, on)| value(end, bit) == on)
     }
 
+    /// Residue `residue`'s pattern in `register` as a number, bit b its
+    /// variable b.
+    fn pattern_bits(register: Register, residue: usize) -> usize {
+        register
+            .pattern(residue)
+            .iter()
+            .map(|&(bit, on)| usize::from(on) << bit)
+            .sum()
+    }
+
+    /// Whether the assignment `bits` (bit b its variable b) satisfies
+    /// `register`'s own clauses.
+    fn allowed(register: Register, bits: usize) -> bool {
+        register.valid().iter().all(|clause| {
+            let clause: Vec<_> = clause.iter().map(|&(b, on)| ((), b, on)).collect();
+            holds(&clause, |(), b| bits >> b & 1 == 1)
+        })
+    }
+
     /// The bit registers of Heule's encoding.
     fn bit_registers() -> Vec<Register> {
         let mut registers = vec![Register::Three, Register::Five, Register::Seven];
@@ -351,19 +370,10 @@ mod tests {
         for register in bit_registers() {
             let width = register.width();
             let patterns: Vec<usize> = (0..register.modulus())
-                .map(|i| {
-                    register
-                        .pattern(i)
-                        .iter()
-                        .map(|&(bit, on)| usize::from(on) << bit)
-                        .sum()
-                })
+                .map(|i| pattern_bits(register, i))
                 .collect();
             for bits in 0..1usize << width {
-                let valid = register.valid().iter().all(|clause| {
-                    let clause: Vec<_> = clause.iter().map(|&(b, on)| ((), b, on)).collect();
-                    holds(&clause, |(), b| bits >> b & 1 == 1)
-                });
+                let valid = allowed(register, bits);
                 let count = patterns.iter().filter(|&&p| p == bits).count();
                 assert!(count <= 1, "{register:?}: pattern {bits:b} twice");
                 assert_eq!(valid, count == 1, "{register:?}: {bits:b}");
@@ -378,22 +388,9 @@ mod tests {
         // pattern.
         for register in bit_registers() {
             let m = register.modulus();
-            let value = |residue: usize| -> usize {
-                register
-                    .pattern(residue)
-                    .iter()
-                    .map(|&(bit, on)| usize::from(on) << bit)
-                    .sum()
-            };
-            let valid = |bits: usize| {
-                register.valid().iter().all(|clause| {
-                    let clause: Vec<_> = clause.iter().map(|&(b, on)| ((), b, on)).collect();
-                    holds(&clause, |(), b| bits >> b & 1 == 1)
-                })
-            };
             for i in 0..m {
-                let from = value(i);
-                for to in (0..1usize << register.width()).filter(|&to| valid(to)) {
+                let from = pattern_bits(register, i);
+                for to in (0..1usize << register.width()).filter(|&to| allowed(register, to)) {
                     let all = register.step().iter().all(|clause| {
                         holds(clause, |end, bit| {
                             let bits = if end == End::From { from } else { to };
@@ -402,7 +399,7 @@ mod tests {
                     });
                     assert_eq!(
                         all,
-                        to == value((i + 1) % m),
+                        to == pattern_bits(register, (i + 1) % m),
                         "{register:?} from {i}: {to:b}"
                     );
                 }
@@ -419,26 +416,18 @@ mod tests {
         // Among the assignments a register's own clauses allow, the
         // identifying literals of residue i hold exactly on i's pattern.
         for register in bit_registers() {
-            let value = |residue: usize| -> usize {
-                register
-                    .pattern(residue)
-                    .iter()
-                    .map(|&(bit, on)| usize::from(on) << bit)
-                    .sum()
-            };
-            let valid = |bits: usize| {
-                register.valid().iter().all(|clause| {
-                    let clause: Vec<_> = clause.iter().map(|&(b, on)| ((), b, on)).collect();
-                    holds(&clause, |(), b| bits >> b & 1 == 1)
-                })
-            };
             for i in 0..register.modulus() {
                 let identifying = register.identifying(i);
-                for bits in (0..1usize << register.width()).filter(|&bits| valid(bits)) {
+                for bits in (0..1usize << register.width()).filter(|&bits| allowed(register, bits))
+                {
                     let all = identifying
                         .iter()
                         .all(|&(bit, on)| (bits >> bit & 1 == 1) == on);
-                    assert_eq!(all, bits == value(i), "{register:?} residue {i}: {bits:b}");
+                    assert_eq!(
+                        all,
+                        bits == pattern_bits(register, i),
+                        "{register:?} residue {i}: {bits:b}"
+                    );
                 }
             }
         }
