@@ -224,10 +224,11 @@ impl SuccessorConfig {
         Ok(())
     }
 
-    /// Whether the formula for `problem` has position variables: the
-    /// complete formula always, and any formula with clues, which are
-    /// pinned through positions (so a clued formula is complete even with
-    /// lazy subtours asked for).
+    /// Whether the formula for `problem` may have position variables: the
+    /// complete formula unless vertex elimination is asked for (with
+    /// [`Acyclicity::Auto`] the encoding may still choose it), and any
+    /// formula with clues, which are pinned through positions (so a clued
+    /// formula is complete even with lazy subtours asked for).
     pub(crate) fn has_positions(&self, problem: &Problem) -> bool {
         (self.subtours == Subtours::Complete && self.acyclicity != Acyclicity::VertexElimination)
             || !problem.clues().is_empty()

@@ -181,8 +181,8 @@ impl Successor {
         let elimination = elimination_for(problem, &config, &moves, root)?;
         // Only a formula with positions needs the sides (a search of the
         // whole move graph), for the laps and the parity.
-        let has_positions = !problem.clues().is_empty()
-            || (config.subtours == Subtours::Complete && elimination.is_none());
+        let has_positions =
+            config.has_positions(problem) && (elimination.is_none() || !problem.clues().is_empty());
         let sides = has_positions
             .then(|| moves.graph.sides_unless(|| false))
             .flatten();
@@ -638,10 +638,6 @@ impl Successor {
     }
 }
 
-/// The node every cycle passes through, and the step it stands for: an
-/// open tour's virtual node (step −1); for a closed tour its start
-/// (step 0), else its end (step N − 1), else its first clue's square, else
-/// the first square (only where any square may start: no clue, no end).
 /// The most clauses vertex elimination may write: past it the formula is
 /// refused (about 1.5 GB of DIMACS; closed 30x30 takes 5 million).
 const MAX_ELIMINATION_CLAUSES: u64 = 50_000_000;
@@ -707,6 +703,10 @@ fn node_neighbours(moves: &MoveMap, problem: &Problem) -> Vec<Vec<usize>> {
     neighbours
 }
 
+/// The node every cycle passes through, and the step it stands for: an
+/// open tour's virtual node (step −1); for a closed tour its start
+/// (step 0), else its end (step N − 1), else its first clue's square, else
+/// the first square (only where any square may start: no clue, no end).
 fn root_of(problem: &Problem) -> (usize, isize) {
     let squares = problem.board().squares();
     if !problem.is_closed() {
