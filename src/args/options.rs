@@ -228,7 +228,7 @@ pub struct ProblemArgs {
     /// The layout `--format board` prints, `.` or 0 for a blank square,
     /// `#` for a hole (or the JSON `knightsat puzzle --format json`
     /// writes). `-` reads stdin.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["board", "size", "board_file", "holes"], help_heading = PROBLEM)]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["board", "size", "board_file", "graph", "holes"], help_heading = PROBLEM)]
     pub puzzle: Option<PathBuf>,
 }
 

@@ -342,6 +342,7 @@ fn certify(cnf: PathBuf, proof: PathBuf) -> Fallible<Plan> {
 fn verify(problem: ProblemArgs, tour: PathBuf) -> Fallible<Plan> {
     paths::stdin_once(&[
         ("--board-file", problem.shape.board.board_file.as_deref()),
+        ("--graph", problem.shape.board.graph.as_deref()),
         ("--puzzle", problem.puzzle.as_deref()),
         ("the tour", Some(&tour)),
     ])?;

@@ -54,14 +54,14 @@ pub enum GraphError {
         vertices: usize,
     },
     /// A header whose count of edges is not the number of edge lines.
-    #[error("the header says {said} edges, but the file has {found}")]
+    #[error("the header says {}, but the file has {found}", counted(*said, "edge", "edges"))]
     EdgeCount {
         /// The edges the header gives.
         said: usize,
         /// The edge lines read.
         found: usize,
     },
-    /// A second header, or a header after the edges.
+    /// A second header: a DIMACS `p` line or a TSPLIB `DIMENSION` line again.
     #[error("line {line}: a second header")]
     SecondHeader {
         /// The line's number, from 1.
@@ -81,6 +81,16 @@ pub enum GraphError {
     TooLarge {
         /// The vertices asked for.
         vertices: String,
+    },
+    /// A header's count of edges past any whole number the reader holds.
+    #[error(
+        "line {line}: {edges} edges: more than any graph of at most {MAX_VERTICES} vertices has"
+    )]
+    TooManyEdges {
+        /// The line's number, from 1.
+        line: usize,
+        /// The edges the header gives (shortened).
+        edges: String,
     },
     /// A vertex named for a start, end or clue that is not one of the graph's.
     #[error("'{text}' is not a vertex of the graph (vertices are numbered 1 to {vertices})")]
@@ -270,15 +280,20 @@ impl Graph {
 }
 
 impl fmt::Display for Graph {
-    /// Formats as `graph of N vertices`.
+    /// Formats as `graph of N vertices and M edges`, singular for one.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "graph of {} vertices and {} edges",
-            self.vertices(),
-            self.edges
+            "graph of {} and {}",
+            counted(self.vertices(), "vertex", "vertices"),
+            counted(self.edges, "edge", "edges")
         )
     }
+}
+
+/// `n` and the noun for that many: `1 edge`, `2 edges`.
+fn counted(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// The lines that are not blank, each with its number from 1, trimmed, a
@@ -326,19 +341,35 @@ fn checked_edges(
         .collect()
 }
 
-/// A count in a header: a whole number, at most [`MAX_VERTICES`] for
-/// vertices.
-fn header_count(line: usize, word: &str, what: &'static str) -> Result<usize, GraphError> {
+/// What a header counts.
+#[derive(Clone, Copy)]
+enum Counted {
+    Vertices,
+    Edges,
+}
+
+/// A count in a header: a whole number; digits past any `usize` are a
+/// graph too large for the count's kind.
+fn header_count(line: usize, word: &str, counted: Counted) -> Result<usize, GraphError> {
     word.parse::<usize>().map_err(|_| {
         if !word.is_empty() && word.bytes().all(|b| b.is_ascii_digit()) {
-            GraphError::TooLarge {
-                vertices: shown(word),
+            match counted {
+                Counted::Vertices => GraphError::TooLarge {
+                    vertices: shown(word),
+                },
+                Counted::Edges => GraphError::TooManyEdges {
+                    line,
+                    edges: shown(word),
+                },
             }
         } else {
             GraphError::Unreadable {
                 line,
                 text: shown(word),
-                expected: what,
+                expected: match counted {
+                    Counted::Vertices => "a number of vertices",
+                    Counted::Edges => "a number of edges",
+                },
             }
         }
     })
@@ -372,8 +403,8 @@ fn parse_dimacs(lines: &[(usize, &str)]) -> Result<Graph, GraphError> {
                         })
                     }
                 };
-                let n = header_count(line, counts.0, "a number of vertices")?;
-                let m = header_count(line, counts.1, "a number of edges")?;
+                let n = header_count(line, counts.0, Counted::Vertices)?;
+                let m = header_count(line, counts.1, Counted::Edges)?;
                 if n > MAX_VERTICES {
                     return Err(GraphError::TooLarge {
                         vertices: n.to_string(),
@@ -480,8 +511,11 @@ fn tsplib_header(lines: &[(usize, &str)]) -> Result<(Option<usize>, usize), Grap
             "TYPE" if !value.eq_ignore_ascii_case("HCP") => {
                 return Err(GraphError::NotHcp { kind: shown(value) })
             }
+            "DIMENSION" if dimension.is_some() => {
+                return Err(GraphError::SecondHeader { line });
+            }
             "DIMENSION" => {
-                dimension = Some(header_count(line, value, "a number of vertices")?);
+                dimension = Some(header_count(line, value, Counted::Vertices)?);
             }
             "EDGE_DATA_FORMAT" if !value.eq_ignore_ascii_case("EDGE_LIST") => {
                 return Err(GraphError::Unreadable {
@@ -636,6 +670,14 @@ mod tests {
             ),
             ("p edge 99999999999999999999999 1\n", "a graph has at most"),
             ("1 99999999999999999999999\n", "a graph has at most"),
+            (
+                "p edge 3 18446744073709551616\ne 1 2\n",
+                "line 1: 18446744073709551616 edges: more than any graph",
+            ),
+            (
+                "TYPE : HCP\nDIMENSION : 4\nDIMENSION : 5\nEDGE_DATA_SECTION\n1 2\n-1\n",
+                "line 3: a second header",
+            ),
         ];
         for (text, words) in cases {
             let error = Graph::parse(text).unwrap_err().to_string();
