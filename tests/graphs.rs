@@ -277,6 +277,14 @@ fn bad_graph_files_are_refused_in_one_line() {
         ("p edge 3 1\np edge 3 1\ne 1 2\n", "a second header"),
         ("TYPE : TSP\nDIMENSION : 3\n", "TSPLIB type 'TSP'"),
         ("p edge 99999999 1\ne 1 2\n", "a graph has at most"),
+        (
+            "p edge 3 18446744073709551616\ne 1 2\n",
+            "18446744073709551616 edges: more than any graph",
+        ),
+        (
+            "TYPE : HCP\nDIMENSION : 4\nDIMENSION : 5\nEDGE_DATA_SECTION\n1 2\n-1\nEOF\n",
+            "line 3: a second header",
+        ),
     ];
     for (number, (text, words)) in cases.iter().enumerate() {
         let file = file_with(dir.path(), &format!("bad{number}"), text);
@@ -320,6 +328,8 @@ fn what_needs_a_board_is_refused_for_a_graph_naming_what_works() {
         ),
         (&["solve", "--holes", "1"], "cannot be used with"),
         (&["solve", "--leaper", "1,3"], "cannot be used with"),
+        (&["solve", "--puzzle", "grid.txt"], "cannot be used with"),
+        (&["count", "--puzzle", "grid.txt"], "cannot be used with"),
         (
             &["puzzle"],
             "puzzle numbers a board's squares in a grid: not for --graph",
@@ -338,6 +348,32 @@ fn what_needs_a_board_is_refused_for_a_graph_naming_what_works() {
         all.extend(["--graph", &file]);
         refused(&all, dir.path(), words);
     }
+    // The graph and the tour cannot both come from standard input.
+    refused(
+        &["verify", "--graph", "-", "-"],
+        dir.path(),
+        "--graph and the tour both read standard input",
+    );
+    // Over the memory budget, only what takes a graph is offered.
+    let complete = file_with(
+        dir.path(),
+        "k60.col",
+        &(1..=60)
+            .flat_map(|u| (u + 1..=60).map(move |v| format!("{u} {v}\n")))
+            .collect::<String>(),
+    );
+    let args = ["solve", "--graph", &complete, "--memory-budget", "1"];
+    refused(
+        &args,
+        dir.path(),
+        "solving the graph of 60 vertices and 1770 edges in-process",
+    );
+    let output = knightsat().args(args).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        !stderr.contains("warnsdorff") && !stderr.contains("backtrack"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -352,6 +388,11 @@ fn a_graph_without_a_cycle_is_answered_by_the_gate() {
         ("a bridge", "1 2\n2 3\n3 1\n3 4\n4 5\n5 6\n6 4\n", "4 has a"),
         ("a dead end", "1 2\n2 3\n3 1\n3 4\n", "dead end"),
         ("uneven sides", "1 4\n1 5\n2 4\n2 5\n3 4\n3 5\n", "sides"),
+        (
+            "a cut vertex",
+            "1 2\n2 3\n3 1\n3 4\n4 5\n5 3\n",
+            "the graph: without vertex 3 it falls into 2 parts, and a Hamiltonian cycle",
+        ),
     ];
     for (what, text, words) in cases {
         let file = file_with(dir.path(), "g", text);

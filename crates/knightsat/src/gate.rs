@@ -36,6 +36,23 @@ impl Refutation {
                     "a Hamiltonian path has at most one vertex more on one side"
                 }
             )),
+            Refutation::AnchorColours {
+                first: (a, on_a),
+                second: (b, on_b),
+                graph: true,
+            } => {
+                let (parity, side) = if (b - a) % 2 == 1 {
+                    ("odd", "on the same side")
+                } else {
+                    ("even", "on different sides")
+                };
+                Some(format!("sides: the graph is bipartite, and step {a} on vertex {on_a} and step {b} on vertex {on_b} are an {parity} number of steps apart, but their vertices are {side}"))
+            }
+            Refutation::AnchorOnMinority {
+                number,
+                square,
+                graph: true,
+            } => Some(format!("sides: the graph is bipartite with one vertex more on one side, so a Hamiltonian path starts and ends there and its steps of odd number are there; step {number} on vertex {square} is not")),
             _ => None,
         }
     }
@@ -60,7 +77,10 @@ pub enum Refutation {
         cols: usize,
     },
     /// A closed tour of one square: there is no move to close it.
-    ClosedSingleSquare,
+    ClosedSingleSquare {
+        /// Whether the board is a graph from a file (worded by vertices).
+        graph: bool,
+    },
     /// A colour-changing leaper's closed tour needs an even number of squares.
     OddClosed {
         /// The squares on the board.
@@ -90,6 +110,9 @@ pub enum Refutation {
         first: (usize, String),
         /// The second.
         second: (usize, String),
+        /// Whether the board is a graph from a file, its colours a
+        /// bipartite graph's sides.
+        graph: bool,
     },
     /// An anchored step on the colour an open tour with one more square of
     /// the other colour cannot use at that step.
@@ -98,6 +121,9 @@ pub enum Refutation {
         number: usize,
         /// The square.
         square: String,
+        /// Whether the board is a graph from a file, its colours a
+        /// bipartite graph's sides.
+        graph: bool,
     },
     /// A square with no move, on a board of more than one square.
     Isolated {
@@ -138,6 +164,8 @@ pub enum Refutation {
         parts: usize,
         /// Why that many parts are too many here.
         why: &'static str,
+        /// Whether the board is a graph from a file (worded by vertices).
+        graph: bool,
     },
     /// A square that must take more forced moves than a tour allows there.
     ForcedMoves {
@@ -186,8 +214,11 @@ impl Refutation {
             Refutation::NoOpenTour { rows, cols } => {
                 format!("the classification of open tours (Conrad et al. 1994): an m x n board, m <= n, has an open tour only if it is 1x1, 3x4, 3xn with n >= 7, 4xn with n >= 5, or m >= 5 (here {rows}x{cols}); a start, end or clue only removes tours")
             }
-            Refutation::ClosedSingleSquare => {
+            Refutation::ClosedSingleSquare { graph: false } => {
                 "a closed tour of one square has no move to close it".to_string()
+            }
+            Refutation::ClosedSingleSquare { graph: true } => {
+                "a Hamiltonian cycle of one vertex has no edge to close it".to_string()
             }
             _ => return None,
         };
@@ -218,7 +249,7 @@ impl Refutation {
                     "colours: the {leaper} never changes colour, and the board has squares of both"
                 )
             }
-            Refutation::AnchorColours { first, second } => {
+            Refutation::AnchorColours { first, second, .. } => {
                 let ((a, on_a), (b, on_b)) = (first, second);
                 let (parity, colour) = if (b - a) % 2 == 1 {
                     ("odd", "of the same")
@@ -227,7 +258,7 @@ impl Refutation {
                 };
                 format!("colours: move {a} on {on_a} and move {b} on {on_b} are an {parity} number of moves apart, but their squares are {colour} colour")
             }
-            Refutation::AnchorOnMinority { number, square } => {
+            Refutation::AnchorOnMinority { number, square, .. } => {
                 format!("colours: the board has one square more of one colour, so an open tour starts and ends on it and moves of odd number land on it; move {number} on {square} does not")
             }
             _ => return None,
@@ -258,10 +289,23 @@ impl Refutation {
             Refutation::DeadEndInside { number, square } => {
                 format!("dead end: {square} has a single move, so it can only be an end of the tour, not move {number}")
             }
-            Refutation::CutSquare { square, parts, why } => {
+            Refutation::CutSquare {
+                square,
+                parts,
+                why,
+                graph: false,
+            } => {
                 format!(
                     "the move graph: without {square} the board falls into {parts} parts, {why}"
                 )
+            }
+            Refutation::CutSquare {
+                square,
+                parts,
+                why,
+                graph: true,
+            } => {
+                format!("the graph: without vertex {square} it falls into {parts} parts, {why}")
             }
             Refutation::ForcedMoves { square, forced } => {
                 let (squares, many) = (forced.join(", "), forced.len());
@@ -360,7 +404,9 @@ fn refute_on(problem: &Problem, clock: &Clock) -> Option<Refutation> {
     let board = problem.board();
     let n = board.squares();
     if problem.is_closed() && n == 1 {
-        return Some(Refutation::ClosedSingleSquare);
+        return Some(Refutation::ClosedSingleSquare {
+            graph: board.graph().is_some(),
+        });
     }
     let plain_knight = board.graph().is_none()
         && !board.has_holes()
@@ -489,12 +535,14 @@ fn colours(
         return Some(Refutation::AnchorColours {
             first: named(board, earliest),
             second: named(board, other),
+            graph: board.graph().is_some(),
         });
     }
     if first != second && start_colour(&earliest) != (second > first) {
         return Some(Refutation::AnchorOnMinority {
             number: earliest.step + 1,
             square: board.name(earliest.square),
+            graph: board.graph().is_some(),
         });
     }
     None
@@ -629,25 +677,34 @@ fn cut_squares(
     }
     // A non-root square counted one part for the rest of the board and one
     // for each child subtree that hangs on it alone.
+    let on_graph = board.graph().is_some();
     for (s, &parts) in parts.iter().enumerate() {
-        let (limit, why) = if closed {
-            (
+        let (limit, why) = match (closed, given_ends.contains(&s), on_graph) {
+            (true, _, false) => (
                 1,
                 "and a closed tour leaves one piece when any square is taken out",
-            )
-        } else if given_ends.contains(&s) {
-            (1, "and a tour's end leaves one piece of it when taken out")
-        } else {
-            (
+            ),
+            (true, _, true) => (
+                1,
+                "and a Hamiltonian cycle leaves one piece when any vertex is taken out",
+            ),
+            (false, true, false) => (1, "and a tour's end leaves one piece of it when taken out"),
+            (false, true, true) => (1, "and a path's end leaves one piece of it when taken out"),
+            (false, false, false) => (
                 2,
                 "and taking one square out of a path leaves at most two pieces",
-            )
+            ),
+            (false, false, true) => (
+                2,
+                "and taking one vertex out of a path leaves at most two pieces",
+            ),
         };
         if parts > limit {
             return Some(Refutation::CutSquare {
                 square: board.name(s),
                 parts,
                 why,
+                graph: on_graph,
             });
         }
     }
@@ -848,7 +905,7 @@ mod tests {
         ));
         assert_eq!(
             refute(&Problem::new(Board::new(1, 1).unwrap()).closed(true)),
-            Some(Refutation::ClosedSingleSquare)
+            Some(Refutation::ClosedSingleSquare { graph: false })
         );
     }
 

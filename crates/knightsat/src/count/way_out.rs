@@ -94,8 +94,11 @@ impl CountJob<'_> {
             }
             Error::Sat(refusal @ SatError::OverMemoryBudget { .. }) => {
                 Some(CountWayOut::SatWithinMemory {
-                    // Backtracking takes clues and cubes, and no SAT option.
-                    backtrack: method == Method::Sat && !self.sat_named,
+                    // Backtracking takes clues and cubes, and no SAT
+                    // option; it reads a board's squares, so no graph.
+                    backtrack: method == Method::Sat
+                        && !self.sat_named
+                        && self.problem.board().graph().is_none(),
                     jobs_that_fit: refusal.threads_that_fit(),
                 })
             }

@@ -471,9 +471,9 @@ pub enum EncodingError {
         limit: usize,
     },
     /// Vertex elimination whose clauses would pass the limit.
-    #[error("vertex elimination on the {board} board would write more than {limit} clauses of its own (the neighbourhoods of its nodes grow as they are eliminated); --acyclicity positions takes it")]
+    #[error("vertex elimination on {board} would write more than {limit} clauses of its own (the neighbourhoods of its nodes grow as they are eliminated); --acyclicity positions takes it")]
     EliminationTooLarge {
-        /// The board (or graph), as it prints.
+        /// The board or graph, named (`Board::named`).
         board: String,
         /// The most clauses the elimination may write.
         limit: u64,

@@ -289,6 +289,15 @@ impl Board {
         self.graph.as_deref()
     }
 
+    /// The board as a message names it: `the 8x8 board`, `the holed 8x8
+    /// board`, or `the graph of N vertices and M edges`.
+    pub fn named(&self) -> String {
+        match self.graph() {
+            Some(graph) => format!("the {graph}"),
+            None => format!("the {self} board"),
+        }
+    }
+
     /// Reads a board drawn in ASCII art: one line per rank, the top line
     /// the highest rank and the bottom line rank 1; `.` is a square, `#` or a
     /// space a hole. Blank lines before and after the drawing are ignored;

@@ -217,7 +217,7 @@ impl Backend {
         let estimate_mib = self.estimated_memory_mib(encoding) * sessions as u64;
         if estimate_mib > budget_mib {
             return Err(SatError::OverMemoryBudget {
-                board: encoding.problem().board().to_string(),
+                board: encoding.problem().board().named(),
                 solver: self.name().to_string(),
                 estimate_mib,
                 budget_mib,
@@ -319,9 +319,9 @@ pub enum SatError {
     #[error("the solver gave no answer (UNKNOWN)")]
     NoAnswer,
     /// A formula too big to solve in this process within the memory budget.
-    #[error("solving the {board} board in-process with {solver} would need about {estimate_mib} MiB, over the budget of {budget_mib} MiB")]
+    #[error("solving {board} in-process with {solver} would need about {estimate_mib} MiB, over the budget of {budget_mib} MiB")]
     OverMemoryBudget {
-        /// The board, as it prints.
+        /// The board or graph, named (`Board::named`).
         board: String,
         /// The built-in solver.
         solver: String,

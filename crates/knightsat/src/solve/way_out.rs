@@ -98,10 +98,11 @@ impl SolveJob<'_> {
     /// The ways past SAT's memory budget. Cubes (threads, a depth) need
     /// the time-indexed encoding, SAT and a built-in solver; a proof, SAT
     /// and the whole formula in a built-in solver; any option only SAT
-    /// takes, SAT.
+    /// takes, SAT; a graph, SAT (the other methods read a board's squares).
     fn ways_within_memory(&self, method: Method, refusal: &SatError) -> Vec<MemoryWay> {
         let (problem, request) = (self.problem, &self.request);
         let plain = problem.clues().is_empty();
+        let board = problem.board().graph().is_none();
         let time_indexed = request.config == EncodingConfig::default();
         let cubes = self.by_cubes();
         // The default route may have tried some of the ways already.
@@ -122,10 +123,10 @@ impl SolveJob<'_> {
         {
             ways.push(MemoryWay::SuccessorEncoding);
         }
-        if !self.sat_named && !request.every_tour && plain && !tried_warnsdorff {
+        if board && !self.sat_named && !request.every_tour && plain && !tried_warnsdorff {
             ways.push(MemoryWay::Warnsdorff);
         }
-        if !self.sat_named && (!plain || request.every_tour) {
+        if board && !self.sat_named && (!plain || request.every_tour) {
             ways.push(MemoryWay::Backtrack);
         }
         if let Some(fit) = refusal.threads_that_fit() {

@@ -665,7 +665,7 @@ fn elimination_for(
         Acyclicity::VertexElimination => {
             eliminate(MAX_ELIMINATION_CLAUSES).map(Some).ok_or_else(|| {
                 EncodingError::EliminationTooLarge {
-                    board: problem.board().to_string(),
+                    board: problem.board().named(),
                     limit: MAX_ELIMINATION_CLAUSES,
                 }
             })
