@@ -138,6 +138,9 @@ fn sat_request_in_words(what: &Unsupported) -> Option<String> {
         Unsupported::CubesWithSuccessor => {
             "cubes (`cubes`, --jobs, --depth) need --encoding time-indexed: they fix the first moves in time, which --encoding successor does not number".into()
         },
+        Unsupported::CubesOnGraph => {
+            "--graph: cubes (`cubes`, --jobs, --depth, --sample) fix the first moves in time on a board's squares; a graph is solved and counted whole by --method sat (or the default route)".into()
+        },
         Unsupported::LazyFormulaWritten => {
             "--subtours lazy is for solving in a loop: a file of it would have models that are not tours; encode writes --subtours complete".into()
         },

@@ -329,6 +329,18 @@ fn what_needs_a_board_is_refused_for_a_graph_naming_what_works() {
         (&["solve", "--holes", "1"], "cannot be used with"),
         (&["solve", "--leaper", "1,3"], "cannot be used with"),
         (&["solve", "--puzzle", "grid.txt"], "cannot be used with"),
+        (
+            &["solve", "--jobs", "2"],
+            "a graph is solved and counted whole",
+        ),
+        (
+            &["count", "--sample", "5"],
+            "a graph is solved and counted whole",
+        ),
+        (
+            &["cubes", "--depth", "2"],
+            "a graph is solved and counted whole",
+        ),
         (&["count", "--puzzle", "grid.txt"], "cannot be used with"),
         (
             &["puzzle"],

@@ -194,11 +194,21 @@ impl Walker<'_> {
     }
 }
 
+/// Why cubes are refused for `problem` under the successor encoding: a
+/// graph has no other, a board does.
+pub(crate) fn cubes_refused(problem: &Problem) -> Unsupported {
+    if problem.board().graph().is_some() {
+        Unsupported::CubesOnGraph
+    } else {
+        Unsupported::CubesWithSuccessor
+    }
+}
+
 /// The time-indexed encoding `config` prepares for `problem`, which cubes need.
 fn time_indexed(problem: &Problem, config: &EncodingConfig) -> Result<TimeIndexed, Error> {
     match config {
         EncodingConfig::TimeIndexed(config) => Ok(TimeIndexed::new(problem, *config)?),
-        EncodingConfig::Successor(_) => Err(Error::Unsupported(Unsupported::CubesWithSuccessor)),
+        EncodingConfig::Successor(_) => Err(Error::Unsupported(cubes_refused(problem))),
     }
 }
 

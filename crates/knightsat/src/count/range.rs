@@ -14,9 +14,11 @@ use super::tally::{
     header_line, record_of, CubeRange, CubeSum, CubeTally, CubeTours, Fingerprint, LineKind,
 };
 use crate::cnf_file::{options, problem_and_encoding};
-use crate::cubes::{cube_count_until, cubes_at, effective_depth, for_each_cube, on_cubes_in_runs};
+use crate::cubes::{
+    cube_count_until, cubes_at, cubes_refused, effective_depth, for_each_cube, on_cubes_in_runs,
+};
 use crate::encoding::EncodingConfig;
-use crate::error::{Error, TallyError, Unsupported};
+use crate::error::{Error, TallyError};
 use crate::model::problem::Problem;
 use crate::runtime::stop::Stop;
 use crate::runtime::threads::resolve_jobs;
@@ -217,7 +219,7 @@ pub(super) fn cube_task(
 ) -> Result<CubeTask, Error> {
     let (counter, request) = CubeCounter::for_route(problem, method, request)?;
     if let EncodingConfig::Successor(_) = request.config {
-        return Err(Error::Unsupported(Unsupported::CubesWithSuccessor));
+        return Err(Error::Unsupported(cubes_refused(problem)));
     }
     Ok(CubeTask {
         problem: problem.clone(),

@@ -46,6 +46,11 @@ pub enum Unsupported {
     /// encoding does not have.
     #[error("cubes fix the first moves in time, which the successor encoding does not number")]
     CubesWithSuccessor,
+    /// Cubes are prefixes of squares in time, for the time-indexed
+    /// encoding of a board; a graph from a file has only the successor
+    /// encoding.
+    #[error("cubes fix the first moves in time on a board's squares; a graph is solved and counted whole")]
+    CubesOnGraph,
     /// Orbits are counted by one search: a tour and its images under the
     /// board's symmetries begin differently, so they fall in different cubes.
     #[error("orbits are counted by one search, without cubes: a tour and its images fall in different cubes")]
