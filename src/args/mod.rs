@@ -265,8 +265,11 @@ pub struct CountCommand {
     /// their squares and steps, or, read backwards, go to the mirrored
     /// step (an open tour's move t to N + 1 − t). So a closed tour's
     /// rotations and reverse count as one, and an open tour's reverse
-    /// when neither end is fixed. One solver counts them, without
-    /// cubes: not with --jobs N (N > 1) or --depth.
+    /// when neither end is fixed. A graph's own symmetries are not
+    /// looked for: on --graph each Hamiltonian cycle or path counts once,
+    /// whatever vertex it starts on and whichever way it is read. One
+    /// solver counts them, without cubes: not with --jobs N (N > 1) or
+    /// --depth.
     #[arg(long, conflicts_with_all = ["cnf"], help_heading = options::METHOD)]
     pub up_to_symmetry: bool,
     /// With --method frontier: the order of the squares.
