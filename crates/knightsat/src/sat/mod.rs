@@ -208,12 +208,17 @@ impl Backend {
     /// Refuses to run `sessions` solvers of `encoding` at once (one per
     /// thread of `--jobs`) when together they would need more than
     /// `budget_mib`: the budget bounds the process, not each solver.
+    /// A budget of `u64::MAX` is none ([`UNCHECKED_BUDGET`]), and the
+    /// formula is not walked for an estimate.
     pub(crate) fn check_budget(
         &self,
         encoding: &dyn Encoding,
         sessions: usize,
         budget_mib: u64,
     ) -> Result<(), SatError> {
+        if budget_mib == UNCHECKED_BUDGET {
+            return Ok(());
+        }
         let estimate_mib = self.estimated_memory_mib(encoding) * sessions as u64;
         if estimate_mib > budget_mib {
             return Err(SatError::OverMemoryBudget {
@@ -229,6 +234,11 @@ impl Backend {
 }
 
 pub use crate::runtime::memory::DEFAULT_MEMORY_BUDGET_MIB;
+
+/// The memory budget of a session whose memory its caller has already
+/// checked (a race's sessions, checked together before they start): no
+/// estimate is made again, which walks the whole formula.
+pub(crate) const UNCHECKED_BUDGET: u64 = u64::MAX;
 
 /// Which variables a solver has numbered, and whether it should still take
 /// clauses: once stopped, it drops them, so that an encoding being written

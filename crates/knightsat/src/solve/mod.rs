@@ -463,15 +463,19 @@ pub(crate) fn solve_racing(problem: &Problem, requests: &[Request]) -> Result<So
     }
     let stop = Stop::new();
     stop.within(first.timeout, &first.interrupt, || {
-        let encodings = requests
-            .iter()
-            .map(|request| request.config.prepare(problem))
-            .collect::<Result<Vec<_>, _>>()?;
-        let together: u64 = requests
-            .iter()
-            .zip(&encodings)
-            .map(|(request, encoding)| request.backend.estimated_memory_mib(&**encoding))
-            .sum();
+        // Preparing and sizing the formulations walks each whole formula,
+        // seconds on a graph of a million vertices: the time limit is
+        // looked at after each, as no search is yet there to stop.
+        let mut encodings = Vec::with_capacity(requests.len());
+        for request in requests {
+            encodings.push(request.config.prepare(problem)?);
+            stop.check()?;
+        }
+        let mut together = 0;
+        for (request, encoding) in requests.iter().zip(&encodings) {
+            together += request.backend.estimated_memory_mib(&**encoding);
+            stop.check()?;
+        }
         if together > first.memory_budget_mib {
             // The race does not fit: the smallest formula that keeps every
             // tour runs alone, so that its "no tour" is an answer.
@@ -484,7 +488,16 @@ pub(crate) fn solve_racing(problem: &Problem, requests: &[Request]) -> Result<So
             return solve_encoded(encoding, request, &stop, request.may_stop());
         }
         let entrants = requests.len();
-        let racers = requests
+        // Checked together above: each session need not walk its formula
+        // for an estimate again.
+        let checked: Vec<Request> = requests
+            .iter()
+            .map(|request| Request {
+                memory_budget_mib: crate::sat::UNCHECKED_BUDGET,
+                ..request.clone()
+            })
+            .collect();
+        let racers = checked
             .iter()
             .zip(encodings)
             .map(|(request, encoding)| -> race::Racer<'_, Solved> {

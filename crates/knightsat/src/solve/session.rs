@@ -54,6 +54,9 @@ impl Session {
             return Err(Error::Unsupported(Unsupported::ProofWithLazySubtours));
         }
         backend.check_budget(&*encoding, 1, budget_mib)?;
+        // The estimate walked the whole formula: a time limit that ran out
+        // meanwhile ends the session before a solver is built.
+        setup.stop.check()?;
         let watch_asked = setup.watch_subtours;
         let mut solver = backend.start(setup)?;
         encoding.encode(&mut *solver);
