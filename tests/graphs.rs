@@ -368,6 +368,10 @@ fn what_needs_a_board_is_refused_for_a_graph_naming_what_works() {
             "'5' is not a vertex of the graph",
         ),
         (
+            &["solve", "--at", "5=1"],
+            "clue 5=1: the path's steps are numbered 1 to 4, one a vertex",
+        ),
+        (
             &["solve", "--start", "a1"],
             "'a1' is not a vertex of the graph",
         ),

@@ -33,7 +33,7 @@ pub enum ProblemError {
     },
     /// A clue's move number outside 1..=N (a number below 1 too: move
     /// numbers count the start as 1).
-    #[error("clue {number}={square}: move numbers run from 1 to {squares} on this board")]
+    #[error("clue {number}={square}: {}", if *.graph { format!("the path's steps are numbered 1 to {squares}, one a vertex") } else { format!("move numbers run from 1 to {squares} on this board") })]
     MoveNumberOutOfRange {
         /// The move number as given (digits, with any sign: it may be too
         /// large for any integer type).
@@ -42,6 +42,8 @@ pub enum ProblemError {
         square: String,
         /// N, the number of squares.
         squares: usize,
+        /// Whether the board is a graph from a file.
+        graph: bool,
     },
     /// Two clues for one move.
     #[error("two squares for move {number}: {first} and {second}")]
@@ -153,6 +155,7 @@ impl Problem {
                     number: (clue.step + 1).to_string(),
                     square: self.board.name(clue.square),
                     squares: self.board.squares(),
+                    graph: self.board.graph().is_some(),
                 });
             }
             self.agrees(clue)?;
@@ -464,6 +467,7 @@ pub fn parse_clue(board: &Board, text: &str) -> Result<Clue, ProblemError> {
             number: crate::model::text::shown(number),
             square: board.name(square),
             squares: board.squares(),
+            graph: board.graph().is_some(),
         }),
     }
 }
