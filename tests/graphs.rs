@@ -230,6 +230,57 @@ fn the_command_reads_each_format_and_answers_as_the_oracle() {
 }
 
 #[test]
+fn verify_names_the_edge_a_wrong_cycle_lacks() {
+    let dir = tempfile::tempdir().unwrap();
+    let square = file_with(
+        dir.path(),
+        "square.col",
+        "p edge 4 4\ne 1 2\ne 2 3\ne 3 4\ne 4 1\n",
+    );
+    let cases = [
+        (
+            "1 3 2 4",
+            false,
+            "step 1 to 2, vertex 1 to 3, is not an edge of the graph",
+        ),
+        (
+            "1 2 4 3",
+            true,
+            "step 2 to 3, vertex 2 to 4, is not an edge of the graph",
+        ),
+        ("1 2 3 4", true, ""),
+        ("2 1 4 3", false, ""),
+    ];
+    for (tour, closed, words) in cases {
+        let file = file_with(dir.path(), "tour.txt", tour);
+        let mut args = vec!["verify", "--graph", &square, &file];
+        if closed {
+            args.push("--closed");
+        }
+        let output = knightsat().args(&args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(
+            output.status.success(),
+            words.is_empty(),
+            "{tour}: {stderr}"
+        );
+        assert!(stderr.contains(words), "{tour}: {stderr}");
+    }
+    let path = file_with(dir.path(), "path.col", "p edge 3 2\ne 1 2\ne 2 3\n");
+    let tour = file_with(dir.path(), "tour.txt", "1 2 3");
+    let output = knightsat()
+        .args(["verify", "--closed", "--graph", &path, &tour])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("the cycle is not closed: no edge joins 3, the last vertex, to 1"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn a_graphs_cnf_counts_and_decodes_by_itself() {
     let dir = tempfile::tempdir().unwrap();
     let mut random = Sequence(85);
