@@ -495,6 +495,33 @@ fn a_graph_without_a_cycle_is_answered_by_the_gate() {
 }
 
 #[test]
+fn the_gates_anchored_sides_on_a_graph_are_worded_by_vertices_and_steps() {
+    let dir = tempfile::tempdir().unwrap();
+    let square = file_with(dir.path(), "square", "1 2\n2 3\n3 4\n4 1\n");
+    let path = file_with(dir.path(), "path", "1 2\n2 3\n");
+    let cases: [(&[&str], &str); 2] = [
+        (
+            &["--graph", &square, "--start", "1", "--end", "3"],
+            "sides: the graph is bipartite, and step 1 on vertex 1 and step 4 on vertex 3 are an odd number of steps apart, but their vertices are on the same side",
+        ),
+        (
+            &["--graph", &path, "--start", "2"],
+            "sides: the graph is bipartite with one vertex more on one side, so a Hamiltonian path starts and ends there and its steps of odd number are there; step 1 on vertex 2 is not",
+        ),
+    ];
+    for (args, words) in cases {
+        let output = knightsat().arg("solve").args(args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(20), "{args:?}: {stderr}");
+        assert!(stderr.contains(words), "{args:?}: {stderr}");
+        assert!(
+            !stderr.contains("colour") && !stderr.contains("square"),
+            "{stderr}"
+        );
+    }
+}
+
+#[test]
 fn a_graphs_tour_prints_its_vertices_in_every_format() {
     let dir = tempfile::tempdir().unwrap();
     // A cycle 1-2-…-6 with chords that leave one Hamiltonian cycle
