@@ -19,14 +19,16 @@ pub fn knightsat() -> Command {
 }
 
 /// Asserts that the binary, run in `dir` with `args`, refuses them: one
-/// line on stderr containing `words`, exit status 2, no panic.
-pub fn refused(args: &[&str], dir: &std::path::Path, words: &str) {
+/// line on stderr containing `words`, exit status 2, no panic. The line,
+/// for further checks.
+pub fn refused(args: &[&str], dir: &std::path::Path, words: &str) -> String {
     let output = knightsat().args(args).current_dir(dir).output().unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
     assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
     assert!(stderr.contains(words), "{args:?}: {stderr}");
     assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    stderr.into_owned()
 }
 
 /// What a successful run prints on stdout.

@@ -10,7 +10,7 @@ use std::cell::{Cell, OnceCell};
 use std::fmt;
 
 use crate::graph::{MoveGraph, UNREACHED};
-use crate::model::board::Board;
+use crate::model::board::{Board, GRAPH_PIECE};
 use crate::model::problem::{Clue, Problem};
 use crate::model::theory::{closed_tour_exists, open_tour_exists};
 use crate::runtime::deadline::Deadline;
@@ -20,7 +20,7 @@ impl Refutation {
     /// sides of a bipartite graph, in a graph's words.
     fn graph_sides_in_words(&self) -> Option<String> {
         match self {
-            Refutation::OddClosed { squares, leaper } if leaper == "graph" => Some(format!(
+            Refutation::OddClosed { squares, leaper } if leaper == GRAPH_PIECE => Some(format!(
                 "sides: the graph is bipartite, so a Hamiltonian cycle has an even number of vertices, and this graph has {squares}"
             )),
             Refutation::ColourCounts {
@@ -28,7 +28,7 @@ impl Refutation {
                 second,
                 closed,
                 leaper,
-            } if leaper == "graph" => Some(format!(
+            } if leaper == GRAPH_PIECE => Some(format!(
                 "sides: the graph is bipartite, so {}; its sides have {first} and {second} vertices",
                 if *closed {
                     "a Hamiltonian cycle has as many vertices on each side"
@@ -492,7 +492,7 @@ fn colours(
     let (colour, leaper): (Vec<bool>, String) = if board.graph().is_some() {
         (
             graph.get()?.sides_unless(|| clock.out())?,
-            "graph".to_string(),
+            GRAPH_PIECE.to_string(),
         )
     } else {
         let leaper = board.leaper();

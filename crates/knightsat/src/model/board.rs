@@ -179,6 +179,10 @@ pub struct Square {
     pub rank: usize,
 }
 
+/// The piece name of a graph's edges ([`Board::piece_name`]): messages
+/// that carry a piece's name word a graph's case by it.
+pub const GRAPH_PIECE: &str = "graph";
+
 impl Board {
     /// A full board of `rows` ranks and `cols` files for the knight, or an
     /// error if either is zero or the board has more than [`MAX_SQUARES`] squares.
@@ -276,10 +280,10 @@ impl Board {
     }
 
     /// What moves on the board, as messages name it: the leaper's name
-    /// (`knight`), or `graph` for a graph's edges.
+    /// (`knight`), or [`GRAPH_PIECE`] for a graph's edges.
     pub fn piece_name(&self) -> String {
         if self.graph.is_some() {
-            return "graph".into();
+            return GRAPH_PIECE.into();
         }
         self.leaper.name()
     }

@@ -2,6 +2,7 @@
 //! method, and every tour a user hands in, must pass. Nothing here touches
 //! SAT or any search: it reads the squares and the problem's rules.
 
+use crate::model::board::GRAPH_PIECE;
 use crate::model::problem::{Clue, Problem};
 
 /// The first rule a tour breaks. Positions count from 1, as the board grid numbers them.
@@ -47,7 +48,7 @@ pub enum Violation {
         again: usize,
     },
     /// Two consecutive squares that are not a move of the board's leaper apart.
-    #[error("{}", if piece == "graph" { format!("step {from_position} to {to_position}, vertex {from} to {to}, is not an edge of the graph") } else { format!("move {from_position} to {to_position}, {from} to {to}, is not a {piece} move") })]
+    #[error("{}", if piece == GRAPH_PIECE { format!("step {from_position} to {to_position}, vertex {from} to {to}, is not an edge of the graph") } else { format!("move {from_position} to {to_position}, {from} to {to}, is not a {piece} move") })]
     NotAMove {
         /// The leaper's name, e.g. `knight`.
         piece: String,
@@ -89,7 +90,7 @@ pub enum Violation {
         expected: String,
     },
     /// A closed tour whose last square is not a move from its first.
-    #[error("{}", if piece == "graph" { format!("the cycle is not closed: no edge joins {last}, the last vertex, to {first}") } else { format!("the tour is not closed: {last} (the last square) is not a {piece} move from {first}") })]
+    #[error("{}", if piece == GRAPH_PIECE { format!("the cycle is not closed: no edge joins {last}, the last vertex, to {first}") } else { format!("the tour is not closed: {last} (the last square) is not a {piece} move from {first}") })]
     NotClosed {
         /// The leaper's name, e.g. `knight`.
         piece: String,
